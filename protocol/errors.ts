@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+/**
+ * The one error vocabulary of Rail. Every error that crosses a boundary (REST response, runtime result) carries
+ * one of these codes. Codes the interface spec names keep its meaning and status; the rest are ours, one meaning
+ * per code (see docs/errors.md, which is checked against this table by a test).
+ */
+export const ERROR_CATALOG = {
+  // Authentication and authorization (1xxx)
+  ERR_1001: { status: 401, type: 'authentication_error', when: 'No API key was sent (api-key header or Authorization: Bearer).' },
+  ERR_1002: { status: 401, type: 'authentication_error', when: 'The API key is malformed, unknown, revoked, or past its rotation grace window.' },
+  ERR_1003: { status: 401, type: 'authentication_error', when: 'This key kind may not call this operation (for example a publishable key on a secret-key endpoint).' },
+  ERR_1004: { status: 403, type: 'permission_error', when: 'The session or key lacks scope api_keys:manage.' },
+  ERR_1005: { status: 400, type: 'invalid_request', when: 'client_secret does not belong to this payment.' },
+  ERR_1006: { status: 400, type: 'invalid_request', when: 'client_secret has expired (session_expiry, default 15 minutes).' },
+  ERR_1007: { status: 422, type: 'invalid_request', when: 'client_secret was sent with a secret key; server-side calls must not carry it.' },
+  ERR_1008: { status: 401, type: 'authentication_error', when: 'Operator login failed, or the session token is unknown or expired.' },
+  ERR_1009: { status: 403, type: 'permission_error', when: 'The request origin may not call this endpoint (for example the vault outside the frame origin).' },
+  ERR_1019: { status: 401, type: 'two_factor_required', when: 'Key-management mutation without a fresh two-factor verification (including any call with an API key).' },
+  // Request validation (2xxx)
+  ERR_2001: { status: 400, type: 'invalid_request', when: 'A required parameter is missing; field_name names it.' },
+  ERR_2002: { status: 400, type: 'invalid_request', when: 'Malformed key id in the path.' },
+  ERR_2003: { status: 400, type: 'invalid_request', when: 'A parameter has the wrong type, an unknown enum value, or breaks a limit; field_name names it.' },
+  ERR_2004: { status: 400, type: 'invalid_request', when: 'An unknown parameter was sent; field_name names it.' },
+  ERR_2005: { status: 400, type: 'invalid_request', when: 'The body is not valid JSON, or not a JSON object.' },
+  ERR_2006: { status: 404, type: 'invalid_request', when: 'No route matches this path.' },
+  ERR_2007: { status: 405, type: 'invalid_request', when: 'The route exists but not for this HTTP method.' },
+  ERR_2008: { status: 415, type: 'invalid_request', when: 'The body has a content type the endpoint does not take (JSON bodies need application/json).' },
+  ERR_2009: { status: 413, type: 'invalid_request', when: 'The body is larger than the endpoint allows.' },
+  ERR_2029: { status: 400, type: 'invalid_request', when: 'A raw card number was sent; cards are accepted only as payment_method_data.psp_token.' },
+  // Provisioning (3xxx)
+  ERR_3010: { status: 422, type: 'invalid_request', when: 'Account provisioning is not complete yet (the rail needs live credentials the account does not have).' },
+  // Resource state and business rules (4xxx)
+  ERR_4001: { status: 404, type: 'invalid_request', when: 'The payment does not exist for this account and mode.' },
+  ERR_4002: { status: 409, type: 'invalid_request', when: 'payment_id already exists with a different request body.' },
+  ERR_4003: { status: 400, type: 'invalid_request', when: 'The operation is not allowed in the payment\'s current status.' },
+  ERR_4004: { status: 400, type: 'invalid_request', when: 'The payment method is not available for this payment (rail, currency or account).' },
+  ERR_4005: { status: 400, type: 'invalid_request', when: 'Confirm lacks payment method details.' },
+  ERR_4006: { status: 404, type: 'invalid_request', when: 'The customer does not exist for this account and mode.' },
+  ERR_4007: { status: 404, type: 'invalid_request', when: 'The refund does not exist for this account and mode.' },
+  ERR_4008: { status: 400, type: 'invalid_request', when: 'The refund amount exceeds what is left to refund on the payment.' },
+  ERR_4009: { status: 409, type: 'invalid_request', when: 'refund_id already exists with a different request body.' },
+  ERR_4010: { status: 404, type: 'invalid_request', when: 'The psp_token is unknown, used, expired, or bound to another payment.' },
+  ERR_4011: { status: 422, type: 'invalid_request', when: 'A live refund was asked for; no enabled rail refunds live payments.' },
+  ERR_4040: { status: 404, type: 'invalid_request', when: 'The requested resource does not exist.' },
+  ERR_4088: { status: 400, type: 'invalid_request', when: 'Off-session charge without a usable mandate.' },
+  ERR_4090: { status: 409, type: 'idempotency_error', when: 'A request with this Idempotency-Key is still in flight.' },
+  ERR_4091: { status: 422, type: 'idempotency_error', when: 'This Idempotency-Key was used with a different request.' },
+  ERR_4094: { status: 400, type: 'invalid_request', when: 'Metadata update on an already-sent payment; the stored metadata is unchanged.' },
+  ERR_4290: { status: 429, type: 'rate_limit_error', when: 'Too many requests; retry after the Retry-After header.' },
+  // Server (5xxx)
+  ERR_5000: { status: 500, type: 'api_error', when: 'An unexpected server error; nothing was changed.' },
+  ERR_5005: { status: 503, type: 'api_error', when: 'Key service temporarily unavailable; retry.' },
+  ERR_5006: { status: 503, type: 'api_error', when: 'The service is shutting down or the store is unavailable; retry.' },
+} as const satisfies Record<string, { status: number; type: string; when: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+export const ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
+
+/** The wire shape of every error: `{"error": {type, message, code, field_name?}}`. */
+export const ApiErrorBody = z.object({
+  error: z.object({
+    type: z.string(),
+    message: z.string(),
+    code: z.string(),
+    field_name: z.string().optional(),
+  }),
+});
+export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
+
+/** The error object alone, as the runtime resolves it in `{ error }`. */
+export type ApiErrorObject = ApiErrorBody['error'];

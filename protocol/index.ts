@@ -1,0 +1,5 @@
+export * from './errors';
+export * from './currency';
+export * from './ids';
+export * from './payments';
+export type * from './frame-messages';

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+/** Payment statuses (Hyperswitch v1 IntentStatus names; see docs/open-points.md for the ones the spec leaves open). */
+export const PAYMENT_STATUSES = [
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_customer_action',
+  'requires_capture',
+  'processing',
+  'succeeded',
+  'failed',
+  'cancelled',
+  'cancelled_post_capture',
+  'partially_captured',
+  'partially_captured_and_capturable',
+] as const;
+export const PaymentStatus = z.enum(PAYMENT_STATUSES);
+export type PaymentStatus = z.infer<typeof PaymentStatus>;
+
+/** Statuses after which a payment never changes again (the frame stops polling at these). */
+export const FINAL_PAYMENT_STATUSES: readonly PaymentStatus[] = [
+  'succeeded',
+  'failed',
+  'cancelled',
+  'cancelled_post_capture',
+  'partially_captured',
+];
+
+/**
+ * next_action variants (Hyperswitch's `type` names). Every URL here was produced by the server; the runtime
+ * navigates only to URLs that arrive in a next_action.
+ */
+export const NextAction = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('redirect_to_url'), redirect_to_url: z.string() }),
+  z.object({
+    type: z.literal('qr_code_information'),
+    qr_code_url: z.string().nullable(),
+    image_data_url: z.string().nullable(),
+    display_to_timestamp: z.number().int().nullable(),
+  }),
+  z.object({
+    type: z.literal('wait_screen_information'),
+    display_from_timestamp: z.number().int(),
+    display_to_timestamp: z.number().int().nullable(),
+    poll_interval_ms: z.number().int(),
+  }),
+  z.object({
+    type: z.literal('display_bank_transfer_information'),
+    bank_transfer_steps_and_charges_details: z.record(z.string(), z.unknown()),
+  }),
+  z.object({
+    type: z.literal('crypto_payment_information'),
+    wallet_address: z.string(),
+    network: z.string(),
+    pay_currency: z.string(),
+    pay_amount: z.string(),
+    hosted_page_url: z.string(),
+  }),
+]);
+export type NextAction = z.infer<typeof NextAction>;

@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config';
+import preact from '@preact/preset-vite';
+
+// Two projects: server and protocol run in Node; the browser rooms (loader, runtime, frame) run in happy-dom.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['protocol/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        plugins: [preact()],
+        test: {
+          name: 'dom',
+          environment: 'happy-dom',
+          include: ['loader/**/*.test.{ts,tsx}', 'runtime/**/*.test.{ts,tsx}', 'frame/**/*.test.{ts,tsx}'],
+        },
+      },
+    ],
+  },
+});
