@@ -1,6 +1,9 @@
 /**
  * The frame <-> runtime contract, carried by penpal over postMessage with pinned origins on both sides.
- * No type here has a card field: card data stays in the frame and the vault (a type test asserts this).
+ * No type here has a card field: card data stays in the frame and the vault (frame/src/no-card-fields.test-d.ts
+ * asserts this). Types only: runtime/ and frame/ meet here without importing each other.
+ *
+ * The method and event maps are `type` aliases, not interfaces, so they satisfy penpal's `Methods` index signature.
  */
 import type { ApiErrorObject } from './errors';
 import type { NextAction, PaymentStatus } from './payments';
@@ -8,17 +11,25 @@ import type { NextAction, PaymentStatus } from './payments';
 export type Locale = 'en' | 'fr' | 'hi' | 'es';
 
 /** Appearance of the element: theme plus CSS-like variables and a rules map (Stripe's Appearance shape). */
-export interface Appearance {
+export type Appearance = {
   theme?: 'default' | 'night' | 'flat';
-  variables?: Partial<Record<
-    'colorPrimary' | 'colorBackground' | 'colorText' | 'colorDanger' | 'fontFamily' | 'fontSizeBase' | 'borderRadius' | 'spacingUnit',
-    string
-  >>;
+  variables?: Partial<Record<AppearanceVariable, string>>;
+  /** Selector (`.Input`, `.Input--invalid`, `.Label`, `.Error`, `.Amount`, `.Tab`, ...) to camelCase declarations. */
   rules?: Record<string, Record<string, string>>;
-}
+};
 
-/** What the host sends the frame once the handshake is done, and again (partially) on update. */
-export interface FrameConfig {
+export type AppearanceVariable =
+  | 'colorPrimary'
+  | 'colorBackground'
+  | 'colorText'
+  | 'colorDanger'
+  | 'fontFamily'
+  | 'fontSizeBase'
+  | 'borderRadius'
+  | 'spacingUnit';
+
+/** What the host gives the frame (in the frame URL's fragment at load, and again, partially, on update). */
+export type FrameConfig = {
   publishableKey: string;
   clientSecret: string;
   /** The API origin the frame calls (customBackendUrl or the server's base_url). */
@@ -26,10 +37,25 @@ export interface FrameConfig {
   appearance?: Appearance;
   locale?: Locale;
   profileId?: string;
-}
+};
+
+/** The part of FrameConfig that `elements.update()` may change live. */
+export type FrameConfigUpdate = Partial<Pick<FrameConfig, 'clientSecret' | 'appearance' | 'locale'>>;
+
+/**
+ * Fragment parameters of the frame URL: `{js_origin}/frame/#origin=...&channel=...&config=...`.
+ * `origin` is the merchant page's origin, the only origin the frame's penpal messenger accepts.
+ * The fragment never reaches a server, so the frame document stays cacheable and the secret stays out of logs.
+ */
+export type FrameUrlParams = {
+  origin: string;
+  channel: string;
+  /** JSON of FrameConfig. */
+  config: string;
+};
 
 /** The payment as the page sees it after confirm: the API's payment object, which never holds card data. */
-export interface PaymentResult {
+export type PaymentResult = {
   payment_id: string;
   status: PaymentStatus;
   amount: number;
@@ -38,29 +64,40 @@ export interface PaymentResult {
   error_code?: string | null;
   error_message?: string | null;
   [field: string]: unknown;
-}
+};
+
+/**
+ * Codes the client side adds to the ERR catalog (runtime and frame errors that no server call produced).
+ * - ERR_6001 integration_error: confirm or an element call needs a mounted payment element from this instance.
+ * - ERR_6002 integration_error: a runtime argument is missing or has the wrong type or shape; field_name names it.
+ * - ERR_6003 api_connection_error: the frame did not load or its handshake timed out.
+ * - ERR_6004 api_connection_error: the frame could not reach the API (network failure or unreadable response).
+ * - ERR_6005 validation_error: the customer's input is incomplete or invalid; field_name names the field.
+ * - ERR_6006 integration_error: the element was destroyed while the call was in flight.
+ */
+export type ClientErrorCode = 'ERR_6001' | 'ERR_6002' | 'ERR_6003' | 'ERR_6004' | 'ERR_6005' | 'ERR_6006';
 
 export type ConfirmOutcome = { payment: PaymentResult } | { error: ApiErrorObject };
 
-export interface ConfirmRequest {
+export type ConfirmRequest = {
   return_url?: string;
   redirect: 'always' | 'if_required';
-}
+};
 
 /** Methods the frame exposes to the host (verbs). */
-export interface FrameMethods {
-  configure(config: FrameConfig): void;
-  update(config: Partial<Omit<FrameConfig, 'publishableKey'>>): void;
-  confirm(request: ConfirmRequest): ConfirmOutcome;
+export type FrameMethods = {
+  update(config: FrameConfigUpdate): void;
+  /** Validates the form, confirms the payment and follows wait screens until a final status or their deadline. */
+  confirm(request: ConfirmRequest): Promise<ConfirmOutcome>;
   focus(): void;
   blur(): void;
   clear(): void;
-}
+};
 
 /** Value summary in change events: the method type only, never what was typed. */
-export interface ChangeValue {
+export type ChangeValue = {
   type: string;
-}
+};
 
 /** Events the frame emits to the host, a discriminated union on `type`. */
 export type FrameEvent =
@@ -73,6 +110,6 @@ export type FrameEvent =
   | { type: 'loaderror'; error: ApiErrorObject };
 
 /** Methods the host exposes to the frame. */
-export interface HostMethods {
+export type HostMethods = {
   emit(event: FrameEvent): void;
-}
+};

@@ -1,0 +1,73 @@
+import type { ApiErrorObject } from '../../protocol/errors';
+import type { FrameConfig, PaymentResult } from '../../protocol/frame-messages';
+import { paymentIdFromClientSecret } from '../../protocol/ids';
+import { clientError } from './errors';
+
+export type ApiResult<T> = { ok: true; value: T } | { ok: false; error: ApiErrorObject };
+
+export interface PaymentMethodList {
+  currency?: string;
+  payment_methods: { payment_method: string; payment_method_types?: { payment_method_type: string }[] }[];
+}
+
+function isPayment(value: unknown): value is PaymentResult {
+  const payment = value as PaymentResult | null;
+  return !!payment && typeof payment.payment_id === 'string' && typeof payment.status === 'string';
+}
+
+/** Copies only the error fields of the contract, so nothing else the response holds travels on. */
+function toApiError(error: Record<string, unknown>): ApiErrorObject {
+  const result: ApiErrorObject = { type: String(error.type ?? 'api_error'), code: String(error.code), message: String(error.message ?? '') };
+  if (typeof error.field_name === 'string') result.field_name = error.field_name;
+  return result;
+}
+
+/** The three calls the frame makes, with the publishable key and the payment's client_secret. */
+export function createApiClient(fetchImpl: typeof fetch, config: FrameConfig) {
+  const paymentId = encodeURIComponent(paymentIdFromClientSecret(config.clientSecret) ?? 'invalid');
+  const secret = encodeURIComponent(config.clientSecret);
+
+  async function request<T>(path: string, check: (value: unknown) => value is T, init?: RequestInit): Promise<ApiResult<T>> {
+    let response: Response;
+    try {
+      response = await fetchImpl(config.apiBaseUrl + path, {
+        ...init,
+        headers: { 'api-key': config.publishableKey, ...(init?.body ? { 'content-type': 'application/json' } : {}) },
+      });
+    } catch {
+      return { ok: false, error: clientError('ERR_6004', 'Could not reach the payments API.') };
+    }
+    let body: unknown;
+    try {
+      body = await response.json();
+    } catch {
+      body = undefined;
+    }
+    const error = (body as { error?: Record<string, unknown> } | undefined)?.error;
+    if (error && typeof error.code === 'string') return { ok: false, error: toApiError(error) };
+    if (!response.ok || !check(body)) {
+      return { ok: false, error: clientError('ERR_6004', `The payments API answered ${response.status} without a usable body.`) };
+    }
+    return { ok: true, value: body };
+  }
+
+  return {
+    listPaymentMethods: () =>
+      request(`/account/payment_methods?client_secret=${secret}`, (value): value is PaymentMethodList =>
+        Array.isArray((value as PaymentMethodList | null)?.payment_methods),
+      ),
+    retrievePayment: () => request(`/payments/${paymentId}?client_secret=${secret}`, isPayment),
+    confirmUpiCollect: (vpaId: string, returnUrl: string | undefined) =>
+      request(`/payments/${paymentId}/confirm`, isPayment, {
+        method: 'POST',
+        body: JSON.stringify({
+          client_secret: config.clientSecret,
+          payment_method: 'upi',
+          payment_method_type: 'upi_collect',
+          payment_method_data: { upi: { upi_collect: { vpa_id: vpaId } } },
+          ...(returnUrl ? { return_url: returnUrl } : {}),
+        }),
+      }),
+  };
+}
+export type ApiClient = ReturnType<typeof createApiClient>;

@@ -1,0 +1,66 @@
+import type { Appearance, AppearanceVariable } from '../../protocol/frame-messages';
+
+const THEMES: Record<NonNullable<Appearance['theme']>, Partial<Record<AppearanceVariable, string>>> = {
+  default: {},
+  night: { colorPrimary: '#8fa8ff', colorBackground: '#30313d', colorText: '#e0e6eb', colorDanger: '#fe87a1' },
+  flat: { colorBackground: '#f1f3f5', borderRadius: '0px' },
+};
+
+const VARIABLE_NAMES: Record<AppearanceVariable, string> = {
+  colorPrimary: '--rail-color-primary',
+  colorBackground: '--rail-color-background',
+  colorText: '--rail-color-text',
+  colorDanger: '--rail-color-danger',
+  fontFamily: '--rail-font-family',
+  fontSizeBase: '--rail-font-size-base',
+  borderRadius: '--rail-border-radius',
+  spacingUnit: '--rail-spacing-unit',
+};
+
+/** Class names a rule may target (the frame's own markup), optionally with a state suffix and a pseudo-class. */
+const RULE_SELECTOR = /^\.(Root|Amount|Label|Input|Hint|Error|Notice|Wait)(--(invalid|focused|success|error|info))?(:(hover|focus|disabled|focus-visible))?$/;
+
+const RULE_PROPERTIES = new Set([
+  'color', 'backgroundColor', 'border', 'borderColor', 'borderWidth', 'borderStyle', 'borderRadius', 'boxShadow',
+  'outline', 'outlineColor', 'outlineOffset', 'fontFamily', 'fontSize', 'fontWeight', 'fontStyle', 'lineHeight',
+  'letterSpacing', 'textTransform', 'textAlign', 'padding', 'paddingTop', 'paddingRight', 'paddingBottom', 'paddingLeft',
+  'margin', 'marginTop', 'marginBottom', 'transition', 'opacity',
+]);
+
+/** A value that cannot leave its declaration or load anything (no url(), no @import, no braces or semicolons). */
+export function isSafeCssValue(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= 200 && !/[;{}<>\\]|url\s*\(|expression|@import|javascript:/i.test(value);
+}
+
+const toKebab = (name: string) => name.replace(/[A-Z]/g, (letter) => '-' + letter.toLowerCase());
+
+/** CSS text for an appearance: variables on :root, then the merchant's rules; anything not allow-listed is dropped. */
+export function appearanceCss(appearance: Appearance | undefined): string {
+  const variables = { ...THEMES[appearance?.theme ?? 'default'], ...appearance?.variables };
+  const declarations = Object.entries(variables)
+    .filter(([name, value]) => name in VARIABLE_NAMES && isSafeCssValue(value))
+    .map(([name, value]) => `${VARIABLE_NAMES[name as AppearanceVariable]}:${value}`);
+  let css = declarations.length ? `:root{${declarations.join(';')}}` : '';
+  for (const [selector, rule] of Object.entries(appearance?.rules ?? {})) {
+    if (!RULE_SELECTOR.test(selector) || !rule || typeof rule !== 'object') continue;
+    const body = Object.entries(rule)
+      .filter(([property, value]) => RULE_PROPERTIES.has(property) && isSafeCssValue(value))
+      .map(([property, value]) => `${toKebab(property)}:${value}`)
+      .join(';');
+    if (body) css += `${selector}{${body}}`;
+  }
+  return css;
+}
+
+let sheet: CSSStyleSheet | undefined;
+
+/** Applies the appearance through a constructed stylesheet, which a strict style-src CSP allows. */
+export function applyAppearance(appearance: Appearance | undefined, doc: Document = document): void {
+  const css = appearanceCss(appearance);
+  doc.documentElement.dataset.theme = appearance?.theme ?? 'default';
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
+  }
+  sheet.replaceSync(css);
+}

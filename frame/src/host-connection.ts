@@ -1,0 +1,31 @@
+import { connect, WindowMessenger } from 'penpal';
+import type { FrameEvent, FrameMethods, HostMethods } from '../../protocol/frame-messages';
+
+export interface HostConnection {
+  /** Sends an event to the host; events before the handshake are queued (only the latest resize is kept). */
+  emit(event: FrameEvent): void;
+  destroy(): void;
+}
+
+/** The frame's side of its element's penpal channel, pinned to the merchant origin the frame was created for. */
+export function connectHost(merchantOrigin: string, channel: string, methods: FrameMethods): HostConnection {
+  const messenger = new WindowMessenger({ remoteWindow: window.parent, allowedOrigins: [merchantOrigin] });
+  const connection = connect<HostMethods>({ messenger, methods, channel });
+  let queue: FrameEvent[] | null = [];
+  let send: ((event: FrameEvent) => void) | null = null;
+  connection.promise.then((host) => {
+    send = (event) => void host.emit(event).catch(() => {});
+    const pending = queue ?? [];
+    queue = null;
+    pending.forEach(send);
+  }, () => {});
+  return {
+    emit(event) {
+      if (send) return send(event);
+      if (!queue) return;
+      if (event.type === 'resize') queue = queue.filter((queued) => queued.type !== 'resize');
+      queue.push(event);
+    },
+    destroy: connection.destroy,
+  };
+}

@@ -1,0 +1,45 @@
+import type { FrameConfig, Locale } from '../../protocol/frame-messages';
+
+export interface FrameParams {
+  /** The merchant page's origin: the only origin the frame talks to. */
+  merchantOrigin: string;
+  channel: string;
+  config: FrameConfig;
+}
+
+const LOCALES: readonly Locale[] = ['en', 'fr', 'hi', 'es'];
+
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
+/** Reads `#origin=...&channel=...&config=...` (runtime/src/payment-element.ts builds it); undefined when unusable. */
+export function parseFrameParams(hash: string): FrameParams | undefined {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const merchantOrigin = params.get('origin') ?? '';
+  const channel = params.get('channel') ?? '';
+  if (!isOrigin(merchantOrigin) || !/^[\w-]{1,100}$/.test(channel)) return undefined;
+  let raw: Partial<FrameConfig>;
+  try {
+    raw = JSON.parse(params.get('config') ?? '');
+  } catch {
+    return undefined;
+  }
+  if (!raw || typeof raw.publishableKey !== 'string' || typeof raw.clientSecret !== 'string' || typeof raw.apiBaseUrl !== 'string') {
+    return undefined;
+  }
+  const config: FrameConfig = {
+    publishableKey: raw.publishableKey,
+    clientSecret: raw.clientSecret,
+    apiBaseUrl: raw.apiBaseUrl.replace(/\/+$/, ''),
+    locale: LOCALES.includes(raw.locale as Locale) ? raw.locale : 'en',
+  };
+  if (raw.appearance && typeof raw.appearance === 'object') config.appearance = raw.appearance;
+  if (typeof raw.profileId === 'string') config.profileId = raw.profileId;
+  return { merchantOrigin, channel, config };
+}

@@ -1,0 +1,32 @@
+/**
+ * @rail/loader: injects the Rail runtime script once and resolves an initialized instance. No side effect on import.
+ * @example
+ * const rail = await loadRail('rail_open_test_...', { scriptSrc: 'https://js.example.com/v1/' });
+ * rail?.elements({ clientSecret }).create('payment').mount('#payment');
+ */
+import { loadScript } from './load-script';
+import type { Rail } from './types';
+import { validateOptions, type LoadRailOptions } from './validate-options';
+
+export { LoadError, type LoadErrorCode } from './load-script';
+export type { LoadRailOptions } from './validate-options';
+export type * from './types';
+
+/**
+ * Loads `{js_url}/v1/` (at most once per URL; a failure can be retried) and returns `Rail(publishableKey, ...)`.
+ * Resolves null when there is no `window` (server-side rendering); rejects with a TypeError for invalid options
+ * and a LoadError (`failed_to_load`, `global_missing`) when the script cannot be used.
+ */
+export function loadRail(publishableKey: string, options: LoadRailOptions): Promise<Rail | null> {
+  return Promise.resolve().then(() => {
+    const { scriptSrc, customBackendUrl, profileId, nonce } = validateOptions(publishableKey, options);
+    // Resolve to null when imported server side, so isomorphic apps can call it unconditionally.
+    if (typeof window === 'undefined') return null;
+    return loadScript(scriptSrc, nonce).then((Rail) =>
+      Rail(publishableKey, {
+        ...(customBackendUrl === undefined ? {} : { customBackendUrl }),
+        ...(profileId === undefined ? {} : { profileId }),
+      }),
+    );
+  });
+}

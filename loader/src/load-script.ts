@@ -1,0 +1,57 @@
+import type { RailConstructor } from './types';
+
+export type LoadErrorCode = 'failed_to_load' | 'global_missing';
+
+/** The runtime script could not be used: it did not load (`failed_to_load`) or loaded without `window.Rail` (`global_missing`). */
+export class LoadError extends Error {
+  override name = 'LoadError';
+  constructor(
+    readonly code: LoadErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+// One in-flight promise per script URL; a failure deletes it so a later call can retry.
+const loading = new Map<string, Promise<RailConstructor>>();
+
+/** A script tag already on the page for this (absolute) URL, whoever added it. */
+export function findScript(src: string): HTMLScriptElement | undefined {
+  return [...document.querySelectorAll<HTMLScriptElement>('script[src]')].find((script) => script.src === src);
+}
+
+export function injectScript(src: string, nonce?: string): HTMLScriptElement {
+  const script = document.createElement('script');
+  script.src = src;
+  script.async = true;
+  if (nonce) script.nonce = nonce;
+  (document.head || document.body).appendChild(script);
+  return script;
+}
+
+/** Resolves window.Rail, loading `src` at most once at a time. */
+export function loadScript(scriptSrc: string, nonce?: string): Promise<RailConstructor> {
+  if (window.Rail) return Promise.resolve(window.Rail);
+  const src = new URL(scriptSrc, document.baseURI).href;
+  let promise = loading.get(src);
+  if (!promise) {
+    promise = new Promise<RailConstructor>((resolve, reject) => {
+      const script = findScript(src) ?? injectScript(src, nonce);
+      script.addEventListener('load', () =>
+        window.Rail ? resolve(window.Rail) : reject(new LoadError('global_missing', `Loaded ${src} but window.Rail is missing.`)),
+      );
+      script.addEventListener('error', (cause) => {
+        // A failed tag never fires again; drop it so a retry injects a fresh one.
+        script.remove();
+        reject(new LoadError('failed_to_load', `Failed to load the Rail runtime from ${src}.`, { cause }));
+      });
+    }).catch((error) => {
+      loading.delete(src);
+      throw error;
+    });
+    loading.set(src, promise);
+  }
+  return promise;
+}

@@ -1,0 +1,137 @@
+/**
+ * Public types of the Rail runtime served at `{js_url}/v1/` (the global `Rail`), shipped with the loader package.
+ * Self-contained on purpose, so the published `.d.ts` needs nothing else; loader/src/types.test-d.ts proves they
+ * match protocol/ (the frame <-> runtime contract and the API error shape).
+ */
+
+export type RailLocale = 'en' | 'fr' | 'hi' | 'es';
+
+/** Theme plus CSS-like variables and a rules map, applied inside the frame. */
+export interface RailAppearance {
+  theme?: 'default' | 'night' | 'flat';
+  variables?: Partial<
+    Record<
+      | 'colorPrimary'
+      | 'colorBackground'
+      | 'colorText'
+      | 'colorDanger'
+      | 'fontFamily'
+      | 'fontSizeBase'
+      | 'borderRadius'
+      | 'spacingUnit',
+      string
+    >
+  >;
+  /** Selector (`.Input`, `.Input--invalid`, `.Label`, `.Error`, `.Amount`, `.Tab`, ...) to camelCase declarations. */
+  rules?: Record<string, Record<string, string>>;
+}
+
+/** The error shape of every failure: the API's `{type, message, code, field_name?}`. Branch on `code`. */
+export interface RailError {
+  type: string;
+  message: string;
+  code: string;
+  field_name?: string;
+}
+
+/** The payment object as the API returns it (never holds card data). */
+export interface RailPayment {
+  payment_id: string;
+  status: string;
+  amount: number;
+  currency: string;
+  next_action?: { type: string; [field: string]: unknown } | null;
+  error_code?: string | null;
+  error_message?: string | null;
+  [field: string]: unknown;
+}
+
+export interface RailOptions {
+  /** API base URL the frame calls; defaults to the API that served the runtime script. */
+  customBackendUrl?: string;
+  profileId?: string;
+  /** Milliseconds to wait for a frame handshake before `loaderror` (default 15000). */
+  frameTimeout?: number;
+}
+
+export interface ElementsOptions {
+  clientSecret: string;
+  appearance?: RailAppearance;
+  locale?: RailLocale;
+}
+
+export type ElementsUpdateOptions = Partial<ElementsOptions>;
+
+export interface PaymentElementOptions {
+  /** Accessible title of the iframe (default "Secure payment input frame"). */
+  title?: string;
+}
+
+export interface ChangeEvent {
+  elementType: 'payment';
+  complete: boolean;
+  empty: boolean;
+  value: { type: string };
+}
+
+export interface ElementEventMap {
+  ready: { elementType: 'payment' };
+  change: ChangeEvent;
+  focus: { elementType: 'payment' };
+  blur: { elementType: 'payment' };
+  escape: { elementType: 'payment' };
+  loaderstart: { elementType: 'payment' };
+  loaderror: { elementType: 'payment'; error: RailError };
+}
+
+export type ElementEventType = keyof ElementEventMap;
+export type ElementHandler<T extends ElementEventType> = (event: ElementEventMap[T]) => void;
+
+export interface PaymentElement {
+  /** Inserts the frame into the container (a CSS selector or an element). Calling it while mounted does nothing. */
+  mount(container: string | HTMLElement): PaymentElement;
+  /** Removes the frame and closes its connection; the element can be mounted again. */
+  unmount(): PaymentElement;
+  /** Unmounts and frees every listener; the element cannot be used afterwards. */
+  destroy(): void;
+  update(options: PaymentElementOptions): PaymentElement;
+  focus(): PaymentElement;
+  blur(): PaymentElement;
+  clear(): PaymentElement;
+  on<T extends ElementEventType>(type: T, handler: ElementHandler<T>): PaymentElement;
+  once<T extends ElementEventType>(type: T, handler: ElementHandler<T>): PaymentElement;
+  /** Without a handler, removes every handler of that type. */
+  off<T extends ElementEventType>(type: T, handler?: ElementHandler<T>): PaymentElement;
+}
+
+export interface Elements {
+  create(type: 'payment', options?: PaymentElementOptions): PaymentElement;
+  getElement(type: 'payment'): PaymentElement | null;
+  /** locale, appearance and clientSecret take effect live in every mounted element. */
+  update(options: ElementsUpdateOptions): Elements;
+}
+
+export interface ConfirmPaymentOptions {
+  elements: Elements;
+  confirmParams?: { return_url?: string };
+  /** `if_required` (default): navigate only when the payment needs a redirect. `always`: go to return_url. */
+  redirect?: 'always' | 'if_required';
+}
+
+/** Never rejects: a payment object (any status, check `status`) or an error. */
+export type ConfirmPaymentResult = { payment: RailPayment; error?: undefined } | { error: RailError; payment?: undefined };
+
+export interface Rail {
+  elements(options: ElementsOptions): Elements;
+  confirmPayment(options: ConfirmPaymentOptions): Promise<ConfirmPaymentResult>;
+  retrievePayment(clientSecret: string): Promise<ConfirmPaymentResult>;
+}
+
+/** The global `window.Rail`: call it with a publishable key (`rail_open_test_...`). */
+export type RailConstructor = (publishableKey: string, options?: RailOptions) => Rail;
+
+declare global {
+  interface Window {
+    Rail?: RailConstructor;
+  }
+}

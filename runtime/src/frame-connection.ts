@@ -1,0 +1,28 @@
+import { connect, WindowMessenger, type RemoteProxy } from 'penpal';
+import type { FrameMethods, HostMethods } from '../../protocol/frame-messages';
+
+export type FrameRemote = RemoteProxy<FrameMethods>;
+
+export interface FrameConnection {
+  promise: Promise<FrameRemote>;
+  destroy(): void;
+}
+
+export interface ConnectFrameOptions {
+  /** The frame's origin (js_url's origin): the only origin this side accepts messages from. */
+  frameOrigin: string;
+  channel: string;
+  timeout: number;
+  methods: HostMethods;
+}
+
+export type ConnectFrame = (iframe: HTMLIFrameElement, options: ConnectFrameOptions) => FrameConnection;
+
+/** Opens the host side of one element's penpal connection; call it after the iframe is in the document. */
+export const connectFrame: ConnectFrame = (iframe, { frameOrigin, channel, timeout, methods }) => {
+  const messenger = new WindowMessenger({
+    remoteWindow: iframe.contentWindow as Window,
+    allowedOrigins: [frameOrigin],
+  });
+  return connect<FrameMethods>({ messenger, methods, channel, timeout });
+};

@@ -1,0 +1,128 @@
+/**
+ * One config, four builds chosen by --mode (see package.json "build"):
+ * - runtime: IIFE `dist/runtime/rail.js`, defines window.Rail; served at {js_url}/v1/.
+ * - frame:   Preact app, base /frame/, into dist/frame/ (external hashed scripts only: the frame's CSP is script-src 'self').
+ * - loader:  ESM `loader/dist/index.js` plus `.d.ts` from tsc (loader/tsconfig.build.json).
+ * - demo:    `dist/demo/index.html`, the merchant demo page the server fills in (__RAIL_JS_URL__, __RAIL_PUBLISHABLE_KEY__).
+ * `vite` (serve) runs the frame app with HMR.
+ */
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import preact from '@preact/preset-vite';
+import { defineConfig, transformWithEsbuild, type Plugin, type UserConfig } from 'vite';
+
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
+const at = (path: string) => resolve(ROOT, path);
+
+// Browsers with modulepreload, constructable stylesheets and private class fields.
+const TARGET = ['chrome111', 'edge111', 'firefox114', 'safari16.4'];
+
+/** Vite keeps whitespace in ES library output; the loader ships minified anyway (its budget is 1.2 KB gzip). */
+function minifyEsLibrary(): Plugin {
+  return {
+    name: 'rail-minify-es-library',
+    apply: 'build',
+    // generateBundle runs after every renderChunk, including Vite's own transpile pass that re-prints whitespace.
+    async generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        chunk.code = (await transformWithEsbuild(chunk.code, chunk.fileName, { minify: true, format: 'esm', target: TARGET })).code;
+      }
+    },
+  };
+}
+
+/** Emits the loader's declaration files with tsc once the bundle is written. */
+function loaderTypes(): Plugin {
+  return {
+    name: 'rail-loader-types',
+    apply: 'build',
+    closeBundle() {
+      execFileSync(process.execPath, [at('node_modules/typescript/bin/tsc'), '-p', at('loader/tsconfig.build.json')], { stdio: 'inherit' });
+    },
+  };
+}
+
+function runtimeConfig(): UserConfig {
+  return {
+    publicDir: false,
+    build: {
+      target: TARGET,
+      outDir: at('dist/runtime'),
+      emptyOutDir: true,
+      minify: 'esbuild',
+      sourcemap: false,
+      lib: {
+        entry: at('runtime/src/index.ts'),
+        formats: ['iife'],
+        name: 'RailRuntime',
+        fileName: () => 'rail.js',
+      },
+    },
+  };
+}
+
+function frameConfig(): UserConfig {
+  return {
+    root: at('frame'),
+    base: '/frame/',
+    publicDir: false,
+    plugins: [preact()],
+    build: {
+      target: TARGET,
+      outDir: at('dist/frame'),
+      emptyOutDir: true,
+      minify: 'esbuild',
+      cssMinify: true,
+      // Every target browser has modulepreload; the polyfill would only add bytes.
+      modulePreload: { polyfill: false },
+      assetsInlineLimit: 0,
+    },
+  };
+}
+
+function loaderConfig(): UserConfig {
+  return {
+    publicDir: false,
+    plugins: [minifyEsLibrary(), loaderTypes()],
+    build: {
+      target: TARGET,
+      outDir: at('loader/dist'),
+      emptyOutDir: true,
+      // minifyEsLibrary() minifies instead: Vite's own pass would re-add whitespace to ES library output.
+      minify: false,
+      lib: {
+        entry: at('loader/src/index.ts'),
+        formats: ['es'],
+        fileName: () => 'index.js',
+      },
+    },
+  };
+}
+
+function demoConfig(): UserConfig {
+  return {
+    root: at('demo'),
+    base: './',
+    publicDir: false,
+    build: {
+      target: TARGET,
+      outDir: at('dist/demo'),
+      emptyOutDir: true,
+    },
+  };
+}
+
+export default defineConfig(({ mode }) => {
+  switch (mode) {
+    case 'runtime':
+      return runtimeConfig();
+    case 'loader':
+      return loaderConfig();
+    case 'demo':
+      return demoConfig();
+    default:
+      return frameConfig();
+  }
+});
