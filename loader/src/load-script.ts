@@ -22,12 +22,12 @@ export function findScript(src: string): HTMLScriptElement | undefined {
   return [...document.querySelectorAll<HTMLScriptElement>('script[src]')].find((script) => script.src === src);
 }
 
-export function injectScript(src: string, nonce?: string): HTMLScriptElement {
+/** A new async script tag for `src`; the caller listens to it before inserting it. */
+export function createScript(src: string, nonce?: string): HTMLScriptElement {
   const script = document.createElement('script');
   script.src = src;
   script.async = true;
   if (nonce) script.nonce = nonce;
-  (document.head || document.body).appendChild(script);
   return script;
 }
 
@@ -38,7 +38,8 @@ export function loadScript(scriptSrc: string, nonce?: string): Promise<RailConst
   let promise = loading.get(src);
   if (!promise) {
     promise = new Promise<RailConstructor>((resolve, reject) => {
-      const script = findScript(src) ?? injectScript(src, nonce);
+      const existing = findScript(src);
+      const script = existing ?? createScript(src, nonce);
       script.addEventListener('load', () =>
         window.Rail ? resolve(window.Rail) : reject(new LoadError('global_missing', `Loaded ${src} but window.Rail is missing.`)),
       );
@@ -47,6 +48,7 @@ export function loadScript(scriptSrc: string, nonce?: string): Promise<RailConst
         script.remove();
         reject(new LoadError('failed_to_load', `Failed to load the Rail runtime from ${src}.`, { cause }));
       });
+      if (!existing) (document.head || document.body).appendChild(script);
     }).catch((error) => {
       loading.delete(src);
       throw error;

@@ -1,0 +1,139 @@
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { PUBLISHABLE_KEY, SCRIPT_SRC, defineGlobalOnLoad, fakeRailGlobal, railScripts, scriptLoading } from './test-utils';
+
+type LoaderModule = typeof import('./index');
+
+// A fresh module per test, so every test starts with an empty memo (stripe-js does the same).
+async function freshLoader(): Promise<LoaderModule> {
+  vi.resetModules();
+  return import('./index');
+}
+
+let cleanups: (() => void)[] = [];
+
+beforeEach(() => {
+  scriptLoading('load');
+});
+
+afterEach(() => {
+  cleanups.forEach((cleanup) => cleanup());
+  cleanups = [];
+  railScripts().forEach((script) => script.remove());
+  delete window.Rail;
+});
+
+describe('loadRail', () => {
+  test('has no side effect on import', async () => {
+    await freshLoader();
+    expect(railScripts()).toHaveLength(0);
+    expect(window.Rail).toBeUndefined();
+  });
+
+  test('injects one async script and resolves the instance built with the options', async () => {
+    const global = fakeRailGlobal();
+    cleanups.push(defineGlobalOnLoad(SCRIPT_SRC, global));
+    const { loadRail } = await freshLoader();
+    const rail = await loadRail(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC, customBackendUrl: 'https://api.rail.test', profileId: 'pro_1' });
+    expect(rail).not.toBeNull();
+    expect(railScripts().map((script) => [script.src, script.async])).toEqual([[SCRIPT_SRC, true]]);
+    expect(global.calls).toEqual([[PUBLISHABLE_KEY, { customBackendUrl: 'https://api.rail.test', profileId: 'pro_1' }]]);
+  });
+
+  test('passes no undefined options to the runtime', async () => {
+    const global = fakeRailGlobal();
+    cleanups.push(defineGlobalOnLoad(SCRIPT_SRC, global));
+    const { loadRail } = await freshLoader();
+    await loadRail(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC });
+    expect(global.calls).toEqual([[PUBLISHABLE_KEY, {}]]);
+  });
+
+  test('memoizes the in-flight load per scriptSrc: concurrent calls inject one script', async () => {
+    const global = fakeRailGlobal();
+    cleanups.push(defineGlobalOnLoad(SCRIPT_SRC, global));
+    const { loadRail } = await freshLoader();
+    const results = await Promise.all([
+      loadRail(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC }),
+      loadRail(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC }),
+    ]);
+    expect(results.every(Boolean)).toBe(true);
+    expect(railScripts()).toHaveLength(1);
+    expect(global.calls).toHaveLength(2);
+  });
+
+  test('sets the nonce on the injected script', async () => {
+    cleanups.push(defineGlobalOnLoad(SCRIPT_SRC, fakeRailGlobal()));
+    const { loadRail } = await freshLoader();
+    await loadRail(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC, nonce: 'n0nce' });
+    expect(railScripts()[0]?.nonce).toBe('n0nce');
+  });
+
+  test('resolves from an existing window.Rail without injecting', async () => {
+    const global = fakeRailGlobal();
+    window.Rail = global;
+    const { loadRail } = await freshLoader();
+    await expect(loadRail(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC })).resolves.not.toBeNull();
+    expect(railScripts()).toHaveLength(0);
+    expect(global.calls).toHaveLength(1);
+  });
+
+  test('waits for an existing script tag instead of injecting a second one', async () => {
+    const existing = document.createElement('script');
+    // A type happy-dom does not execute, so the test fires load itself.
+    existing.type = 'text/x-not-loaded';
+    existing.src = SCRIPT_SRC;
+    document.head.appendChild(existing);
+    const global = fakeRailGlobal();
+    const { loadRail } = await freshLoader();
+    const promise = loadRail(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC });
+    await Promise.resolve();
+    await Promise.resolve();
+    window.Rail = global;
+    existing.dispatchEvent(new Event('load'));
+    await expect(promise).resolves.not.toBeNull();
+    expect(railScripts()).toHaveLength(1);
+  });
+
+  test('rejects with LoadError failed_to_load, removes the tag and lets a later call retry', async () => {
+    scriptLoading('error');
+    const { loadRail, LoadError } = await freshLoader();
+    const failure = await loadRail(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(LoadError);
+    expect(failure).toMatchObject({ name: 'LoadError', code: 'failed_to_load' });
+    expect(railScripts()).toHaveLength(0);
+
+    scriptLoading('load');
+    cleanups.push(defineGlobalOnLoad(SCRIPT_SRC, fakeRailGlobal()));
+    await expect(loadRail(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC })).resolves.not.toBeNull();
+    expect(railScripts()).toHaveLength(1);
+  });
+
+  test('rejects with LoadError global_missing when the script loads without defining Rail', async () => {
+    const { loadRail } = await freshLoader();
+    await expect(loadRail(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC })).rejects.toMatchObject({ code: 'global_missing' });
+  });
+
+  test('resolves a relative scriptSrc against the page', async () => {
+    const absolute = new URL('/v1/', document.baseURI).href;
+    cleanups.push(defineGlobalOnLoad(absolute, fakeRailGlobal()));
+    const { loadRail } = await freshLoader();
+    await expect(loadRail(PUBLISHABLE_KEY, { scriptSrc: '/v1/' })).resolves.not.toBeNull();
+    expect(railScripts()[0]?.src).toBe(absolute);
+  });
+
+  test('resolves null without a window (server-side rendering)', async () => {
+    const { loadRail } = await freshLoader();
+    vi.stubGlobal('window', undefined);
+    try {
+      await expect(loadRail(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC })).resolves.toBeNull();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(railScripts()).toHaveLength(0);
+  });
+
+  test('rejects invalid options before touching the page', async () => {
+    const { loadRail } = await freshLoader();
+    await expect(loadRail(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC, extra: 1 } as never)).rejects.toBeInstanceOf(TypeError);
+    expect(railScripts()).toHaveLength(0);
+  });
+});

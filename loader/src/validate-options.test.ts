@@ -1,0 +1,34 @@
+import { describe, expect, test } from 'vitest';
+import { PUBLISHABLE_KEY, SCRIPT_SRC } from './test-utils';
+import { validateOptions } from './validate-options';
+
+const CASES: [name: string, key: unknown, options: unknown, message: RegExp][] = [
+  ['a missing key', undefined, { scriptSrc: SCRIPT_SRC }, /Expected publishableKey to be a string starting with "rail_open_", got undefined\./],
+  ['a numeric key', 42, { scriptSrc: SCRIPT_SRC }, /got number\./],
+  ['a secret key (never echoed)', 'rail_full_test_' + 'x'.repeat(32), { scriptSrc: SCRIPT_SRC }, /got a secret key\.$/],
+  ['another string', 'pk_test_123', { scriptSrc: SCRIPT_SRC }, /got another string\./],
+  ['options missing', PUBLISHABLE_KEY, undefined, /Expected options to be an object .*got undefined\./],
+  ['options null', PUBLISHABLE_KEY, null, /got null\./],
+  ['an unknown option', PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC, apiKey: 'x' }, /got unknown option "apiKey"\./],
+  ['a non-string scriptSrc', PUBLISHABLE_KEY, { scriptSrc: 1 }, /Expected option scriptSrc to be a string, got number\./],
+  ['a non-string customBackendUrl', PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC, customBackendUrl: {} }, /customBackendUrl to be a string, got object/],
+  ['a non-string profileId', PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC, profileId: null }, /profileId to be a string, got null/],
+  ['a non-string nonce', PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC, nonce: true }, /nonce to be a string, got boolean/],
+  ['no scriptSrc', PUBLISHABLE_KEY, {}, /Expected option scriptSrc to be the runtime URL .*got undefined\./],
+];
+
+describe('validateOptions', () => {
+  test.each(CASES)('rejects %s with an expected-vs-received message', (_name, key, options, message) => {
+    expect(() => validateOptions(key, options)).toThrow(TypeError);
+    expect(() => validateOptions(key, options)).toThrow(message);
+  });
+
+  test('accepts every documented option', () => {
+    const options = { scriptSrc: SCRIPT_SRC, customBackendUrl: 'https://api.rail.test', profileId: 'pro_1', nonce: 'n' };
+    expect(validateOptions(PUBLISHABLE_KEY, options)).toBe(options);
+  });
+
+  test('accepts options explicitly set to undefined', () => {
+    expect(() => validateOptions(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC, nonce: undefined })).not.toThrow();
+  });
+});
