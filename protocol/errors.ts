@@ -42,6 +42,7 @@ export const ERROR_CATALOG = {
   ERR_4009: { status: 409, type: 'invalid_request', when: 'refund_id already exists with a different request body.' },
   ERR_4010: { status: 404, type: 'invalid_request', when: 'The psp_token is unknown, used, expired, or bound to another payment.' },
   ERR_4011: { status: 422, type: 'invalid_request', when: 'A live refund was asked for; no enabled rail refunds live payments.' },
+  ERR_4012: { status: 400, type: 'invalid_request', when: 'capture_method is not supported by the rail that takes this payment (enabled rails capture automatically).' },
   ERR_4040: { status: 404, type: 'invalid_request', when: 'The requested resource does not exist.' },
   ERR_4088: { status: 400, type: 'invalid_request', when: 'Off-session charge without a usable mandate.' },
   ERR_4090: { status: 409, type: 'idempotency_error', when: 'A request with this Idempotency-Key is still in flight.' },
@@ -52,6 +53,7 @@ export const ERROR_CATALOG = {
   ERR_5000: { status: 500, type: 'api_error', when: 'An unexpected server error; nothing was changed.' },
   ERR_5005: { status: 503, type: 'api_error', when: 'Key service temporarily unavailable; retry.' },
   ERR_5006: { status: 503, type: 'api_error', when: 'The service is shutting down or the store is unavailable; retry.' },
+  ERR_5007: { status: 503, type: 'api_error', when: 'The runtime script or the hosted frame has not been built on this server (run npm run build).' },
 } as const satisfies Record<string, { status: number; type: string; when: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

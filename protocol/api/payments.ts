@@ -1,0 +1,343 @@
+/**
+ * REST shapes of the payments endpoints (create, confirm, retrieve) and the payment object, as zod schemas with
+ * same-named types. Request objects are strict: an unknown field is refused naming the field (api-conventions §4).
+ * Field names, types and limits follow the interface spec's "Payment: request fields" table; object fields whose
+ * inner shape the spec does not show are accepted as JSON objects under their Hyperswitch names
+ * (see docs/open-points.md).
+ */
+import { z } from 'zod';
+import { CURRENCIES } from '../currency';
+import { MERCHANT_PAYMENT_ID_PATTERN } from '../ids';
+import { NextAction, PaymentStatus } from '../payments';
+import { COUNTRIES, PAYMENT_EXPERIENCES, PAYMENT_METHOD_TYPES, PAYMENT_METHODS } from './enums';
+
+/** Limits of the spec's Limits table, plus Rail's own where the spec gives none (docs/open-points.md). */
+export const PAYMENT_LIMITS = {
+  paymentIdMax: 62,
+  customerIdMax: 64,
+  returnUrlMax: 2048,
+  mandateIdMax: 64,
+  referenceMax: 255,
+  metadataKeys: 50,
+  metadataKeyLength: 40,
+  metadataValueLength: 500,
+  /** The largest integer a JSON number carries exactly; int64 values above it are refused (open point). */
+  maxAmount: Number.MAX_SAFE_INTEGER,
+  /** int32 upper bound for session_expiry. */
+  maxSessionExpiry: 2_147_483_647,
+  vpaIdMax: 255,
+  pspTokenMax: 128,
+} as const;
+
+/** Default client_secret lifetime in seconds (spec: 15 minutes). */
+export const DEFAULT_SESSION_EXPIRY_SECONDS = 900;
+
+export const Currency = z.enum(CURRENCIES);
+export const Country = z.enum(COUNTRIES);
+export const PaymentMethod = z.enum(PAYMENT_METHODS);
+export const PaymentMethodType = z.enum(PAYMENT_METHOD_TYPES);
+export const PaymentExperience = z.enum(PAYMENT_EXPERIENCES);
+
+export const CaptureMethod = z.enum(['automatic', 'manual', 'manual_multiple', 'scheduled', 'sequential_automatic']);
+export type CaptureMethod = z.infer<typeof CaptureMethod>;
+export const AuthenticationType = z.enum(['three_ds', 'no_three_ds']);
+export const FutureUsage = z.enum(['off_session', 'on_session']);
+export type FutureUsage = z.infer<typeof FutureUsage>;
+export const PaymentType = z.enum(['normal', 'new_mandate', 'setup_mandate', 'recurring_mandate', 'installment']);
+export const ScaExemptionType = z.enum(['low_value', 'transaction_risk_analysis']);
+export const ThreeDsMethodCompInd = z.enum(['Y', 'N', 'U']);
+export const TaxStatus = z.enum(['taxable', 'exempt']);
+export const MitCategory = z.enum(['installment', 'unscheduled', 'recurring', 'resubmission']);
+export const Tokenization = z.enum(['skip_psp', 'tokenize_at_psp']);
+export const RetryAction = z.enum(['manual_retry', 'requeue']);
+
+/** Money in minor units: a non-negative integer that JSON carries exactly. */
+export const MinorAmount = z.int().min(0).max(PAYMENT_LIMITS.maxAmount);
+
+/** A JSON object whose inner fields the spec does not show. */
+export const JsonObject = z.record(z.string(), z.unknown());
+export type JsonObject = z.infer<typeof JsonObject>;
+
+/** Merchant-chosen or generated payment id: [A-Za-z0-9_-], 1..62 characters. */
+export const PaymentIdParam = z
+  .string()
+  .min(1)
+  .max(PAYMENT_LIMITS.paymentIdMax)
+  .regex(MERCHANT_PAYMENT_ID_PATTERN, 'payment_id may contain only A-Z, a-z, 0-9, _ and -');
+
+/**
+ * metadata: up to 50 keys, key names up to 40 characters, values up to 500 characters. Values may be any JSON
+ * value (as in Hyperswitch); a non-string value is measured by its JSON text.
+ */
+export const Metadata = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+  const keys = Object.keys(value);
+  if (keys.length > PAYMENT_LIMITS.metadataKeys) {
+    ctx.addIssue({ code: 'custom', message: `metadata may have at most ${PAYMENT_LIMITS.metadataKeys} keys` });
+    return;
+  }
+  for (const key of keys) {
+    if (key.length > PAYMENT_LIMITS.metadataKeyLength) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: `metadata key names may have at most ${PAYMENT_LIMITS.metadataKeyLength} characters`,
+      });
+      continue;
+    }
+    const item = value[key];
+    const length = typeof item === 'string' ? item.length : (JSON.stringify(item) ?? '').length;
+    if (length > PAYMENT_LIMITS.metadataValueLength) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: `metadata values may have at most ${PAYMENT_LIMITS.metadataValueLength} characters`,
+      });
+    }
+  }
+});
+export type Metadata = z.infer<typeof Metadata>;
+
+/** return_url: an absolute http(s) URL of at most 2048 characters (the runtime navigates to it). */
+export const ReturnUrl = z
+  .string()
+  .max(PAYMENT_LIMITS.returnUrlMax)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === 'https:' || url.protocol === 'http:';
+    } catch {
+      return false;
+    }
+  }, 'return_url must be an absolute http or https URL');
+
+/** UPI payment_method_data (Hyperswitch's UpiData): exactly one of upi_collect, upi_intent, upi_qr. */
+export const UpiData = z.union([
+  z.strictObject({ upi_collect: z.strictObject({ vpa_id: z.string().min(1).max(PAYMENT_LIMITS.vpaIdMax).nullish() }) }),
+  z.strictObject({ upi_intent: z.strictObject({}) }),
+  z.strictObject({ upi_qr: z.strictObject({}) }),
+]);
+export type UpiData = z.infer<typeof UpiData>;
+
+/**
+ * payment_method_data: one variant key (Hyperswitch names) plus an optional billing object. Only the UPI and
+ * psp_token variants have a shape Rail checks today; the other variants are accepted as JSON objects and are
+ * refused at confirm when no rail of the account takes them. Raw card numbers never get this far (ERR_2029).
+ */
+export const PaymentMethodData = z
+  .strictObject({
+    upi: UpiData.optional(),
+    psp_token: z.string().min(1).max(PAYMENT_LIMITS.pspTokenMax).optional(),
+    card: JsonObject.optional(),
+    card_redirect: JsonObject.optional(),
+    wallet: JsonObject.optional(),
+    pay_later: JsonObject.optional(),
+    bank_redirect: JsonObject.optional(),
+    bank_debit: JsonObject.optional(),
+    bank_transfer: JsonObject.optional(),
+    real_time_payment: JsonObject.optional(),
+    crypto: JsonObject.optional(),
+    mandate_payment: JsonObject.optional(),
+    reward: JsonObject.optional(),
+    voucher: JsonObject.optional(),
+    gift_card: JsonObject.optional(),
+    card_token: JsonObject.optional(),
+    open_banking: JsonObject.optional(),
+    mobile_payment: JsonObject.optional(),
+    network_token: JsonObject.optional(),
+    billing: JsonObject.optional(),
+  })
+  .superRefine((value, ctx) => {
+    const variants = Object.keys(value).filter((key) => key !== 'billing' && value[key as keyof typeof value] !== undefined);
+    if (variants.length !== 1) {
+      ctx.addIssue({ code: 'custom', message: 'payment_method_data must hold exactly one payment method variant' });
+    }
+  })
+  .meta({ id: 'PaymentMethodData' });
+export type PaymentMethodData = z.infer<typeof PaymentMethodData>;
+
+/** One order line (Hyperswitch OrderDetailsWithAmount): amount is per unit, in minor units. */
+export const OrderDetail = z.looseObject({
+  product_name: z.string().min(1).max(PAYMENT_LIMITS.referenceMax),
+  quantity: z.int().min(1).max(PAYMENT_LIMITS.maxAmount),
+  amount: MinorAmount,
+});
+
+/** Fields shared by create and confirm (the spec's request table). All optional here. */
+const sharedPaymentFields = {
+  amount: MinorAmount,
+  currency: Currency,
+  order_tax_amount: MinorAmount.nullish(),
+  amount_to_capture: MinorAmount.nullish(),
+  shipping_cost: MinorAmount.nullish(),
+  payment_id: PaymentIdParam.nullish(),
+  connector: z.array(z.string().max(PAYMENT_LIMITS.referenceMax)).nullish(),
+  capture_method: CaptureMethod,
+  authentication_type: AuthenticationType,
+  confirm: z.boolean(),
+  customer_id: z.string().min(1).max(PAYMENT_LIMITS.customerIdMax),
+  off_session: z.boolean(),
+  description: z.string(),
+  return_url: ReturnUrl,
+  setup_future_usage: FutureUsage,
+  payment_method_data: PaymentMethodData,
+  payment_method: PaymentMethod,
+  payment_method_type: PaymentMethodType,
+  payment_token: z.string().min(1),
+  payment_experience: PaymentExperience,
+  statement_descriptor_name: z.string().max(PAYMENT_LIMITS.referenceMax),
+  statement_descriptor_suffix: z.string().max(PAYMENT_LIMITS.referenceMax),
+  customer_acceptance: JsonObject,
+  mandate_id: z.string().min(1).max(PAYMENT_LIMITS.mandateIdMax),
+  allowed_payment_method_types: z.array(PaymentMethodType),
+  metadata: Metadata,
+  payment_link: z.boolean(),
+  payment_link_config_id: z.string(),
+  payment_type: PaymentType,
+  request_incremental_authorization: z.boolean(),
+  session_expiry: z.int().min(0).max(PAYMENT_LIMITS.maxSessionExpiry),
+  frm_metadata: JsonObject,
+  request_external_three_ds_authentication: z.boolean(),
+  request_extended_authorization: z.boolean(),
+  merchant_order_reference_id: z.string().max(PAYMENT_LIMITS.referenceMax),
+  skip_external_tax_calculation: z.boolean(),
+  psd2_sca_exemption_type: ScaExemptionType,
+  force_3ds_challenge: z.boolean(),
+  threeds_method_comp_ind: ThreeDsMethodCompInd,
+  is_iframe_redirection_enabled: z.boolean(),
+  all_keys_required: z.boolean(),
+  tax_status: TaxStatus,
+  discount_amount: MinorAmount,
+  shipping_amount_tax: MinorAmount,
+  duty_amount: MinorAmount,
+  order_date: z.iso.datetime({ offset: true }),
+  enable_partial_authorization: z.boolean(),
+  is_stored_credential: z.boolean(),
+  mit_category: MitCategory,
+  tokenization: Tokenization,
+  // Object fields whose names the spec does not show, under their Hyperswitch names (docs/open-points.md).
+  customer: JsonObject,
+  billing: JsonObject,
+  shipping: JsonObject,
+  order_details: z.array(OrderDetail),
+  mandate_data: JsonObject,
+  browser_info: JsonObject,
+  merchant_connector_details: JsonObject,
+  payment_link_config: JsonObject,
+  surcharge_details: JsonObject,
+  connector_metadata: JsonObject,
+  feature_metadata: JsonObject,
+  recurring_details: JsonObject,
+  payment_channel: z.string(),
+  billing_descriptor: JsonObject,
+  partner_merchant_identifier_details: JsonObject,
+  installment_options: z.array(JsonObject),
+  installment_data: JsonObject,
+  three_ds_data: JsonObject,
+};
+
+type SharedField = keyof typeof sharedPaymentFields;
+function optionalShared<K extends SharedField>(keys: readonly K[]) {
+  const shape = {} as { [P in K]: z.ZodOptional<(typeof sharedPaymentFields)[P]> };
+  for (const key of keys) {
+    (shape as Record<string, z.ZodType>)[key] = sharedPaymentFields[key].optional();
+  }
+  return shape;
+}
+const SHARED_KEYS = Object.keys(sharedPaymentFields) as SharedField[];
+const OPTIONAL_SHARED_KEYS = SHARED_KEYS.filter(
+  (key): key is Exclude<SharedField, 'amount' | 'currency'> => key !== 'amount' && key !== 'currency',
+);
+
+/** POST /payments body. amount and currency are required; create-only fields included. */
+export const CreatePaymentRequest = z
+  .strictObject({
+    ...optionalShared(OPTIONAL_SHARED_KEYS),
+    amount: sharedPaymentFields.amount,
+    currency: sharedPaymentFields.currency,
+    business_country: Country.optional(),
+    business_label: z.string().optional(),
+    profile_id: z.string().min(1).max(64).optional(),
+    enable_overcapture: z.boolean().optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.request_extended_authorization === true && body.capture_method !== 'manual' && body.capture_method !== 'manual_multiple') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['request_extended_authorization'],
+        message: 'request_extended_authorization needs capture_method manual or manual_multiple',
+      });
+    }
+    if (body.amount_to_capture != null && body.amount_to_capture > body.amount) {
+      ctx.addIssue({ code: 'custom', path: ['amount_to_capture'], message: 'amount_to_capture must be <= amount' });
+    }
+    if (body.order_details !== undefined) {
+      const total = body.order_details.reduce((sum, line) => sum + line.amount * line.quantity, 0);
+      if (total !== body.amount) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['order_details'],
+          message: 'the sum of order_details amount x quantity must equal amount',
+        });
+      }
+    }
+  })
+  .meta({ id: 'CreatePaymentRequest' });
+export type CreatePaymentRequest = z.infer<typeof CreatePaymentRequest>;
+
+/** POST /payments/{payment_id}/confirm body: every field optional; client_secret, retry_action confirm-only. */
+export const ConfirmPaymentRequest = z
+  .strictObject({
+    ...optionalShared(SHARED_KEYS),
+    client_secret: z.string().min(1).max(256).optional(),
+    retry_action: RetryAction.optional(),
+  })
+  .meta({ id: 'ConfirmPaymentRequest' });
+export type ConfirmPaymentRequest = z.infer<typeof ConfirmPaymentRequest>;
+
+/** GET /payments/{payment_id} query. */
+export const RetrievePaymentQuery = z.strictObject({
+  client_secret: z.string().min(1).max(256).optional(),
+  force_sync: z.enum(['true', 'false']).optional(),
+  expand_attempts: z.enum(['true', 'false']).optional(),
+  expand_captures: z.enum(['true', 'false']).optional(),
+});
+export type RetrievePaymentQuery = z.infer<typeof RetrievePaymentQuery>;
+
+/** The payment object (the spec's "Payment: response fields"). */
+export const PaymentResponse = z
+  .object({
+    payment_id: z.string(),
+    status: PaymentStatus,
+    amount: z.int(),
+    net_amount: z.int(),
+    shipping_cost: z.int().nullable(),
+    amount_capturable: z.int(),
+    amount_received: z.int().nullable(),
+    client_secret: z.string(),
+    created: z.string(),
+    modified_at: z.string(),
+    expires_on: z.string(),
+    currency: Currency,
+    customer_id: z.string().nullable(),
+    description: z.string().nullable(),
+    mandate_id: z.string().nullable(),
+    setup_future_usage: FutureUsage.nullable(),
+    capture_method: CaptureMethod,
+    payment_method: PaymentMethod.nullable(),
+    payment_method_type: PaymentMethodType.nullable(),
+    return_url: z.string().nullable(),
+    next_action: NextAction.nullable(),
+    error_code: z.string().nullable(),
+    error_message: z.string().nullable(),
+    error_reason: z.string().nullable(),
+    metadata: JsonObject.nullable(),
+    reference_id: z.string().nullable(),
+    payment_link: JsonObject.nullable(),
+    payment_method_id: z.string().nullable(),
+    merchant_order_reference_id: z.string().nullable(),
+    order_tax_amount: z.int().nullable(),
+    profile_id: z.string(),
+    connector: z.string().nullable(),
+  })
+  .meta({ id: 'Payment' });
+export type PaymentResponse = z.infer<typeof PaymentResponse>;

@@ -1,0 +1,69 @@
+/**
+ * The two HTTP applications: createApp (the API at base_url) and createJsApp (runtime script and hosted frame at
+ * js_url). Both are plain Hono apps, testable with app.request() and no port.
+ */
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import type { CoreDeps } from './core/deps';
+import { ApiError } from './core/errors';
+import type { AppEnv } from './http/env';
+import { createErrorHandler, createNotFoundHandler, errorResponse, validationHook } from './http/error-handler';
+import { requestContext } from './http/middleware/request-context';
+import { registerAccountRoutes } from './http/routes/account';
+import { registerDemoRoutes, type DemoOptions } from './http/routes/demo';
+import { registerPaymentRoutes } from './http/routes/payments';
+import { registerSystemRoutes } from './http/routes/system';
+import type { Logger } from './logger';
+
+export { createJsApp, type JsAppDeps } from './http/js-app';
+
+/** Largest request body the API reads. */
+export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024;
+
+export interface AppDeps extends CoreDeps {
+  logger: Logger;
+  publicBaseUrl: string;
+  publicJsUrl: string;
+  /** False while shutting down: /health answers 503. */
+  isReady?: () => boolean;
+  /** The demo merchant backend and page; absent disables /demo. */
+  demo?: DemoOptions | undefined;
+  bodyLimitBytes?: number;
+}
+
+export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, strict: true });
+  const core: CoreDeps = { store: deps.store, rails: deps.rails, clock: deps.clock, ids: deps.ids };
+
+  app.use('*', requestContext(deps.logger));
+  // Browser calls come from the frame (js_url) and merchant pages with publishable keys; no cookies are used.
+  app.use(
+    '*',
+    cors({
+      origin: '*',
+      allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+      allowHeaders: ['api-key', 'authorization', 'content-type', 'idempotency-key'],
+      exposeHeaders: ['x-request-id'],
+      maxAge: 600,
+    }),
+  );
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+      onError: (c) => errorResponse(c, new ApiError('ERR_2009', 'The request body is too large.')),
+    }),
+  );
+
+  registerSystemRoutes(app, deps.store, deps.isReady ?? (() => true), deps.publicBaseUrl);
+  registerPaymentRoutes(app, core);
+  registerAccountRoutes(app, core);
+  if (deps.demo !== undefined) {
+    registerDemoRoutes(app, core, deps.demo, { publicBaseUrl: deps.publicBaseUrl, publicJsUrl: deps.publicJsUrl });
+  }
+
+  app.notFound(createNotFoundHandler(app));
+  app.onError(createErrorHandler(deps.logger));
+  return app;
+}

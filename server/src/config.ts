@@ -1,0 +1,179 @@
+/**
+ * Configuration from the environment (operations.md "Environment"), parsed once with zod. RAIL_ACCOUNT_CONFIG
+ * names a JSON file with account settings; it is read and validated here too, so the rest of the server gets
+ * typed values only.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { CURRENCIES } from '../../protocol/currency';
+import { DEFAULT_ACCOUNT_SETTINGS, type AccountSettings, type RailCapabilities, type RailSettings } from './core/account-settings';
+
+const DEFAULT_RETRY_SCHEDULE = '60,300,300,600,600,600,600,600,3600,3600,3600,3600,3600,21600,21600,21600';
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+
+const EnvSchema = z.object({
+  RAIL_HOST: z.string().min(1).default('127.0.0.1'),
+  RAIL_PORT: port(8080),
+  RAIL_JS_PORT: port(8081),
+  RAIL_PUBLIC_BASE_URL: optionalString.pipe(z.url().optional()),
+  RAIL_PUBLIC_JS_URL: optionalString.pipe(z.url().optional()),
+  RAIL_DATA_DIR: z.string().min(1).default('./.rail-data'),
+  DATABASE_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
+      .optional(),
+  ),
+  RAIL_TEST_SECRET_KEY: optionalString,
+  RAIL_TEST_PUBLISHABLE_KEY: optionalString,
+  RAIL_OPERATOR_EMAIL: optionalString.pipe(z.email().optional()),
+  RAIL_OPERATOR_PASSWORD: optionalString.pipe(z.string().min(12, 'RAIL_OPERATOR_PASSWORD needs at least 12 characters').optional()),
+  RAIL_OPERATOR_TOTP_SECRET: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[A-Z2-7]{16,}=*$/, 'RAIL_OPERATOR_TOTP_SECRET must be base32 (A-Z, 2-7), at least 16 characters')
+      .optional(),
+  ),
+  RAIL_WEBHOOK_URL: optionalString.pipe(z.url().optional()),
+  RAIL_WEBHOOK_SECRET: optionalString.pipe(z.string().startsWith('whsec_', 'RAIL_WEBHOOK_SECRET must start with whsec_').optional()),
+  RAIL_WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default(DEFAULT_RETRY_SCHEDULE)
+    .transform((value, ctx) => {
+      const parts = value.split(',').map((part) => part.trim());
+      const seconds = parts.map(Number);
+      if (parts.length === 0 || seconds.some((n, i) => parts[i] === '' || !Number.isInteger(n) || n < 0)) {
+        ctx.addIssue({ code: 'custom', message: 'RAIL_WEBHOOK_RETRY_SCHEDULE must be comma-separated whole seconds' });
+        return z.NEVER;
+      }
+      return seconds;
+    }),
+  RAIL_ACCOUNT_CONFIG: optionalString,
+  RAIL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+const CapabilitiesFile = z.strictObject({
+  refunds: z.boolean().optional(),
+  metadata_updates: z.boolean().optional(),
+  recurring: z.boolean().optional(),
+  manual_capture: z.boolean().optional(),
+  disputes: z.boolean().optional(),
+});
+
+/** The RAIL_ACCOUNT_CONFIG file (snake_case JSON). Every member is optional; absent ones keep the default. */
+const AccountConfigFile = z.strictObject({
+  merchant_name: z.string().min(1).max(255).optional(),
+  merchant_origins: z.array(z.url()).optional(),
+  allow_localhost_frame_ancestors: z.boolean().optional(),
+  rails: z
+    .array(
+      z.strictObject({
+        rail: z.enum(['upi', 'bank_transfer', 'crypto', 'card']),
+        currencies: z.array(z.enum(CURRENCIES)).min(1),
+        modes: z.array(z.enum(['test', 'live'])).min(1),
+        capabilities: z.strictObject({ test: CapabilitiesFile.optional(), live: CapabilitiesFile.optional() }).optional(),
+      }),
+    )
+    .optional(),
+});
+
+export interface Config {
+  host: string;
+  port: number;
+  jsPort: number;
+  publicBaseUrl: string;
+  publicJsUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  testSecretKey: string | undefined;
+  testPublishableKey: string | undefined;
+  operatorEmail: string | undefined;
+  operatorPassword: string | undefined;
+  operatorTotpSecret: string | undefined;
+  webhookUrl: string | undefined;
+  webhookSecret: string | undefined;
+  webhookRetryScheduleSeconds: number[];
+  accountSettings: AccountSettings;
+  logLevel: z.infer<typeof EnvSchema>['RAIL_LOG_LEVEL'];
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+function capabilities(file: z.infer<typeof CapabilitiesFile> | undefined): RailCapabilities {
+  return {
+    refunds: file?.refunds ?? false,
+    metadataUpdates: file?.metadata_updates ?? false,
+    recurring: file?.recurring ?? false,
+    manualCapture: file?.manual_capture ?? false,
+    disputes: file?.disputes ?? false,
+  };
+}
+
+/** Reads and validates the RAIL_ACCOUNT_CONFIG file over the default settings. */
+export function loadAccountSettings(path: string | undefined): AccountSettings {
+  if (path === undefined) return DEFAULT_ACCOUNT_SETTINGS;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(resolve(path), 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`RAIL_ACCOUNT_CONFIG: cannot read ${path} as JSON`, { cause: error });
+  }
+  const parsed = AccountConfigFile.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(`RAIL_ACCOUNT_CONFIG: ${describeIssues(parsed.error.issues)}`);
+  }
+  const file = parsed.data;
+  const rails: RailSettings[] | undefined = file.rails?.map((rail) => ({
+    rail: rail.rail,
+    currencies: rail.currencies,
+    modes: rail.modes,
+    capabilities: { test: capabilities(rail.capabilities?.test), live: capabilities(rail.capabilities?.live) },
+  }));
+  return {
+    merchantName: file.merchant_name ?? DEFAULT_ACCOUNT_SETTINGS.merchantName,
+    merchantOrigins: file.merchant_origins?.map((origin) => new URL(origin).origin) ?? DEFAULT_ACCOUNT_SETTINGS.merchantOrigins,
+    allowLocalhostFrameAncestors: file.allow_localhost_frame_ancestors ?? DEFAULT_ACCOUNT_SETTINGS.allowLocalhostFrameAncestors,
+    rails: rails ?? DEFAULT_ACCOUNT_SETTINGS.rails,
+  };
+}
+
+function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
+}
+
+/** Parses the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) throw new ConfigError(`invalid environment: ${describeIssues(parsed.error.issues)}`);
+  const e = parsed.data;
+  const hostForUrl = e.RAIL_HOST === '0.0.0.0' || e.RAIL_HOST === '::' ? '127.0.0.1' : e.RAIL_HOST;
+  const stripSlash = (url: string) => url.replace(/\/+$/, '');
+  return {
+    host: e.RAIL_HOST,
+    port: e.RAIL_PORT,
+    jsPort: e.RAIL_JS_PORT,
+    publicBaseUrl: stripSlash(e.RAIL_PUBLIC_BASE_URL ?? `http://${hostForUrl}:${e.RAIL_PORT}`),
+    publicJsUrl: stripSlash(e.RAIL_PUBLIC_JS_URL ?? `http://${hostForUrl}:${e.RAIL_JS_PORT}`),
+    dataDir: resolve(e.RAIL_DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    testSecretKey: e.RAIL_TEST_SECRET_KEY,
+    testPublishableKey: e.RAIL_TEST_PUBLISHABLE_KEY,
+    operatorEmail: e.RAIL_OPERATOR_EMAIL,
+    operatorPassword: e.RAIL_OPERATOR_PASSWORD,
+    operatorTotpSecret: e.RAIL_OPERATOR_TOTP_SECRET,
+    webhookUrl: e.RAIL_WEBHOOK_URL,
+    webhookSecret: e.RAIL_WEBHOOK_SECRET,
+    webhookRetryScheduleSeconds: e.RAIL_WEBHOOK_RETRY_SCHEDULE,
+    accountSettings: loadAccountSettings(e.RAIL_ACCOUNT_CONFIG),
+    logLevel: e.RAIL_LOG_LEVEL,
+  };
+}

@@ -1,0 +1,152 @@
+import type { ConfirmPaymentRequest, PaymentMethodData } from '../../../protocol/api/payments';
+import type { PaymentRecord } from '../storage/records';
+import { authorizePaymentAccess, requireKeyKind, type AuthContext } from './auth';
+import { jsonEqual } from './canonical-json';
+import type { CoreDeps } from './deps';
+import { ApiError } from './errors';
+import { applyRailOutcome } from './payment-outcome';
+import { chooseRail, resolvePaymentMethod } from './payment-method';
+import { decideTransition } from './payment-transitions';
+
+/**
+ * Confirm-body fields that confirm applies (payment method, return_url, setup_future_usage) or that only matter at
+ * confirm. Every other field may be repeated at confirm only with its stored value: confirm never changes what
+ * the payment charges (a publishable-key caller could otherwise change the amount).
+ */
+const CONFIRM_FIELDS = new Set<string>([
+  'client_secret',
+  'retry_action',
+  'confirm',
+  'payment_id',
+  'payment_method_data',
+  'payment_method',
+  'payment_method_type',
+  'payment_experience',
+  'payment_token',
+  'return_url',
+  'setup_future_usage',
+  'customer_acceptance',
+  'browser_info',
+  'billing',
+  'shipping',
+  'off_session',
+  'mandate_id',
+  'threeds_method_comp_ind',
+  'all_keys_required',
+]);
+
+/** What confirm changes on the stored payment. */
+export interface ConfirmChanges {
+  paymentMethodData?: PaymentMethodData | undefined;
+  paymentMethod?: ConfirmPaymentRequest['payment_method'];
+  paymentMethodType?: ConfirmPaymentRequest['payment_method_type'];
+  returnUrl?: string | undefined;
+  setupFutureUsage?: ConfirmPaymentRequest['setup_future_usage'];
+  offSession?: boolean | undefined;
+  mandateId?: string | undefined;
+}
+
+/** POST /payments/{payment_id}/confirm with a secret or publishable key. */
+export async function confirmPayment(
+  deps: CoreDeps,
+  auth: AuthContext,
+  paymentId: string,
+  body: ConfirmPaymentRequest,
+): Promise<PaymentRecord> {
+  requireKeyKind(auth, ['secret', 'publishable']);
+  const payment = await deps.store.payments.findPayment(auth, paymentId);
+  if (payment === undefined) throw new ApiError('ERR_4001', `No payment ${paymentId} exists for this account and mode.`);
+  // Spec confirm rules 1 and 2: publishable key, client_secret optional (but checked when sent); secret key, refused.
+  authorizePaymentAccess(auth, payment, body.client_secret, deps.clock.now(), false);
+
+  if (body.payment_id != null && body.payment_id !== paymentId) {
+    throw new ApiError('ERR_2003', 'payment_id in the body differs from the payment in the path.', { fieldName: 'payment_id' });
+  }
+  for (const [field, value] of Object.entries(body)) {
+    if (value === undefined || CONFIRM_FIELDS.has(field)) continue;
+    if (!jsonEqual(value, payment.requestFields[field])) {
+      throw new ApiError('ERR_2003', `${field} cannot be changed at confirm.`, { fieldName: field });
+    }
+  }
+  return executeConfirm(deps, auth, payment, {
+    paymentMethodData: body.payment_method_data,
+    paymentMethod: body.payment_method,
+    paymentMethodType: body.payment_method_type,
+    returnUrl: body.return_url,
+    setupFutureUsage: body.setup_future_usage,
+    offSession: body.off_session,
+    mandateId: body.mandate_id,
+  });
+}
+
+/**
+ * Confirms a stored payment: checks the transition table and the rail, claims the payment with a conditional
+ * update (exactly one concurrent confirm wins; the others get ERR_4003), calls the rail, applies its answer.
+ */
+export async function executeConfirm(
+  deps: CoreDeps,
+  auth: AuthContext,
+  payment: PaymentRecord,
+  changes: ConfirmChanges,
+): Promise<PaymentRecord> {
+  const data = changes.paymentMethodData ?? payment.paymentMethodData;
+  const decision = decideTransition(payment.status, 'confirm', {
+    hasPaymentMethodData: data !== null,
+    captureMethod: payment.captureMethod,
+  });
+  if (!decision.allowed) {
+    if (decision.reason === 'status') {
+      throw new ApiError('ERR_4003', `You cannot confirm this payment because it has status ${payment.status}.`);
+    }
+    throw new ApiError('ERR_4005', 'Confirm needs payment_method_data (on the payment or in this request).', {
+      fieldName: 'payment_method_data',
+    });
+  }
+  if (data === null) throw new Error('unreachable: confirm allowed without payment_method_data');
+  // Recurring is not live on any rail (spec rule 3): no mandate is ever usable for an off-session charge.
+  if (changes.offSession === true || changes.mandateId !== undefined) {
+    throw new ApiError('ERR_4088', 'Off-session charge without a usable mandate: no enabled rail supports recurring.', {
+      fieldName: changes.mandateId !== undefined ? 'mandate_id' : 'off_session',
+    });
+  }
+  const method = resolvePaymentMethod(
+    data,
+    changes.paymentMethod ?? payment.paymentMethod,
+    changes.paymentMethodType ?? payment.paymentMethodType,
+  );
+  const allowedTypes = payment.requestFields['allowed_payment_method_types'] as ConfirmPaymentRequest['allowed_payment_method_types'];
+  const rail = chooseRail(auth.account.settings, deps.rails, auth.mode, payment.currency, method, payment.captureMethod, allowedTypes);
+
+  const now = deps.clock.now();
+  const claimed = await deps.store.payments.updatePaymentIfStatus(auth, payment.paymentId, [payment.status], {
+    status: decision.to,
+    paymentMethodData: data,
+    paymentMethod: method.paymentMethod,
+    paymentMethodType: rail.paymentMethodType,
+    rail: rail.settings.rail,
+    connector: rail.adapter.connector,
+    ...(changes.returnUrl !== undefined ? { returnUrl: changes.returnUrl } : {}),
+    ...(changes.setupFutureUsage !== undefined ? { setupFutureUsage: changes.setupFutureUsage } : {}),
+    errorCode: null,
+    errorMessage: null,
+    errorReason: null,
+    updatedAt: now,
+  });
+  if (claimed === undefined) {
+    const current = await deps.store.payments.findPayment(auth, payment.paymentId);
+    throw new ApiError('ERR_4003', `You cannot confirm this payment because it has status ${current?.status ?? payment.status}.`);
+  }
+
+  const outcome = await rail.adapter.authorize({
+    mode: auth.mode,
+    paymentId: claimed.paymentId,
+    amount: claimed.amount,
+    currency: claimed.currency,
+    paymentMethod: method.paymentMethod,
+    paymentMethodType: rail.paymentMethodType,
+    paymentMethodData: data,
+    returnUrl: claimed.returnUrl,
+    now,
+  });
+  return applyRailOutcome(deps, claimed, outcome, 'rail_result');
+}

@@ -1,0 +1,41 @@
+import type { PaymentResponse } from '../../../protocol/api/payments';
+import type { PaymentRecord } from '../storage/records';
+
+/** The payment object as the API returns it (the spec's response fields; Hyperswitch names). */
+export function toPaymentResponse(payment: PaymentRecord): PaymentResponse {
+  const netAmount = payment.amount + (payment.shippingCost ?? 0) + (payment.orderTaxAmount ?? 0);
+  return {
+    payment_id: payment.paymentId,
+    status: payment.status,
+    amount: payment.amount,
+    net_amount: netAmount,
+    shipping_cost: payment.shippingCost,
+    amount_capturable: payment.amountCapturable,
+    amount_received: payment.amountReceived,
+    client_secret: payment.clientSecret,
+    created: payment.createdAt.toISOString(),
+    modified_at: payment.updatedAt.toISOString(),
+    expires_on: payment.clientSecretExpiresAt.toISOString(),
+    currency: payment.currency,
+    customer_id: payment.customerId,
+    description: payment.description,
+    mandate_id: null,
+    setup_future_usage: payment.setupFutureUsage,
+    capture_method: payment.captureMethod,
+    payment_method: payment.paymentMethod,
+    payment_method_type: payment.paymentMethodType,
+    return_url: payment.returnUrl,
+    next_action: payment.status === 'requires_customer_action' ? payment.nextAction : null,
+    error_code: payment.errorCode,
+    error_message: payment.errorMessage,
+    error_reason: payment.errorReason,
+    metadata: payment.metadata,
+    reference_id: payment.railReference,
+    payment_link: null,
+    payment_method_id: null,
+    merchant_order_reference_id: payment.merchantOrderReferenceId,
+    order_tax_amount: payment.orderTaxAmount,
+    profile_id: payment.profileId,
+    connector: payment.connector,
+  };
+}

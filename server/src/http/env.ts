@@ -1,0 +1,11 @@
+import type { Logger } from '../logger';
+import type { AuthContext } from '../core/auth';
+
+/** Hono environment of the API app: what middleware puts on the context. */
+export interface AppEnv {
+  Variables: {
+    auth: AuthContext;
+    requestId: string;
+    logger: Logger;
+  };
+}

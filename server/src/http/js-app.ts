@@ -1,0 +1,105 @@
+/**
+ * The js listener ({js_url}): the runtime script at /v1/, the hosted frame at /frame/ with its assets, and
+ * /health. Its own origin keeps the frame isolated from merchant pages and from the API.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Hono, type Context } from 'hono';
+import { ApiError } from '../core/errors';
+import type { Logger } from '../logger';
+import { createErrorHandler, createNotFoundHandler, errorResponse } from './error-handler';
+import { CachedFile, contentTypeFor, safeSegments, type LoadedFile } from './static-files';
+
+/** Placeholder in the built runtime that the server replaces with its public base_url. */
+export const API_BASE_URL_PLACEHOLDER = '__RAIL_API_BASE_URL__';
+
+export interface JsAppDeps {
+  logger: Logger;
+  /** Directory of the vite build (dist/). */
+  distDir: string;
+  /** The API's public base_url, written into the runtime script. */
+  publicBaseUrl: string;
+  /** CSP frame-ancestors sources allowed to embed the frame. */
+  frameAncestors: readonly string[];
+  isReady?: () => boolean;
+}
+
+const NOT_BUILT = (what: string) => new ApiError('ERR_5007', `The ${what} has not been built on this server; run npm run build.`);
+
+function serveFile(c: Context, file: LoadedFile, headers: Record<string, string>): Response {
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  c.header('ETag', file.etag);
+  c.header('X-Content-Type-Options', 'nosniff');
+  const ifNoneMatch = c.req.header('if-none-match');
+  if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === file.etag)) {
+    return c.body(null, 304);
+  }
+  return c.body(file.body as Uint8Array<ArrayBuffer>, 200);
+}
+
+/** The frame's Content-Security-Policy. */
+export function frameCsp(frameAncestors: readonly string[]): string {
+  const ancestors = frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'";
+  return `frame-ancestors ${ancestors}; script-src 'self'; object-src 'none'; base-uri 'none'`;
+}
+
+export function createJsApp(deps: JsAppDeps): Hono {
+  const app = new Hono();
+  const runtime = new CachedFile([join(deps.distDir, 'runtime', 'rail.js')], { [API_BASE_URL_PLACEHOLDER]: deps.publicBaseUrl });
+  const frameHtml = new CachedFile([join(deps.distDir, 'frame', 'index.html')]);
+  const csp = frameCsp(deps.frameAncestors);
+  // Load once at startup; a missing build is retried on request.
+  void runtime.get();
+  void frameHtml.get();
+
+  app.get('/health', (c) =>
+    deps.isReady === undefined || deps.isReady()
+      ? c.json({ status: 'ok' as const }, 200)
+      : errorResponse(c, new ApiError('ERR_5006', 'The service is shutting down; retry.')),
+  );
+
+  const serveRuntime = async (c: Context) => {
+    const file = await runtime.get();
+    if (file === undefined) return errorResponse(c, NOT_BUILT('runtime script (dist/runtime/rail.js)'));
+    return serveFile(c, file, {
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'Cache-Control': 'public, max-age=300',
+      'Access-Control-Allow-Origin': '*',
+      'Cross-Origin-Resource-Policy': 'cross-origin',
+    });
+  };
+  app.get('/v1/', serveRuntime);
+  app.get('/v1', serveRuntime);
+
+  app.get('/frame', (c) => c.redirect('/frame/', 301));
+  app.get('/frame/', async (c) => {
+    const file = await frameHtml.get();
+    if (file === undefined) return errorResponse(c, NOT_BUILT('hosted frame (dist/frame/index.html)'));
+    return serveFile(c, file, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-cache',
+      'Content-Security-Policy': csp,
+      'Referrer-Policy': 'no-referrer',
+    });
+  });
+
+  app.get('/frame/assets/*', async (c) => {
+    const segments = safeSegments(c.req.path.slice('/frame/assets/'.length));
+    if (segments === undefined) return errorResponse(c, new ApiError('ERR_2006', 'No such frame asset.'));
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(join(deps.distDir, 'frame', 'assets', ...segments));
+    } catch {
+      return errorResponse(c, new ApiError('ERR_2006', 'No such frame asset.'));
+    }
+    c.header('Content-Type', contentTypeFor(segments[segments.length - 1] ?? ''));
+    c.header('Cache-Control', 'public, max-age=31536000, immutable');
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Cross-Origin-Resource-Policy', 'same-origin');
+    return c.body(new Uint8Array(bytes), 200);
+  });
+
+  app.notFound(createNotFoundHandler(app));
+  app.onError(createErrorHandler(deps.logger));
+  return app;
+}

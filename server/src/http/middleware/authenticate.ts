@@ -1,0 +1,21 @@
+import { createMiddleware } from 'hono/factory';
+import { authenticateApiKey, requireKeyKind, type KeyKind } from '../../core/auth';
+import type { CoreDeps } from '../../core/deps';
+import type { AppEnv } from '../env';
+
+/** The key from `api-key`, else from `Authorization: Bearer <key>`. */
+export function readApiKey(apiKeyHeader: string | undefined, authorization: string | undefined): string | undefined {
+  if (apiKeyHeader !== undefined && apiKeyHeader.trim() !== '') return apiKeyHeader.trim();
+  const match = authorization === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  return match?.[1];
+}
+
+/** Resolves the caller's key to an AuthContext (c.var.auth) and refuses key kinds the route does not take. */
+export function authenticate(deps: CoreDeps, allowed: readonly KeyKind[]) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const auth = await authenticateApiKey(deps, readApiKey(c.req.header('api-key'), c.req.header('authorization')));
+    requireKeyKind(auth, allowed);
+    c.set('auth', auth);
+    await next();
+  });
+}

@@ -1,0 +1,52 @@
+import { createMiddleware } from 'hono/factory';
+import { ApiError } from '../../core/errors';
+import { containsRawCardNumber } from '../../core/card-number-guard';
+import type { AppEnv } from '../env';
+
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+function isJsonContentType(contentType: string | undefined): boolean {
+  return contentType !== undefined && JSON_MEDIA_TYPE.test(contentType.split(';')[0]?.trim() ?? '');
+}
+
+/**
+ * Parses a JSON body once, before validation: malformed JSON or a non-object answers ERR_2005, an empty body is
+ * `{}` (clients confirm with an empty body). The parsed value is handed to the zod validator through Hono's
+ * body cache. Bodies with another content type are left to the validator (ERR_2008).
+ */
+export const parseJsonBody = createMiddleware<AppEnv>(async (c, next) => {
+  if (isJsonContentType(c.req.header('content-type'))) {
+    const text = await c.req.text();
+    let value: unknown = {};
+    if (text.trim() !== '') {
+      try {
+        value = JSON.parse(text);
+      } catch {
+        throw new ApiError('ERR_2005', 'The request body is not valid JSON.');
+      }
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new ApiError('ERR_2005', 'The request body must be a JSON object.');
+    }
+    c.req.bodyCache.json = Promise.resolve(value);
+  }
+  await next();
+});
+
+/**
+ * Spec rule 7: a raw card number is refused in every mode (ERR_2029), before any other validation, so no
+ * schema error can mention it. See core/card-number-guard.ts for what counts as one.
+ */
+export const rejectRawCardNumbers = createMiddleware<AppEnv>(async (c, next) => {
+  if (isJsonContentType(c.req.header('content-type'))) {
+    const body = (await c.req.json()) as Record<string, unknown>;
+    if ('payment_method_data' in body && containsRawCardNumber(body['payment_method_data'])) {
+      throw new ApiError(
+        'ERR_2029',
+        'Raw card numbers are not accepted. Collect cards in the hosted frame and send payment_method_data.psp_token.',
+        { fieldName: 'payment_method_data' },
+      );
+    }
+  }
+  await next();
+});

@@ -1,0 +1,28 @@
+import { randomUUID } from 'node:crypto';
+import { createMiddleware } from 'hono/factory';
+import type { Logger } from '../../logger';
+import type { AppEnv } from '../env';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * Gives every request an id (x-request-id, echoed back) and a child logger, and logs one line per request:
+ * method, path (never the query string, which may carry a client_secret), status and duration. Bodies are
+ * never logged.
+ */
+export function requestContext(logger: Logger) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const incoming = c.req.header('x-request-id');
+    const requestId = incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const log = logger.child({ request_id: requestId });
+    c.set('requestId', requestId);
+    c.set('logger', log);
+    const started = performance.now();
+    await next();
+    c.header('x-request-id', requestId);
+    log.info(
+      { method: c.req.method, path: c.req.path, status: c.res.status, duration_ms: Math.round(performance.now() - started) },
+      'request',
+    );
+  });
+}

@@ -1,0 +1,76 @@
+/**
+ * Files the server hands out as they are (built client bundles, the demo page): read once, placeholders
+ * replaced once, hashed once for a strong ETag. A file missing at startup is looked for again on the next
+ * request (the build may finish after the server starts) and cached once found.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+
+export interface LoadedFile {
+  body: Uint8Array;
+  /** Strong ETag of the served bytes. */
+  etag: string;
+}
+
+export function strongEtag(bytes: Uint8Array): string {
+  return `"${createHash('sha256').update(bytes).digest('base64url')}"`;
+}
+
+export class CachedFile {
+  #loaded: LoadedFile | undefined;
+
+  constructor(
+    private readonly candidates: readonly string[],
+    private readonly replacements: Readonly<Record<string, string>> = {},
+  ) {}
+
+  /** The file's served bytes, or undefined when no candidate path exists (yet). */
+  async get(): Promise<LoadedFile | undefined> {
+    if (this.#loaded) return this.#loaded;
+    for (const path of this.candidates) {
+      let text: string;
+      try {
+        text = await readFile(path, 'utf8');
+      } catch {
+        continue;
+      }
+      for (const [placeholder, value] of Object.entries(this.replacements)) text = text.replaceAll(placeholder, value);
+      const body = new TextEncoder().encode(text);
+      this.#loaded = { body, etag: strongEtag(body) };
+      return this.#loaded;
+    }
+    return undefined;
+  }
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.gif': 'image/gif',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.wasm': 'application/wasm',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+export function contentTypeFor(fileName: string): string {
+  const dot = fileName.lastIndexOf('.');
+  return (dot >= 0 ? CONTENT_TYPES[fileName.slice(dot).toLowerCase()] : undefined) ?? 'application/octet-stream';
+}
+
+/** Path segments of an asset request: plain names only (no `..`, no empty segments, no encoded separators). */
+export function safeSegments(relative: string): string[] | undefined {
+  const segments = relative.split('/');
+  const ok = segments.length > 0 && segments.every((segment) => /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(segment) && segment !== '..');
+  return ok ? segments : undefined;
+}

@@ -1,0 +1,181 @@
+/**
+ * Entry point: reads the configuration, opens the store (SQLite by default, PostgreSQL with DATABASE_URL),
+ * migrates, bootstraps, wires the concrete adapters and starts both listeners: the API at base_url and the runtime
+ * script and hosted frame at js_url. SIGTERM/SIGINT: stop accepting, finish in-flight requests, close the store,
+ * exit 0.
+ */
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import { join, resolve } from 'node:path';
+import { serve, type ServerType } from '@hono/node-server';
+import { createApp, createJsApp } from './app';
+import { bootstrap, type BootstrapSecretsFile } from './core/bootstrap';
+import { systemClock } from './core/clock';
+import { cryptoIds } from './core/ids';
+import { ConfigError, loadConfig, type Config } from './config';
+import { createLogger, type Logger } from './logger';
+import { createRailRegistry } from './rails/rail-adapter';
+import { UpiSimulator } from './rails/simulator/upi-simulator';
+import { openDatabase } from './storage/database';
+import { SqlStore } from './storage/sql-store';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/** The generated test keys, kept in the data directory (mode 0600) so a restart prints and uses the same ones. */
+function fileSecrets(dataDir: string): BootstrapSecretsFile {
+  const path = join(dataDir, 'bootstrap-keys.json');
+  return {
+    async read() {
+      try {
+        const parsed = JSON.parse(await readFile(path, 'utf8')) as { test_secret_key?: unknown; test_publishable_key?: unknown };
+        return {
+          ...(typeof parsed.test_secret_key === 'string' ? { testSecretKey: parsed.test_secret_key } : {}),
+          ...(typeof parsed.test_publishable_key === 'string' ? { testPublishableKey: parsed.test_publishable_key } : {}),
+        };
+      } catch {
+        return {};
+      }
+    },
+    async write(values) {
+      await mkdir(dataDir, { recursive: true });
+      await writeFile(path, `${JSON.stringify({ test_secret_key: values.testSecretKey, test_publishable_key: values.testPublishableKey }, null, 2)}\n`, {
+        mode: 0o600,
+      });
+      await chmod(path, 0o600);
+    },
+  };
+}
+
+/** Origins allowed to frame the hosted frame: the merchant's, localhost in test integrations, and the demo page. */
+function frameAncestors(config: Config): string[] {
+  const settings = config.accountSettings;
+  const origins = new Set<string>(settings.merchantOrigins);
+  if (settings.allowLocalhostFrameAncestors) {
+    origins.add('http://localhost:*');
+    origins.add('http://127.0.0.1:*');
+  }
+  origins.add(new URL(config.publicBaseUrl).origin);
+  return [...origins];
+}
+
+function listen(fetch: (request: Request) => Response | Promise<Response>, host: string, port: number): Promise<ServerType> {
+  return new Promise((resolveListen, reject) => {
+    const server = serve({ fetch, hostname: host, port }, () => resolveListen(server));
+    server.once('error', reject);
+  });
+}
+
+function closeServer(server: ServerType): Promise<void> {
+  return new Promise((resolveClose) => {
+    server.close(() => resolveClose());
+    (server as Server).closeIdleConnections?.();
+  });
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`rail: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger: Logger = createLogger(config.logLevel);
+
+  const { db, engine } = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: join(config.dataDir, 'rail.sqlite') });
+  const store = new SqlStore(db, engine);
+  await store.migrate();
+
+  const boot = await bootstrap(
+    { store, clock: systemClock, ids: cryptoIds, secretsFile: fileSecrets(config.dataDir) },
+    {
+      settings: config.accountSettings,
+      testSecretKey: config.testSecretKey,
+      testPublishableKey: config.testPublishableKey,
+      operatorEmail: config.operatorEmail,
+      operatorPassword: config.operatorPassword,
+      operatorTotpSecret: config.operatorTotpSecret,
+    },
+  );
+  for (const warning of boot.warnings) logger.warn(warning);
+
+  // Test mode: the deterministic simulator. Live mode: provider adapters need credentials (none wired yet), so
+  // live payments on a rail answer ERR_3010 (provisioning not complete).
+  const rails = createRailRegistry({ test: { upi: new UpiSimulator(cryptoIds) } });
+
+  let ready = false;
+  const isReady = () => ready;
+  const api = createApp({
+    store,
+    rails,
+    clock: systemClock,
+    ids: cryptoIds,
+    logger,
+    publicBaseUrl: config.publicBaseUrl,
+    publicJsUrl: config.publicJsUrl,
+    isReady,
+    demo: {
+      testSecretKey: boot.testSecretKey,
+      testPublishableKey: boot.testPublishableKey,
+      pagePaths: [resolve('demo/index.html')],
+    },
+  });
+  const js = createJsApp({
+    logger,
+    distDir: resolve('dist'),
+    publicBaseUrl: config.publicBaseUrl,
+    frameAncestors: frameAncestors(config),
+    isReady,
+  });
+
+  const apiServer = await listen(api.fetch, config.host, config.port);
+  const jsServer = await listen(js.fetch, config.host, config.jsPort);
+  ready = true;
+
+  const lines = [
+    '',
+    'Rail is running',
+    `  base_url              ${config.publicBaseUrl}`,
+    `  js_url                ${config.publicJsUrl}`,
+    `  store                 ${engine === 'sqlite' ? `SQLite ${join(config.dataDir, 'rail.sqlite')}` : 'PostgreSQL (DATABASE_URL)'}`,
+    `  test secret key       ${boot.testSecretKey}`,
+    `  test publishable key  ${boot.testPublishableKey}`,
+    `  demo checkout         ${config.publicBaseUrl}/demo`,
+  ];
+  if (boot.createdOperator) {
+    lines.push(
+      '  operator (first boot; shown once, store it now):',
+      `    email               ${boot.createdOperator.email}`,
+      `    password            ${boot.createdOperator.password}`,
+      `    TOTP secret         ${boot.createdOperator.totpSecret}`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    ready = false;
+    logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
+    const force = setTimeout(() => {
+      logger.error('in-flight requests did not finish in time; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    await Promise.all([closeServer(apiServer), closeServer(jsServer)]);
+    await store.close();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`rail: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,59 @@
+/**
+ * The one interface every rail adapter implements: the deterministic simulator now, provider adapters later.
+ * Adapters only translate between the core and a rail; the core owns states and persistence.
+ */
+import type { Currency } from '../../../protocol/currency';
+import type { Mode } from '../../../protocol/ids';
+import type { NextAction } from '../../../protocol/payments';
+import type { JsonObject, PaymentMethodData } from '../../../protocol/api/payments';
+import type { PaymentMethod, PaymentMethodType } from '../../../protocol/api/enums';
+import type { RailName } from '../core/account-settings';
+
+export interface AuthorizeRequest {
+  mode: Mode;
+  paymentId: string;
+  amount: number;
+  currency: Currency;
+  paymentMethod: PaymentMethod;
+  paymentMethodType: PaymentMethodType;
+  paymentMethodData: PaymentMethodData;
+  returnUrl: string | null;
+  now: Date;
+}
+
+export interface SyncRequest {
+  mode: Mode;
+  paymentId: string;
+  amount: number;
+  railReference: string;
+  railState: JsonObject | null;
+  now: Date;
+}
+
+/** What a rail answered; the transition table maps it to a status. */
+export type RailOutcome =
+  | { kind: 'authorized'; reference: string; amountReceived: number }
+  | { kind: 'declined'; reference: string; errorCode: string; errorMessage: string; errorReason: string | null }
+  | { kind: 'customer_action'; reference: string; nextAction: NextAction; state: JsonObject }
+  /** Nothing new yet (sync only). */
+  | { kind: 'pending'; reference: string };
+
+export interface RailAdapter {
+  readonly rail: RailName;
+  /** Connector name shown on the payment (`connector`). */
+  readonly connector: string;
+  /** The payment method and types this adapter takes for a currency (an empty list: none). */
+  paymentMethodTypes(currency: Currency): readonly { paymentMethod: PaymentMethod; paymentMethodType: PaymentMethodType }[];
+  authorize(request: AuthorizeRequest): Promise<RailOutcome>;
+  sync(request: SyncRequest): Promise<RailOutcome>;
+}
+
+/** Which adapter serves a rail in a mode. Only main.ts (and tests) build one. */
+export interface RailRegistry {
+  adapterFor(mode: Mode, rail: RailName): RailAdapter | undefined;
+}
+
+/** A registry from a plain map. */
+export function createRailRegistry(adapters: Partial<Record<Mode, Partial<Record<RailName, RailAdapter>>>>): RailRegistry {
+  return { adapterFor: (mode, rail) => adapters[mode]?.[rail] };
+}

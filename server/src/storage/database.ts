@@ -1,0 +1,53 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface OpenDatabaseOptions {
+  /** `postgres://...` selects PostgreSQL. */
+  databaseUrl?: string | undefined;
+  /** SQLite file used when no databaseUrl is given. */
+  sqliteFile: string;
+  /** PostgreSQL pool size. */
+  poolSize?: number;
+}
+
+const INT8_OID = 20;
+
+/** int8 (bigint) as a JS number: amounts are minor units within Number.MAX_SAFE_INTEGER (checked at the edge). */
+function parseInt8(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed)) throw new Error('bigint value outside the safe integer range');
+  return parsed;
+}
+
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/**
+ * Opens the database: SQLite (WAL, synchronous=FULL: durable on commit) by default, PostgreSQL when a URL is
+ * given. Both sit behind the same Kysely<Database>.
+ */
+export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Database>; engine: Engine } {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      types: pgTypes,
+    });
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), engine: 'postgres' };
+  }
+  mkdirSync(dirname(options.sqliteFile), { recursive: true });
+  const sqlite = new SqliteDatabase(options.sqliteFile);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), engine: 'sqlite' };
+}

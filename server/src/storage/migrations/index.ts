@@ -1,0 +1,19 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { migration0001Init } from './0001-init';
+
+/** In-code migrations, in order. File names sort; Kysely applies them by name. */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001_init': migration0001Init,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+/** Applies every pending migration; throws with the failing migration's error. */
+export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error !== undefined) {
+    throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed`, { cause: error });
+  }
+}

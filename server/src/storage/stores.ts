@@ -1,0 +1,83 @@
+/**
+ * Narrow store interfaces the core depends on. One SQL implementation (storage/sql-store.ts) runs them on SQLite
+ * and PostgreSQL. Finders return `T | undefined`; the core decides what "not found" means. Inserts report a
+ * duplicate key as a value, not an exception, so callers never parse driver errors.
+ */
+import type { PaymentStatus } from '../../../protocol/payments';
+import type {
+  AccountRecord,
+  ApiKeyRecord,
+  InsertResult,
+  OperatorRecord,
+  OutboxEventRecord,
+  PaymentPatch,
+  PaymentRecord,
+  ProfileRecord,
+  Scope,
+} from './records';
+import type { AccountSettings } from '../core/account-settings';
+
+export interface AccountStore {
+  insertAccount(account: AccountRecord): Promise<InsertResult>;
+  findAccountBySlug(slug: string): Promise<AccountRecord | undefined>;
+  updateAccountSettings(accountId: string, settings: AccountSettings): Promise<void>;
+}
+
+export interface ProfileStore {
+  insertProfile(profile: ProfileRecord): Promise<InsertResult>;
+  findDefaultProfile(accountId: string): Promise<ProfileRecord | undefined>;
+  findProfile(accountId: string, profileId: string): Promise<ProfileRecord | undefined>;
+}
+
+export interface ApiKeyStore {
+  insertApiKey(key: ApiKeyRecord): Promise<InsertResult>;
+  /** The key with this hash and its account, whatever its revocation state (the caller checks). */
+  findApiKeyByHash(keyHash: string): Promise<{ key: ApiKeyRecord; account: AccountRecord } | undefined>;
+}
+
+export interface OperatorStore {
+  insertOperator(operator: OperatorRecord): Promise<InsertResult>;
+  countOperators(accountId: string): Promise<number>;
+}
+
+export interface PaymentStore {
+  insertPayment(payment: PaymentRecord): Promise<InsertResult>;
+  findPayment(scope: Scope, paymentId: string): Promise<PaymentRecord | undefined>;
+  /**
+   * Applies `patch` only if the payment's status is one of `expectedStatuses` (a conditional UPDATE), and returns
+   * the updated payment, or undefined when the payment was not in an expected status. This is what makes
+   * concurrent confirms yield exactly one winner.
+   */
+  updatePaymentIfStatus(
+    scope: Scope,
+    paymentId: string,
+    expectedStatuses: readonly PaymentStatus[],
+    patch: PaymentPatch,
+  ): Promise<PaymentRecord | undefined>;
+}
+
+export interface OutboxStore {
+  /** Writes an event; a second event for the same (object, event type) is a duplicate and is not written. */
+  insertEvent(event: OutboxEventRecord): Promise<InsertResult>;
+  listEventsForObject(scope: Scope, objectId: string): Promise<OutboxEventRecord[]>;
+}
+
+/** The stores usable inside one transaction. */
+export interface Stores {
+  accounts: AccountStore;
+  profiles: ProfileStore;
+  apiKeys: ApiKeyStore;
+  operators: OperatorStore;
+  payments: PaymentStore;
+  outbox: OutboxStore;
+}
+
+/** The whole store: the stores plus transactions and lifecycle. */
+export interface Store extends Stores {
+  readonly engine: 'sqlite' | 'postgres';
+  /** Runs `work` in one database transaction: all its writes commit together or not at all. */
+  transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T>;
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
