@@ -1,0 +1,13 @@
+import { expectTypeOf, test } from 'vitest';
+import type { ApiErrorObject } from '../../protocol/errors';
+import type { Appearance, ConfirmOutcome, Locale, PaymentResult } from '../../protocol/frame-messages';
+import type { ConfirmPaymentResult, RailAppearance, RailError, RailLocale, RailPayment } from './types';
+
+// The published types are self-contained; these compile-time checks (run by `tsc`) keep them equal to protocol/.
+test('the public types match the frame <-> runtime contract', () => {
+  expectTypeOf<RailLocale>().toEqualTypeOf<Locale>();
+  expectTypeOf<RailAppearance>().toEqualTypeOf<Appearance>();
+  expectTypeOf<RailError>().toEqualTypeOf<ApiErrorObject>();
+  expectTypeOf<PaymentResult>().toExtend<RailPayment>();
+  expectTypeOf<ConfirmOutcome>().toExtend<ConfirmPaymentResult>();
+});
