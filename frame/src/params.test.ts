@@ -1,0 +1,35 @@
+import { describe, expect, test } from 'vitest';
+import { parseFrameParams } from './params';
+import { CONFIG } from './test-utils';
+
+const hash = (params: Record<string, string>) => '#' + new URLSearchParams(params).toString();
+const GOOD = { origin: 'https://shop.test', channel: 'rail-1234', config: JSON.stringify(CONFIG) };
+
+describe('parseFrameParams', () => {
+  test('reads the merchant origin, channel and config', () => {
+    expect(parseFrameParams(hash(GOOD))).toEqual({ merchantOrigin: 'https://shop.test', channel: 'rail-1234', config: CONFIG });
+  });
+
+  test('keeps a valid locale and appearance, defaults the rest', () => {
+    const config = { ...CONFIG, locale: 'fr', appearance: { theme: 'night' }, apiBaseUrl: 'https://api.rail.test/' };
+    expect(parseFrameParams(hash({ ...GOOD, config: JSON.stringify(config) }))?.config).toEqual({
+      ...CONFIG,
+      locale: 'fr',
+      appearance: { theme: 'night' },
+    });
+    expect(parseFrameParams(hash({ ...GOOD, config: JSON.stringify({ ...CONFIG, locale: 'xx' }) }))?.config.locale).toBe('en');
+  });
+
+  test.each([
+    ['no fragment', ''],
+    ['a wildcard origin', hash({ ...GOOD, origin: '*' })],
+    ['an opaque origin', hash({ ...GOOD, origin: 'null' })],
+    ['an origin with a path', hash({ ...GOOD, origin: 'https://shop.test/checkout' })],
+    ['a javascript: origin', hash({ ...GOOD, origin: 'javascript:alert(1)' })],
+    ['a channel with odd characters', hash({ ...GOOD, channel: 'a b<c>' })],
+    ['config that is not JSON', hash({ ...GOOD, config: '{' })],
+    ['config without a client secret', hash({ ...GOOD, config: JSON.stringify({ ...CONFIG, clientSecret: 1 }) })],
+  ])('refuses %s', (_name, value) => {
+    expect(parseFrameParams(value)).toBeUndefined();
+  });
+});

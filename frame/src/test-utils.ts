@@ -1,0 +1,49 @@
+import { vi } from 'vitest';
+import type { FrameConfig, FrameEvent, PaymentResult } from '../../protocol/frame-messages';
+import type { PaymentModelDeps } from './payment-model';
+
+export const CONFIG: FrameConfig = {
+  publishableKey: 'rail_open_test_' + 'k'.repeat(32),
+  clientSecret: 'pay_abc123_secret_' + 'S'.repeat(20),
+  apiBaseUrl: 'https://api.rail.test',
+  locale: 'en',
+};
+
+export const PAYMENT: PaymentResult = { payment_id: 'pay_abc123', status: 'requires_payment_method', amount: 10050, currency: 'INR' };
+export const METHODS = { currency: 'INR', payment_methods: [{ payment_method: 'upi', payment_method_types: [{ payment_method_type: 'upi_collect' }] }] };
+
+export const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
+
+type Route = (request: { url: string; method: string; body: unknown }) => Response | Promise<Response>;
+
+/** A fetch that answers the frame's three API calls from handlers, recording every request. */
+export function fakeApi(overrides: { methods?: Route; retrieve?: Route; confirm?: Route } = {}) {
+  const requests: { url: string; method: string; headers: Record<string, string>; body: unknown }[] = [];
+  const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    const method = init?.method ?? 'GET';
+    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+    requests.push({ url, method, headers: (init?.headers ?? {}) as Record<string, string>, body });
+    const request = { url, method, body };
+    if (url.includes('/account/payment_methods')) return (overrides.methods ?? (() => json(METHODS)))(request);
+    if (url.endsWith('/confirm')) return (overrides.confirm ?? (() => json({ ...PAYMENT, status: 'succeeded' })))(request);
+    return (overrides.retrieve ?? (() => json(PAYMENT)))(request);
+  }) as unknown as typeof globalThis.fetch;
+  return { fetch, requests };
+}
+
+/** Model dependencies with a virtual clock: sleep advances `now` at once. */
+export function modelDeps(fetch: typeof globalThis.fetch, config: FrameConfig = CONFIG) {
+  const events: FrameEvent[] = [];
+  let clock = 1_700_000_000_000;
+  const deps: PaymentModelDeps = {
+    config,
+    emit: (event) => events.push(event),
+    fetch,
+    sleep: async (ms) => {
+      clock += ms;
+    },
+    now: () => clock,
+  };
+  return { deps, events, now: () => clock };
+}
