@@ -44,6 +44,12 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   return current;
 }
 
+/** Zod's message, shortened for enums with many values (currencies, countries). */
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_value' && issue.values.length > 8) return 'not one of the accepted values (see /openapi.json)';
+  return issue.message;
+}
+
 type ValidationTarget = 'json' | 'query' | 'param' | 'header' | 'cookie' | 'form';
 
 /**
@@ -60,14 +66,19 @@ export function validationError(issues: readonly z.core.$ZodIssue[], data: unkno
     const field = fieldPath([...unknown.path, unknown.keys[0] ?? '']);
     return new ApiError('ERR_2004', `Unknown ${where} field: ${field}.`, { fieldName: field });
   }
-  const missing = issues.find((issue) => issue.code === 'invalid_type' && valueAt(data, issue.path) === undefined);
+  const missing = issues.find(
+    (issue) =>
+      issue.path.length > 0 &&
+      (issue.code === 'invalid_type' || issue.code === 'invalid_value' || issue.code === 'invalid_union') &&
+      valueAt(data, issue.path) === undefined,
+  );
   if (missing) {
     const field = fieldPath(missing.path);
     return new ApiError('ERR_2001', `Missing required ${where}: ${field}.`, { fieldName: field });
   }
   const first = issues[0];
   const field = first ? fieldPath(first.path) : '';
-  return new ApiError('ERR_2003', `Invalid ${where} ${field || 'value'}: ${first?.message ?? 'invalid value'}.`, {
+  return new ApiError('ERR_2003', `Invalid ${where} ${field || 'value'}: ${first ? issueMessage(first) : 'invalid value'}.`, {
     ...(field ? { fieldName: field } : {}),
   });
 }

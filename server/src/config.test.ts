@@ -1,0 +1,85 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+import { DEFAULT_ACCOUNT_SETTINGS } from './core/account-settings';
+
+describe('loadConfig', () => {
+  test('defaults follow operations.md', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 8080,
+      jsPort: 8081,
+      publicBaseUrl: 'http://127.0.0.1:8080',
+      publicJsUrl: 'http://127.0.0.1:8081',
+      dataDir: resolve('./.rail-data'),
+      databaseUrl: undefined,
+      logLevel: 'info',
+      accountSettings: DEFAULT_ACCOUNT_SETTINGS,
+    });
+    expect(config.webhookRetryScheduleSeconds).toEqual([60, 300, 300, 600, 600, 600, 600, 600, 3600, 3600, 3600, 3600, 3600, 21600, 21600, 21600]);
+  });
+
+  test('reads every variable', () => {
+    const config = loadConfig({
+      RAIL_HOST: '0.0.0.0',
+      RAIL_PORT: '9000',
+      RAIL_JS_PORT: '9001',
+      RAIL_PUBLIC_BASE_URL: 'https://api.example.com/',
+      RAIL_PUBLIC_JS_URL: 'https://js.example.com',
+      DATABASE_URL: 'postgres://u@h/db',
+      RAIL_WEBHOOK_URL: 'https://merchant.example.com/hook',
+      RAIL_WEBHOOK_SECRET: 'whsec_abc',
+      RAIL_WEBHOOK_RETRY_SCHEDULE: '1,2,3',
+      RAIL_LOG_LEVEL: 'debug',
+      RAIL_OPERATOR_EMAIL: 'ops@example.com',
+    });
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      port: 9000,
+      jsPort: 9001,
+      publicBaseUrl: 'https://api.example.com',
+      publicJsUrl: 'https://js.example.com',
+      databaseUrl: 'postgres://u@h/db',
+      webhookUrl: 'https://merchant.example.com/hook',
+      webhookSecret: 'whsec_abc',
+      webhookRetryScheduleSeconds: [1, 2, 3],
+      logLevel: 'debug',
+      operatorEmail: 'ops@example.com',
+    });
+  });
+
+  test.each([
+    { RAIL_PORT: 'eighty' },
+    { DATABASE_URL: 'mysql://x' },
+    { RAIL_WEBHOOK_SECRET: 'nope' },
+    { RAIL_WEBHOOK_RETRY_SCHEDULE: '1,,2' },
+    { RAIL_LOG_LEVEL: 'loud' },
+    { RAIL_OPERATOR_TOTP_SECRET: 'not base32!' },
+  ])('refuses %o', (env) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+  });
+
+  test('RAIL_ACCOUNT_CONFIG switches settings', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rail-config-'));
+    const file = join(dir, 'account.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        merchant_name: 'Shop',
+        merchant_origins: ['https://shop.example.com/path'],
+        allow_localhost_frame_ancestors: false,
+        rails: [{ rail: 'upi', currencies: ['INR'], modes: ['test'], capabilities: { test: { refunds: true, manual_capture: true } } }],
+      }),
+    );
+    const settings = loadConfig({ RAIL_ACCOUNT_CONFIG: file }).accountSettings;
+    expect(settings.merchantName).toBe('Shop');
+    expect(settings.merchantOrigins).toEqual(['https://shop.example.com']);
+    expect(settings.allowLocalhostFrameAncestors).toBe(false);
+    expect(settings.rails[0]?.capabilities.test).toEqual({ refunds: true, metadataUpdates: false, recurring: false, manualCapture: true, disputes: false });
+    writeFileSync(file, JSON.stringify({ rails: [{ rail: 'teleport', currencies: ['INR'], modes: ['test'] }] }));
+    expect(() => loadConfig({ RAIL_ACCOUNT_CONFIG: file })).toThrow(ConfigError);
+  });
+});

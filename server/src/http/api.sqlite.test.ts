@@ -1,0 +1,6 @@
+import { describe } from 'vitest';
+import { defineApiSuite } from './api-suite';
+
+describe('API on SQLite', () => {
+  defineApiSuite('sqlite');
+});
