@@ -1,9 +1,9 @@
 /**
- * One config, four builds chosen by --mode (see package.json "build"):
+ * One config, three builds chosen by --mode (see package.json "build"):
  * - runtime: IIFE `dist/runtime/rail.js`, defines window.Rail; served at {js_url}/v1/.
  * - frame:   Preact app, base /frame/, into dist/frame/ (external hashed scripts only: the frame's CSP is script-src 'self').
  * - loader:  ESM `loader/dist/index.js` plus `.d.ts` from tsc (loader/tsconfig.build.json).
- * - demo:    `dist/demo/index.html`, the merchant demo page the server fills in (__RAIL_JS_URL__, __RAIL_PUBLISHABLE_KEY__).
+ * The demo merchant page (demo/index.html) needs no build: the server reads it and fills in its placeholders.
  * `vite` (serve) runs the frame app with HMR.
  */
 import { execFileSync } from 'node:child_process';
@@ -101,27 +101,12 @@ function loaderConfig(): UserConfig {
   };
 }
 
-function demoConfig(): UserConfig {
-  return {
-    root: at('demo'),
-    base: './',
-    publicDir: false,
-    build: {
-      target: TARGET,
-      outDir: at('dist/demo'),
-      emptyOutDir: true,
-    },
-  };
-}
-
 export default defineConfig(({ mode }) => {
   switch (mode) {
     case 'runtime':
       return runtimeConfig();
     case 'loader':
       return loaderConfig();
-    case 'demo':
-      return demoConfig();
     default:
       return frameConfig();
   }
