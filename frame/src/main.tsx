@@ -10,6 +10,28 @@ import { PaymentModel } from './payment-model';
 import { observeHeight } from './resize';
 import './styles.css';
 
+/**
+ * focus when focus enters the form, blur when it leaves it, once each. Focus moving to the merchant page fires
+ * window blur in the frame (not always focusout), so both are watched.
+ */
+function trackFocus(root: HTMLElement, emit: (event: FrameEvent) => void): void {
+  let focused = false;
+  const leave = () => {
+    if (focused && !(document.hasFocus() && root.contains(document.activeElement))) {
+      focused = false;
+      emit({ type: 'blur' });
+    }
+  };
+  root.addEventListener('focusin', () => {
+    if (!focused) {
+      focused = true;
+      emit({ type: 'focus' });
+    }
+  });
+  root.addEventListener('focusout', () => setTimeout(leave));
+  window.addEventListener('blur', () => setTimeout(leave));
+}
+
 function start(root: HTMLElement): void {
   const params = parseFrameParams(window.location.hash);
   if (!params) {
@@ -46,10 +68,7 @@ function start(root: HTMLElement): void {
     applyAppearance(model.appearance.value);
     document.documentElement.lang = model.locale.value;
   });
-  root.addEventListener('focusin', () => emit({ type: 'focus' }));
-  root.addEventListener('focusout', (event) => {
-    if (!root.contains(event.relatedTarget as Node | null)) emit({ type: 'blur' });
-  });
+  trackFocus(root, emit);
   render(<PaymentForm model={model} onEscape={() => emit({ type: 'escape' })} />, root);
 
   const height = observeHeight(root, (value) => emit({ type: 'resize', height: value }));
