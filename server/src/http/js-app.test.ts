@@ -1,0 +1,93 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { createLogger } from '../logger';
+import { API_BASE_URL_PLACEHOLDER, createJsApp, frameCsp } from './js-app';
+
+const ANCESTORS = ['https://shop.example.com', 'http://localhost:*', 'http://127.0.0.1:*'];
+
+function makeDist(): string {
+  const dist = mkdtempSync(join(tmpdir(), 'rail-dist-'));
+  mkdirSync(join(dist, 'runtime'));
+  mkdirSync(join(dist, 'frame', 'assets'), { recursive: true });
+  writeFileSync(join(dist, 'runtime', 'rail.js'), `window.Rail={api:"${API_BASE_URL_PLACEHOLDER}"};`);
+  writeFileSync(join(dist, 'frame', 'index.html'), '<!doctype html><script type="module" src="/frame/assets/index-abc.js"></script>');
+  writeFileSync(join(dist, 'frame', 'assets', 'index-abc.js'), 'console.log(1)');
+  writeFileSync(join(dist, 'frame', 'assets', 'style-abc.css'), 'body{}');
+  writeFileSync(join(dist, 'secret.txt'), 'not served');
+  return dist;
+}
+
+const app = (distDir: string) =>
+  createJsApp({ logger: createLogger('silent'), distDir, publicBaseUrl: 'https://api.example.com', frameAncestors: ANCESTORS });
+
+describe('js listener', () => {
+  test('GET /v1/ serves the runtime with the base_url written in, cacheable, with a strong ETag', async () => {
+    const js = app(makeDist());
+    const response = await js.request('/v1/');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=300');
+    const etag = response.headers.get('etag');
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+    const text = await response.text();
+    expect(text).toBe('window.Rail={api:"https://api.example.com"};');
+    const again = await js.request('/v1/', { headers: { 'if-none-match': etag ?? '' } });
+    expect(again.status).toBe(304);
+  });
+
+  test('GET /frame/ serves the frame with its CSP', async () => {
+    const response = await app(makeDist()).request('/frame/');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(response.headers.get('content-security-policy')).toBe(
+      "frame-ancestors https://shop.example.com http://localhost:* http://127.0.0.1:*; script-src 'self'; object-src 'none'; base-uri 'none'",
+    );
+  });
+
+  test('frame assets are immutable and typed; traversal is refused', async () => {
+    const js = app(makeDist());
+    const asset = await js.request('/frame/assets/index-abc.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect((await js.request('/frame/assets/style-abc.css')).headers.get('content-type')).toBe('text/css; charset=utf-8');
+    for (const path of ['/frame/assets/../../secret.txt', '/frame/assets/%2e%2e/%2e%2e/secret.txt', '/frame/assets/missing.js', '/frame/assets/.hidden']) {
+      const response = await js.request(path);
+      expect(response.status, path).toBe(404);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('ERR_2006');
+    }
+  });
+
+  test('a missing build answers 503 ERR_5007 with the envelope', async () => {
+    const js = app(mkdtempSync(join(tmpdir(), 'rail-empty-')));
+    for (const path of ['/v1/', '/frame/']) {
+      const response = await js.request(path);
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({ error: { code: 'ERR_5007', type: 'api_error' } });
+    }
+  });
+
+  test('a build that appears after startup is picked up', async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'rail-late-'));
+    const js = app(dist);
+    expect((await js.request('/v1/')).status).toBe(503);
+    mkdirSync(join(dist, 'runtime'));
+    writeFileSync(join(dist, 'runtime', 'rail.js'), 'ok');
+    expect((await js.request('/v1/')).status).toBe(200);
+  });
+
+  test('/health, unknown paths and wrong methods', async () => {
+    const js = app(makeDist());
+    expect(await (await js.request('/health')).json()).toEqual({ status: 'ok' });
+    expect((await js.request('/nope')).status).toBe(404);
+    const post = await js.request('/v1/', { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(await post.json()).toMatchObject({ error: { code: 'ERR_2007' } });
+  });
+
+  test('frameCsp with no ancestors forbids framing', () => {
+    expect(frameCsp([])).toContain("frame-ancestors 'none'");
+  });
+});
