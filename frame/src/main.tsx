@@ -5,7 +5,7 @@ import { applyAppearance } from './appearance';
 import { PaymentForm } from './components/payment-form';
 import { VPA_INPUT_ID } from './components/upi-collect-form';
 import { connectHost } from './host-connection';
-import { parseFrameParams } from './params';
+import { parseFrameParams, sanitizeUpdate } from './params';
 import { PaymentModel } from './payment-model';
 import { observeHeight } from './resize';
 import './styles.css';
@@ -50,7 +50,7 @@ function start(root: HTMLElement): void {
   });
   const input = () => document.getElementById(VPA_INPUT_ID) as HTMLInputElement | null;
   const methods: FrameMethods = {
-    update: (update) => model.update(update ?? {}),
+    update: (update) => model.update(sanitizeUpdate(update)),
     confirm: async (request) => {
       const outcome = await model.confirm(request);
       if ('error' in outcome && outcome.error.field_name === 'vpa_id') input()?.focus();

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { parseFrameParams } from './params';
+import { parseFrameParams, sanitizeUpdate } from './params';
 import { CONFIG } from './test-utils';
 
 const hash = (params: Record<string, string>) => '#' + new URLSearchParams(params).toString();
@@ -31,5 +31,17 @@ describe('parseFrameParams', () => {
     ['config without a client secret', hash({ ...GOOD, config: JSON.stringify({ ...CONFIG, clientSecret: 1 }) })],
   ])('refuses %s', (_name, value) => {
     expect(parseFrameParams(value)).toBeUndefined();
+  });
+});
+
+describe('sanitizeUpdate', () => {
+  test.each([
+    [{ locale: 'fr' }, { locale: 'fr' }],
+    [{ locale: 'xx', clientSecret: 7 }, {}],
+    [{ appearance: { theme: 'night' }, extra: true }, { appearance: { theme: 'night' } }],
+    [null, {}],
+    ['text', {}],
+  ])('%o becomes %o', (update, expected) => {
+    expect(sanitizeUpdate(update)).toEqual(expected);
   });
 });

@@ -1,4 +1,4 @@
-import type { FrameConfig, Locale } from '../../protocol/frame-messages';
+import type { FrameConfig, FrameConfigUpdate, Locale } from '../../protocol/frame-messages';
 
 export interface FrameParams {
   /** The merchant page's origin: the only origin the frame talks to. */
@@ -42,4 +42,14 @@ export function parseFrameParams(hash: string): FrameParams | undefined {
   if (raw.appearance && typeof raw.appearance === 'object') config.appearance = raw.appearance;
   if (typeof raw.profileId === 'string') config.profileId = raw.profileId;
   return { merchantOrigin, channel, config };
+}
+
+/** Keeps only well-typed fields of an update from the host (the host is the merchant page's runtime). */
+export function sanitizeUpdate(update: unknown): FrameConfigUpdate {
+  const raw = (update && typeof update === 'object' ? update : {}) as Record<string, unknown>;
+  const clean: FrameConfigUpdate = {};
+  if (typeof raw.clientSecret === 'string') clean.clientSecret = raw.clientSecret;
+  if (LOCALES.includes(raw.locale as Locale)) clean.locale = raw.locale as Locale;
+  if (raw.appearance && typeof raw.appearance === 'object') clean.appearance = raw.appearance as FrameConfigUpdate['appearance'];
+  return clean;
 }

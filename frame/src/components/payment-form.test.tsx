@@ -2,7 +2,7 @@ import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { PaymentModel } from '../payment-model';
-import { fakeApi, modelDeps } from '../test-utils';
+import { PAYMENT, fakeApi, json, modelDeps } from '../test-utils';
 import { NOTICE_ID, PaymentForm } from './payment-form';
 import { VPA_INPUT_ID } from './upi-collect-form';
 
@@ -43,6 +43,15 @@ describe('PaymentForm', () => {
   test('shows the amount with the currency exponent', async () => {
     await mounted();
     expect(scratch.querySelector('.Amount-value')?.textContent).toBe('₹100.50');
+  });
+
+  test('still renders when the currency code is unusable', async () => {
+    const { deps } = modelDeps(fakeApi({ retrieve: () => json({ ...PAYMENT, currency: 'no!' }) }).fetch);
+    const model = new PaymentModel(deps);
+    await model.load();
+    await act(() => render(<PaymentForm model={model} onEscape={() => {}} />, scratch));
+    expect(scratch.querySelector('.Amount-value')?.textContent).toBe('10050 no!');
+    expect(scratch.querySelector('label')?.textContent).toBe('UPI ID');
   });
 
   test('marks the input invalid and announces the error politely after blur', async () => {

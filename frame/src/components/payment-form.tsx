@@ -4,6 +4,15 @@ import { UpiCollectForm } from './upi-collect-form';
 
 export const NOTICE_ID = 'rail-notice';
 
+/** The amount in the currency's own exponent; an unknown currency code still shows digits rather than breaking the form. */
+function displayAmount(value: number, currency: string, locale: string): string {
+  try {
+    return formatAmount(value, currency, locale);
+  } catch {
+    return `${value} ${currency}`;
+  }
+}
+
 /** The element's whole UI: amount, the method form, and one polite live region for progress and failures. */
 export function PaymentForm({ model, onEscape }: { model: Payment; onEscape(): void }) {
   const messages = model.messages.value;
@@ -16,7 +25,7 @@ export function PaymentForm({ model, onEscape }: { model: Payment; onEscape(): v
       {amount && (
         <p class="Amount">
           <span class="Amount-label">{messages.amount}</span>{' '}
-          <span class="Amount-value">{formatAmount(amount.value, amount.currency, model.locale.value)}</span>
+          <span class="Amount-value">{displayAmount(amount.value, amount.currency, model.locale.value)}</span>
         </p>
       )}
       {phase === 'loading' && <p class="Loading">{messages.loading}</p>}
