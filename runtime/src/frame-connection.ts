@@ -20,6 +20,8 @@ export type ConnectFrame = (iframe: HTMLIFrameElement, options: ConnectFrameOpti
 
 /** Opens the host side of one element's penpal connection; call it after the iframe is in the document. */
 export const connectFrame: ConnectFrame = (iframe, { frameOrigin, channel, timeout, methods }) => {
+  // A container outside the document gives the iframe no window to talk to; that surfaces as loaderror.
+  if (!iframe.contentWindow) return { promise: Promise.reject(new Error('The iframe has no window.')), destroy: () => {} };
   const messenger = new WindowMessenger({
     remoteWindow: iframe.contentWindow as Window,
     allowedOrigins: [frameOrigin],
