@@ -104,6 +104,12 @@ export function defineApiSuite(engine: Engine): void {
       expect(response.headers.get('access-control-allow-credentials')).toBeNull();
     });
 
+    test('error responses carry the CORS header too, so browsers can read them', async () => {
+      const response = await h.app.request('/payments/pay_x', { headers: { Origin: 'http://localhost:3000' } });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    });
+
     test('responses carry a request id', async () => {
       const response = await request('GET', '/health', { key: null, headers: { 'x-request-id': 'req-123' } });
       expect(response.headers.get('x-request-id')).toBe('req-123');

@@ -110,7 +110,7 @@ export function createErrorHandler(logger: Logger): ErrorHandler {
     }
     const log = (c.get('logger') as Logger | undefined) ?? logger;
     log.error({ err: error }, 'unhandled error');
-    return errorResponse(c, new ApiError('ERR_5000', 'An unexpected error occurred; nothing was changed. Retry later.'));
+    return errorResponse(c, new ApiError('ERR_5000', 'An unexpected error occurred. Retrieve the resource to see its state before retrying.'));
   };
 }
 

@@ -486,10 +486,3 @@ export class SqlStore implements Store {
     await this.#db.destroy();
   }
 }
-
-/** Convenience for callers that hold a Kysely instance. */
-export function createSqlStore(db: Kysely<Database>, engine: Engine): SqlStore {
-  return new SqlStore(db, engine);
-}
-
-export type { WebhookEventsTable };

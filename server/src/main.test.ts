@@ -1,0 +1,106 @@
+/**
+ * main.ts as a black box: starts the real process on free ports with a temp data directory, checks what it
+ * prints, takes a UPI payment through both listeners' health and the API, stops it with SIGTERM (exit 0), and
+ * starts it again to prove the bootstrap keys survive a restart without a second operator.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const dataDir = mkdtempSync(join(tmpdir(), 'rail-main-'));
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+interface Started {
+  child: ChildProcess;
+  banner: string;
+  output: () => string;
+}
+
+async function start(port: number, jsPort: number): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, RAIL_PORT: String(port), RAIL_JS_PORT: String(jsPort), RAIL_DATA_DIR: dataDir, RAIL_LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 20_000;
+  while (!output.includes('demo checkout')) {
+    if (child.exitCode !== null) throw new Error(`main.ts exited early:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`main.ts did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await new Promise((r) => setTimeout(r, 50));
+  return { child, banner: output, output: () => output };
+}
+
+function stop(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolveExit) => {
+    child.once('exit', (code) => resolveExit(code));
+    child.kill('SIGTERM');
+  });
+}
+
+const field = (banner: string, label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(banner)?.[1];
+
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe('main.ts', () => {
+  test('boots, prints what operations.md asks, serves, stops on SIGTERM with 0, and keeps its keys on restart', async () => {
+    const [port, jsPort] = [await freePort(), await freePort()];
+    const first = await start(port, jsPort);
+    const base = `http://127.0.0.1:${port}`;
+    expect(field(first.banner, 'base_url')).toBe(base);
+    expect(field(first.banner, 'js_url')).toBe(`http://127.0.0.1:${jsPort}`);
+    expect(field(first.banner, 'demo checkout')).toBe(`${base}/demo`);
+    const secretKey = field(first.banner, 'test secret key');
+    const publishableKey = field(first.banner, 'test publishable key');
+    expect(secretKey).toMatch(/^rail_full_test_[A-Za-z0-9]{32,}$/);
+    expect(publishableKey).toMatch(/^rail_open_test_[A-Za-z0-9]{32,}$/);
+    expect(first.banner).toContain('operator (first boot');
+    expect(field(first.banner, 'password')).toMatch(/^[A-Za-z0-9]{24}$/);
+    expect(statSync(join(dataDir, 'bootstrap-keys.json')).mode & 0o777).toBe(0o600);
+
+    expect((await fetch(`${base}/health`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${jsPort}/health`)).status).toBe(200);
+    const created = await fetch(`${base}/payments`, {
+      method: 'POST',
+      headers: { 'api-key': secretKey ?? '', 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 10000, currency: 'INR', payment_method_data: { upi: { upi_collect: { vpa_id: 'success@upi' } } } }),
+    });
+    const payment = (await created.json()) as { payment_id: string; client_secret: string };
+    const confirmed = await fetch(`${base}/payments/${payment.payment_id}/confirm`, {
+      method: 'POST',
+      headers: { 'api-key': publishableKey ?? '', 'content-type': 'application/json' },
+      body: JSON.stringify({ client_secret: payment.client_secret }),
+    });
+    expect(await confirmed.json()).toMatchObject({ status: 'succeeded', amount_received: 10000 });
+    expect(first.output()).not.toContain(payment.client_secret);
+
+    expect(await stop(first.child)).toBe(0);
+
+    const second = await start(port, jsPort);
+    expect(field(second.banner, 'test secret key')).toBe(secretKey);
+    expect(field(second.banner, 'test publishable key')).toBe(publishableKey);
+    expect(second.banner).not.toContain('operator (first boot');
+    const retrieved = await fetch(`${base}/payments/${payment.payment_id}`, { headers: { authorization: `Bearer ${secretKey}` } });
+    expect(await retrieved.json()).toMatchObject({ status: 'succeeded' });
+    expect(await stop(second.child)).toBe(0);
+  });
+});
