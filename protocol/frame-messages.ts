@@ -14,7 +14,7 @@ export type Locale = 'en' | 'fr' | 'hi' | 'es';
 export type Appearance = {
   theme?: 'default' | 'night' | 'flat';
   variables?: Partial<Record<AppearanceVariable, string>>;
-  /** Selector (`.Input`, `.Input--invalid`, `.Label`, `.Error`, `.Amount`, `.Tab`, ...) to camelCase declarations. */
+  /** Selector (`.Root`, `.Amount`, `.Label`, `.Input`, `.Input--invalid`, `.Input:focus`, `.Hint`, `.Error`, `.Notice`, `.Wait`) to camelCase declarations. */
   rules?: Record<string, Record<string, string>>;
 };
 

@@ -4,13 +4,13 @@
  * const rail = await loadRail('rail_open_test_...', { scriptSrc: 'https://js.example.com/v1/' });
  * rail?.elements({ clientSecret }).create('payment').mount('#payment');
  */
-import { loadScript } from './load-script';
-import type { Rail } from './types';
-import { validateOptions, type LoadRailOptions } from './validate-options';
+import { loadScript } from './load-script.js';
+import type { Rail } from './types.js';
+import { validateOptions, type LoadRailOptions } from './validate-options.js';
 
-export { LoadError, type LoadErrorCode } from './load-script';
-export type { LoadRailOptions } from './validate-options';
-export type * from './types';
+export { LoadError, type LoadErrorCode } from './load-script.js';
+export type { LoadRailOptions } from './validate-options.js';
+export type * from './types.js';
 
 /**
  * Loads `{js_url}/v1/` (at most once per URL; a failure can be retried) and returns `Rail(publishableKey, ...)`.

@@ -1,4 +1,4 @@
-import type { RailConstructor } from './types';
+import type { RailConstructor } from './types.js';
 
 export type LoadErrorCode = 'failed_to_load' | 'global_missing';
 

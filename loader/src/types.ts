@@ -22,7 +22,7 @@ export interface RailAppearance {
       string
     >
   >;
-  /** Selector (`.Input`, `.Input--invalid`, `.Label`, `.Error`, `.Amount`, `.Tab`, ...) to camelCase declarations. */
+  /** Selector (`.Root`, `.Amount`, `.Label`, `.Input`, `.Input--invalid`, `.Input:focus`, `.Hint`, `.Error`, `.Notice`, `.Wait`) to camelCase declarations. */
   rules?: Record<string, Record<string, string>>;
 }
 
