@@ -75,7 +75,7 @@ export type PaymentResult = {
  * - ERR_6005 validation_error: the customer's input is incomplete or invalid; field_name names the field.
  * - ERR_6006 integration_error: the element was destroyed while the call was in flight.
  */
-export type ClientErrorCode = 'ERR_6001' | 'ERR_6002' | 'ERR_6003' | 'ERR_6004' | 'ERR_6005' | 'ERR_6006';
+export type { ClientErrorCode } from './client-errors';
 
 export type ConfirmOutcome = { payment: PaymentResult } | { error: ApiErrorObject };
 
