@@ -10,6 +10,10 @@ import { keyPrefix } from '../core/bootstrap';
 import { EPHEMERAL_KEY_TTL_SECONDS } from '../core/ephemeral-keys';
 import { hashSecret } from '../core/secrets';
 import type { Engine } from '../storage/database';
+import { DEFAULT_ACCOUNT_SETTINGS, type AccountSettings, type RailCapabilities } from '../core/account-settings';
+import type { RailAdapter } from '../rails/rail-adapter';
+import type { Currency } from '../../../protocol/currency';
+import type { PaymentMethod, PaymentMethodType } from '../../../protocol/api/enums';
 import { createHarness, type Harness } from '../test-support/harness';
 
 type Json = Record<string, unknown>;
@@ -430,6 +434,220 @@ export function defineCustomersSuite(engine: Engine): void {
       const retrieved = await request('GET', `/payments/${payment.payment_id}`).then(ok<PaymentResponse>);
       expect(retrieved.customer_id).toBe(id);
       expect(retrieved.customer).toBeNull();
+    });
+  });
+
+  describe(`[${engine}] account payment methods`, () => {
+    const list = (query = '', key?: string) => request('GET', `/account/payment_methods${query === '' ? '' : `?${query}`}`, { key });
+    const methodsOf = (body: Json) =>
+      (body['payment_methods'] as { payment_method: string; payment_method_types: { payment_method_type: string }[] }[]).flatMap((entry) =>
+        entry.payment_method_types.map((type) => `${entry.payment_method}/${type.payment_method_type}`),
+      );
+    const UPI_COLLECT = ['upi/upi_collect'];
+
+    test('secret key: the account-wide list, every response field of the spec, Hyperswitch entry shape', async () => {
+      const body = await list().then(ok<Json>);
+      expect(Object.keys(body).sort()).toEqual(
+        [
+          'redirect_url', 'currency', 'payment_methods', 'mandate_payment', 'merchant_name', 'checkout_branding', 'payment_method_order',
+          'show_surcharge_breakup_screen', 'payment_type', 'request_external_three_ds_authentication', 'collect_shipping_details_from_wallets',
+          'collect_billing_details_from_wallets', 'is_tax_calculation_enabled', 'sdk_next_action', 'is_guest_customer', 'intent_data',
+          'card_checkout_config',
+        ].sort(),
+      );
+      expect(body).toMatchObject({
+        redirect_url: null,
+        currency: null,
+        payment_type: null,
+        sdk_next_action: null,
+        is_guest_customer: null,
+        merchant_name: 'Rail Demo Merchant',
+        payment_methods: [
+          {
+            payment_method: 'upi',
+            payment_method_types: [
+              {
+                payment_method_type: 'upi_collect',
+                payment_experience: [{ payment_experience_type: 'display_wait_screen', eligible_connectors: ['upi_simulator'] }],
+                card_networks: null,
+                bank_names: null,
+                required_fields: { 'payment_method_data.upi.upi_collect.vpa_id': expect.objectContaining({ field_type: 'user_vpa_id' }) },
+              },
+            ],
+          },
+        ],
+      });
+    });
+
+    test.each([
+      ['accepted_currencies=INR', UPI_COLLECT],
+      ['accepted_currencies=USD', []],
+      ['accepted_currencies=USD,INR', UPI_COLLECT],
+      ['accepted_currencies=USD&accepted_currencies=INR', UPI_COLLECT],
+      ['accepted_currencies[]=INR', UPI_COLLECT],
+      ['accepted_countries=IN', UPI_COLLECT],
+      ['accepted_countries=KE', []],
+      ['accepted_countries[]=KE&accepted_countries[]=IN', UPI_COLLECT],
+      ['recurring_enabled=true', []],
+      ['recurring_enabled=false', UPI_COLLECT],
+      ['installment_payment_enabled=true', []],
+      ['installment_payment_enabled=false', UPI_COLLECT],
+      ['amount=0', UPI_COLLECT],
+      ['amount=9007199254740991', UPI_COLLECT],
+      ['card_networks=Visa', UPI_COLLECT],
+      ['limit=5', UPI_COLLECT],
+    ])('default account, secret key, %s', async (query, expected) => {
+      expect(methodsOf(await list(query).then(ok<Json>))).toEqual(expected);
+    });
+
+    test.each([
+      ['accepted_countries=XX', 'accepted_countries'],
+      ['accepted_countries[]=IN,ZZ', 'accepted_countries[]'],
+      ['accepted_currencies=XXX', 'accepted_currencies'],
+      ['amount=-1', 'amount'],
+      ['amount=abc', 'amount'],
+      ['amount=9007199254740992', 'amount'],
+      ['recurring_enabled=yes', 'recurring_enabled'],
+      ['installment_payment_enabled=1', 'installment_payment_enabled'],
+      ['limit=1.5', 'limit'],
+      ['card_networks=Bogus', 'card_networks'],
+    ])('%s: ERR_2003', async (query, field) => {
+      await expectError(await list(query), 'ERR_2003', field);
+    });
+
+    test('an unknown parameter: ERR_2004', async () => {
+      await expectError(await list('colour=red'), 'ERR_2004', 'colour');
+    });
+
+    test('publishable key + client_secret: that payment (currency, redirect_url, payment_type, guest, next action)', async () => {
+      const payment = await createPayment({ return_url: 'https://shop.example.com/back' });
+      const body = await list(`client_secret=${payment.client_secret}`, h.publishableKey).then(ok<Json>);
+      expect(body).toMatchObject({
+        currency: 'INR',
+        redirect_url: 'https://shop.example.com/back',
+        payment_type: 'normal',
+        is_guest_customer: true,
+        sdk_next_action: { next_action: 'confirm' },
+        request_external_three_ds_authentication: false,
+      });
+      expect(methodsOf(body)).toEqual(UPI_COLLECT);
+    });
+
+    test('a payment with a customer is not a guest; off-session payments are mandate payment types', async () => {
+      const withCustomer = await createPayment({ customer_id: uniqueId('cus_pml'), request_external_three_ds_authentication: true });
+      expect(await list(`client_secret=${withCustomer.client_secret}`, h.publishableKey).then(ok<Json>)).toMatchObject({
+        is_guest_customer: false,
+        request_external_three_ds_authentication: true,
+      });
+      const offSession = await createPayment({ setup_future_usage: 'off_session' });
+      expect((await list(`client_secret=${offSession.client_secret}`, h.publishableKey).then(ok<Json>))['payment_type']).toBe('new_mandate');
+      const setup = await createPayment({ amount: 0, setup_future_usage: 'off_session' });
+      expect((await list(`client_secret=${setup.client_secret}`, h.publishableKey).then(ok<Json>))['payment_type']).toBe('setup_mandate');
+    });
+
+    test('the payment narrows the list: its currency, allowed_payment_method_types, and the query filters on top', async () => {
+      const usd = await createPayment({ currency: 'USD' });
+      expect(methodsOf(await list(`client_secret=${usd.client_secret}`, h.publishableKey).then(ok<Json>))).toEqual([]);
+      const intentOnly = await createPayment({ allowed_payment_method_types: ['upi_intent'] });
+      expect(methodsOf(await list(`client_secret=${intentOnly.client_secret}`, h.publishableKey).then(ok<Json>))).toEqual([]);
+      const inr = await createPayment();
+      expect(methodsOf(await list(`client_secret=${inr.client_secret}&accepted_currencies=USD`, h.publishableKey).then(ok<Json>))).toEqual([]);
+      expect(methodsOf(await list(`client_secret=${inr.client_secret}&accepted_countries=IN`, h.publishableKey).then(ok<Json>))).toEqual(UPI_COLLECT);
+    });
+
+    test('publishable key without client_secret: ERR_2001; unknown client_secret: ERR_1005', async () => {
+      await expectError(await list('', h.publishableKey), 'ERR_2001', 'client_secret');
+      await expectError(await list(`client_secret=pay_none_secret_${'a'.repeat(20)}`, h.publishableKey), 'ERR_1005', 'client_secret');
+    });
+
+    test('an expired client_secret: ERR_1006; a client_secret with a secret key: ERR_1007', async () => {
+      const expired = await createPayment({ session_expiry: 0 });
+      await expectError(await list(`client_secret=${expired.client_secret}`, h.publishableKey), 'ERR_1006', 'client_secret');
+      const payment = await createPayment();
+      await expectError(await list(`client_secret=${payment.client_secret}`), 'ERR_1007', 'client_secret');
+    });
+  });
+
+  describe(`[${engine}] account payment methods on an account with every rail`, () => {
+    let full: Harness;
+    const NONE: RailCapabilities = { refunds: false, metadataUpdates: false, recurring: false, manualCapture: false, disputes: false };
+    const standIn = (rail: RailAdapter['rail'], offers: Partial<Record<Currency, [PaymentMethod, PaymentMethodType][]>>): RailAdapter => ({
+      rail,
+      connector: `${rail}_stand_in`,
+      paymentMethodTypes: (currency) => (offers[currency] ?? []).map(([paymentMethod, paymentMethodType]) => ({ paymentMethod, paymentMethodType })),
+      authorize: async () => {
+        throw new Error('not used');
+      },
+      sync: async () => {
+        throw new Error('not used');
+      },
+    });
+    const settings: AccountSettings = {
+      ...DEFAULT_ACCOUNT_SETTINGS,
+      rails: [
+        { rail: 'upi', currencies: ['INR'], modes: ['test'], capabilities: { test: NONE, live: NONE }, maximumAmount: 10_000_000 },
+        { rail: 'bank_transfer', currencies: ['KES', 'GHS'], modes: ['test'], capabilities: { test: NONE, live: NONE }, minimumAmount: 100 },
+        { rail: 'crypto', currencies: ['EUR', 'USD', 'GBP'], modes: ['test'], capabilities: { test: { ...NONE, recurring: true }, live: NONE } },
+        { rail: 'card', currencies: ['USD'], modes: ['test'], capabilities: { test: NONE, live: NONE } },
+      ],
+    };
+
+    beforeAll(async () => {
+      full = await createHarness(engine, {
+        settings,
+        testAdapters: {
+          bank_transfer: standIn('bank_transfer', { KES: [['bank_transfer', 'local_bank_transfer']], GHS: [['bank_transfer', 'local_bank_transfer']] }),
+          crypto: standIn('crypto', { EUR: [['crypto', 'crypto_currency']], USD: [['crypto', 'crypto_currency']], GBP: [['crypto', 'crypto_currency']] }),
+          card: standIn('card', { USD: [['card', 'credit'], ['card', 'debit']] }),
+        },
+      });
+    });
+    afterAll(async () => {
+      await full?.close();
+    });
+
+    const listFull = async (query = '') => {
+      const response = await full.app.request(`/account/payment_methods${query === '' ? '' : `?${query}`}`, { headers: { 'api-key': full.secretKey } });
+      return ok<Json>(response);
+    };
+    const methodsOf = (body: Json) =>
+      (body['payment_methods'] as { payment_method: string; payment_method_types: { payment_method_type: string }[] }[]).flatMap((entry) =>
+        entry.payment_method_types.map((type) => `${entry.payment_method}/${type.payment_method_type}`),
+      );
+    const ALL = ['upi/upi_collect', 'bank_transfer/local_bank_transfer', 'crypto/crypto_currency', 'card/credit', 'card/debit'];
+
+    test.each([
+      ['', ALL],
+      ['accepted_currencies=KES', ['bank_transfer/local_bank_transfer']],
+      ['accepted_currencies=USD', ['crypto/crypto_currency', 'card/credit', 'card/debit']],
+      ['accepted_countries=KE', ['bank_transfer/local_bank_transfer', 'crypto/crypto_currency', 'card/credit', 'card/debit']],
+      ['accepted_countries=IN', ['upi/upi_collect', 'crypto/crypto_currency', 'card/credit', 'card/debit']],
+      ['recurring_enabled=true', ['crypto/crypto_currency']],
+      ['recurring_enabled=false', ['upi/upi_collect', 'bank_transfer/local_bank_transfer', 'card/credit', 'card/debit']],
+      ['amount=50', ['upi/upi_collect', 'crypto/crypto_currency', 'card/credit', 'card/debit']],
+      ['amount=10000001', ['bank_transfer/local_bank_transfer', 'crypto/crypto_currency', 'card/credit', 'card/debit']],
+    ])('%s', async (query, expected) => {
+      expect(methodsOf(await listFull(query))).toEqual(expected);
+    });
+
+    test('cards list their networks; card_networks keeps only the networks asked for', async () => {
+      const all = await listFull();
+      const card = (all['payment_methods'] as Json[]).find((entry) => entry['payment_method'] === 'card') as Json;
+      const credit = (card['payment_method_types'] as Json[])[0] as Json;
+      expect((credit['card_networks'] as Json[]).map((network) => network['card_network'])).toContain('RuPay');
+      const narrowed = await listFull('card_networks=Visa,RuPay');
+      const narrowedCard = (narrowed['payment_methods'] as Json[]).find((entry) => entry['payment_method'] === 'card') as Json;
+      expect(narrowedCard['payment_method_types']).toEqual([
+        expect.objectContaining({
+          payment_method_type: 'credit',
+          card_networks: [
+            { card_network: 'Visa', surcharge_details: null, eligible_connectors: ['card_stand_in'] },
+            { card_network: 'RuPay', surcharge_details: null, eligible_connectors: ['card_stand_in'] },
+          ],
+        }),
+        expect.objectContaining({ payment_method_type: 'debit' }),
+      ]);
+      expect(methodsOf(narrowed)).toEqual(ALL);
     });
   });
 }
