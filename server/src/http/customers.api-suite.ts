@@ -69,6 +69,17 @@ export function defineCustomersSuite(engine: Engine): void {
   const createPayment = (body: Json = {}) =>
     request('POST', '/payments', { body: { amount: 10_000, currency: 'INR', ...body } }).then(ok<PaymentResponse>);
 
+  describe(`[${engine}] customers: OpenAPI`, () => {
+    test('/openapi.json documents the customer and ephemeral key routes', async () => {
+      const doc = await request('GET', '/openapi.json', { key: null }).then(ok<{ paths: Record<string, Json>; components: { schemas: Json } }>);
+      expect(Object.keys(doc.paths)).toEqual(
+        expect.arrayContaining(['/customers', '/customers/list', '/customers/{customer_id}', '/ephemeral_keys', '/ephemeral_keys/{id}']),
+      );
+      expect(Object.keys(doc.paths['/customers/{customer_id}'] ?? {}).sort()).toEqual(['delete', 'get', 'post']);
+      expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Customer', 'CreateCustomerRequest', 'EphemeralKey', 'PaymentMethodList']));
+    });
+  });
+
   describe(`[${engine}] customers: create`, () => {
     test('generates cus_ + 20 characters and returns every field', async () => {
       const customer = await createCustomer({
