@@ -303,6 +303,18 @@ export const RetrievePaymentQuery = z.strictObject({
 });
 export type RetrievePaymentQuery = z.infer<typeof RetrievePaymentQuery>;
 
+/** The payment's `customer` object (Hyperswitch CustomerDetailsResponse). */
+export const PaymentCustomerDetails = z
+  .object({
+    id: z.string(),
+    name: z.string().nullable(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    phone_country_code: z.string().nullable(),
+  })
+  .meta({ id: 'PaymentCustomerDetails' });
+export type PaymentCustomerDetails = z.infer<typeof PaymentCustomerDetails>;
+
 /** The payment object (the spec's "Payment: response fields"). */
 export const PaymentResponse = z
   .object({
@@ -319,6 +331,8 @@ export const PaymentResponse = z
     expires_on: z.string(),
     currency: Currency,
     customer_id: z.string().nullable(),
+    /** Retrieve (and capture) responses only. */
+    customer: PaymentCustomerDetails.nullable().optional(),
     description: z.string().nullable(),
     mandate_id: z.string().nullable(),
     setup_future_usage: FutureUsage.nullable(),

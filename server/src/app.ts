@@ -11,6 +11,7 @@ import type { AppEnv } from './http/env';
 import { createErrorHandler, createNotFoundHandler, errorResponse, validationHook } from './http/error-handler';
 import { requestContext } from './http/middleware/request-context';
 import { registerAccountRoutes } from './http/routes/account';
+import { registerCustomerRoutes } from './http/routes/customers';
 import { registerDemoRoutes, type DemoOptions } from './http/routes/demo';
 import { registerPaymentRoutes } from './http/routes/payments';
 import { registerSystemRoutes } from './http/routes/system';
@@ -59,6 +60,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerSystemRoutes(app, deps.store, deps.isReady ?? (() => true), deps.publicBaseUrl);
   registerPaymentRoutes(app, core);
   registerAccountRoutes(app, core);
+  registerCustomerRoutes(app, core);
   if (deps.demo !== undefined) {
     registerDemoRoutes(app, core, deps.demo, { publicBaseUrl: deps.publicBaseUrl, publicJsUrl: deps.publicJsUrl });
   }

@@ -6,17 +6,21 @@ import { API_KEY_PATTERN, type KeyType, type Mode } from '../../../protocol/ids'
 import type { AccountRecord, PaymentRecord, Scope } from '../storage/records';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
+import { authenticateEphemeralKey } from './ephemeral-auth';
 import { hashSecret, secretsEqual } from './secrets';
 
-export type KeyKind = 'secret' | 'publishable';
+/** `ephemeral`: an `epk_` key scoped to one customer (api-conventions §2). */
+export type KeyKind = 'secret' | 'publishable' | 'ephemeral';
 
 export interface AuthContext extends Scope {
   keyId: string;
   keyKind: KeyKind;
   account: AccountRecord;
+  /** The one customer an ephemeral key may reach; absent for secret and publishable keys. */
+  customerId?: string;
 }
 
-const KIND_OF_TYPE: Record<KeyType, KeyKind> = { full: 'secret', open: 'publishable' };
+const KIND_OF_TYPE: Record<KeyType, 'secret' | 'publishable'> = { full: 'secret', open: 'publishable' };
 
 /** Parses the key's visible parts; undefined when it does not have the spec's shape. */
 export function parseApiKey(key: string): { keyType: KeyType; mode: Mode } | undefined {
@@ -30,6 +34,7 @@ export async function authenticateApiKey(deps: CoreDeps, key: string | undefined
   if (key === undefined || key === '') {
     throw new ApiError('ERR_1001', 'No API key was sent. Send it in the api-key header or as Authorization: Bearer <key>.');
   }
+  if (key.startsWith('epk_')) return authenticateEphemeralKey(deps, key);
   const parsed = parseApiKey(key);
   if (!parsed) throw new ApiError('ERR_1002', 'The API key is malformed or unknown.');
   const found = await deps.store.apiKeys.findApiKeyByHash(hashSecret(key));

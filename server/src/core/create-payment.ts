@@ -5,6 +5,7 @@ import { fingerprint } from './canonical-json';
 import { executeConfirm } from './confirm-payment';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
+import { insertPaymentWithCustomer } from './payment-customer';
 import { chooseRail, resolvePaymentMethod } from './payment-method';
 import { decideTransition } from './payment-transitions';
 
@@ -101,7 +102,8 @@ export async function createPayment(deps: CoreDeps, auth: AuthContext, body: Cre
     updatedAt: now,
   };
 
-  const inserted = await deps.store.payments.insertPayment(payment);
+  // A customer_id naming no customer creates it in the same transaction (payment-customer.ts).
+  const inserted = await insertPaymentWithCustomer(deps, payment, body.customer);
   if (inserted === 'duplicate') {
     // Another create with this payment_id won the race (or a generated id collided, which 119 bits make moot).
     const existing = await deps.store.payments.findPayment(auth, paymentId);

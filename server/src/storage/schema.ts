@@ -4,6 +4,8 @@
  * text, booleans are integers 0/1, money is bigint minor units (parsed back to number; see database.ts).
  * Every merchant-data table leads with account_id (and mode) so a distributed PostgreSQL could shard on it.
  */
+import type { CustomersTable, EphemeralKeysTable } from './customer-schema';
+
 export interface AccountsTable {
   account_id: string;
   slug: string;
@@ -106,4 +108,6 @@ export interface Database {
   operators: OperatorsTable;
   payments: PaymentsTable;
   webhook_events: WebhookEventsTable;
+  customers: CustomersTable;
+  ephemeral_keys: EphemeralKeysTable;
 }

@@ -7,6 +7,8 @@ import type { PaymentMethod, PaymentMethodType } from '../../../protocol/api/enu
 import type { AccountSettings } from '../core/account-settings';
 import type { Engine } from './database';
 import { migrateToLatest } from './migrations/index';
+import { SqlCustomerStore, SqlEphemeralKeyStore } from './sql-customer-store';
+import type { CustomerStore, EphemeralKeyStore } from './customer-stores';
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -45,7 +47,7 @@ function insertResult(result: { numInsertedOrUpdatedRows?: bigint | undefined })
   return (result.numInsertedOrUpdatedRows ?? 0n) > 0n ? 'inserted' : 'duplicate';
 }
 
-function toAccount(row: Selectable<AccountsTable>): AccountRecord {
+export function toAccount(row: Selectable<AccountsTable>): AccountRecord {
   return {
     accountId: row.account_id,
     slug: row.slug,
@@ -439,6 +441,8 @@ function storesFor(db: Db): Stores {
     operators: new SqlOperatorStore(db),
     payments: new SqlPaymentStore(db),
     outbox: new SqlOutboxStore(db),
+    customers: new SqlCustomerStore(db),
+    ephemeralKeys: new SqlEphemeralKeyStore(db),
   };
 }
 
@@ -450,6 +454,8 @@ export class SqlStore implements Store {
   readonly operators: OperatorStore;
   readonly payments: PaymentStore;
   readonly outbox: OutboxStore;
+  readonly customers: CustomerStore;
+  readonly ephemeralKeys: EphemeralKeyStore;
   readonly #db: Kysely<Database>;
   #closed = false;
 
@@ -465,6 +471,8 @@ export class SqlStore implements Store {
     this.operators = stores.operators;
     this.payments = stores.payments;
     this.outbox = stores.outbox;
+    this.customers = stores.customers;
+    this.ephemeralKeys = stores.ephemeralKeys;
   }
 
   /** Applies pending migrations. */

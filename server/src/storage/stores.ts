@@ -16,6 +16,7 @@ import type {
   Scope,
 } from './records';
 import type { AccountSettings } from '../core/account-settings';
+import type { CustomerStore, EphemeralKeyStore } from './customer-stores';
 
 export interface AccountStore {
   insertAccount(account: AccountRecord): Promise<InsertResult>;
@@ -70,6 +71,8 @@ export interface Stores {
   operators: OperatorStore;
   payments: PaymentStore;
   outbox: OutboxStore;
+  customers: CustomerStore;
+  ephemeralKeys: EphemeralKeyStore;
 }
 
 /** The whole store: the stores plus transactions and lifecycle. */

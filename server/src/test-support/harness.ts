@@ -12,7 +12,8 @@ import { bootstrap, type BootstrapResult, type BootstrapSecretsFile } from '../c
 import { ManualClock } from '../core/clock';
 import { cryptoIds } from '../core/ids';
 import { createLogger } from '../logger';
-import { createRailRegistry, type RailRegistry } from '../rails/rail-adapter';
+import { createRailRegistry, type RailAdapter, type RailRegistry } from '../rails/rail-adapter';
+import type { RailName } from '../core/account-settings';
 import { UpiSimulator } from '../rails/simulator/upi-simulator';
 import { openDatabase, type Engine } from '../storage/database';
 import { SqlStore } from '../storage/sql-store';
@@ -98,6 +99,8 @@ export interface HarnessOptions {
   settings?: AccountSettings;
   poolSize?: number;
   demoPagePaths?: string[];
+  /** Test-mode adapters besides the UPI simulator (for example stand-ins for rails without a simulator yet). */
+  testAdapters?: Partial<Record<RailName, RailAdapter>>;
 }
 
 export async function createHarness(engine: Engine, options: HarnessOptions = {}): Promise<Harness> {
@@ -110,7 +113,7 @@ export async function createHarness(engine: Engine, options: HarnessOptions = {}
     { store, clock, ids: cryptoIds, secretsFile: memorySecretsFile() },
     { settings: options.settings ?? DEFAULT_ACCOUNT_SETTINGS },
   );
-  const rails = createRailRegistry({ test: { upi: new UpiSimulator(cryptoIds) } });
+  const rails = createRailRegistry({ test: { upi: new UpiSimulator(cryptoIds), ...options.testAdapters } });
   const app = createApp({
     store,
     rails,

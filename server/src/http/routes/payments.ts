@@ -10,6 +10,7 @@ import {
 import { confirmPayment } from '../../core/confirm-payment';
 import { createPayment } from '../../core/create-payment';
 import type { CoreDeps } from '../../core/deps';
+import { paymentCustomerDetails } from '../../core/payment-customer';
 import { toPaymentResponse } from '../../core/payment-view';
 import { retrievePayment } from '../../core/retrieve-payment';
 import type { AppEnv } from '../env';
@@ -72,7 +73,7 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
     }),
     async (c) => {
       const payment = await retrievePayment(deps, c.get('auth'), c.req.valid('param').payment_id, c.req.valid('query'));
-      return c.json(toPaymentResponse(payment), 200);
+      return c.json({ ...toPaymentResponse(payment), customer: await paymentCustomerDetails(deps, payment) }, 200);
     },
   );
 }
