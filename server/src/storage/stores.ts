@@ -16,6 +16,7 @@ import type {
   Scope,
 } from './records';
 import type { AccountSettings } from '../core/account-settings';
+import type { PaymentAttemptStore, PaymentListStore } from './payment-ops-stores';
 
 export interface AccountStore {
   insertAccount(account: AccountRecord): Promise<InsertResult>;
@@ -70,6 +71,9 @@ export interface Stores {
   operators: OperatorStore;
   payments: PaymentStore;
   outbox: OutboxStore;
+  /** Payment attempts (one per confirm) and the payments list: payment-ops-stores.ts. */
+  attempts: PaymentAttemptStore;
+  paymentList: PaymentListStore;
 }
 
 /** The whole store: the stores plus transactions and lifecycle. */
