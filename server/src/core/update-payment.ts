@@ -105,9 +105,12 @@ export async function updatePayment(
   if (pick('request_extended_authorization') === true && !MANUAL_CAPTURE.has(captureMethod)) {
     throw invalid('request_extended_authorization', 'request_extended_authorization needs capture_method manual or manual_multiple.');
   }
+  // payment_method / payment_method_type must agree with the method data the payment will hold.
+  const data = body.payment_method_data ?? payment.paymentMethodData;
+  const methodTouched = body.payment_method_data !== undefined || body.payment_method !== undefined || body.payment_method_type !== undefined;
   const method =
-    body.payment_method_data !== undefined
-      ? resolvePaymentMethod(body.payment_method_data, body.payment_method ?? payment.paymentMethod, body.payment_method_type ?? payment.paymentMethodType)
+    data !== null && methodTouched
+      ? resolvePaymentMethod(data, body.payment_method ?? payment.paymentMethod, body.payment_method_type ?? payment.paymentMethodType)
       : undefined;
 
   const requestFields: JsonObject = { ...stored };
@@ -130,14 +133,15 @@ export async function updatePayment(
     ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
     ...(body.merchant_order_reference_id !== undefined ? { merchantOrderReferenceId: body.merchant_order_reference_id } : {}),
     ...(body.session_expiry !== undefined ? { clientSecretExpiresAt: new Date(now.getTime() + body.session_expiry * 1000) } : {}),
-    ...(method !== undefined
+    ...(body.payment_method_data !== undefined
       ? {
-          paymentMethodData: body.payment_method_data ?? null,
-          paymentMethod: method.paymentMethod,
-          paymentMethodType: method.paymentMethodType,
+          paymentMethodData: body.payment_method_data,
           // Payment method details make the payment ready to confirm (as at create).
           status: 'requires_confirmation' as const,
         }
+      : {}),
+    ...(method !== undefined
+      ? { paymentMethod: method.paymentMethod, paymentMethodType: method.paymentMethodType }
       : {
           ...(body.payment_method !== undefined ? { paymentMethod: body.payment_method } : {}),
           ...(body.payment_method_type !== undefined ? { paymentMethodType: body.payment_method_type } : {}),

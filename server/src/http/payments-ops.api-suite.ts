@@ -251,6 +251,7 @@ export function definePaymentOpsSuite(engine: Engine): void {
       [{ request_extended_authorization: true }, 'request_extended_authorization'],
       [{ order_details: [{ product_name: 'a', quantity: 1, amount: 1 }] }, 'order_details'],
       [{ payment_id: 'another_one' }, 'payment_id'],
+      [{ payment_method_data: UPI('success@upi'), payment_method: 'crypto' }, 'payment_method'],
     ])('an invalid value on update #%$: ERR_2003 naming the field', async (body, field) => {
       const payment = await create();
       await expectError(await request('POST', `/payments/${payment.payment_id}`, { body }), 'ERR_2003', field);
@@ -317,6 +318,8 @@ export function definePaymentOpsSuite(engine: Engine): void {
         await request('POST', path, { key: h.publishableKey, body: { client_secret: payment.client_secret, payment_method_data: UPI('success@upi') } }),
       );
       expect(updated).toMatchObject({ status: 'requires_confirmation', amount: 10_000, payment_method: 'upi' });
+      // A payment_method that disagrees with the stored method data is refused.
+      await expectError(await request('POST', path, { body: { payment_method: 'crypto' } }), 'ERR_2003', 'payment_method');
     });
 
     test('secret key: client_secret optional but checked when sent (ERR_1005)', async () => {
