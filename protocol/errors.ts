@@ -45,6 +45,7 @@ export const ERROR_CATALOG = {
   ERR_4012: { status: 400, type: 'invalid_request', when: 'capture_method is not supported by the rail that takes this payment (enabled rails capture automatically).' },
   ERR_4020: { status: 409, type: 'invalid_request', when: 'customer_id belonged to a deleted customer; the ids of deleted customers are not reused.' },
   ERR_4021: { status: 404, type: 'invalid_request', when: 'The ephemeral key does not exist for this account and mode (or was deleted).' },
+  ERR_4013: { status: 400, type: 'invalid_request', when: 'A list cursor (starting_after or ending_before) names no payment of this account and mode.' },
   ERR_4040: { status: 404, type: 'invalid_request', when: 'The requested resource does not exist.' },
   ERR_4088: { status: 400, type: 'invalid_request', when: 'Off-session charge without a usable mandate.' },
   ERR_4090: { status: 409, type: 'idempotency_error', when: 'A request with this Idempotency-Key is still in flight.' },

@@ -13,6 +13,7 @@ import { requestContext } from './http/middleware/request-context';
 import { registerAccountRoutes } from './http/routes/account';
 import { registerCustomerRoutes } from './http/routes/customers';
 import { registerDemoRoutes, type DemoOptions } from './http/routes/demo';
+import { registerPaymentOpsRoutes } from './http/routes/payment-ops';
 import { registerPaymentRoutes } from './http/routes/payments';
 import { registerSystemRoutes } from './http/routes/system';
 import type { Logger } from './logger';
@@ -58,6 +59,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   );
 
   registerSystemRoutes(app, deps.store, deps.isReady ?? (() => true), deps.publicBaseUrl);
+  // Before registerPaymentRoutes: GET /payments/list must not be read as GET /payments/{payment_id}.
+  registerPaymentOpsRoutes(app, core);
   registerPaymentRoutes(app, core);
   registerAccountRoutes(app, core);
   registerCustomerRoutes(app, core);

@@ -81,7 +81,8 @@ export function verifyClientSecret(payment: PaymentRecord, clientSecret: string,
 /**
  * The client_secret rules for one payment operation:
  * - secret key: client_secret must not be sent (ERR_1007);
- * - publishable key: client_secret must match when sent; `publishableNeedsSecret` makes it mandatory (ERR_2001).
+ * - publishable key: client_secret must match when sent; `publishableNeedsSecret` makes it mandatory (ERR_2001);
+ *   the session must not have expired (ERR_1006), even when no client_secret is sent.
  */
 export function authorizePaymentAccess(
   auth: AuthContext,
@@ -101,6 +102,10 @@ export function authorizePaymentAccess(
   if (clientSecret === undefined) {
     if (publishableNeedsSecret) {
       throw new ApiError('ERR_2001', 'client_secret is required with a publishable key.', { fieldName: 'client_secret' });
+    }
+    // The client session ends with its client_secret (session_expiry), whether or not the secret is sent.
+    if (payment.clientSecretExpiresAt <= now) {
+      throw new ApiError('ERR_1006', 'The payment session (client_secret) has expired; create a new payment.', { fieldName: 'client_secret' });
     }
     return;
   }

@@ -1,9 +1,11 @@
-import type { ConfirmPaymentRequest, PaymentMethodData } from '../../../protocol/api/payments';
+import type { ConfirmPaymentRequest, JsonObject, PaymentMethodData } from '../../../protocol/api/payments';
 import type { PaymentRecord } from '../storage/records';
 import { authorizePaymentAccess, requireKeyKind, type AuthContext } from './auth';
 import { jsonEqual } from './canonical-json';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
+import { openAttempt } from './payment-attempts';
+import { refuseOffSessionCharge } from './recurring';
 import { applyRailOutcome } from './payment-outcome';
 import { chooseRail, resolvePaymentMethod } from './payment-method';
 import { decideTransition } from './payment-transitions';
@@ -31,6 +33,7 @@ const CONFIRM_FIELDS = new Set<string>([
   'shipping',
   'off_session',
   'mandate_id',
+  'recurring_details',
   'threeds_method_comp_ind',
   'all_keys_required',
 ]);
@@ -44,6 +47,7 @@ export interface ConfirmChanges {
   setupFutureUsage?: ConfirmPaymentRequest['setup_future_usage'];
   offSession?: boolean | undefined;
   mandateId?: string | undefined;
+  recurringDetails?: JsonObject | undefined;
 }
 
 /** POST /payments/{payment_id}/confirm with a secret or publishable key. */
@@ -76,6 +80,7 @@ export async function confirmPayment(
     setupFutureUsage: body.setup_future_usage,
     offSession: body.off_session,
     mandateId: body.mandate_id,
+    recurringDetails: body.recurring_details,
   });
 }
 
@@ -89,6 +94,13 @@ export async function executeConfirm(
   payment: PaymentRecord,
   changes: ConfirmChanges,
 ): Promise<PaymentRecord> {
+  // Recurring is not live on any rail (spec rule 3): no mandate is ever usable for an off-session charge, whether
+  // this confirm or the stored payment asks for one.
+  refuseOffSessionCharge({
+    off_session: changes.offSession ?? payment.requestFields['off_session'],
+    mandate_id: changes.mandateId ?? payment.requestFields['mandate_id'],
+    recurring_details: changes.recurringDetails ?? payment.requestFields['recurring_details'],
+  });
   const data = changes.paymentMethodData ?? payment.paymentMethodData;
   const decision = decideTransition(payment.status, 'confirm', {
     hasPaymentMethodData: data !== null,
@@ -103,12 +115,6 @@ export async function executeConfirm(
     });
   }
   if (data === null) throw new Error('unreachable: confirm allowed without payment_method_data');
-  // Recurring is not live on any rail (spec rule 3): no mandate is ever usable for an off-session charge.
-  if (changes.offSession === true || changes.mandateId !== undefined) {
-    throw new ApiError('ERR_4088', 'Off-session charge without a usable mandate: no enabled rail supports recurring.', {
-      fieldName: changes.mandateId !== undefined ? 'mandate_id' : 'off_session',
-    });
-  }
   const method = resolvePaymentMethod(
     data,
     changes.paymentMethod ?? payment.paymentMethod,
@@ -118,19 +124,24 @@ export async function executeConfirm(
   const rail = chooseRail(auth.account.settings, deps.rails, auth.mode, payment.currency, method, payment.captureMethod, allowedTypes);
 
   const now = deps.clock.now();
-  const claimed = await deps.store.payments.updatePaymentIfStatus(auth, payment.paymentId, [payment.status], {
-    status: decision.to,
-    paymentMethodData: data,
-    paymentMethod: method.paymentMethod,
-    paymentMethodType: rail.paymentMethodType,
-    rail: rail.settings.rail,
-    connector: rail.adapter.connector,
-    ...(changes.returnUrl !== undefined ? { returnUrl: changes.returnUrl } : {}),
-    ...(changes.setupFutureUsage !== undefined ? { setupFutureUsage: changes.setupFutureUsage } : {}),
-    errorCode: null,
-    errorMessage: null,
-    errorReason: null,
-    updatedAt: now,
+  // The claim and the attempt it opens commit together.
+  const claimed = await deps.store.transaction(async (tx) => {
+    const next = await tx.payments.updatePaymentIfStatus(auth, payment.paymentId, [payment.status], {
+      status: decision.to,
+      paymentMethodData: data,
+      paymentMethod: method.paymentMethod,
+      paymentMethodType: rail.paymentMethodType,
+      rail: rail.settings.rail,
+      connector: rail.adapter.connector,
+      ...(changes.returnUrl !== undefined ? { returnUrl: changes.returnUrl } : {}),
+      ...(changes.setupFutureUsage !== undefined ? { setupFutureUsage: changes.setupFutureUsage } : {}),
+      errorCode: null,
+      errorMessage: null,
+      errorReason: null,
+      updatedAt: now,
+    });
+    if (next !== undefined) await openAttempt(tx, next, now);
+    return next;
   });
   if (claimed === undefined) {
     const current = await deps.store.payments.findPayment(auth, payment.paymentId);

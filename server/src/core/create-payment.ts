@@ -8,6 +8,7 @@ import { ApiError } from './errors';
 import { insertPaymentWithCustomer } from './payment-customer';
 import { chooseRail, resolvePaymentMethod } from './payment-method';
 import { decideTransition } from './payment-transitions';
+import { refuseOffSessionCharge } from './recurring';
 
 export interface CreatePaymentResult {
   payment: PaymentRecord;
@@ -48,14 +49,11 @@ export async function createPayment(deps: CoreDeps, auth: AuthContext, body: Cre
   if (!decision.allowed) throw new Error('unreachable: create has a row for every condition');
 
   const captureMethod = body.capture_method ?? 'automatic';
+  // An off-session charge (mandate_id, off_session, recurring_details) is refused before anything is stored.
+  if (body.confirm === true) refuseOffSessionCharge(body);
   const method = body.payment_method_data && resolvePaymentMethod(body.payment_method_data, body.payment_method, body.payment_method_type);
   if (body.confirm === true && body.payment_method_data !== undefined && method !== undefined) {
     // Refuse before anything is stored when the payment could not be confirmed anyway.
-    if (body.off_session === true || body.mandate_id !== undefined) {
-      throw new ApiError('ERR_4088', 'Off-session charge without a usable mandate: no enabled rail supports recurring.', {
-        fieldName: body.mandate_id !== undefined ? 'mandate_id' : 'off_session',
-      });
-    }
     chooseRail(auth.account.settings, deps.rails, auth.mode, body.currency, method, captureMethod, body.allowed_payment_method_types);
   }
 

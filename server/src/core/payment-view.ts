@@ -1,6 +1,26 @@
 import type { PaymentResponse } from '../../../protocol/api/payments';
 import type { PaymentRecord } from '../storage/records';
 
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/**
+ * The payment's customer object (Hyperswitch CustomerDetailsResponse): id from customer_id, the rest from the
+ * `customer` object of the request; null when the payment names no customer.
+ */
+export function customerOf(payment: PaymentRecord): PaymentResponse['customer'] {
+  const given = payment.requestFields['customer'];
+  const details = typeof given === 'object' && given !== null && !Array.isArray(given) ? (given as Record<string, unknown>) : {};
+  const id = payment.customerId ?? text(details['id']);
+  if (id === null && Object.keys(details).length === 0) return null;
+  return {
+    id,
+    name: text(details['name']),
+    email: text(details['email']),
+    phone: text(details['phone']),
+    phone_country_code: text(details['phone_country_code']),
+  };
+}
+
 /** The payment object as the API returns it (the spec's response fields; Hyperswitch names). */
 export function toPaymentResponse(payment: PaymentRecord): PaymentResponse {
   const netAmount = payment.amount + (payment.shippingCost ?? 0) + (payment.orderTaxAmount ?? 0);
@@ -18,6 +38,7 @@ export function toPaymentResponse(payment: PaymentRecord): PaymentResponse {
     expires_on: payment.clientSecretExpiresAt.toISOString(),
     currency: payment.currency,
     customer_id: payment.customerId,
+    customer: customerOf(payment),
     description: payment.description,
     mandate_id: null,
     setup_future_usage: payment.setupFutureUsage,
@@ -37,5 +58,6 @@ export function toPaymentResponse(payment: PaymentRecord): PaymentResponse {
     order_tax_amount: payment.orderTaxAmount,
     profile_id: payment.profileId,
     connector: payment.connector,
+    cancellation_reason: payment.cancellationReason ?? null,
   };
 }

@@ -80,6 +80,8 @@ export interface PaymentsTable {
   rail_state: string | null;
   request_fingerprint: string;
   request_fields: string;
+  /** Migration 0002. */
+  cancellation_reason: string | null;
   version: number;
   created_at: string;
   updated_at: string;
@@ -101,6 +103,31 @@ export interface WebhookEventsTable {
   updated_at: string;
 }
 
+/** One confirm of a payment (migration 0002). */
+export interface PaymentAttemptsTable {
+  account_id: string;
+  mode: string;
+  attempt_id: string;
+  payment_id: string;
+  attempt_number: number;
+  status: string;
+  amount: number;
+  currency: string;
+  payment_method: string | null;
+  payment_method_type: string | null;
+  capture_method: string;
+  connector: string | null;
+  reference_id: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  error_reason: string | null;
+  /** Set when the rail asked the customer to act: GET /poll/status/{poll_id} knows it. */
+  poll_id: string | null;
+  cancellation_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   business_profiles: ProfilesTable;
@@ -110,4 +137,5 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   customers: CustomersTable;
   ephemeral_keys: EphemeralKeysTable;
+  payment_attempts: PaymentAttemptsTable;
 }

@@ -17,6 +17,7 @@ import type {
 } from './records';
 import type { AccountSettings } from '../core/account-settings';
 import type { CustomerStore, EphemeralKeyStore } from './customer-stores';
+import type { PaymentAttemptStore, PaymentListStore } from './payment-ops-stores';
 
 export interface AccountStore {
   insertAccount(account: AccountRecord): Promise<InsertResult>;
@@ -73,6 +74,9 @@ export interface Stores {
   outbox: OutboxStore;
   customers: CustomerStore;
   ephemeralKeys: EphemeralKeyStore;
+  /** Payment attempts (one per confirm) and the payments list: payment-ops-stores.ts. */
+  attempts: PaymentAttemptStore;
+  paymentList: PaymentListStore;
 }
 
 /** The whole store: the stores plus transactions and lifecycle. */
