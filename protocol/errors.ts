@@ -43,6 +43,7 @@ export const ERROR_CATALOG = {
   ERR_4010: { status: 404, type: 'invalid_request', when: 'The psp_token is unknown, used, expired, or bound to another payment.' },
   ERR_4011: { status: 422, type: 'invalid_request', when: 'A live refund was asked for; no enabled rail refunds live payments.' },
   ERR_4012: { status: 400, type: 'invalid_request', when: 'capture_method is not supported by the rail that takes this payment (enabled rails capture automatically).' },
+  ERR_4030: { status: 400, type: 'invalid_request', when: 'The rail that took this payment does not refund payments in this mode on this account.' },
   ERR_4040: { status: 404, type: 'invalid_request', when: 'The requested resource does not exist.' },
   ERR_4088: { status: 400, type: 'invalid_request', when: 'Off-session charge without a usable mandate.' },
   ERR_4090: { status: 409, type: 'idempotency_error', when: 'A request with this Idempotency-Key is still in flight.' },

@@ -13,6 +13,7 @@ import { requestContext } from './http/middleware/request-context';
 import { registerAccountRoutes } from './http/routes/account';
 import { registerDemoRoutes, type DemoOptions } from './http/routes/demo';
 import { registerPaymentRoutes } from './http/routes/payments';
+import { registerRefundRoutes } from './http/routes/refunds';
 import { registerSystemRoutes } from './http/routes/system';
 import type { Logger } from './logger';
 
@@ -58,6 +59,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   registerSystemRoutes(app, deps.store, deps.isReady ?? (() => true), deps.publicBaseUrl);
   registerPaymentRoutes(app, core);
+  registerRefundRoutes(app, core);
   registerAccountRoutes(app, core);
   if (deps.demo !== undefined) {
     registerDemoRoutes(app, core, deps.demo, { publicBaseUrl: deps.publicBaseUrl, publicJsUrl: deps.publicJsUrl });

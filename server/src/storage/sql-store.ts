@@ -7,6 +7,7 @@ import type { PaymentMethod, PaymentMethodType } from '../../../protocol/api/enu
 import type { AccountSettings } from '../core/account-settings';
 import type { Engine } from './database';
 import { migrateToLatest } from './migrations/index';
+import { SqlRefundStore } from './sql-refund-store';
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -26,6 +27,7 @@ import type {
   OutboxStore,
   PaymentStore,
   ProfileStore,
+  RefundStore,
   Store,
   Stores,
 } from './stores';
@@ -439,6 +441,7 @@ function storesFor(db: Db): Stores {
     operators: new SqlOperatorStore(db),
     payments: new SqlPaymentStore(db),
     outbox: new SqlOutboxStore(db),
+    refunds: new SqlRefundStore(db),
   };
 }
 
@@ -450,6 +453,7 @@ export class SqlStore implements Store {
   readonly operators: OperatorStore;
   readonly payments: PaymentStore;
   readonly outbox: OutboxStore;
+  readonly refunds: RefundStore;
   readonly #db: Kysely<Database>;
   #closed = false;
 
@@ -465,6 +469,7 @@ export class SqlStore implements Store {
     this.operators = stores.operators;
     this.payments = stores.payments;
     this.outbox = stores.outbox;
+    this.refunds = stores.refunds;
   }
 
   /** Applies pending migrations. */
