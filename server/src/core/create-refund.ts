@@ -1,5 +1,5 @@
 import type { CreateRefundRequest } from '../../../protocol/api/refunds';
-import type { RailAdapter, RefundRequest, RefundOutcome } from '../rails/rail-adapter';
+import type { RefundRequest, RefundOutcome } from '../rails/rail-adapter';
 import type { PaymentRecord } from '../storage/records';
 import type { RefundRecord } from '../storage/refund-records';
 import type { RailName } from './account-settings';
@@ -10,7 +10,7 @@ import { ApiError } from './errors';
 import { applyRefundOutcome } from './refund-outcome';
 import { decideRefundTransition, REFUNDABLE_PAYMENT_STATUSES } from './refund-transitions';
 
-type RefundingAdapter = RailAdapter & { refund(request: RefundRequest): Promise<RefundOutcome> };
+type RefundCall = (request: RefundRequest) => Promise<RefundOutcome>;
 
 /** Thrown inside the create transaction to roll back the reservation when another create took the refund_id. */
 class RefundIdTaken extends Error {}
@@ -29,13 +29,16 @@ export async function createRefund(deps: CoreDeps, auth: AuthContext, body: Crea
     if (existing !== undefined) return replayOrConflict(existing, requestFingerprint);
   }
 
+  // No rail of the account refunds in this mode (every live refund today): refused before anything is looked up.
+  if (!auth.account.settings.rails.some((rail) => rail.capabilities[auth.mode].refunds)) throw refundsUnavailable(auth, null);
+
   const payment = await deps.store.payments.findPayment(auth, body.payment_id);
   if (payment === undefined) {
     throw new ApiError('ERR_4001', `No payment ${body.payment_id} exists for this account and mode.`, { fieldName: 'payment_id' });
   }
   const decision = decideRefundTransition(null, 'create', { paymentStatus: payment.status });
   if (!decision.allowed) throw notRefundable(payment);
-  const adapter = refundingAdapter(deps, auth, payment);
+  const refundOnRail = refundingRail(deps, auth, payment);
 
   const refunded = (await deps.store.refunds.findRefundedAmount(auth, payment.paymentId)) ?? 0;
   const refundable = (payment.amountReceived ?? 0) - refunded;
@@ -89,7 +92,7 @@ export async function createRefund(deps: CoreDeps, auth: AuthContext, body: Crea
     throw overAmount(current, amount, (current.amountReceived ?? 0) - nowRefunded);
   }
 
-  const outcome = await adapter.refund({
+  const outcome = await refundOnRail({
     mode: auth.mode,
     refundId: refund.refundId,
     paymentId: payment.paymentId,
@@ -103,23 +106,30 @@ export async function createRefund(deps: CoreDeps, auth: AuthContext, body: Crea
 }
 
 /**
- * The adapter that refunds this payment, when the account's capability data allows refunds on the payment's rail
- * in this mode (api-conventions §8). Live: ERR_4011 (spec "Behaviour of groups that are not live today" 1); test
- * mode on a rail without refunds: ERR_4030; capable but no adapter wired: ERR_3010.
+ * The rail call that refunds this payment, when the account's capability data allows refunds on the payment's rail
+ * in this mode (api-conventions §8); capable but no refunding adapter wired: ERR_3010.
  */
-function refundingAdapter(deps: CoreDeps, auth: AuthContext, payment: PaymentRecord): RefundingAdapter {
+function refundingRail(deps: CoreDeps, auth: AuthContext, payment: PaymentRecord): RefundCall {
   const settings = auth.account.settings.rails.find((rail) => rail.rail === payment.rail);
-  if (settings === undefined || !settings.capabilities[auth.mode].refunds) {
-    if (auth.mode === 'live') {
-      throw new ApiError('ERR_4011', 'No enabled rail refunds live payments; arrange this refund outside the service.');
-    }
-    throw new ApiError('ERR_4030', `The ${payment.rail ?? 'payment\'s'} rail does not refund ${auth.mode} payments on this account.`);
-  }
+  if (settings === undefined || !settings.capabilities[auth.mode].refunds) throw refundsUnavailable(auth, payment.rail);
   const adapter = deps.rails.adapterFor(auth.mode, settings.rail as RailName);
-  if (adapter?.refund === undefined) {
+  const refund = adapter?.refund;
+  if (adapter === undefined || refund === undefined) {
     throw new ApiError('ERR_3010', `The ${settings.rail} rail is not provisioned for ${auth.mode} refunds on this account yet.`);
   }
-  return adapter as RefundingAdapter;
+  return refund.bind(adapter);
+}
+
+/**
+ * Live: ERR_4011 (spec "Behaviour of groups that are not live today" 1: no enabled rail refunds live payments).
+ * Test mode on a rail without the refunds capability: ERR_4030.
+ */
+function refundsUnavailable(auth: AuthContext, rail: string | null): ApiError {
+  if (auth.mode === 'live') {
+    return new ApiError('ERR_4011', 'No enabled rail refunds live payments; arrange this refund outside the service.');
+  }
+  const subject = rail === null ? 'No rail of this account refunds' : `The ${rail} rail does not refund`;
+  return new ApiError('ERR_4030', `${subject} ${auth.mode} payments on this account.`);
 }
 
 function notRefundable(payment: PaymentRecord): ApiError {

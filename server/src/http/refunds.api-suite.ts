@@ -3,11 +3,13 @@
  * and refunds.postgres.test.ts on each engine: the success paths, every named error, and the concurrency rule (the
  * sum of non-failed refunds never exceeds the captured amount).
  */
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ERROR_CATALOG } from '../../../protocol/errors';
 import type { PaymentResponse } from '../../../protocol/api/payments';
 import type { RefundListResponse, RefundResponse } from '../../../protocol/api/refunds';
 import type { Mode } from '../../../protocol/ids';
+import { DEFAULT_ACCOUNT_SETTINGS, type AccountSettings } from '../core/account-settings';
 import { keyPrefix } from '../core/bootstrap';
 import { hashSecret } from '../core/secrets';
 import { SIMULATOR_REFUND_REASONS } from '../rails/simulator/upi-simulator';
@@ -240,9 +242,11 @@ export function defineRefundsSuite(engine: Engine): void {
       await expectError(await refund({ payment_id: payment.paymentId }), 'ERR_4030');
     });
 
-    test('a live key does not see test payments: ERR_4001', async () => {
+    test('live mode: ERR_4011 before any look-up, for any payment_id (no rail of the account refunds live)', async () => {
       const payment = await paidPayment(1000);
-      await expectError(await refund({ payment_id: payment.payment_id }, liveSecretKey), 'ERR_4001');
+      await expectError(await refund({ payment_id: payment.payment_id }, liveSecretKey), 'ERR_4011');
+      await expectError(await refund({ payment_id: 'pay_nowhere', amount: 100 }, liveSecretKey), 'ERR_4011');
+      expect(await h.store.refunds.findRefundedAmount(scope(), payment.payment_id)).toBe(0);
     });
 
     test('the rail fails the refund: failed, error fields set, refund_failed event, amount given back', async () => {
@@ -313,6 +317,46 @@ export function defineRefundsSuite(engine: Engine): void {
       await expectError(await refund({ payment_id: 'pay_x' }, h.publishableKey), 'ERR_1003');
       await expectError(await request('GET', '/refunds/ref_x', { key: h.publishableKey }), 'ERR_1003');
       await expectError(await list({ start_time: START }, h.publishableKey), 'ERR_1003');
+    });
+  });
+
+  describe(`[${engine}] capabilities as account data`, () => {
+    /** The default account with UPI refunds switched on in live mode too (but no live UPI adapter is wired). */
+    const liveRefundsOn: AccountSettings = {
+      ...DEFAULT_ACCOUNT_SETTINGS,
+      rails: DEFAULT_ACCOUNT_SETTINGS.rails.map((rail) =>
+        rail.rail === 'upi' ? { ...rail, capabilities: { ...rail.capabilities, live: { ...rail.capabilities.live, refunds: true } } } : rail,
+      ),
+    };
+    /** An account on which no rail refunds, not even in test mode. */
+    const noRefunds: AccountSettings = {
+      ...DEFAULT_ACCOUNT_SETTINGS,
+      rails: DEFAULT_ACCOUNT_SETTINGS.rails.map((rail) => ({ ...rail, capabilities: { ...rail.capabilities, test: { ...rail.capabilities.test, refunds: false } } })),
+    };
+
+    test('live refunds switched on for UPI: a live UPI payment needs a provisioned rail (ERR_3010); a live crypto payment is ERR_4011', async () => {
+      await h.store.accounts.updateAccountSettings(h.boot.account.accountId, liveRefundsOn);
+      try {
+        const upi = await storedPayment('live', 'upi');
+        await expectError(await refund({ payment_id: upi.paymentId }, liveSecretKey), 'ERR_3010');
+        const crypto = await storedPayment('live', 'crypto');
+        await expectError(await refund({ payment_id: crypto.paymentId }, liveSecretKey), 'ERR_4011');
+        await expectError(await refund({ payment_id: 'pay_nowhere' }, liveSecretKey), 'ERR_4001', 'payment_id');
+      } finally {
+        await h.store.accounts.updateAccountSettings(h.boot.account.accountId, DEFAULT_ACCOUNT_SETTINGS);
+      }
+    });
+
+    test('test refunds switched off on every rail: ERR_4030 before any look-up', async () => {
+      const payment = await paidPayment(1000);
+      await h.store.accounts.updateAccountSettings(h.boot.account.accountId, noRefunds);
+      try {
+        await expectError(await refund({ payment_id: payment.payment_id }), 'ERR_4030');
+        await expectError(await refund({ payment_id: 'pay_nowhere' }), 'ERR_4030');
+      } finally {
+        await h.store.accounts.updateAccountSettings(h.boot.account.accountId, DEFAULT_ACCOUNT_SETTINGS);
+      }
+      expect((await ok<RefundResponse>(await refund({ payment_id: payment.payment_id }))).status).toBe('succeeded');
     });
   });
 
@@ -433,6 +477,39 @@ export function defineRefundsSuite(engine: Engine): void {
       ['an unknown field', { start_time: START, status: 'succeeded' }, 'ERR_2004', 'status'],
     ])('validation: %s', async (_name, body, code, field) => {
       await expectError(await list(body), code, field);
+    });
+  });
+
+  describe(`[${engine}] robustness`, () => {
+    test('nothing a refund request sends answers 5xx (property)', async () => {
+      const payment = await paidPayment(1000);
+      const body = fc.oneof(
+        fc.jsonValue(),
+        fc.record(
+          {
+            payment_id: fc.oneof(fc.constant(payment.payment_id), fc.string()),
+            amount: fc.oneof(fc.integer(), fc.double(), fc.constant(Number.MAX_SAFE_INTEGER + 2)),
+            refund_id: fc.string(),
+            reason: fc.string(),
+            metadata: fc.jsonValue(),
+          },
+          { requiredKeys: [] },
+        ),
+      );
+      await fc.assert(
+        fc.asyncProperty(body, fc.constantFrom('/refunds', '/refunds/list', `/refunds/ref_${engine}_prop`), async (value, path) => {
+          const response = await h.app.request(path, {
+            method: 'POST',
+            headers: { 'api-key': h.secretKey, 'content-type': 'application/json' },
+            body: JSON.stringify(value),
+          });
+          expect(response.status).toBeLessThan(500);
+          const json = (await response.json()) as Json;
+          if (response.status !== 200) expect(Object.keys(json)).toEqual(['error']);
+        }),
+        { numRuns: 60 },
+      );
+      expect(await h.store.refunds.findRefundedAmount(scope(), payment.payment_id)).toBeLessThanOrEqual(1000);
     });
   });
 
