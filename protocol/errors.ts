@@ -46,6 +46,7 @@ export const ERROR_CATALOG = {
   ERR_4020: { status: 409, type: 'invalid_request', when: 'customer_id belonged to a deleted customer; the ids of deleted customers are not reused.' },
   ERR_4021: { status: 404, type: 'invalid_request', when: 'The ephemeral key does not exist for this account and mode (or was deleted).' },
   ERR_4013: { status: 400, type: 'invalid_request', when: 'A list cursor (starting_after or ending_before) names no payment of this account and mode.' },
+  ERR_4030: { status: 400, type: 'invalid_request', when: 'The rail that took this payment does not refund payments in this mode on this account.' },
   ERR_4040: { status: 404, type: 'invalid_request', when: 'The requested resource does not exist.' },
   ERR_4088: { status: 400, type: 'invalid_request', when: 'Off-session charge without a usable mandate.' },
   ERR_4090: { status: 409, type: 'idempotency_error', when: 'A request with this Idempotency-Key is still in flight.' },

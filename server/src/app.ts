@@ -15,6 +15,7 @@ import { registerCustomerRoutes } from './http/routes/customers';
 import { registerDemoRoutes, type DemoOptions } from './http/routes/demo';
 import { registerPaymentOpsRoutes } from './http/routes/payment-ops';
 import { registerPaymentRoutes } from './http/routes/payments';
+import { registerRefundRoutes } from './http/routes/refunds';
 import { registerSystemRoutes } from './http/routes/system';
 import type { Logger } from './logger';
 
@@ -62,6 +63,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // Before registerPaymentRoutes: GET /payments/list must not be read as GET /payments/{payment_id}.
   registerPaymentOpsRoutes(app, core);
   registerPaymentRoutes(app, core);
+  registerRefundRoutes(app, core);
   registerAccountRoutes(app, core);
   registerCustomerRoutes(app, core);
   if (deps.demo !== undefined) {

@@ -82,6 +82,8 @@ export interface PaymentsTable {
   request_fields: string;
   /** Migration 0002. */
   cancellation_reason: string | null;
+  /** Sum of the payment's non-failed refunds (migration 0004; defaults to 0, so payment inserts leave it out). */
+  amount_refunded?: number;
   version: number;
   created_at: string;
   updated_at: string;
@@ -128,6 +130,30 @@ export interface PaymentAttemptsTable {
   updated_at: string;
 }
 
+export interface RefundsTable {
+  account_id: string;
+  mode: string;
+  refund_id: string;
+  payment_id: string;
+  profile_id: string;
+  status: string;
+  amount: number;
+  currency: string;
+  reason: string | null;
+  metadata: string | null;
+  refund_type: string;
+  rail: string | null;
+  connector: string | null;
+  rail_reference: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  unified_code: string | null;
+  unified_message: string | null;
+  request_fingerprint: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   business_profiles: ProfilesTable;
@@ -138,4 +164,5 @@ export interface Database {
   customers: CustomersTable;
   ephemeral_keys: EphemeralKeysTable;
   payment_attempts: PaymentAttemptsTable;
+  refunds: RefundsTable;
 }

@@ -11,6 +11,7 @@ import { SqlCustomerStore, SqlEphemeralKeyStore } from './sql-customer-store';
 import type { CustomerStore, EphemeralKeyStore } from './customer-stores';
 import type { PaymentAttemptStore, PaymentListStore } from './payment-ops-stores';
 import { SqlPaymentAttemptStore, SqlPaymentListStore } from './sql-payment-ops-store';
+import { SqlRefundStore } from './sql-refund-store';
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -30,6 +31,7 @@ import type {
   OutboxStore,
   PaymentStore,
   ProfileStore,
+  RefundStore,
   Store,
   Stores,
 } from './stores';
@@ -462,6 +464,7 @@ function storesFor(db: Db): Stores {
     ephemeralKeys: new SqlEphemeralKeyStore(db),
     attempts: new SqlPaymentAttemptStore(db),
     paymentList: new SqlPaymentListStore(db),
+    refunds: new SqlRefundStore(db),
   };
 }
 
@@ -477,6 +480,7 @@ export class SqlStore implements Store {
   readonly ephemeralKeys: EphemeralKeyStore;
   readonly attempts: PaymentAttemptStore;
   readonly paymentList: PaymentListStore;
+  readonly refunds: RefundStore;
   readonly #db: Kysely<Database>;
   #closed = false;
 
@@ -496,6 +500,7 @@ export class SqlStore implements Store {
     this.ephemeralKeys = stores.ephemeralKeys;
     this.attempts = stores.attempts;
     this.paymentList = stores.paymentList;
+    this.refunds = stores.refunds;
   }
 
   /** Applies pending migrations. */

@@ -2,12 +2,14 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import { migration0001Init } from './0001-init';
 import { migration0002PaymentsOps } from './0002-payments-ops';
 import { migration0003Customers } from './0003-customers';
+import { migration0004Refunds } from './0004-refunds';
 
 /** In-code migrations, in order. File names sort; Kysely applies them by name. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001_init': migration0001Init,
   '0002_payments_ops': migration0002PaymentsOps,
   '0003_customers': migration0003Customers,
+  '0004_refunds': migration0004Refunds,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
