@@ -12,9 +12,11 @@ import { createErrorHandler, createNotFoundHandler, errorResponse, validationHoo
 import { requestContext } from './http/middleware/request-context';
 import { registerAccountRoutes } from './http/routes/account';
 import { registerDemoRoutes, type DemoOptions } from './http/routes/demo';
+import { registerEventRoutes } from './http/routes/events';
 import { registerPaymentRoutes } from './http/routes/payments';
 import { registerSystemRoutes } from './http/routes/system';
 import type { Logger } from './logger';
+import { defaultWebhookDeliveryConfig, type WebhookDeliveryConfig } from './webhooks/delivery';
 
 export { createJsApp, type JsAppDeps } from './http/js-app';
 
@@ -30,6 +32,8 @@ export interface AppDeps extends CoreDeps {
   /** The demo merchant backend and page; absent disables /demo. */
   demo?: DemoOptions | undefined;
   bodyLimitBytes?: number;
+  /** Delivery policy for POST /events/{event_id}/retry (the dispatcher gets the same from main.ts). */
+  webhooks?: WebhookDeliveryConfig;
 }
 
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
@@ -59,6 +63,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerSystemRoutes(app, deps.store, deps.isReady ?? (() => true), deps.publicBaseUrl);
   registerPaymentRoutes(app, core);
   registerAccountRoutes(app, core);
+  registerEventRoutes(app, core, deps.webhooks ?? defaultWebhookDeliveryConfig());
   if (deps.demo !== undefined) {
     registerDemoRoutes(app, core, deps.demo, { publicBaseUrl: deps.publicBaseUrl, publicJsUrl: deps.publicJsUrl });
   }

@@ -7,6 +7,8 @@ import type { PaymentMethod, PaymentMethodType } from '../../../protocol/api/enu
 import type { AccountSettings } from '../core/account-settings';
 import type { Engine } from './database';
 import { migrateToLatest } from './migrations/index';
+import { SqlWebhookStore } from './sql-webhook-store';
+import type { WebhookStore } from './webhook-store';
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -439,6 +441,7 @@ function storesFor(db: Db): Stores {
     operators: new SqlOperatorStore(db),
     payments: new SqlPaymentStore(db),
     outbox: new SqlOutboxStore(db),
+    webhooks: new SqlWebhookStore(db),
   };
 }
 
@@ -450,6 +453,7 @@ export class SqlStore implements Store {
   readonly operators: OperatorStore;
   readonly payments: PaymentStore;
   readonly outbox: OutboxStore;
+  readonly webhooks: WebhookStore;
   readonly #db: Kysely<Database>;
   #closed = false;
 
@@ -465,6 +469,7 @@ export class SqlStore implements Store {
     this.operators = stores.operators;
     this.payments = stores.payments;
     this.outbox = stores.outbox;
+    this.webhooks = stores.webhooks;
   }
 
   /** Applies pending migrations. */

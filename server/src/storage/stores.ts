@@ -16,6 +16,7 @@ import type {
   Scope,
 } from './records';
 import type { AccountSettings } from '../core/account-settings';
+import type { WebhookStore } from './webhook-store';
 
 export interface AccountStore {
   insertAccount(account: AccountRecord): Promise<InsertResult>;
@@ -70,6 +71,7 @@ export interface Stores {
   operators: OperatorStore;
   payments: PaymentStore;
   outbox: OutboxStore;
+  webhooks: WebhookStore;
 }
 
 /** The whole store: the stores plus transactions and lifecycle. */
