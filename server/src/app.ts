@@ -14,10 +14,12 @@ import { registerAccountRoutes } from './http/routes/account';
 import { registerCustomerRoutes } from './http/routes/customers';
 import { registerDemoRoutes, type DemoOptions } from './http/routes/demo';
 import { registerPaymentOpsRoutes } from './http/routes/payment-ops';
+import { registerEventRoutes } from './http/routes/events';
 import { registerPaymentRoutes } from './http/routes/payments';
 import { registerRefundRoutes } from './http/routes/refunds';
 import { registerSystemRoutes } from './http/routes/system';
 import type { Logger } from './logger';
+import { defaultWebhookDeliveryConfig, type WebhookDeliveryConfig } from './webhooks/delivery';
 
 export { createJsApp, type JsAppDeps } from './http/js-app';
 
@@ -33,6 +35,8 @@ export interface AppDeps extends CoreDeps {
   /** The demo merchant backend and page; absent disables /demo. */
   demo?: DemoOptions | undefined;
   bodyLimitBytes?: number;
+  /** Delivery policy for POST /events/{event_id}/retry (the dispatcher gets the same from main.ts). */
+  webhooks?: WebhookDeliveryConfig;
 }
 
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
@@ -66,6 +70,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerRefundRoutes(app, core);
   registerAccountRoutes(app, core);
   registerCustomerRoutes(app, core);
+  registerEventRoutes(app, core, deps.webhooks ?? defaultWebhookDeliveryConfig());
   if (deps.demo !== undefined) {
     registerDemoRoutes(app, core, deps.demo, { publicBaseUrl: deps.publicBaseUrl, publicJsUrl: deps.publicJsUrl });
   }

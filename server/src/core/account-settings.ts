@@ -38,6 +38,16 @@ export interface AccountSettings {
   /** Also allow http://localhost:* and http://127.0.0.1:* to frame the hosted frame (test integrations). */
   allowLocalhostFrameAncestors: boolean;
   rails: readonly RailSettings[];
+  /** Where the account's webhook events go and the secret that signs them (docs/webhooks.md). */
+  webhook?: WebhookEndpointSettings | undefined;
+}
+
+/** The account's webhook endpoint: one for both modes (each envelope names its mode). */
+export interface WebhookEndpointSettings {
+  /** null: no endpoint; events are recorded with delivery_status no_endpoint. */
+  url: string | null;
+  /** `whsec_` + base64 of the key bytes (Standard Webhooks). */
+  secret: string;
 }
 
 const NONE: RailCapabilities = { refunds: false, metadataUpdates: false, recurring: false, manualCapture: false, disputes: false };

@@ -12,6 +12,8 @@ import type { CustomerStore, EphemeralKeyStore } from './customer-stores';
 import type { PaymentAttemptStore, PaymentListStore } from './payment-ops-stores';
 import { SqlPaymentAttemptStore, SqlPaymentListStore } from './sql-payment-ops-store';
 import { SqlRefundStore } from './sql-refund-store';
+import { SqlWebhookStore } from './sql-webhook-store';
+import type { WebhookStore } from './webhook-store';
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -465,6 +467,7 @@ function storesFor(db: Db): Stores {
     attempts: new SqlPaymentAttemptStore(db),
     paymentList: new SqlPaymentListStore(db),
     refunds: new SqlRefundStore(db),
+    webhooks: new SqlWebhookStore(db),
   };
 }
 
@@ -481,6 +484,7 @@ export class SqlStore implements Store {
   readonly attempts: PaymentAttemptStore;
   readonly paymentList: PaymentListStore;
   readonly refunds: RefundStore;
+  readonly webhooks: WebhookStore;
   readonly #db: Kysely<Database>;
   #closed = false;
 
@@ -501,6 +505,7 @@ export class SqlStore implements Store {
     this.attempts = stores.attempts;
     this.paymentList = stores.paymentList;
     this.refunds = stores.refunds;
+    this.webhooks = stores.webhooks;
   }
 
   /** Applies pending migrations. */

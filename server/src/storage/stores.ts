@@ -20,6 +20,7 @@ import type { CustomerStore, EphemeralKeyStore } from './customer-stores';
 import type { PaymentAttemptStore, PaymentListStore } from './payment-ops-stores';
 import type { RefundStatus } from '../../../protocol/api/refunds';
 import type { RefundFilter, RefundPage, RefundPatch, RefundRecord } from './refund-records';
+import type { WebhookStore } from './webhook-store';
 
 export interface AccountStore {
   insertAccount(account: AccountRecord): Promise<InsertResult>;
@@ -104,6 +105,7 @@ export interface Stores {
   attempts: PaymentAttemptStore;
   paymentList: PaymentListStore;
   refunds: RefundStore;
+  webhooks: WebhookStore;
 }
 
 /** The whole store: the stores plus transactions and lifecycle. */

@@ -3,6 +3,7 @@ import { migration0001Init } from './0001-init';
 import { migration0002PaymentsOps } from './0002-payments-ops';
 import { migration0003Customers } from './0003-customers';
 import { migration0004Refunds } from './0004-refunds';
+import { migration0005WebhookDelivery } from './0005-webhook-delivery';
 
 /** In-code migrations, in order. File names sort; Kysely applies them by name. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002_payments_ops': migration0002PaymentsOps,
   '0003_customers': migration0003Customers,
   '0004_refunds': migration0004Refunds,
+  '0005_webhook_delivery': migration0005WebhookDelivery,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
