@@ -7,6 +7,7 @@ import type { PaymentMethod, PaymentMethodType } from '../../../protocol/api/enu
 import type { AccountSettings } from '../core/account-settings';
 import type { Engine } from './database';
 import { migrateToLatest } from './migrations/index';
+import { SqlIdempotencyStore } from './sql-idempotency-store';
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -22,6 +23,7 @@ import type { AccountsTable, ApiKeysTable, Database, PaymentsTable, WebhookEvent
 import type {
   AccountStore,
   ApiKeyStore,
+  IdempotencyStore,
   OperatorStore,
   OutboxStore,
   PaymentStore,
@@ -439,6 +441,7 @@ function storesFor(db: Db): Stores {
     operators: new SqlOperatorStore(db),
     payments: new SqlPaymentStore(db),
     outbox: new SqlOutboxStore(db),
+    idempotency: new SqlIdempotencyStore(db),
   };
 }
 
@@ -450,6 +453,7 @@ export class SqlStore implements Store {
   readonly operators: OperatorStore;
   readonly payments: PaymentStore;
   readonly outbox: OutboxStore;
+  readonly idempotency: IdempotencyStore;
   readonly #db: Kysely<Database>;
   #closed = false;
 
@@ -465,6 +469,7 @@ export class SqlStore implements Store {
     this.operators = stores.operators;
     this.payments = stores.payments;
     this.outbox = stores.outbox;
+    this.idempotency = stores.idempotency;
   }
 
   /** Applies pending migrations. */

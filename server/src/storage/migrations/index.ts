@@ -1,9 +1,11 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { migration0001Init } from './0001-init';
+import { migration0006IdempotencyKeys } from './0006-idempotency-keys';
 
 /** In-code migrations, in order. File names sort; Kysely applies them by name. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001_init': migration0001Init,
+  '0006_idempotency_keys': migration0006IdempotencyKeys,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
