@@ -51,7 +51,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       origin: '*',
       allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
       allowHeaders: ['api-key', 'authorization', 'content-type', 'idempotency-key'],
-      exposeHeaders: ['x-request-id'],
+      exposeHeaders: ['x-request-id', 'idempotent-replayed'],
       maxAge: 600,
     }),
   );
