@@ -19,7 +19,7 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   timeout: 30_000,
-  reporter: [['list'], ['json', { outputFile: '../test-results/e2e.json' }]],
+  reporter: [['list'], ['json', { outputFile: '../.reports/e2e.json' }]],
   use: {
     baseURL: E2E.merchantUrl,
     launchOptions: {

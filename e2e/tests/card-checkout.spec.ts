@@ -66,10 +66,10 @@ test('keyboard only: Tab through the card fields, Enter pays', async ({ page }) 
   const frame = railFrame(page);
   await expect(page.locator('#pay')).toBeEnabled();
   await page.locator('body').focus();
-  const cardTab = frame.getByRole('radio', { name: 'Card', exact: true });
-  for (let i = 0; i < 10 && !(await cardTab.evaluate((el) => el === document.activeElement).catch(() => false)); i++) await page.keyboard.press('Tab');
-  await expect(cardTab).toBeFocused();
-  await page.keyboard.press('Tab');
+  // Tab until the card number has focus; the method selector (when shown) has Card first and checked.
+  const activeId = () => frame.locator('body').evaluate(() => document.activeElement?.id ?? '');
+  for (let i = 0; i < 12 && (await activeId()) !== 'rail-card-number'; i++) await page.keyboard.press('Tab');
+  await expect(frame.getByLabel('Card number', { exact: true })).toBeFocused();
   await page.keyboard.type(TEST_CARDS.success);
   await page.keyboard.press('Tab');
   await page.keyboard.type('1234');

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { TEST_VPAS, fillUpi, railFrame, waitForPaymentStatus, waitForRailReady } from '../helpers/rail-test-helpers';
+import { TEST_VPAS, fillUpi, railFrame, selectPaymentMethod, waitForPaymentStatus, waitForRailReady } from '../helpers/rail-test-helpers';
 import { API, elementEvents, pay } from './support';
 
 test('keyboard only: Tab into the frame, type the VPA, Enter submits the merchant form', async ({ page }) => {
@@ -7,11 +7,23 @@ test('keyboard only: Tab into the frame, type the VPA, Enter submits the merchan
   await waitForRailReady(page);
   await expect(page.locator('#pay')).toBeEnabled();
   const frame = railFrame(page);
-  // From the top of the page, Tab until the UPI field has focus (no mouse anywhere).
+  // What has focus inside the frame, read in one evaluate (a locator for a field not rendered would wait).
+  const active = () =>
+    frame.locator('body').evaluate(() => {
+      const element = document.activeElement as HTMLInputElement | null;
+      return element ? `${element.type}:${element.value}:${element.id}` : '';
+    });
+  // From the top of the page, Tab until the UPI field has focus (no mouse anywhere). When the account offers
+  // several methods, the selector is a radio group: arrow keys move to UPI, as in any radio group.
   await page.locator('body').focus();
-  for (let i = 0; i < 10; i++) {
+  for (let i = 0; i < 12; i++) {
     await page.keyboard.press('Tab');
-    if (await frame.getByLabel('UPI ID', { exact: true }).evaluate((el) => el === document.activeElement).catch(() => false)) break;
+    let focused = await active();
+    if (focused.endsWith(':rail-upi-vpa')) break;
+    for (let step = 0; step < 6 && focused.startsWith('radio:') && !focused.startsWith('radio:upi_collect'); step++) {
+      await page.keyboard.press('ArrowRight');
+      focused = await active();
+    }
   }
   await expect(frame.getByLabel('UPI ID', { exact: true })).toBeFocused();
   await page.keyboard.type(TEST_VPAS.success);
@@ -23,6 +35,7 @@ test('keyboard only: Tab into the frame, type the VPA, Enter submits the merchan
 test('locale and appearance switch live: French labels, and a computed style changes', async ({ page }) => {
   await page.goto('/checkout.html');
   const frame = await waitForRailReady(page);
+  await selectPaymentMethod(page, 'UPI');
   const input = frame.getByLabel('UPI ID', { exact: true });
   const radiusBefore = await input.evaluate((el) => getComputedStyle(el).borderTopLeftRadius);
   const colorBefore = await input.evaluate((el) => getComputedStyle(el).backgroundColor);
