@@ -44,6 +44,7 @@ export const ERROR_CATALOG = {
   ERR_4011: { status: 422, type: 'invalid_request', when: 'A live refund was asked for; no enabled rail refunds live payments.' },
   ERR_4012: { status: 400, type: 'invalid_request', when: 'capture_method is not supported by the rail that takes this payment (enabled rails capture automatically).' },
   ERR_4040: { status: 404, type: 'invalid_request', when: 'The requested resource does not exist.' },
+  ERR_4070: { status: 404, type: 'invalid_request', when: 'The test simulator page does not apply: unknown payment or challenge, or the payment no longer waits for this action.' },
   ERR_4088: { status: 400, type: 'invalid_request', when: 'Off-session charge without a usable mandate.' },
   ERR_4090: { status: 409, type: 'idempotency_error', when: 'A request with this Idempotency-Key is still in flight.' },
   ERR_4091: { status: 422, type: 'idempotency_error', when: 'This Idempotency-Key was used with a different request.' },

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { CURRENCIES } from '../../protocol/currency';
+import { parseVaultKey } from './vault/vault-cipher';
 import { DEFAULT_ACCOUNT_SETTINGS, type AccountSettings, type RailCapabilities, type RailSettings } from './core/account-settings';
 
 const DEFAULT_RETRY_SCHEDULE = '60,300,300,600,600,600,600,600,3600,3600,3600,3600,3600,21600,21600,21600';
@@ -56,6 +57,15 @@ const EnvSchema = z.object({
       return seconds;
     }),
   RAIL_ACCOUNT_CONFIG: optionalString,
+  RAIL_VAULT_KEY: optionalString.transform((value, ctx) => {
+    if (value === undefined) return undefined;
+    const parsed = parseVaultKey(value);
+    if ('error' in parsed) {
+      ctx.addIssue({ code: 'custom', message: parsed.error });
+      return z.NEVER;
+    }
+    return parsed.key;
+  }),
   RAIL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -101,6 +111,8 @@ export interface Config {
   webhookSecret: string | undefined;
   webhookRetryScheduleSeconds: number[];
   accountSettings: AccountSettings;
+  /** RAIL_VAULT_KEY (32 bytes); undefined: the key file in the data directory (vault/vault-cipher.ts). */
+  vaultKey: Buffer | undefined;
   logLevel: z.infer<typeof EnvSchema>['RAIL_LOG_LEVEL'];
 }
 
@@ -174,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookSecret: e.RAIL_WEBHOOK_SECRET,
     webhookRetryScheduleSeconds: e.RAIL_WEBHOOK_RETRY_SCHEDULE,
     accountSettings: loadAccountSettings(e.RAIL_ACCOUNT_CONFIG),
+    vaultKey: e.RAIL_VAULT_KEY,
     logLevel: e.RAIL_LOG_LEVEL,
   };
 }

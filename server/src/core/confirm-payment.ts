@@ -1,9 +1,11 @@
 import type { ConfirmPaymentRequest, PaymentMethodData } from '../../../protocol/api/payments';
-import type { PaymentRecord } from '../storage/records';
+import type { PaymentPatch, PaymentRecord } from '../storage/records';
+import type { CardDetails } from '../vault/card-details';
 import { authorizePaymentAccess, requireKeyKind, type AuthContext } from './auth';
 import { jsonEqual } from './canonical-json';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
+import { consumePspToken } from './consume-psp-token';
 import { applyRailOutcome } from './payment-outcome';
 import { chooseRail, resolvePaymentMethod } from './payment-method';
 import { decideTransition } from './payment-transitions';
@@ -118,7 +120,7 @@ export async function executeConfirm(
   const rail = chooseRail(auth.account.settings, deps.rails, auth.mode, payment.currency, method, payment.captureMethod, allowedTypes);
 
   const now = deps.clock.now();
-  const claimed = await deps.store.payments.updatePaymentIfStatus(auth, payment.paymentId, [payment.status], {
+  const patch: PaymentPatch = {
     status: decision.to,
     paymentMethodData: data,
     paymentMethod: method.paymentMethod,
@@ -131,13 +133,38 @@ export async function executeConfirm(
     errorMessage: null,
     errorReason: null,
     updatedAt: now,
-  });
+  };
+  let claimed: PaymentRecord | undefined;
+  let card: CardDetails | undefined;
+  const pspToken = data.psp_token;
+  if (pspToken !== undefined) {
+    // The token is consumed and the payment claimed in one transaction: a confirm that loses the claim leaves
+    // the token unused, and of two confirms with one token only one can use it. The payment keeps a display
+    // summary of the card instead of the token.
+    const result = await deps.store.transaction(async (tx) => {
+      const consumed = await consumePspToken(deps, tx, auth, payment.paymentId, pspToken, now);
+      const next = await tx.payments.updatePaymentIfStatus(auth, payment.paymentId, [payment.status], {
+        ...patch,
+        paymentMethodData: { card: consumed.summary },
+      });
+      if (next === undefined) throw new ClaimLost();
+      return { next, card: consumed.card };
+    }).catch((error: unknown) => {
+      if (error instanceof ClaimLost) return undefined;
+      throw error;
+    });
+    claimed = result?.next;
+    card = result?.card;
+  } else {
+    claimed = await deps.store.payments.updatePaymentIfStatus(auth, payment.paymentId, [payment.status], patch);
+  }
   if (claimed === undefined) {
     const current = await deps.store.payments.findPayment(auth, payment.paymentId);
     throw new ApiError('ERR_4003', `You cannot confirm this payment because it has status ${current?.status ?? payment.status}.`);
   }
 
   const outcome = await rail.adapter.authorize({
+    accountId: auth.accountId,
     mode: auth.mode,
     paymentId: claimed.paymentId,
     amount: claimed.amount,
@@ -146,7 +173,11 @@ export async function executeConfirm(
     paymentMethodType: rail.paymentMethodType,
     paymentMethodData: data,
     returnUrl: claimed.returnUrl,
+    ...(card !== undefined ? { card } : {}),
     now,
   });
   return applyRailOutcome(deps, claimed, outcome, 'rail_result');
 }
+
+/** Rolls back the token consumption when another request claimed the payment first. */
+class ClaimLost extends Error {}

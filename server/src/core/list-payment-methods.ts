@@ -3,6 +3,7 @@ import type { PaymentMethod, PaymentMethodType } from '../../../protocol/api/enu
 import { authorizePaymentAccess, requireKeyKind, type AuthContext } from './auth';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
+import { provisionedAdapter } from './account-settings';
 import { paymentIdFromClientSecret } from '../../../protocol/ids';
 
 /**
@@ -34,17 +35,19 @@ export async function listPaymentMethods(
     allowed = payment.requestFields['allowed_payment_method_types'] as PaymentMethodType[] | undefined;
   }
 
-  const byMethod = new Map<PaymentMethod, Set<PaymentMethodType>>();
+  // payment method -> type -> card networks (card rails) or null.
+  const byMethod = new Map<PaymentMethod, Map<PaymentMethodType, { network: string; connector: string }[] | null>>();
   for (const rail of auth.account.settings.rails) {
     if (!rail.modes.includes(auth.mode)) continue;
-    const adapter = deps.rails.adapterFor(auth.mode, rail.rail);
+    const adapter = provisionedAdapter(rail, deps.rails, auth.mode);
     if (adapter === undefined) continue;
     for (const railCurrency of rail.currencies) {
       if (currency !== null && railCurrency !== currency) continue;
       for (const entry of adapter.paymentMethodTypes(railCurrency)) {
         if (allowed !== undefined && !allowed.includes(entry.paymentMethodType)) continue;
-        const types = byMethod.get(entry.paymentMethod) ?? new Set<PaymentMethodType>();
-        types.add(entry.paymentMethodType);
+        const types = byMethod.get(entry.paymentMethod) ?? new Map();
+        const networks = adapter.cardNetworks?.map((network) => ({ network, connector: adapter.connector })) ?? null;
+        types.set(entry.paymentMethodType, networks);
         byMethod.set(entry.paymentMethod, types);
       }
     }
@@ -55,10 +58,14 @@ export async function listPaymentMethods(
     currency,
     payment_methods: [...byMethod].map(([paymentMethod, types]) => ({
       payment_method: paymentMethod,
-      payment_method_types: [...types].map((paymentMethodType) => ({
+      payment_method_types: [...types].map(([paymentMethodType, networks]) => ({
         payment_method_type: paymentMethodType,
         payment_experience: null,
-        card_networks: null,
+        // Hyperswitch's CardNetworkTypes shape.
+        card_networks:
+          networks === null
+            ? null
+            : networks.map(({ network, connector }) => ({ card_network: network, surcharge_details: null, eligible_connectors: [connector] })),
         bank_names: null,
         required_fields: null,
       })),

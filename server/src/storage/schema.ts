@@ -99,6 +99,23 @@ export interface WebhookEventsTable {
   updated_at: string;
 }
 
+/** The card vault (migration 0007): ciphertext and display fields only. */
+export interface VaultTokensTable {
+  account_id: string;
+  mode: string;
+  token_id: string;
+  payment_id: string;
+  card_ciphertext: string;
+  cvc_ciphertext: string | null;
+  last4: string;
+  card_network: string | null;
+  exp_month: string;
+  exp_year: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   business_profiles: ProfilesTable;
@@ -106,4 +123,5 @@ export interface Database {
   operators: OperatorsTable;
   payments: PaymentsTable;
   webhook_events: WebhookEventsTable;
+  vault_tokens: VaultTokensTable;
 }

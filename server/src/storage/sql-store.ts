@@ -18,6 +18,7 @@ import type {
   ProfileRecord,
   Scope,
 } from './records';
+import { SqlVaultTokenStore } from './sql-vault-store';
 import type { AccountsTable, ApiKeysTable, Database, PaymentsTable, WebhookEventsTable } from './schema';
 import type {
   AccountStore,
@@ -28,6 +29,7 @@ import type {
   ProfileStore,
   Store,
   Stores,
+  VaultTokenStore,
 } from './stores';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -439,6 +441,7 @@ function storesFor(db: Db): Stores {
     operators: new SqlOperatorStore(db),
     payments: new SqlPaymentStore(db),
     outbox: new SqlOutboxStore(db),
+    vaultTokens: new SqlVaultTokenStore(db),
   };
 }
 
@@ -450,6 +453,7 @@ export class SqlStore implements Store {
   readonly operators: OperatorStore;
   readonly payments: PaymentStore;
   readonly outbox: OutboxStore;
+  readonly vaultTokens: VaultTokenStore;
   readonly #db: Kysely<Database>;
   #closed = false;
 
@@ -465,6 +469,7 @@ export class SqlStore implements Store {
     this.operators = stores.operators;
     this.payments = stores.payments;
     this.outbox = stores.outbox;
+    this.vaultTokens = stores.vaultTokens;
   }
 
   /** Applies pending migrations. */

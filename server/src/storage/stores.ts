@@ -14,6 +14,7 @@ import type {
   PaymentRecord,
   ProfileRecord,
   Scope,
+  VaultTokenRecord,
 } from './records';
 import type { AccountSettings } from '../core/account-settings';
 
@@ -62,6 +63,16 @@ export interface OutboxStore {
   listEventsForObject(scope: Scope, objectId: string): Promise<OutboxEventRecord[]>;
 }
 
+export interface VaultTokenStore {
+  insertToken(token: VaultTokenRecord): Promise<InsertResult>;
+  findToken(scope: Scope, tokenId: string): Promise<VaultTokenRecord | undefined>;
+  /**
+   * Marks the token used and deletes its CVC ciphertext, only if it is unused and unexpired at `now` (a
+   * conditional UPDATE): of several concurrent calls exactly one gets true.
+   */
+  markTokenUsed(scope: Scope, tokenId: string, now: Date): Promise<boolean>;
+}
+
 /** The stores usable inside one transaction. */
 export interface Stores {
   accounts: AccountStore;
@@ -70,6 +81,7 @@ export interface Stores {
   operators: OperatorStore;
   payments: PaymentStore;
   outbox: OutboxStore;
+  vaultTokens: VaultTokenStore;
 }
 
 /** The whole store: the stores plus transactions and lifecycle. */

@@ -2,6 +2,7 @@
  * Test harness: a fresh store on SQLite (temp file) or PostgreSQL (a database of its own, dropped afterwards),
  * bootstrapped, with a manual clock and the API app. Used by the API suite on both engines.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,9 +12,11 @@ import { DEFAULT_ACCOUNT_SETTINGS, type AccountSettings } from '../core/account-
 import { bootstrap, type BootstrapResult, type BootstrapSecretsFile } from '../core/bootstrap';
 import { ManualClock } from '../core/clock';
 import { cryptoIds } from '../core/ids';
-import { createLogger } from '../logger';
-import { createRailRegistry, type RailRegistry } from '../rails/rail-adapter';
-import { UpiSimulator } from '../rails/simulator/upi-simulator';
+import { createLogger, type Logger } from '../logger';
+import type { RailRegistry } from '../rails/rail-adapter';
+import { createSimulatorRegistry } from '../rails/simulator/registry';
+import { CardVault } from '../vault/card-vault';
+import { VaultCipher } from '../vault/vault-cipher';
 import { openDatabase, type Engine } from '../storage/database';
 import { SqlStore } from '../storage/sql-store';
 
@@ -98,6 +101,10 @@ export interface HarnessOptions {
   settings?: AccountSettings;
   poolSize?: number;
   demoPagePaths?: string[];
+  /** The vault key (random by default). */
+  vaultKey?: Buffer;
+  /** Logger of the app (silent by default). */
+  logger?: Logger;
 }
 
 export async function createHarness(engine: Engine, options: HarnessOptions = {}): Promise<Harness> {
@@ -110,13 +117,15 @@ export async function createHarness(engine: Engine, options: HarnessOptions = {}
     { store, clock, ids: cryptoIds, secretsFile: memorySecretsFile() },
     { settings: options.settings ?? DEFAULT_ACCOUNT_SETTINGS },
   );
-  const rails = createRailRegistry({ test: { upi: new UpiSimulator(cryptoIds) } });
+  const rails = createSimulatorRegistry({ ids: cryptoIds, publicBaseUrl: 'http://127.0.0.1:8080' });
+  const vault = new CardVault(new VaultCipher(options.vaultKey ?? randomBytes(32)));
   const app = createApp({
     store,
     rails,
     clock,
     ids: cryptoIds,
-    logger: createLogger('silent'),
+    vault,
+    logger: options.logger ?? createLogger('silent'),
     publicBaseUrl: 'http://127.0.0.1:8080',
     publicJsUrl: 'http://127.0.0.1:8081',
     demo: { testSecretKey: boot.testSecretKey, testPublishableKey: boot.testPublishableKey, pagePaths: options.demoPagePaths ?? [] },

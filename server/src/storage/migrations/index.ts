@@ -1,9 +1,11 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { migration0001Init } from './0001-init';
+import { migration0007Vault } from './0007-vault';
 
 /** In-code migrations, in order. File names sort; Kysely applies them by name. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001_init': migration0001Init,
+  '0007_vault': migration0007Vault,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
