@@ -19,6 +19,8 @@ import { CardVault } from '../vault/card-vault';
 import { VaultCipher } from '../vault/vault-cipher';
 import { openDatabase, type Engine } from '../storage/database';
 import { SqlStore } from '../storage/sql-store';
+import type { Database } from '../storage/schema';
+import type { Kysely } from 'kysely';
 
 export const TEST_DATABASE_URL = process.env['RAIL_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -89,6 +91,8 @@ export interface Harness {
   engine: Engine;
   app: ReturnType<typeof createApp>;
   store: SqlStore;
+  /** The raw database, for tests that read rows as stored (encryption at rest, data scans). */
+  db: Kysely<Database>;
   clock: ManualClock;
   rails: RailRegistry;
   boot: BootstrapResult;
@@ -134,6 +138,7 @@ export async function createHarness(engine: Engine, options: HarnessOptions = {}
     engine,
     app,
     store,
+    db,
     clock,
     rails,
     boot,

@@ -81,7 +81,7 @@ export class BankTransferSimulator implements RailAdapter {
       reference,
       nextAction: { type: 'display_bank_transfer_information', bank_transfer_steps_and_charges_details: details },
       state: {
-        resolve_at_ms: request.now.getTime() + BANK_TRANSFER_RESOLVE_AFTER_MS,
+        resolve_at: new Date(request.now.getTime() + BANK_TRANSFER_RESOLVE_AFTER_MS).toISOString(),
         outcome: fails ? 'failed' : 'succeeded',
         failure_code: request.paymentMethod === 'mobile_payment' ? 'mobile_money_rejected' : 'bank_transfer_expired',
       },
@@ -89,8 +89,8 @@ export class BankTransferSimulator implements RailAdapter {
   }
 
   async sync(request: SyncRequest): Promise<RailOutcome> {
-    const resolveAt = request.railState?.['resolve_at_ms'];
-    if (typeof resolveAt !== 'number' || request.now.getTime() < resolveAt) return { kind: 'pending', reference: request.railReference };
+    const resolveAt = request.railState?.['resolve_at'];
+    if (typeof resolveAt !== 'string' || request.now.getTime() < Date.parse(resolveAt)) return { kind: 'pending', reference: request.railReference };
     if (request.railState?.['outcome'] === 'failed') {
       const code = String(request.railState['failure_code'] ?? 'bank_transfer_expired');
       return declined(request.railReference, code, code);

@@ -36,6 +36,10 @@ export function simulatorPageUrl(baseUrl: string, kind: '3ds' | 'crypto', reques
   return url.toString();
 }
 
+/*
+ * Rail state keeps times as ISO 8601 text, not epoch milliseconds: a 13-digit number can pass the Luhn check, and
+ * the data scan of the vault tests allows no Luhn-valid 13-19 digit run outside the vault's ciphertext.
+ */
 export class CardSimulator implements RailAdapter {
   readonly rail = 'card' as const;
   readonly connector = 'card_simulator';
@@ -64,7 +68,7 @@ export class CardSimulator implements RailAdapter {
           kind: 'customer_action',
           reference,
           nextAction: { type: 'redirect_to_url', redirect_to_url: simulatorPageUrl(this.options.publicBaseUrl, '3ds', request, challenge) },
-          state: { challenge, expires_at_ms: request.now.getTime() + THREE_DS_VALIDITY_MS },
+          state: { challenge, expires_at: new Date(request.now.getTime() + THREE_DS_VALIDITY_MS).toISOString() },
         };
       }
       default:
@@ -73,8 +77,8 @@ export class CardSimulator implements RailAdapter {
   }
 
   async sync(request: SyncRequest): Promise<RailOutcome> {
-    const expiresAt = request.railState?.['expires_at_ms'];
-    if (typeof expiresAt === 'number' && request.now.getTime() >= expiresAt) {
+    const expiresAt = request.railState?.['expires_at'];
+    if (typeof expiresAt === 'string' && request.now.getTime() >= Date.parse(expiresAt)) {
       return declined(request.railReference, 'authentication_expired', 'authentication_expired');
     }
     if (request.customerDecision === 'complete') return { kind: 'authorized', reference: request.railReference, amountReceived: request.amount };

@@ -84,13 +84,13 @@ export class CryptoSimulator implements RailAdapter {
         pay_amount: cryptoPayAmount(request.amount, request.currency, coin),
         hosted_page_url: simulatorPageUrl(this.options.publicBaseUrl, 'crypto', request, challenge),
       },
-      state: { challenge, expires_at_ms: request.now.getTime() + CRYPTO_VALIDITY_MS },
+      state: { challenge, expires_at: new Date(request.now.getTime() + CRYPTO_VALIDITY_MS).toISOString() },
     };
   }
 
   async sync(request: SyncRequest): Promise<RailOutcome> {
-    const expiresAt = request.railState?.['expires_at_ms'];
-    const expired = typeof expiresAt === 'number' && request.now.getTime() >= expiresAt;
+    const expiresAt = request.railState?.['expires_at'];
+    const expired = typeof expiresAt === 'string' && request.now.getTime() >= Date.parse(expiresAt);
     if (request.customerDecision === 'fail' || expired) {
       return declined(request.railReference, 'crypto_payment_expired', 'crypto_payment_expired');
     }
