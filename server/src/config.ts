@@ -82,6 +82,8 @@ const AccountConfigFile = z.strictObject({
   merchant_name: z.string().min(1).max(255).optional(),
   merchant_origins: z.array(z.url()).optional(),
   allow_localhost_frame_ancestors: z.boolean().optional(),
+  /** Shorthand for a test-mode `card` rail on the simulated acquirer (SIMULATED_ACQUIRER_CURRENCIES). */
+  card_acquirer: z.enum(['simulator']).optional(),
   rails: z
     .array(
       z.strictObject({
@@ -93,6 +95,9 @@ const AccountConfigFile = z.strictObject({
     )
     .optional(),
 });
+
+/** Currencies of the card rail that `"card_acquirer": "simulator"` adds. */
+export const SIMULATED_ACQUIRER_CURRENCIES = ['USD', 'EUR', 'GBP', 'INR'] as const;
 
 export interface Config {
   host: string;
@@ -150,11 +155,18 @@ export function loadAccountSettings(path: string | undefined): AccountSettings {
     modes: rail.modes,
     capabilities: { test: capabilities(rail.capabilities?.test), live: capabilities(rail.capabilities?.live) },
   }));
+  let allRails = rails ?? DEFAULT_ACCOUNT_SETTINGS.rails;
+  if (file.card_acquirer === 'simulator' && !allRails.some((rail) => rail.rail === 'card')) {
+    allRails = [
+      ...allRails,
+      { rail: 'card', currencies: SIMULATED_ACQUIRER_CURRENCIES, modes: ['test'], capabilities: { test: capabilities(undefined), live: capabilities(undefined) } },
+    ];
+  }
   return {
     merchantName: file.merchant_name ?? DEFAULT_ACCOUNT_SETTINGS.merchantName,
     merchantOrigins: file.merchant_origins?.map((origin) => new URL(origin).origin) ?? DEFAULT_ACCOUNT_SETTINGS.merchantOrigins,
     allowLocalhostFrameAncestors: file.allow_localhost_frame_ancestors ?? DEFAULT_ACCOUNT_SETTINGS.allowLocalhostFrameAncestors,
-    rails: rails ?? DEFAULT_ACCOUNT_SETTINGS.rails,
+    rails: allRails,
   };
 }
 
