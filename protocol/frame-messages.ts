@@ -14,7 +14,10 @@ export type Locale = 'en' | 'fr' | 'hi' | 'es';
 export type Appearance = {
   theme?: 'default' | 'night' | 'flat';
   variables?: Partial<Record<AppearanceVariable, string>>;
-  /** Selector (`.Root`, `.Amount`, `.Label`, `.Input`, `.Input--invalid`, `.Input:focus`, `.Hint`, `.Error`, `.Notice`, `.Wait`) to camelCase declarations. */
+  /**
+   * Selector (`.Root`, `.Amount`, `.Tab`, `.Tab--selected`, `.Label`, `.Input`, `.Input--invalid`, `.Input:focus`,
+   * `.Hint`, `.Error`, `.Notice`, `.Wait`, `.Action`, `.Button`) to camelCase declarations.
+   */
   rules?: Record<string, Record<string, string>>;
 };
 
@@ -28,6 +31,17 @@ export type AppearanceVariable =
   | 'borderRadius'
   | 'spacingUnit';
 
+/**
+ * A font the frame may use: a stylesheet URL (`cssSrc`, e.g. Google Fonts) or one face (`family` + `src`, the
+ * CSS `@font-face` descriptors). Only https URLs (http on localhost) are loaded.
+ */
+export type FontSource =
+  | { cssSrc: string }
+  | { family: string; src: string; weight?: string; style?: string; display?: string; unicodeRange?: string };
+
+/** What the frame shows while it loads: `auto` and `always` a skeleton, `never` nothing. */
+export type LoaderOption = 'auto' | 'always' | 'never';
+
 /** What the host gives the frame (in the frame URL's fragment at load, and again, partially, on update). */
 export type FrameConfig = {
   publishableKey: string;
@@ -37,6 +51,8 @@ export type FrameConfig = {
   appearance?: Appearance;
   locale?: Locale;
   profileId?: string;
+  fonts?: FontSource[];
+  loader?: LoaderOption;
 };
 
 /** The part of FrameConfig that `elements.update()` may change live. */
@@ -75,7 +91,7 @@ export type PaymentResult = {
  * - ERR_6005 validation_error: the customer's input is incomplete or invalid; field_name names the field.
  * - ERR_6006 integration_error: the element was destroyed while the call was in flight.
  */
-export type ClientErrorCode = 'ERR_6001' | 'ERR_6002' | 'ERR_6003' | 'ERR_6004' | 'ERR_6005' | 'ERR_6006';
+export type { ClientErrorCode } from './client-errors';
 
 export type ConfirmOutcome = { payment: PaymentResult } | { error: ApiErrorObject };
 
@@ -106,6 +122,8 @@ export type FrameEvent =
   | { type: 'focus' }
   | { type: 'blur' }
   | { type: 'escape' }
+  /** Enter pressed in a field: the host submits the merchant form around the element (implicit submission). */
+  | { type: 'submit' }
   | { type: 'resize'; height: number }
   | { type: 'loaderror'; error: ApiErrorObject };
 

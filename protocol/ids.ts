@@ -14,10 +14,14 @@ export const ID_PREFIX = {
   apiKey: 'key',
   account: 'acc',
   profile: 'pro',
+  ephemeralKey: 'eki',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 
 export const GENERATED_ID_RANDOM_LENGTH = 20;
+
+/** Ephemeral keys (api-conventions §2, Hyperswitch `epk_`): `epk_` + 40 base62 characters. */
+export const EPHEMERAL_KEY_PATTERN = /^epk_[A-Za-z0-9]{40}$/;
 
 /** Key shape from the spec: rail_<full|open>_<test|live>_<secret>, secret at least 32 base62 characters. */
 export const API_KEY_PATTERN = /^rail_(full|open)_(test|live)_[A-Za-z0-9]{32,}$/;

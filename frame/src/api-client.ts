@@ -1,9 +1,28 @@
 import type { ApiErrorObject } from '../../protocol/errors';
 import type { FrameConfig, PaymentResult } from '../../protocol/frame-messages';
 import { paymentIdFromClientSecret } from '../../protocol/ids';
+import type { VaultCard } from './card-model';
 import { clientError } from './errors';
 
+/** What a confirm sends besides client_secret and return_url. */
+export interface ConfirmMethod {
+  payment_method: string;
+  payment_method_type: string;
+  payment_method_data: Record<string, unknown>;
+}
+
 export type ApiResult<T> = { ok: true; value: T } | { ok: false; error: ApiErrorObject };
+
+/** POST /vault/tokens answer: an opaque single-use token and what may be shown of the card (never its number). */
+export interface VaultToken {
+  psp_token: string;
+  expires_at: string;
+  card: { last4: string; card_network: string | null; exp_month: string; exp_year: string };
+}
+
+function isVaultToken(value: unknown): value is VaultToken {
+  return typeof (value as VaultToken | null)?.psp_token === 'string';
+}
 
 export interface PaymentMethodList {
   currency?: string;
@@ -57,6 +76,16 @@ export function createApiClient(fetchImpl: typeof fetch, config: FrameConfig) {
         Array.isArray((value as PaymentMethodList | null)?.payment_methods),
       ),
     retrievePayment: () => request(`/payments/${paymentId}?client_secret=${secret}`, isPayment),
+    /** Confirms with the chosen method; `payment_method_data` never holds card data (only a psp_token). */
+    confirm: (method: ConfirmMethod, returnUrl: string | undefined) =>
+      request(`/payments/${paymentId}/confirm`, isPayment, {
+        method: 'POST',
+        body: JSON.stringify({
+          client_secret: config.clientSecret,
+          ...method,
+          ...(returnUrl ? { return_url: returnUrl } : {}),
+        }),
+      }),
     confirmUpiCollect: (vpaId: string, returnUrl: string | undefined) =>
       request(`/payments/${paymentId}/confirm`, isPayment, {
         method: 'POST',
@@ -67,6 +96,15 @@ export function createApiClient(fetchImpl: typeof fetch, config: FrameConfig) {
           payment_method_data: { upi: { upi_collect: { vpa_id: vpaId } } },
           ...(returnUrl ? { return_url: returnUrl } : {}),
         }),
+      }),
+    /**
+     * The only request that carries card data: from this frame (js_url's origin) to the API's vault, which answers
+     * a single-use psp_token. The card is serialized here and nowhere else.
+     */
+    createVaultToken: (card: VaultCard) =>
+      request('/vault/tokens', isVaultToken, {
+        method: 'POST',
+        body: JSON.stringify({ client_secret: config.clientSecret, ...card }),
       }),
   };
 }

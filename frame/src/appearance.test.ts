@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { appearanceCss, isSafeCssValue } from './appearance';
+import { appearanceCss, applyFonts, fontFaceUrl, isFontUrl, isSafeCssValue } from './appearance';
 
 describe('appearanceCss', () => {
   test('maps variables to custom properties on :root', () => {
@@ -43,5 +43,23 @@ describe('isSafeCssValue', () => {
     ['x'.repeat(201), false],
   ])('%s is safe: %s', (value, safe) => {
     expect(isSafeCssValue(value)).toBe(safe);
+  });
+});
+
+describe('fonts', () => {
+  test('accept https anywhere and http on localhost only', () => {
+    expect(isFontUrl('https://fonts.example/a.css')).toBe(true);
+    expect(isFontUrl('http://localhost:5173/a.css')).toBe(true);
+    expect(isFontUrl('http://fonts.example/a.css')).toBe(false);
+    expect(isFontUrl('javascript:alert(1)')).toBe(false);
+    expect(fontFaceUrl('url(https://cdn.example/a.woff2) format("woff2")')).toBe('https://cdn.example/a.woff2');
+    expect(fontFaceUrl('url(https://cdn.example/a.woff2); }')).toBeUndefined();
+  });
+
+  test('a cssSrc becomes one stylesheet link, an unsafe one none', () => {
+    (window as unknown as { happyDOM: { settings: { disableCSSFileLoading: boolean } } }).happyDOM.settings.disableCSSFileLoading = true;
+    applyFonts([{ cssSrc: 'https://fonts.example/css?family=Inter' }, { cssSrc: 'https://fonts.example/css?family=Inter' }, { cssSrc: 'ftp://x/y.css' }]);
+    const links = [...document.head.querySelectorAll('link[rel="stylesheet"]')].map((link) => link.getAttribute('href'));
+    expect(links).toEqual(['https://fonts.example/css?family=Inter']);
   });
 });

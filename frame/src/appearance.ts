@@ -1,4 +1,4 @@
-import type { Appearance, AppearanceVariable } from '../../protocol/frame-messages';
+import type { Appearance, AppearanceVariable, FontSource } from '../../protocol/frame-messages';
 
 const THEMES: Record<NonNullable<Appearance['theme']>, Partial<Record<AppearanceVariable, string>>> = {
   default: {},
@@ -18,7 +18,7 @@ const VARIABLE_NAMES: Record<AppearanceVariable, string> = {
 };
 
 /** Class names a rule may target (the frame's own markup), optionally with a state suffix and a pseudo-class. */
-const RULE_SELECTOR = /^\.(Root|Amount|Label|Input|Hint|Error|Notice|Wait)(--(invalid|focused|success|error|info))?(:(hover|focus|disabled|focus-visible))?$/;
+const RULE_SELECTOR = /^\.(Root|Amount|Tab|Label|Input|Hint|Error|Notice|Wait|Action|Button|Brand)(--(invalid|focused|selected|success|error|info))?(:(hover|focus|disabled|focus-visible|focus-within))?$/;
 
 const RULE_PROPERTIES = new Set([
   'color', 'backgroundColor', 'border', 'borderColor', 'borderWidth', 'borderStyle', 'borderRadius', 'boxShadow',
@@ -63,4 +63,51 @@ export function applyAppearance(appearance: Appearance | undefined, doc: Documen
     doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
   }
   sheet.replaceSync(css);
+}
+
+/** https anywhere, http only on localhost (development). */
+export function isFontUrl(url: unknown): url is string {
+  if (typeof url !== 'string' || url.length > 2048) return false;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && /^(localhost|127\.0\.0\.1|\[::1\])$/.test(parsed.hostname));
+  } catch {
+    return false;
+  }
+}
+
+/** The URL inside a CSS `url(...)` font source, or undefined when the source is anything else. */
+export function fontFaceUrl(src: unknown): string | undefined {
+  const match = typeof src === 'string' ? /^url\((['"]?)([^'"()\s]+)\1\)(\s+format\(['"]?[\w-]+['"]?\))?$/.exec(src.trim()) : null;
+  return match && isFontUrl(match[2]) ? match[2] : undefined;
+}
+
+const loadedFonts = new Set<string>();
+
+/**
+ * Loads the merchant's fonts (the `fonts` option of elements()): stylesheets through <link>, single faces through
+ * the FontFace API. Unsafe URLs and descriptors are dropped; a font that fails to load leaves the fallback stack.
+ */
+export function applyFonts(fonts: readonly FontSource[] | undefined, doc: Document = document): void {
+  for (const font of fonts ?? []) {
+    if ('cssSrc' in font) {
+      if (!isFontUrl(font.cssSrc) || loadedFonts.has(font.cssSrc)) continue;
+      loadedFonts.add(font.cssSrc);
+      const link = doc.createElement('link');
+      link.rel = 'stylesheet';
+      link.href = font.cssSrc;
+      doc.head.appendChild(link);
+    } else {
+      const url = fontFaceUrl(font.src);
+      if (!url || typeof font.family !== 'string' || !isSafeCssValue(font.family) || typeof FontFace !== 'function') continue;
+      const descriptors: FontFaceDescriptors = {};
+      if (isSafeCssValue(font.weight)) descriptors.weight = font.weight;
+      if (isSafeCssValue(font.style)) descriptors.style = font.style;
+      if (isSafeCssValue(font.unicodeRange)) descriptors.unicodeRange = font.unicodeRange;
+      if (font.display && ['auto', 'block', 'swap', 'fallback', 'optional'].includes(font.display)) descriptors.display = font.display as FontDisplay;
+      const face = new FontFace(font.family, `url(${JSON.stringify(url)})`, descriptors);
+      doc.fonts.add(face);
+      face.load().catch(() => {});
+    }
+  }
 }

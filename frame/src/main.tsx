@@ -1,9 +1,9 @@
 import { effect } from '@preact/signals';
 import { render } from 'preact';
 import type { FrameEvent, FrameMethods } from '../../protocol/frame-messages';
-import { applyAppearance } from './appearance';
+import { applyAppearance, applyFonts } from './appearance';
 import { PaymentForm } from './components/payment-form';
-import { VPA_INPUT_ID } from './components/upi-collect-form';
+import { CARD_INPUT_IDS } from './components/card-form';
 import { connectHost } from './host-connection';
 import { parseFrameParams, sanitizeUpdate } from './params';
 import { PaymentModel } from './payment-model';
@@ -48,15 +48,19 @@ function start(root: HTMLElement): void {
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     now: () => Date.now(),
   });
-  const input = () => document.getElementById(VPA_INPUT_ID) as HTMLInputElement | null;
+  /** The first control of the selected method (or the method selector when the method has no input). */
+  const firstControl = () => root.querySelector<HTMLElement>('.Form input:not([disabled]), .Form select:not([disabled]), .Tab--selected input');
+  const fieldInput = (field: string) =>
+    document.getElementById(field === 'vpa_id' ? 'rail-upi-vpa' : (CARD_INPUT_IDS as Record<string, string>)[field] ?? '');
   const methods: FrameMethods = {
     update: (update) => model.update(sanitizeUpdate(update)),
     confirm: async (request) => {
       const outcome = await model.confirm(request);
-      if ('error' in outcome && outcome.error.field_name === 'vpa_id') input()?.focus();
+      // Move the customer to the field to fix (validation in the frame, or the vault refusing a field).
+      if ('error' in outcome && outcome.error.field_name) fieldInput(outcome.error.field_name)?.focus();
       return outcome;
     },
-    focus: () => input()?.focus(),
+    focus: () => firstControl()?.focus(),
     blur: () => (document.activeElement as HTMLElement | null)?.blur(),
     clear: () => model.clear(),
   };
@@ -64,12 +68,13 @@ function start(root: HTMLElement): void {
   // The API calls start before the handshake finishes; they need nothing from the host.
   void model.load();
 
+  applyFonts(params.config.fonts);
   effect(() => {
     applyAppearance(model.appearance.value);
     document.documentElement.lang = model.locale.value;
   });
   trackFocus(root, emit);
-  render(<PaymentForm model={model} onEscape={() => emit({ type: 'escape' })} />, root);
+  render(<PaymentForm model={model} onEscape={() => emit({ type: 'escape' })} onSubmit={() => emit({ type: 'submit' })} />, root);
 
   const height = observeHeight(root, (value) => emit({ type: 'resize', height: value }));
   new MutationObserver(height.measure).observe(root, { subtree: true, childList: true, characterData: true, attributes: true });

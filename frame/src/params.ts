@@ -41,6 +41,8 @@ export function parseFrameParams(hash: string): FrameParams | undefined {
   };
   if (raw.appearance && typeof raw.appearance === 'object') config.appearance = raw.appearance;
   if (typeof raw.profileId === 'string') config.profileId = raw.profileId;
+  if (Array.isArray(raw.fonts)) config.fonts = raw.fonts.filter((font) => font && typeof font === 'object').slice(0, 10);
+  if (raw.loader === 'auto' || raw.loader === 'always' || raw.loader === 'never') config.loader = raw.loader;
   return { merchantOrigin, channel, config };
 }
 

@@ -44,8 +44,8 @@ describe('load()', () => {
     expect(events).toContainEqual({ type: 'loaderror', error: expect.objectContaining({ code: 'ERR_6004' }) });
   });
 
-  test('says so when UPI collect is not offered for the payment', async () => {
-    const { model } = await loaded(fakeApi({ methods: () => json({ ...METHODS, payment_methods: [{ payment_method: 'crypto' }] }) }));
+  test('says so when no method the frame can take is offered', async () => {
+    const { model } = await loaded(fakeApi({ methods: () => json({ ...METHODS, payment_methods: [{ payment_method: 'wallet' }] }) }));
     expect(model.methodAvailable.value).toBe(false);
     expect(model.notice.value?.key).toBe('noMethods');
     expect(await model.confirm({ redirect: 'if_required' })).toEqual({ error: expect.objectContaining({ code: 'ERR_6005' }) });

@@ -8,7 +8,9 @@ import type {
   FrameEvent,
   PaymentResult,
 } from '../../protocol/frame-messages';
-import { createApiClient, type PaymentMethodList } from './api-client';
+import type { NextAction } from '../../protocol/payments';
+import { createApiClient, type ConfirmMethod, type PaymentMethodList } from './api-client';
+import { CardModel, type CardField } from './card-model';
 import { timestampToMs } from './deadline';
 import { clientError } from './errors';
 import { messagesFor, type MessageKey } from './i18n';
@@ -23,7 +25,7 @@ const DEFAULT_POLL_MS = 2_000;
 /** Longest a wait screen polls when the API gives no deadline (the client_secret lifetime). */
 const MAX_WAIT_MS = 15 * 60_000;
 
-export type Phase = 'loading' | 'ready' | 'loaderror' | 'processing' | 'waiting' | 'done';
+export type Phase = 'loading' | 'ready' | 'loaderror' | 'processing' | 'waiting' | 'action' | 'done';
 
 /** A message for the polite live region: a catalog key, plus the API's own text when it has one. */
 export interface Notice {
@@ -40,25 +42,81 @@ export interface PaymentModelDeps {
   now(): number;
 }
 
-function upiCollectOffered(list: PaymentMethodList): boolean {
-  return list.payment_methods.some(
-    (method) =>
-      method.payment_method === 'upi' &&
-      (!method.payment_method_types || method.payment_method_types.some((type) => type.payment_method_type === 'upi_collect')),
-  );
+/** One choice in the method selector: what the customer picks and what confirm sends. */
+export interface MethodOption {
+  /** `card`, `upi_collect`, `upi_intent`, `upi_qr`, `crypto`, or `bank_transfer:<payment_method_type>`. */
+  id: string;
+  payment_method: string;
+  payment_method_type: string;
+  label: MessageKey;
 }
 
+/** next_actions the frame shows itself (a QR code, transfer instructions, a crypto address, an app link). */
+export type ScreenAction = Exclude<NextAction, { type: 'wait_screen_information' }>;
+
+export const CRYPTO_CURRENCIES = ['BTC', 'ETH', 'USDC', 'USDT'] as const;
+
+const ORDER = ['card', 'upi_collect', 'upi_intent', 'upi_qr', 'bank_transfer', 'crypto'];
+
+/** The methods of the list this frame can take, in display order; others (wallets, pay later) are left out. */
+export function methodOptions(list: PaymentMethodList): MethodOption[] {
+  const options: MethodOption[] = [];
+  for (const method of list.payment_methods) {
+    const types = (method.payment_method_types ?? []).map((type) => type.payment_method_type);
+    switch (method.payment_method) {
+      case 'card':
+        if (!options.some((option) => option.id === 'card')) {
+          options.push({ id: 'card', payment_method: 'card', payment_method_type: 'credit', label: 'tabCard' });
+        }
+        break;
+      case 'upi':
+        for (const [type, label] of [['upi_collect', 'tabUpiCollect'], ['upi_intent', 'tabUpiIntent'], ['upi_qr', 'tabUpiQr']] as const) {
+          if (types.length === 0 ? type === 'upi_collect' : types.includes(type)) {
+            options.push({ id: type, payment_method: 'upi', payment_method_type: type, label });
+          }
+        }
+        break;
+      case 'crypto':
+        options.push({ id: 'crypto', payment_method: 'crypto', payment_method_type: types[0] ?? 'crypto_currency', label: 'tabCrypto' });
+        break;
+      case 'bank_transfer':
+        for (const type of types.length ? types : ['local_bank_transfer']) {
+          const label = /mom|mobile|mpesa|money/.test(type) ? 'tabMobileMoney' : 'tabBankTransfer';
+          options.push({ id: `bank_transfer:${type}`, payment_method: 'bank_transfer', payment_method_type: type, label });
+        }
+    }
+  }
+  const rank = (option: MethodOption) => ORDER.indexOf(option.id.split(':')[0] ?? '');
+  return options.sort((a, b) => rank(a) - rank(b));
+}
+
+const isHttpUrl = (url: string) => /^https?:\/\//i.test(url);
+
+const CARD_MESSAGES: Record<CardField, string> = {
+  card_number: 'The card number is missing or not valid.',
+  card_exp: 'The expiry date is missing or not valid.',
+  card_cvc: 'The security code is missing or not valid.',
+  card_holder_name: 'The name on the card is missing or not valid.',
+};
+
 /**
- * The payment element's state: loads the payment and its methods, owns the UPI collect form, confirms and follows
- * the wait screen until a final status. Components only render it and forward DOM events.
+ * The payment element's state: loads the payment and its methods, owns the method forms (card, UPI, crypto),
+ * confirms (tokenizing a card in the vault first) and follows next_actions the frame can show itself until a
+ * final status. Components only render it and forward DOM events.
  */
 export const PaymentModel = createModel((deps: PaymentModelDeps) => {
   const config = signal<FrameConfig>(deps.config);
   const phase = signal<Phase>('loading');
   const amount = signal<{ value: number; currency: string } | null>(null);
-  const methodAvailable = signal(false);
+  const methods = signal<MethodOption[]>([]);
+  const selectedId = signal<string | null>(null);
+  const selected = computed(() => methods.value.find((option) => option.id === selectedId.value) ?? null);
+  const methodAvailable = computed(() => methods.value.length > 0);
   const notice = signal<Notice | null>(null);
+  const screen = signal<ScreenAction | null>(null);
   const upi = new UpiCollectModel();
+  const card = new CardModel();
+  const cryptoCurrency = signal<string>(CRYPTO_CURRENCIES[0]);
   const locale = computed(() => config.value.locale ?? 'en');
   const messages = computed(() => messagesFor(locale.value));
   const appearance = computed(() => config.value.appearance);
@@ -67,13 +125,24 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
   let readySent = false;
   let inFlight: Promise<ConfirmOutcome> | null = null;
 
-  // Change events carry completeness only, never the VPA itself.
+  /** Completeness of the selected method's inputs; methods without inputs are complete as they are. */
+  const state = computed(() => {
+    const id = selectedId.value;
+    if (id === 'upi_collect') return { complete: upi.complete.value, empty: upi.empty.value };
+    if (id === 'card') return { complete: card.complete.value, empty: card.empty.value };
+    return { complete: true, empty: false };
+  });
+
+  // Change events carry the method type and completeness only, never what was typed.
   let previous = '';
   effect(() => {
-    const complete = upi.complete.value;
-    const empty = upi.empty.value;
-    const key = `${complete}:${empty}`;
-    if (previous !== '' && key !== previous) deps.emit({ type: 'change', complete, empty, value: { type: 'upi_collect' } });
+    const type = selectedId.value;
+    if (type === null) return;
+    const { complete, empty } = state.value;
+    const key = `${type}:${complete}:${empty}`;
+    if (previous !== '' && key !== previous) {
+      deps.emit({ type: 'change', complete, empty, value: { type: type.split(':')[0] ?? type } });
+    }
     previous = key;
   });
 
@@ -81,19 +150,22 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
     const generation = ++loadGeneration;
     phase.value = 'loading';
     notice.value = null;
+    screen.value = null;
     const api = createApiClient(deps.fetch, config.peek());
-    const [methods, payment] = await Promise.all([api.listPaymentMethods(), api.retrievePayment()]);
+    const [list, payment] = await Promise.all([api.listPaymentMethods(), api.retrievePayment()]);
     if (generation !== loadGeneration) return;
-    if (!methods.ok || !payment.ok) {
-      const error = !methods.ok ? methods.error : (payment as { error: ApiErrorObject }).error;
+    if (!list.ok || !payment.ok) {
+      const error = !list.ok ? list.error : (payment as { error: ApiErrorObject }).error;
       phase.value = 'loaderror';
       notice.value = { kind: 'error', key: 'loadFailed' };
       deps.emit({ type: 'loaderror', error });
       return;
     }
-    amount.value = { value: payment.value.amount, currency: payment.value.currency || methods.value.currency || 'INR' };
-    methodAvailable.value = upiCollectOffered(methods.value);
-    if (!methodAvailable.value) notice.value = { kind: 'error', key: 'noMethods' };
+    amount.value = { value: payment.value.amount, currency: payment.value.currency || list.value.currency || 'INR' };
+    const options = methodOptions(list.value);
+    methods.value = options;
+    if (!options.some((option) => option.id === selectedId.peek())) selectedId.value = options[0]?.id ?? null;
+    if (options.length === 0) notice.value = { kind: 'error', key: 'noMethods' };
     phase.value = 'ready';
     if (!readySent) {
       readySent = true;
@@ -101,22 +173,83 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
     }
   }
 
-  async function waitForFinal(api: ReturnType<typeof createApiClient>, payment: PaymentResult, generation: number): Promise<PaymentResult> {
+  /**
+   * Polls while the payment shows the same next_action, until a final status, another next_action, or the
+   * action's deadline (display_to_timestamp, at most the client_secret's lifetime).
+   */
+  async function poll(api: ReturnType<typeof createApiClient>, payment: PaymentResult, generation: number): Promise<{ payment: PaymentResult; moved: boolean }> {
     const action = payment.next_action;
-    if (action?.type !== 'wait_screen_information') return payment;
-    const interval = Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, action.poll_interval_ms || DEFAULT_POLL_MS));
-    const deadline = action.display_to_timestamp ? timestampToMs(action.display_to_timestamp) : deps.now() + MAX_WAIT_MS;
+    const wait = action?.type === 'wait_screen_information' ? action : undefined;
+    const interval = Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, wait?.poll_interval_ms || DEFAULT_POLL_MS));
+    const until = wait?.display_to_timestamp ?? (action?.type === 'qr_code_information' ? action.display_to_timestamp : null);
+    const start = deps.now();
+    const deadline = Math.min(until ? timestampToMs(until) : start + MAX_WAIT_MS, start + MAX_WAIT_MS);
     let current = payment;
-    while (deps.now() < Math.min(deadline, deps.now() + MAX_WAIT_MS) && generation === loadGeneration) {
+    while (deps.now() < deadline && generation === loadGeneration) {
       await deps.sleep(interval);
       if (generation !== loadGeneration) break;
       const next = await api.retrievePayment();
       // A failed poll (network blip) is retried at the next interval until the deadline.
       if (!next.ok) continue;
       current = next.value;
-      if (FINAL_STATUSES.includes(current.status) || current.next_action?.type !== 'wait_screen_information') break;
+      if (FINAL_STATUSES.includes(current.status) || current.next_action?.type !== action?.type) return { payment: current, moved: true };
     }
-    return current;
+    return { payment: current, moved: false };
+  }
+
+  /** Shows next_actions the frame handles itself and polls until the payment moves on; http(s) redirects go to the host. */
+  async function follow(api: ReturnType<typeof createApiClient>, payment: PaymentResult, generation: number): Promise<PaymentResult> {
+    let current = payment;
+    for (;;) {
+      const action = current.next_action;
+      if (!action || FINAL_STATUSES.includes(current.status)) return current;
+      if (action.type === 'redirect_to_url' && isHttpUrl(action.redirect_to_url)) return current;
+      if (action.type === 'wait_screen_information') {
+        screen.value = null;
+        phase.value = 'waiting';
+        notice.value = { kind: 'info', key: 'waiting' };
+      } else {
+        screen.value = action;
+        phase.value = 'action';
+        notice.value = { kind: 'info', key: 'actionWaiting' };
+      }
+      const next = await poll(api, current, generation);
+      current = next.payment;
+      if (!next.moved) return current;
+    }
+  }
+
+  function validationError(): ApiErrorObject | null {
+    const option = selected.peek();
+    if (!option) return clientError('ERR_6005', 'No payment method is available for this payment.');
+    if (option.id === 'upi_collect' && !upi.complete.value) {
+      upi.reveal();
+      return clientError('ERR_6005', upi.empty.value ? 'The UPI ID is missing.' : 'The UPI ID is not valid.', 'vpa_id');
+    }
+    if (option.id === 'card' && !card.complete.value) {
+      card.reveal();
+      const field = card.firstInvalid.value ?? 'card_number';
+      return clientError('ERR_6005', CARD_MESSAGES[field], field);
+    }
+    return null;
+  }
+
+  /** The confirm body for the selected method; for cards, tokenizes first (the number goes to the vault only). */
+  async function confirmMethod(api: ReturnType<typeof createApiClient>, option: MethodOption): Promise<{ ok: true; value: ConfirmMethod } | { ok: false; error: ApiErrorObject }> {
+    const base = { payment_method: option.payment_method, payment_method_type: option.payment_method_type };
+    switch (option.payment_method) {
+      case 'card': {
+        const token = await api.createVaultToken(card.vaultCard());
+        if (!token.ok) return token;
+        return { ok: true, value: { ...base, payment_method_data: { psp_token: token.value.psp_token } } };
+      }
+      case 'upi':
+        return { ok: true, value: { ...base, payment_method_data: { upi: { [option.payment_method_type]: option.id === 'upi_collect' ? { vpa_id: upi.vpaId.value } : {} } } } };
+      case 'crypto':
+        return { ok: true, value: { ...base, payment_method_data: { crypto: { pay_currency: cryptoCurrency.value } } } };
+      default:
+        return { ok: true, value: { ...base, payment_method_data: { [option.payment_method]: { [option.payment_method_type]: {} } } } };
+    }
   }
 
   async function runConfirm(request: ConfirmRequest): Promise<ConfirmOutcome> {
@@ -129,18 +262,15 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
       });
     });
     if (phase.value === 'loaderror') return { error: clientError('ERR_6003', 'The payment form did not load; it cannot confirm.') };
-    if (!methodAvailable.value) return { error: clientError('ERR_6005', 'No payment method is available for this payment.') };
-    if (!upi.complete.value) {
-      upi.reveal();
-      return {
-        error: clientError('ERR_6005', upi.empty.value ? 'The UPI ID is missing.' : 'The UPI ID is not valid.', 'vpa_id'),
-      };
-    }
+    const invalid = validationError();
+    if (invalid) return { error: invalid };
+    const option = selected.peek() as MethodOption;
     const generation = loadGeneration;
     const api = createApiClient(deps.fetch, config.peek());
     phase.value = 'processing';
     notice.value = { kind: 'info', key: 'processing' };
-    const confirmed = await api.confirmUpiCollect(upi.vpaId.value, request.return_url);
+    const method = await confirmMethod(api, option);
+    const confirmed = method.ok ? await api.confirm(method.value, request.return_url) : method;
     if (!confirmed.ok) {
       phase.value = 'ready';
       notice.value = {
@@ -150,17 +280,14 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
       };
       return { error: confirmed.error };
     }
-    let payment = confirmed.value;
-    if (payment.next_action?.type === 'wait_screen_information') {
-      phase.value = 'waiting';
-      notice.value = { kind: 'info', key: 'waiting' };
-      payment = await waitForFinal(api, payment, generation);
-    }
+    const payment = await follow(api, confirmed.value, generation);
     settle(payment);
     return { payment };
   }
 
   function settle(payment: PaymentResult): void {
+    const redirect = payment.next_action?.type === 'redirect_to_url' && isHttpUrl(payment.next_action.redirect_to_url);
+    if (!redirect && !(phase.value === 'action' && !FINAL_STATUSES.includes(payment.status))) screen.value = null;
     if (payment.status === 'succeeded') {
       phase.value = 'done';
       notice.value = { kind: 'success', key: 'succeeded' };
@@ -170,10 +297,14 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
     } else if (FINAL_STATUSES.includes(payment.status)) {
       phase.value = 'done';
       notice.value = null;
+    } else if (redirect) {
+      // The host navigates the top window to the server's URL (3DS, bank pages).
+      phase.value = 'processing';
+      notice.value = { kind: 'info', key: 'redirecting' };
     } else {
-      // Redirects and timed-out wait screens: the host decides what happens next.
-      phase.value = payment.next_action?.type === 'redirect_to_url' ? 'processing' : 'ready';
-      notice.value = payment.next_action?.type === 'redirect_to_url' ? null : { kind: 'info', key: 'pending' };
+      // Timed-out wait screens and instructions: the host decides what happens next.
+      phase.value = 'ready';
+      notice.value = { kind: 'info', key: 'pending' };
     }
   }
 
@@ -181,13 +312,23 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
     config,
     phase,
     amount,
+    methods,
+    selectedId,
+    selected,
     methodAvailable,
     notice,
+    screen,
     upi,
+    card,
+    cryptoCurrency,
     locale,
     messages,
     appearance,
     load,
+    select(id: string) {
+      const busy = phase.value === 'processing' || phase.value === 'waiting' || phase.value === 'action';
+      if (!busy && methods.value.some((option) => option.id === id)) selectedId.value = id;
+    },
     /** Concurrent confirms share one request: a double click never confirms twice. */
     confirm(request: ConfirmRequest): Promise<ConfirmOutcome> {
       if (!inFlight) {
@@ -202,11 +343,13 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
       config.value = { ...config.value, ...update };
       if (secretChanged) {
         upi.clear();
+        card.clear();
         void load();
       }
     },
     clear() {
       upi.clear();
+      card.clear();
       if (notice.value?.kind === 'error' && phase.value === 'ready' && methodAvailable.value) notice.value = null;
     },
   };

@@ -12,12 +12,28 @@ export const CONFIG: FrameConfig = {
 export const PAYMENT: PaymentResult = { payment_id: 'pay_abc123', status: 'requires_payment_method', amount: 10050, currency: 'INR' };
 export const METHODS = { currency: 'INR', payment_methods: [{ payment_method: 'upi', payment_method_types: [{ payment_method_type: 'upi_collect' }] }] };
 
+export const VAULT_TOKEN = {
+  psp_token: 'tok_' + 'A'.repeat(20),
+  expires_at: '2030-01-01T00:00:00Z',
+  card: { last4: '4242', card_network: 'Visa', exp_month: '12', exp_year: '2030' },
+};
+
+export const ALL_METHODS = {
+  currency: 'EUR',
+  payment_methods: [
+    { payment_method: 'crypto', payment_method_types: [{ payment_method_type: 'crypto_currency' }] },
+    { payment_method: 'card', payment_method_types: [{ payment_method_type: 'credit' }, { payment_method_type: 'debit' }] },
+    { payment_method: 'upi', payment_method_types: [{ payment_method_type: 'upi_collect' }, { payment_method_type: 'upi_qr' }] },
+    { payment_method: 'bank_transfer', payment_method_types: [{ payment_method_type: 'local_bank_transfer' }] },
+  ],
+};
+
 export const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
 
 type Route = (request: { url: string; method: string; body: unknown }) => Response | Promise<Response>;
 
 /** A fetch that answers the frame's three API calls from handlers, recording every request. */
-export function fakeApi(overrides: { methods?: Route; retrieve?: Route; confirm?: Route } = {}) {
+export function fakeApi(overrides: { methods?: Route; retrieve?: Route; confirm?: Route; vault?: Route } = {}) {
   const requests: { url: string; method: string; headers: Record<string, string>; body: unknown }[] = [];
   const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
@@ -26,6 +42,7 @@ export function fakeApi(overrides: { methods?: Route; retrieve?: Route; confirm?
     requests.push({ url, method, headers: (init?.headers ?? {}) as Record<string, string>, body });
     const request = { url, method, body };
     if (url.includes('/account/payment_methods')) return (overrides.methods ?? (() => json(METHODS)))(request);
+    if (url.endsWith('/vault/tokens')) return (overrides.vault ?? (() => json(VAULT_TOKEN)))(request);
     if (url.endsWith('/confirm')) return (overrides.confirm ?? (() => json({ ...PAYMENT, status: 'succeeded' })))(request);
     return (overrides.retrieve ?? (() => json(PAYMENT)))(request);
   }) as unknown as typeof globalThis.fetch;

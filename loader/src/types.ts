@@ -22,7 +22,10 @@ export interface RailAppearance {
       string
     >
   >;
-  /** Selector (`.Root`, `.Amount`, `.Label`, `.Input`, `.Input--invalid`, `.Input:focus`, `.Hint`, `.Error`, `.Notice`, `.Wait`) to camelCase declarations. */
+  /**
+   * Selector (`.Root`, `.Amount`, `.Tab`, `.Tab--selected`, `.Label`, `.Input`, `.Input--invalid`, `.Input:focus`,
+   * `.Hint`, `.Error`, `.Notice`, `.Wait`, `.Action`, `.Button`) to camelCase declarations.
+   */
   rules?: Record<string, Record<string, string>>;
 }
 
@@ -54,13 +57,33 @@ export interface RailOptions {
   frameTimeout?: number;
 }
 
+/** A stylesheet of @font-face rules (e.g. Google Fonts), https only (http on localhost). */
+export interface RailCssFontSource {
+  cssSrc: string;
+}
+
+/** One font face: `src` is a CSS `url(...)` (https only, http on localhost), the rest @font-face descriptors. */
+export interface RailCustomFontSource {
+  family: string;
+  src: string;
+  weight?: string;
+  style?: string;
+  display?: 'auto' | 'block' | 'swap' | 'fallback' | 'optional';
+  unicodeRange?: string;
+}
+
 export interface ElementsOptions {
   clientSecret: string;
   appearance?: RailAppearance;
   locale?: RailLocale;
+  /** Fonts the frame loads, usable in `appearance.variables.fontFamily` (set at creation only). */
+  fonts?: Array<RailCssFontSource | RailCustomFontSource>;
+  /** The skeleton shown while the frame loads: `auto` (default) and `always` show it, `never` hides it. */
+  loader?: 'auto' | 'always' | 'never';
 }
 
-export type ElementsUpdateOptions = Partial<ElementsOptions>;
+/** locale, appearance and clientSecret can change live; fonts and loader are fixed at creation. */
+export type ElementsUpdateOptions = Partial<Pick<ElementsOptions, 'clientSecret' | 'appearance' | 'locale'>>;
 
 export interface PaymentElementOptions {
   /** Accessible title of the iframe (default "Secure payment input frame"). */
@@ -80,6 +103,11 @@ export interface ElementEventMap {
   focus: { elementType: 'payment' };
   blur: { elementType: 'payment' };
   escape: { elementType: 'payment' };
+  /**
+   * Enter pressed in a field of the frame. The runtime also submits the `<form>` around the element the way a
+   * native input would (its default button, unless disabled; requestSubmit, so form validation runs).
+   */
+  submit: { elementType: 'payment' };
   loaderstart: { elementType: 'payment' };
   loaderror: { elementType: 'payment'; error: RailError };
 }

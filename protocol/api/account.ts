@@ -1,28 +1,65 @@
 /**
  * REST shapes of GET /account/payment_methods (the spec's "Account: list payment methods for a merchant"),
- * following Hyperswitch's PaymentMethodListResponse. The first slice fills the fields it can answer truthfully and
- * returns the rest with their empty values.
+ * following Hyperswitch's PaymentMethodListRequest and PaymentMethodListResponse.
  */
 import { z } from 'zod';
-import { Currency, PaymentExperience, PaymentMethod, PaymentMethodType } from './payments';
+import { CURRENCIES } from '../currency';
+import { CARD_NETWORKS, COUNTRIES } from './enums';
+import { Currency, PaymentExperience, PaymentMethod, PaymentMethodType, PaymentType } from './payments';
 
-/** Query of GET /account/payment_methods. Array parameters may repeat or be comma-separated. */
+const CardNetwork = z.enum(CARD_NETWORKS);
+
+/**
+ * A list query parameter: repeated (`accepted_countries=IN&accepted_countries=KE`), bracketed
+ * (`accepted_countries[]=IN`) or comma-separated (`accepted_countries=IN,KE`); every item must be one of `values`.
+ */
+function listParam<T extends string>(values: readonly T[], what: string) {
+  const allowed = new Set<string>(values);
+  return z.union([z.string(), z.array(z.string())]).transform((raw, ctx): T[] => {
+    const items = (Array.isArray(raw) ? raw : [raw]).flatMap((item) => item.split(',')).map((item) => item.trim()).filter((item) => item !== '');
+    const bad = items.findIndex((item) => !allowed.has(item));
+    if (bad >= 0) {
+      ctx.addIssue({ code: 'custom', message: `item ${bad} is not a ${what} (see /openapi.json)` });
+      return z.NEVER;
+    }
+    return items as T[];
+  });
+}
+
+/** A non-negative int64 parameter as text; values above 2^53 - 1 are refused like amounts in bodies. */
+const int64Param = z
+  .string()
+  .regex(/^\d{1,16}$/, 'must be a non-negative integer')
+  .transform(Number)
+  .pipe(z.int().max(Number.MAX_SAFE_INTEGER));
+const booleanParam = z.enum(['true', 'false']).transform((value) => value === 'true');
+
+const countries = listParam(COUNTRIES, 'Country code');
+const currencies = listParam(CURRENCIES, 'Currency code');
+const cardNetworks = listParam(CARD_NETWORKS, 'card network');
+
+/** Query of GET /account/payment_methods (Hyperswitch PaymentMethodListRequest). */
 export const ListPaymentMethodsQuery = z.strictObject({
   client_secret: z.string().min(1).max(256).optional(),
-  accepted_countries: z.union([z.string(), z.array(z.string())]).optional(),
-  accepted_currencies: z.union([z.string(), z.array(z.string())]).optional(),
-  amount: z.string().regex(/^\d{1,16}$/, 'amount must be a non-negative integer').optional(),
-  recurring_enabled: z.enum(['true', 'false']).optional(),
-  installment_payment_enabled: z.enum(['true', 'false']).optional(),
-  limit: z.string().regex(/^\d{1,16}$/, 'limit must be a non-negative integer').optional(),
-  card_networks: z.union([z.string(), z.array(z.string())]).optional(),
+  accepted_countries: countries.optional(),
+  'accepted_countries[]': countries.optional(),
+  accepted_currencies: currencies.optional(),
+  'accepted_currencies[]': currencies.optional(),
+  amount: int64Param.optional(),
+  recurring_enabled: booleanParam.optional(),
+  installment_payment_enabled: booleanParam.optional(),
+  limit: int64Param.optional(),
+  card_networks: cardNetworks.optional(),
+  'card_networks[]': cardNetworks.optional(),
 });
 export type ListPaymentMethodsQuery = z.infer<typeof ListPaymentMethodsQuery>;
 
 export const PaymentMethodTypeEntry = z.object({
   payment_method_type: PaymentMethodType,
   payment_experience: z.array(z.object({ payment_experience_type: PaymentExperience, eligible_connectors: z.array(z.string()) })).nullable(),
-  card_networks: z.array(z.unknown()).nullable(),
+  card_networks: z
+    .array(z.object({ card_network: CardNetwork, surcharge_details: z.unknown().nullable(), eligible_connectors: z.array(z.string()) }))
+    .nullable(),
   bank_names: z.array(z.unknown()).nullable(),
   required_fields: z.record(z.string(), z.unknown()).nullable(),
 });
@@ -39,15 +76,18 @@ export const ListPaymentMethodsResponse = z
     payment_methods: z.array(PaymentMethodEntry),
     mandate_payment: z.unknown().nullable(),
     merchant_name: z.string().nullable(),
+    checkout_branding: z.record(z.string(), z.unknown()).nullable(),
+    payment_method_order: z.array(z.string()).nullable(),
     show_surcharge_breakup_screen: z.boolean(),
-    payment_type: z.string().nullable(),
+    payment_type: PaymentType.nullable(),
     request_external_three_ds_authentication: z.boolean(),
     collect_shipping_details_from_wallets: z.boolean().nullable(),
     collect_billing_details_from_wallets: z.boolean().nullable(),
     is_tax_calculation_enabled: z.boolean(),
-    is_guest_customer: z.boolean().nullable(),
     sdk_next_action: z.object({ next_action: z.string() }).nullable(),
-    payment_method_order: z.array(z.string()).nullable(),
+    is_guest_customer: z.boolean().nullable(),
+    intent_data: z.record(z.string(), z.unknown()).nullable(),
+    card_checkout_config: z.record(z.string(), z.unknown()).nullable(),
   })
   .meta({ id: 'PaymentMethodList' });
 export type ListPaymentMethodsResponse = z.infer<typeof ListPaymentMethodsResponse>;

@@ -170,8 +170,39 @@ export const OrderDetail = z.looseObject({
   amount: MinorAmount,
 });
 
+/** Effective length of a statement descriptor (spec: name and concatenated name + suffix at most 22 characters). */
+export const STATEMENT_DESCRIPTOR_MAX = 22;
+
+/**
+ * The spec's statement descriptor rules: statement_descriptor_name has at least one letter and at most 22
+ * characters; name and suffix concatenated have at most 22 characters. Returns the first rule broken, if any.
+ */
+export function statementDescriptorProblem(
+  name: string | null | undefined,
+  suffix: string | null | undefined,
+): { field: 'statement_descriptor_name' | 'statement_descriptor_suffix'; message: string } | undefined {
+  if (name != null) {
+    if (!/\p{L}/u.test(name)) return { field: 'statement_descriptor_name', message: 'statement_descriptor_name needs at least one letter' };
+    if (name.length > STATEMENT_DESCRIPTOR_MAX) {
+      return { field: 'statement_descriptor_name', message: `statement_descriptor_name may have at most ${STATEMENT_DESCRIPTOR_MAX} characters` };
+    }
+  }
+  if (suffix != null && (name ?? '').length + suffix.length > STATEMENT_DESCRIPTOR_MAX) {
+    return {
+      field: 'statement_descriptor_suffix',
+      message: `statement_descriptor_name and statement_descriptor_suffix together may have at most ${STATEMENT_DESCRIPTOR_MAX} characters`,
+    };
+  }
+  return undefined;
+}
+
+/** Sum of order_details lines (amount per unit x quantity), in minor units. */
+export function orderDetailsTotal(lines: readonly { amount: number; quantity: number }[]): number {
+  return lines.reduce((sum, line) => sum + line.amount * line.quantity, 0);
+}
+
 /** Fields shared by create and confirm (the spec's request table). All optional here. */
-const sharedPaymentFields = {
+export const sharedPaymentFields = {
   amount: MinorAmount,
   currency: Currency,
   order_tax_amount: MinorAmount.nullish(),
@@ -243,15 +274,15 @@ const sharedPaymentFields = {
   three_ds_data: JsonObject,
 };
 
-type SharedField = keyof typeof sharedPaymentFields;
-function optionalShared<K extends SharedField>(keys: readonly K[]) {
+export type SharedField = keyof typeof sharedPaymentFields;
+export function optionalShared<K extends SharedField>(keys: readonly K[]) {
   const shape = {} as { [P in K]: z.ZodOptional<(typeof sharedPaymentFields)[P]> };
   for (const key of keys) {
     (shape as Record<string, z.ZodType>)[key] = sharedPaymentFields[key].optional();
   }
   return shape;
 }
-const SHARED_KEYS = Object.keys(sharedPaymentFields) as SharedField[];
+export const SHARED_KEYS = Object.keys(sharedPaymentFields) as SharedField[];
 const OPTIONAL_SHARED_KEYS = SHARED_KEYS.filter(
   (key): key is Exclude<SharedField, 'amount' | 'currency'> => key !== 'amount' && key !== 'currency',
 );
@@ -278,8 +309,10 @@ export const CreatePaymentRequest = z
     if (body.amount_to_capture != null && body.amount_to_capture > body.amount) {
       ctx.addIssue({ code: 'custom', path: ['amount_to_capture'], message: 'amount_to_capture must be <= amount' });
     }
+    const descriptor = statementDescriptorProblem(body.statement_descriptor_name, body.statement_descriptor_suffix);
+    if (descriptor !== undefined) ctx.addIssue({ code: 'custom', path: [descriptor.field], message: descriptor.message });
     if (body.order_details !== undefined) {
-      const total = body.order_details.reduce((sum, line) => sum + line.amount * line.quantity, 0);
+      const total = orderDetailsTotal(body.order_details);
       if (total !== body.amount) {
         ctx.addIssue({
           code: 'custom',
@@ -311,6 +344,63 @@ export const RetrievePaymentQuery = z.strictObject({
 });
 export type RetrievePaymentQuery = z.infer<typeof RetrievePaymentQuery>;
 
+/** The payment's `customer` object (Hyperswitch CustomerDetailsResponse). */
+export const PaymentCustomerDetails = z
+  .object({
+    id: z.string().nullable(),
+    name: z.string().nullable(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    phone_country_code: z.string().nullable(),
+  })
+  .meta({ id: 'PaymentCustomerDetails' });
+export type PaymentCustomerDetails = z.infer<typeof PaymentCustomerDetails>;
+
+/**
+ * One confirm of a payment (Hyperswitch's AttemptResponse, a subset): returned in `attempts` when retrieve is
+ * asked for expand_attempts=true. Statuses are Hyperswitch AttemptStatus names.
+ */
+export const PaymentAttempt = z
+  .object({
+    attempt_id: z.string(),
+    status: z.enum(['pending', 'authentication_pending', 'authorized', 'charged', 'failure', 'voided']),
+    amount: z.int(),
+    currency: Currency,
+    connector: z.string().nullable(),
+    payment_method: PaymentMethod.nullable(),
+    payment_method_type: PaymentMethodType.nullable(),
+    capture_method: CaptureMethod,
+    reference_id: z.string().nullable(),
+    error_code: z.string().nullable(),
+    error_message: z.string().nullable(),
+    error_reason: z.string().nullable(),
+    cancellation_reason: z.string().nullable(),
+    created_at: z.string(),
+    modified_at: z.string(),
+  })
+  .meta({ id: 'PaymentAttempt' });
+export type PaymentAttempt = z.infer<typeof PaymentAttempt>;
+
+/** One capture (Hyperswitch's CaptureResponse): returned in `captures` with expand_captures=true. */
+export const PaymentCapture = z
+  .object({
+    capture_id: z.string(),
+    status: z.enum(['started', 'charged', 'pending', 'failed']),
+    amount: z.int(),
+    currency: Currency,
+    connector: z.string().nullable(),
+    authorized_attempt_id: z.string(),
+    connector_capture_id: z.string().nullable(),
+    capture_sequence: z.int(),
+    error_message: z.string().nullable(),
+    error_code: z.string().nullable(),
+    error_reason: z.string().nullable(),
+    reference_id: z.string().nullable(),
+  })
+  .meta({ id: 'PaymentCapture' });
+export type PaymentCapture = z.infer<typeof PaymentCapture>;
+
+
 /** The payment object (the spec's "Payment: response fields"). */
 export const PaymentResponse = z
   .object({
@@ -327,6 +417,7 @@ export const PaymentResponse = z
     expires_on: z.string(),
     currency: Currency,
     customer_id: z.string().nullable(),
+    customer: PaymentCustomerDetails.nullable(),
     description: z.string().nullable(),
     mandate_id: z.string().nullable(),
     setup_future_usage: FutureUsage.nullable(),
@@ -348,6 +439,11 @@ export const PaymentResponse = z
     connector: z.string().nullable(),
     /** A display summary of the instrument (cards: last4, network, expiry); never the number. */
     payment_method_data: z.object({ card: CardSummary }).nullable(),
+    cancellation_reason: z.string().nullable(),
+    /** Present only when retrieve is called with expand_attempts=true. */
+    attempts: z.array(PaymentAttempt).optional(),
+    /** Present only when retrieve is called with expand_captures=true. */
+    captures: z.array(PaymentCapture).optional(),
   })
   .meta({ id: 'Payment' });
 export type PaymentResponse = z.infer<typeof PaymentResponse>;

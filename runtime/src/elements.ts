@@ -41,6 +41,39 @@ function checkOptions(options: ElementsUpdateOptions): FrameConfigUpdate {
   return update;
 }
 
+const LOADERS = ['auto', 'always', 'never'];
+const MAX_FONTS = 10;
+
+/** fonts and loader: set when the elements group is created (they shape the frame's first paint). */
+function checkCreateOptions(options: ElementsOptions): Pick<FrameConfig, 'fonts' | 'loader'> {
+  const result: Pick<FrameConfig, 'fonts' | 'loader'> = {};
+  if (options.loader !== undefined) {
+    if (!LOADERS.includes(options.loader)) {
+      throw new IntegrationError('ERR_6002', `Expected loader to be one of ${LOADERS.join(', ')}, got ${describeValue(options.loader)}.`);
+    }
+    result.loader = options.loader;
+  }
+  if (options.fonts !== undefined) {
+    const fonts: unknown = options.fonts;
+    if (!Array.isArray(fonts) || fonts.length > MAX_FONTS) {
+      throw new IntegrationError('ERR_6002', `Expected fonts to be an array of at most ${MAX_FONTS} font sources, got ${describeValue(fonts)}.`);
+    }
+    result.fonts = fonts.map((font: unknown, index) => {
+      const source = (font ?? {}) as Record<string, unknown>;
+      if (typeof source.cssSrc === 'string') return { cssSrc: source.cssSrc };
+      if (typeof source.family === 'string' && typeof source.src === 'string') {
+        const face: { family: string; src: string; weight?: string; style?: string; display?: string; unicodeRange?: string } = { family: source.family, src: source.src };
+        for (const key of ['weight', 'style', 'display', 'unicodeRange'] as const) {
+          if (typeof source[key] === 'string') face[key] = source[key] as string;
+        }
+        return face;
+      }
+      throw new IntegrationError('ERR_6002', `Expected fonts[${index}] to be {cssSrc} or {family, src}, got ${describeValue(font)}.`);
+    });
+  }
+  return result;
+}
+
 export function createElements(
   env: RuntimeEnv,
   base: Pick<FrameConfig, 'publishableKey' | 'apiBaseUrl' | 'profileId'>,
@@ -52,7 +85,7 @@ export function createElements(
   }
   assertClientSecret(options.clientSecret);
   const state: ElementsState = {
-    config: { ...base, clientSecret: options.clientSecret, locale: 'en', ...checkOptions(options) },
+    config: { ...base, clientSecret: options.clientSecret, locale: 'en', ...checkOptions(options), ...checkCreateOptions(options) },
     payment: null,
   };
 

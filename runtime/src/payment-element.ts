@@ -44,6 +44,24 @@ function resolveContainer(container: string | HTMLElement): HTMLElement {
   throw new IntegrationError('ERR_6002', `Expected mount target to be a CSS selector or an HTMLElement, got ${describeValue(container)}.`);
 }
 
+/**
+ * Enter in the frame behaves like Enter in a native input of the merchant's form (HTML implicit submission): the
+ * form's default button is used, a disabled default button blocks it, and requestSubmit() runs the form's own
+ * constraint validation first. Stripe submits the form even then (stripe/react-stripe-js#306, react-stripe-elements#271).
+ */
+export function submitEnclosingForm(iframe: HTMLIFrameElement): void {
+  const form = iframe.closest('form');
+  if (!form) return;
+  const submitter = [...form.elements].find(
+    (control): control is HTMLButtonElement | HTMLInputElement =>
+      (control instanceof HTMLButtonElement && control.type === 'submit') ||
+      (control instanceof HTMLInputElement && (control.type === 'submit' || control.type === 'image')),
+  );
+  if (submitter?.disabled) return;
+  if (typeof form.requestSubmit === 'function') form.requestSubmit(submitter ?? null);
+  else form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+}
+
 function randomChannel(): string {
   return 'rail-' + (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2));
 }
@@ -75,6 +93,10 @@ export function createPaymentElement(context: ElementContext, initialOptions: Pa
         return;
       case 'loaderror':
         emitter.emit('loaderror', { elementType: 'payment', error: event.error });
+        return;
+      case 'submit':
+        emitter.emit('submit', { elementType: 'payment' });
+        submitEnclosingForm(owner.iframe);
         return;
       case 'ready':
       case 'focus':

@@ -11,12 +11,17 @@ import type { AppEnv } from './http/env';
 import { createErrorHandler, createNotFoundHandler, errorResponse, validationHook } from './http/error-handler';
 import { requestContext } from './http/middleware/request-context';
 import { registerAccountRoutes } from './http/routes/account';
+import { registerCustomerRoutes } from './http/routes/customers';
 import { registerDemoRoutes, type DemoOptions } from './http/routes/demo';
+import { registerPaymentOpsRoutes } from './http/routes/payment-ops';
+import { registerEventRoutes } from './http/routes/events';
 import { registerPaymentRoutes } from './http/routes/payments';
+import { registerRefundRoutes } from './http/routes/refunds';
 import { registerSimulatorRoutes } from './http/routes/simulator';
 import { registerSystemRoutes } from './http/routes/system';
 import { registerVaultRoutes, VAULT_PATH_PREFIX } from './http/routes/vault';
 import type { Logger } from './logger';
+import { defaultWebhookDeliveryConfig, type WebhookDeliveryConfig } from './webhooks/delivery';
 
 export { createJsApp, type JsAppDeps } from './http/js-app';
 
@@ -32,6 +37,8 @@ export interface AppDeps extends CoreDeps {
   /** The demo merchant backend and page; absent disables /demo. */
   demo?: DemoOptions | undefined;
   bodyLimitBytes?: number;
+  /** Delivery policy for POST /events/{event_id}/retry (the dispatcher gets the same from main.ts). */
+  webhooks?: WebhookDeliveryConfig;
 }
 
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
@@ -59,8 +66,13 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   );
 
   registerSystemRoutes(app, deps.store, deps.isReady ?? (() => true), deps.publicBaseUrl);
+  // Before registerPaymentRoutes: GET /payments/list must not be read as GET /payments/{payment_id}.
+  registerPaymentOpsRoutes(app, core);
   registerPaymentRoutes(app, core);
+  registerRefundRoutes(app, core);
   registerAccountRoutes(app, core);
+  registerCustomerRoutes(app, core);
+  registerEventRoutes(app, core, deps.webhooks ?? defaultWebhookDeliveryConfig());
   registerVaultRoutes(app, core, { jsOrigin });
   registerSimulatorRoutes(app, core, { jsOrigin });
   if (deps.demo !== undefined) {

@@ -43,7 +43,12 @@ const EnvSchema = z.object({
       .optional(),
   ),
   RAIL_WEBHOOK_URL: optionalString.pipe(z.url().optional()),
-  RAIL_WEBHOOK_SECRET: optionalString.pipe(z.string().startsWith('whsec_', 'RAIL_WEBHOOK_SECRET must start with whsec_').optional()),
+  RAIL_WEBHOOK_SECRET: optionalString.pipe(
+    z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, 'RAIL_WEBHOOK_SECRET must be whsec_ followed by base64 of at least 24 bytes')
+      .optional(),
+  ),
   RAIL_WEBHOOK_RETRY_SCHEDULE: z
     .string()
     .default(DEFAULT_RETRY_SCHEDULE)

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { CLIENT_ERROR_CATALOG } from '../../protocol/client-errors';
 import { ERROR_CATALOG, ERROR_CODES } from '../../protocol/errors';
 
 const errorsDoc = readFileSync(resolve(import.meta.dirname, '../../docs/errors.md'), 'utf8');
@@ -28,5 +29,11 @@ describe('docs/open-points.md', () => {
     for (const code of ['ERR_2001', 'ERR_2029', 'ERR_4094', 'ERR_4088'] as const) {
       expect(openPoints).toContain(`${code} answers ${ERROR_CATALOG[code].status}`);
     }
+  });
+});
+
+describe('docs/errors.md, runtime codes', () => {
+  test.each(Object.entries(CLIENT_ERROR_CATALOG))('has a row for %s with its type', (code, entry) => {
+    expect(errorsDoc).toContain(`| ${code} | ${entry.type} | ${entry.when} |`);
   });
 });

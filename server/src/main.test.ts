@@ -92,6 +92,18 @@ describe('main.ts', () => {
     });
     expect(await confirmed.json()).toMatchObject({ status: 'succeeded', amount_received: 10000 });
     expect(first.output()).not.toContain(payment.client_secret);
+    // The dispatcher runs in the process: with no RAIL_WEBHOOK_URL the event is settled as no_endpoint.
+    const webhookSecret = field(first.banner, 'webhook secret');
+    expect(webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    let eventStatus: unknown;
+    for (let i = 0; i < 100 && eventStatus !== 'no_endpoint'; i += 1) {
+      const events = (await (await fetch(`${base}/events?object_id=${payment.payment_id}`, { headers: { 'api-key': secretKey ?? '' } })).json()) as {
+        data: { delivery_status: string }[];
+      };
+      eventStatus = events.data[0]?.delivery_status;
+      if (eventStatus !== 'no_endpoint') await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(eventStatus).toBe('no_endpoint');
 
     expect(await stop(first.child)).toBe(0);
 
@@ -99,6 +111,7 @@ describe('main.ts', () => {
     expect(field(second.banner, 'test secret key')).toBe(secretKey);
     expect(field(second.banner, 'test publishable key')).toBe(publishableKey);
     expect(second.banner).not.toContain('operator (first boot');
+    expect(field(second.banner, 'webhook secret')).toBe(webhookSecret);
     const retrieved = await fetch(`${base}/payments/${payment.payment_id}`, { headers: { authorization: `Bearer ${secretKey}` } });
     expect(await retrieved.json()).toMatchObject({ status: 'succeeded' });
     expect(await stop(second.child)).toBe(0);

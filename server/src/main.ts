@@ -19,6 +19,8 @@ import { CardVault } from './vault/card-vault';
 import { loadOrCreateVaultKey, VAULT_KEY_FILE, VaultCipher } from './vault/vault-cipher';
 import { openDatabase } from './storage/database';
 import { SqlStore } from './storage/sql-store';
+import { defaultWebhookDeliveryConfig } from './webhooks/delivery';
+import { WebhookDispatcher } from './webhooks/dispatcher';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -99,6 +101,8 @@ async function main(): Promise<void> {
       operatorEmail: config.operatorEmail,
       operatorPassword: config.operatorPassword,
       operatorTotpSecret: config.operatorTotpSecret,
+      webhookUrl: config.webhookUrl,
+      webhookSecret: config.webhookSecret,
     },
   );
   for (const warning of boot.warnings) logger.warn(warning);
@@ -109,6 +113,13 @@ async function main(): Promise<void> {
   const vaultKey = await loadOrCreateVaultKey(config.vaultKey, config.dataDir);
   if (vaultKey.source === 'generated') logger.warn(`generated a vault key in ${join(config.dataDir, VAULT_KEY_FILE)}; set RAIL_VAULT_KEY in production`);
   const vault = new CardVault(new VaultCipher(vaultKey.key));
+
+  const webhooks = defaultWebhookDeliveryConfig({ retryScheduleSeconds: config.webhookRetryScheduleSeconds });
+  const scheduleSeconds = webhooks.retryScheduleSeconds.reduce((sum, seconds) => sum + seconds, 0);
+  if (scheduleSeconds < 24 * 3600) {
+    logger.warn({ total_seconds: scheduleSeconds }, 'RAIL_WEBHOOK_RETRY_SCHEDULE spans less than 24 hours');
+  }
+  const dispatcher = new WebhookDispatcher({ store, clock: systemClock }, webhooks, { logger: logger.child({ component: 'webhooks' }) });
 
   let ready = false;
   const isReady = () => ready;
@@ -122,6 +133,7 @@ async function main(): Promise<void> {
     publicBaseUrl: config.publicBaseUrl,
     publicJsUrl: config.publicJsUrl,
     isReady,
+    webhooks,
     demo: {
       testSecretKey: boot.testSecretKey,
       testPublishableKey: boot.testPublishableKey,
@@ -139,6 +151,7 @@ async function main(): Promise<void> {
   const apiServer = await listen(api.fetch, config.host, config.port);
   const jsServer = await listen(js.fetch, config.host, config.jsPort);
   ready = true;
+  dispatcher.start();
 
   const lines = [
     '',
@@ -148,6 +161,9 @@ async function main(): Promise<void> {
     `  store                 ${engine === 'sqlite' ? `SQLite ${join(config.dataDir, 'rail.sqlite')}` : 'PostgreSQL (DATABASE_URL)'}`,
     `  test secret key       ${boot.testSecretKey}`,
     `  test publishable key  ${boot.testPublishableKey}`,
+    `  webhook endpoint      ${boot.webhook.url ?? '(none: set RAIL_WEBHOOK_URL; events are recorded as no_endpoint)'}`,
+    // A secret the operator set is not echoed; a generated one is shown so the receiver can be configured.
+    `  webhook secret        ${boot.webhook.secretSource === 'env' ? '(from RAIL_WEBHOOK_SECRET)' : boot.webhook.secret}`,
     `  demo checkout         ${config.publicBaseUrl}/demo`,
   ];
   if (boot.createdOperator) {
@@ -171,7 +187,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     force.unref();
-    await Promise.all([closeServer(apiServer), closeServer(jsServer)]);
+    await Promise.all([closeServer(apiServer), closeServer(jsServer), dispatcher.stop()]);
     await store.close();
     logger.info('stopped');
     process.exit(0);

@@ -1,6 +1,8 @@
 import { formatAmount } from '../../../protocol/currency';
+import type { LoaderOption } from '../../../protocol/frame-messages';
 import type { Payment } from '../payment-model';
-import { UpiCollectForm } from './upi-collect-form';
+import { MethodPanel, MethodTabs } from './method-panel';
+import { NextActionScreen } from './next-action-screen';
 
 export const NOTICE_ID = 'rail-notice';
 
@@ -13,30 +15,74 @@ function displayAmount(value: number, currency: string, locale: string): string 
   }
 }
 
-/** The element's whole UI: amount, the method form, and one polite live region for progress and failures. */
-export function PaymentForm({ model, onEscape }: { model: Payment; onEscape(): void }) {
+function Loading({ text, loader }: { text: string; loader: LoaderOption }) {
+  return (
+    <div class="Loading" data-testid="loading">
+      {loader !== 'never' && (
+        <div class="Skeleton" aria-hidden="true">
+          <span class="Skeleton-line Skeleton-line--short" />
+          <span class="Skeleton-line" />
+        </div>
+      )}
+      <p class="VisuallyHidden">{text}</p>
+    </div>
+  );
+}
+
+export interface PaymentFormProps {
+  model: Payment;
+  onEscape(): void;
+  /** Enter in a field: implicit submission, forwarded to the host. */
+  onSubmit?(): void;
+}
+
+/** The element's whole UI: amount, method selector, the method form or next-action screen, and one polite live region. */
+export function PaymentForm({ model, onEscape, onSubmit }: PaymentFormProps) {
   const messages = model.messages.value;
   const amount = model.amount.value;
   const phase = model.phase.value;
   const notice = model.notice.value;
-  const busy = phase === 'processing' || phase === 'waiting';
+  const screen = model.screen.value;
+  const busy = phase === 'processing' || phase === 'waiting' || phase === 'action';
+  const disabled = busy || phase === 'done';
   return (
-    <div class="Root" lang={model.locale.value} aria-busy={phase === 'loading' || busy}>
+    <form
+      class="Root"
+      lang={model.locale.value}
+      aria-busy={phase === 'loading' || busy}
+      noValidate
+      onSubmit={(event) => event.preventDefault()}
+      onKeyDown={(event) => {
+        const target = event.target as HTMLElement;
+        if (event.key === 'Escape') onEscape();
+        else if (event.key === 'Enter' && (target.tagName === 'INPUT' || target.tagName === 'SELECT') && !event.isComposing) {
+          event.preventDefault();
+          onSubmit?.();
+        }
+      }}
+    >
       {amount && (
         <p class="Amount">
           <span class="Amount-label">{messages.amount}</span>{' '}
           <span class="Amount-value">{displayAmount(amount.value, amount.currency, model.locale.value)}</span>
         </p>
       )}
-      {phase === 'loading' && <p class="Loading">{messages.loading}</p>}
+      {phase === 'loading' && <Loading text={messages.loading} loader={model.config.value.loader ?? 'auto'} />}
       {phase !== 'loading' && phase !== 'loaderror' && model.methodAvailable.value && (
-        <UpiCollectForm form={model.upi} messages={messages} disabled={busy || phase === 'done'} onEscape={onEscape} />
+        <>
+          <MethodTabs model={model} messages={messages} disabled={disabled} />
+          {screen ? <NextActionScreen action={screen} messages={messages} /> : <MethodPanel model={model} messages={messages} disabled={disabled} />}
+        </>
       )}
-      {phase === 'waiting' && <div class="Wait" aria-hidden="true"><span class="Spinner" /></div>}
+      {(phase === 'waiting' || phase === 'action') && (
+        <div class="Wait" aria-hidden="true">
+          <span class="Spinner" />
+        </div>
+      )}
       <p id={NOTICE_ID} class={notice ? `Notice Notice--${notice.kind}` : 'Notice'} role="status" aria-live="polite">
         {notice && messages[notice.key]}
         {notice?.detail && ` ${notice.detail}`}
       </p>
-    </div>
+    </form>
   );
 }

@@ -4,10 +4,10 @@ import type { UpiCollect } from '../upi-collect-model';
 export const VPA_INPUT_ID = 'rail-upi-vpa';
 
 /** UPI collect: one labelled VPA input, its hint and its error (announced politely). */
-export function UpiCollectForm({ form, messages, disabled, onEscape }: { form: UpiCollect; messages: Messages; disabled: boolean; onEscape(): void }) {
+export function UpiCollectForm({ form, messages, disabled }: { form: UpiCollect; messages: Messages; disabled: boolean }) {
   const errorKey = form.errorKey.value;
   return (
-    <form class="Form" noValidate onSubmit={(event) => event.preventDefault()}>
+    <div class="Form">
       <label class="Label" for={VPA_INPUT_ID}>
         {messages.upiLabel}
       </label>
@@ -29,9 +29,6 @@ export function UpiCollectForm({ form, messages, disabled, onEscape }: { form: U
         value={form.vpa.value}
         onInput={(event) => form.input(event.currentTarget.value)}
         onBlur={() => form.leave()}
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') onEscape();
-        }}
       />
       <p id={`${VPA_INPUT_ID}-hint`} class="Hint">
         {messages.upiHint}
@@ -39,6 +36,6 @@ export function UpiCollectForm({ form, messages, disabled, onEscape }: { form: U
       <p id={`${VPA_INPUT_ID}-error`} class="Error" aria-live="polite">
         {errorKey && messages[errorKey]}
       </p>
-    </form>
+    </div>
   );
 }

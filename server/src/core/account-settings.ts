@@ -5,7 +5,9 @@
  */
 import type { Currency } from '../../../protocol/currency';
 import type { Mode } from '../../../protocol/ids';
-import type { CaptureMethod } from '../../../protocol/api/payments';
+import type { CaptureMethod, JsonObject } from '../../../protocol/api/payments';
+import type { CardNetwork, Country, PaymentExperience, PaymentMethod, PaymentMethodType } from '../../../protocol/api/enums';
+import { CARD_NETWORKS } from '../../../protocol/api/enums';
 import type { RailAdapter, RailRegistry } from '../rails/rail-adapter';
 
 export type RailName = 'upi' | 'bank_transfer' | 'crypto' | 'card';
@@ -27,9 +29,13 @@ export interface RailSettings {
   capabilities: Record<Mode, RailCapabilities>;
   /**
    * Modes in which the rail is provisioned for the account (credentials, or the test simulator). Absent: every
-   * mode that has an adapter. A rail listed but not provisioned answers ERR_3010 ("ready to switch on").
+   * mode that has an adapter. A rail listed but not provisioned answers ERR_3010 ("ready to switch on") and is not
+   * in the payment-method list.
    */
   provisionedModes?: readonly Mode[];
+  /** Smallest and largest payment amount (minor units) the rail takes; absent: no bound (payment-method list filter). */
+  minimumAmount?: number;
+  maximumAmount?: number;
 }
 
 export interface AccountSettings {
@@ -39,6 +45,16 @@ export interface AccountSettings {
   /** Also allow http://localhost:* and http://127.0.0.1:* to frame the hosted frame (test integrations). */
   allowLocalhostFrameAncestors: boolean;
   rails: readonly RailSettings[];
+  /** Where the account's webhook events go and the secret that signs them (docs/webhooks.md). */
+  webhook?: WebhookEndpointSettings | undefined;
+}
+
+/** The account's webhook endpoint: one for both modes (each envelope names its mode). */
+export interface WebhookEndpointSettings {
+  /** null: no endpoint; events are recorded with delivery_status no_endpoint. */
+  url: string | null;
+  /** `whsec_` + base64 of the key bytes (Standard Webhooks). */
+  secret: string;
 }
 
 const NONE: RailCapabilities = { refunds: false, metadataUpdates: false, recurring: false, manualCapture: false, disputes: false };
@@ -78,3 +94,74 @@ export function supportedCaptureMethods(capabilities: RailCapabilities): readonl
     ? ['automatic', 'sequential_automatic', 'manual', 'manual_multiple']
     : ['automatic', 'sequential_automatic'];
 }
+
+/** One payment method type a rail can carry, as the payment-method list shows it (Hyperswitch shapes). */
+export interface RailMethodOffer {
+  paymentMethod: PaymentMethod;
+  paymentMethodType: PaymentMethodType;
+  paymentExperience: readonly PaymentExperience[];
+  /** Card networks, for card types only. */
+  cardNetworks: readonly CardNetwork[] | null;
+  /** Hyperswitch `required_fields`: what the checkout must collect, keyed by the payment_method_data path. */
+  requiredFields: JsonObject | null;
+}
+
+/** What a rail can carry, whatever the account: its countries (null: not tied to a country) and method types. */
+export interface RailCatalogEntry {
+  countries: readonly Country[] | null;
+  /** Whether the rail offers installment payments (none does today). */
+  installments: boolean;
+  methods: readonly RailMethodOffer[];
+}
+
+/**
+ * The rails of the spec's Rails table as data. The payment-method list shows an offer only when the account has the
+ * rail in the key's mode AND the rail's adapter takes that type for the currency (a listed method must be
+ * confirmable; see docs/open-points.md).
+ */
+export const RAIL_CATALOG: Record<RailName, RailCatalogEntry> = {
+  upi: {
+    countries: ['IN'],
+    installments: false,
+    methods: [
+      {
+        paymentMethod: 'upi',
+        paymentMethodType: 'upi_collect',
+        paymentExperience: ['display_wait_screen'],
+        cardNetworks: null,
+        requiredFields: {
+          'payment_method_data.upi.upi_collect.vpa_id': {
+            required_field: 'payment_method_data.upi.upi_collect.vpa_id',
+            display_name: 'vpa_id',
+            field_type: 'user_vpa_id',
+            value: null,
+          },
+        },
+      },
+      { paymentMethod: 'upi', paymentMethodType: 'upi_intent', paymentExperience: ['invoke_payment_app'], cardNetworks: null, requiredFields: null },
+      { paymentMethod: 'upi', paymentMethodType: 'upi_qr', paymentExperience: ['display_qr_code'], cardNetworks: null, requiredFields: null },
+    ],
+  },
+  bank_transfer: {
+    countries: ['KE', 'GH', 'TZ', 'UG'],
+    installments: false,
+    methods: [
+      { paymentMethod: 'bank_transfer', paymentMethodType: 'local_bank_transfer', paymentExperience: [], cardNetworks: null, requiredFields: null },
+      // Mobile money rides the bank transfer rail (docs/open-points.md: `momo` is the nearest Hyperswitch type).
+      { paymentMethod: 'mobile_payment', paymentMethodType: 'momo', paymentExperience: [], cardNetworks: null, requiredFields: null },
+    ],
+  },
+  crypto: {
+    countries: null,
+    installments: false,
+    methods: [{ paymentMethod: 'crypto', paymentMethodType: 'crypto_currency', paymentExperience: ['redirect_to_url'], cardNetworks: null, requiredFields: null }],
+  },
+  card: {
+    countries: null,
+    installments: false,
+    methods: [
+      { paymentMethod: 'card', paymentMethodType: 'credit', paymentExperience: [], cardNetworks: CARD_NETWORKS, requiredFields: null },
+      { paymentMethod: 'card', paymentMethodType: 'debit', paymentExperience: [], cardNetworks: CARD_NETWORKS, requiredFields: null },
+    ],
+  },
+};

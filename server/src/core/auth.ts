@@ -6,17 +6,21 @@ import { API_KEY_PATTERN, type KeyType, type Mode } from '../../../protocol/ids'
 import type { AccountRecord, PaymentRecord, Scope } from '../storage/records';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
+import { authenticateEphemeralKey } from './ephemeral-auth';
 import { hashSecret, secretsEqual } from './secrets';
 
-export type KeyKind = 'secret' | 'publishable';
+/** `ephemeral`: an `epk_` key scoped to one customer (api-conventions §2). */
+export type KeyKind = 'secret' | 'publishable' | 'ephemeral';
 
 export interface AuthContext extends Scope {
   keyId: string;
   keyKind: KeyKind;
   account: AccountRecord;
+  /** The one customer an ephemeral key may reach; absent for secret and publishable keys. */
+  customerId?: string;
 }
 
-const KIND_OF_TYPE: Record<KeyType, KeyKind> = { full: 'secret', open: 'publishable' };
+const KIND_OF_TYPE: Record<KeyType, 'secret' | 'publishable'> = { full: 'secret', open: 'publishable' };
 
 /** Parses the key's visible parts; undefined when it does not have the spec's shape. */
 export function parseApiKey(key: string): { keyType: KeyType; mode: Mode } | undefined {
@@ -30,6 +34,7 @@ export async function authenticateApiKey(deps: CoreDeps, key: string | undefined
   if (key === undefined || key === '') {
     throw new ApiError('ERR_1001', 'No API key was sent. Send it in the api-key header or as Authorization: Bearer <key>.');
   }
+  if (key.startsWith('epk_')) return authenticateEphemeralKey(deps, key);
   const parsed = parseApiKey(key);
   if (!parsed) throw new ApiError('ERR_1002', 'The API key is malformed or unknown.');
   const found = await deps.store.apiKeys.findApiKeyByHash(hashSecret(key));
@@ -76,7 +81,8 @@ export function verifyClientSecret(payment: PaymentRecord, clientSecret: string,
 /**
  * The client_secret rules for one payment operation:
  * - secret key: client_secret must not be sent (ERR_1007);
- * - publishable key: client_secret must match when sent; `publishableNeedsSecret` makes it mandatory (ERR_2001).
+ * - publishable key: client_secret must match when sent; `publishableNeedsSecret` makes it mandatory (ERR_2001);
+ *   the session must not have expired (ERR_1006), even when no client_secret is sent.
  */
 export function authorizePaymentAccess(
   auth: AuthContext,
@@ -96,6 +102,10 @@ export function authorizePaymentAccess(
   if (clientSecret === undefined) {
     if (publishableNeedsSecret) {
       throw new ApiError('ERR_2001', 'client_secret is required with a publishable key.', { fieldName: 'client_secret' });
+    }
+    // The client session ends with its client_secret (session_expiry), whether or not the secret is sent.
+    if (payment.clientSecretExpiresAt <= now) {
+      throw new ApiError('ERR_1006', 'The payment session (client_secret) has expired; create a new payment.', { fieldName: 'client_secret' });
     }
     return;
   }

@@ -6,7 +6,8 @@
 import type { Mode, KeyType } from '../../../protocol/ids';
 import type { AccountRecord, ProfileRecord } from '../storage/records';
 import type { Store } from '../storage/stores';
-import type { AccountSettings } from './account-settings';
+import { generateWebhookSecret } from '../webhooks/signing';
+import type { AccountSettings, WebhookEndpointSettings } from './account-settings';
 import { parseApiKey } from './auth';
 import type { Clock } from './clock';
 import type { IdGenerator } from './ids';
@@ -35,6 +36,10 @@ export interface BootstrapInput {
   operatorEmail?: string | undefined;
   operatorPassword?: string | undefined;
   operatorTotpSecret?: string | undefined;
+  /** RAIL_WEBHOOK_URL: the default account's endpoint (absent: none, events are recorded as no_endpoint). */
+  webhookUrl?: string | undefined;
+  /** RAIL_WEBHOOK_SECRET (whsec_...); absent: the stored one, else a generated one kept with the account. */
+  webhookSecret?: string | undefined;
 }
 
 export interface BootstrapResult {
@@ -44,6 +49,8 @@ export interface BootstrapResult {
   testPublishableKey: string;
   /** Present only when the operator was created by this boot: the only time the password is shown. */
   createdOperator?: { email: string; password: string; totpSecret: string };
+  /** The default account's webhook endpoint and where its secret came from. */
+  webhook: WebhookEndpointSettings & { secretSource: 'env' | 'stored' | 'generated' };
   warnings: string[];
 }
 
@@ -67,8 +74,16 @@ export async function bootstrap(deps: BootstrapDeps, input: BootstrapInput): Pro
   });
   const stored = await deps.store.accounts.findAccountBySlug(DEFAULT_ACCOUNT_SLUG);
   if (stored === undefined) throw new Error('default account missing after insert');
-  await deps.store.accounts.updateAccountSettings(stored.accountId, input.settings);
-  const account: AccountRecord = { ...stored, name: input.settings.merchantName, settings: input.settings };
+  // The webhook secret outlives restarts: the environment's wins, else the stored one, else a new one.
+  const storedSecret = stored.settings.webhook?.secret;
+  const secretSource = input.webhookSecret ? 'env' : storedSecret ? 'stored' : 'generated';
+  const webhook: WebhookEndpointSettings = {
+    url: input.webhookUrl ?? null,
+    secret: input.webhookSecret || storedSecret || generateWebhookSecret(),
+  };
+  const settings: AccountSettings = { ...input.settings, webhook };
+  await deps.store.accounts.updateAccountSettings(stored.accountId, settings);
+  const account: AccountRecord = { ...stored, name: input.settings.merchantName, settings };
 
   await deps.store.profiles.insertProfile({
     profileId: deps.ids.id('profile'),
@@ -129,7 +144,15 @@ export async function bootstrap(deps: BootstrapDeps, input: BootstrapInput): Pro
     if (inserted === 'inserted') createdOperator = { email, password, totpSecret };
   }
 
-  return { account, profile, testSecretKey: secret.key, testPublishableKey: publishable.key, createdOperator, warnings };
+  return {
+    account,
+    profile,
+    testSecretKey: secret.key,
+    testPublishableKey: publishable.key,
+    createdOperator,
+    webhook: { ...webhook, secretSource },
+    warnings,
+  };
 }
 
 function hasShape(key: string, keyType: KeyType, mode: Mode): boolean {

@@ -1,4 +1,4 @@
-import type { ConfirmPaymentRequest, PaymentMethodData } from '../../../protocol/api/payments';
+import type { ConfirmPaymentRequest, JsonObject, PaymentMethodData } from '../../../protocol/api/payments';
 import type { PaymentPatch, PaymentRecord } from '../storage/records';
 import type { CardDetails } from '../vault/card-details';
 import { authorizePaymentAccess, requireKeyKind, type AuthContext } from './auth';
@@ -6,6 +6,8 @@ import { jsonEqual } from './canonical-json';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
 import { consumePspToken } from './consume-psp-token';
+import { openAttempt } from './payment-attempts';
+import { refuseOffSessionCharge } from './recurring';
 import { applyRailOutcome } from './payment-outcome';
 import { chooseRail, resolvePaymentMethod } from './payment-method';
 import { decideTransition } from './payment-transitions';
@@ -33,6 +35,7 @@ const CONFIRM_FIELDS = new Set<string>([
   'shipping',
   'off_session',
   'mandate_id',
+  'recurring_details',
   'threeds_method_comp_ind',
   'all_keys_required',
 ]);
@@ -46,6 +49,7 @@ export interface ConfirmChanges {
   setupFutureUsage?: ConfirmPaymentRequest['setup_future_usage'];
   offSession?: boolean | undefined;
   mandateId?: string | undefined;
+  recurringDetails?: JsonObject | undefined;
 }
 
 /** POST /payments/{payment_id}/confirm with a secret or publishable key. */
@@ -78,12 +82,14 @@ export async function confirmPayment(
     setupFutureUsage: body.setup_future_usage,
     offSession: body.off_session,
     mandateId: body.mandate_id,
+    recurringDetails: body.recurring_details,
   });
 }
 
 /**
  * Confirms a stored payment: checks the transition table and the rail, claims the payment with a conditional
- * update (exactly one concurrent confirm wins; the others get ERR_4003), calls the rail, applies its answer.
+ * update (exactly one concurrent confirm wins; the others get ERR_4003) in one transaction with the attempt it
+ * opens and the psp_token it consumes, calls the rail, applies its answer.
  */
 export async function executeConfirm(
   deps: CoreDeps,
@@ -91,6 +97,13 @@ export async function executeConfirm(
   payment: PaymentRecord,
   changes: ConfirmChanges,
 ): Promise<PaymentRecord> {
+  // Recurring is not live on any rail (spec rule 3): no mandate is ever usable for an off-session charge, whether
+  // this confirm or the stored payment asks for one.
+  refuseOffSessionCharge({
+    off_session: changes.offSession ?? payment.requestFields['off_session'],
+    mandate_id: changes.mandateId ?? payment.requestFields['mandate_id'],
+    recurring_details: changes.recurringDetails ?? payment.requestFields['recurring_details'],
+  });
   const data = changes.paymentMethodData ?? payment.paymentMethodData;
   const decision = decideTransition(payment.status, 'confirm', {
     hasPaymentMethodData: data !== null,
@@ -105,12 +118,6 @@ export async function executeConfirm(
     });
   }
   if (data === null) throw new Error('unreachable: confirm allowed without payment_method_data');
-  // Recurring is not live on any rail (spec rule 3): no mandate is ever usable for an off-session charge.
-  if (changes.offSession === true || changes.mandateId !== undefined) {
-    throw new ApiError('ERR_4088', 'Off-session charge without a usable mandate: no enabled rail supports recurring.', {
-      fieldName: changes.mandateId !== undefined ? 'mandate_id' : 'off_session',
-    });
-  }
   const method = resolvePaymentMethod(
     data,
     changes.paymentMethod ?? payment.paymentMethod,
@@ -134,30 +141,30 @@ export async function executeConfirm(
     errorReason: null,
     updatedAt: now,
   };
-  let claimed: PaymentRecord | undefined;
-  let card: CardDetails | undefined;
   const pspToken = data.psp_token;
-  if (pspToken !== undefined) {
-    // The token is consumed and the payment claimed in one transaction: a confirm that loses the claim leaves
-    // the token unused, and of two confirms with one token only one can use it. The payment keeps a display
-    // summary of the card instead of the token.
-    const result = await deps.store.transaction(async (tx) => {
-      const consumed = await consumePspToken(deps, tx, auth, payment.paymentId, pspToken, now);
-      const next = await tx.payments.updatePaymentIfStatus(auth, payment.paymentId, [payment.status], {
-        ...patch,
-        paymentMethodData: { card: consumed.summary },
-      });
+  // One transaction: the psp_token (if any) is consumed, the payment claimed and the attempt it opens inserted, or
+  // none of it. A confirm that loses the claim rolls back and leaves the token unused; of two confirms with one
+  // token only one can use it. The payment keeps a display summary of the card instead of the token.
+  const claim = await deps.store
+    .transaction(async (tx) => {
+      let card: CardDetails | undefined;
+      let stored = patch;
+      if (pspToken !== undefined) {
+        const consumed = await consumePspToken(deps, tx, auth, payment.paymentId, pspToken, now);
+        card = consumed.card;
+        stored = { ...patch, paymentMethodData: { card: consumed.summary } };
+      }
+      const next = await tx.payments.updatePaymentIfStatus(auth, payment.paymentId, [payment.status], stored);
       if (next === undefined) throw new ClaimLost();
-      return { next, card: consumed.card };
-    }).catch((error: unknown) => {
+      await openAttempt(tx, next, now);
+      return { next, card };
+    })
+    .catch((error: unknown) => {
       if (error instanceof ClaimLost) return undefined;
       throw error;
     });
-    claimed = result?.next;
-    card = result?.card;
-  } else {
-    claimed = await deps.store.payments.updatePaymentIfStatus(auth, payment.paymentId, [payment.status], patch);
-  }
+  const claimed = claim?.next;
+  const card = claim?.card;
   if (claimed === undefined) {
     const current = await deps.store.payments.findPayment(auth, payment.paymentId);
     throw new ApiError('ERR_4003', `You cannot confirm this payment because it has status ${current?.status ?? payment.status}.`);
@@ -179,5 +186,5 @@ export async function executeConfirm(
   return applyRailOutcome(deps, claimed, outcome, 'rail_result');
 }
 
-/** Rolls back the token consumption when another request claimed the payment first. */
+/** Rolls back the claim's transaction (token consumption included) when another request claimed the payment first. */
 class ClaimLost extends Error {}

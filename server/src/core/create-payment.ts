@@ -5,8 +5,10 @@ import { fingerprint } from './canonical-json';
 import { executeConfirm } from './confirm-payment';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
+import { insertPaymentWithCustomer } from './payment-customer';
 import { chooseRail, resolvePaymentMethod } from './payment-method';
 import { decideTransition } from './payment-transitions';
+import { refuseOffSessionCharge } from './recurring';
 
 export interface CreatePaymentResult {
   payment: PaymentRecord;
@@ -47,14 +49,11 @@ export async function createPayment(deps: CoreDeps, auth: AuthContext, body: Cre
   if (!decision.allowed) throw new Error('unreachable: create has a row for every condition');
 
   const captureMethod = body.capture_method ?? 'automatic';
+  // An off-session charge (mandate_id, off_session, recurring_details) is refused before anything is stored.
+  if (body.confirm === true) refuseOffSessionCharge(body);
   const method = body.payment_method_data && resolvePaymentMethod(body.payment_method_data, body.payment_method, body.payment_method_type);
   if (body.confirm === true && body.payment_method_data !== undefined && method !== undefined) {
     // Refuse before anything is stored when the payment could not be confirmed anyway.
-    if (body.off_session === true || body.mandate_id !== undefined) {
-      throw new ApiError('ERR_4088', 'Off-session charge without a usable mandate: no enabled rail supports recurring.', {
-        fieldName: body.mandate_id !== undefined ? 'mandate_id' : 'off_session',
-      });
-    }
     chooseRail(auth.account.settings, deps.rails, auth.mode, body.currency, method, captureMethod, body.allowed_payment_method_types);
   }
 
@@ -101,7 +100,8 @@ export async function createPayment(deps: CoreDeps, auth: AuthContext, body: Cre
     updatedAt: now,
   };
 
-  const inserted = await deps.store.payments.insertPayment(payment);
+  // A customer_id naming no customer creates it in the same transaction (payment-customer.ts).
+  const inserted = await insertPaymentWithCustomer(deps, payment, body.customer);
   if (inserted === 'duplicate') {
     // Another create with this payment_id won the race (or a generated id collided, which 119 bits make moot).
     const existing = await deps.store.payments.findPayment(auth, paymentId);

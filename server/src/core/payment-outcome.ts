@@ -3,6 +3,7 @@ import type { RailOutcome } from '../rails/rail-adapter';
 import type { PaymentPatch, PaymentRecord } from '../storage/records';
 import type { Stores } from '../storage/stores';
 import type { CoreDeps } from './deps';
+import { recordAttemptOutcome } from './payment-attempts';
 import { decideTransition, PAYMENT_EVENT_FOR_STATUS } from './payment-transitions';
 import { toPaymentResponse } from './payment-view';
 
@@ -93,7 +94,10 @@ export async function applyRailOutcome(
   const now = deps.clock.now();
   const updated = await deps.store.transaction(async (tx) => {
     const next = await tx.payments.updatePaymentIfStatus(payment, payment.paymentId, [payment.status], patchFor(payment, outcome, decision.to, now));
-    if (next !== undefined) await recordPaymentEvent(deps, tx, next, now);
+    if (next !== undefined) {
+      await recordAttemptOutcome(tx, next, outcome, now);
+      await recordPaymentEvent(deps, tx, next, now);
+    }
     return next;
   });
   if (updated !== undefined) return updated;

@@ -21,6 +21,10 @@ describe('payment transition table', () => {
     { from: 'processing', trigger: 'rail_result', f: facts({ railResult: 'customer_action' }), to: 'requires_customer_action' },
     { from: 'requires_customer_action', trigger: 'rail_sync', f: facts({ railResult: 'authorized' }), to: 'succeeded' },
     { from: 'requires_customer_action', trigger: 'rail_sync', f: facts({ railResult: 'declined' }), to: 'failed' },
+    { from: 'requires_payment_method', trigger: 'cancel', f: facts({ hasPaymentMethodData: false }), to: 'cancelled' },
+    { from: 'requires_confirmation', trigger: 'cancel', f: facts(), to: 'cancelled' },
+    { from: 'requires_capture', trigger: 'cancel', f: facts({ captureMethod: 'manual' }), to: 'cancelled' },
+    { from: 'requires_customer_action', trigger: 'cancel', f: facts(), to: 'cancelled' },
   ] as const)('$from --$trigger--> $to', ({ from, trigger, f, to }) => {
     expect(decideTransition(from, trigger, f)).toEqual({ allowed: true, to });
   });
@@ -62,6 +66,10 @@ describe('payment transition table', () => {
   test('no two rows with the same from, trigger and condition', () => {
     const keys = PAYMENT_TRANSITIONS.map((row) => `${row.from}|${row.trigger}|${row.condition}`);
     expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  test.each(['succeeded', 'failed', 'processing', 'cancelled', 'partially_captured'] as const)('refuses cancel from %s', (status) => {
+    expect(decideTransition(status, 'cancel', facts())).toEqual({ allowed: false, reason: 'status' });
   });
 
   test('statusesAllowing lists the from-statuses of a trigger', () => {

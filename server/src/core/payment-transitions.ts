@@ -13,12 +13,15 @@ export type PaymentTrigger =
   /** The rail answered the authorization started by confirm. */
   | 'rail_result'
   /** A later look at the rail (retrieve) for a payment that waits for the customer. */
-  | 'rail_sync';
+  | 'rail_sync'
+  /** POST /payments/{id}/cancel. */
+  | 'cancel';
 
 /** What the rail said, as the table sees it. */
 export type RailResultKind = 'authorized' | 'declined' | 'customer_action' | 'pending';
 
 export type TransitionCondition =
+  | 'always'
   | 'without_payment_method_data'
   | 'with_payment_method_data'
   | 'authorized_with_automatic_capture'
@@ -43,6 +46,7 @@ export interface PaymentTransition {
 const AUTOMATIC_CAPTURE: readonly CaptureMethod[] = ['automatic', 'sequential_automatic'];
 
 export const TRANSITION_CONDITIONS: Record<TransitionCondition, (facts: TransitionFacts) => boolean> = {
+  always: () => true,
   without_payment_method_data: (facts) => !facts.hasPaymentMethodData,
   with_payment_method_data: (facts) => facts.hasPaymentMethodData,
   authorized_with_automatic_capture: (facts) =>
@@ -69,6 +73,11 @@ export const PAYMENT_TRANSITIONS: readonly PaymentTransition[] = [
   { from: 'requires_customer_action', trigger: 'rail_sync', condition: 'authorized_with_automatic_capture', to: 'succeeded' },
   { from: 'requires_customer_action', trigger: 'rail_sync', condition: 'authorized_with_manual_capture', to: 'requires_capture' },
   { from: 'requires_customer_action', trigger: 'rail_sync', condition: 'declined', to: 'failed' },
+  // Cancel (spec States table; Hyperswitch's status name `cancelled`, api-conventions §6).
+  { from: 'requires_payment_method', trigger: 'cancel', condition: 'always', to: 'cancelled' },
+  { from: 'requires_confirmation', trigger: 'cancel', condition: 'always', to: 'cancelled' },
+  { from: 'requires_capture', trigger: 'cancel', condition: 'always', to: 'cancelled' },
+  { from: 'requires_customer_action', trigger: 'cancel', condition: 'always', to: 'cancelled' },
 ];
 
 export type TransitionDecision =

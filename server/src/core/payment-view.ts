@@ -11,6 +11,26 @@ function cardSummary(payment: PaymentRecord): CardSummary | undefined {
   return { last4, card_network: typeof network === 'string' ? network : null, exp_month: month, exp_year: year };
 }
 
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/**
+ * The payment's customer object (Hyperswitch CustomerDetailsResponse): id from customer_id, the rest from the
+ * `customer` object of the request; null when the payment names no customer.
+ */
+export function customerOf(payment: PaymentRecord): PaymentResponse['customer'] {
+  const given = payment.requestFields['customer'];
+  const details = typeof given === 'object' && given !== null && !Array.isArray(given) ? (given as Record<string, unknown>) : {};
+  const id = payment.customerId ?? text(details['id']);
+  if (id === null && Object.keys(details).length === 0) return null;
+  return {
+    id,
+    name: text(details['name']),
+    email: text(details['email']),
+    phone: text(details['phone']),
+    phone_country_code: text(details['phone_country_code']),
+  };
+}
+
 /** The payment object as the API returns it (the spec's response fields; Hyperswitch names). */
 export function toPaymentResponse(payment: PaymentRecord): PaymentResponse {
   const card = cardSummary(payment);
@@ -29,6 +49,7 @@ export function toPaymentResponse(payment: PaymentRecord): PaymentResponse {
     expires_on: payment.clientSecretExpiresAt.toISOString(),
     currency: payment.currency,
     customer_id: payment.customerId,
+    customer: customerOf(payment),
     description: payment.description,
     mandate_id: null,
     setup_future_usage: payment.setupFutureUsage,
@@ -49,5 +70,6 @@ export function toPaymentResponse(payment: PaymentRecord): PaymentResponse {
     profile_id: payment.profileId,
     connector: payment.connector,
     payment_method_data: card === undefined ? null : { card },
+    cancellation_reason: payment.cancellationReason ?? null,
   };
 }

@@ -1,9 +1,13 @@
-import type { RetrievePaymentQuery } from '../../../protocol/api/payments';
+import type { PaymentResponse, RetrievePaymentQuery } from '../../../protocol/api/payments';
 import type { PaymentRecord } from '../storage/records';
 import { authorizePaymentAccess, requireKeyKind, type AuthContext } from './auth';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
+import { paymentCustomerDetails } from './payment-customer';
+import { capturesOf, toAttemptResponse } from './payment-attempts';
 import { applyRailOutcome } from './payment-outcome';
+import { decideTransition } from './payment-transitions';
+import { toPaymentResponse } from './payment-view';
 import type { RailName } from './account-settings';
 
 /**
@@ -21,7 +25,54 @@ export async function retrievePayment(
   const payment = await deps.store.payments.findPayment(auth, paymentId);
   if (payment === undefined) throw new ApiError('ERR_4001', `No payment ${paymentId} exists for this account and mode.`);
   authorizePaymentAccess(auth, payment, query.client_secret, deps.clock.now(), true);
-  return syncWithRail(deps, payment);
+  return query.force_sync === 'true' ? forceSyncWithRail(deps, payment) : syncWithRail(deps, payment);
+}
+
+/**
+ * GET /payments/{payment_id} as the API answers it: the payment, plus `attempts` (expand_attempts=true) and
+ * `captures` (expand_captures=true; automatic capture: one capture per charged attempt).
+ */
+export async function retrievePaymentResponse(
+  deps: CoreDeps,
+  auth: AuthContext,
+  paymentId: string,
+  query: RetrievePaymentQuery,
+): Promise<PaymentResponse> {
+  const payment = await retrievePayment(deps, auth, paymentId, query);
+  // The stored customer, not the request's copy: it reflects updates, and null once the customer is deleted.
+  const response = { ...toPaymentResponse(payment), customer: await paymentCustomerDetails(deps, payment) };
+  if (query.expand_attempts !== 'true' && query.expand_captures !== 'true') return response;
+  const attempts = await deps.store.attempts.listAttempts(payment, payment.paymentId);
+  return {
+    ...response,
+    ...(query.expand_attempts === 'true' ? { attempts: attempts.map(toAttemptResponse) } : {}),
+    ...(query.expand_captures === 'true' ? { captures: capturesOf(attempts) } : {}),
+  };
+}
+
+/**
+ * force_sync=true: asks the rail about any payment it took, whatever its status. The answer is applied only where
+ * the transition table has a row for it (a waiting payment resolving); otherwise the payment is unchanged.
+ */
+export async function forceSyncWithRail(deps: CoreDeps, payment: PaymentRecord): Promise<PaymentRecord> {
+  if (payment.rail === null || payment.railReference === null) return payment;
+  const adapter = deps.rails.adapterFor(payment.mode, payment.rail as RailName);
+  if (adapter === undefined) return payment;
+  const outcome = await adapter.sync({
+    mode: payment.mode,
+    paymentId: payment.paymentId,
+    amount: payment.amount,
+    railReference: payment.railReference,
+    railState: payment.railState,
+    now: deps.clock.now(),
+  });
+  if (outcome.kind === 'pending') return payment;
+  const decision = decideTransition(payment.status, 'rail_sync', {
+    hasPaymentMethodData: true,
+    captureMethod: payment.captureMethod,
+    railResult: outcome.kind,
+  });
+  return decision.allowed ? applyRailOutcome(deps, payment, outcome, 'rail_sync') : payment;
 }
 
 /** Asks the rail about a payment waiting for the customer; any other payment is returned unchanged. */

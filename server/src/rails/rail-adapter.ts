@@ -6,7 +6,7 @@ import type { Currency } from '../../../protocol/currency';
 import type { Mode } from '../../../protocol/ids';
 import type { NextAction } from '../../../protocol/payments';
 import type { JsonObject, PaymentMethodData } from '../../../protocol/api/payments';
-import type { PaymentMethod, PaymentMethodType } from '../../../protocol/api/enums';
+import type { CardNetwork, PaymentMethod, PaymentMethodType } from '../../../protocol/api/enums';
 import type { RailName } from '../core/account-settings';
 import type { CardDetails } from '../vault/card-details';
 
@@ -44,6 +44,27 @@ export type RailOutcome =
   /** Nothing new yet (sync only). */
   | { kind: 'pending'; reference: string };
 
+export interface RefundRequest {
+  mode: Mode;
+  refundId: string;
+  paymentId: string;
+  /** The rail's reference of the payment being refunded. */
+  paymentReference: string | null;
+  amount: number;
+  currency: Currency;
+  reason: string | null;
+  now: Date;
+}
+
+/** What a rail answered to a refund; the refund transition table maps it to a status. */
+export type RefundOutcome =
+  | { kind: 'succeeded'; reference: string }
+  | { kind: 'failed'; reference: string; errorCode: string; errorMessage: string }
+  /** The rail holds the refund for manual review. */
+  | { kind: 'review'; reference: string }
+  /** Accepted, outcome not known yet. */
+  | { kind: 'pending'; reference: string };
+
 export interface RailAdapter {
   readonly rail: RailName;
   /** Connector name shown on the payment (`connector`). */
@@ -51,9 +72,14 @@ export interface RailAdapter {
   /** The payment method and types this adapter takes for a currency (an empty list: none). */
   paymentMethodTypes(currency: Currency): readonly { paymentMethod: PaymentMethod; paymentMethodType: PaymentMethodType }[];
   /** Card networks the acquirer takes (card rails only; listed by GET /account/payment_methods). */
-  readonly cardNetworks?: readonly string[];
+  readonly cardNetworks?: readonly CardNetwork[];
   authorize(request: AuthorizeRequest): Promise<RailOutcome>;
   sync(request: SyncRequest): Promise<RailOutcome>;
+  /**
+   * Refunds (part of) a captured payment. Present on adapters that can refund; whether an account may use it in a
+   * mode is the account's capability data (core/account-settings.ts), never decided here.
+   */
+  refund?(request: RefundRequest): Promise<RefundOutcome>;
 }
 
 /** Which adapter serves a rail in a mode. Only main.ts (and tests) build one. */

@@ -101,6 +101,8 @@ export interface PaymentRecord extends Scope {
   requestFingerprint: string;
   /** The validated create body as sent, for fields that have no column of their own. */
   requestFields: JsonObject;
+  /** Why the payment was cancelled (POST /payments/{id}/cancel); null otherwise. Column added by migration 0002. */
+  cancellationReason?: string | null;
   /** Incremented on every update. */
   version: number;
   createdAt: Date;
@@ -127,6 +129,20 @@ export type PaymentPatch = Partial<
     | 'connector'
     | 'railReference'
     | 'railState'
+    // Update (POST /payments/{id}), update_metadata and cancel.
+    | 'amount'
+    | 'currency'
+    | 'amountToCapture'
+    | 'shippingCost'
+    | 'orderTaxAmount'
+    | 'captureMethod'
+    | 'customerId'
+    | 'description'
+    | 'metadata'
+    | 'merchantOrderReferenceId'
+    | 'clientSecretExpiresAt'
+    | 'requestFields'
+    | 'cancellationReason'
   >
 > & { updatedAt: Date };
 

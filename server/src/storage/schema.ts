@@ -4,6 +4,8 @@
  * text, booleans are integers 0/1, money is bigint minor units (parsed back to number; see database.ts).
  * Every merchant-data table leads with account_id (and mode) so a distributed PostgreSQL could shard on it.
  */
+import type { CustomersTable, EphemeralKeysTable } from './customer-schema';
+
 export interface AccountsTable {
   account_id: string;
   slug: string;
@@ -78,6 +80,10 @@ export interface PaymentsTable {
   rail_state: string | null;
   request_fingerprint: string;
   request_fields: string;
+  /** Migration 0002. */
+  cancellation_reason: string | null;
+  /** Sum of the payment's non-failed refunds (migration 0004; defaults to 0, so payment inserts leave it out). */
+  amount_refunded?: number;
   version: number;
   created_at: string;
   updated_at: string;
@@ -91,10 +97,80 @@ export interface WebhookEventsTable {
   object_type: string;
   object_id: string;
   payload: string;
-  /** pending | delivered | failed | skipped: owned by the dispatcher (a later issue). */
+  /** pending | delivered | failed | no_endpoint: owned by the dispatcher (server/src/webhooks/). */
   delivery_status: string;
   attempt_count: number;
   next_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
+  /** Added by migration 0005 (webhook delivery). */
+  lease_id: string | null;
+  locked_until: string | null;
+  scheduled_attempt_count: number | null;
+  last_attempt_at: string | null;
+  failure_reason: string | null;
+}
+
+export interface WebhookAttemptsTable {
+  account_id: string;
+  mode: string;
+  event_id: string;
+  attempt_number: number;
+  trigger: string;
+  url: string;
+  attempted_at: string;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  response_body: string | null;
+  succeeded: number;
+}
+
+/** One confirm of a payment (migration 0002). */
+export interface PaymentAttemptsTable {
+  account_id: string;
+  mode: string;
+  attempt_id: string;
+  payment_id: string;
+  attempt_number: number;
+  status: string;
+  amount: number;
+  currency: string;
+  payment_method: string | null;
+  payment_method_type: string | null;
+  capture_method: string;
+  connector: string | null;
+  reference_id: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  error_reason: string | null;
+  /** Set when the rail asked the customer to act: GET /poll/status/{poll_id} knows it. */
+  poll_id: string | null;
+  cancellation_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RefundsTable {
+  account_id: string;
+  mode: string;
+  refund_id: string;
+  payment_id: string;
+  profile_id: string;
+  status: string;
+  amount: number;
+  currency: string;
+  reason: string | null;
+  metadata: string | null;
+  refund_type: string;
+  rail: string | null;
+  connector: string | null;
+  rail_reference: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  unified_code: string | null;
+  unified_message: string | null;
+  request_fingerprint: string;
   created_at: string;
   updated_at: string;
 }
@@ -123,5 +199,10 @@ export interface Database {
   operators: OperatorsTable;
   payments: PaymentsTable;
   webhook_events: WebhookEventsTable;
+  customers: CustomersTable;
+  ephemeral_keys: EphemeralKeysTable;
+  payment_attempts: PaymentAttemptsTable;
+  refunds: RefundsTable;
+  webhook_attempts: WebhookAttemptsTable;
   vault_tokens: VaultTokensTable;
 }

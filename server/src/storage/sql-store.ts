@@ -7,6 +7,13 @@ import type { PaymentMethod, PaymentMethodType } from '../../../protocol/api/enu
 import type { AccountSettings } from '../core/account-settings';
 import type { Engine } from './database';
 import { migrateToLatest } from './migrations/index';
+import { SqlCustomerStore, SqlEphemeralKeyStore } from './sql-customer-store';
+import type { CustomerStore, EphemeralKeyStore } from './customer-stores';
+import type { PaymentAttemptStore, PaymentListStore } from './payment-ops-stores';
+import { SqlPaymentAttemptStore, SqlPaymentListStore } from './sql-payment-ops-store';
+import { SqlRefundStore } from './sql-refund-store';
+import { SqlWebhookStore } from './sql-webhook-store';
+import type { WebhookStore } from './webhook-store';
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -27,6 +34,7 @@ import type {
   OutboxStore,
   PaymentStore,
   ProfileStore,
+  RefundStore,
   Store,
   Stores,
   VaultTokenStore,
@@ -47,7 +55,7 @@ function insertResult(result: { numInsertedOrUpdatedRows?: bigint | undefined })
   return (result.numInsertedOrUpdatedRows ?? 0n) > 0n ? 'inserted' : 'duplicate';
 }
 
-function toAccount(row: Selectable<AccountsTable>): AccountRecord {
+export function toAccount(row: Selectable<AccountsTable>): AccountRecord {
   return {
     accountId: row.account_id,
     slug: row.slug,
@@ -72,7 +80,7 @@ function toApiKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
   };
 }
 
-function toPayment(row: Selectable<PaymentsTable>): PaymentRecord {
+export function toPayment(row: Selectable<PaymentsTable>): PaymentRecord {
   return {
     accountId: row.account_id,
     mode: row.mode as Mode,
@@ -108,6 +116,7 @@ function toPayment(row: Selectable<PaymentsTable>): PaymentRecord {
     railState: parseJson<JsonObject>(row.rail_state),
     requestFingerprint: row.request_fingerprint,
     requestFields: JSON.parse(row.request_fields) as JsonObject,
+    cancellationReason: row.cancellation_reason ?? null,
     version: row.version,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
@@ -150,6 +159,7 @@ function fromPayment(payment: PaymentRecord): PaymentsTable {
     rail_state: jsonOrNull(payment.railState),
     request_fingerprint: payment.requestFingerprint,
     request_fields: JSON.stringify(payment.requestFields),
+    cancellation_reason: payment.cancellationReason ?? null,
     version: payment.version,
     created_at: iso(payment.createdAt),
     updated_at: iso(payment.updatedAt),
@@ -174,6 +184,19 @@ function patchColumns(patch: PaymentPatch): Partial<PaymentsTable> {
   if (patch.connector !== undefined) columns.connector = patch.connector;
   if (patch.railReference !== undefined) columns.rail_reference = patch.railReference;
   if (patch.railState !== undefined) columns.rail_state = jsonOrNull(patch.railState);
+  if (patch.amount !== undefined) columns.amount = patch.amount;
+  if (patch.currency !== undefined) columns.currency = patch.currency;
+  if (patch.amountToCapture !== undefined) columns.amount_to_capture = patch.amountToCapture;
+  if (patch.shippingCost !== undefined) columns.shipping_cost = patch.shippingCost;
+  if (patch.orderTaxAmount !== undefined) columns.order_tax_amount = patch.orderTaxAmount;
+  if (patch.captureMethod !== undefined) columns.capture_method = patch.captureMethod;
+  if (patch.customerId !== undefined) columns.customer_id = patch.customerId;
+  if (patch.description !== undefined) columns.description = patch.description;
+  if (patch.metadata !== undefined) columns.metadata = jsonOrNull(patch.metadata);
+  if (patch.merchantOrderReferenceId !== undefined) columns.merchant_order_reference_id = patch.merchantOrderReferenceId;
+  if (patch.clientSecretExpiresAt !== undefined) columns.client_secret_expires_at = iso(patch.clientSecretExpiresAt);
+  if (patch.requestFields !== undefined) columns.request_fields = JSON.stringify(patch.requestFields);
+  if (patch.cancellationReason !== undefined) columns.cancellation_reason = patch.cancellationReason;
   return columns;
 }
 
@@ -441,6 +464,12 @@ function storesFor(db: Db): Stores {
     operators: new SqlOperatorStore(db),
     payments: new SqlPaymentStore(db),
     outbox: new SqlOutboxStore(db),
+    customers: new SqlCustomerStore(db),
+    ephemeralKeys: new SqlEphemeralKeyStore(db),
+    attempts: new SqlPaymentAttemptStore(db),
+    paymentList: new SqlPaymentListStore(db),
+    refunds: new SqlRefundStore(db),
+    webhooks: new SqlWebhookStore(db),
     vaultTokens: new SqlVaultTokenStore(db),
   };
 }
@@ -453,6 +482,12 @@ export class SqlStore implements Store {
   readonly operators: OperatorStore;
   readonly payments: PaymentStore;
   readonly outbox: OutboxStore;
+  readonly customers: CustomerStore;
+  readonly ephemeralKeys: EphemeralKeyStore;
+  readonly attempts: PaymentAttemptStore;
+  readonly paymentList: PaymentListStore;
+  readonly refunds: RefundStore;
+  readonly webhooks: WebhookStore;
   readonly vaultTokens: VaultTokenStore;
   readonly #db: Kysely<Database>;
   #closed = false;
@@ -469,6 +504,12 @@ export class SqlStore implements Store {
     this.operators = stores.operators;
     this.payments = stores.payments;
     this.outbox = stores.outbox;
+    this.customers = stores.customers;
+    this.ephemeralKeys = stores.ephemeralKeys;
+    this.attempts = stores.attempts;
+    this.paymentList = stores.paymentList;
+    this.refunds = stores.refunds;
+    this.webhooks = stores.webhooks;
     this.vaultTokens = stores.vaultTokens;
   }
 

@@ -17,6 +17,11 @@ import type {
   VaultTokenRecord,
 } from './records';
 import type { AccountSettings } from '../core/account-settings';
+import type { CustomerStore, EphemeralKeyStore } from './customer-stores';
+import type { PaymentAttemptStore, PaymentListStore } from './payment-ops-stores';
+import type { RefundStatus } from '../../../protocol/api/refunds';
+import type { RefundFilter, RefundPage, RefundPatch, RefundRecord } from './refund-records';
+import type { WebhookStore } from './webhook-store';
 
 export interface AccountStore {
   insertAccount(account: AccountRecord): Promise<InsertResult>;
@@ -63,6 +68,30 @@ export interface OutboxStore {
   listEventsForObject(scope: Scope, objectId: string): Promise<OutboxEventRecord[]>;
 }
 
+export interface RefundStore {
+  insertRefund(refund: RefundRecord): Promise<InsertResult>;
+  findRefund(scope: Scope, refundId: string): Promise<RefundRecord | undefined>;
+  /** Applies `patch` (only if the refund's status is one of `expectedStatuses`, when given); undefined if not applied. */
+  updateRefund(
+    scope: Scope,
+    refundId: string,
+    patch: RefundPatch,
+    expectedStatuses?: readonly RefundStatus[],
+  ): Promise<RefundRecord | undefined>;
+  /** One page of refunds, newest first, and the number of all matches. */
+  listRefunds(scope: Scope, filter: RefundFilter): Promise<RefundPage>;
+  /** The sum of the payment's non-failed refunds (kept on the payment row), or undefined if no such payment. */
+  findRefundedAmount(scope: Scope, paymentId: string): Promise<number | undefined>;
+  /**
+   * Adds `amount` to the payment's refunded sum only if the payment is in one of `refundableStatuses` and the new
+   * sum stays <= amount_received (one conditional UPDATE of the payment row). False when it did not fit: of
+   * concurrent reservations that together exceed the captured amount, only those that fit succeed.
+   */
+  reserveRefundAmount(scope: Scope, paymentId: string, amount: number, refundableStatuses: readonly PaymentStatus[]): Promise<boolean>;
+  /** Gives back a reservation (the refund failed). */
+  releaseRefundAmount(scope: Scope, paymentId: string, amount: number): Promise<void>;
+}
+
 export interface VaultTokenStore {
   insertToken(token: VaultTokenRecord): Promise<InsertResult>;
   findToken(scope: Scope, tokenId: string): Promise<VaultTokenRecord | undefined>;
@@ -81,6 +110,13 @@ export interface Stores {
   operators: OperatorStore;
   payments: PaymentStore;
   outbox: OutboxStore;
+  customers: CustomerStore;
+  ephemeralKeys: EphemeralKeyStore;
+  /** Payment attempts (one per confirm) and the payments list: payment-ops-stores.ts. */
+  attempts: PaymentAttemptStore;
+  paymentList: PaymentListStore;
+  refunds: RefundStore;
+  webhooks: WebhookStore;
   vaultTokens: VaultTokenStore;
 }
 

@@ -13,7 +13,8 @@ import { bootstrap, type BootstrapResult, type BootstrapSecretsFile } from '../c
 import { ManualClock } from '../core/clock';
 import { cryptoIds } from '../core/ids';
 import { createLogger, type Logger } from '../logger';
-import type { RailRegistry } from '../rails/rail-adapter';
+import type { RailAdapter, RailRegistry } from '../rails/rail-adapter';
+import type { RailName } from '../core/account-settings';
 import { createSimulatorRegistry } from '../rails/simulator/registry';
 import { CardVault } from '../vault/card-vault';
 import { VaultCipher } from '../vault/vault-cipher';
@@ -109,6 +110,8 @@ export interface HarnessOptions {
   vaultKey?: Buffer;
   /** Logger of the app (silent by default). */
   logger?: Logger;
+  /** Test-mode adapters that replace the simulators of their rails (for example stand-ins with other offers). */
+  testAdapters?: Partial<Record<RailName, RailAdapter>>;
 }
 
 export async function createHarness(engine: Engine, options: HarnessOptions = {}): Promise<Harness> {
@@ -121,7 +124,10 @@ export async function createHarness(engine: Engine, options: HarnessOptions = {}
     { store, clock, ids: cryptoIds, secretsFile: memorySecretsFile() },
     { settings: options.settings ?? DEFAULT_ACCOUNT_SETTINGS },
   );
-  const rails = createSimulatorRegistry({ ids: cryptoIds, publicBaseUrl: 'http://127.0.0.1:8080' });
+  const simulators = createSimulatorRegistry({ ids: cryptoIds, publicBaseUrl: 'http://127.0.0.1:8080' });
+  const rails: RailRegistry = {
+    adapterFor: (mode, rail) => (mode === 'test' ? options.testAdapters?.[rail] : undefined) ?? simulators.adapterFor(mode, rail),
+  };
   const vault = new CardVault(new VaultCipher(options.vaultKey ?? randomBytes(32)));
   const app = createApp({
     store,

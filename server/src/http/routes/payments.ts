@@ -11,7 +11,7 @@ import { confirmPayment } from '../../core/confirm-payment';
 import { createPayment } from '../../core/create-payment';
 import type { CoreDeps } from '../../core/deps';
 import { toPaymentResponse } from '../../core/payment-view';
-import { retrievePayment } from '../../core/retrieve-payment';
+import { retrievePaymentResponse } from '../../core/retrieve-payment';
 import type { AppEnv } from '../env';
 import { authenticate } from '../middleware/authenticate';
 import { parseJsonBody, rejectRawCardNumbers } from '../middleware/json-body';
@@ -71,8 +71,7 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       responses: { 200: { description: 'The payment', ...paymentJson }, ...ERROR_RESPONSES },
     }),
     async (c) => {
-      const payment = await retrievePayment(deps, c.get('auth'), c.req.valid('param').payment_id, c.req.valid('query'));
-      return c.json(toPaymentResponse(payment), 200);
+      return c.json(await retrievePaymentResponse(deps, c.get('auth'), c.req.valid('param').payment_id, c.req.valid('query')), 200);
     },
   );
 }

@@ -7,10 +7,12 @@
  * - `pending-failure@upi`: as pending@upi, then declined.
  * - any other VPA: declined (DC_08 "Payment declined: Invalid Upi id"), as Hyperswitch's dummy connector.
  * Only UPI collect is simulated (as in Hyperswitch); upi_intent and upi_qr are not offered.
+ * Refunds answer at once: succeeded, unless the refund's reason is one of SIMULATOR_REFUND_REASONS (failed or
+ * review). The core checks the refundable amount before the simulator is asked, as Hyperswitch does.
  */
 import type { Currency } from '../../../../protocol/currency';
 import type { IdGenerator } from '../../core/ids';
-import type { AuthorizeRequest, RailAdapter, RailOutcome, SyncRequest } from '../rail-adapter';
+import type { AuthorizeRequest, RailAdapter, RailOutcome, RefundOutcome, RefundRequest, SyncRequest } from '../rail-adapter';
 
 /** How long a pending collect waits before the simulated customer answers. */
 export const PENDING_RESOLVE_AFTER_MS = 10_000;
@@ -24,6 +26,12 @@ export const SIMULATOR_VPAS = {
   failure: 'failure@upi',
   pending: 'pending@upi',
   pendingFailure: 'pending-failure@upi',
+} as const;
+
+/** Refund reasons that make the simulated rail answer other than succeeded (docs/simulator.md). */
+export const SIMULATOR_REFUND_REASONS = {
+  failure: 'simulate_refund_failure',
+  review: 'simulate_refund_review',
 } as const;
 
 type PendingOutcome = 'succeeded' | 'failed';
@@ -77,6 +85,18 @@ export class UpiSimulator implements RailAdapter {
     return outcome === 'failed'
       ? declined(request.railReference, 'DC_06', 'Payment is not successful')
       : { kind: 'authorized', reference: request.railReference, amountReceived: request.amount };
+  }
+
+  async refund(request: RefundRequest): Promise<RefundOutcome> {
+    const reference = `simref_${this.ids.secret(20)}`;
+    switch (request.reason) {
+      case SIMULATOR_REFUND_REASONS.failure:
+        return { kind: 'failed', reference, errorCode: 'SIM_REFUND_DECLINED', errorMessage: 'Refund declined by the simulated rail' };
+      case SIMULATOR_REFUND_REASONS.review:
+        return { kind: 'review', reference };
+      default:
+        return { kind: 'succeeded', reference };
+    }
   }
 }
 

@@ -1,10 +1,18 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { migration0001Init } from './0001-init';
+import { migration0002PaymentsOps } from './0002-payments-ops';
+import { migration0003Customers } from './0003-customers';
+import { migration0004Refunds } from './0004-refunds';
+import { migration0005WebhookDelivery } from './0005-webhook-delivery';
 import { migration0007Vault } from './0007-vault';
 
 /** In-code migrations, in order. File names sort; Kysely applies them by name. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001_init': migration0001Init,
+  '0002_payments_ops': migration0002PaymentsOps,
+  '0003_customers': migration0003Customers,
+  '0004_refunds': migration0004Refunds,
+  '0005_webhook_delivery': migration0005WebhookDelivery,
   '0007_vault': migration0007Vault,
 };
 

@@ -1,0 +1,76 @@
+import type { Messages } from '../i18n';
+import { CRYPTO_CURRENCIES, type Payment } from '../payment-model';
+import { CardForm } from './card-form';
+import { UpiCollectForm } from './upi-collect-form';
+
+export const CRYPTO_SELECT_ID = 'rail-crypto-currency';
+
+/** The inputs (or the explanation) of the selected method. */
+export function MethodPanel({ model, messages, disabled }: { model: Payment; messages: Messages; disabled: boolean }) {
+  const option = model.selected.value;
+  if (!option) return null;
+  switch (option.id.split(':')[0]) {
+    case 'card':
+      return <CardForm card={model.card} messages={messages} disabled={disabled} />;
+    case 'upi_collect':
+      return <UpiCollectForm form={model.upi} messages={messages} disabled={disabled} />;
+    case 'upi_intent':
+      return <p class="Hint Panel">{messages.upiIntentHint}</p>;
+    case 'upi_qr':
+      return <p class="Hint Panel">{messages.upiQrHint}</p>;
+    case 'bank_transfer':
+      return <p class="Hint Panel">{messages.bankTransferHint}</p>;
+    case 'crypto':
+      return (
+        <div class="Form">
+          <label class="Label" for={CRYPTO_SELECT_ID}>
+            {messages.cryptoCurrencyLabel}
+          </label>
+          <select
+            id={CRYPTO_SELECT_ID}
+            class="Input"
+            disabled={disabled}
+            value={model.cryptoCurrency.value}
+            onChange={(event) => (model.cryptoCurrency.value = event.currentTarget.value)}
+          >
+            {CRYPTO_CURRENCIES.map((code) => (
+              <option value={code} key={code}>
+                {code}
+              </option>
+            ))}
+          </select>
+          <p class="Hint">{messages.cryptoHint}</p>
+        </div>
+      );
+    default:
+      return null;
+  }
+}
+
+/** The method selector: a radio group styled as tabs (arrow keys move between methods, Tab leaves the group). */
+export function MethodTabs({ model, messages, disabled }: { model: Payment; messages: Messages; disabled: boolean }) {
+  const methods = model.methods.value;
+  if (methods.length < 2) return null;
+  return (
+    <fieldset class="Tabs" data-testid="method-tabs">
+      <legend class="VisuallyHidden">{messages.methodLegend}</legend>
+      {methods.map((option) => {
+        const checked = option.id === model.selectedId.value;
+        return (
+          <label class={checked ? 'Tab Tab--selected' : 'Tab'} key={option.id}>
+            <input
+              class="Tab-input"
+              type="radio"
+              name="rail-method"
+              value={option.id}
+              checked={checked}
+              disabled={disabled}
+              onChange={() => model.select(option.id)}
+            />
+            <span>{messages[option.label]}</span>
+          </label>
+        );
+      })}
+    </fieldset>
+  );
+}

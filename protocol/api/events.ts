@@ -1,0 +1,140 @@
+/**
+ * REST shapes of the events API (GET /events, GET /events/{event_id}, GET /events/{event_id}/attempts,
+ * POST /events/{event_id}/retry) and the webhook envelope as delivered (api-conventions §7). The paths are Rail's
+ * (Hyperswitch has similar ones under /events/{merchant_id}); see docs/open-points.md and docs/webhooks.md.
+ */
+import { z } from 'zod';
+
+/** Limits of the events API (Rail's own; docs/open-points.md). */
+export const EVENT_LIMITS = {
+  pageDefault: 10,
+  pageMax: 100,
+  idMax: 64,
+} as const;
+
+/** Delivery state of an event. */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'no_endpoint'] as const;
+export const DeliveryStatus = z.enum(DELIVERY_STATUSES);
+export type DeliveryStatus = z.infer<typeof DeliveryStatus>;
+
+/** Hyperswitch v1 EventType values Rail may emit (hyperswitch-v1.md §4). */
+export const EVENT_TYPES = [
+  'payment_succeeded',
+  'payment_failed',
+  'payment_processing',
+  'payment_cancelled',
+  'payment_cancelled_post_capture',
+  'payment_authorized',
+  'payment_partially_authorized',
+  'payment_captured',
+  'payment_expired',
+  'action_required',
+  'refund_succeeded',
+  'refund_failed',
+  'dispute_opened',
+  'dispute_expired',
+  'dispute_accepted',
+  'dispute_cancelled',
+  'dispute_challenged',
+  'dispute_won',
+  'dispute_lost',
+  'mandate_active',
+  'mandate_revoked',
+] as const;
+
+const EventIdString = z
+  .string()
+  .min(1)
+  .max(EVENT_LIMITS.idMax)
+  .regex(/^[A-Za-z0-9_-]+$/, 'event_id may contain only A-Z, a-z, 0-9, _ and -');
+
+export const EventIdParam = EventIdString;
+
+/** GET /events query. */
+export const ListEventsQuery = z.strictObject({
+  object_id: z.string().min(1).max(EVENT_LIMITS.idMax).optional(),
+  event_type: z.string().min(1).max(64).optional(),
+  delivery_status: DeliveryStatus.optional(),
+  limit: z
+    .string()
+    .regex(/^\d{1,3}$/, 'limit must be an integer')
+    .transform(Number)
+    .pipe(z.int().min(1).max(EVENT_LIMITS.pageMax))
+    .optional(),
+  cursor: EventIdString.optional(),
+});
+export type ListEventsQuery = z.infer<typeof ListEventsQuery>;
+
+/** The envelope POSTed to the merchant's endpoint (api-conventions §7). `object` is the resource as the API returns it. */
+export const WebhookEnvelope = z
+  .object({
+    event_id: z.string(),
+    event_type: z.string(),
+    created: z.string(),
+    account_id: z.string(),
+    mode: z.enum(['test', 'live']),
+    content: z.object({ type: z.string(), object: z.record(z.string(), z.unknown()) }),
+  })
+  .meta({ id: 'WebhookEnvelope' });
+export type WebhookEnvelope = z.infer<typeof WebhookEnvelope>;
+
+/** One delivery attempt, as recorded. */
+export const WebhookAttempt = z
+  .object({
+    attempt_number: z.int(),
+    /** scheduled: by the dispatcher; manual: POST /events/{event_id}/retry. */
+    trigger: z.enum(['scheduled', 'manual']),
+    attempted_at: z.string(),
+    url: z.string(),
+    /** HTTP status of the answer; null when no answer came (network error, timeout). */
+    status_code: z.int().nullable(),
+    /** Why the attempt failed without an HTTP answer (for example "timeout" or "ECONNREFUSED"). */
+    error: z.string().nullable(),
+    duration_ms: z.int(),
+    /** The first characters of the answer's body. */
+    response_body: z.string().nullable(),
+    succeeded: z.boolean(),
+  })
+  .meta({ id: 'WebhookAttempt' });
+export type WebhookAttempt = z.infer<typeof WebhookAttempt>;
+
+/** An event in lists. */
+export const EventSummary = z
+  .object({
+    event_id: z.string(),
+    event_type: z.string(),
+    object_type: z.string(),
+    object_id: z.string(),
+    mode: z.enum(['test', 'live']),
+    created: z.string(),
+    delivery_status: DeliveryStatus,
+    /** Every attempt, scheduled and manual. */
+    attempt_count: z.int(),
+    last_attempt_at: z.string().nullable(),
+    /** When the dispatcher tries next (pending only). */
+    next_attempt_at: z.string().nullable(),
+    /** Set when delivery_status is failed: retries_exhausted. */
+    failure_reason: z.string().nullable(),
+  })
+  .meta({ id: 'EventSummary' });
+export type EventSummary = z.infer<typeof EventSummary>;
+
+/** GET /events/{event_id}: the event, the envelope as delivered, and its attempts (oldest first). */
+export const EventDetail = EventSummary.extend({
+  payload: WebhookEnvelope,
+  attempts: z.array(WebhookAttempt),
+}).meta({ id: 'Event' });
+export type EventDetail = z.infer<typeof EventDetail>;
+
+export const EventList = z
+  .object({
+    data: z.array(EventSummary),
+    has_more: z.boolean(),
+    /** Pass as `cursor` to read the next page; null on the last page. */
+    next_cursor: z.string().nullable(),
+  })
+  .meta({ id: 'EventList' });
+export type EventList = z.infer<typeof EventList>;
+
+export const EventAttemptList = z.object({ data: z.array(WebhookAttempt) }).meta({ id: 'WebhookAttemptList' });
+export type EventAttemptList = z.infer<typeof EventAttemptList>;

@@ -1,0 +1,10 @@
+import type { CancelPostCaptureRequest } from '../../../protocol/api/payment-ops';
+import type { PaymentRecord } from '../storage/records';
+import type { AuthContext } from './auth';
+import type { CoreDeps } from './deps';
+import { refuseManualCaptureOperation } from './manual-capture';
+
+/** POST /payments/{payment_id}/cancel_post_capture (secret key): ERR_4003 on rails that capture as they authorize. */
+export async function cancelPostCapture(deps: CoreDeps, auth: AuthContext, paymentId: string, _body: CancelPostCaptureRequest): Promise<PaymentRecord> {
+  return refuseManualCaptureOperation(deps, auth, paymentId, 'cancel_post_capture');
+}

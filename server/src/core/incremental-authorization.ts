@@ -1,0 +1,10 @@
+import type { IncrementalAuthorizationRequest } from '../../../protocol/api/payment-ops';
+import type { PaymentRecord } from '../storage/records';
+import type { AuthContext } from './auth';
+import type { CoreDeps } from './deps';
+import { refuseManualCaptureOperation } from './manual-capture';
+
+/** POST /payments/{payment_id}/incremental_authorization (secret key): ERR_4003 on rails that capture as they authorize. */
+export async function incrementalAuthorization(deps: CoreDeps, auth: AuthContext, paymentId: string, _body: IncrementalAuthorizationRequest): Promise<PaymentRecord> {
+  return refuseManualCaptureOperation(deps, auth, paymentId, 'incremental_authorization');
+}

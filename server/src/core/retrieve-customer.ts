@@ -1,0 +1,17 @@
+import type { CustomerRecord } from '../storage/customer-records';
+import { requireKeyKind, type AuthContext } from './auth';
+import type { CoreDeps } from './deps';
+import { ApiError } from './errors';
+import { findLiveCustomer } from './find-live-customer';
+
+/**
+ * GET /customers/{customer_id}: a secret key, or an ephemeral key of that very customer. An ephemeral key of
+ * another customer gets ERR_4006, as if the customer did not exist (nothing about other customers leaks).
+ */
+export async function retrieveCustomer(deps: CoreDeps, auth: AuthContext, customerId: string): Promise<CustomerRecord> {
+  requireKeyKind(auth, ['secret', 'ephemeral']);
+  if (auth.keyKind === 'ephemeral' && auth.customerId !== customerId) {
+    throw new ApiError('ERR_4006', `No customer ${customerId} exists for this ephemeral key.`);
+  }
+  return findLiveCustomer(deps.store, auth, customerId);
+}

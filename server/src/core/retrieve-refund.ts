@@ -1,0 +1,12 @@
+import type { RefundRecord } from '../storage/refund-records';
+import { requireKeyKind, type AuthContext } from './auth';
+import type { CoreDeps } from './deps';
+import { ApiError } from './errors';
+
+/** GET /refunds/{refund_id} (secret key). */
+export async function retrieveRefund(deps: CoreDeps, auth: AuthContext, refundId: string): Promise<RefundRecord> {
+  requireKeyKind(auth, ['secret']);
+  const refund = await deps.store.refunds.findRefund(auth, refundId);
+  if (refund === undefined) throw new ApiError('ERR_4007', `No refund ${refundId} exists for this account and mode.`);
+  return refund;
+}

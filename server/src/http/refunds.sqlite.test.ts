@@ -1,0 +1,6 @@
+import { describe } from 'vitest';
+import { defineRefundsSuite } from './refunds.api-suite';
+
+describe('Refunds API on SQLite', () => {
+  defineRefundsSuite('sqlite');
+});

@@ -1,0 +1,28 @@
+/** Narrow store interfaces for customers and ephemeral keys (conventions as in stores.ts). */
+import type { CustomerPatch, CustomerRecord, EphemeralKeyRecord } from './customer-records';
+import type { AccountRecord, InsertResult, Scope } from './records';
+
+export interface CustomerStore {
+  insertCustomer(customer: CustomerRecord): Promise<InsertResult>;
+  /** The customer with this id, deleted (tombstone) or not: the caller decides. */
+  findCustomer(scope: Scope, customerId: string): Promise<CustomerRecord | undefined>;
+  /** Customers that are not deleted, newest first (ties by customer_id). */
+  listCustomers(scope: Scope, page: { offset: number; limit: number }): Promise<CustomerRecord[]>;
+  /** Applies `patch` to a customer that is not deleted; undefined when there is none. */
+  updateCustomer(scope: Scope, customerId: string, patch: CustomerPatch): Promise<CustomerRecord | undefined>;
+  /**
+   * Turns a live customer into a tombstone: every personal field (address included) cleared, deletedAt set.
+   * Returns the customer as it was before, or undefined when there was no live customer (a concurrent delete lost).
+   */
+  markCustomerDeleted(scope: Scope, customerId: string, now: Date): Promise<CustomerRecord | undefined>;
+}
+
+export interface EphemeralKeyStore {
+  insertEphemeralKey(key: EphemeralKeyRecord): Promise<InsertResult>;
+  /** The key with this secret hash and its account, expired or not (the caller checks). */
+  findEphemeralKeyBySecretHash(secretHash: string): Promise<{ key: EphemeralKeyRecord; account: AccountRecord } | undefined>;
+  /** Deletes one key; returns it, or undefined when there was none. */
+  deleteEphemeralKey(scope: Scope, keyId: string): Promise<EphemeralKeyRecord | undefined>;
+  /** Deletes every key of a customer; returns how many. */
+  deleteEphemeralKeysOfCustomer(scope: Scope, customerId: string): Promise<number>;
+}

@@ -1,0 +1,221 @@
+/**
+ * Kysely implementation of WebhookStore (SQLite and PostgreSQL). Claims are conditional UPDATEs on the lease
+ * columns: under PostgreSQL's READ COMMITTED a concurrent UPDATE of the same row re-checks the WHERE clause on the
+ * committed row, so a second claimer finds the lease taken and updates nothing.
+ */
+import type { ExpressionBuilder, Kysely, Selectable, Transaction } from 'kysely';
+import type { DeliveryStatus } from '../../../protocol/api/events';
+import type { Mode } from '../../../protocol/ids';
+import type { JsonObject } from '../../../protocol/api/payments';
+import type { AccountSettings, WebhookEndpointSettings } from '../core/account-settings';
+import type { OutboxEventRecord, Scope } from './records';
+import type { Database, WebhookAttemptsTable, WebhookEventsTable } from './schema';
+import type {
+  AttemptOutcome,
+  AttemptTrigger,
+  ListEventsFilter,
+  WebhookAttemptRecord,
+  WebhookEventRecord,
+  WebhookStore,
+} from './webhook-store';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+const iso = (date: Date): string => date.toISOString();
+const dateOrNull = (value: string | null): Date | null => (value === null ? null : new Date(value));
+
+function toEvent(row: Selectable<WebhookEventsTable>): WebhookEventRecord {
+  return {
+    eventId: row.event_id,
+    accountId: row.account_id,
+    mode: row.mode as Mode,
+    eventType: row.event_type,
+    objectType: row.object_type as OutboxEventRecord['objectType'],
+    objectId: row.object_id,
+    payload: JSON.parse(row.payload) as JsonObject,
+    body: row.payload,
+    createdAt: new Date(row.created_at),
+    deliveryStatus: row.delivery_status as DeliveryStatus,
+    attemptCount: row.attempt_count,
+    scheduledAttemptCount: row.scheduled_attempt_count ?? 0,
+    nextAttemptAt: dateOrNull(row.next_attempt_at),
+    lastAttemptAt: dateOrNull(row.last_attempt_at),
+    failureReason: row.failure_reason,
+    leaseId: row.lease_id,
+    lockedUntil: dateOrNull(row.locked_until),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+function toAttempt(row: Selectable<WebhookAttemptsTable>): WebhookAttemptRecord {
+  return {
+    accountId: row.account_id,
+    mode: row.mode as Mode,
+    eventId: row.event_id,
+    attemptNumber: row.attempt_number,
+    trigger: row.trigger as AttemptTrigger,
+    url: row.url,
+    attemptedAt: new Date(row.attempted_at),
+    statusCode: row.status_code,
+    error: row.error,
+    durationMs: row.duration_ms,
+    responseBody: row.response_body,
+    succeeded: row.succeeded === 1,
+  };
+}
+
+/** No live lease: never claimed, released, or expired at `now`. */
+const leaseFree = (now: Date) => (eb: ExpressionBuilder<Database, 'webhook_events'>) =>
+  eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', iso(now))]);
+
+export class SqlWebhookStore implements WebhookStore {
+  constructor(private readonly db: Db) {}
+
+  async findWebhookEndpoint(accountId: string): Promise<WebhookEndpointSettings | undefined> {
+    const row = await this.db.selectFrom('accounts').select('settings').where('account_id', '=', accountId).executeTakeFirst();
+    if (row === undefined) return undefined;
+    return (JSON.parse(row.settings) as AccountSettings).webhook ?? undefined;
+  }
+
+  async findEvent(scope: Scope, eventId: string): Promise<WebhookEventRecord | undefined> {
+    const row = await this.db
+      .selectFrom('webhook_events')
+      .selectAll()
+      .where('account_id', '=', scope.accountId)
+      .where('mode', '=', scope.mode)
+      .where('event_id', '=', eventId)
+      .executeTakeFirst();
+    return row && toEvent(row);
+  }
+
+  async listEvents(scope: Scope, filter: ListEventsFilter): Promise<WebhookEventRecord[]> {
+    let query = this.db
+      .selectFrom('webhook_events')
+      .selectAll()
+      .where('account_id', '=', scope.accountId)
+      .where('mode', '=', scope.mode);
+    if (filter.objectId !== undefined) query = query.where('object_id', '=', filter.objectId);
+    if (filter.eventType !== undefined) query = query.where('event_type', '=', filter.eventType);
+    if (filter.deliveryStatus !== undefined) query = query.where('delivery_status', '=', filter.deliveryStatus);
+    const after = filter.after;
+    if (after !== undefined) {
+      const created = iso(after.createdAt);
+      query = query.where((eb) =>
+        eb.or([eb('created_at', '<', created), eb.and([eb('created_at', '=', created), eb('event_id', '<', after.eventId)])]),
+      );
+    }
+    const rows = await query.orderBy('created_at', 'desc').orderBy('event_id', 'desc').limit(filter.limit).execute();
+    return rows.map(toEvent);
+  }
+
+  async listAttempts(scope: Scope, eventId: string): Promise<WebhookAttemptRecord[]> {
+    const rows = await this.db
+      .selectFrom('webhook_attempts')
+      .selectAll()
+      .where('account_id', '=', scope.accountId)
+      .where('mode', '=', scope.mode)
+      .where('event_id', '=', eventId)
+      .orderBy('attempt_number')
+      .execute();
+    return rows.map(toAttempt);
+  }
+
+  async claimDueEvents(now: Date, lockedUntil: Date, leaseId: string, limit: number): Promise<WebhookEventRecord[]> {
+    const candidates = await this.db
+      .selectFrom('webhook_events')
+      .select('event_id')
+      .where('delivery_status', '=', 'pending')
+      .where('next_attempt_at', '<=', iso(now))
+      .where(leaseFree(now))
+      .orderBy('next_attempt_at')
+      .orderBy('event_id')
+      .limit(limit)
+      .execute();
+    const claimed: WebhookEventRecord[] = [];
+    for (const { event_id } of candidates) {
+      const row = await this.db
+        .updateTable('webhook_events')
+        .set({ lease_id: leaseId, locked_until: iso(lockedUntil) })
+        .where('event_id', '=', event_id)
+        .where('delivery_status', '=', 'pending')
+        .where('next_attempt_at', '<=', iso(now))
+        .where(leaseFree(now))
+        .returningAll()
+        .executeTakeFirst();
+      if (row !== undefined) claimed.push(toEvent(row));
+    }
+    return claimed;
+  }
+
+  async claimEvent(scope: Scope, eventId: string, now: Date, lockedUntil: Date, leaseId: string): Promise<WebhookEventRecord | undefined> {
+    const row = await this.db
+      .updateTable('webhook_events')
+      .set({ lease_id: leaseId, locked_until: iso(lockedUntil) })
+      .where('account_id', '=', scope.accountId)
+      .where('mode', '=', scope.mode)
+      .where('event_id', '=', eventId)
+      .where(leaseFree(now))
+      .returningAll()
+      .executeTakeFirst();
+    return row && toEvent(row);
+  }
+
+  async insertAttempt(attempt: WebhookAttemptRecord): Promise<void> {
+    await this.db
+      .insertInto('webhook_attempts')
+      .values({
+        account_id: attempt.accountId,
+        mode: attempt.mode,
+        event_id: attempt.eventId,
+        attempt_number: attempt.attemptNumber,
+        trigger: attempt.trigger,
+        url: attempt.url,
+        attempted_at: iso(attempt.attemptedAt),
+        status_code: attempt.statusCode,
+        error: attempt.error,
+        duration_ms: attempt.durationMs,
+        response_body: attempt.responseBody,
+        succeeded: attempt.succeeded ? 1 : 0,
+      })
+      .execute();
+  }
+
+  async completeAttempt(eventId: string, leaseId: string, outcome: AttemptOutcome): Promise<boolean> {
+    const result = await this.db
+      .updateTable('webhook_events')
+      .set((eb) => ({
+        delivery_status: outcome.deliveryStatus,
+        attempt_count: eb('attempt_count', '+', 1),
+        scheduled_attempt_count: outcome.scheduledAttemptCount,
+        next_attempt_at: outcome.nextAttemptAt === null ? null : iso(outcome.nextAttemptAt),
+        last_attempt_at: iso(outcome.lastAttemptAt),
+        failure_reason: outcome.failureReason,
+        lease_id: null,
+        locked_until: null,
+        updated_at: iso(outcome.updatedAt),
+      }))
+      .where('event_id', '=', eventId)
+      .where('lease_id', '=', leaseId)
+      .executeTakeFirst();
+    return (result.numUpdatedRows ?? 0n) > 0n;
+  }
+
+  async markNoEndpoint(eventId: string, leaseId: string, now: Date): Promise<boolean> {
+    const result = await this.db
+      .updateTable('webhook_events')
+      .set({ delivery_status: 'no_endpoint', next_attempt_at: null, lease_id: null, locked_until: null, updated_at: iso(now) })
+      .where('event_id', '=', eventId)
+      .where('lease_id', '=', leaseId)
+      .executeTakeFirst();
+    return (result.numUpdatedRows ?? 0n) > 0n;
+  }
+
+  async releaseEvent(eventId: string, leaseId: string): Promise<void> {
+    await this.db
+      .updateTable('webhook_events')
+      .set({ lease_id: null, locked_until: null })
+      .where('event_id', '=', eventId)
+      .where('lease_id', '=', leaseId)
+      .execute();
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The store the webhook dispatcher and the events API use: delivery state of outbox events (written by
+ * OutboxStore.insertEvent in the transaction of the state change) and their attempts. Every claim is a
+ * conditional UPDATE on a lease (lease_id, locked_until), so several dispatchers on one PostgreSQL database never
+ * hold the same event at once; SQLite runs one process.
+ */
+import type { DeliveryStatus } from '../../../protocol/api/events';
+import type { WebhookEndpointSettings } from '../core/account-settings';
+import type { OutboxEventRecord, Scope } from './records';
+
+/** An outbox event with its delivery state. */
+export interface WebhookEventRecord extends OutboxEventRecord {
+  /** The envelope exactly as stored (and sent): every attempt posts these bytes. */
+  body: string;
+  deliveryStatus: DeliveryStatus;
+  /** Every attempt, scheduled and manual. */
+  attemptCount: number;
+  /** Attempts the dispatcher made on the schedule. */
+  scheduledAttemptCount: number;
+  nextAttemptAt: Date | null;
+  lastAttemptAt: Date | null;
+  failureReason: string | null;
+  leaseId: string | null;
+  lockedUntil: Date | null;
+  updatedAt: Date;
+}
+
+export type AttemptTrigger = 'scheduled' | 'manual';
+
+export interface WebhookAttemptRecord extends Scope {
+  eventId: string;
+  attemptNumber: number;
+  trigger: AttemptTrigger;
+  url: string;
+  attemptedAt: Date;
+  /** HTTP status, or null when no answer came. */
+  statusCode: number | null;
+  /** Network error or timeout, when no answer came. */
+  error: string | null;
+  durationMs: number;
+  /** Truncated answer body. */
+  responseBody: string | null;
+  succeeded: boolean;
+}
+
+/** What an attempt changes on its event; applied only while the caller still holds the lease. */
+export interface AttemptOutcome {
+  deliveryStatus: DeliveryStatus;
+  scheduledAttemptCount: number;
+  nextAttemptAt: Date | null;
+  failureReason: string | null;
+  lastAttemptAt: Date;
+  updatedAt: Date;
+}
+
+export interface ListEventsFilter {
+  objectId?: string | undefined;
+  eventType?: string | undefined;
+  deliveryStatus?: DeliveryStatus | undefined;
+  /** Events strictly older than this one (newest-first keyset). */
+  after?: { createdAt: Date; eventId: string } | undefined;
+  limit: number;
+}
+
+export interface WebhookStore {
+  /** The account's webhook endpoint settings; undefined when the account has none (or does not exist). */
+  findWebhookEndpoint(accountId: string): Promise<WebhookEndpointSettings | undefined>;
+  findEvent(scope: Scope, eventId: string): Promise<WebhookEventRecord | undefined>;
+  /** Newest first (created, then event_id descending). */
+  listEvents(scope: Scope, filter: ListEventsFilter): Promise<WebhookEventRecord[]>;
+  /** Oldest first. */
+  listAttempts(scope: Scope, eventId: string): Promise<WebhookAttemptRecord[]>;
+  /**
+   * Claims up to `limit` pending events due at `now` that no live lease holds, for `leaseId` until `lockedUntil`.
+   * A row is claimed by a conditional UPDATE: of several concurrent callers exactly one gets it.
+   */
+  claimDueEvents(now: Date, lockedUntil: Date, leaseId: string, limit: number): Promise<WebhookEventRecord[]>;
+  /** Claims one event whatever its status (manual redelivery), unless a live lease holds it. */
+  claimEvent(scope: Scope, eventId: string, now: Date, lockedUntil: Date, leaseId: string): Promise<WebhookEventRecord | undefined>;
+  /** Records an attempt (its number must be new for the event). */
+  insertAttempt(attempt: WebhookAttemptRecord): Promise<void>;
+  /**
+   * Applies an attempt's outcome and releases the lease, only if `leaseId` still holds the event. False when the
+   * lease was lost (it expired and another claimer took the event).
+   */
+  completeAttempt(eventId: string, leaseId: string, outcome: AttemptOutcome): Promise<boolean>;
+  /** Marks a claimed event no_endpoint and releases the lease. */
+  markNoEndpoint(eventId: string, leaseId: string, now: Date): Promise<boolean>;
+  /** Releases a lease without changing anything else. */
+  releaseEvent(eventId: string, leaseId: string): Promise<void>;
+}

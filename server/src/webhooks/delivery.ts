@@ -1,0 +1,152 @@
+/**
+ * One delivery attempt of a claimed event, shared by the dispatcher (scheduled attempts) and
+ * POST /events/{event_id}/retry (manual attempts): sign, POST, record the attempt and the event's next state in
+ * one transaction, release the lease. Every attempt posts the stored envelope bytes with the same webhook-id (the
+ * event_id); only webhook-timestamp and the signatures change (Standard Webhooks signs the attempt's time).
+ */
+import type { Clock } from '../core/clock';
+import type { WebhookEndpointSettings } from '../core/account-settings';
+import type { Store } from '../storage/stores';
+import type { AttemptOutcome, AttemptTrigger, WebhookAttemptRecord, WebhookEventRecord } from '../storage/webhook-store';
+import { describeSendError, fetchWebhookSender, type WebhookSender } from './sender';
+import { webhookHeaders } from './signing';
+
+/** Hyperswitch's schedule (hyperswitch-v1.md §4): 16 retries over about 24 hours after the first attempt. */
+export const DEFAULT_RETRY_SCHEDULE_SECONDS: readonly number[] = [
+  60, 300, 300, 600, 600, 600, 600, 600, 3600, 3600, 3600, 3600, 3600, 21600, 21600, 21600,
+];
+/** Each retry waits its scheduled delay plus up to this fraction more (never less, so the total stays >= 24 h). */
+export const RETRY_JITTER_FRACTION = 0.1;
+export const DEFAULT_TIMEOUT_MS = 10_000;
+/** How long a claim holds an event: well above the timeout, so a live attempt never loses it. */
+export const DEFAULT_LEASE_MS = 60_000;
+export const USER_AGENT = 'Rail-Webhooks/1.0';
+
+/** Delivery policy and the injected effects (HTTP, randomness). */
+export interface WebhookDeliveryConfig {
+  sender: WebhookSender;
+  /** Uniform in [0, 1): jitter. */
+  random: () => number;
+  retryScheduleSeconds: readonly number[];
+  timeoutMs: number;
+  leaseMs: number;
+}
+
+export function defaultWebhookDeliveryConfig(overrides: Partial<WebhookDeliveryConfig> = {}): WebhookDeliveryConfig {
+  return {
+    sender: fetchWebhookSender,
+    random: Math.random,
+    retryScheduleSeconds: DEFAULT_RETRY_SCHEDULE_SECONDS,
+    timeoutMs: DEFAULT_TIMEOUT_MS,
+    leaseMs: DEFAULT_LEASE_MS,
+    ...overrides,
+  };
+}
+
+export interface DeliveryDeps {
+  store: Store;
+  clock: Clock;
+}
+
+/**
+ * Delay before the next scheduled attempt after `scheduledAttemptsMade` attempts (the first attempt is
+ * immediate), or undefined when the schedule is exhausted.
+ */
+export function nextRetryDelayMs(schedule: readonly number[], scheduledAttemptsMade: number, random: () => number): number | undefined {
+  const seconds = schedule[scheduledAttemptsMade - 1];
+  if (seconds === undefined) return undefined;
+  return Math.round(seconds * 1000 * (1 + RETRY_JITTER_FRACTION * random()));
+}
+
+function outcomeFor(
+  config: WebhookDeliveryConfig,
+  event: WebhookEventRecord,
+  trigger: AttemptTrigger,
+  succeeded: boolean,
+  now: Date,
+): AttemptOutcome {
+  const base = { lastAttemptAt: now, updatedAt: now };
+  if (trigger === 'manual') {
+    // A manual attempt does not move the schedule; it settles an event that was not delivered.
+    if (succeeded) return { ...base, deliveryStatus: 'delivered', scheduledAttemptCount: event.scheduledAttemptCount, nextAttemptAt: null, failureReason: null };
+    if (event.deliveryStatus === 'no_endpoint') {
+      return { ...base, deliveryStatus: 'failed', scheduledAttemptCount: event.scheduledAttemptCount, nextAttemptAt: null, failureReason: 'manual_retry_failed' };
+    }
+    return {
+      ...base,
+      deliveryStatus: event.deliveryStatus,
+      scheduledAttemptCount: event.scheduledAttemptCount,
+      nextAttemptAt: event.nextAttemptAt,
+      failureReason: event.failureReason,
+    };
+  }
+  const made = event.scheduledAttemptCount + 1;
+  if (succeeded) return { ...base, deliveryStatus: 'delivered', scheduledAttemptCount: made, nextAttemptAt: null, failureReason: null };
+  const delay = nextRetryDelayMs(config.retryScheduleSeconds, made, config.random);
+  if (delay === undefined) {
+    return { ...base, deliveryStatus: 'failed', scheduledAttemptCount: made, nextAttemptAt: null, failureReason: 'retries_exhausted' };
+  }
+  return { ...base, deliveryStatus: 'pending', scheduledAttemptCount: made, nextAttemptAt: new Date(now.getTime() + delay), failureReason: null };
+}
+
+export interface DeliveryResult {
+  attempt: WebhookAttemptRecord;
+  /** False when the lease was lost before the result could be written (nothing was recorded). */
+  recorded: boolean;
+}
+
+/** Makes one attempt of an event the caller has claimed with `leaseId`, records it and releases the lease. */
+export async function deliverClaimedEvent(
+  deps: DeliveryDeps,
+  config: WebhookDeliveryConfig,
+  event: WebhookEventRecord,
+  endpoint: WebhookEndpointSettings & { url: string },
+  trigger: AttemptTrigger,
+  leaseId: string,
+): Promise<DeliveryResult> {
+  const attemptedAt = deps.clock.now();
+  const timestamp = Math.floor(attemptedAt.getTime() / 1000);
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+    ...webhookHeaders(endpoint.secret, event.eventId, timestamp, event.body),
+  };
+  let statusCode: number | null = null;
+  let responseBody: string | null = null;
+  let error: string | null = null;
+  try {
+    const response = await config.sender.send({ url: endpoint.url, headers, body: event.body, timeoutMs: config.timeoutMs });
+    statusCode = response.status;
+    responseBody = response.body;
+  } catch (cause) {
+    error = describeSendError(cause);
+  }
+  const finishedAt = deps.clock.now();
+  const succeeded = statusCode !== null && statusCode >= 200 && statusCode < 300;
+  const attempt: WebhookAttemptRecord = {
+    accountId: event.accountId,
+    mode: event.mode,
+    eventId: event.eventId,
+    attemptNumber: event.attemptCount + 1,
+    trigger,
+    url: endpoint.url,
+    attemptedAt,
+    statusCode,
+    error,
+    durationMs: Math.max(0, finishedAt.getTime() - attemptedAt.getTime()),
+    responseBody,
+    succeeded,
+  };
+  const outcome = outcomeFor(config, event, trigger, succeeded, finishedAt);
+  const recorded = await deps.store.transaction(async (tx) => {
+    if (!(await tx.webhooks.completeAttempt(event.eventId, leaseId, outcome))) return false;
+    await tx.webhooks.insertAttempt(attempt);
+    return true;
+  });
+  return { attempt, recorded };
+}
+
+/** The endpoint to deliver to, or undefined when the account has none (no URL). */
+export function usableEndpoint(endpoint: WebhookEndpointSettings | undefined): (WebhookEndpointSettings & { url: string }) | undefined {
+  return endpoint !== undefined && endpoint.url !== null && endpoint.url !== '' ? { url: endpoint.url, secret: endpoint.secret } : undefined;
+}
