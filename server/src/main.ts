@@ -88,7 +88,11 @@ async function main(): Promise<void> {
   }
   const logger: Logger = createLogger(config.logLevel);
 
-  const { db, engine } = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: join(config.dataDir, 'rail.sqlite') });
+  const { db, engine } = openDatabase({
+    databaseUrl: config.databaseUrl,
+    sqliteFile: join(config.dataDir, 'rail.sqlite'),
+    onIdleConnectionError: (error) => logger.warn({ error: error.message }, 'an idle PostgreSQL connection failed; the pool replaces it'),
+  });
   const store = new SqlStore(db, engine);
   await store.migrate();
 
