@@ -5,7 +5,13 @@ import { defineConfig } from '@playwright/test';
 import { E2E } from './env';
 
 const DEBIAN_CHROMIUM = '/usr/bin/chromium';
-const dataDir = mkdtempSync(join(tmpdir(), 'rail-e2e-'));
+
+// The config is evaluated again in every worker; the runner's first evaluation fixes the data dir for all of them
+// (workers inherit its environment), so specs can open the server's SQLite file and read its log.
+process.env.RAIL_E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'rail-e2e-'));
+const dataDir = process.env.RAIL_E2E_DATA_DIR;
+/** The API server's stdout and stderr (pino JSON lines), scanned by the no-card-number spec. */
+export const SERVER_LOG = join(dataDir, 'server.log');
 
 export default defineConfig({
   testDir: './tests',
@@ -13,7 +19,7 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   timeout: 30_000,
-  reporter: [['list'], ['json', { outputFile: '../test-results/e2e.json' }]],
+  reporter: [['list'], ['json', { outputFile: '../.reports/e2e.json' }]],
   use: {
     baseURL: E2E.merchantUrl,
     launchOptions: {
@@ -24,7 +30,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: 'node --import tsx server/src/main.ts',
+      command: `node --import tsx server/src/main.ts > '${SERVER_LOG}' 2>&1`,
       cwd: '..',
       url: `${E2E.baseUrl}/health`,
       reuseExistingServer: false,
@@ -36,7 +42,11 @@ export default defineConfig({
         RAIL_DATA_DIR: dataDir,
         RAIL_TEST_SECRET_KEY: E2E.secretKey,
         RAIL_TEST_PUBLISHABLE_KEY: E2E.publishableKey,
-        RAIL_LOG_LEVEL: 'warn',
+        // Card, crypto and bank-transfer rails for the test account (docs/simulator.md); a rail without a
+        // simulator on this server is simply not offered, and the specs that need it skip.
+        RAIL_ACCOUNT_CONFIG: 'e2e/account-config.json',
+        // info: one line per request, so the log scan covers every request the suite makes.
+        RAIL_LOG_LEVEL: 'info',
       },
     },
     {

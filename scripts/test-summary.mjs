@@ -6,13 +6,13 @@ let failed = 0;
 let skipped = 0;
 const read = (path) => (existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : undefined);
 
-const unit = read('test-results/unit.json');
+const unit = read('.reports/unit.json');
 if (unit) {
   passed += unit.numPassedTests;
   failed += unit.numFailedTests;
   skipped += unit.numPendingTests + (unit.numTodoTests ?? 0);
 }
-const e2e = read('test-results/e2e.json');
+const e2e = read('.reports/e2e.json');
 if (e2e) {
   passed += e2e.stats.expected + e2e.stats.flaky;
   failed += e2e.stats.unexpected;

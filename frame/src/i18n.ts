@@ -3,7 +3,7 @@ import type { Locale } from '../../protocol/frame-messages';
 const EN = {
   methodLegend: 'Payment method',
   tabCard: 'Card',
-  tabUpiCollect: 'UPI ID',
+  tabUpiCollect: 'UPI',
   tabUpiIntent: 'UPI app',
   tabUpiQr: 'UPI QR',
   tabBankTransfer: 'Bank transfer',
@@ -67,7 +67,7 @@ export type Messages = Record<MessageKey, string>;
 const FR: Messages = {
   methodLegend: 'Moyen de paiement',
   tabCard: 'Carte',
-  tabUpiCollect: 'Identifiant UPI',
+  tabUpiCollect: 'UPI',
   tabUpiIntent: 'Application UPI',
   tabUpiQr: 'QR UPI',
   tabBankTransfer: 'Virement bancaire',
@@ -129,7 +129,7 @@ const FR: Messages = {
 const ES: Messages = {
   methodLegend: 'Método de pago',
   tabCard: 'Tarjeta',
-  tabUpiCollect: 'ID de UPI',
+  tabUpiCollect: 'UPI',
   tabUpiIntent: 'App de UPI',
   tabUpiQr: 'QR de UPI',
   tabBankTransfer: 'Transferencia bancaria',
@@ -191,7 +191,7 @@ const ES: Messages = {
 const HI: Messages = {
   methodLegend: 'भुगतान का तरीका',
   tabCard: 'कार्ड',
-  tabUpiCollect: 'UPI आईडी',
+  tabUpiCollect: 'UPI',
   tabUpiIntent: 'UPI ऐप',
   tabUpiQr: 'UPI QR',
   tabBankTransfer: 'बैंक ट्रांसफ़र',

@@ -18,12 +18,19 @@ const FRAME_TIMEOUT_MS = 15_000;
 const scriptSrc = (document.currentScript as HTMLScriptElement | null)?.src || window.location.href;
 const jsOrigin = new URL(scriptSrc).origin;
 
+/**
+ * `npm run dev` only (scripts/dev.ts): the runtime runs as a vite module on the merchant page's origin, so the
+ * page says where the frame and the API are. The production build drops this branch (import.meta.env.DEV is false).
+ */
+const dev = import.meta.env.DEV ? (window as { __RAIL_DEV__?: { frameOrigin: string; apiBaseUrl: string } }).__RAIL_DEV__ : undefined;
+const frameOrigin = dev?.frameOrigin ?? jsOrigin;
+
 const Rail: RailConstructor = (publishableKey, options) =>
   createRail(publishableKey, options, {
-    frameOrigin: jsOrigin,
-    frameUrl: jsOrigin + '/frame/',
+    frameOrigin,
+    frameUrl: frameOrigin + '/frame/',
     // An unreplaced placeholder (dev server, file copy) falls back to the script's own origin.
-    apiBaseUrl: /^__RAIL_/.test(API_BASE_URL) ? jsOrigin : API_BASE_URL,
+    apiBaseUrl: dev?.apiBaseUrl ?? (/^__RAIL_/.test(API_BASE_URL) ? jsOrigin : API_BASE_URL),
     frameTimeout: FRAME_TIMEOUT_MS,
     connectFrame,
     navigate: (url) => window.location.assign(url),

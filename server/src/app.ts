@@ -53,7 +53,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     origin: '*',
     allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
     allowHeaders: ['api-key', 'authorization', 'content-type', 'idempotency-key'],
-    exposeHeaders: ['x-request-id'],
+    exposeHeaders: ['x-request-id', 'idempotent-replayed'],
     maxAge: 600,
   });
   app.use('*', async (c, next) => (c.req.path.startsWith(VAULT_PATH_PREFIX) ? next() : openCors(c, next)));

@@ -12,6 +12,7 @@ import { createApp, createJsApp } from './app';
 import { bootstrap, type BootstrapSecretsFile } from './core/bootstrap';
 import { systemClock } from './core/clock';
 import { cryptoIds } from './core/ids';
+import { purgeExpiredIdempotencyKeys } from './core/idempotency';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger, type Logger } from './logger';
 import { createSimulatorRegistry } from './rails/simulator/registry';
@@ -23,6 +24,7 @@ import { defaultWebhookDeliveryConfig } from './webhooks/delivery';
 import { WebhookDispatcher } from './webhooks/dispatcher';
 
 const SHUTDOWN_GRACE_MS = 10_000;
+const IDEMPOTENCY_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 /** The generated test keys, kept in the data directory (mode 0600) so a restart prints and uses the same ones. */
 function fileSecrets(dataDir: string): BootstrapSecretsFile {
@@ -152,6 +154,12 @@ async function main(): Promise<void> {
     isReady,
   });
 
+  // Expired Idempotency-Key rows are re-claimable at once; this sweep only keeps the table small.
+  const sweep = setInterval(() => {
+    purgeExpiredIdempotencyKeys({ store, clock: systemClock }).catch((error: unknown) => logger.warn({ err: error }, 'idempotency sweep failed'));
+  }, IDEMPOTENCY_SWEEP_INTERVAL_MS);
+  sweep.unref();
+
   const apiServer = await listen(api.fetch, config.host, config.port);
   const jsServer = await listen(js.fetch, config.host, config.jsPort);
   ready = true;
@@ -191,6 +199,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     force.unref();
+    clearInterval(sweep);
     await Promise.all([closeServer(apiServer), closeServer(jsServer), dispatcher.stop()]);
     await store.close();
     logger.info('stopped');

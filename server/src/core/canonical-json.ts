@@ -8,7 +8,8 @@ export function canonicalJson(value: unknown): string {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {};
+    // A null-prototype object: a `__proto__` member (JSON.parse makes it an own property) stays a member.
+    const out = Object.create(null) as Record<string, unknown>;
     for (const key of Object.keys(value).sort()) {
       const item = (value as Record<string, unknown>)[key];
       if (item !== undefined) out[key] = sortKeys(item);

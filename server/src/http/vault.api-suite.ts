@@ -150,6 +150,20 @@ export function defineVaultSuite(engine: Engine): void {
   };
 
   describe(`[${engine}] POST /vault/tokens`, () => {
+    test('ignores Idempotency-Key: each call mints its own token and no idempotency row is stored', async () => {
+      const payment = await createPayment(h);
+      const key = `vault_idem_${engine}_${Date.now().toString(36)}`;
+      const send = () =>
+        request(h, 'POST', '/vault/tokens', { key: h.publishableKey, origin: JS_ORIGIN, body: cardBody(payment.client_secret), headers: { 'idempotency-key': key } });
+      const first = await send();
+      const second = await send();
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect(second.headers.get('idempotent-replayed')).toBeNull();
+      const [a, b] = [(await first.json()) as CreateVaultTokenResponse, (await second.json()) as CreateVaultTokenResponse];
+      expect(a.psp_token).not.toBe(b.psp_token);
+      expect(await h.db.selectFrom('idempotency_keys').select('idempotency_key').where('idempotency_key', '=', key).execute()).toEqual([]);
+    });
+
     test('mints a single-use psp_token for the payment, with a display summary and the frame-only CORS header', async () => {
       const payment = await createPayment(h);
       const response = await tokenize(h, cardBody(payment.client_secret));

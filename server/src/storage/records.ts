@@ -159,6 +159,32 @@ export interface OutboxEventRecord extends Scope {
 
 export type InsertResult = 'inserted' | 'duplicate';
 
+/** Who an Idempotency-Key belongs to: the account and mode of the key, and the key kind (secret or publishable). */
+export interface IdempotencyScope extends Scope {
+  keyKind: string;
+}
+
+/** A response as the idempotency store keeps it: status, the headers that matter, body text. */
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** One Idempotency-Key row: a claim while the first request runs, then its stored response. */
+export interface IdempotencyKeyRecord extends IdempotencyScope {
+  key: string;
+  fingerprint: string;
+  method: string;
+  path: string;
+  status: 'in_flight' | 'done';
+  claimToken: string;
+  lockedAt: Date;
+  response: StoredResponse | null;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
 /**
  * A card in the vault behind one psp_token. Only ciphertext and display fields are stored: the number (and holder
  * name) in cardCiphertext, the CVC in cvcCiphertext (set to null at first use).

@@ -175,6 +175,26 @@ export interface RefundsTable {
   updated_at: string;
 }
 
+/** Idempotency-Key claims and stored responses (migration 0006). */
+export interface IdempotencyKeysTable {
+  account_id: string;
+  mode: string;
+  key_kind: string;
+  idempotency_key: string;
+  request_fingerprint: string;
+  request_method: string;
+  request_path: string;
+  /** in_flight | done */
+  status: string;
+  claim_token: string;
+  locked_at: string;
+  response_status: number | null;
+  response_headers: string | null;
+  response_body: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 /** The card vault (migration 0007): ciphertext and display fields only. */
 export interface VaultTokensTable {
   account_id: string;
@@ -204,5 +224,6 @@ export interface Database {
   payment_attempts: PaymentAttemptsTable;
   refunds: RefundsTable;
   webhook_attempts: WebhookAttemptsTable;
+  idempotency_keys: IdempotencyKeysTable;
   vault_tokens: VaultTokensTable;
 }

@@ -14,6 +14,7 @@ import { SqlPaymentAttemptStore, SqlPaymentListStore } from './sql-payment-ops-s
 import { SqlRefundStore } from './sql-refund-store';
 import { SqlWebhookStore } from './sql-webhook-store';
 import type { WebhookStore } from './webhook-store';
+import { SqlIdempotencyStore } from './sql-idempotency-store';
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -30,6 +31,7 @@ import type { AccountsTable, ApiKeysTable, Database, PaymentsTable, WebhookEvent
 import type {
   AccountStore,
   ApiKeyStore,
+  IdempotencyStore,
   OperatorStore,
   OutboxStore,
   PaymentStore,
@@ -470,6 +472,7 @@ function storesFor(db: Db): Stores {
     paymentList: new SqlPaymentListStore(db),
     refunds: new SqlRefundStore(db),
     webhooks: new SqlWebhookStore(db),
+    idempotency: new SqlIdempotencyStore(db),
     vaultTokens: new SqlVaultTokenStore(db),
   };
 }
@@ -488,6 +491,7 @@ export class SqlStore implements Store {
   readonly paymentList: PaymentListStore;
   readonly refunds: RefundStore;
   readonly webhooks: WebhookStore;
+  readonly idempotency: IdempotencyStore;
   readonly vaultTokens: VaultTokenStore;
   readonly #db: Kysely<Database>;
   #closed = false;
@@ -510,6 +514,7 @@ export class SqlStore implements Store {
     this.paymentList = stores.paymentList;
     this.refunds = stores.refunds;
     this.webhooks = stores.webhooks;
+    this.idempotency = stores.idempotency;
     this.vaultTokens = stores.vaultTokens;
   }
 

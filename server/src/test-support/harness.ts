@@ -97,6 +97,8 @@ export interface Harness {
   clock: ManualClock;
   rails: RailRegistry;
   boot: BootstrapResult;
+  /** Where the data lives (a second connection may count rows). */
+  database: TestDatabase;
   secretKey: string;
   publishableKey: string;
   close(): Promise<void>;
@@ -148,6 +150,7 @@ export async function createHarness(engine: Engine, options: HarnessOptions = {}
     clock,
     rails,
     boot,
+    database,
     secretKey: boot.testSecretKey,
     publishableKey: boot.testPublishableKey,
     close: async () => {

@@ -29,6 +29,9 @@ export const parseJsonBody = createMiddleware<AppEnv>(async (c, next) => {
       throw new ApiError('ERR_2005', 'The request body must be a JSON object.');
     }
     c.req.bodyCache.json = Promise.resolve(value);
+    // Hono's c.req.json() (used by the validator and rejectRawCardNumbers) re-parses the cached text, not the
+    // json cache: an empty body must read as `{}` there too, or JSON.parse('') escapes as a 500.
+    if (text.trim() === '') (c.req.bodyCache as { text?: unknown }).text = Promise.resolve('{}');
   }
   await next();
 });

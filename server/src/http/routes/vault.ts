@@ -44,7 +44,7 @@ export function registerVaultRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, op
       tags: ['Vault'],
       summary: 'Tokenize a card (hosted frame only): publishable key + client_secret; answers a single-use psp_token',
       security: SECURITY,
-      middleware: [frameOriginOnly, authenticate(deps, ['publishable']), parseJsonBody] as const,
+      middleware: [frameOriginOnly, authenticate(deps, ['publishable'], { idempotency: false }), parseJsonBody] as const,
       request: { body: { required: true, content: { 'application/json': { schema: CreateVaultTokenRequest } } } },
       responses: {
         200: { description: 'The psp_token and a display summary of the card', content: { 'application/json': { schema: CreateVaultTokenResponse } } },

@@ -1,0 +1,146 @@
+/**
+ * Playwright helpers for checkout tests of pages that embed the Rail payment element. They drive the hosted
+ * frame the way a customer does (typing, Tab, Enter), wait on what the customer sees, and read payments with the
+ * merchant's secret key. They depend on @playwright/test only; copy this file into your own suite.
+ *
+ * @example
+ * import { fillCard, railFrame, waitForPaymentStatus, TEST_CARDS } from './rail-test-helpers';
+ * await page.goto('/checkout');
+ * await fillCard(page, { number: TEST_CARDS.success, expiry: '12/34', cvc: '123', name: 'Asha Rao' });
+ * await page.getByRole('button', { name: 'Pay' }).click();
+ * await waitForPaymentStatus({ apiBaseUrl, secretKey }, paymentId, 'succeeded');
+ */
+import { expect, type FrameLocator, type Locator, type Page } from '@playwright/test';
+
+/** Card numbers the test simulator answers deterministically (docs/simulator.md). */
+export const TEST_CARDS = {
+  success: '4242424242424242',
+  declined: '4000000000000002',
+  threeDsChallenge: '4000003800000446',
+} as const;
+
+/** VPAs the UPI collect simulator answers deterministically (docs/simulator.md). */
+export const TEST_VPAS = {
+  success: 'success@upi',
+  failure: 'failure@upi',
+  pending: 'pending@upi',
+  pendingFailure: 'pending-failure@upi',
+} as const;
+
+export interface FrameOptions {
+  /** Which payment element on the page (0 = the first, in document order). */
+  index?: number;
+}
+
+/** The hosted frame of the nth payment element on the page (matched by its URL, whatever its title). */
+export function railFrame(page: Page, { index = 0 }: FrameOptions = {}): FrameLocator {
+  return page.locator('iframe[src*="/frame/#"]').nth(index).contentFrame();
+}
+
+/** Waits until the element has rendered its methods (the frame's form is interactive). */
+export async function waitForRailReady(page: Page, options: FrameOptions = {}): Promise<FrameLocator> {
+  const frame = railFrame(page, options);
+  await expect(frame.locator('.Root[aria-busy="false"]')).toBeVisible({ timeout: 15_000 });
+  return frame;
+}
+
+/**
+ * Picks a method in the element's selector ("Card", "UPI", "Crypto", "Bank transfer", ... in the element's
+ * locale). Does nothing when the element offers a single method (it shows no selector then).
+ */
+export async function selectPaymentMethod(page: Page, name: string | RegExp, options: FrameOptions = {}): Promise<void> {
+  const frame = await waitForRailReady(page, options);
+  const tabs = frame.getByRole('group');
+  if ((await tabs.count()) === 0) return;
+  await frame.getByRole('radio', { name, exact: typeof name === 'string' }).check();
+}
+
+/** Types like a customer: key by key, so the frame's as-you-type formatting runs. */
+async function typeInto(field: Locator, value: string): Promise<void> {
+  await field.click();
+  await field.clear();
+  await field.pressSequentially(value);
+}
+
+export interface CardDetails {
+  number: string;
+  /** "MM/YY", "MM / YY" or "MMYY". */
+  expiry: string;
+  cvc: string;
+  name: string;
+}
+
+/** Selects the card method (when there is a choice) and types the card into the frame's fields. */
+export async function fillCard(page: Page, card: CardDetails, options: FrameOptions & { labels?: Partial<Record<'number' | 'expiry' | 'cvc' | 'name', string>> } = {}): Promise<void> {
+  await selectPaymentMethod(page, 'Card', options);
+  const frame = railFrame(page, options);
+  const labels = { number: 'Card number', expiry: 'Expiry date', cvc: 'Security code', name: 'Name on card', ...options.labels };
+  await typeInto(frame.getByLabel(labels.number, { exact: true }), card.number);
+  await typeInto(frame.getByLabel(labels.expiry, { exact: true }), card.expiry.replace(/\D/g, ''));
+  await typeInto(frame.getByLabel(labels.cvc, { exact: true }), card.cvc);
+  await typeInto(frame.getByLabel(labels.name, { exact: true }), card.name);
+}
+
+/** Selects UPI (when there is a choice) and types the VPA. */
+export async function fillUpi(page: Page, vpa: string, options: FrameOptions & { label?: string } = {}): Promise<void> {
+  await selectPaymentMethod(page, 'UPI', options);
+  await typeInto(railFrame(page, options).getByLabel(options.label ?? 'UPI ID', { exact: true }), vpa);
+}
+
+/**
+ * The customer's approval of a UPI collect request. In test mode the simulator decides from the VPA
+ * (`pending@upi` is approved 10 s after confirm) and no UI exists to click; this waits until the frame's wait
+ * screen has gone, i.e. the approval has arrived and the frame has seen it.
+ */
+export async function approveUpiRequest(page: Page, options: FrameOptions & { timeout?: number } = {}): Promise<void> {
+  const frame = railFrame(page, options);
+  await expect(frame.locator('.Wait')).toBeVisible();
+  await expect(frame.locator('.Wait')).toBeHidden({ timeout: options.timeout ?? 30_000 });
+}
+
+/**
+ * Answers the simulator's 3DS challenge page (the top window was redirected there by `confirmPayment`).
+ * The simulator then redirects to return_url?payment_id=...&status=...
+ */
+export async function completeThreeDsChallenge(page: Page, outcome: 'complete' | 'fail'): Promise<void> {
+  const name = outcome === 'complete' ? 'Complete authentication' : 'Fail authentication';
+  const button = page.getByRole('button', { name });
+  await button.waitFor({ timeout: 15_000 });
+  await Promise.all([page.waitForURL((url) => url.searchParams.has('payment_id'), { timeout: 15_000 }), button.click()]);
+}
+
+/** Opens the crypto simulator's hosted page from the frame's link and presses Pay or Expire there. */
+export async function completeCryptoPayment(page: Page, outcome: 'pay' | 'expire', options: FrameOptions = {}): Promise<void> {
+  const frame = railFrame(page, options);
+  const link = frame.getByRole('link', { name: /payment page|page de paiement/i });
+  const [popup] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+  await popup.waitForLoadState();
+  await popup.getByRole('button', { name: outcome === 'pay' ? /^pay/i : /^expire/i }).click();
+  await popup.close();
+}
+
+export interface ApiAccess {
+  apiBaseUrl: string;
+  /** The merchant's secret key (test mode). Never put it in a page; the helpers call the API from Node. */
+  secretKey: string;
+}
+
+/** GET /payments/{id} with the secret key. */
+export async function retrievePayment(access: ApiAccess, paymentId: string): Promise<{ status: string; [field: string]: unknown }> {
+  const response = await fetch(`${access.apiBaseUrl}/payments/${encodeURIComponent(paymentId)}`, { headers: { 'api-key': access.secretKey } });
+  if (!response.ok) throw new Error(`GET /payments/${paymentId} answered ${response.status}`);
+  return response.json();
+}
+
+/** Polls the payment (secret key) until it has the status, failing after `timeout` ms. */
+export async function waitForPaymentStatus(access: ApiAccess, paymentId: string, status: string, timeout = 20_000): Promise<void> {
+  await expect.poll(async () => (await retrievePayment(access, paymentId)).status, { timeout, intervals: [250, 500, 1000] }).toBe(status);
+}
+
+/** Whether the account offers a payment method in this mode (e.g. to skip card tests on a server without an acquirer). */
+export async function accountOffers(access: ApiAccess, paymentMethod: string): Promise<boolean> {
+  const response = await fetch(`${access.apiBaseUrl}/account/payment_methods`, { headers: { 'api-key': access.secretKey } });
+  if (!response.ok) return false;
+  const body = (await response.json()) as { payment_methods?: { payment_method: string }[] };
+  return (body.payment_methods ?? []).some((method) => method.payment_method === paymentMethod);
+}

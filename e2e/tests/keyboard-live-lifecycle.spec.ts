@@ -1,0 +1,116 @@
+import { expect, test } from '@playwright/test';
+import { TEST_VPAS, fillUpi, railFrame, selectPaymentMethod, waitForPaymentStatus, waitForRailReady } from '../helpers/rail-test-helpers';
+import { API, elementEvents, pay } from './support';
+
+test('keyboard only: Tab into the frame, type the VPA, Enter submits the merchant form', async ({ page }) => {
+  await page.goto('/checkout.html');
+  await waitForRailReady(page);
+  await expect(page.locator('#pay')).toBeEnabled();
+  const frame = railFrame(page);
+  // What has focus inside the frame, read in one evaluate (a locator for a field not rendered would wait).
+  const active = () =>
+    frame.locator('body').evaluate(() => {
+      const element = document.activeElement as HTMLInputElement | null;
+      return element ? `${element.type}:${element.value}:${element.id}` : '';
+    });
+  // From the top of the page, Tab until the UPI field has focus (no mouse anywhere). When the account offers
+  // several methods, the selector is a radio group: arrow keys move to UPI, as in any radio group.
+  await page.locator('body').focus();
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press('Tab');
+    let focused = await active();
+    if (focused.endsWith(':rail-upi-vpa')) break;
+    for (let step = 0; step < 6 && focused.startsWith('radio:') && !focused.startsWith('radio:upi_collect'); step++) {
+      await page.keyboard.press('ArrowRight');
+      focused = await active();
+    }
+  }
+  await expect(frame.getByLabel('UPI ID', { exact: true })).toBeFocused();
+  await page.keyboard.type(TEST_VPAS.success);
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#result')).toHaveText('succeeded', { timeout: 20_000 });
+  expect((await elementEvents(page)).some((entry) => entry.type === 'submit')).toBe(true);
+});
+
+test('locale and appearance switch live: French labels, and a computed style changes', async ({ page }) => {
+  await page.goto('/checkout.html');
+  const frame = await waitForRailReady(page);
+  await selectPaymentMethod(page, 'UPI');
+  const input = frame.getByLabel('UPI ID', { exact: true });
+  const radiusBefore = await input.evaluate((el) => getComputedStyle(el).borderTopLeftRadius);
+  const colorBefore = await input.evaluate((el) => getComputedStyle(el).backgroundColor);
+  await page.evaluate(() => {
+    const { elements } = (window as never as { __rail: { elements: { update(options: object): void } } }).__rail;
+    elements.update({ locale: 'fr', appearance: { theme: 'night', variables: { borderRadius: '14px' } } });
+  });
+  await expect(frame.getByLabel('Identifiant UPI', { exact: true })).toBeVisible();
+  await expect(frame.locator('.Amount-label')).toHaveText('Montant à payer');
+  const french = frame.getByLabel('Identifiant UPI', { exact: true });
+  await expect.poll(() => french.evaluate((el) => getComputedStyle(el).borderTopLeftRadius)).toBe('14px');
+  expect(radiusBefore).not.toBe('14px');
+  expect(await french.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe(colorBefore);
+});
+
+test('unmount and remount: a new frame connects and the payment still works', async ({ page }) => {
+  await page.goto('/checkout.html');
+  await waitForRailReady(page);
+  await page.evaluate(() => {
+    const { element } = (window as never as { __rail: { element: { unmount(): unknown; mount(target: string): unknown } } }).__rail;
+    element.unmount();
+    element.unmount();
+  });
+  await expect(page.locator('#payment iframe')).toHaveCount(0);
+  await page.evaluate(() => {
+    (window as never as { __rail: { element: { mount(target: string): unknown } } }).__rail.element.mount('#payment');
+  });
+  await expect(page.locator('#payment iframe')).toHaveCount(1);
+  await fillUpi(page, TEST_VPAS.success);
+  expect((await pay(page)).text).toBe('succeeded');
+  // One ready per mount.
+  expect((await elementEvents(page)).filter((entry) => entry.type === 'ready')).toHaveLength(2);
+});
+
+for (const instances of [1, 2]) {
+  test(`two payment elements on one page, ${instances} Rail instance(s): both pay their own payment`, async ({ page }) => {
+    await page.goto(`/two-elements.html?instances=${instances}`);
+    await expect(page.locator('iframe[src*="/frame/#"]')).toHaveCount(2);
+    await fillUpi(page, TEST_VPAS.success, { index: 0 });
+    await fillUpi(page, TEST_VPAS.failure, { index: 1 });
+    await expect(page.locator('#pay-1')).toBeEnabled();
+    await expect(page.locator('#pay-2')).toBeEnabled();
+    await page.locator('#pay-1').click();
+    await page.locator('#pay-2').click();
+    await expect(page.locator('#result-1')).toHaveText('succeeded', { timeout: 20_000 });
+    await expect(page.locator('#result-2')).toHaveText('failed', { timeout: 20_000 });
+    const [first, second] = await Promise.all([page.locator('#result-1').getAttribute('data-payment-id'), page.locator('#result-2').getAttribute('data-payment-id')]);
+    expect(first).not.toBe(second);
+    await waitForPaymentStatus(API, first!, 'succeeded');
+    await waitForPaymentStatus(API, second!, 'failed');
+    expect(await page.locator('iframe[title="Payment 1"]').count()).toBe(1);
+  });
+}
+
+for (const rogue of ['cross', 'same'] as const) {
+  test(`a rogue ${rogue}-origin iframe posting penpal-looking messages changes nothing`, async ({ page }) => {
+    await page.goto(`/checkout.html?rogue=${rogue}`);
+    await waitForRailReady(page);
+    // Let the rogue fire a few rounds at both the merchant page and the payment frame.
+    const rogueFrame = page.frameLocator('iframe[title="rogue"]');
+    await expect(rogueFrame.locator('body')).toContainText('Rogue frame');
+    await expect.poll(() => page.frame({ url: /rogue-frame/ })?.title(), { timeout: 10_000 }).toMatch(/rogue sent ([3-9]|\d\d)/);
+    await fillUpi(page, TEST_VPAS.success);
+    const { text, paymentId } = await pay(page);
+    expect(text).toBe('succeeded');
+    await waitForPaymentStatus(API, paymentId, 'succeeded');
+    const events = await elementEvents(page);
+    // Forged submit/escape events reached no handler; the forged resize did not stretch the frame; the forged
+    // locale update did not reach the frame.
+    expect(events.filter((entry) => entry.type === 'submit' || entry.type === 'escape')).toEqual([]);
+    expect(events.filter((entry) => entry.type === 'ready')).toHaveLength(1);
+    expect(await page.locator('#payment iframe').evaluate((el) => el.getBoundingClientRect().height)).toBeLessThan(1000);
+    await expect(railFrame(page).getByLabel('UPI ID', { exact: true })).toBeVisible();
+    // The forged messages did arrive at the merchant window (so the test is not vacuous).
+    const messages: { data: string }[] = await page.evaluate(() => (window as never as { __railMessages: [] }).__railMessages);
+    expect(messages.some((message) => message.data.includes('rogue'))).toBe(true);
+  });
+}

@@ -1,0 +1,19 @@
+import { expect, type Page } from '@playwright/test';
+import { E2E } from '../env';
+import type { ApiAccess } from '../helpers/rail-test-helpers';
+
+export const API: ApiAccess = { apiBaseUrl: E2E.baseUrl, secretKey: E2E.secretKey };
+
+/** Presses the fixture's Pay button and waits for its result (a status or "error:ERR_...") and payment id. */
+export async function pay(page: Page, timeout = 20_000): Promise<{ text: string; paymentId: string }> {
+  const result = page.locator('#result');
+  await expect(page.locator('#pay')).toBeEnabled();
+  await page.locator('#pay').click();
+  await expect(result).not.toBeEmpty({ timeout });
+  return { text: (await result.textContent()) ?? '', paymentId: (await result.getAttribute('data-payment-id')) ?? '' };
+}
+
+/** The element events the fixture recorded (checkout.html). */
+export async function elementEvents(page: Page): Promise<{ type: string; event: string }[]> {
+  return page.evaluate(() => (window as never as { __railEvents: { type: string; event: string }[] }).__railEvents);
+}

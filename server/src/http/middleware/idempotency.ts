@@ -1,0 +1,81 @@
+import type { Context, Next } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import type { CoreDeps } from '../../core/deps';
+import {
+  beginIdempotentRequest,
+  finishIdempotentRequest,
+  IDEMPOTENCY_HEADER,
+  parseIdempotencyKey,
+  requestFingerprint,
+} from '../../core/idempotency';
+import type { StoredResponse } from '../../storage/records';
+import type { AppEnv } from '../env';
+
+/** Set on a replayed response (Stripe's name). */
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+/** Response headers kept with a stored response; the rest (CORS, x-request-id) belong to the replaying request. */
+const STORED_HEADERS = ['content-type', 'allow', 'retry-after'];
+
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+async function fingerprintOf(c: Context<AppEnv>): Promise<{ path: string; fingerprint: string }> {
+  const url = new URL(c.req.url);
+  const path = `${url.pathname}${url.search}`;
+  // arrayBuffer (not text) so a later multipart or binary reader sees the exact bytes through Hono's body cache.
+  const raw = new Uint8Array(await c.req.arrayBuffer());
+  const contentType = c.req.header('content-type')?.split(';')[0]?.trim() ?? '';
+  if (JSON_MEDIA_TYPE.test(contentType)) {
+    const text = new TextDecoder().decode(raw);
+    if (text.trim() === '') return { path, fingerprint: requestFingerprint(c.req.method, path, { json: {} }) };
+    try {
+      return { path, fingerprint: requestFingerprint(c.req.method, path, { json: JSON.parse(text) as unknown }) };
+    } catch {
+      // not JSON after all: the raw bytes are the fingerprint, and the JSON parser answers ERR_2005 (stored).
+    }
+  }
+  return { path, fingerprint: requestFingerprint(c.req.method, path, { raw }) };
+}
+
+/**
+ * Runs the rest of the chain under the Idempotency-Key protocol (core/idempotency.ts). Needs `c.var.auth`: it runs
+ * right after authentication, before body parsing and validation, so a stored answer can be a validation error
+ * too (the same request always fails the same way). Without the header, or on other methods than POST, it only
+ * calls `next`.
+ */
+export async function runIdempotent(deps: CoreDeps, c: Context<AppEnv>, next: Next): Promise<Response | void> {
+  if (c.req.method !== 'POST') return next();
+  const key = parseIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
+  if (key === undefined) return next();
+  const auth = c.get('auth');
+  const scope = { accountId: auth.accountId, mode: auth.mode, keyKind: auth.keyKind };
+  const { path, fingerprint } = await fingerprintOf(c);
+  const decision = await beginIdempotentRequest(deps, scope, key, { method: c.req.method, path, fingerprint });
+  if (decision.kind === 'replay') {
+    const { status, headers, body } = decision.response;
+    return new Response(body, { status, headers: { ...headers, [REPLAYED_HEADER]: 'true' } });
+  }
+  try {
+    await next();
+  } catch (error) {
+    await finishIdempotentRequest(deps, scope, key, decision.claimToken, { status: 500, headers: {}, body: '' }).catch(() => undefined);
+    throw error;
+  }
+  const response = c.res;
+  const headers: Record<string, string> = {};
+  for (const name of STORED_HEADERS) {
+    const value = response.headers.get(name);
+    if (value !== null) headers[name] = value;
+  }
+  const stored: StoredResponse = { status: response.status, headers, body: await response.clone().text() };
+  try {
+    await finishIdempotentRequest(deps, scope, key, decision.claimToken, stored);
+  } catch (error) {
+    // The operation's own outcome stands; the claim stays in flight until its lease runs out.
+    c.get('logger').warn({ err: error }, 'could not store the idempotent response');
+  }
+}
+
+/** The same as a standalone middleware, for routes that authenticate some other way (sets c.var.auth first). */
+export function idempotency(deps: CoreDeps) {
+  return createMiddleware<AppEnv>((c, next) => runIdempotent(deps, c, next));
+}

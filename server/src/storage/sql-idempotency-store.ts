@@ -1,0 +1,142 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Mode } from '../../../protocol/ids';
+import type { IdempotencyKeyRecord, IdempotencyScope, InsertResult, StoredResponse } from './records';
+import type { Database, IdempotencyKeysTable } from './schema';
+import type { IdempotencyStore } from './stores';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+const iso = (date: Date): string => date.toISOString();
+
+function toRecord(row: Selectable<IdempotencyKeysTable>): IdempotencyKeyRecord {
+  return {
+    accountId: row.account_id,
+    mode: row.mode as Mode,
+    keyKind: row.key_kind,
+    key: row.idempotency_key,
+    fingerprint: row.request_fingerprint,
+    method: row.request_method,
+    path: row.request_path,
+    status: row.status === 'done' ? 'done' : 'in_flight',
+    claimToken: row.claim_token,
+    lockedAt: new Date(row.locked_at),
+    response:
+      row.response_status === null
+        ? null
+        : {
+            status: Number(row.response_status),
+            headers: JSON.parse(row.response_headers ?? '{}') as Record<string, string>,
+            body: row.response_body ?? '',
+          },
+    createdAt: new Date(row.created_at),
+    expiresAt: new Date(row.expires_at),
+  };
+}
+
+/** The Kysely implementation of IdempotencyStore (SQLite and PostgreSQL). */
+export class SqlIdempotencyStore implements IdempotencyStore {
+  constructor(private readonly db: Db) {}
+
+  async insertClaim(record: IdempotencyKeyRecord): Promise<InsertResult> {
+    const result = await this.db
+      .insertInto('idempotency_keys')
+      .values({
+        account_id: record.accountId,
+        mode: record.mode,
+        key_kind: record.keyKind,
+        idempotency_key: record.key,
+        request_fingerprint: record.fingerprint,
+        request_method: record.method,
+        request_path: record.path,
+        status: 'in_flight',
+        claim_token: record.claimToken,
+        locked_at: iso(record.lockedAt),
+        response_status: null,
+        response_headers: null,
+        response_body: null,
+        created_at: iso(record.createdAt),
+        expires_at: iso(record.expiresAt),
+      })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    return (result.numInsertedOrUpdatedRows ?? 0n) > 0n ? 'inserted' : 'duplicate';
+  }
+
+  async findKey(scope: IdempotencyScope, key: string): Promise<IdempotencyKeyRecord | undefined> {
+    const row = await this.db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('account_id', '=', scope.accountId)
+      .where('mode', '=', scope.mode)
+      .where('key_kind', '=', scope.keyKind)
+      .where('idempotency_key', '=', key)
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async reclaim(record: IdempotencyKeyRecord, leaseCutoff: Date): Promise<boolean> {
+    const result = await this.db
+      .updateTable('idempotency_keys')
+      .set({
+        request_fingerprint: record.fingerprint,
+        request_method: record.method,
+        request_path: record.path,
+        status: 'in_flight',
+        claim_token: record.claimToken,
+        locked_at: iso(record.lockedAt),
+        response_status: null,
+        response_headers: null,
+        response_body: null,
+        created_at: iso(record.createdAt),
+        expires_at: iso(record.expiresAt),
+      })
+      .where('account_id', '=', record.accountId)
+      .where('mode', '=', record.mode)
+      .where('key_kind', '=', record.keyKind)
+      .where('idempotency_key', '=', record.key)
+      .where((eb) =>
+        eb.or([
+          eb('expires_at', '<=', iso(record.lockedAt)),
+          eb.and([eb('status', '=', 'in_flight'), eb('locked_at', '<=', iso(leaseCutoff))]),
+        ]),
+      )
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async complete(scope: IdempotencyScope, key: string, claimToken: string, response: StoredResponse): Promise<boolean> {
+    const result = await this.db
+      .updateTable('idempotency_keys')
+      .set({
+        status: 'done',
+        response_status: response.status,
+        response_headers: JSON.stringify(response.headers),
+        response_body: response.body,
+      })
+      .where('account_id', '=', scope.accountId)
+      .where('mode', '=', scope.mode)
+      .where('key_kind', '=', scope.keyKind)
+      .where('idempotency_key', '=', key)
+      .where('claim_token', '=', claimToken)
+      .where('status', '=', 'in_flight')
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async release(scope: IdempotencyScope, key: string, claimToken: string): Promise<void> {
+    await this.db
+      .deleteFrom('idempotency_keys')
+      .where('account_id', '=', scope.accountId)
+      .where('mode', '=', scope.mode)
+      .where('key_kind', '=', scope.keyKind)
+      .where('idempotency_key', '=', key)
+      .where('claim_token', '=', claimToken)
+      .where('status', '=', 'in_flight')
+      .execute();
+  }
+
+  async deleteExpired(now: Date): Promise<number> {
+    const result = await this.db.deleteFrom('idempotency_keys').where('expires_at', '<=', iso(now)).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}

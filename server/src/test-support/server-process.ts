@@ -1,0 +1,106 @@
+/**
+ * The real server (main.ts) as a child process for black-box tests and benchmarks: free loopback ports, a data
+ * directory, fixed test keys, optional DATABASE_URL. Used by crash.test.ts, multi-instance.test.ts and bench/.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '../../..');
+/** Fixed test keys (the spec's shape), so every process on one database shares them. */
+export const FIXED_SECRET_KEY = `rail_full_test_${'S3cr3tKeyForCrashAndBenchTests0'.padEnd(40, 'x')}`;
+export const FIXED_PUBLISHABLE_KEY = `rail_open_test_${'PubKeyForCrashAndBenchTests0000'.padEnd(40, 'y')}`;
+
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  output(): string;
+  /** SIGKILL: no shutdown code runs. */
+  kill(): Promise<void>;
+  /** SIGTERM and wait for the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export interface StartOptions {
+  dataDir: string;
+  databaseUrl?: string | undefined;
+  logLevel?: string;
+}
+
+export async function startServer(options: StartOptions): Promise<ServerProcess> {
+  const [port, jsPort] = [await freePort(), await freePort()];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      RAIL_HOST: '127.0.0.1',
+      RAIL_PORT: String(port),
+      RAIL_JS_PORT: String(jsPort),
+      RAIL_DATA_DIR: options.dataDir,
+      RAIL_LOG_LEVEL: options.logLevel ?? 'warn',
+      RAIL_TEST_SECRET_KEY: FIXED_SECRET_KEY,
+      RAIL_TEST_PUBLISHABLE_KEY: FIXED_PUBLISHABLE_KEY,
+      DATABASE_URL: options.databaseUrl ?? '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+  const deadline = Date.now() + 30_000;
+  while (!output.includes('demo checkout')) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`main.ts exited early:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`main.ts did not start:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    child,
+    baseUrl: `http://127.0.0.1:${port}`,
+    output: () => output,
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+export interface ApiResult {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/** One JSON call with the fixed secret key (or the key given). */
+export async function callApi(
+  baseUrl: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<ApiResult> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { 'api-key': FIXED_SECRET_KEY, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
