@@ -52,6 +52,7 @@ export const ERROR_CATALOG = {
   ERR_4051: { status: 422, type: 'invalid_request', when: 'No webhook endpoint is configured for the account, so the event cannot be redelivered.' },
   ERR_4052: { status: 409, type: 'invalid_request', when: 'A delivery attempt of this webhook event is in progress; retry when it has finished.' },
   ERR_4053: { status: 400, type: 'invalid_request', when: 'cursor names no event of this list; pass the next_cursor of a previous page.' },
+  ERR_4070: { status: 404, type: 'invalid_request', when: 'The test simulator page does not apply: unknown payment or challenge, or the payment no longer waits for this action.' },
   ERR_4088: { status: 400, type: 'invalid_request', when: 'Off-session charge without a usable mandate.' },
   ERR_4090: { status: 409, type: 'idempotency_error', when: 'A request with this Idempotency-Key is still in flight.' },
   ERR_4091: { status: 422, type: 'idempotency_error', when: 'This Idempotency-Key was used with a different request.' },

@@ -10,6 +10,7 @@ import { CURRENCIES } from '../currency';
 import { MERCHANT_PAYMENT_ID_PATTERN } from '../ids';
 import { NextAction, PaymentStatus } from '../payments';
 import { COUNTRIES, PAYMENT_EXPERIENCES, PAYMENT_METHOD_TYPES, PAYMENT_METHODS } from './enums';
+import { CardSummary } from './vault';
 
 /** Limits of the spec's Limits table, plus Rail's own where the spec gives none (docs/open-points.md). */
 export const PAYMENT_LIMITS = {
@@ -118,8 +119,15 @@ export const UpiData = z.union([
 ]);
 export type UpiData = z.infer<typeof UpiData>;
 
+/** Crypto payment_method_data (Hyperswitch's CryptoData): the coin to pay in and, optionally, its network. */
+export const CryptoData = z.strictObject({
+  pay_currency: z.string().min(1).max(16).nullish(),
+  network: z.string().min(1).max(32).nullish(),
+});
+export type CryptoData = z.infer<typeof CryptoData>;
+
 /**
- * payment_method_data: one variant key (Hyperswitch names) plus an optional billing object. Only the UPI and
+ * payment_method_data: one variant key (Hyperswitch names) plus an optional billing object. Only the UPI, crypto and
  * psp_token variants have a shape Rail checks today; the other variants are accepted as JSON objects and are
  * refused at confirm when no rail of the account takes them. Raw card numbers never get this far (ERR_2029).
  */
@@ -135,7 +143,7 @@ export const PaymentMethodData = z
     bank_debit: JsonObject.optional(),
     bank_transfer: JsonObject.optional(),
     real_time_payment: JsonObject.optional(),
-    crypto: JsonObject.optional(),
+    crypto: CryptoData.optional(),
     mandate_payment: JsonObject.optional(),
     reward: JsonObject.optional(),
     voucher: JsonObject.optional(),
@@ -429,6 +437,8 @@ export const PaymentResponse = z
     order_tax_amount: z.int().nullable(),
     profile_id: z.string(),
     connector: z.string().nullable(),
+    /** A display summary of the instrument (cards: last4, network, expiry); never the number. */
+    payment_method_data: z.object({ card: CardSummary }).nullable(),
     cancellation_reason: z.string().nullable(),
     /** Present only when retrieve is called with expand_attempts=true. */
     attempts: z.array(PaymentAttempt).optional(),

@@ -17,7 +17,9 @@ import { registerPaymentOpsRoutes } from './http/routes/payment-ops';
 import { registerEventRoutes } from './http/routes/events';
 import { registerPaymentRoutes } from './http/routes/payments';
 import { registerRefundRoutes } from './http/routes/refunds';
+import { registerSimulatorRoutes } from './http/routes/simulator';
 import { registerSystemRoutes } from './http/routes/system';
+import { registerVaultRoutes, VAULT_PATH_PREFIX } from './http/routes/vault';
 import type { Logger } from './logger';
 import { defaultWebhookDeliveryConfig, type WebhookDeliveryConfig } from './webhooks/delivery';
 
@@ -41,20 +43,20 @@ export interface AppDeps extends CoreDeps {
 
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, strict: true });
-  const core: CoreDeps = { store: deps.store, rails: deps.rails, clock: deps.clock, ids: deps.ids };
+  const core: CoreDeps = { store: deps.store, rails: deps.rails, clock: deps.clock, ids: deps.ids, ...(deps.vault ? { vault: deps.vault } : {}) };
+  const jsOrigin = new URL(deps.publicJsUrl).origin;
 
   app.use('*', requestContext(deps.logger));
   // Browser calls come from the frame (js_url) and merchant pages with publishable keys; no cookies are used.
-  app.use(
-    '*',
-    cors({
-      origin: '*',
-      allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-      allowHeaders: ['api-key', 'authorization', 'content-type', 'idempotency-key'],
-      exposeHeaders: ['x-request-id', 'idempotent-replayed'],
-      maxAge: 600,
-    }),
-  );
+  // The vault has its own policy (js_url origin only; http/routes/vault.ts).
+  const openCors = cors({
+    origin: '*',
+    allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+    allowHeaders: ['api-key', 'authorization', 'content-type', 'idempotency-key'],
+    exposeHeaders: ['x-request-id', 'idempotent-replayed'],
+    maxAge: 600,
+  });
+  app.use('*', async (c, next) => (c.req.path.startsWith(VAULT_PATH_PREFIX) ? next() : openCors(c, next)));
   app.use(
     '*',
     bodyLimit({
@@ -71,6 +73,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerAccountRoutes(app, core);
   registerCustomerRoutes(app, core);
   registerEventRoutes(app, core, deps.webhooks ?? defaultWebhookDeliveryConfig());
+  registerVaultRoutes(app, core, { jsOrigin });
+  registerSimulatorRoutes(app, core, { jsOrigin });
   if (deps.demo !== undefined) {
     registerDemoRoutes(app, core, deps.demo, { publicBaseUrl: deps.publicBaseUrl, publicJsUrl: deps.publicJsUrl });
   }

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { CURRENCIES } from '../../protocol/currency';
+import { parseVaultKey } from './vault/vault-cipher';
 import { DEFAULT_ACCOUNT_SETTINGS, type AccountSettings, type RailCapabilities, type RailSettings } from './core/account-settings';
 
 const DEFAULT_RETRY_SCHEDULE = '60,300,300,600,600,600,600,600,3600,3600,3600,3600,3600,21600,21600,21600';
@@ -61,6 +62,15 @@ const EnvSchema = z.object({
       return seconds;
     }),
   RAIL_ACCOUNT_CONFIG: optionalString,
+  RAIL_VAULT_KEY: optionalString.transform((value, ctx) => {
+    if (value === undefined) return undefined;
+    const parsed = parseVaultKey(value);
+    if ('error' in parsed) {
+      ctx.addIssue({ code: 'custom', message: parsed.error });
+      return z.NEVER;
+    }
+    return parsed.key;
+  }),
   RAIL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -77,6 +87,8 @@ const AccountConfigFile = z.strictObject({
   merchant_name: z.string().min(1).max(255).optional(),
   merchant_origins: z.array(z.url()).optional(),
   allow_localhost_frame_ancestors: z.boolean().optional(),
+  /** Shorthand for a test-mode `card` rail on the simulated acquirer (SIMULATED_ACQUIRER_CURRENCIES). */
+  card_acquirer: z.enum(['simulator']).optional(),
   rails: z
     .array(
       z.strictObject({
@@ -88,6 +100,9 @@ const AccountConfigFile = z.strictObject({
     )
     .optional(),
 });
+
+/** Currencies of the card rail that `"card_acquirer": "simulator"` adds. */
+export const SIMULATED_ACQUIRER_CURRENCIES = ['USD', 'EUR', 'GBP', 'INR'] as const;
 
 export interface Config {
   host: string;
@@ -106,6 +121,8 @@ export interface Config {
   webhookSecret: string | undefined;
   webhookRetryScheduleSeconds: number[];
   accountSettings: AccountSettings;
+  /** RAIL_VAULT_KEY (32 bytes); undefined: the key file in the data directory (vault/vault-cipher.ts). */
+  vaultKey: Buffer | undefined;
   logLevel: z.infer<typeof EnvSchema>['RAIL_LOG_LEVEL'];
 }
 
@@ -143,11 +160,18 @@ export function loadAccountSettings(path: string | undefined): AccountSettings {
     modes: rail.modes,
     capabilities: { test: capabilities(rail.capabilities?.test), live: capabilities(rail.capabilities?.live) },
   }));
+  let allRails = rails ?? DEFAULT_ACCOUNT_SETTINGS.rails;
+  if (file.card_acquirer === 'simulator' && !allRails.some((rail) => rail.rail === 'card')) {
+    allRails = [
+      ...allRails,
+      { rail: 'card', currencies: SIMULATED_ACQUIRER_CURRENCIES, modes: ['test'], capabilities: { test: capabilities(undefined), live: capabilities(undefined) } },
+    ];
+  }
   return {
     merchantName: file.merchant_name ?? DEFAULT_ACCOUNT_SETTINGS.merchantName,
     merchantOrigins: file.merchant_origins?.map((origin) => new URL(origin).origin) ?? DEFAULT_ACCOUNT_SETTINGS.merchantOrigins,
     allowLocalhostFrameAncestors: file.allow_localhost_frame_ancestors ?? DEFAULT_ACCOUNT_SETTINGS.allowLocalhostFrameAncestors,
-    rails: rails ?? DEFAULT_ACCOUNT_SETTINGS.rails,
+    rails: allRails,
   };
 }
 
@@ -179,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookSecret: e.RAIL_WEBHOOK_SECRET,
     webhookRetryScheduleSeconds: e.RAIL_WEBHOOK_RETRY_SCHEDULE,
     accountSettings: loadAccountSettings(e.RAIL_ACCOUNT_CONFIG),
+    vaultKey: e.RAIL_VAULT_KEY,
     logLevel: e.RAIL_LOG_LEVEL,
   };
 }

@@ -15,8 +15,9 @@ import { cryptoIds } from './core/ids';
 import { purgeExpiredIdempotencyKeys } from './core/idempotency';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger, type Logger } from './logger';
-import { createRailRegistry } from './rails/rail-adapter';
-import { UpiSimulator } from './rails/simulator/upi-simulator';
+import { createSimulatorRegistry } from './rails/simulator/registry';
+import { CardVault } from './vault/card-vault';
+import { loadOrCreateVaultKey, VAULT_KEY_FILE, VaultCipher } from './vault/vault-cipher';
 import { openDatabase } from './storage/database';
 import { SqlStore } from './storage/sql-store';
 import { defaultWebhookDeliveryConfig } from './webhooks/delivery';
@@ -89,7 +90,11 @@ async function main(): Promise<void> {
   }
   const logger: Logger = createLogger(config.logLevel);
 
-  const { db, engine } = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: join(config.dataDir, 'rail.sqlite') });
+  const { db, engine } = openDatabase({
+    databaseUrl: config.databaseUrl,
+    sqliteFile: join(config.dataDir, 'rail.sqlite'),
+    onIdleConnectionError: (error) => logger.warn({ error: error.message }, 'an idle PostgreSQL connection failed; the pool replaces it'),
+  });
   const store = new SqlStore(db, engine);
   await store.migrate();
 
@@ -108,9 +113,12 @@ async function main(): Promise<void> {
   );
   for (const warning of boot.warnings) logger.warn(warning);
 
-  // Test mode: the deterministic simulator. Live mode: provider adapters need credentials (none wired yet), so
-  // live payments on a rail answer ERR_3010 (provisioning not complete).
-  const rails = createRailRegistry({ test: { upi: new UpiSimulator(cryptoIds) } });
+  // Test mode: the deterministic simulators (an account uses a rail only when its settings provision it). Live
+  // mode: provider adapters need credentials (none wired yet), so live payments answer ERR_3010.
+  const rails = createSimulatorRegistry({ ids: cryptoIds, publicBaseUrl: config.publicBaseUrl });
+  const vaultKey = await loadOrCreateVaultKey(config.vaultKey, config.dataDir);
+  if (vaultKey.source === 'generated') logger.warn(`generated a vault key in ${join(config.dataDir, VAULT_KEY_FILE)}; set RAIL_VAULT_KEY in production`);
+  const vault = new CardVault(new VaultCipher(vaultKey.key));
 
   const webhooks = defaultWebhookDeliveryConfig({ retryScheduleSeconds: config.webhookRetryScheduleSeconds });
   const scheduleSeconds = webhooks.retryScheduleSeconds.reduce((sum, seconds) => sum + seconds, 0);
@@ -126,6 +134,7 @@ async function main(): Promise<void> {
     rails,
     clock: systemClock,
     ids: cryptoIds,
+    vault,
     logger,
     publicBaseUrl: config.publicBaseUrl,
     publicJsUrl: config.publicJsUrl,

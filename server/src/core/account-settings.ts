@@ -8,6 +8,7 @@ import type { Mode } from '../../../protocol/ids';
 import type { CaptureMethod, JsonObject } from '../../../protocol/api/payments';
 import type { CardNetwork, Country, PaymentExperience, PaymentMethod, PaymentMethodType } from '../../../protocol/api/enums';
 import { CARD_NETWORKS } from '../../../protocol/api/enums';
+import type { RailAdapter, RailRegistry } from '../rails/rail-adapter';
 
 export type RailName = 'upi' | 'bank_transfer' | 'crypto' | 'card';
 
@@ -26,6 +27,12 @@ export interface RailSettings {
   modes: readonly Mode[];
   /** Capabilities per mode (the simulator implements all of them in test mode when switched on). */
   capabilities: Record<Mode, RailCapabilities>;
+  /**
+   * Modes in which the rail is provisioned for the account (credentials, or the test simulator). Absent: every
+   * mode that has an adapter. A rail listed but not provisioned answers ERR_3010 ("ready to switch on") and is not
+   * in the payment-method list.
+   */
+  provisionedModes?: readonly Mode[];
   /** Smallest and largest payment amount (minor units) the rail takes; absent: no bound (payment-method list filter). */
   minimumAmount?: number;
   maximumAmount?: number;
@@ -60,13 +67,26 @@ export const DEFAULT_ACCOUNT_SETTINGS: AccountSettings = {
   rails: [
     // UPI: live; automatic capture; refunds work in test mode through the simulator only.
     { rail: 'upi', currencies: ['INR'], modes: ['test', 'live'], capabilities: { test: { ...NONE, refunds: true }, live: NONE } },
-    // Bank transfer / mobile money: ready to switch on (provider sandboxes); live needs credentials.
-    { rail: 'bank_transfer', currencies: ['KES', 'GHS', 'TZS', 'UGX'], modes: ['test', 'live'], capabilities: { test: NONE, live: NONE } },
-    // Crypto: ready to switch on; the simulator answers in test mode.
-    { rail: 'crypto', currencies: ['EUR', 'USD', 'GBP'], modes: ['test', 'live'], capabilities: { test: NONE, live: NONE } },
+    // Bank transfer / mobile money: ready to switch on (provider sandboxes); live needs credentials. Not
+    // provisioned on the default account (ERR_3010); RAIL_ACCOUNT_CONFIG switches the test simulator on.
+    {
+      rail: 'bank_transfer',
+      currencies: ['KES', 'GHS', 'TZS', 'UGX'],
+      modes: ['test', 'live'],
+      capabilities: { test: NONE, live: NONE },
+      provisionedModes: [],
+    },
+    // Crypto: ready to switch on, as above (docs/open-points.md).
+    { rail: 'crypto', currencies: ['EUR', 'USD', 'GBP'], modes: ['test', 'live'], capabilities: { test: NONE, live: NONE }, provisionedModes: [] },
     // Cards: not enabled (needs a card acquirer).
   ],
 };
+
+/** The adapter serving a rail of the account in a mode, or undefined when the rail is not provisioned there. */
+export function provisionedAdapter(rail: RailSettings, registry: RailRegistry, mode: Mode): RailAdapter | undefined {
+  if (rail.provisionedModes !== undefined && !rail.provisionedModes.includes(mode)) return undefined;
+  return registry.adapterFor(mode, rail.rail);
+}
 
 /** Capture methods the enabled rails support: they capture as they authorize (spec rule 5). */
 export function supportedCaptureMethods(capabilities: RailCapabilities): readonly CaptureMethod[] {
@@ -125,7 +145,11 @@ export const RAIL_CATALOG: Record<RailName, RailCatalogEntry> = {
   bank_transfer: {
     countries: ['KE', 'GH', 'TZ', 'UG'],
     installments: false,
-    methods: [{ paymentMethod: 'bank_transfer', paymentMethodType: 'local_bank_transfer', paymentExperience: [], cardNetworks: null, requiredFields: null }],
+    methods: [
+      { paymentMethod: 'bank_transfer', paymentMethodType: 'local_bank_transfer', paymentExperience: [], cardNetworks: null, requiredFields: null },
+      // Mobile money rides the bank transfer rail (docs/open-points.md: `momo` is the nearest Hyperswitch type).
+      { paymentMethod: 'mobile_payment', paymentMethodType: 'momo', paymentExperience: [], cardNetworks: null, requiredFields: null },
+    ],
   },
   crypto: {
     countries: null,

@@ -1,9 +1,11 @@
 import type { ConfirmPaymentRequest, JsonObject, PaymentMethodData } from '../../../protocol/api/payments';
-import type { PaymentRecord } from '../storage/records';
+import type { PaymentPatch, PaymentRecord } from '../storage/records';
+import type { CardDetails } from '../vault/card-details';
 import { authorizePaymentAccess, requireKeyKind, type AuthContext } from './auth';
 import { jsonEqual } from './canonical-json';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
+import { consumePspToken } from './consume-psp-token';
 import { openAttempt } from './payment-attempts';
 import { refuseOffSessionCharge } from './recurring';
 import { applyRailOutcome } from './payment-outcome';
@@ -86,7 +88,8 @@ export async function confirmPayment(
 
 /**
  * Confirms a stored payment: checks the transition table and the rail, claims the payment with a conditional
- * update (exactly one concurrent confirm wins; the others get ERR_4003), calls the rail, applies its answer.
+ * update (exactly one concurrent confirm wins; the others get ERR_4003) in one transaction with the attempt it
+ * opens and the psp_token it consumes, calls the rail, applies its answer.
  */
 export async function executeConfirm(
   deps: CoreDeps,
@@ -124,31 +127,51 @@ export async function executeConfirm(
   const rail = chooseRail(auth.account.settings, deps.rails, auth.mode, payment.currency, method, payment.captureMethod, allowedTypes);
 
   const now = deps.clock.now();
-  // The claim and the attempt it opens commit together.
-  const claimed = await deps.store.transaction(async (tx) => {
-    const next = await tx.payments.updatePaymentIfStatus(auth, payment.paymentId, [payment.status], {
-      status: decision.to,
-      paymentMethodData: data,
-      paymentMethod: method.paymentMethod,
-      paymentMethodType: rail.paymentMethodType,
-      rail: rail.settings.rail,
-      connector: rail.adapter.connector,
-      ...(changes.returnUrl !== undefined ? { returnUrl: changes.returnUrl } : {}),
-      ...(changes.setupFutureUsage !== undefined ? { setupFutureUsage: changes.setupFutureUsage } : {}),
-      errorCode: null,
-      errorMessage: null,
-      errorReason: null,
-      updatedAt: now,
+  const patch: PaymentPatch = {
+    status: decision.to,
+    paymentMethodData: data,
+    paymentMethod: method.paymentMethod,
+    paymentMethodType: rail.paymentMethodType,
+    rail: rail.settings.rail,
+    connector: rail.adapter.connector,
+    ...(changes.returnUrl !== undefined ? { returnUrl: changes.returnUrl } : {}),
+    ...(changes.setupFutureUsage !== undefined ? { setupFutureUsage: changes.setupFutureUsage } : {}),
+    errorCode: null,
+    errorMessage: null,
+    errorReason: null,
+    updatedAt: now,
+  };
+  const pspToken = data.psp_token;
+  // One transaction: the psp_token (if any) is consumed, the payment claimed and the attempt it opens inserted, or
+  // none of it. A confirm that loses the claim rolls back and leaves the token unused; of two confirms with one
+  // token only one can use it. The payment keeps a display summary of the card instead of the token.
+  const claim = await deps.store
+    .transaction(async (tx) => {
+      let card: CardDetails | undefined;
+      let stored = patch;
+      if (pspToken !== undefined) {
+        const consumed = await consumePspToken(deps, tx, auth, payment.paymentId, pspToken, now);
+        card = consumed.card;
+        stored = { ...patch, paymentMethodData: { card: consumed.summary } };
+      }
+      const next = await tx.payments.updatePaymentIfStatus(auth, payment.paymentId, [payment.status], stored);
+      if (next === undefined) throw new ClaimLost();
+      await openAttempt(tx, next, now);
+      return { next, card };
+    })
+    .catch((error: unknown) => {
+      if (error instanceof ClaimLost) return undefined;
+      throw error;
     });
-    if (next !== undefined) await openAttempt(tx, next, now);
-    return next;
-  });
+  const claimed = claim?.next;
+  const card = claim?.card;
   if (claimed === undefined) {
     const current = await deps.store.payments.findPayment(auth, payment.paymentId);
     throw new ApiError('ERR_4003', `You cannot confirm this payment because it has status ${current?.status ?? payment.status}.`);
   }
 
   const outcome = await rail.adapter.authorize({
+    accountId: auth.accountId,
     mode: auth.mode,
     paymentId: claimed.paymentId,
     amount: claimed.amount,
@@ -157,7 +180,11 @@ export async function executeConfirm(
     paymentMethodType: rail.paymentMethodType,
     paymentMethodData: data,
     returnUrl: claimed.returnUrl,
+    ...(card !== undefined ? { card } : {}),
     now,
   });
   return applyRailOutcome(deps, claimed, outcome, 'rail_result');
 }
+
+/** Rolls back the claim's transaction (token consumption included) when another request claimed the payment first. */
+class ClaimLost extends Error {}

@@ -2,7 +2,7 @@ import type { CreateRefundRequest } from '../../../protocol/api/refunds';
 import type { RefundRequest, RefundOutcome } from '../rails/rail-adapter';
 import type { PaymentRecord } from '../storage/records';
 import type { RefundRecord } from '../storage/refund-records';
-import type { RailName } from './account-settings';
+import { provisionedAdapter } from './account-settings';
 import { requireKeyKind, type AuthContext } from './auth';
 import { fingerprint } from './canonical-json';
 import type { CoreDeps } from './deps';
@@ -112,7 +112,7 @@ export async function createRefund(deps: CoreDeps, auth: AuthContext, body: Crea
 function refundingRail(deps: CoreDeps, auth: AuthContext, payment: PaymentRecord): RefundCall {
   const settings = auth.account.settings.rails.find((rail) => rail.rail === payment.rail);
   if (settings === undefined || !settings.capabilities[auth.mode].refunds) throw refundsUnavailable(auth, payment.rail);
-  const adapter = deps.rails.adapterFor(auth.mode, settings.rail as RailName);
+  const adapter = provisionedAdapter(settings, deps.rails, auth.mode);
   const refund = adapter?.refund;
   if (adapter === undefined || refund === undefined) {
     throw new ApiError('ERR_3010', `The ${settings.rail} rail is not provisioned for ${auth.mode} refunds on this account yet.`);

@@ -2,6 +2,7 @@ import type { RailRegistry } from '../rails/rail-adapter';
 import type { Store } from '../storage/stores';
 import type { Clock } from './clock';
 import type { IdGenerator } from './ids';
+import type { CardVault } from '../vault/card-vault';
 
 /** What every core operation may use. Concrete adapters are chosen in main.ts (or a test harness). */
 export interface CoreDeps {
@@ -9,4 +10,9 @@ export interface CoreDeps {
   rails: RailRegistry;
   clock: Clock;
   ids: IdGenerator;
+  /**
+   * The card vault (POST /vault/tokens, psp_token confirms). Optional so deps built without one (unit tests of
+   * other operations) need not make a key; without it the vault answers ERR_4004 like an account without cards.
+   */
+  vault?: CardVault;
 }

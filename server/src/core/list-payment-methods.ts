@@ -2,8 +2,9 @@ import type { ListPaymentMethodsQuery, ListPaymentMethodsResponse } from '../../
 import type { CardNetwork, Country, PaymentMethod, PaymentMethodType } from '../../../protocol/api/enums';
 import type { Currency } from '../../../protocol/currency';
 import { paymentIdFromClientSecret } from '../../../protocol/ids';
+import type { RailAdapter } from '../rails/rail-adapter';
 import type { PaymentRecord } from '../storage/records';
-import { RAIL_CATALOG, type RailMethodOffer, type RailSettings } from './account-settings';
+import { provisionedAdapter, RAIL_CATALOG, type RailMethodOffer, type RailSettings } from './account-settings';
 import { authorizePaymentAccess, requireKeyKind, type AuthContext } from './auth';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
@@ -23,10 +24,11 @@ interface ListFilters {
 
 /**
  * GET /account/payment_methods (secret key, or publishable key with a client_secret). Lists what the account's
- * rails offer in the key's mode, as data (RAIL_CATALOG and the account's rail settings), keeping only what a rail
- * adapter in this mode takes (a listed method is confirmable). Query filters narrow it: accepted_currencies,
- * accepted_countries, amount (the rail's amount bounds), recurring_enabled and installment_payment_enabled (the
- * rail's capability must equal the value given), card_networks (card types only). With a client_secret the
+ * rails offer in the key's mode, as data (RAIL_CATALOG and the account's rail settings), keeping only what the
+ * rail's adapter in this mode takes (a listed method is confirmable): a rail not provisioned in the mode
+ * (provisionedModes) is not listed, and a card type lists only the networks the acquirer takes. Query filters
+ * narrow it: accepted_currencies, accepted_countries, amount (the rail's amount bounds), recurring_enabled and
+ * installment_payment_enabled (the rail's capability must equal the value given), card_networks (card types only). With a client_secret the
  * payment's currency, amount and allowed_payment_method_types apply too. `limit` (last-used stored methods) does
  * not narrow a merchant list.
  */
@@ -52,7 +54,8 @@ export async function listPaymentMethods(
   const byMethod = new Map<PaymentMethod, Map<PaymentMethodType, TypeEntry>>();
   for (const rail of auth.account.settings.rails) {
     if (!railQualifies(auth, rail, filters)) continue;
-    const adapter = deps.rails.adapterFor(auth.mode, rail.rail);
+    // A rail not provisioned in this mode ("ready to switch on") is not listed: confirm would answer ERR_3010.
+    const adapter = provisionedAdapter(rail, deps.rails, auth.mode);
     if (adapter === undefined) continue;
     for (const currency of rail.currencies) {
       if (filters.currencies !== undefined && !filters.currencies.includes(currency)) continue;
@@ -60,7 +63,7 @@ export async function listPaymentMethods(
       for (const offer of RAIL_CATALOG[rail.rail].methods) {
         if (!taken.some((entry) => entry.paymentMethod === offer.paymentMethod && entry.paymentMethodType === offer.paymentMethodType)) continue;
         if (filters.allowedTypes !== undefined && !filters.allowedTypes.includes(offer.paymentMethodType)) continue;
-        const entry = typeEntry(offer, adapter.connector, filters.cardNetworks);
+        const entry = typeEntry(offer, adapter, filters.cardNetworks);
         if (entry === undefined) continue;
         const types = byMethod.get(offer.paymentMethod) ?? new Map<PaymentMethodType, TypeEntry>();
         if (!types.has(offer.paymentMethodType)) types.set(offer.paymentMethodType, entry);
@@ -123,11 +126,16 @@ function railQualifies(auth: AuthContext, rail: RailSettings, filters: ListFilte
   );
 }
 
-/** The list entry of one offer; undefined when a card_networks filter leaves a card type no network. */
-function typeEntry(offer: RailMethodOffer, connector: string, networksWanted: readonly CardNetwork[] | undefined): TypeEntry | undefined {
+/**
+ * The list entry of one offer. A card type lists the catalog's networks that the acquirer takes (the adapter's
+ * cardNetworks, when it declares them), narrowed by a card_networks filter; undefined when none is left.
+ */
+function typeEntry(offer: RailMethodOffer, adapter: RailAdapter, networksWanted: readonly CardNetwork[] | undefined): TypeEntry | undefined {
+  const connector = adapter.connector;
   let networks = offer.cardNetworks;
-  if (networks !== null && networksWanted !== undefined) {
-    networks = networks.filter((network) => networksWanted.includes(network));
+  if (networks !== null) {
+    const taken = adapter.cardNetworks;
+    networks = networks.filter((network) => (taken === undefined || taken.includes(network)) && (networksWanted === undefined || networksWanted.includes(network)));
     if (networks.length === 0) return undefined;
   }
   return {

@@ -6,7 +6,7 @@ import type { Mode } from '../../../protocol/ids';
 import type { CaptureMethod, PaymentMethodData } from '../../../protocol/api/payments';
 import type { PaymentMethod, PaymentMethodType } from '../../../protocol/api/enums';
 import type { RailAdapter, RailRegistry } from '../rails/rail-adapter';
-import { supportedCaptureMethods, type AccountSettings, type RailName, type RailSettings } from './account-settings';
+import { provisionedAdapter, supportedCaptureMethods, type AccountSettings, type RailName, type RailSettings } from './account-settings';
 import { ApiError } from './errors';
 
 /** payment_method_data variant key -> PaymentMethod (Hyperswitch's pairing). */
@@ -109,7 +109,7 @@ export function chooseRail(
       fieldName: 'payment_method_data',
     });
   }
-  const adapter = registry.adapterFor(mode, rail.rail);
+  const adapter = provisionedAdapter(rail, registry, mode);
   if (adapter === undefined) {
     throw new ApiError('ERR_3010', `The ${rail.rail} rail is not provisioned for ${mode} payments on this account yet.`);
   }

@@ -1,5 +1,15 @@
 import type { PaymentResponse } from '../../../protocol/api/payments';
+import type { CardSummary } from '../../../protocol/api/vault';
 import type { PaymentRecord } from '../storage/records';
+
+/** The card summary a card payment keeps after its psp_token was consumed (never the number). */
+function cardSummary(payment: PaymentRecord): CardSummary | undefined {
+  const card = payment.rail === 'card' ? payment.paymentMethodData?.card : undefined;
+  if (card === undefined) return undefined;
+  const { last4, card_network: network, exp_month: month, exp_year: year } = card;
+  if (typeof last4 !== 'string' || typeof month !== 'string' || typeof year !== 'string') return undefined;
+  return { last4, card_network: typeof network === 'string' ? network : null, exp_month: month, exp_year: year };
+}
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
@@ -23,6 +33,7 @@ export function customerOf(payment: PaymentRecord): PaymentResponse['customer'] 
 
 /** The payment object as the API returns it (the spec's response fields; Hyperswitch names). */
 export function toPaymentResponse(payment: PaymentRecord): PaymentResponse {
+  const card = cardSummary(payment);
   const netAmount = payment.amount + (payment.shippingCost ?? 0) + (payment.orderTaxAmount ?? 0);
   return {
     payment_id: payment.paymentId,
@@ -58,6 +69,7 @@ export function toPaymentResponse(payment: PaymentRecord): PaymentResponse {
     order_tax_amount: payment.orderTaxAmount,
     profile_id: payment.profileId,
     connector: payment.connector,
+    payment_method_data: card === undefined ? null : { card },
     cancellation_reason: payment.cancellationReason ?? null,
   };
 }

@@ -6,10 +6,12 @@ import type { Currency } from '../../../protocol/currency';
 import type { Mode } from '../../../protocol/ids';
 import type { NextAction } from '../../../protocol/payments';
 import type { JsonObject, PaymentMethodData } from '../../../protocol/api/payments';
-import type { PaymentMethod, PaymentMethodType } from '../../../protocol/api/enums';
+import type { CardNetwork, PaymentMethod, PaymentMethodType } from '../../../protocol/api/enums';
 import type { RailName } from '../core/account-settings';
+import type { CardDetails } from '../vault/card-details';
 
 export interface AuthorizeRequest {
+  accountId: string;
   mode: Mode;
   paymentId: string;
   amount: number;
@@ -18,6 +20,8 @@ export interface AuthorizeRequest {
   paymentMethodType: PaymentMethodType;
   paymentMethodData: PaymentMethodData;
   returnUrl: string | null;
+  /** The card, decrypted from the vault for this one authorization (card rail only; never stored or logged). */
+  card?: CardDetails;
   now: Date;
 }
 
@@ -27,6 +31,8 @@ export interface SyncRequest {
   amount: number;
   railReference: string;
   railState: JsonObject | null;
+  /** The customer's answer on a simulator page (3DS challenge, crypto hosted page), when there is one. */
+  customerDecision?: 'complete' | 'fail';
   now: Date;
 }
 
@@ -65,6 +71,8 @@ export interface RailAdapter {
   readonly connector: string;
   /** The payment method and types this adapter takes for a currency (an empty list: none). */
   paymentMethodTypes(currency: Currency): readonly { paymentMethod: PaymentMethod; paymentMethodType: PaymentMethodType }[];
+  /** Card networks the acquirer takes (card rails only; listed by GET /account/payment_methods). */
+  readonly cardNetworks?: readonly CardNetwork[];
   authorize(request: AuthorizeRequest): Promise<RailOutcome>;
   sync(request: SyncRequest): Promise<RailOutcome>;
   /**

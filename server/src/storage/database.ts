@@ -14,6 +14,12 @@ export interface OpenDatabaseOptions {
   sqliteFile: string;
   /** PostgreSQL pool size. */
   poolSize?: number;
+  /**
+   * Told when an idle pooled PostgreSQL connection fails (server restart, terminated backend). The pool has already
+   * dropped that connection and opens a new one for the next query; without a listener pg's pool would rethrow the
+   * error as an uncaught exception and stop the process.
+   */
+  onIdleConnectionError?: (error: Error) => void;
 }
 
 const INT8_OID = 20;
@@ -41,6 +47,7 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
       max: options.poolSize ?? 10,
       types: pgTypes,
     });
+    pool.on('error', (error) => options.onIdleConnectionError?.(error));
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), engine: 'postgres' };
   }
   mkdirSync(dirname(options.sqliteFile), { recursive: true });

@@ -195,6 +195,23 @@ export interface IdempotencyKeysTable {
   expires_at: string;
 }
 
+/** The card vault (migration 0007): ciphertext and display fields only. */
+export interface VaultTokensTable {
+  account_id: string;
+  mode: string;
+  token_id: string;
+  payment_id: string;
+  card_ciphertext: string;
+  cvc_ciphertext: string | null;
+  last4: string;
+  card_network: string | null;
+  exp_month: string;
+  exp_year: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   business_profiles: ProfilesTable;
@@ -208,4 +225,5 @@ export interface Database {
   refunds: RefundsTable;
   webhook_attempts: WebhookAttemptsTable;
   idempotency_keys: IdempotencyKeysTable;
+  vault_tokens: VaultTokensTable;
 }

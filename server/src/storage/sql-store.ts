@@ -26,6 +26,7 @@ import type {
   ProfileRecord,
   Scope,
 } from './records';
+import { SqlVaultTokenStore } from './sql-vault-store';
 import type { AccountsTable, ApiKeysTable, Database, PaymentsTable, WebhookEventsTable } from './schema';
 import type {
   AccountStore,
@@ -38,6 +39,7 @@ import type {
   RefundStore,
   Store,
   Stores,
+  VaultTokenStore,
 } from './stores';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -471,6 +473,7 @@ function storesFor(db: Db): Stores {
     refunds: new SqlRefundStore(db),
     webhooks: new SqlWebhookStore(db),
     idempotency: new SqlIdempotencyStore(db),
+    vaultTokens: new SqlVaultTokenStore(db),
   };
 }
 
@@ -489,6 +492,7 @@ export class SqlStore implements Store {
   readonly refunds: RefundStore;
   readonly webhooks: WebhookStore;
   readonly idempotency: IdempotencyStore;
+  readonly vaultTokens: VaultTokenStore;
   readonly #db: Kysely<Database>;
   #closed = false;
 
@@ -511,6 +515,7 @@ export class SqlStore implements Store {
     this.refunds = stores.refunds;
     this.webhooks = stores.webhooks;
     this.idempotency = stores.idempotency;
+    this.vaultTokens = stores.vaultTokens;
   }
 
   /** Applies pending migrations. */

@@ -17,6 +17,7 @@ import type {
   IdempotencyKeyRecord,
   IdempotencyScope,
   StoredResponse,
+  VaultTokenRecord,
 } from './records';
 import type { AccountSettings } from '../core/account-settings';
 import type { CustomerStore, EphemeralKeyStore } from './customer-stores';
@@ -111,6 +112,16 @@ export interface IdempotencyStore {
   deleteExpired(now: Date): Promise<number>;
 }
 
+export interface VaultTokenStore {
+  insertToken(token: VaultTokenRecord): Promise<InsertResult>;
+  findToken(scope: Scope, tokenId: string): Promise<VaultTokenRecord | undefined>;
+  /**
+   * Marks the token used and deletes its CVC ciphertext, only if it is unused and unexpired at `now` (a
+   * conditional UPDATE): of several concurrent calls exactly one gets true.
+   */
+  markTokenUsed(scope: Scope, tokenId: string, now: Date): Promise<boolean>;
+}
+
 /** The stores usable inside one transaction. */
 export interface Stores {
   accounts: AccountStore;
@@ -127,6 +138,7 @@ export interface Stores {
   refunds: RefundStore;
   webhooks: WebhookStore;
   idempotency: IdempotencyStore;
+  vaultTokens: VaultTokenStore;
 }
 
 /** The whole store: the stores plus transactions and lifecycle. */

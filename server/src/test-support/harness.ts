@@ -2,6 +2,7 @@
  * Test harness: a fresh store on SQLite (temp file) or PostgreSQL (a database of its own, dropped afterwards),
  * bootstrapped, with a manual clock and the API app. Used by the API suite on both engines.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,12 +12,16 @@ import { DEFAULT_ACCOUNT_SETTINGS, type AccountSettings } from '../core/account-
 import { bootstrap, type BootstrapResult, type BootstrapSecretsFile } from '../core/bootstrap';
 import { ManualClock } from '../core/clock';
 import { cryptoIds } from '../core/ids';
-import { createLogger } from '../logger';
-import { createRailRegistry, type RailAdapter, type RailRegistry } from '../rails/rail-adapter';
+import { createLogger, type Logger } from '../logger';
+import type { RailAdapter, RailRegistry } from '../rails/rail-adapter';
 import type { RailName } from '../core/account-settings';
-import { UpiSimulator } from '../rails/simulator/upi-simulator';
+import { createSimulatorRegistry } from '../rails/simulator/registry';
+import { CardVault } from '../vault/card-vault';
+import { VaultCipher } from '../vault/vault-cipher';
 import { openDatabase, type Engine } from '../storage/database';
 import { SqlStore } from '../storage/sql-store';
+import type { Database } from '../storage/schema';
+import type { Kysely } from 'kysely';
 
 export const TEST_DATABASE_URL = process.env['RAIL_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -87,6 +92,8 @@ export interface Harness {
   engine: Engine;
   app: ReturnType<typeof createApp>;
   store: SqlStore;
+  /** The raw database, for tests that read rows as stored (encryption at rest, data scans). */
+  db: Kysely<Database>;
   clock: ManualClock;
   rails: RailRegistry;
   boot: BootstrapResult;
@@ -101,7 +108,11 @@ export interface HarnessOptions {
   settings?: AccountSettings;
   poolSize?: number;
   demoPagePaths?: string[];
-  /** Test-mode adapters besides the UPI simulator (for example stand-ins for rails without a simulator yet). */
+  /** The vault key (random by default). */
+  vaultKey?: Buffer;
+  /** Logger of the app (silent by default). */
+  logger?: Logger;
+  /** Test-mode adapters that replace the simulators of their rails (for example stand-ins with other offers). */
   testAdapters?: Partial<Record<RailName, RailAdapter>>;
 }
 
@@ -115,13 +126,18 @@ export async function createHarness(engine: Engine, options: HarnessOptions = {}
     { store, clock, ids: cryptoIds, secretsFile: memorySecretsFile() },
     { settings: options.settings ?? DEFAULT_ACCOUNT_SETTINGS },
   );
-  const rails = createRailRegistry({ test: { upi: new UpiSimulator(cryptoIds), ...options.testAdapters } });
+  const simulators = createSimulatorRegistry({ ids: cryptoIds, publicBaseUrl: 'http://127.0.0.1:8080' });
+  const rails: RailRegistry = {
+    adapterFor: (mode, rail) => (mode === 'test' ? options.testAdapters?.[rail] : undefined) ?? simulators.adapterFor(mode, rail),
+  };
+  const vault = new CardVault(new VaultCipher(options.vaultKey ?? randomBytes(32)));
   const app = createApp({
     store,
     rails,
     clock,
     ids: cryptoIds,
-    logger: createLogger('silent'),
+    vault,
+    logger: options.logger ?? createLogger('silent'),
     publicBaseUrl: 'http://127.0.0.1:8080',
     publicJsUrl: 'http://127.0.0.1:8081',
     demo: { testSecretKey: boot.testSecretKey, testPublishableKey: boot.testPublishableKey, pagePaths: options.demoPagePaths ?? [] },
@@ -130,6 +146,7 @@ export async function createHarness(engine: Engine, options: HarnessOptions = {}
     engine,
     app,
     store,
+    db,
     clock,
     rails,
     boot,

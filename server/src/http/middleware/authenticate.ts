@@ -14,13 +14,16 @@ export function readApiKey(apiKeyHeader: string | undefined, authorization: stri
 /**
  * Resolves the caller's key to an AuthContext (c.var.auth) and refuses key kinds the route does not take. On POST it
  * then applies the Idempotency-Key protocol to the rest of the chain (middleware/idempotency.ts): every
- * authenticated POST route, present and future, honours the header without registering anything.
+ * authenticated POST route, present and future, honours the header without registering anything. The one
+ * exception opts out with `idempotency: false`: POST /vault/tokens, whose request fingerprint would be a hash of
+ * the card number and CVC and whose stored answer would keep a psp_token (docs/open-points.md).
  */
-export function authenticate(deps: CoreDeps, allowed: readonly KeyKind[]) {
+export function authenticate(deps: CoreDeps, allowed: readonly KeyKind[], options: { idempotency?: boolean } = {}) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const auth = await authenticateApiKey(deps, readApiKey(c.req.header('api-key'), c.req.header('authorization')));
     requireKeyKind(auth, allowed);
     c.set('auth', auth);
+    if (options.idempotency === false) return next();
     return runIdempotent(deps, c, next);
   });
 }

@@ -5,6 +5,7 @@ import { migration0003Customers } from './0003-customers';
 import { migration0004Refunds } from './0004-refunds';
 import { migration0005WebhookDelivery } from './0005-webhook-delivery';
 import { migration0006IdempotencyKeys } from './0006-idempotency-keys';
+import { migration0007Vault } from './0007-vault';
 
 /** In-code migrations, in order. File names sort; Kysely applies them by name. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004_refunds': migration0004Refunds,
   '0005_webhook_delivery': migration0005WebhookDelivery,
   '0006_idempotency_keys': migration0006IdempotencyKeys,
+  '0007_vault': migration0007Vault,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

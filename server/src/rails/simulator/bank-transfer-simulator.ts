@@ -1,0 +1,100 @@
+/**
+ * Deterministic bank transfer / mobile money simulator (test mode; KES, GHS, TZS, UGX). Confirm answers
+ * requires_customer_action with display_bank_transfer_information: where to pay, the reference and the amount.
+ * The simulated customer pays (or not) BANK_TRANSFER_RESOLVE_AFTER_MS after the confirm; the next read
+ * (GET /payments/{id}) applies the outcome with its event. Inputs (docs/simulator.md):
+ * - bank transfer: `{"bank_transfer": {"local_bank_transfer": {"bank_code"?: string}}}`; bank_code "SIM_FAIL"
+ *   fails ("bank_transfer_expired"), anything else succeeds.
+ * - mobile money: payment_method `mobile_payment`, type `momo`, `{"mobile_payment": {"momo": {"msisdn"?: string}}}`;
+ *   an msisdn ending in 0002 fails ("mobile_money_rejected"), anything else succeeds.
+ */
+import type { Currency } from '../../../../protocol/currency';
+import type { JsonObject } from '../../../../protocol/api/payments';
+import type { AuthorizeRequest, RailAdapter, RailOutcome, SyncRequest } from '../rail-adapter';
+import { declined, type SimulatorOptions } from './card-simulator';
+
+/** When the simulated customer's transfer arrives (or the instructions lapse). */
+export const BANK_TRANSFER_RESOLVE_AFTER_MS = 30_000;
+/** How long the instructions are valid. */
+export const BANK_TRANSFER_VALIDITY_MS = 24 * 60 * 60_000;
+
+const CURRENCIES: readonly Currency[] = ['KES', 'GHS', 'TZS', 'UGX'];
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+export class BankTransferSimulator implements RailAdapter {
+  readonly rail = 'bank_transfer' as const;
+  readonly connector = 'bank_transfer_simulator';
+
+  constructor(private readonly options: SimulatorOptions) {}
+
+  paymentMethodTypes(currency: Currency) {
+    return CURRENCIES.includes(currency)
+      ? ([
+          { paymentMethod: 'bank_transfer', paymentMethodType: 'local_bank_transfer' },
+          { paymentMethod: 'mobile_payment', paymentMethodType: 'momo' },
+        ] as const)
+      : [];
+  }
+
+  async authorize(request: AuthorizeRequest): Promise<RailOutcome> {
+    const reference = `sim_${this.options.ids.secret(20)}`;
+    const payReference = `RAIL${this.options.ids.secret(8).toUpperCase()}`;
+    const expiresAt = new Date(request.now.getTime() + BANK_TRANSFER_VALIDITY_MS).toISOString();
+    let details: JsonObject;
+    let fails: boolean;
+    if (request.paymentMethod === 'mobile_payment') {
+      const msisdn = record(record(request.paymentMethodData.mobile_payment)?.['momo'])?.['msisdn'];
+      fails = typeof msisdn === 'string' && msisdn.endsWith('0002');
+      details = {
+        type: 'mobile_money',
+        provider: 'Rail Simulator Mobile Money',
+        business_number: '400200',
+        account_reference: payReference,
+        amount: request.amount,
+        currency: request.currency,
+        expires_at: expiresAt,
+        instructions: 'Approve the payment prompt on your phone, or pay to the business number with the account reference.',
+      };
+    } else {
+      const bankCode = record(record(request.paymentMethodData.bank_transfer)?.['local_bank_transfer'])?.['bank_code'];
+      fails = bankCode === 'SIM_FAIL';
+      details = {
+        type: 'local_bank_transfer',
+        receiver: {
+          bank_name: 'Rail Simulator Bank',
+          account_holder_name: 'Rail Collections (test)',
+          account_number: 'RSB-TEST-ACCOUNT',
+          bank_code: 'RSB',
+        },
+        reference: payReference,
+        amount: request.amount,
+        currency: request.currency,
+        expires_at: expiresAt,
+        instructions: 'Transfer the exact amount and quote the reference.',
+      };
+    }
+    return {
+      kind: 'customer_action',
+      reference,
+      nextAction: { type: 'display_bank_transfer_information', bank_transfer_steps_and_charges_details: details },
+      state: {
+        resolve_at: new Date(request.now.getTime() + BANK_TRANSFER_RESOLVE_AFTER_MS).toISOString(),
+        outcome: fails ? 'failed' : 'succeeded',
+        failure_code: request.paymentMethod === 'mobile_payment' ? 'mobile_money_rejected' : 'bank_transfer_expired',
+      },
+    };
+  }
+
+  async sync(request: SyncRequest): Promise<RailOutcome> {
+    const resolveAt = request.railState?.['resolve_at'];
+    if (typeof resolveAt !== 'string' || request.now.getTime() < Date.parse(resolveAt)) return { kind: 'pending', reference: request.railReference };
+    if (request.railState?.['outcome'] === 'failed') {
+      const code = String(request.railState['failure_code'] ?? 'bank_transfer_expired');
+      return declined(request.railReference, code, code);
+    }
+    return { kind: 'authorized', reference: request.railReference, amountReceived: request.amount };
+  }
+}

@@ -1,0 +1,77 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Mode } from '../../../protocol/ids';
+import type { InsertResult, Scope, VaultTokenRecord } from './records';
+import type { Database, VaultTokensTable } from './schema';
+import type { VaultTokenStore } from './stores';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+function toToken(row: Selectable<VaultTokensTable>): VaultTokenRecord {
+  return {
+    accountId: row.account_id,
+    mode: row.mode as Mode,
+    tokenId: row.token_id,
+    paymentId: row.payment_id,
+    cardCiphertext: row.card_ciphertext,
+    cvcCiphertext: row.cvc_ciphertext,
+    last4: row.last4,
+    cardNetwork: row.card_network,
+    expMonth: row.exp_month,
+    expYear: row.exp_year,
+    createdAt: new Date(row.created_at),
+    expiresAt: new Date(row.expires_at),
+    usedAt: row.used_at === null ? null : new Date(row.used_at),
+  };
+}
+
+/** The vault's token table on SQLite and PostgreSQL. */
+export class SqlVaultTokenStore implements VaultTokenStore {
+  constructor(private readonly db: Db) {}
+
+  async insertToken(token: VaultTokenRecord): Promise<InsertResult> {
+    const result = await this.db
+      .insertInto('vault_tokens')
+      .values({
+        account_id: token.accountId,
+        mode: token.mode,
+        token_id: token.tokenId,
+        payment_id: token.paymentId,
+        card_ciphertext: token.cardCiphertext,
+        cvc_ciphertext: token.cvcCiphertext,
+        last4: token.last4,
+        card_network: token.cardNetwork,
+        exp_month: token.expMonth,
+        exp_year: token.expYear,
+        created_at: token.createdAt.toISOString(),
+        expires_at: token.expiresAt.toISOString(),
+        used_at: token.usedAt === null ? null : token.usedAt.toISOString(),
+      })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    return (result.numInsertedOrUpdatedRows ?? 0n) > 0n ? 'inserted' : 'duplicate';
+  }
+
+  async findToken(scope: Scope, tokenId: string): Promise<VaultTokenRecord | undefined> {
+    const row = await this.db
+      .selectFrom('vault_tokens')
+      .selectAll()
+      .where('account_id', '=', scope.accountId)
+      .where('mode', '=', scope.mode)
+      .where('token_id', '=', tokenId)
+      .executeTakeFirst();
+    return row && toToken(row);
+  }
+
+  async markTokenUsed(scope: Scope, tokenId: string, now: Date): Promise<boolean> {
+    const result = await this.db
+      .updateTable('vault_tokens')
+      .set({ used_at: now.toISOString(), cvc_ciphertext: null })
+      .where('account_id', '=', scope.accountId)
+      .where('mode', '=', scope.mode)
+      .where('token_id', '=', tokenId)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now.toISOString())
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * The vault's sealing and opening of card data. It holds the cipher; the core decides when a token may be minted
+ * or consumed and the store keeps only what seal() returns.
+ */
+import type { Scope, VaultTokenRecord } from '../storage/records';
+import { CardDetails, type CardDetailsInit } from './card-details';
+import type { VaultCipher } from './vault-cipher';
+
+export interface SealInput extends Scope {
+  tokenId: string;
+  paymentId: string;
+  card: CardDetailsInit & { cvc: string };
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export class CardVault {
+  readonly #cipher: VaultCipher;
+
+  constructor(cipher: VaultCipher) {
+    this.#cipher = cipher;
+  }
+
+  /** Encrypts the card (number + holder name) and the CVC separately, each with its own IV and binding. */
+  seal(input: SealInput): VaultTokenRecord {
+    const binding = { tokenId: input.tokenId, accountId: input.accountId, mode: input.mode };
+    const details = new CardDetails(input.card);
+    return {
+      accountId: input.accountId,
+      mode: input.mode,
+      tokenId: input.tokenId,
+      paymentId: input.paymentId,
+      cardCiphertext: this.#cipher.encrypt(
+        JSON.stringify({ number: input.card.number, holder_name: input.card.holderName }),
+        { ...binding, purpose: 'card' },
+      ),
+      cvcCiphertext: this.#cipher.encrypt(input.card.cvc, { ...binding, purpose: 'cvc' }),
+      last4: details.last4,
+      cardNetwork: details.network,
+      expMonth: input.card.expMonth,
+      expYear: input.card.expYear,
+      createdAt: input.createdAt,
+      expiresAt: input.expiresAt,
+      usedAt: null,
+    };
+  }
+
+  /** Decrypts a token's card; the CVC only while its ciphertext still exists. */
+  open(record: VaultTokenRecord): CardDetails {
+    const binding = { tokenId: record.tokenId, accountId: record.accountId, mode: record.mode };
+    const card = JSON.parse(this.#cipher.decrypt(record.cardCiphertext, { ...binding, purpose: 'card' })) as {
+      number: string;
+      holder_name: string | null;
+    };
+    const cvc = record.cvcCiphertext === null ? null : this.#cipher.decrypt(record.cvcCiphertext, { ...binding, purpose: 'cvc' });
+    return new CardDetails({ number: card.number, cvc, expMonth: record.expMonth, expYear: record.expYear, holderName: card.holder_name });
+  }
+
+  toJSON(): string {
+    return '[card vault]';
+  }
+}
