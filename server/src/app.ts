@@ -9,6 +9,7 @@ import type { CoreDeps } from './core/deps';
 import { ApiError } from './core/errors';
 import type { AppEnv } from './http/env';
 import { createErrorHandler, createNotFoundHandler, errorResponse, validationHook } from './http/error-handler';
+import { rejectNulInUrl } from './http/middleware/json-body';
 import { requestContext } from './http/middleware/request-context';
 import { registerAccountRoutes } from './http/routes/account';
 import { registerCustomerRoutes } from './http/routes/customers';
@@ -64,6 +65,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       onError: (c) => errorResponse(c, new ApiError('ERR_2009', 'The request body is too large.')),
     }),
   );
+  app.use('*', rejectNulInUrl);
 
   registerSystemRoutes(app, deps.store, deps.isReady ?? (() => true), deps.publicBaseUrl);
   // Before registerPaymentRoutes: GET /payments/list must not be read as GET /payments/{payment_id}.

@@ -132,6 +132,22 @@ export function defineApiSuite(engine: Engine): void {
       await expectError(await request('POST', '/payments', { raw: '{"amount": 1,' }), 'ERR_2005');
     });
 
+    test('a NUL character (which PostgreSQL text cannot hold) in the URL or a body string: ERR_2003, never a 5xx', async () => {
+      await expectError(await request('GET', '/customers/%00'), 'ERR_2003');
+      await expectError(await request('GET', '/payments/pay_%00x'), 'ERR_2003');
+      await expectError(await request('GET', '/payments/list?customer_id=a%00b'), 'ERR_2003');
+      await expectError(
+        await request('POST', '/payments', { raw: '{"amount": 100, "currency": "INR", "description": "a\\u0000b"}' }),
+        'ERR_2003',
+        'description',
+      );
+      await expectError(
+        await request('POST', '/payments', { raw: '{"amount": 100, "currency": "INR", "metadata": {"k": "\\u0000"}}' }),
+        'ERR_2003',
+        'metadata.k',
+      );
+    });
+
     test.each(['[1,2]', '"text"', 'null', '42'])('a body that is not an object (%s): ERR_2005', async (raw) => {
       await expectError(await request('POST', '/payments', { raw }), 'ERR_2005');
     });

@@ -9,6 +9,30 @@ function isJsonContentType(contentType: string | undefined): boolean {
   return contentType !== undefined && JSON_MEDIA_TYPE.test(contentType.split(';')[0]?.trim() ?? '');
 }
 
+/** The dotted path of the first string (value or key) holding U+0000, which no store column can keep. */
+function findStringWithNul(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    const innerPath = path === '' ? key : `${path}.${key}`;
+    if (key.includes('\u0000')) return path || key;
+    const found = findStringWithNul(inner, innerPath);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Refuses a URL whose path or query holds an encoded NUL (%00): no id or parameter can contain one, and
+ * PostgreSQL text cannot even be compared with it. Runs before routing, for every request.
+ */
+export const rejectNulInUrl = createMiddleware<AppEnv>(async (c, next) => {
+  if (/%00/i.test(c.req.url)) {
+    throw new ApiError('ERR_2003', 'The URL may not contain the NUL character (%00).');
+  }
+  await next();
+});
+
 /**
  * Parses a JSON body once, before validation: malformed JSON or a non-object answers ERR_2005, an empty body is
  * `{}` (clients confirm with an empty body). The parsed value is handed to the zod validator through Hono's
@@ -27,6 +51,10 @@ export const parseJsonBody = createMiddleware<AppEnv>(async (c, next) => {
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw new ApiError('ERR_2005', 'The request body must be a JSON object.');
+    }
+    const nulField = findStringWithNul(value, '');
+    if (nulField !== undefined) {
+      throw new ApiError('ERR_2003', 'Strings may not contain the NUL character (U+0000).', { fieldName: nulField || 'body' });
     }
     c.req.bodyCache.json = Promise.resolve(value);
     // Hono's c.req.json() (used by the validator and rejectRawCardNumbers) re-parses the cached text, not the
