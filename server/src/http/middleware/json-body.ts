@@ -9,15 +9,23 @@ function isJsonContentType(contentType: string | undefined): boolean {
   return contentType !== undefined && JSON_MEDIA_TYPE.test(contentType.split(';')[0]?.trim() ?? '');
 }
 
-/** The dotted path of the first string (value or key) holding U+0000, which no store column can keep. */
-function findStringWithNul(value: unknown, path: string): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
-  if (typeof value !== 'object' || value === null) return undefined;
-  for (const [key, inner] of Object.entries(value)) {
-    const innerPath = path === '' ? key : `${path}.${key}`;
-    if (key.includes('\u0000')) return path || key;
-    const found = findStringWithNul(inner, innerPath);
-    if (found !== undefined) return found;
+/**
+ * The dotted path of the first string (value or key) holding U+0000, which no store column can keep. Iterative:
+ * bodies may nest tens of thousands of levels deep before the schema refuses them.
+ */
+function findStringWithNul(root: unknown): string | undefined {
+  const pending: Array<{ value: unknown; path: string }> = [{ value: root, path: '' }];
+  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+    const { value, path } = item;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return path;
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    for (const [key, inner] of Object.entries(value)) {
+      if (key.includes('\u0000')) return path;
+      pending.push({ value: inner, path: path === '' ? key : `${path}.${key}` });
+    }
   }
   return undefined;
 }
@@ -52,7 +60,7 @@ export const parseJsonBody = createMiddleware<AppEnv>(async (c, next) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw new ApiError('ERR_2005', 'The request body must be a JSON object.');
     }
-    const nulField = findStringWithNul(value, '');
+    const nulField = findStringWithNul(value);
     if (nulField !== undefined) {
       throw new ApiError('ERR_2003', 'Strings may not contain the NUL character (U+0000).', { fieldName: nulField || 'body' });
     }
