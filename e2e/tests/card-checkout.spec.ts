@@ -47,7 +47,9 @@ test('an invalid card number is refused in the frame before any request, with th
 for (const outcome of ['complete', 'fail'] as const) {
   test(`3DS challenge ${outcome === 'complete' ? 'completed' : 'failed'}: the top window goes to the challenge and back to return_url`, async ({ page }) => {
     await page.goto(CHECKOUT);
-    const paymentId = await page.evaluate(() => (window as never as { __rail: { paymentId: string } }).__rail.paymentId);
+    // The fixture assigns window.__rail after creating the payment: wait for it rather than racing it.
+    const handle = await page.waitForFunction(() => (window as never as { __rail?: { paymentId: string } }).__rail?.paymentId);
+    const paymentId = String(await handle.jsonValue());
     await fillCard(page, { number: TEST_CARDS.threeDsChallenge, ...CARD });
     await page.locator('#pay').click();
     await completeThreeDsChallenge(page, outcome);
