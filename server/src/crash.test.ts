@@ -3,6 +3,13 @@
  * every ACKNOWLEDGED (2xx received) result; the process is SIGKILLed mid-stream and started again on the same data
  * (SQLite file, or PostgreSQL with DATABASE_URL). Every acknowledged payment must exist exactly once with the
  * status it was acknowledged with, and every acknowledged status change must have its outbox row.
+ *
+ * Webhooks: a real receiver runs for the whole test (both processes point RAIL_WEBHOOK_URL at it, with a short
+ * retry schedule). It answers 500 to the first delivery of every event, and 503 to everything from just before the
+ * kill until the restarted process has run for a second, so the dispatcher's retries and its restart recovery are
+ * what deliver. After the restart every outbox event of every acknowledged payment must reach the receiver (at least
+ * once; a redelivery carries the same body), every delivery must verify with the documented example's
+ * verifyWebhook, and the event types must match the payments' final statuses.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +18,13 @@ import { describe, expect, test } from 'vitest';
 import { openDatabase, type Engine } from './storage/database';
 import { createTestDatabase, postgresReachable } from './test-support/harness';
 import { callApi, startServer, type ServerProcess } from './test-support/server-process';
+import { startWebhookReceiver, type WebhookReceiver } from './test-support/webhook-receiver';
+
+/** Fixed: whsec_ + base64 of 32 bytes. */
+const WEBHOOK_SECRET = `whsec_${Buffer.from('crash-test-webhook-secret-32-byt').toString('base64')}`;
+/** Short (8 attempts over about 12 s) so retries happen inside the test; it outlasts the receiver's bad spells. */
+const RETRY_SCHEDULE = '1,1,1,2,2,2,2';
+const DELIVERY_WAIT_MS = 30_000;
 
 interface Acked {
   paymentId: string;
@@ -70,18 +84,43 @@ async function crashRun(engine: Engine): Promise<void> {
   const database = await createTestDatabase(engine);
   const dataDir = mkdtempSync(join(tmpdir(), 'rail-crash-'));
   let server: ServerProcess | undefined;
+  let receiver: WebhookReceiver | undefined;
   try {
-    server = await startServer({ dataDir, databaseUrl: database.databaseUrl });
+    receiver = await startWebhookReceiver(WEBHOOK_SECRET);
+    receiver.mode = 'fail-first';
+    const env = { RAIL_WEBHOOK_URL: receiver.url, RAIL_WEBHOOK_SECRET: WEBHOOK_SECRET, RAIL_WEBHOOK_RETRY_SCHEDULE: RETRY_SCHEDULE };
+    const sqliteFile = join(dataDir, 'rail.sqlite');
+    server = await startServer({ dataDir, databaseUrl: database.databaseUrl, env });
     const stream = drive(server, 12);
-    // Let the stream run, then kill the process without warning while requests are in flight.
+    // Let the stream run, then kill the process without warning while requests (and webhook attempts) are in flight.
     const deadline = Date.now() + 8_000;
     while (stream.acked.size < 150 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    receiver.mode = 'down';
+    await new Promise((r) => setTimeout(r, 300));
     await server.kill();
     await stream.done;
     const acked = [...stream.acked.values()];
     expect(acked.length).toBeGreaterThan(20);
 
-    server = await startServer({ dataDir, databaseUrl: database.databaseUrl });
+    // The dead process held leases (locked_until = claim + 60 s) on the events it was attempting. They expire on
+    // their own after 60 s; the test fast-forwards that expiry instead of waiting it out (recovery after expiry is
+    // the same code path: claimDueEvents takes events whose locked_until has passed).
+    {
+      const { db } = openDatabase({ databaseUrl: database.databaseUrl, sqliteFile, poolSize: 1 });
+      try {
+        await db
+          .updateTable('webhook_events')
+          .set({ locked_until: new Date(0).toISOString() })
+          .where('locked_until', 'is not', null)
+          .execute();
+      } finally {
+        await db.destroy();
+      }
+    }
+
+    server = await startServer({ dataDir, databaseUrl: database.databaseUrl, env });
+    const recovering = receiver;
+    const backUp = setTimeout(() => (recovering.mode = 'fail-first'), 1_000);
     const finalStatus = new Map<string, string>();
     for (const payment of acked) {
       const retrieved = await callApi(server.baseUrl, 'GET', `/payments/${payment.paymentId}`);
@@ -95,29 +134,69 @@ async function crashRun(engine: Engine): Promise<void> {
       } else expect(status, payment.paymentId).toBe(payment.status);
     }
     expect([...finalStatus.values()].filter((s) => s === 'processing').length, 'payments left in processing').toBeLessThanOrEqual(12);
+
+    // Wait (bounded) until every acknowledged payment that raises an event has had one accepted by the receiver.
+    const expectingEvent = acked.filter((p) => EVENT_FOR_STATUS[finalStatus.get(p.paymentId) ?? ''] !== undefined).map((p) => p.paymentId);
+    const deliveredFor = () =>
+      new Set(receiver!.deliveries.filter((d) => d.answered < 300 && d.event !== undefined).map((d) => String(d.event!.content.object['payment_id'])));
+    const waitUntil = Date.now() + DELIVERY_WAIT_MS;
+    let missing = expectingEvent;
+    while (Date.now() < waitUntil) {
+      const got = deliveredFor();
+      missing = expectingEvent.filter((id) => !got.has(id));
+      if (missing.length === 0) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    clearTimeout(backUp);
+    expect(missing, 'acknowledged payments whose event never reached the receiver').toEqual([]);
     expect(await server.stop()).toBe(0);
     server = undefined;
 
-    const { db } = openDatabase({ databaseUrl: database.databaseUrl, sqliteFile: join(dataDir, 'rail.sqlite'), poolSize: 1 });
+    // Every delivery verifies; one event_id always carries one body; every event was first refused (retries).
+    const deliveries = receiver.deliveries;
+    expect(deliveries.filter((d) => d.verifyError !== undefined).map((d) => `${d.eventId}: ${d.verifyError}`)).toEqual([]);
+    const bodies = new Map<string, Set<string>>();
+    for (const d of deliveries) bodies.set(d.eventId, (bodies.get(d.eventId) ?? new Set()).add(d.body));
+    expect([...bodies].filter(([, set]) => set.size !== 1).map(([id]) => id), 'event_ids delivered with different bodies').toEqual([]);
+    for (const d of deliveries) expect(d.event?.event_id, 'webhook-id is the event_id').toBe(d.eventId);
+    const accepted = receiver.accepted();
+    for (const id of accepted) {
+      const attempts = deliveries.filter((d) => d.eventId === id);
+      expect(attempts.length, id).toBeGreaterThanOrEqual(2);
+      expect(attempts[0]?.answered, id).toBeGreaterThanOrEqual(500);
+    }
+
+    const { db } = openDatabase({ databaseUrl: database.databaseUrl, sqliteFile, poolSize: 1 });
     try {
       const ids = acked.map((p) => p.paymentId);
       const rows = await db.selectFrom('payments').select(['payment_id', 'status']).where('payment_id', 'in', ids).execute();
       expect(rows).toHaveLength(ids.length); // exactly once each (payment_id is the key; no duplicates, none lost)
-      const events = await db.selectFrom('webhook_events').select(['object_id', 'event_type', 'delivery_status']).where('object_id', 'in', ids).execute();
+      const events = await db
+        .selectFrom('webhook_events')
+        .select(['event_id', 'object_id', 'event_type', 'delivery_status'])
+        .where('object_id', 'in', ids)
+        .execute();
       for (const payment of acked) {
-        const wanted = EVENT_FOR_STATUS[finalStatus.get(payment.paymentId) ?? payment.status];
+        const status = finalStatus.get(payment.paymentId) ?? payment.status;
+        const wanted = EVENT_FOR_STATUS[status];
         const mine = events.filter((e) => e.object_id === payment.paymentId);
         if (wanted === undefined) expect(mine, payment.paymentId).toEqual([]);
         else expect(mine.map((e) => e.event_type), payment.paymentId).toEqual([wanted]);
-        // TODO(webhooks dispatcher): once the dispatcher lands (delivery_status moves past 'pending'), start a
-        // receiver, restart with RAIL_WEBHOOK_URL pointing at it, and assert every row above is delivered at
-        // least once with a stable webhook-id. Until then the outbox row is the durable half of the promise.
+        // Every outbox row was received (2xx at least once), is recorded delivered, and carries the right payment.
+        for (const row of mine) {
+          expect(accepted.has(row.event_id), `${payment.paymentId} ${row.event_id} received`).toBe(true);
+          expect(row.delivery_status, row.event_id).toBe('delivered');
+          const received = deliveries.find((d) => d.eventId === row.event_id)?.event;
+          expect(received?.event_type, row.event_id).toBe(row.event_type);
+          expect(received?.content.object, row.event_id).toMatchObject({ payment_id: payment.paymentId, status });
+        }
       }
     } finally {
       await db.destroy();
     }
   } finally {
     await server?.kill();
+    await receiver?.close();
     rmSync(dataDir, { recursive: true, force: true });
     await database.drop();
   }

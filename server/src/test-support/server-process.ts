@@ -37,6 +37,8 @@ export interface StartOptions {
   dataDir: string;
   databaseUrl?: string | undefined;
   logLevel?: string;
+  /** Extra environment (e.g. RAIL_WEBHOOK_URL); applied last. */
+  env?: Record<string, string>;
 }
 
 export async function startServer(options: StartOptions): Promise<ServerProcess> {
@@ -53,6 +55,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
       RAIL_TEST_SECRET_KEY: FIXED_SECRET_KEY,
       RAIL_TEST_PUBLISHABLE_KEY: FIXED_PUBLISHABLE_KEY,
       DATABASE_URL: options.databaseUrl ?? '',
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
