@@ -4,6 +4,7 @@
  * card data; the answer carries an opaque single-use psp_token and a display summary (never the number).
  */
 import { z } from 'zod';
+import { passesLuhn } from '../luhn';
 
 export const VAULT_LIMITS = {
   cardNumberMin: 12,
@@ -18,21 +19,6 @@ export const VAULT_LIMITS = {
 /** `tok_` + 20 base62 characters. */
 export const PSP_TOKEN_PATTERN = /^tok_[A-Za-z0-9]{20}$/;
 
-/** Luhn (mod 10) check over a string of digits. */
-export function luhnValid(digits: string): boolean {
-  let sum = 0;
-  let double = false;
-  for (let i = digits.length - 1; i >= 0; i -= 1) {
-    let digit = digits.charCodeAt(i) - 48;
-    if (double) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-    double = !double;
-  }
-  return sum % 10 === 0;
-}
 
 /**
  * POST /vault/tokens body. Messages name the rule, never the value (zod issues carry no input either).
@@ -44,7 +30,7 @@ export const CreateVaultTokenRequest = z
     card_number: z
       .string()
       .regex(/^\d{12,19}$/, 'card_number must be 12 to 19 digits')
-      .refine(luhnValid, 'card_number is not a valid card number'),
+      .refine(passesLuhn, 'card_number is not a valid card number'),
     card_exp_month: z.string().regex(/^(0[1-9]|1[0-2])$/, 'card_exp_month must be "01" to "12"'),
     card_exp_year: z.string().regex(/^(\d{2}|\d{4})$/, 'card_exp_year must be "YYYY" or "YY"'),
     card_cvc: z.string().regex(/^\d{3,4}$/, 'card_cvc must be 3 or 4 digits'),

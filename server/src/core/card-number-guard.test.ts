@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { containsRawCardNumber, looksLikeCardNumber, passesLuhn } from './card-number-guard';
+import { passesLuhn } from '../../../protocol/luhn';
+import { containsRawCardNumber, looksLikeCardNumber } from './card-number-guard';
 
 /** Appends the Luhn check digit to a digit string. */
 function withCheckDigit(body: string): string {

@@ -4,25 +4,10 @@
  * dashes are removed, 13 to 19 digits that pass the Luhn check. Fields outside payment_method_data are not
  * scanned (order references are often long digit strings). See docs/open-points.md.
  */
+import { passesLuhn } from '../../../protocol/luhn';
 
 const SEPARATORS = /[\s-]/g;
 const CANDIDATE = /^\d{13,19}$/;
-
-/** Luhn (mod 10) check over a string of digits. */
-export function passesLuhn(digits: string): boolean {
-  let sum = 0;
-  let double = false;
-  for (let i = digits.length - 1; i >= 0; i -= 1) {
-    let digit = digits.charCodeAt(i) - 48;
-    if (double) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-    double = !double;
-  }
-  return sum % 10 === 0;
-}
 
 /** True when the value looks like a primary account number (13..19 digits, Luhn-valid). */
 export function looksLikeCardNumber(value: string | number): boolean {

@@ -11,7 +11,7 @@ import { ERROR_CATALOG, type ErrorCode } from '../../../protocol/errors';
 import type { PaymentResponse } from '../../../protocol/api/payments';
 import type { CreateVaultTokenResponse } from '../../../protocol/api/vault';
 import { DEFAULT_ACCOUNT_SETTINGS, type AccountSettings, type RailCapabilities } from '../core/account-settings';
-import { passesLuhn } from '../core/card-number-guard';
+import { passesLuhn } from '../../../protocol/luhn';
 import { createLogger } from '../logger';
 import { BANK_TRANSFER_RESOLVE_AFTER_MS } from '../rails/simulator/bank-transfer-simulator';
 import { CRYPTO_VALIDITY_MS } from '../rails/simulator/crypto-simulator';
