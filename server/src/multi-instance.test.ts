@@ -1,64 +1,157 @@
 /**
- * Two real server processes on one fresh PostgreSQL database (different ports): 50 concurrent confirms of one
- * payment, split across both. Exactly one answers 200 succeeded; every other answers 400 ERR_4003 (the payment is
- * no longer confirmable), and the payment has exactly one payment_succeeded outbox row.
+ * Two real server processes on one fresh PostgreSQL database (different ports), every request split across both.
+ *
+ * - 50 concurrent confirms of one payment: exactly one answers 200 succeeded; every other answers 400 ERR_4003 (the
+ *   payment is no longer confirmable), and the payment has exactly one payment_succeeded outbox row.
+ * - 20 concurrent refunds of 100 on a 1000 payment: exactly 10 succeed, 10 answer 400 ERR_4008, and the refunds
+ *   stored add up to the amount received (never more), with one refund_succeeded outbox row per refund.
+ * - Concurrent refunds of mixed amounts that together exceed the payment: the succeeded ones never add up to more
+ *   than the amount received, and every refused one (ERR_4008) would indeed not have fit.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openDatabase } from './storage/database';
-import { createTestDatabase, postgresReachable, TEST_DATABASE_URL } from './test-support/harness';
-import { callApi, startServer, type ServerProcess } from './test-support/server-process';
+import { createTestDatabase, postgresReachable, TEST_DATABASE_URL, type TestDatabase } from './test-support/harness';
+import { callApi, startServer, type ApiResult, type ServerProcess } from './test-support/server-process';
 
 const reachable = await postgresReachable();
 if (!reachable) console.warn(`\n[rail] PostgreSQL is not reachable at ${TEST_DATABASE_URL}: the two-instance test is SKIPPED.\n`);
 
 describe.skipIf(!reachable)('two instances on one PostgreSQL', () => {
-  test('50 concurrent confirms of one payment across both: one 200 succeeded, 49 ERR_4003', async () => {
-    const database = await createTestDatabase('postgres');
-    const dirs = [mkdtempSync(join(tmpdir(), 'rail-a-')), mkdtempSync(join(tmpdir(), 'rail-b-'))];
-    const servers: ServerProcess[] = [];
-    try {
-      // Start one first so the migrations and bootstrap run once, then the second on the same database.
-      servers.push(await startServer({ dataDir: dirs[0] as string, databaseUrl: database.databaseUrl }));
-      servers.push(await startServer({ dataDir: dirs[1] as string, databaseUrl: database.databaseUrl }));
-      const [a, b] = servers as [ServerProcess, ServerProcess];
-      for (let round = 0; round < 3; round += 1) {
-        const created = await callApi(a.baseUrl, 'POST', '/payments', {
-          amount: 2500,
-          currency: 'INR',
-          payment_method_data: { upi: { upi_collect: { vpa_id: 'success@upi' } } },
-        });
-        expect(created.status).toBe(200);
-        const paymentId = String(created.body['payment_id']);
-        // Both instances see it.
-        expect((await callApi(b.baseUrl, 'GET', `/payments/${paymentId}`)).status).toBe(200);
+  let database: TestDatabase;
+  const dirs: string[] = [];
+  const servers: ServerProcess[] = [];
+  let a: ServerProcess;
+  let b: ServerProcess;
+  /** Request i goes to a (even) or b (odd). */
+  const either = (i: number) => (i % 2 === 0 ? a : b).baseUrl;
 
-        const results = await Promise.all(
-          Array.from({ length: 50 }, (_, i) => callApi(i % 2 === 0 ? a.baseUrl : b.baseUrl, 'POST', `/payments/${paymentId}/confirm`, {})),
-        );
-        const winners = results.filter((r) => r.status === 200);
-        expect(winners).toHaveLength(1);
-        expect(winners[0]?.body['status']).toBe('succeeded');
-        for (const loser of results.filter((r) => r.status !== 200)) {
-          expect(loser.status).toBe(400);
-          expect((loser.body['error'] as { code: string }).code).toBe('ERR_4003');
-        }
-        const final = await callApi(b.baseUrl, 'GET', `/payments/${paymentId}`);
-        expect(final.body).toMatchObject({ status: 'succeeded', amount_received: 2500 });
-        const { db } = openDatabase({ databaseUrl: database.databaseUrl, sqliteFile: '', poolSize: 1 });
-        try {
-          const events = await db.selectFrom('webhook_events').select('event_type').where('object_id', '=', paymentId).execute();
-          expect(events.map((e) => e.event_type)).toEqual(['payment_succeeded']);
-        } finally {
-          await db.destroy();
-        }
-      }
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    dirs.push(mkdtempSync(join(tmpdir(), 'rail-a-')), mkdtempSync(join(tmpdir(), 'rail-b-')));
+    // Start one first so the migrations and bootstrap run once, then the second on the same database.
+    servers.push(await startServer({ dataDir: dirs[0] as string, databaseUrl: database.databaseUrl }));
+    servers.push(await startServer({ dataDir: dirs[1] as string, databaseUrl: database.databaseUrl }));
+    [a, b] = servers as [ServerProcess, ServerProcess];
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.kill()));
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    await database?.drop();
+  });
+
+  const outbox = async (objectIds: string[]): Promise<{ object_id: string; event_type: string }[]> => {
+    if (objectIds.length === 0) return [];
+    const { db } = openDatabase({ databaseUrl: database.databaseUrl, sqliteFile: '', poolSize: 1 });
+    try {
+      return await db.selectFrom('webhook_events').select(['object_id', 'event_type']).where('object_id', 'in', objectIds).execute();
     } finally {
-      await Promise.all(servers.map((s) => s.kill()));
-      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-      await database.drop();
+      await db.destroy();
+    }
+  };
+
+  const errorCode = (result: ApiResult) => (result.body['error'] as { code?: string } | undefined)?.code;
+
+  test('50 concurrent confirms of one payment across both: one 200 succeeded, 49 ERR_4003', async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const created = await callApi(a.baseUrl, 'POST', '/payments', {
+        amount: 2500,
+        currency: 'INR',
+        payment_method_data: { upi: { upi_collect: { vpa_id: 'success@upi' } } },
+      });
+      expect(created.status).toBe(200);
+      const paymentId = String(created.body['payment_id']);
+      // Both instances see it.
+      expect((await callApi(b.baseUrl, 'GET', `/payments/${paymentId}`)).status).toBe(200);
+
+      const results = await Promise.all(Array.from({ length: 50 }, (_, i) => callApi(either(i), 'POST', `/payments/${paymentId}/confirm`, {})));
+      const winners = results.filter((r) => r.status === 200);
+      expect(winners).toHaveLength(1);
+      expect(winners[0]?.body['status']).toBe('succeeded');
+      for (const loser of results.filter((r) => r.status !== 200)) {
+        expect(loser.status).toBe(400);
+        expect(errorCode(loser)).toBe('ERR_4003');
+      }
+      const final = await callApi(b.baseUrl, 'GET', `/payments/${paymentId}`);
+      expect(final.body).toMatchObject({ status: 'succeeded', amount_received: 2500 });
+      expect((await outbox([paymentId])).map((e) => e.event_type)).toEqual(['payment_succeeded']);
     }
   }, 90_000);
+
+  /** A 1000 INR payment paid with success@upi on instance a. */
+  const paidPayment = async (): Promise<string> => {
+    const created = await callApi(a.baseUrl, 'POST', '/payments', {
+      amount: 1000,
+      currency: 'INR',
+      confirm: true,
+      payment_method_data: { upi: { upi_collect: { vpa_id: 'success@upi' } } },
+    });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ status: 'succeeded', amount_received: 1000 });
+    return String(created.body['payment_id']);
+  };
+
+  /** Fires the refunds all at once across both instances; checks every answer is 200 succeeded or 400 ERR_4008. */
+  const refundRace = async (paymentId: string, amounts: number[]) => {
+    const results = await Promise.all(amounts.map((amount, i) => callApi(either(i), 'POST', '/refunds', { payment_id: paymentId, amount })));
+    const succeeded: { amount: number; refundId: string }[] = [];
+    const refused: number[] = [];
+    results.forEach((result, i) => {
+      const amount = amounts[i] as number;
+      if (result.status === 200) {
+        expect(result.body, JSON.stringify(result.body)).toMatchObject({ payment_id: paymentId, amount, status: 'succeeded' });
+        succeeded.push({ amount, refundId: String(result.body['refund_id']) });
+      } else {
+        expect({ status: result.status, code: errorCode(result) }, JSON.stringify(result.body)).toEqual({ status: 400, code: 'ERR_4008' });
+        refused.push(amount);
+      }
+    });
+    // What is stored (read through each instance) is exactly what was acknowledged, and never more than received.
+    for (const server of [a, b]) {
+      const list = await callApi(server.baseUrl, 'POST', '/refunds/list', { payment_id: paymentId, start_time: '2000-01-01T00:00:00Z', limit: 100 });
+      expect(list.status).toBe(200);
+      const data = list.body['data'] as { refund_id: string; amount: number; status: string }[];
+      expect(list.body['total_count']).toBe(succeeded.length);
+      expect(new Set(data.map((r) => r.refund_id))).toEqual(new Set(succeeded.map((r) => r.refundId)));
+      const stored = data.filter((r) => r.status === 'succeeded').reduce((sum, r) => sum + r.amount, 0);
+      expect(stored).toBeLessThanOrEqual(1000);
+      const payment = await callApi(server.baseUrl, 'GET', `/payments/${paymentId}`);
+      expect(payment.body).toMatchObject({ status: 'succeeded', amount_received: 1000 });
+    }
+    const events = await outbox(succeeded.map((r) => r.refundId));
+    expect(events.map((e) => e.event_type)).toEqual(succeeded.map(() => 'refund_succeeded'));
+    expect(new Set(events.map((e) => e.object_id))).toEqual(new Set(succeeded.map((r) => r.refundId)));
+    return { succeeded, refused, total: succeeded.reduce((sum, r) => sum + r.amount, 0) };
+  };
+
+  test('20 concurrent refunds of 100 on a 1000 payment across both: 10 succeed, 10 ERR_4008', async () => {
+    const paymentId = await paidPayment();
+    const { succeeded, refused, total } = await refundRace(paymentId, Array(20).fill(100) as number[]);
+    expect(succeeded).toHaveLength(10);
+    expect(refused).toHaveLength(10);
+    expect(total).toBe(1000);
+    // Nothing is left: one more refund is refused on either instance.
+    for (const server of [a, b]) {
+      const more = await callApi(server.baseUrl, 'POST', '/refunds', { payment_id: paymentId, amount: 100 }); // 100 is the smallest INR refund
+      expect({ status: more.status, code: errorCode(more) }).toEqual({ status: 400, code: 'ERR_4008' });
+    }
+  }, 60_000);
+
+  test('concurrent refunds of mixed amounts that together exceed the payment: never more than received', async () => {
+    for (let round = 0; round < 2; round += 1) {
+      const paymentId = await paidPayment();
+      // All at least 100 (the smallest INR refund); 5,595 in all against 1,000.
+      const amounts = [700, 600, 550, 500, 450, 400, 350, 300, 250, 200, 180, 160, 150, 140, 130, 120, 110, 105, 100, 100];
+      if (round === 1) amounts.reverse();
+      const { succeeded, refused, total } = await refundRace(paymentId, amounts);
+      expect(succeeded.length).toBeGreaterThan(0);
+      expect(refused.length).toBeGreaterThan(0);
+      expect(total).toBeLessThanOrEqual(1000);
+      // The refunded sum only grows, so a refund refused at any moment cannot fit at the end either.
+      for (const amount of refused) expect(total + amount, `refused ${amount} with ${total} refunded`).toBeGreaterThan(1000);
+    }
+  }, 60_000);
 });
