@@ -10,12 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ERROR_CATALOG } from '../../../protocol/errors';
+import type { ErrorCode } from '../../../protocol/errors';
 import type { PaymentResponse } from '../../../protocol/api/payments';
-import { hashSecret } from '../core/secrets';
-import { keyPrefix } from '../core/bootstrap';
 import { PENDING_RESOLVE_AFTER_MS } from '../rails/simulator/upi-simulator';
 import type { Engine } from '../storage/database';
+import { apiRequest, expectApiError, insertLiveSecretKey, type ApiRequestOptions } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';
 
 type Json = Record<string, unknown>;
@@ -29,44 +28,16 @@ export function defineApiSuite(engine: Engine): void {
   beforeAll(async () => {
     h = await createHarness(engine);
     // A live-mode key for the same account, to prove mode isolation.
-    liveSecretKey = `rail_full_live_${'L'.repeat(40)}`;
-    await h.store.apiKeys.insertApiKey({
-      keyId: 'key_live_for_tests_000',
-      accountId: h.boot.account.accountId,
-      mode: 'live',
-      keyType: 'full',
-      name: 'live test key',
-      prefix: keyPrefix(liveSecretKey),
-      keyHash: hashSecret(liveSecretKey),
-      createdAt: new Date(),
-      revokedAt: null,
-      expiresAt: null,
-    });
+    liveSecretKey = await insertLiveSecretKey(h, { fill: 'L', keyId: 'key_live_for_tests_000' });
   });
 
   afterAll(async () => {
     await h?.close();
   });
 
-  const request = (method: string, path: string, options: { key?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> } = {}) => {
-    const headers: Record<string, string> = { ...options.headers };
-    const key = options.key === undefined ? h.secretKey : options.key;
-    if (key !== null) headers['api-key'] ??= key;
-    let body: string | undefined;
-    if (options.raw !== undefined) body = options.raw;
-    else if (options.body !== undefined) body = JSON.stringify(options.body);
-    if (body !== undefined) headers['content-type'] ??= 'application/json';
-    return h.app.request(path, { method, headers, ...(body !== undefined ? { body } : {}) });
-  };
+  const request = (method: string, path: string, options: ApiRequestOptions = {}) => apiRequest(h, method, path, options);
   const json = async (response: Response) => (await response.json()) as Json;
-  const expectError = async (response: Response, code: keyof typeof ERROR_CATALOG, fieldName?: string) => {
-    const body = await json(response);
-    expect(body, JSON.stringify(body)).toMatchObject({ error: { code, type: ERROR_CATALOG[code].type } });
-    expect(response.status).toBe(ERROR_CATALOG[code].status);
-    expect(Object.keys(body)).toEqual(['error']);
-    if (fieldName !== undefined) expect((body['error'] as Json)['field_name']).toBe(fieldName);
-    return body['error'] as Json;
-  };
+  const expectError = (response: Response, code: ErrorCode, fieldName?: string) => expectApiError(response, code, fieldName, { exactEnvelope: true });
   const createPayment = async (body: Json = {}, key?: string) => {
     const response = await request('POST', '/payments', { key, body: { amount: 10_000, currency: 'INR', ...body } });
     expect(response.status, await response.clone().text()).toBe(200);

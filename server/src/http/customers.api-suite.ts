@@ -3,10 +3,8 @@
  * Defined once; run by customers.sqlite.test.ts and customers.postgres.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ERROR_CATALOG } from '../../../protocol/errors';
 import type { CustomerResponse, EphemeralKeyResponse } from '../../../protocol/api/customers';
 import type { PaymentResponse } from '../../../protocol/api/payments';
-import { keyPrefix } from '../core/bootstrap';
 import { EPHEMERAL_KEY_TTL_SECONDS } from '../core/ephemeral-keys';
 import { hashSecret } from '../core/secrets';
 import type { Engine } from '../storage/database';
@@ -14,6 +12,7 @@ import { DEFAULT_ACCOUNT_SETTINGS, type AccountSettings, type RailCapabilities }
 import type { RailAdapter } from '../rails/rail-adapter';
 import type { Currency } from '../../../protocol/currency';
 import type { PaymentMethod, PaymentMethodType } from '../../../protocol/api/enums';
+import { apiRequest, expectApiError, insertLiveSecretKey } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';
 
 type Json = Record<string, unknown>;
@@ -26,39 +25,15 @@ export function defineCustomersSuite(engine: Engine): void {
 
   beforeAll(async () => {
     h = await createHarness(engine);
-    liveSecretKey = `rail_full_live_${'C'.repeat(40)}`;
-    await h.store.apiKeys.insertApiKey({
-      keyId: 'key_live_customers_000',
-      accountId: h.boot.account.accountId,
-      mode: 'live',
-      keyType: 'full',
-      name: 'live test key',
-      prefix: keyPrefix(liveSecretKey),
-      keyHash: hashSecret(liveSecretKey),
-      createdAt: new Date(),
-      revokedAt: null,
-      expiresAt: null,
-    });
+    liveSecretKey = await insertLiveSecretKey(h, { fill: 'C', keyId: 'key_live_customers_000' });
   });
 
   afterAll(async () => {
     await h?.close();
   });
 
-  const request = async (method: string, path: string, options: { key?: string | null; body?: unknown; raw?: string } = {}): Promise<Response> => {
-    const headers: Record<string, string> = {};
-    const key = options.key === undefined ? h.secretKey : options.key;
-    if (key !== null) headers['api-key'] = key;
-    const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    return h.app.request(path, { method, headers, ...(body !== undefined ? { body } : {}) });
-  };
-  const expectError = async (response: Response, code: keyof typeof ERROR_CATALOG, fieldName?: string) => {
-    const body = (await response.json()) as Json;
-    expect(body, JSON.stringify(body)).toMatchObject({ error: { code, type: ERROR_CATALOG[code].type } });
-    expect(response.status).toBe(ERROR_CATALOG[code].status);
-    if (fieldName !== undefined) expect((body['error'] as Json)['field_name']).toBe(fieldName);
-  };
+  const request = (method: string, path: string, options: { key?: string | null; body?: unknown; raw?: string } = {}) => apiRequest(h, method, path, options);
+  const expectError = expectApiError;
   const ok = async <T>(response: Response): Promise<T> => {
     expect(response.status, await response.clone().text()).toBe(200);
     return (await response.json()) as T;

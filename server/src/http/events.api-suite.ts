@@ -8,10 +8,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReceiver, verifyWebhook } from '../../../docs/examples/webhook-receiver.mjs';
 import type { EventDetail, EventList } from '../../../protocol/api/events';
 import type { PaymentResponse } from '../../../protocol/api/payments';
-import { ERROR_CATALOG } from '../../../protocol/errors';
-import { keyPrefix } from '../core/bootstrap';
-import { hashSecret } from '../core/secrets';
 import type { Engine } from '../storage/database';
+import { apiRequest, expectApiError, insertLiveSecretKey } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';
 import { defaultWebhookDeliveryConfig } from '../webhooks/delivery';
 import { WebhookDispatcher } from '../webhooks/dispatcher';
@@ -75,19 +73,7 @@ export function defineEventsApiSuite(engine: Engine): void {
     receiver = await startTestReceiver();
     await setEndpoint(receiver.url);
     dispatcher = new WebhookDispatcher({ store: h.store, clock: h.clock }, defaultWebhookDeliveryConfig({ random: () => 0 }));
-    liveSecretKey = `rail_full_live_${'W'.repeat(40)}`;
-    await h.store.apiKeys.insertApiKey({
-      keyId: 'key_live_for_events_00',
-      accountId: h.boot.account.accountId,
-      mode: 'live',
-      keyType: 'full',
-      name: 'live test key',
-      prefix: keyPrefix(liveSecretKey),
-      keyHash: hashSecret(liveSecretKey),
-      createdAt: new Date(),
-      revokedAt: null,
-      expiresAt: null,
-    });
+    liveSecretKey = await insertLiveSecretKey(h, { fill: 'W', keyId: 'key_live_for_events_00' });
   });
 
   afterAll(async () => {
@@ -95,19 +81,8 @@ export function defineEventsApiSuite(engine: Engine): void {
     await h?.close();
   });
 
-  const request = (method: string, path: string, options: { key?: string | null; body?: unknown } = {}) => {
-    const headers: Record<string, string> = {};
-    const key = options.key === undefined ? h.secretKey : options.key;
-    if (key !== null) headers['api-key'] = key;
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
-    return h.app.request(path, { method, headers, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) });
-  };
-  const expectError = async (response: Response, code: keyof typeof ERROR_CATALOG, fieldName?: string) => {
-    const body = (await response.json()) as Json;
-    expect(body, JSON.stringify(body)).toMatchObject({ error: { code, type: ERROR_CATALOG[code].type } });
-    expect(response.status).toBe(ERROR_CATALOG[code].status);
-    if (fieldName !== undefined) expect((body['error'] as Json)['field_name']).toBe(fieldName);
-  };
+  const request = (method: string, path: string, options: { key?: string | null; body?: unknown } = {}) => apiRequest(h, method, path, options);
+  const expectError = expectApiError;
   const ok = async <T>(response: Response): Promise<T> => {
     expect(response.status, await response.clone().text()).toBe(200);
     return (await response.json()) as T;

@@ -5,7 +5,6 @@
  * Defined once, run by idempotency.sqlite.test.ts and idempotency.postgres.test.ts.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { keyPrefix } from '../core/bootstrap';
 import {
   beginIdempotentRequest,
   finishIdempotentRequest,
@@ -15,8 +14,8 @@ import {
   requestFingerprint,
 } from '../core/idempotency';
 import { cryptoIds } from '../core/ids';
-import { hashSecret } from '../core/secrets';
 import { openDatabase, type Engine } from '../storage/database';
+import { insertLiveSecretKey } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';
 
 type Json = Record<string, unknown>;
@@ -30,19 +29,7 @@ export function defineIdempotencySuite(engine: Engine): void {
 
   beforeAll(async () => {
     h = await createHarness(engine);
-    liveSecretKey = `rail_full_live_${'I'.repeat(40)}`;
-    await h.store.apiKeys.insertApiKey({
-      keyId: 'key_live_idempotency_00',
-      accountId: h.boot.account.accountId,
-      mode: 'live',
-      keyType: 'full',
-      name: 'live test key',
-      prefix: keyPrefix(liveSecretKey),
-      keyHash: hashSecret(liveSecretKey),
-      createdAt: new Date(),
-      revokedAt: null,
-      expiresAt: null,
-    });
+    liveSecretKey = await insertLiveSecretKey(h, { fill: 'I', keyId: 'key_live_idempotency_00' });
   });
 
   afterAll(async () => {

@@ -4,11 +4,11 @@
  * and run by payments-ops.sqlite.test.ts and payments-ops.postgres.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { ERROR_CATALOG } from '../../../protocol/errors';
 import type { PaymentResponse } from '../../../protocol/api/payments';
 import type { AccountSettings } from '../core/account-settings';
 import { PENDING_RESOLVE_AFTER_MS } from '../rails/simulator/upi-simulator';
 import type { Engine } from '../storage/database';
+import { expectApiError } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';
 
 type Json = Record<string, unknown>;
@@ -49,13 +49,7 @@ export function definePaymentOpsSuite(engine: Engine): void {
     expect(response.status, text).toBe(200);
     return JSON.parse(text) as T;
   };
-  const expectError = async (response: Response, code: keyof typeof ERROR_CATALOG, fieldName?: string) => {
-    const body = (await response.json()) as Json;
-    expect(body, JSON.stringify(body)).toMatchObject({ error: { code, type: ERROR_CATALOG[code].type } });
-    expect(response.status).toBe(ERROR_CATALOG[code].status);
-    if (fieldName !== undefined) expect((body['error'] as Json)['field_name']).toBe(fieldName);
-    return body['error'] as Json;
-  };
+  const expectError = expectApiError;
   const create = async (body: Json = {}) => ok(await request('POST', '/payments', { body: { amount: 10_000, currency: 'INR', ...body } }));
   const confirmed = (vpa: string, body: Json = {}) => create({ confirm: true, payment_method_data: UPI(vpa), ...body });
   const retrieve = (id: string, query = '') => request('GET', `/payments/${id}${query}`);

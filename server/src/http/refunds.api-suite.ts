@@ -10,11 +10,10 @@ import type { PaymentResponse } from '../../../protocol/api/payments';
 import type { RefundListResponse, RefundResponse } from '../../../protocol/api/refunds';
 import type { Mode } from '../../../protocol/ids';
 import { DEFAULT_ACCOUNT_SETTINGS, type AccountSettings } from '../core/account-settings';
-import { keyPrefix } from '../core/bootstrap';
-import { hashSecret } from '../core/secrets';
 import { SIMULATOR_REFUND_REASONS } from '../rails/simulator/upi-simulator';
 import type { Engine } from '../storage/database';
 import type { PaymentRecord } from '../storage/records';
+import { apiRequest, expectApiError, insertLiveSecretKey } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';
 
 type Json = Record<string, unknown>;
@@ -28,39 +27,15 @@ export function defineRefundsSuite(engine: Engine): void {
 
   beforeAll(async () => {
     h = await createHarness(engine, { poolSize: 10 });
-    liveSecretKey = `rail_full_live_${'R'.repeat(40)}`;
-    await h.store.apiKeys.insertApiKey({
-      keyId: 'key_live_refunds_tests',
-      accountId: h.boot.account.accountId,
-      mode: 'live',
-      keyType: 'full',
-      name: 'live test key',
-      prefix: keyPrefix(liveSecretKey),
-      keyHash: hashSecret(liveSecretKey),
-      createdAt: new Date(),
-      revokedAt: null,
-      expiresAt: null,
-    });
+    liveSecretKey = await insertLiveSecretKey(h, { fill: 'R', keyId: 'key_live_refunds_tests' });
   });
 
   afterAll(async () => {
     await h?.close();
   });
 
-  const request = (method: string, path: string, options: { key?: string | null; body?: unknown } = {}) => {
-    const headers: Record<string, string> = {};
-    const key = options.key === undefined ? h.secretKey : options.key;
-    if (key !== null) headers['api-key'] = key;
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
-    return h.app.request(path, { method, headers, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) });
-  };
-  const expectError = async (response: Response, code: keyof typeof ERROR_CATALOG, fieldName?: string) => {
-    const body = (await response.json()) as Json;
-    expect(body, JSON.stringify(body)).toMatchObject({ error: { code, type: ERROR_CATALOG[code].type } });
-    expect(response.status).toBe(ERROR_CATALOG[code].status);
-    if (fieldName !== undefined) expect((body['error'] as Json)['field_name']).toBe(fieldName);
-    return body['error'] as Json;
-  };
+  const request = (method: string, path: string, options: { key?: string | null; body?: unknown } = {}) => apiRequest(h, method, path, options);
+  const expectError = expectApiError;
   const ok = async <T>(response: Response): Promise<T> => {
     expect(response.status, await response.clone().text()).toBe(200);
     return (await response.json()) as T;

@@ -7,7 +7,7 @@
 import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ERROR_CATALOG, type ErrorCode } from '../../../protocol/errors';
+import type { ErrorCode } from '../../../protocol/errors';
 import type { PaymentResponse } from '../../../protocol/api/payments';
 import type { CreateVaultTokenResponse } from '../../../protocol/api/vault';
 import { DEFAULT_ACCOUNT_SETTINGS, type AccountSettings, type RailCapabilities } from '../core/account-settings';
@@ -16,6 +16,7 @@ import { createLogger } from '../logger';
 import { BANK_TRANSFER_RESOLVE_AFTER_MS } from '../rails/simulator/bank-transfer-simulator';
 import { CRYPTO_VALIDITY_MS } from '../rails/simulator/crypto-simulator';
 import type { Engine } from '../storage/database';
+import { apiRequest, expectApiErrorResponse, type ApiRequestOptions } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';
 
 type Json = Record<string, unknown>;
@@ -62,28 +63,19 @@ export function defineVaultSuite(engine: Engine): void {
     await Promise.all([h?.close(), plain?.close()]);
   });
 
+  /** apiRequest on either harness; `origin`, when set, overrides any Origin given in headers. */
   const request = (
     target: Harness,
     method: string,
     path: string,
-    options: { key?: string | null; body?: unknown; headers?: Record<string, string>; origin?: string | null } = {},
-  ) => {
-    const headers: Record<string, string> = { ...options.headers };
-    const key = options.key === undefined ? target.secretKey : options.key;
-    if (key !== null) headers['api-key'] ??= key;
-    if (options.origin !== undefined && options.origin !== null) headers['origin'] = options.origin;
-    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-    if (body !== undefined) headers['content-type'] ??= 'application/json';
-    return target.app.request(path, { method, headers, ...(body !== undefined ? { body } : {}) });
-  };
-  const expectError = async (response: Response, code: ErrorCode, fieldName?: string) => {
-    const text = await response.text();
-    const body = JSON.parse(text) as Json;
-    expect(body, text).toMatchObject({ error: { code, type: ERROR_CATALOG[code].type } });
-    expect(response.status).toBe(ERROR_CATALOG[code].status);
-    if (fieldName !== undefined) expect((body['error'] as Json)['field_name']).toBe(fieldName);
-    return text;
-  };
+    { origin, ...options }: Omit<ApiRequestOptions, 'raw'> & { origin?: string | null } = {},
+  ) =>
+    apiRequest(target, method, path, {
+      ...options,
+      headers: origin !== undefined && origin !== null ? { ...options.headers, origin } : options.headers,
+    });
+  /** Returns the raw body text, for the scans that prove no card data is echoed. */
+  const expectError = async (response: Response, code: ErrorCode, fieldName?: string) => (await expectApiErrorResponse(response, code, fieldName)).text;
   const createPayment = async (target: Harness, body: Json = {}) => {
     const response = await request(target, 'POST', '/payments', { body: { amount: 10_000, currency: 'USD', ...body } });
     expect(response.status, await response.clone().text()).toBe(200);
