@@ -90,12 +90,38 @@ export async function fillUpi(page: Page, vpa: string, options: FrameOptions & {
 /**
  * The customer's approval of a UPI collect request. In test mode the simulator decides from the VPA
  * (`pending@upi` is approved 10 s after confirm) and no UI exists to click; this waits until the frame's wait
- * screen has gone, i.e. the approval has arrived and the frame has seen it.
+ * screen has gone, i.e. the approval has arrived and the frame has seen it. UPI intent and QR requests are
+ * answered on the simulator page instead: `answerUpiSimulatorPage`.
  */
 export async function approveUpiRequest(page: Page, options: FrameOptions & { timeout?: number } = {}): Promise<void> {
   const frame = railFrame(page, options);
   await expect(frame.locator('.Wait')).toBeVisible();
   await expect(frame.locator('.Wait')).toBeHidden({ timeout: options.timeout ?? 30_000 });
+}
+
+/**
+ * The simulator approval page of a UPI intent / QR payment (`{base_url}/simulator/upi/{payment_id}?account=...&challenge=...`),
+ * read from the payment's next_action (secret key): the QR's qr_code_url, or the `url` parameter of the intent's
+ * `upi://pay` link.
+ */
+export async function upiSimulatorPageUrl(access: ApiAccess, paymentId: string): Promise<string> {
+  const payment = await retrievePayment(access, paymentId);
+  const next = payment['next_action'] as { type: string; qr_code_url?: string | null; redirect_to_url?: string } | null;
+  const url = next?.type === 'qr_code_information' ? next.qr_code_url : next?.type === 'redirect_to_url' ? new URL(next.redirect_to_url ?? '').searchParams.get('url') : null;
+  if (!url) throw new Error(`payment ${paymentId} has no UPI simulator page (next_action ${JSON.stringify(next)})`);
+  return url;
+}
+
+/**
+ * The customer's answer to a UPI intent / QR request: opens the simulator approval page in a new page of the
+ * browser context and presses Approve or Decline there. The frame sees the result by polling.
+ */
+export async function answerUpiSimulatorPage(page: Page, access: ApiAccess, paymentId: string, outcome: 'approve' | 'decline'): Promise<void> {
+  const popup = await page.context().newPage();
+  await popup.goto(await upiSimulatorPageUrl(access, paymentId));
+  await popup.getByRole('button', { name: outcome === 'approve' ? 'Approve' : 'Decline', exact: true }).click();
+  await popup.waitForLoadState();
+  await popup.close();
 }
 
 /**

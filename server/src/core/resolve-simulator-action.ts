@@ -10,8 +10,8 @@ export interface SimulatorActionInput {
   paymentId: string;
   /** The per-payment secret from the simulator page URL. */
   challenge: string;
-  /** The rail whose page this is (card: 3DS, crypto: hosted page). */
-  rail: Extract<RailName, 'card' | 'crypto'>;
+  /** The rail whose page this is (card: 3DS, crypto: hosted page, upi: intent / QR approval). */
+  rail: Extract<RailName, 'card' | 'crypto' | 'upi'>;
 }
 
 const NOT_APPLICABLE = 'This simulator page does not apply: the payment is unknown, the link is wrong, or the payment no longer waits for it.';

@@ -511,8 +511,8 @@ export function defineApiSuite(engine: Engine): void {
       await expectError(await confirm(payment.payment_id, { payment_method_data: UPI('success@upi') }), 'ERR_4004');
     });
 
-    test('a method type the simulator does not offer: ERR_4004', async () => {
-      const payment = await createPayment();
+    test('upi_intent outside allowed_payment_method_types: ERR_4004 (the simulator offers it since UPI intent / QR)', async () => {
+      const payment = await createPayment({ allowed_payment_method_types: ['upi_collect'] });
       await expectError(await confirm(payment.payment_id, { payment_method_data: { upi: { upi_intent: {} } } }), 'ERR_4004');
     });
 
@@ -591,7 +591,7 @@ export function defineApiSuite(engine: Engine): void {
   });
 
   describe(`[${engine}] account payment methods`, () => {
-    test('publishable key + client_secret of an INR payment lists UPI collect', async () => {
+    test('publishable key + client_secret of an INR payment lists UPI collect, intent and QR', async () => {
       const payment = await createPayment({ return_url: 'https://shop.example.com/r' });
       const response = await request('GET', `/account/payment_methods?client_secret=${payment.client_secret}`, { key: h.publishableKey });
       expect(response.status).toBe(200);
@@ -599,7 +599,12 @@ export function defineApiSuite(engine: Engine): void {
         currency: 'INR',
         redirect_url: 'https://shop.example.com/r',
         merchant_name: 'Rail Demo Merchant',
-        payment_methods: [{ payment_method: 'upi', payment_method_types: [{ payment_method_type: 'upi_collect' }] }],
+        payment_methods: [
+          {
+            payment_method: 'upi',
+            payment_method_types: [{ payment_method_type: 'upi_collect' }, { payment_method_type: 'upi_intent' }, { payment_method_type: 'upi_qr' }],
+          },
+        ],
       });
     });
 

@@ -429,7 +429,7 @@ export function defineCustomersSuite(engine: Engine): void {
       (body['payment_methods'] as { payment_method: string; payment_method_types: { payment_method_type: string }[] }[]).flatMap((entry) =>
         entry.payment_method_types.map((type) => `${entry.payment_method}/${type.payment_method_type}`),
       );
-    const UPI_COLLECT = ['upi/upi_collect'];
+    const UPI_COLLECT = ['upi/upi_collect', 'upi/upi_intent', 'upi/upi_qr'];
 
     test('secret key: the account-wide list, every response field of the spec, Hyperswitch entry shape', async () => {
       const body = await list().then(ok<Json>);
@@ -458,6 +458,16 @@ export function defineCustomersSuite(engine: Engine): void {
                 card_networks: null,
                 bank_names: null,
                 required_fields: { 'payment_method_data.upi.upi_collect.vpa_id': expect.objectContaining({ field_type: 'user_vpa_id' }) },
+              },
+              {
+                payment_method_type: 'upi_intent',
+                payment_experience: [{ payment_experience_type: 'invoke_payment_app', eligible_connectors: ['upi_simulator'] }],
+                required_fields: null,
+              },
+              {
+                payment_method_type: 'upi_qr',
+                payment_experience: [{ payment_experience_type: 'display_qr_code', eligible_connectors: ['upi_simulator'] }],
+                required_fields: null,
               },
             ],
           },
@@ -535,7 +545,7 @@ export function defineCustomersSuite(engine: Engine): void {
       const usd = await createPayment({ currency: 'USD' });
       expect(methodsOf(await list(`client_secret=${usd.client_secret}`, h.publishableKey).then(ok<Json>))).toEqual([]);
       const intentOnly = await createPayment({ allowed_payment_method_types: ['upi_intent'] });
-      expect(methodsOf(await list(`client_secret=${intentOnly.client_secret}`, h.publishableKey).then(ok<Json>))).toEqual([]);
+      expect(methodsOf(await list(`client_secret=${intentOnly.client_secret}`, h.publishableKey).then(ok<Json>))).toEqual(['upi/upi_intent']);
       const inr = await createPayment();
       expect(methodsOf(await list(`client_secret=${inr.client_secret}&accepted_currencies=USD`, h.publishableKey).then(ok<Json>))).toEqual([]);
       expect(methodsOf(await list(`client_secret=${inr.client_secret}&accepted_countries=IN`, h.publishableKey).then(ok<Json>))).toEqual(UPI_COLLECT);
@@ -600,17 +610,17 @@ export function defineCustomersSuite(engine: Engine): void {
       (body['payment_methods'] as { payment_method: string; payment_method_types: { payment_method_type: string }[] }[]).flatMap((entry) =>
         entry.payment_method_types.map((type) => `${entry.payment_method}/${type.payment_method_type}`),
       );
-    const ALL = ['upi/upi_collect', 'bank_transfer/local_bank_transfer', 'crypto/crypto_currency', 'card/credit', 'card/debit'];
+    const ALL = ['upi/upi_collect', 'upi/upi_intent', 'upi/upi_qr', 'bank_transfer/local_bank_transfer', 'crypto/crypto_currency', 'card/credit', 'card/debit'];
 
     test.each([
       ['', ALL],
       ['accepted_currencies=KES', ['bank_transfer/local_bank_transfer']],
       ['accepted_currencies=USD', ['crypto/crypto_currency', 'card/credit', 'card/debit']],
       ['accepted_countries=KE', ['bank_transfer/local_bank_transfer', 'crypto/crypto_currency', 'card/credit', 'card/debit']],
-      ['accepted_countries=IN', ['upi/upi_collect', 'crypto/crypto_currency', 'card/credit', 'card/debit']],
+      ['accepted_countries=IN', ['upi/upi_collect', 'upi/upi_intent', 'upi/upi_qr', 'crypto/crypto_currency', 'card/credit', 'card/debit']],
       ['recurring_enabled=true', ['crypto/crypto_currency']],
-      ['recurring_enabled=false', ['upi/upi_collect', 'bank_transfer/local_bank_transfer', 'card/credit', 'card/debit']],
-      ['amount=50', ['upi/upi_collect', 'crypto/crypto_currency', 'card/credit', 'card/debit']],
+      ['recurring_enabled=false', ['upi/upi_collect', 'upi/upi_intent', 'upi/upi_qr', 'bank_transfer/local_bank_transfer', 'card/credit', 'card/debit']],
+      ['amount=50', ['upi/upi_collect', 'upi/upi_intent', 'upi/upi_qr', 'crypto/crypto_currency', 'card/credit', 'card/debit']],
       ['amount=10000001', ['bank_transfer/local_bank_transfer', 'crypto/crypto_currency', 'card/credit', 'card/debit']],
     ])('%s', async (query, expected) => {
       expect(methodsOf(await listFull(query))).toEqual(expected);

@@ -1,6 +1,6 @@
 /**
- * TEST SIMULATOR PAGES on the API listener: the 3DS challenge of the card simulator and the hosted page of the
- * crypto simulator. Plain HTML with no script and no external asset (CSP default-src 'none'); the buttons are
+ * TEST SIMULATOR PAGES on the API listener: the 3DS challenge of the card simulator, the hosted page of the
+ * crypto simulator and the approval page of UPI intent / QR requests. Plain HTML with no script and no external asset (CSP default-src 'none'); the buttons are
  * form POSTs. After the answer the browser goes to the payment's return_url with ?payment_id=...&status=...
  * (303), or sees a short result page when the payment has no return_url.
  */
@@ -16,6 +16,7 @@ import type { AppEnv } from '../env';
 const PAGES = {
   '3ds': { rail: 'card', title: 'Test 3-D Secure challenge', complete: 'Complete authentication', fail: 'Fail authentication' },
   crypto: { rail: 'crypto', title: 'Test crypto payment', complete: 'Pay', fail: 'Expire' },
+  upi: { rail: 'upi', title: 'Test UPI payment request', complete: 'Approve', fail: 'Decline' },
 } as const;
 type PageKind = keyof typeof PAGES;
 
@@ -56,6 +57,7 @@ function describe(payment: PaymentRecord): string {
       `<p><code>${escapeHtml(next.wallet_address)}</code></p>`,
     );
   }
+  if (payment.rail === 'upi') lines.push(`<p>UPI ${escapeHtml(payment.paymentMethodType ?? 'request')} to <code>rail.simulator@upi</code></p>`);
   return lines.join('\n');
 }
 

@@ -11,7 +11,7 @@ import { UpiSimulator } from './upi-simulator';
 export function createSimulatorRegistry(options: SimulatorOptions): RailRegistry {
   return createRailRegistry({
     test: {
-      upi: new UpiSimulator(options.ids),
+      upi: new UpiSimulator(options),
       card: new CardSimulator(options),
       crypto: new CryptoSimulator(options),
       bank_transfer: new BankTransferSimulator(options),

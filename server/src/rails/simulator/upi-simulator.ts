@@ -6,13 +6,17 @@
  *   PENDING_RESOLVE_AFTER_MS have passed on the injected clock, seen at the next sync (retrieve).
  * - `pending-failure@upi`: as pending@upi, then declined.
  * - any other VPA: declined (DC_08 "Payment declined: Invalid Upi id"), as Hyperswitch's dummy connector.
- * Only UPI collect is simulated (as in Hyperswitch); upi_intent and upi_qr are not offered.
+ * - `upi_intent`: requires_customer_action with a `redirect_to_url` next_action whose URL is a `upi://pay` link
+ *   (its `url` parameter is the simulator approval page); `upi_qr`: a `qr_code_information` next_action whose
+ *   qr_code_url is that page (image_data_url null: no QR encoder). The page's Approve / Decline resolve the payment;
+ *   unanswered requests fail ("upi_request_expired") on the first read after UPI_REQUEST_VALIDITY_MS.
  * Refunds answer at once: succeeded, unless the refund's reason is one of SIMULATOR_REFUND_REASONS (failed or
  * review). The core checks the refundable amount before the simulator is asked, as Hyperswitch does.
  */
 import type { Currency } from '../../../../protocol/currency';
-import type { IdGenerator } from '../../core/ids';
+import { currencyExponent } from '../../../../protocol/currency';
 import type { AuthorizeRequest, RailAdapter, RailOutcome, RefundOutcome, RefundRequest, SyncRequest } from '../rail-adapter';
+import { simulatorPageUrl, type SimulatorOptions } from './card-simulator';
 
 /** How long a pending collect waits before the simulated customer answers. */
 export const PENDING_RESOLVE_AFTER_MS = 10_000;
@@ -20,6 +24,26 @@ export const PENDING_RESOLVE_AFTER_MS = 10_000;
 export const COLLECT_VALIDITY_MS = 5 * 60_000;
 /** How often the client should poll while the wait screen shows. */
 export const POLL_INTERVAL_MS = 2_000;
+/** How long a UPI intent / QR request waits for the customer on the simulator page. */
+export const UPI_REQUEST_VALIDITY_MS = 5 * 60_000;
+/** The payee of the simulated intent / QR requests. */
+export const SIMULATOR_PAYEE = { vpa: 'rail.simulator@upi', name: 'Rail Simulator' } as const;
+
+/** `upi://pay?pa=...&pn=...&tr=...&am=...&cu=INR&url=...` (NPCI UPI linking specification parameters). */
+export function upiIntentLink(input: { reference: string; amount: number; currency: string; pageUrl: string }): string {
+  const exponent = currencyExponent(input.currency);
+  const minor = String(input.amount).padStart(exponent + 1, '0');
+  const major = exponent === 0 ? minor : `${minor.slice(0, -exponent)}.${minor.slice(-exponent)}`;
+  const params = new URLSearchParams({
+    pa: SIMULATOR_PAYEE.vpa,
+    pn: SIMULATOR_PAYEE.name,
+    tr: input.reference,
+    am: major,
+    cu: input.currency,
+    url: input.pageUrl,
+  });
+  return `upi://pay?${params.toString()}`;
+}
 
 export const SIMULATOR_VPAS = {
   success: 'success@upi',
@@ -40,15 +64,40 @@ export class UpiSimulator implements RailAdapter {
   readonly rail = 'upi' as const;
   readonly connector = 'upi_simulator';
 
-  constructor(private readonly ids: IdGenerator) {}
+  constructor(private readonly options: SimulatorOptions) {}
+
+  private get ids() {
+    return this.options.ids;
+  }
 
   paymentMethodTypes(currency: Currency) {
-    return currency === 'INR' ? ([{ paymentMethod: 'upi', paymentMethodType: 'upi_collect' }] as const) : [];
+    return currency === 'INR'
+      ? ([
+          { paymentMethod: 'upi', paymentMethodType: 'upi_collect' },
+          { paymentMethod: 'upi', paymentMethodType: 'upi_intent' },
+          { paymentMethod: 'upi', paymentMethodType: 'upi_qr' },
+        ] as const)
+      : [];
   }
 
   async authorize(request: AuthorizeRequest): Promise<RailOutcome> {
     const reference = `sim_${this.ids.secret(20)}`;
     const upi = request.paymentMethodData.upi;
+    if (request.paymentMethodType === 'upi_intent' || request.paymentMethodType === 'upi_qr') {
+      const challenge = this.ids.secret(24);
+      const pageUrl = simulatorPageUrl(this.options.publicBaseUrl, 'upi', request, challenge);
+      const expiresAt = request.now.getTime() + UPI_REQUEST_VALIDITY_MS;
+      return {
+        kind: 'customer_action',
+        reference,
+        nextAction:
+          request.paymentMethodType === 'upi_intent'
+            ? { type: 'redirect_to_url', redirect_to_url: upiIntentLink({ reference, amount: request.amount, currency: request.currency, pageUrl }) }
+            : { type: 'qr_code_information', qr_code_url: pageUrl, image_data_url: null, display_to_timestamp: expiresAt },
+        // Times as ISO text in rail state (see card-simulator.ts).
+        state: { challenge, expires_at: new Date(expiresAt).toISOString() },
+      };
+    }
     const vpa = upi && 'upi_collect' in upi ? upi.upi_collect.vpa_id?.toLowerCase() : undefined;
     switch (vpa) {
       case SIMULATOR_VPAS.success:
@@ -77,6 +126,17 @@ export class UpiSimulator implements RailAdapter {
   }
 
   async sync(request: SyncRequest): Promise<RailOutcome> {
+    if (typeof request.railState?.['challenge'] === 'string') {
+      // upi_intent / upi_qr: answered on the simulator page, or expired.
+      const expiresAt = request.railState['expires_at'];
+      const expired = typeof expiresAt === 'string' && request.now.getTime() >= Date.parse(expiresAt);
+      if (request.customerDecision === 'fail') return declined(request.railReference, 'DC_06', 'Payment is not successful');
+      if (request.customerDecision === 'complete' && !expired) {
+        return { kind: 'authorized', reference: request.railReference, amountReceived: request.amount };
+      }
+      if (expired) return declined(request.railReference, 'upi_request_expired', 'upi_request_expired');
+      return { kind: 'pending', reference: request.railReference };
+    }
     const resolveAt = request.railState?.['resolve_at_ms'];
     const outcome = request.railState?.['outcome'];
     if (typeof resolveAt !== 'number' || request.now.getTime() < resolveAt) {
