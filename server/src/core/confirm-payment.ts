@@ -2,7 +2,6 @@ import type { ConfirmPaymentRequest, JsonObject, PaymentMethodData } from '../..
 import type { PaymentPatch, PaymentRecord } from '../storage/records';
 import type { CardDetails } from '../vault/card-details';
 import { authorizePaymentAccess, requireKeyKind, type AuthContext } from './auth';
-import { jsonEqual } from './canonical-json';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
 import { consumePspToken } from './consume-psp-token';
@@ -11,34 +10,14 @@ import { refuseOffSessionCharge } from './recurring';
 import { applyRailOutcome } from './payment-outcome';
 import { chooseRail, resolvePaymentMethod } from './payment-method';
 import { decideTransition } from './payment-transitions';
+import { HOW_THE_CUSTOMER_PAYS, refuseChargeChanges } from './charge-fields';
 
 /**
- * Confirm-body fields that confirm applies (payment method, return_url, setup_future_usage) or that only matter at
- * confirm. Every other field may be repeated at confirm only with its stored value: confirm never changes what
- * the payment charges (a publishable-key caller could otherwise change the amount).
+ * Confirm-body fields that confirm applies or that only matter at confirm. Every other field may be repeated at
+ * confirm only with its stored value: confirm never changes what the payment charges (a publishable-key caller
+ * could otherwise change the amount).
  */
-const CONFIRM_FIELDS = new Set<string>([
-  'client_secret',
-  'retry_action',
-  'confirm',
-  'payment_id',
-  'payment_method_data',
-  'payment_method',
-  'payment_method_type',
-  'payment_experience',
-  'payment_token',
-  'return_url',
-  'setup_future_usage',
-  'customer_acceptance',
-  'browser_info',
-  'billing',
-  'shipping',
-  'off_session',
-  'mandate_id',
-  'recurring_details',
-  'threeds_method_comp_ind',
-  'all_keys_required',
-]);
+const CONFIRM_FIELDS: ReadonlySet<string> = new Set([...HOW_THE_CUSTOMER_PAYS, 'off_session', 'mandate_id', 'recurring_details']);
 
 /** What confirm changes on the stored payment. */
 export interface ConfirmChanges {
@@ -68,12 +47,7 @@ export async function confirmPayment(
   if (body.payment_id != null && body.payment_id !== paymentId) {
     throw new ApiError('ERR_2003', 'payment_id in the body differs from the payment in the path.', { fieldName: 'payment_id' });
   }
-  for (const [field, value] of Object.entries(body)) {
-    if (value === undefined || CONFIRM_FIELDS.has(field)) continue;
-    if (!jsonEqual(value, payment.requestFields[field])) {
-      throw new ApiError('ERR_2003', `${field} cannot be changed at confirm.`, { fieldName: field });
-    }
-  }
+  refuseChargeChanges(body, payment, CONFIRM_FIELDS, (field) => `${field} cannot be changed at confirm.`);
   return executeConfirm(deps, auth, payment, {
     paymentMethodData: body.payment_method_data,
     paymentMethod: body.payment_method,

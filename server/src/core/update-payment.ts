@@ -7,7 +7,7 @@ import {
 import type { PaymentStatus } from '../../../protocol/payments';
 import type { PaymentPatch, PaymentRecord } from '../storage/records';
 import { authorizePaymentAccess, requireKeyKind, verifyClientSecret, type AuthContext } from './auth';
-import { jsonEqual } from './canonical-json';
+import { HOW_THE_CUSTOMER_PAYS, refuseChargeChanges } from './charge-fields';
 import { executeConfirm } from './confirm-payment';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
@@ -15,30 +15,6 @@ import { resolvePaymentMethod } from './payment-method';
 
 /** Statuses in which a payment may be updated (api-conventions §6; Hyperswitch payment_update.rs). */
 export const UPDATABLE_STATUSES: readonly PaymentStatus[] = ['requires_payment_method', 'requires_confirmation'];
-
-/**
- * Fields a publishable-key caller (the browser) may change: how the customer pays, never what the payment
- * charges. Any other field it sends must repeat the stored value (as at confirm).
- */
-const CLIENT_UPDATABLE_FIELDS = new Set<string>([
-  'client_secret',
-  'retry_action',
-  'confirm',
-  'payment_id',
-  'payment_method_data',
-  'payment_method',
-  'payment_method_type',
-  'payment_experience',
-  'payment_token',
-  'return_url',
-  'setup_future_usage',
-  'customer_acceptance',
-  'browser_info',
-  'billing',
-  'shipping',
-  'threeds_method_comp_ind',
-  'all_keys_required',
-]);
 
 /** Body fields that are not stored among the request fields (secrets, one-shot switches, the method data). */
 const NOT_STORED = new Set<string>(['client_secret', 'confirm', 'retry_action', 'payment_method_data']);
@@ -79,12 +55,7 @@ export async function updatePayment(
     throw new ApiError('ERR_4003', `You cannot update this payment because it has status ${payment.status}.`);
   }
   if (auth.keyKind === 'publishable') {
-    for (const [field, value] of Object.entries(body)) {
-      if (value === undefined || CLIENT_UPDATABLE_FIELDS.has(field)) continue;
-      if (!jsonEqual(value, payment.requestFields[field])) {
-        throw invalid(field, `${field} can be changed with a secret key only.`);
-      }
-    }
+    refuseChargeChanges(body, payment, HOW_THE_CUSTOMER_PAYS, (field) => `${field} can be changed with a secret key only.`);
   }
 
   const stored = payment.requestFields;
