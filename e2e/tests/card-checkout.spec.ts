@@ -6,12 +6,9 @@ import { TEST_CARDS, accountOffers, completeThreeDsChallenge, fillCard, railFram
 import { SERVER_LOG } from '../playwright.config';
 import { API, pay } from './support';
 
-/**
- * Card payments need the vault and the simulated card acquirer (branch vault). On a server whose account offers
- * no card method every spec here skips, so `npm test` stays green before the merge.
- */
+/** Card payments need the simulated card acquirer, which e2e/account-config.json switches on for the e2e server. */
 test.beforeEach(async () => {
-  test.skip(!(await accountOffers(API, 'card')), 'the server offers no card payment method (needs the vault merge and RAIL_ACCOUNT_CONFIG)');
+  expect(await accountOffers(API, 'card'), 'the e2e server offers card (e2e/account-config.json)').toBe(true);
 });
 
 const CARD = { expiry: '12/34', cvc: '123', name: 'Asha Rao' };

@@ -2,11 +2,11 @@ import { expect, test } from '@playwright/test';
 import { accountOffers, completeCryptoPayment, fillUpi, railFrame, selectPaymentMethod, waitForPaymentStatus } from '../helpers/rail-test-helpers';
 import { API, pay } from './support';
 
-/** Crypto (EUR/USD/GBP) and bank transfer (KES/GHS/TZS/UGX) need their simulators on the server; otherwise these skip. */
+/** Crypto (EUR/USD/GBP) and bank transfer (KES/GHS/TZS/UGX) simulators are switched on by e2e/account-config.json. */
 
 test.describe('crypto', () => {
   test.beforeEach(async () => {
-    test.skip(!(await accountOffers(API, 'crypto')), 'the server offers no crypto payment method (needs the simulator merge and RAIL_ACCOUNT_CONFIG)');
+    expect(await accountOffers(API, 'crypto'), 'the e2e server offers crypto (e2e/account-config.json)').toBe(true);
   });
 
   for (const outcome of ['pay', 'expire'] as const) {
@@ -31,7 +31,7 @@ test.describe('crypto', () => {
 
 test.describe('bank transfer / mobile money', () => {
   test.beforeEach(async () => {
-    test.skip(!(await accountOffers(API, 'bank_transfer')), 'the server offers no bank transfer (needs the simulator merge and RAIL_ACCOUNT_CONFIG)');
+    expect(await accountOffers(API, 'bank_transfer'), 'the e2e server offers bank_transfer (e2e/account-config.json)').toBe(true);
   });
 
   test('bank transfer: the frame shows the instructions and follows the payment to its final status', async ({ page }) => {
