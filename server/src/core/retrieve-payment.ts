@@ -1,5 +1,6 @@
 import type { PaymentResponse, RetrievePaymentQuery } from '../../../protocol/api/payments';
 import type { PaymentRecord } from '../storage/records';
+import type { RailOutcome } from '../rails/rail-adapter';
 import { authorizePaymentAccess, requireKeyKind, type AuthContext } from './auth';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
@@ -50,15 +51,11 @@ export async function retrievePaymentResponse(
   };
 }
 
-/**
- * force_sync=true: asks the rail about any payment it took, whatever its status. The answer is applied only where
- * the transition table has a row for it (a waiting payment resolving); otherwise the payment is unchanged.
- */
-export async function forceSyncWithRail(deps: CoreDeps, payment: PaymentRecord): Promise<PaymentRecord> {
-  if (payment.rail === null || payment.railReference === null) return payment;
+/** What the payment's rail says now, or undefined when no rail took it (or its adapter is not wired). */
+async function askRail(deps: CoreDeps, payment: PaymentRecord): Promise<RailOutcome | undefined> {
+  if (payment.rail === null || payment.railReference === null) return undefined;
   const adapter = deps.rails.adapterFor(payment.mode, payment.rail as RailName);
-  if (adapter === undefined) return payment;
-  const outcome = await adapter.sync({
+  return adapter?.sync({
     mode: payment.mode,
     paymentId: payment.paymentId,
     amount: payment.amount,
@@ -66,7 +63,15 @@ export async function forceSyncWithRail(deps: CoreDeps, payment: PaymentRecord):
     railState: payment.railState,
     now: deps.clock.now(),
   });
-  if (outcome.kind === 'pending') return payment;
+}
+
+/**
+ * force_sync=true: asks the rail about any payment it took, whatever its status. The answer is applied only where
+ * the transition table has a row for it (a waiting payment resolving); otherwise the payment is unchanged.
+ */
+export async function forceSyncWithRail(deps: CoreDeps, payment: PaymentRecord): Promise<PaymentRecord> {
+  const outcome = await askRail(deps, payment);
+  if (outcome === undefined || outcome.kind === 'pending') return payment;
   const decision = decideTransition(payment.status, 'rail_sync', {
     hasPaymentMethodData: true,
     captureMethod: payment.captureMethod,
@@ -77,18 +82,7 @@ export async function forceSyncWithRail(deps: CoreDeps, payment: PaymentRecord):
 
 /** Asks the rail about a payment waiting for the customer; any other payment is returned unchanged. */
 export async function syncWithRail(deps: CoreDeps, payment: PaymentRecord): Promise<PaymentRecord> {
-  if (payment.status !== 'requires_customer_action' || payment.rail === null || payment.railReference === null) {
-    return payment;
-  }
-  const adapter = deps.rails.adapterFor(payment.mode, payment.rail as RailName);
-  if (adapter === undefined) return payment;
-  const outcome = await adapter.sync({
-    mode: payment.mode,
-    paymentId: payment.paymentId,
-    amount: payment.amount,
-    railReference: payment.railReference,
-    railState: payment.railState,
-    now: deps.clock.now(),
-  });
-  return applyRailOutcome(deps, payment, outcome, 'rail_sync');
+  if (payment.status !== 'requires_customer_action') return payment;
+  const outcome = await askRail(deps, payment);
+  return outcome === undefined ? payment : applyRailOutcome(deps, payment, outcome, 'rail_sync');
 }
