@@ -7,17 +7,13 @@ import type { CustomersTable, EphemeralKeysTable } from './customer-schema';
 import type { CustomerStore, EphemeralKeyStore } from './customer-stores';
 import type { AccountRecord, InsertResult, Scope } from './records';
 import type { Database } from './schema';
-import { toAccount } from './sql-store';
+import { JOINED_ACCOUNT_COLUMNS, insertResult, toJoinedAccount } from './sql-store';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 const iso = (date: Date): string => date.toISOString();
 const jsonOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
 const parseObject = (value: string | null): JsonObject | null => (value === null ? null : (JSON.parse(value) as JsonObject));
-
-function insertResult(result: { numInsertedOrUpdatedRows?: bigint | undefined }): InsertResult {
-  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n ? 'inserted' : 'duplicate';
-}
 
 function toCustomer(row: Selectable<CustomersTable>): CustomerRecord {
   return {
@@ -189,25 +185,10 @@ export class SqlEphemeralKeyStore implements EphemeralKeyStore {
       .selectFrom('ephemeral_keys')
       .innerJoin('accounts', 'accounts.account_id', 'ephemeral_keys.account_id')
       .selectAll('ephemeral_keys')
-      .select([
-        'accounts.slug as account_slug',
-        'accounts.name as account_name',
-        'accounts.settings as account_settings',
-        'accounts.created_at as account_created_at',
-      ])
+      .select(JOINED_ACCOUNT_COLUMNS)
       .where('ephemeral_keys.secret_hash', '=', secretHash)
       .executeTakeFirst();
-    if (!row) return undefined;
-    return {
-      key: toEphemeralKey(row),
-      account: toAccount({
-        account_id: row.account_id,
-        slug: row.account_slug,
-        name: row.account_name,
-        settings: row.account_settings,
-        created_at: row.account_created_at,
-      }),
-    };
+    return row && { key: toEphemeralKey(row), account: toJoinedAccount(row) };
   }
 
   async deleteEphemeralKey(scope: Scope, keyId: string): Promise<EphemeralKeyRecord | undefined> {

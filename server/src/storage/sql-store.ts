@@ -53,7 +53,7 @@ function parseJson<T>(value: string | null): T | null {
 }
 
 /** Rows changed by an INSERT ... ON CONFLICT DO NOTHING: 0 means the key already existed. */
-function insertResult(result: { numInsertedOrUpdatedRows?: bigint | undefined }): InsertResult {
+export function insertResult(result: { numInsertedOrUpdatedRows?: bigint | undefined }): InsertResult {
   return (result.numInsertedOrUpdatedRows ?? 0n) > 0n ? 'inserted' : 'duplicate';
 }
 
@@ -65,6 +65,31 @@ export function toAccount(row: Selectable<AccountsTable>): AccountRecord {
     settings: JSON.parse(row.settings) as AccountSettings,
     createdAt: new Date(row.created_at),
   };
+}
+
+/** The account columns a key look-up joins in (account_id comes from the key's own table). */
+export const JOINED_ACCOUNT_COLUMNS = [
+  'accounts.slug as account_slug',
+  'accounts.name as account_name',
+  'accounts.settings as account_settings',
+  'accounts.created_at as account_created_at',
+] as const;
+
+/** The account of a row selected with JOINED_ACCOUNT_COLUMNS. */
+export function toJoinedAccount(row: {
+  account_id: string;
+  account_slug: string;
+  account_name: string;
+  account_settings: string;
+  account_created_at: string;
+}): AccountRecord {
+  return toAccount({
+    account_id: row.account_id,
+    slug: row.account_slug,
+    name: row.account_name,
+    settings: row.account_settings,
+    created_at: row.account_created_at,
+  });
 }
 
 function toApiKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
@@ -202,7 +227,7 @@ function patchColumns(patch: PaymentPatch): Partial<PaymentsTable> {
   return columns;
 }
 
-function toEvent(row: Selectable<WebhookEventsTable>): OutboxEventRecord {
+export function toEvent(row: Selectable<WebhookEventsTable>): OutboxEventRecord {
   return {
     eventId: row.event_id,
     accountId: row.account_id,
@@ -324,25 +349,10 @@ class SqlApiKeyStore implements ApiKeyStore {
       .selectFrom('api_keys')
       .innerJoin('accounts', 'accounts.account_id', 'api_keys.account_id')
       .selectAll('api_keys')
-      .select([
-        'accounts.slug as account_slug',
-        'accounts.name as account_name',
-        'accounts.settings as account_settings',
-        'accounts.created_at as account_created_at',
-      ])
+      .select(JOINED_ACCOUNT_COLUMNS)
       .where('api_keys.key_hash', '=', keyHash)
       .executeTakeFirst();
-    if (!row) return undefined;
-    return {
-      key: toApiKey(row),
-      account: toAccount({
-        account_id: row.account_id,
-        slug: row.account_slug,
-        name: row.account_name,
-        settings: row.account_settings,
-        created_at: row.account_created_at,
-      }),
-    };
+    return row && { key: toApiKey(row), account: toJoinedAccount(row) };
   }
 }
 
