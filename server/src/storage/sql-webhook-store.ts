@@ -6,10 +6,10 @@
 import type { ExpressionBuilder, Kysely, Selectable, Transaction } from 'kysely';
 import type { DeliveryStatus } from '../../../protocol/api/events';
 import type { Mode } from '../../../protocol/ids';
-import type { JsonObject } from '../../../protocol/api/payments';
 import type { AccountSettings, WebhookEndpointSettings } from '../core/account-settings';
-import type { OutboxEventRecord, Scope } from './records';
+import type { Scope } from './records';
 import type { Database, WebhookAttemptsTable, WebhookEventsTable } from './schema';
+import { toEvent } from './sql-store';
 import type {
   AttemptOutcome,
   AttemptTrigger,
@@ -24,17 +24,10 @@ type Db = Kysely<Database> | Transaction<Database>;
 const iso = (date: Date): string => date.toISOString();
 const dateOrNull = (value: string | null): Date | null => (value === null ? null : new Date(value));
 
-function toEvent(row: Selectable<WebhookEventsTable>): WebhookEventRecord {
+function toDeliveryEvent(row: Selectable<WebhookEventsTable>): WebhookEventRecord {
   return {
-    eventId: row.event_id,
-    accountId: row.account_id,
-    mode: row.mode as Mode,
-    eventType: row.event_type,
-    objectType: row.object_type as OutboxEventRecord['objectType'],
-    objectId: row.object_id,
-    payload: JSON.parse(row.payload) as JsonObject,
+    ...toEvent(row),
     body: row.payload,
-    createdAt: new Date(row.created_at),
     deliveryStatus: row.delivery_status as DeliveryStatus,
     attemptCount: row.attempt_count,
     scheduledAttemptCount: row.scheduled_attempt_count ?? 0,
@@ -85,7 +78,7 @@ export class SqlWebhookStore implements WebhookStore {
       .where('mode', '=', scope.mode)
       .where('event_id', '=', eventId)
       .executeTakeFirst();
-    return row && toEvent(row);
+    return row && toDeliveryEvent(row);
   }
 
   async listEvents(scope: Scope, filter: ListEventsFilter): Promise<WebhookEventRecord[]> {
@@ -105,7 +98,7 @@ export class SqlWebhookStore implements WebhookStore {
       );
     }
     const rows = await query.orderBy('created_at', 'desc').orderBy('event_id', 'desc').limit(filter.limit).execute();
-    return rows.map(toEvent);
+    return rows.map(toDeliveryEvent);
   }
 
   async listAttempts(scope: Scope, eventId: string): Promise<WebhookAttemptRecord[]> {
@@ -142,7 +135,7 @@ export class SqlWebhookStore implements WebhookStore {
         .where(leaseFree(now))
         .returningAll()
         .executeTakeFirst();
-      if (row !== undefined) claimed.push(toEvent(row));
+      if (row !== undefined) claimed.push(toDeliveryEvent(row));
     }
     return claimed;
   }
@@ -157,7 +150,7 @@ export class SqlWebhookStore implements WebhookStore {
       .where(leaseFree(now))
       .returningAll()
       .executeTakeFirst();
-    return row && toEvent(row);
+    return row && toDeliveryEvent(row);
   }
 
   async insertAttempt(attempt: WebhookAttemptRecord): Promise<void> {
