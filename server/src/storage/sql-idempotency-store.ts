@@ -2,11 +2,29 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Mode } from '../../../protocol/ids';
 import type { IdempotencyKeyRecord, IdempotencyScope, InsertResult, StoredResponse } from './records';
 import type { Database, IdempotencyKeysTable } from './schema';
+import { insertResult } from './sql-store';
 import type { IdempotencyStore } from './stores';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 const iso = (date: Date): string => date.toISOString();
+
+/** A fresh in-flight claim: the request it belongs to, no response yet. Shared by the first claim and a reclaim. */
+function inFlightColumns(record: IdempotencyKeyRecord) {
+  return {
+    request_fingerprint: record.fingerprint,
+    request_method: record.method,
+    request_path: record.path,
+    status: 'in_flight',
+    claim_token: record.claimToken,
+    locked_at: iso(record.lockedAt),
+    response_status: null,
+    response_headers: null,
+    response_body: null,
+    created_at: iso(record.createdAt),
+    expires_at: iso(record.expiresAt),
+  } as const;
+}
 
 function toRecord(row: Selectable<IdempotencyKeysTable>): IdempotencyKeyRecord {
   return {
@@ -45,21 +63,11 @@ export class SqlIdempotencyStore implements IdempotencyStore {
         mode: record.mode,
         key_kind: record.keyKind,
         idempotency_key: record.key,
-        request_fingerprint: record.fingerprint,
-        request_method: record.method,
-        request_path: record.path,
-        status: 'in_flight',
-        claim_token: record.claimToken,
-        locked_at: iso(record.lockedAt),
-        response_status: null,
-        response_headers: null,
-        response_body: null,
-        created_at: iso(record.createdAt),
-        expires_at: iso(record.expiresAt),
+        ...inFlightColumns(record),
       })
       .onConflict((oc) => oc.doNothing())
       .executeTakeFirst();
-    return (result.numInsertedOrUpdatedRows ?? 0n) > 0n ? 'inserted' : 'duplicate';
+    return insertResult(result);
   }
 
   async findKey(scope: IdempotencyScope, key: string): Promise<IdempotencyKeyRecord | undefined> {
@@ -77,19 +85,7 @@ export class SqlIdempotencyStore implements IdempotencyStore {
   async reclaim(record: IdempotencyKeyRecord, leaseCutoff: Date): Promise<boolean> {
     const result = await this.db
       .updateTable('idempotency_keys')
-      .set({
-        request_fingerprint: record.fingerprint,
-        request_method: record.method,
-        request_path: record.path,
-        status: 'in_flight',
-        claim_token: record.claimToken,
-        locked_at: iso(record.lockedAt),
-        response_status: null,
-        response_headers: null,
-        response_body: null,
-        created_at: iso(record.createdAt),
-        expires_at: iso(record.expiresAt),
-      })
+      .set(inFlightColumns(record))
       .where('account_id', '=', record.accountId)
       .where('mode', '=', record.mode)
       .where('key_kind', '=', record.keyKind)

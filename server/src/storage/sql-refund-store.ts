@@ -8,6 +8,7 @@ import type { InsertResult, Scope } from './records';
 import type { RefundFilter, RefundPage, RefundPatch, RefundRecord } from './refund-records';
 import type { Database, RefundsTable } from './schema';
 import type { RefundStore } from './stores';
+import { insertResult } from './sql-store';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -89,7 +90,7 @@ export class SqlRefundStore implements RefundStore {
       .values(fromRefund(refund))
       .onConflict((oc) => oc.doNothing())
       .executeTakeFirst();
-    return (result.numInsertedOrUpdatedRows ?? 0n) > 0n ? 'inserted' : 'duplicate';
+    return insertResult(result);
   }
 
   async findRefund(scope: Scope, refundId: string): Promise<RefundRecord | undefined> {

@@ -3,6 +3,7 @@ import type { Mode } from '../../../protocol/ids';
 import type { InsertResult, Scope, VaultTokenRecord } from './records';
 import type { Database, VaultTokensTable } from './schema';
 import type { VaultTokenStore } from './stores';
+import { insertResult } from './sql-store';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -48,7 +49,7 @@ export class SqlVaultTokenStore implements VaultTokenStore {
       })
       .onConflict((oc) => oc.doNothing())
       .executeTakeFirst();
-    return (result.numInsertedOrUpdatedRows ?? 0n) > 0n ? 'inserted' : 'duplicate';
+    return insertResult(result);
   }
 
   async findToken(scope: Scope, tokenId: string): Promise<VaultTokenRecord | undefined> {
