@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { CURRENCIES } from '../currency';
 import { MERCHANT_PAYMENT_ID_PATTERN } from '../ids';
+import { MSISDN_PATTERN } from '../msisdn';
 import { NextAction, PaymentStatus } from '../payments';
 import { COUNTRIES, PAYMENT_EXPERIENCES, PAYMENT_METHOD_TYPES, PAYMENT_METHODS } from './enums';
 import { CardSummary } from './vault';
@@ -127,8 +128,18 @@ export const CryptoData = z.strictObject({
 export type CryptoData = z.infer<typeof CryptoData>;
 
 /**
- * payment_method_data: one variant key (Hyperswitch names) plus an optional billing object. Only the UPI, crypto and
- * psp_token variants have a shape Rail checks today; the other variants are accepted as JSON objects and are
+ * Mobile money payment_method_data: `momo` carries the payer's number (the provider sends its approval prompt there).
+ * Other mobile_payment types (Hyperswitch's direct_carrier_billing) stay free-form JSON and are refused at confirm
+ * when no rail of the account takes them.
+ */
+export const MobilePaymentData = z.looseObject({
+  momo: z.strictObject({ msisdn: z.string().regex(MSISDN_PATTERN, 'msisdn must be 8 to 15 digits with an optional leading +') }).optional(),
+});
+export type MobilePaymentData = z.infer<typeof MobilePaymentData>;
+
+/**
+ * payment_method_data: one variant key (Hyperswitch names) plus an optional billing object. Only the UPI, crypto, mobile
+ * money and psp_token variants have a shape Rail checks today; the other variants are accepted as JSON objects and are
  * refused at confirm when no rail of the account takes them. Raw card numbers never get this far (ERR_2029).
  */
 export const PaymentMethodData = z
@@ -150,7 +161,7 @@ export const PaymentMethodData = z
     gift_card: JsonObject.optional(),
     card_token: JsonObject.optional(),
     open_banking: JsonObject.optional(),
-    mobile_payment: JsonObject.optional(),
+    mobile_payment: MobilePaymentData.optional(),
     network_token: JsonObject.optional(),
     billing: JsonObject.optional(),
   })

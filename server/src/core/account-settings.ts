@@ -148,7 +148,20 @@ export const RAIL_CATALOG: Record<RailName, RailCatalogEntry> = {
     methods: [
       { paymentMethod: 'bank_transfer', paymentMethodType: 'local_bank_transfer', paymentExperience: [], cardNetworks: null, requiredFields: null },
       // Mobile money rides the bank transfer rail (docs/open-points.md: `momo` is the nearest Hyperswitch type).
-      { paymentMethod: 'mobile_payment', paymentMethodType: 'momo', paymentExperience: [], cardNetworks: null, requiredFields: null },
+      {
+        paymentMethod: 'mobile_payment',
+        paymentMethodType: 'momo',
+        paymentExperience: [],
+        cardNetworks: null,
+        requiredFields: {
+          'payment_method_data.mobile_payment.momo.msisdn': {
+            required_field: 'payment_method_data.mobile_payment.momo.msisdn',
+            display_name: 'msisdn',
+            field_type: 'user_msisdn',
+            value: null,
+          },
+        },
+      },
     ],
   },
   crypto: {

@@ -10,8 +10,8 @@ export interface SimulatorActionInput {
   paymentId: string;
   /** The per-payment secret from the simulator page URL. */
   challenge: string;
-  /** The rail whose page this is (card: 3DS, crypto: hosted page, upi: intent / QR approval). */
-  rail: Extract<RailName, 'card' | 'crypto' | 'upi'>;
+  /** The rail whose page this is (card: 3DS, crypto: hosted page, upi: intent / QR approval, bank_transfer: the payer). */
+  rail: RailName;
 }
 
 const NOT_APPLICABLE = 'This simulator page does not apply: the payment is unknown, the link is wrong, or the payment no longer waits for it.';
@@ -38,7 +38,7 @@ export async function findSimulatorPayment(deps: CoreDeps, input: SimulatorActio
 
 /**
  * Applies the customer's answer on a simulator page ("Complete authentication" / "Pay": complete; "Fail
- * authentication" / "Expire": fail) through the rail's sync and the transition table: the status and its outbox
+ * authentication" / "Expire" / "Fail payment": fail) through the rail's sync and the transition table: the status and its outbox
  * event commit in one transaction. A second submission finds the payment resolved and answers ERR_4070.
  */
 export async function resolveSimulatorAction(

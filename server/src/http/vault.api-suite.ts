@@ -605,6 +605,90 @@ export function defineVaultSuite(engine: Engine): void {
       expect(await retrieve(h, rejected.payment_id)).toMatchObject({ status: 'failed', error_code: 'mobile_money_rejected' });
     });
 
+    const simulatorUrl = (payment: PaymentResponse): string => {
+      const next = payment.next_action;
+      const url = next?.type === 'display_bank_transfer_information' ? next.bank_transfer_steps_and_charges_details['simulator_url'] : undefined;
+      return typeof url === 'string' ? url : '';
+    };
+    const momo = (msisdn: unknown) => ({ payment_method: 'mobile_payment', payment_method_type: 'momo', payment_method_data: { mobile_payment: { momo: { msisdn } } } });
+
+    test('"Receive payment" on the simulator page succeeds a bank transfer at once, with its event and the return_url redirect', async () => {
+      const payment = await createPayment(h, { currency: 'KES', amount: 150_000, return_url: 'https://shop.example/back' });
+      const confirmed = (await (await confirmBank(payment, { payment_method: 'bank_transfer', payment_method_data: { bank_transfer: { local_bank_transfer: {} } } })).json()) as PaymentResponse;
+      expect(simulatorUrl(confirmed).startsWith(`${BASE_URL}/simulator/bank_transfer/${payment.payment_id}?`)).toBe(true);
+      const page = await h.app.request(new URL(simulatorUrl(confirmed)).pathname + new URL(simulatorUrl(confirmed)).search);
+      const html = await page.text();
+      expect(html).toContain('Receive payment');
+      expect(html).toContain('Fail payment');
+      const details = confirmed.next_action?.type === 'display_bank_transfer_information' ? confirmed.next_action.bank_transfer_steps_and_charges_details : {};
+      expect(html).toContain(`Bank transfer with reference <code>${String(details['reference'])}</code>`);
+      expect(html).not.toMatch(/<script|<link|src=/i);
+      const done = await submitSimulatorPage(simulatorUrl(confirmed), 'complete');
+      expect(done.headers.get('location')).toBe(`https://shop.example/back?payment_id=${payment.payment_id}&status=succeeded`);
+      expect(await retrieve(h, payment.payment_id)).toMatchObject({ status: 'succeeded', amount_received: 150_000, next_action: null });
+      expect(await events(h, payment.payment_id)).toEqual(['action_required', 'payment_succeeded']);
+      // Answered once: the page no longer applies.
+      const answered = new URL(simulatorUrl(confirmed));
+      await expectError(await h.app.request(answered.pathname + answered.search), 'ERR_4070');
+    });
+
+    test('"Fail payment" fails a bank transfer (bank_transfer_expired) and a mobile money payment (mobile_money_rejected)', async () => {
+      const bank = await createPayment(h, { currency: 'GHS' });
+      const bankConfirmed = (await (await confirmBank(bank, { payment_method_data: { bank_transfer: { local_bank_transfer: {} } } })).json()) as PaymentResponse;
+      await submitSimulatorPage(simulatorUrl(bankConfirmed), 'fail');
+      expect(await retrieve(h, bank.payment_id)).toMatchObject({ status: 'failed', error_code: 'bank_transfer_expired' });
+      expect(await events(h, bank.payment_id)).toEqual(['action_required', 'payment_failed']);
+
+      const mobile = await createPayment(h, { currency: 'UGX' });
+      const mobileConfirmed = (await (await confirmBank(mobile, momo('+256700000001'))).json()) as PaymentResponse;
+      const page = new URL(simulatorUrl(mobileConfirmed));
+      expect(await (await h.app.request(page.pathname + page.search)).text()).toContain('Mobile money with reference');
+      await submitSimulatorPage(simulatorUrl(mobileConfirmed), 'fail');
+      expect(await retrieve(h, mobile.payment_id)).toMatchObject({ status: 'failed', error_code: 'mobile_money_rejected' });
+    });
+
+    test('the page overrides the scripted outcome: "Receive payment" succeeds a mobile money payment to a 0002 number', async () => {
+      const payment = await createPayment(h, { currency: 'TZS' });
+      const confirmed = (await (await confirmBank(payment, momo('+255700000002'))).json()) as PaymentResponse;
+      await submitSimulatorPage(simulatorUrl(confirmed), 'complete');
+      expect((await retrieve(h, payment.payment_id)).status).toBe('succeeded');
+    });
+
+    test('the bank transfer page does not act on another rail, a wrong challenge or expired instructions', async () => {
+      const payment = await createPayment(h, { currency: 'KES' });
+      const url = new URL(simulatorUrl((await (await confirmBank(payment, { payment_method_data: { bank_transfer: { local_bank_transfer: {} } } })).json()) as PaymentResponse));
+      await expectError(await h.app.request(`/simulator/crypto/${payment.payment_id}${url.search}`), 'ERR_4070');
+      const wrong = new URL(url);
+      wrong.searchParams.set('challenge', 'x'.repeat(24));
+      await expectError(await h.app.request(wrong.pathname + wrong.search), 'ERR_4070');
+      // After 24 hours the instructions have lapsed: "Receive payment" no longer pays; the scripted outcome stands.
+      h.clock.advance(24 * 60 * 60_000);
+      const lapsed = await createPayment(h, { currency: 'KES' });
+      const lapsedUrl = simulatorUrl((await (await confirmBank(lapsed, { payment_method_data: { bank_transfer: { local_bank_transfer: { bank_code: 'SIM_FAIL' } } } })).json()) as PaymentResponse);
+      const page = new URL(lapsedUrl);
+      const html = await (await h.app.request(page.pathname + page.search)).text();
+      h.clock.advance(24 * 60 * 60_000);
+      const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
+      await h.app.request(page.pathname, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ account: field('account'), challenge: field('challenge'), decision: 'complete' }).toString(),
+      });
+      expect(await retrieve(h, lapsed.payment_id)).toMatchObject({ status: 'failed', error_code: 'bank_transfer_expired' });
+    });
+
+    test('mobile money needs the payer\'s number: missing ERR_2001, malformed ERR_2003, both naming the field', async () => {
+      const field = 'payment_method_data.mobile_payment.momo.msisdn';
+      const payment = await createPayment(h, { currency: 'KES' });
+      await expectError(await confirmBank(payment, { payment_method_data: { mobile_payment: { momo: {} } } }), 'ERR_2001', field);
+      for (const msisdn of ['0712', '07123456789012345', '+254 712 345 678', 'abcdefghij', 712345678]) {
+        await expectError(await confirmBank(payment, momo(msisdn)), 'ERR_2003', field);
+      }
+      await expectError(await confirmBank(payment, { payment_method_data: { mobile_payment: { momo: { msisdn: '0712345678', pin: '1234' } } } }), 'ERR_2004', 'payment_method_data.mobile_payment.momo.pin');
+      expect((await retrieve(h, payment.payment_id)).status).toBe('requires_payment_method');
+      expect((await (await confirmBank(payment, momo('0712345678'))).json()) as PaymentResponse).toMatchObject({ status: 'requires_customer_action' });
+    });
+
     test('the default account answers ERR_3010 (ready to switch on)', async () => {
       const payment = await createPayment(plain, { currency: 'KES' });
       const response = await request(plain, 'POST', `/payments/${payment.payment_id}/confirm`, { body: { payment_method_data: { bank_transfer: { local_bank_transfer: {} } } } });
@@ -636,6 +720,10 @@ export function defineVaultSuite(engine: Engine): void {
         ['bank_transfer', ['local_bank_transfer']],
         ['mobile_payment', ['momo']],
       ]);
+      // Mobile money asks the checkout for the payer's number (Hyperswitch required_fields).
+      expect(kes.payment_methods[1]?.payment_method_types[0]).toMatchObject({
+        required_fields: { 'payment_method_data.mobile_payment.momo.msisdn': { field_type: 'user_msisdn', display_name: 'msisdn', value: null } },
+      });
       const inr = await list(await createPayment(h, { currency: 'INR' }));
       expect(inr.payment_methods.map((entry) => entry.payment_method)).toEqual(['upi', 'card']);
     });

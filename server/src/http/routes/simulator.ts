@@ -1,6 +1,6 @@
 /**
  * TEST SIMULATOR PAGES on the API listener: the 3DS challenge of the card simulator, the hosted page of the
- * crypto simulator and the approval page of UPI intent / QR requests. Plain HTML with no script and no external asset (CSP default-src 'none'); the buttons are
+ * crypto simulator, the approval page of UPI intent / QR requests and the payer of bank transfers / mobile money. Plain HTML with no script and no external asset (CSP default-src 'none'); the buttons are
  * form POSTs. After the answer the browser goes to the payment's return_url with ?payment_id=...&status=...
  * (303), or sees a short result page when the payment has no return_url.
  */
@@ -17,6 +17,7 @@ const PAGES = {
   '3ds': { rail: 'card', title: 'Test 3-D Secure challenge', complete: 'Complete authentication', fail: 'Fail authentication' },
   crypto: { rail: 'crypto', title: 'Test crypto payment', complete: 'Pay', fail: 'Expire' },
   upi: { rail: 'upi', title: 'Test UPI payment request', complete: 'Approve', fail: 'Decline' },
+  bank_transfer: { rail: 'bank_transfer', title: 'Test bank transfer / mobile money payment', complete: 'Receive payment', fail: 'Fail payment' },
 } as const;
 type PageKind = keyof typeof PAGES;
 
@@ -56,6 +57,11 @@ function describe(payment: PaymentRecord): string {
       `<p>Send <strong>${escapeHtml(next.pay_amount)} ${escapeHtml(next.pay_currency)}</strong> on ${escapeHtml(next.network)} to</p>`,
       `<p><code>${escapeHtml(next.wallet_address)}</code></p>`,
     );
+  }
+  if (next?.type === 'display_bank_transfer_information') {
+    const reference = next.bank_transfer_steps_and_charges_details['reference'] ?? next.bank_transfer_steps_and_charges_details['account_reference'];
+    const kind = payment.paymentMethod === 'mobile_payment' ? 'Mobile money' : 'Bank transfer';
+    if (typeof reference === 'string') lines.push(`<p>${kind} with reference <code>${escapeHtml(reference)}</code></p>`);
   }
   if (payment.rail === 'upi') lines.push(`<p>UPI ${escapeHtml(payment.paymentMethodType ?? 'request')} to <code>rail.simulator@upi</code></p>`);
   return lines.join('\n');

@@ -1,17 +1,19 @@
 /**
  * Deterministic bank transfer / mobile money simulator (test mode; KES, GHS, TZS, UGX). Confirm answers
  * requires_customer_action with display_bank_transfer_information: where to pay, the reference and the amount.
- * The simulated customer pays (or not) BANK_TRANSFER_RESOLVE_AFTER_MS after the confirm; the next read
- * (GET /payments/{id}) applies the outcome with its event. Inputs (docs/simulator.md):
+ * The details carry `simulator_url`, the simulator page where a tester plays the customer: "Receive payment"
+ * succeeds the payment at once, "Fail payment" fails it. Left alone, the simulated customer pays (or not)
+ * BANK_TRANSFER_RESOLVE_AFTER_MS after the confirm, and the next read (GET /payments/{id}) applies the outcome with
+ * its event. Inputs (docs/simulator.md):
  * - bank transfer: `{"bank_transfer": {"local_bank_transfer": {"bank_code"?: string}}}`; bank_code "SIM_FAIL"
  *   fails ("bank_transfer_expired"), anything else succeeds.
- * - mobile money: payment_method `mobile_payment`, type `momo`, `{"mobile_payment": {"momo": {"msisdn"?: string}}}`;
+ * - mobile money: payment_method `mobile_payment`, type `momo`, `{"mobile_payment": {"momo": {"msisdn": string}}}`;
  *   an msisdn ending in 0002 fails ("mobile_money_rejected"), anything else succeeds.
  */
 import type { Currency } from '../../../../protocol/currency';
 import type { JsonObject } from '../../../../protocol/api/payments';
 import type { AuthorizeRequest, RailAdapter, RailOutcome, SyncRequest } from '../rail-adapter';
-import { declined, type SimulatorOptions } from './card-simulator';
+import { declined, simulatorPageUrl, type SimulatorOptions } from './card-simulator';
 
 /** When the simulated customer's transfer arrives (or the instructions lapse). */
 export const BANK_TRANSFER_RESOLVE_AFTER_MS = 30_000;
@@ -43,6 +45,8 @@ export class BankTransferSimulator implements RailAdapter {
     const reference = `sim_${this.options.ids.secret(20)}`;
     const payReference = `RAIL${this.options.ids.secret(8).toUpperCase()}`;
     const expiresAt = new Date(request.now.getTime() + BANK_TRANSFER_VALIDITY_MS).toISOString();
+    const challenge = this.options.ids.secret(24);
+    const simulatorUrl = simulatorPageUrl(this.options.publicBaseUrl, 'bank_transfer', request, challenge);
     let details: JsonObject;
     let fails: boolean;
     if (request.paymentMethod === 'mobile_payment') {
@@ -57,6 +61,7 @@ export class BankTransferSimulator implements RailAdapter {
         currency: request.currency,
         expires_at: expiresAt,
         instructions: 'Approve the payment prompt on your phone, or pay to the business number with the account reference.',
+        simulator_url: simulatorUrl,
       };
     } else {
       const bankCode = record(record(request.paymentMethodData.bank_transfer)?.['local_bank_transfer'])?.['bank_code'];
@@ -74,6 +79,7 @@ export class BankTransferSimulator implements RailAdapter {
         currency: request.currency,
         expires_at: expiresAt,
         instructions: 'Transfer the exact amount and quote the reference.',
+        simulator_url: simulatorUrl,
       };
     }
     return {
@@ -81,6 +87,8 @@ export class BankTransferSimulator implements RailAdapter {
       reference,
       nextAction: { type: 'display_bank_transfer_information', bank_transfer_steps_and_charges_details: details },
       state: {
+        challenge,
+        expires_at: expiresAt,
         resolve_at: new Date(request.now.getTime() + BANK_TRANSFER_RESOLVE_AFTER_MS).toISOString(),
         outcome: fails ? 'failed' : 'succeeded',
         failure_code: request.paymentMethod === 'mobile_payment' ? 'mobile_money_rejected' : 'bank_transfer_expired',
@@ -89,12 +97,19 @@ export class BankTransferSimulator implements RailAdapter {
   }
 
   async sync(request: SyncRequest): Promise<RailOutcome> {
-    const resolveAt = request.railState?.['resolve_at'];
-    if (typeof resolveAt !== 'string' || request.now.getTime() < Date.parse(resolveAt)) return { kind: 'pending', reference: request.railReference };
-    if (request.railState?.['outcome'] === 'failed') {
-      const code = String(request.railState['failure_code'] ?? 'bank_transfer_expired');
+    const state = request.railState;
+    const failed = () => {
+      const code = String(state?.['failure_code'] ?? 'bank_transfer_expired');
       return declined(request.railReference, code, code);
-    }
-    return { kind: 'authorized', reference: request.railReference, amountReceived: request.amount };
+    };
+    const paid = (): RailOutcome => ({ kind: 'authorized', reference: request.railReference, amountReceived: request.amount });
+    const expiresAt = state?.['expires_at'];
+    const expired = typeof expiresAt === 'string' && request.now.getTime() >= Date.parse(expiresAt);
+    // The simulator page plays the customer; it overrides the scripted outcome while the instructions are valid.
+    if (request.customerDecision === 'fail') return failed();
+    if (request.customerDecision === 'complete' && !expired) return paid();
+    const resolveAt = state?.['resolve_at'];
+    if (typeof resolveAt !== 'string' || request.now.getTime() < Date.parse(resolveAt)) return { kind: 'pending', reference: request.railReference };
+    return state?.['outcome'] === 'failed' ? failed() : paid();
   }
 }

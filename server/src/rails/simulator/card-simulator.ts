@@ -29,7 +29,7 @@ export interface SimulatorOptions {
 }
 
 /** `{base_url}/simulator/{kind}/{payment_id}?account=...&challenge=...` */
-export function simulatorPageUrl(baseUrl: string, kind: '3ds' | 'crypto' | 'upi', request: { accountId: string; paymentId: string }, challenge: string): string {
+export function simulatorPageUrl(baseUrl: string, kind: '3ds' | 'crypto' | 'upi' | 'bank_transfer', request: { accountId: string; paymentId: string }, challenge: string): string {
   const url = new URL(`${baseUrl}/simulator/${kind}/${encodeURIComponent(request.paymentId)}`);
   url.searchParams.set('account', request.accountId);
   url.searchParams.set('challenge', challenge);
