@@ -27,6 +27,12 @@ export const TEST_VPAS = {
   pendingFailure: 'pending-failure@upi',
 } as const;
 
+/** Mobile money numbers: the simulator rejects a number ending in 0002 about 30 s after confirm (docs/simulator.md). */
+export const TEST_MSISDNS = {
+  success: '+254700000001',
+  failure: '+254700000002',
+} as const;
+
 export interface FrameOptions {
   /** Which payment element on the page (0 = the first, in document order). */
   index?: number;
@@ -133,6 +139,25 @@ export async function completeThreeDsChallenge(page: Page, outcome: 'complete' |
   const button = page.getByRole('button', { name });
   await button.waitFor({ timeout: 15_000 });
   await Promise.all([page.waitForURL((url) => url.searchParams.has('payment_id'), { timeout: 15_000 }), button.click()]);
+}
+
+/** Selects mobile money (when there is a choice) and types the payer's number into the frame. */
+export async function fillMobileMoney(page: Page, msisdn: string, options: FrameOptions & { label?: string } = {}): Promise<void> {
+  await selectPaymentMethod(page, 'Mobile money', options);
+  await typeInto(railFrame(page, options).getByLabel(options.label ?? 'Mobile money number', { exact: true }), msisdn);
+}
+
+/**
+ * Plays the customer of a bank transfer or mobile money payment: opens the simulator page from the frame's test-mode
+ * link and presses "Receive payment" (pay) or "Fail payment" (fail) there. The frame sees the result by polling.
+ */
+export async function completeBankTransfer(page: Page, outcome: 'pay' | 'fail', options: FrameOptions = {}): Promise<void> {
+  const link = railFrame(page, options).getByRole('link', { name: /simulat/i });
+  const [popup] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+  await popup.waitForLoadState();
+  await popup.getByRole('button', { name: outcome === 'pay' ? 'Receive payment' : 'Fail payment', exact: true }).click();
+  await popup.waitForLoadState();
+  await popup.close();
 }
 
 /** Opens the crypto simulator's hosted page from the frame's link and presses Pay or Expire there. */

@@ -19,13 +19,21 @@ function fillCard(model: InstanceType<typeof PaymentModel>, number = CARD_NUMBER
 }
 
 describe('methodOptions()', () => {
-  test('orders card, UPI, bank transfer, crypto and merges credit/debit into one card option', () => {
+  test('orders card, UPI, bank transfer, mobile money, crypto and merges credit/debit into one card option', () => {
     expect(methodOptions(ALL_METHODS).map((option) => option.id)).toEqual([
       'card',
       'upi_collect',
       'upi_qr',
       'bank_transfer:local_bank_transfer',
+      'mobile_payment:momo',
       'crypto',
+    ]);
+  });
+
+  test('offers mobile_payment only as mobile money (momo); carrier billing needs inputs the frame lacks', () => {
+    expect(methodOptions({ payment_methods: [{ payment_method: 'mobile_payment', payment_method_types: [{ payment_method_type: 'direct_carrier_billing' }] }] })).toEqual([]);
+    expect(methodOptions({ payment_methods: [{ payment_method: 'mobile_payment', payment_method_types: [{ payment_method_type: 'momo' }] }] })).toEqual([
+      { id: 'mobile_payment:momo', payment_method: 'mobile_payment', payment_method_type: 'momo', label: 'tabMobileMoney' },
     ]);
   });
 
@@ -157,6 +165,38 @@ describe('screens the frame shows itself', () => {
     });
     expect(model.screen.value).toEqual(action);
     expect(model.notice.value?.key).toBe('pending');
+  });
+
+  test('mobile money: refuses a missing or malformed number in the frame (ERR_6005, field msisdn) without calling confirm', async () => {
+    const { model, requests } = await loaded();
+    model.select('mobile_payment:momo');
+    expect(await model.confirm({ redirect: 'if_required' })).toEqual({
+      error: expect.objectContaining({ code: 'ERR_6005', field_name: 'msisdn', message: 'The mobile money number is missing.' }),
+    });
+    expect(model.mobileMoney.errorKey.value).toBe('msisdnRequired');
+    model.mobileMoney.input('0712 34');
+    expect(await model.confirm({ redirect: 'if_required' })).toEqual({
+      error: expect.objectContaining({ code: 'ERR_6005', field_name: 'msisdn', message: 'The mobile money number is not valid.' }),
+    });
+    expect(requests.some((request) => request.url.endsWith('/confirm'))).toBe(false);
+  });
+
+  test('mobile money: confirms with the number without its spaces; change events report completeness only', async () => {
+    const action = { type: 'display_bank_transfer_information', bank_transfer_steps_and_charges_details: { type: 'mobile_money', business_number: '400200' } };
+    const waiting = { ...PAYMENT, status: 'requires_customer_action', next_action: action };
+    const { model, requests, events } = await loaded(fakeApi({ methods: () => json(ALL_METHODS), confirm: () => json(waiting), retrieve: () => json(PAYMENT) }));
+    model.select('mobile_payment:momo');
+    model.mobileMoney.input('+254 712 345 678');
+    expect(events.filter((event) => event.type === 'change').at(-1)).toEqual({ type: 'change', complete: true, empty: false, value: { type: 'mobile_payment' } });
+    await model.confirm({ redirect: 'if_required' });
+    expect(requests.find((request) => request.url.endsWith('/confirm'))!.body).toMatchObject({
+      payment_method: 'mobile_payment',
+      payment_method_type: 'momo',
+      payment_method_data: { mobile_payment: { momo: { msisdn: '+254712345678' } } },
+    });
+    expect(JSON.stringify(events)).not.toContain('712');
+    model.clear();
+    expect(model.mobileMoney.text.value).toBe('');
   });
 
   test('UPI QR: shows the QR next_action', async () => {

@@ -182,9 +182,9 @@ describe('update() and clear()', () => {
     model.update({ locale: 'fr', appearance: { theme: 'night' } });
     expect(model.messages.value.upiLabel).toBe('Identifiant UPI');
     expect(model.appearance.value).toEqual({ theme: 'night' });
-    expect(model.upi.vpa.value).toBe('success@upi');
+    expect(model.upi.text.value).toBe('success@upi');
     model.update({ clientSecret: 'pay_xyz_secret_' + 'T'.repeat(20) });
-    expect(model.upi.vpa.value).toBe('');
+    expect(model.upi.text.value).toBe('');
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(requests.at(-1)?.url).toContain('/payments/pay_xyz?');
   });
@@ -194,7 +194,7 @@ describe('update() and clear()', () => {
     model.upi.input('bad');
     model.upi.reveal();
     model.clear();
-    expect([model.upi.vpa.value, model.upi.errorKey.value]).toEqual(['', null]);
+    expect([model.upi.text.value, model.upi.errorKey.value]).toEqual(['', null]);
   });
 });
 

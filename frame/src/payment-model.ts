@@ -14,7 +14,7 @@ import { CardModel, type CardField } from './card-model';
 import { timestampToMs } from './deadline';
 import { clientError } from './errors';
 import { messagesFor, type MessageKey } from './i18n';
-import { UpiCollectModel } from './upi-collect-model';
+import { MSISDN_RULE, TextFieldModel, VPA_RULE } from './text-field-model';
 
 /** Statuses after which a payment never changes (protocol/payments.ts FINAL_PAYMENT_STATUSES, kept zod-free). */
 export const FINAL_STATUSES: readonly string[] = ['succeeded', 'failed', 'cancelled', 'cancelled_post_capture', 'partially_captured'];
@@ -44,7 +44,7 @@ export interface PaymentModelDeps {
 
 /** One choice in the method selector: what the customer picks and what confirm sends. */
 export interface MethodOption {
-  /** `card`, `upi_collect`, `upi_intent`, `upi_qr`, `crypto`, or `bank_transfer:<payment_method_type>`. */
+  /** `card`, `upi_collect`, `upi_intent`, `upi_qr`, `crypto`, `bank_transfer:<type>` or `mobile_payment:<type>`. */
   id: string;
   payment_method: string;
   payment_method_type: string;
@@ -56,7 +56,7 @@ export type ScreenAction = Exclude<NextAction, { type: 'wait_screen_information'
 
 export const CRYPTO_CURRENCIES = ['BTC', 'ETH', 'USDC', 'USDT'] as const;
 
-const ORDER = ['card', 'upi_collect', 'upi_intent', 'upi_qr', 'bank_transfer', 'crypto'];
+const ORDER = ['card', 'upi_collect', 'upi_intent', 'upi_qr', 'bank_transfer', 'mobile_payment', 'crypto'];
 
 /** The methods of the list this frame can take, in display order; others (wallets, pay later) are left out. */
 export function methodOptions(list: PaymentMethodList): MethodOption[] {
@@ -81,9 +81,12 @@ export function methodOptions(list: PaymentMethodList): MethodOption[] {
         break;
       case 'bank_transfer':
         for (const type of types.length ? types : ['local_bank_transfer']) {
-          const label = /mom|mobile|mpesa|money/.test(type) ? 'tabMobileMoney' : 'tabBankTransfer';
-          options.push({ id: `bank_transfer:${type}`, payment_method: 'bank_transfer', payment_method_type: type, label });
+          options.push({ id: `bank_transfer:${type}`, payment_method: 'bank_transfer', payment_method_type: type, label: 'tabBankTransfer' });
         }
+        break;
+      case 'mobile_payment':
+        // Mobile money (momo) only: the other mobile_payment types (carrier billing) need inputs this frame lacks.
+        if (types.includes('momo')) options.push({ id: 'mobile_payment:momo', payment_method: 'mobile_payment', payment_method_type: 'momo', label: 'tabMobileMoney' });
     }
   }
   const rank = (option: MethodOption) => ORDER.indexOf(option.id.split(':')[0] ?? '');
@@ -114,7 +117,8 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
   const methodAvailable = computed(() => methods.value.length > 0);
   const notice = signal<Notice | null>(null);
   const screen = signal<ScreenAction | null>(null);
-  const upi = new UpiCollectModel();
+  const upi = new TextFieldModel(VPA_RULE);
+  const mobileMoney = new TextFieldModel(MSISDN_RULE);
   const card = new CardModel();
   const cryptoCurrency = signal<string>(CRYPTO_CURRENCIES[0]);
   const locale = computed(() => config.value.locale ?? 'en');
@@ -130,6 +134,7 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
     const id = selectedId.value;
     if (id === 'upi_collect') return { complete: upi.complete.value, empty: upi.empty.value };
     if (id === 'card') return { complete: card.complete.value, empty: card.empty.value };
+    if (id === 'mobile_payment:momo') return { complete: mobileMoney.complete.value, empty: mobileMoney.empty.value };
     return { complete: true, empty: false };
   });
 
@@ -226,6 +231,10 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
       upi.reveal();
       return clientError('ERR_6005', upi.empty.value ? 'The UPI ID is missing.' : 'The UPI ID is not valid.', 'vpa_id');
     }
+    if (option.id === 'mobile_payment:momo' && !mobileMoney.complete.value) {
+      mobileMoney.reveal();
+      return clientError('ERR_6005', mobileMoney.empty.value ? 'The mobile money number is missing.' : 'The mobile money number is not valid.', 'msisdn');
+    }
     if (option.id === 'card' && !card.complete.value) {
       card.reveal();
       const field = card.firstInvalid.value ?? 'card_number';
@@ -244,9 +253,11 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
         return { ok: true, value: { ...base, payment_method_data: { psp_token: token.value.psp_token } } };
       }
       case 'upi':
-        return { ok: true, value: { ...base, payment_method_data: { upi: { [option.payment_method_type]: option.id === 'upi_collect' ? { vpa_id: upi.vpaId.value } : {} } } } };
+        return { ok: true, value: { ...base, payment_method_data: { upi: { [option.payment_method_type]: option.id === 'upi_collect' ? { vpa_id: upi.value.value } : {} } } } };
       case 'crypto':
         return { ok: true, value: { ...base, payment_method_data: { crypto: { pay_currency: cryptoCurrency.value } } } };
+      case 'mobile_payment':
+        return { ok: true, value: { ...base, payment_method_data: { mobile_payment: { momo: { msisdn: mobileMoney.value.value } } } } };
       default:
         return { ok: true, value: { ...base, payment_method_data: { [option.payment_method]: { [option.payment_method_type]: {} } } } };
     }
@@ -319,6 +330,7 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
     notice,
     screen,
     upi,
+    mobileMoney,
     card,
     cryptoCurrency,
     locale,
@@ -343,12 +355,14 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
       config.value = { ...config.value, ...update };
       if (secretChanged) {
         upi.clear();
+        mobileMoney.clear();
         card.clear();
         void load();
       }
     },
     clear() {
       upi.clear();
+      mobileMoney.clear();
       card.clear();
       if (notice.value?.kind === 'error' && phase.value === 'ready' && methodAvailable.value) notice.value = null;
     },

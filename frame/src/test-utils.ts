@@ -25,6 +25,7 @@ export const ALL_METHODS = {
     { payment_method: 'card', payment_method_types: [{ payment_method_type: 'credit' }, { payment_method_type: 'debit' }] },
     { payment_method: 'upi', payment_method_types: [{ payment_method_type: 'upi_collect' }, { payment_method_type: 'upi_qr' }] },
     { payment_method: 'bank_transfer', payment_method_types: [{ payment_method_type: 'local_bank_transfer' }] },
+    { payment_method: 'mobile_payment', payment_method_types: [{ payment_method_type: 'momo' }, { payment_method_type: 'direct_carrier_billing' }] },
   ],
 };
 

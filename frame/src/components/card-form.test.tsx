@@ -90,7 +90,7 @@ describe('CardForm', () => {
   test('the method selector is a labelled radio group; picking crypto shows its form', async () => {
     const { model } = await mounted();
     const radios = [...scratch.querySelectorAll<HTMLInputElement>('input[type="radio"][name="rail-method"]')];
-    expect(radios.map((radio) => radio.value)).toEqual(['card', 'upi_collect', 'upi_qr', 'bank_transfer:local_bank_transfer', 'crypto']);
+    expect(radios.map((radio) => radio.value)).toEqual(['card', 'upi_collect', 'upi_qr', 'bank_transfer:local_bank_transfer', 'mobile_payment:momo', 'crypto']);
     expect(scratch.querySelector('fieldset legend')?.textContent).toBe('Payment method');
     await act(() => model.select('crypto'));
     expect(scratch.querySelector('label[for="rail-crypto-currency"]')?.textContent).toBe('Pay in');

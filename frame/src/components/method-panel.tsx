@@ -1,7 +1,7 @@
 import type { Messages } from '../i18n';
 import { CRYPTO_CURRENCIES, type Payment } from '../payment-model';
 import { CardForm } from './card-form';
-import { UpiCollectForm } from './upi-collect-form';
+import { MobileMoneyForm, UpiCollectForm } from './text-field-form';
 
 export const CRYPTO_SELECT_ID = 'rail-crypto-currency';
 
@@ -20,6 +20,8 @@ export function MethodPanel({ model, messages, disabled }: { model: Payment; mes
       return <p class="Hint Panel">{messages.upiQrHint}</p>;
     case 'bank_transfer':
       return <p class="Hint Panel">{messages.bankTransferHint}</p>;
+    case 'mobile_payment':
+      return <MobileMoneyForm form={model.mobileMoney} messages={messages} disabled={disabled} />;
     case 'crypto':
       return (
         <div class="Form">

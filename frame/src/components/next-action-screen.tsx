@@ -1,3 +1,4 @@
+import { displayAmount } from '../display-amount';
 import type { Messages } from '../i18n';
 import type { ScreenAction } from '../payment-model';
 
@@ -37,7 +38,7 @@ function Details({ rows }: { rows: [string, string][] }) {
 }
 
 /** What the frame shows for a next_action it handles itself, while it polls the payment. */
-export function NextActionScreen({ action, messages }: { action: ScreenAction; messages: Messages }) {
+export function NextActionScreen({ action, messages, locale }: { action: ScreenAction; messages: Messages; locale: string }) {
   switch (action.type) {
     case 'qr_code_information': {
       const image = action.image_data_url && /^data:image\/(png|gif|jpeg|svg\+xml);/i.test(action.image_data_url) ? action.image_data_url : undefined;
@@ -54,13 +55,27 @@ export function NextActionScreen({ action, messages }: { action: ScreenAction; m
         </div>
       );
     }
-    case 'display_bank_transfer_information':
+    case 'display_bank_transfer_information': {
+      // The rail's own fields, as they come, except the amount (formatted here) and the test simulator's link.
+      const { type, simulator_url: simulatorUrl, ...details } = action.bank_transfer_steps_and_charges_details;
+      const { amount, currency, ...rest } = details;
+      const rows =
+        typeof amount === 'number' && typeof currency === 'string'
+          ? [[messages.amount, displayAmount(amount, currency, locale)] as [string, string], ...detailRows(rest)]
+          : detailRows(details);
+      const link = typeof simulatorUrl === 'string' ? safeLink(simulatorUrl, /^https?:/i) : undefined;
       return (
         <div class="Action" data-testid="bank-transfer-screen">
-          <p class="Hint">{messages.bankTransferTitle}</p>
-          <Details rows={detailRows(action.bank_transfer_steps_and_charges_details)} />
+          <p class="Hint">{type === 'mobile_money' ? messages.mobileMoneyTitle : messages.bankTransferTitle}</p>
+          <Details rows={rows} />
+          {link && (
+            <a class="Button" href={link} target="_blank" rel="noopener noreferrer">
+              {messages.simulatorOpen}
+            </a>
+          )}
         </div>
       );
+    }
     case 'crypto_payment_information': {
       const link = safeLink(action.hosted_page_url, /^https?:/i);
       return (

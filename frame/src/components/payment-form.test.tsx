@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { PaymentModel } from '../payment-model';
 import { PAYMENT, fakeApi, json, modelDeps } from '../test-utils';
 import { NOTICE_ID, PaymentForm } from './payment-form';
-import { VPA_INPUT_ID } from './upi-collect-form';
+import { VPA_INPUT_ID } from './text-field-form';
 
 let scratch: HTMLElement;
 beforeEach(() => {

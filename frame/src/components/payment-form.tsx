@@ -1,19 +1,10 @@
-import { formatAmount } from '../../../protocol/currency';
 import type { LoaderOption } from '../../../protocol/frame-messages';
+import { displayAmount } from '../display-amount';
 import type { Payment } from '../payment-model';
 import { MethodPanel, MethodTabs } from './method-panel';
 import { NextActionScreen } from './next-action-screen';
 
 export const NOTICE_ID = 'rail-notice';
-
-/** The amount in the currency's own exponent; an unknown currency code still shows digits rather than breaking the form. */
-function displayAmount(value: number, currency: string, locale: string): string {
-  try {
-    return formatAmount(value, currency, locale);
-  } catch {
-    return `${value} ${currency}`;
-  }
-}
 
 function Loading({ text, loader }: { text: string; loader: LoaderOption }) {
   return (
@@ -71,7 +62,7 @@ export function PaymentForm({ model, onEscape, onSubmit }: PaymentFormProps) {
       {phase !== 'loading' && phase !== 'loaderror' && model.methodAvailable.value && (
         <>
           <MethodTabs model={model} messages={messages} disabled={disabled} />
-          {screen ? <NextActionScreen action={screen} messages={messages} /> : <MethodPanel model={model} messages={messages} disabled={disabled} />}
+          {screen ? <NextActionScreen action={screen} messages={messages} locale={model.locale.value} /> : <MethodPanel model={model} messages={messages} disabled={disabled} />}
         </>
       )}
       {(phase === 'waiting' || phase === 'action') && (
