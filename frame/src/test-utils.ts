@@ -1,4 +1,5 @@
-import { vi } from 'vitest';
+import { render } from 'preact';
+import { afterEach, beforeEach, vi } from 'vitest';
 import type { FrameConfig, FrameEvent, PaymentResult } from '../../protocol/frame-messages';
 import type { PaymentModelDeps } from './payment-model';
 
@@ -64,4 +65,17 @@ export function modelDeps(fetch: typeof globalThis.fetch, config: FrameConfig = 
     now: () => clock,
   };
   return { deps, events, now: () => clock };
+}
+
+/** A container in the document for a test file's renders: attached before each test, unmounted and detached after it. */
+export function renderTarget(): HTMLElement {
+  const scratch = document.createElement('div');
+  beforeEach(() => {
+    document.body.appendChild(scratch);
+  });
+  afterEach(() => {
+    render(null, scratch);
+    scratch.remove();
+  });
+  return scratch;
 }

@@ -1,21 +1,14 @@
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { PaymentModel } from '../payment-model';
-import { ALL_METHODS, fakeApi, json, modelDeps } from '../test-utils';
+import { ALL_METHODS, fakeApi, json, modelDeps, renderTarget } from '../test-utils';
 import { CARD_INPUT_IDS } from './card-form';
 import { PaymentForm } from './payment-form';
 import { detailRows, safeLink } from './next-action-screen';
+import { MSISDN_INPUT_ID } from './text-field-form';
 
-let scratch: HTMLElement;
-beforeEach(() => {
-  scratch = document.createElement('div');
-  document.body.appendChild(scratch);
-});
-afterEach(() => {
-  render(null, scratch);
-  scratch.remove();
-});
+const scratch = renderTarget();
 
 async function mounted(handlers: { submit?: () => void; escape?: () => void } = {}) {
   const { deps, events } = modelDeps(fakeApi({ methods: () => json(ALL_METHODS) }).fetch);
@@ -95,6 +88,24 @@ describe('CardForm', () => {
     await act(() => model.select('crypto'));
     expect(scratch.querySelector('label[for="rail-crypto-currency"]')?.textContent).toBe('Pay in');
     expect(scratch.querySelector('[data-testid="card-form"]')).toBeNull();
+  });
+});
+
+describe('mobile money form', () => {
+  test('one labelled phone input (tel, autocomplete tel) whose error shows after leaving it and clears when fixed', async () => {
+    const { model } = await mounted();
+    await act(() => model.select('mobile_payment:momo'));
+    const field = scratch.querySelector<HTMLInputElement>(`#${MSISDN_INPUT_ID}`)!;
+    expect(scratch.querySelector(`label[for="${MSISDN_INPUT_ID}"]`)?.textContent).toBe('Mobile money number');
+    expect([field.type, field.getAttribute('autocomplete'), field.getAttribute('inputmode'), field.getAttribute('aria-required')]).toEqual(['tel', 'tel', 'tel', 'true']);
+    expect(field.getAttribute('aria-describedby')).toBe(`${MSISDN_INPUT_ID}-hint ${MSISDN_INPUT_ID}-error`);
+    await type(field, '0712');
+    await act(() => {
+      field.dispatchEvent(new Event('blur'));
+    });
+    expect([field.getAttribute('aria-invalid'), scratch.querySelector(`#${MSISDN_INPUT_ID}-error`)?.textContent]).toEqual(['true', 'Enter a phone number of 8 to 15 digits.']);
+    await type(field, '0712 345 678');
+    expect([field.getAttribute('aria-invalid'), scratch.querySelector(`#${MSISDN_INPUT_ID}-error`)?.textContent]).toEqual(['false', '']);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { Messages } from '../i18n';
 import { CRYPTO_CURRENCIES, type Payment } from '../payment-model';
 import { CardForm } from './card-form';
-import { MobileMoneyForm, UpiCollectForm } from './text-field-form';
+import { TextFieldForm } from './text-field-form';
 
 export const CRYPTO_SELECT_ID = 'rail-crypto-currency';
 
@@ -13,7 +13,7 @@ export function MethodPanel({ model, messages, disabled }: { model: Payment; mes
     case 'card':
       return <CardForm card={model.card} messages={messages} disabled={disabled} />;
     case 'upi_collect':
-      return <UpiCollectForm form={model.upi} messages={messages} disabled={disabled} />;
+      return <TextFieldForm field="vpa" form={model.upi} messages={messages} disabled={disabled} />;
     case 'upi_intent':
       return <p class="Hint Panel">{messages.upiIntentHint}</p>;
     case 'upi_qr':
@@ -21,7 +21,7 @@ export function MethodPanel({ model, messages, disabled }: { model: Payment; mes
     case 'bank_transfer':
       return <p class="Hint Panel">{messages.bankTransferHint}</p>;
     case 'mobile_payment':
-      return <MobileMoneyForm form={model.mobileMoney} messages={messages} disabled={disabled} />;
+      return <TextFieldForm field="msisdn" form={model.mobileMoney} messages={messages} disabled={disabled} />;
     case 'crypto':
       return (
         <div class="Form">

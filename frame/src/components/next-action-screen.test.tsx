@@ -1,18 +1,11 @@
 import { render } from 'preact';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { messagesFor } from '../i18n';
 import type { ScreenAction } from '../payment-model';
+import { renderTarget } from '../test-utils';
 import { NextActionScreen } from './next-action-screen';
 
-let scratch: HTMLElement;
-beforeEach(() => {
-  scratch = document.createElement('div');
-  document.body.appendChild(scratch);
-});
-afterEach(() => {
-  render(null, scratch);
-  scratch.remove();
-});
+const scratch = renderTarget();
 
 const bankTransfer = (details: Record<string, unknown>): ScreenAction => ({ type: 'display_bank_transfer_information', bank_transfer_steps_and_charges_details: details });
 

@@ -1,20 +1,12 @@
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { PaymentModel } from '../payment-model';
-import { PAYMENT, fakeApi, json, modelDeps } from '../test-utils';
+import { PAYMENT, fakeApi, json, modelDeps, renderTarget } from '../test-utils';
 import { NOTICE_ID, PaymentForm } from './payment-form';
 import { VPA_INPUT_ID } from './text-field-form';
 
-let scratch: HTMLElement;
-beforeEach(() => {
-  scratch = document.createElement('div');
-  document.body.appendChild(scratch);
-});
-afterEach(() => {
-  render(null, scratch);
-  scratch.remove();
-});
+const scratch = renderTarget();
 
 async function mounted(escape: () => void = () => {}) {
   const { deps } = modelDeps(fakeApi().fetch);

@@ -1,37 +1,46 @@
 import type { JSX } from 'preact';
-import type { Messages } from '../i18n';
+import type { MessageKey, Messages } from '../i18n';
 import type { TextField } from '../text-field-model';
 
 export const VPA_INPUT_ID = 'rail-upi-vpa';
 export const MSISDN_INPUT_ID = 'rail-mobile-money-number';
 
-type InputProps = Pick<JSX.InputHTMLAttributes<HTMLInputElement>, 'type' | 'inputMode' | 'autoComplete' | 'autoCapitalize' | 'name'>;
+type InputProps = Pick<JSX.InputHTMLAttributes<HTMLInputElement>, 'name' | 'type' | 'inputMode' | 'autoComplete' | 'autoCapitalize'>;
 
-/** A method's one labelled text input, its hint and its error (announced politely). */
-function TextFieldForm({
-  id,
-  form,
-  messages,
-  disabled,
-  label,
-  placeholder,
-  hint,
-  input,
-}: {
+interface FieldText {
   id: string;
-  form: TextField;
-  messages: Messages;
-  disabled: boolean;
-  label: string;
-  placeholder: string;
-  hint: string;
+  label: MessageKey;
+  placeholder: MessageKey;
+  hint: MessageKey;
   input: InputProps;
-}) {
+}
+
+/** The one text input of a method: UPI collect's VPA, mobile money's number (the provider prompts that phone). */
+const FIELDS = {
+  vpa: {
+    id: VPA_INPUT_ID,
+    label: 'upiLabel',
+    placeholder: 'upiPlaceholder',
+    hint: 'upiHint',
+    input: { name: 'vpa', type: 'text', inputMode: 'email', autoComplete: 'off', autoCapitalize: 'none' },
+  },
+  msisdn: {
+    id: MSISDN_INPUT_ID,
+    label: 'mobileMoneyLabel',
+    placeholder: 'mobileMoneyPlaceholder',
+    hint: 'mobileMoneyHint',
+    input: { name: 'msisdn', type: 'tel', inputMode: 'tel', autoComplete: 'tel' },
+  },
+} satisfies Record<string, FieldText>;
+
+/** A method's labelled text input, its hint and its error (announced politely). */
+export function TextFieldForm({ field, form, messages, disabled }: { field: keyof typeof FIELDS; form: TextField; messages: Messages; disabled: boolean }) {
+  const { id, label, placeholder, hint, input }: FieldText = FIELDS[field];
   const errorKey = form.errorKey.value;
   return (
     <div class="Form">
       <label class="Label" for={id}>
-        {label}
+        {messages[label]}
       </label>
       <input
         id={id}
@@ -39,7 +48,7 @@ function TextFieldForm({
         {...input}
         autoCorrect="off"
         spellcheck={false}
-        placeholder={placeholder}
+        placeholder={messages[placeholder]}
         aria-required="true"
         aria-invalid={errorKey ? 'true' : 'false'}
         aria-describedby={`${id}-hint ${id}-error`}
@@ -49,43 +58,11 @@ function TextFieldForm({
         onBlur={() => form.leave()}
       />
       <p id={`${id}-hint`} class="Hint">
-        {hint}
+        {messages[hint]}
       </p>
       <p id={`${id}-error`} class="Error" aria-live="polite">
         {errorKey && messages[errorKey]}
       </p>
     </div>
-  );
-}
-
-/** UPI collect: the payer's VPA. */
-export function UpiCollectForm({ form, messages, disabled }: { form: TextField; messages: Messages; disabled: boolean }) {
-  return (
-    <TextFieldForm
-      id={VPA_INPUT_ID}
-      form={form}
-      messages={messages}
-      disabled={disabled}
-      label={messages.upiLabel}
-      placeholder={messages.upiPlaceholder}
-      hint={messages.upiHint}
-      input={{ name: 'vpa', type: 'text', inputMode: 'email', autoComplete: 'off', autoCapitalize: 'none' }}
-    />
-  );
-}
-
-/** Mobile money: the number the provider sends its approval prompt to. */
-export function MobileMoneyForm({ form, messages, disabled }: { form: TextField; messages: Messages; disabled: boolean }) {
-  return (
-    <TextFieldForm
-      id={MSISDN_INPUT_ID}
-      form={form}
-      messages={messages}
-      disabled={disabled}
-      label={messages.mobileMoneyLabel}
-      placeholder={messages.mobileMoneyPlaceholder}
-      hint={messages.mobileMoneyHint}
-      input={{ name: 'msisdn', type: 'tel', inputMode: 'tel', autoComplete: 'tel' }}
-    />
   );
 }
