@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       dataDir: resolve('./.rail-data'),
       databaseUrl: undefined,
       logLevel: 'info',
+      paymentSyncIntervalMs: 5000,
       accountSettings: DEFAULT_ACCOUNT_SETTINGS,
     });
     expect(config.webhookRetryScheduleSeconds).toEqual([60, 300, 300, 600, 600, 600, 600, 600, 3600, 3600, 3600, 3600, 3600, 21600, 21600, 21600]);
@@ -34,6 +35,7 @@ describe('loadConfig', () => {
       RAIL_WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
       RAIL_WEBHOOK_RETRY_SCHEDULE: '1,2,3',
       RAIL_LOG_LEVEL: 'debug',
+      RAIL_PAYMENT_SYNC_INTERVAL_MS: '0',
       RAIL_OPERATOR_EMAIL: 'ops@example.com',
     });
     expect(config).toMatchObject({
@@ -47,6 +49,7 @@ describe('loadConfig', () => {
       webhookSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
       webhookRetryScheduleSeconds: [1, 2, 3],
       logLevel: 'debug',
+      paymentSyncIntervalMs: 0,
       operatorEmail: 'ops@example.com',
     });
   });
@@ -59,6 +62,8 @@ describe('loadConfig', () => {
     { RAIL_WEBHOOK_SECRET: 'whsec_not base64 at all, really not at all!!' },
     { RAIL_WEBHOOK_RETRY_SCHEDULE: '1,,2' },
     { RAIL_LOG_LEVEL: 'loud' },
+    { RAIL_PAYMENT_SYNC_INTERVAL_MS: '-1' },
+    { RAIL_PAYMENT_SYNC_INTERVAL_MS: '2.5' },
     { RAIL_OPERATOR_TOTP_SECRET: 'not base32!' },
   ])('refuses %o', (env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

@@ -71,6 +71,7 @@ const EnvSchema = z.object({
     }
     return parsed.key;
   }),
+  RAIL_PAYMENT_SYNC_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
   RAIL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -123,6 +124,8 @@ export interface Config {
   accountSettings: AccountSettings;
   /** RAIL_VAULT_KEY (32 bytes); undefined: the key file in the data directory (vault/vault-cipher.ts). */
   vaultKey: Buffer | undefined;
+  /** How often waiting payments are asked about (core/sweep-waiting-payments.ts); 0 turns the sweep off. */
+  paymentSyncIntervalMs: number;
   logLevel: z.infer<typeof EnvSchema>['RAIL_LOG_LEVEL'];
 }
 
@@ -204,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryScheduleSeconds: e.RAIL_WEBHOOK_RETRY_SCHEDULE,
     accountSettings: loadAccountSettings(e.RAIL_ACCOUNT_CONFIG),
     vaultKey: e.RAIL_VAULT_KEY,
+    paymentSyncIntervalMs: e.RAIL_PAYMENT_SYNC_INTERVAL_MS,
     logLevel: e.RAIL_LOG_LEVEL,
   };
 }

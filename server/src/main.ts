@@ -13,6 +13,7 @@ import { bootstrap, type BootstrapSecretsFile } from './core/bootstrap';
 import { systemClock } from './core/clock';
 import { cryptoIds } from './core/ids';
 import { purgeExpiredIdempotencyKeys } from './core/idempotency';
+import { WaitingPaymentSweep } from './core/sweep-waiting-payments';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger, type Logger } from './logger';
 import { createSimulatorRegistry } from './rails/simulator/registry';
@@ -25,6 +26,8 @@ import { WebhookDispatcher } from './webhooks/dispatcher';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const IDEMPOTENCY_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+/** Waiting payments asked about per sweep tick. */
+const PAYMENT_SYNC_BATCH = 100;
 
 /** The generated test keys, kept in the data directory (mode 0600) so a restart prints and uses the same ones. */
 function fileSecrets(dataDir: string): BootstrapSecretsFile {
@@ -154,6 +157,29 @@ async function main(): Promise<void> {
     isReady,
   });
 
+  // Waiting payments resolve (and their webhook events are written) without anyone reading them.
+  const waitingSweep = new WaitingPaymentSweep(
+    { store, rails, clock: systemClock, ids: cryptoIds, vault },
+    {
+      batchSize: PAYMENT_SYNC_BATCH,
+      onError: (payment, error) => logger.warn({ err: error, payment_id: payment.paymentId, rail: payment.rail }, 'rail sync of a waiting payment failed'),
+    },
+  );
+  let sweeping = false;
+  const paymentSync =
+    config.paymentSyncIntervalMs > 0
+      ? setInterval(() => {
+          // A lap that outlasts the interval is not overlapped by the next tick.
+          if (sweeping) return;
+          sweeping = true;
+          waitingSweep
+            .step()
+            .catch((error: unknown) => logger.warn({ err: error }, 'waiting-payment sweep failed'))
+            .finally(() => (sweeping = false));
+        }, config.paymentSyncIntervalMs)
+      : undefined;
+  paymentSync?.unref();
+
   // Expired Idempotency-Key rows are re-claimable at once; this sweep only keeps the table small.
   const sweep = setInterval(() => {
     purgeExpiredIdempotencyKeys({ store, clock: systemClock }).catch((error: unknown) => logger.warn({ err: error }, 'idempotency sweep failed'));
@@ -200,6 +226,7 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     clearInterval(sweep);
+    clearInterval(paymentSync);
     await Promise.all([closeServer(apiServer), closeServer(jsServer), dispatcher.stop()]);
     await store.close();
     logger.info('stopped');

@@ -68,7 +68,20 @@ export interface PaymentListQuery {
   endingBefore?: { createdAt: Date; paymentId: string };
 }
 
+/** A place in the walk over waiting payments: the last payment a sweep looked at. */
+export interface WaitingPaymentCursor {
+  updatedAt: Date;
+  accountId: string;
+  mode: string;
+  paymentId: string;
+}
+
 export interface PaymentListStore {
   /** At most `limit` payments, newest first (created descending, payment_id descending among equal created). */
   listPayments(scope: Scope, query: PaymentListQuery): Promise<PaymentRecord[]>;
+  /**
+   * At most `limit` payments of every account and mode that wait for the customer on a rail (status
+   * requires_customer_action), after `after` in (updated_at, account_id, mode, payment_id) order, oldest first.
+   */
+  listWaitingPayments(after: WaitingPaymentCursor | null, limit: number): Promise<PaymentRecord[]>;
 }

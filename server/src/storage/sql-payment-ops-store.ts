@@ -10,6 +10,7 @@ import type {
   PaymentAttemptStore,
   PaymentListQuery,
   PaymentListStore,
+  WaitingPaymentCursor,
 } from './payment-ops-stores';
 import type { PaymentRecord, Scope } from './records';
 import type { Database, PaymentAttemptsTable } from './schema';
@@ -140,6 +141,24 @@ export class SqlPaymentAttemptStore implements PaymentAttemptStore {
 
 export class SqlPaymentListStore implements PaymentListStore {
   constructor(private readonly db: Db) {}
+
+  async listWaitingPayments(after: WaitingPaymentCursor | null, limit: number): Promise<PaymentRecord[]> {
+    let select = this.db.selectFrom('payments').selectAll().where('status', '=', 'requires_customer_action').where('rail', 'is not', null);
+    if (after !== null) {
+      const updated = after.updatedAt.toISOString();
+      select = select.where((eb) =>
+        eb.or([
+          eb('updated_at', '>', updated),
+          eb.and([
+            eb('updated_at', '=', updated),
+            eb(eb.refTuple('account_id', 'mode', 'payment_id'), '>', eb.tuple(after.accountId, after.mode, after.paymentId)),
+          ]),
+        ]),
+      );
+    }
+    const rows = await select.orderBy('updated_at').orderBy('account_id').orderBy('mode').orderBy('payment_id').limit(limit).execute();
+    return rows.map(toPayment);
+  }
 
   async listPayments(scope: Scope, query: PaymentListQuery): Promise<PaymentRecord[]> {
     // Timestamps are fixed-width ISO 8601 UTC text, so text comparison is instant comparison on both engines.
