@@ -14,6 +14,7 @@ import { systemClock } from './core/clock';
 import { cryptoIds } from './core/ids';
 import { purgeExpiredIdempotencyKeys } from './core/idempotency';
 import { WaitingPaymentSweep } from './core/sweep-waiting-payments';
+import { wipeExpiredVaultTokens } from './core/wipe-expired-vault-tokens';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger, type Logger } from './logger';
 import { createSimulatorRegistry } from './rails/simulator/registry';
@@ -25,7 +26,7 @@ import { defaultWebhookDeliveryConfig } from './webhooks/delivery';
 import { WebhookDispatcher } from './webhooks/dispatcher';
 
 const SHUTDOWN_GRACE_MS = 10_000;
-const IDEMPOTENCY_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+const HOUSEKEEPING_INTERVAL_MS = 5 * 60 * 1000;
 /** Waiting payments asked about per sweep tick. */
 const PAYMENT_SYNC_BATCH = 100;
 
@@ -180,10 +181,12 @@ async function main(): Promise<void> {
       : undefined;
   paymentSync?.unref();
 
-  // Expired Idempotency-Key rows are re-claimable at once; this sweep only keeps the table small.
+  // Housekeeping: expired Idempotency-Key rows are re-claimable at once (this only keeps the table small); the card
+  // ciphertext of tokens that expired unused is deleted (a used token's already was).
   const sweep = setInterval(() => {
     purgeExpiredIdempotencyKeys({ store, clock: systemClock }).catch((error: unknown) => logger.warn({ err: error }, 'idempotency sweep failed'));
-  }, IDEMPOTENCY_SWEEP_INTERVAL_MS);
+    wipeExpiredVaultTokens({ store, clock: systemClock }).catch((error: unknown) => logger.warn({ err: error }, 'vault sweep failed'));
+  }, HOUSEKEEPING_INTERVAL_MS);
   sweep.unref();
 
   const apiServer = await listen(api.fetch, config.host, config.port);

@@ -11,6 +11,7 @@ import type { ErrorCode } from '../../../protocol/errors';
 import type { PaymentResponse } from '../../../protocol/api/payments';
 import type { CreateVaultTokenResponse } from '../../../protocol/api/vault';
 import { DEFAULT_ACCOUNT_SETTINGS, type AccountSettings, type RailCapabilities } from '../core/account-settings';
+import { wipeExpiredVaultTokens } from '../core/wipe-expired-vault-tokens';
 import { passesLuhn } from '../../../protocol/luhn';
 import { createLogger } from '../logger';
 import { BANK_TRANSFER_RESOLVE_AFTER_MS } from '../rails/simulator/bank-transfer-simulator';
@@ -296,7 +297,7 @@ export function defineVaultSuite(engine: Engine): void {
   });
 
   describe(`[${engine}] vault storage`, () => {
-    test('rows hold ciphertext only; the same card encrypts differently per token; the CVC ciphertext is deleted at use', async () => {
+    test('rows hold ciphertext only; the same card encrypts differently per token; both ciphertexts are deleted at use', async () => {
       const payment = await createPayment(h);
       const first = await mint(h, payment);
       const second = await mint(h, payment);
@@ -319,7 +320,24 @@ export function defineVaultSuite(engine: Engine): void {
       const used = await rawToken(h, first.psp_token);
       expect(used.cvc_ciphertext).toBeNull();
       expect(used.used_at).toBe(h.clock.now().toISOString());
-      expect(used.card_ciphertext).toBe(a.card_ciphertext);
+      expect(used.card_ciphertext).toBe('');
+      // The other token is untouched until it is used or expires.
+      expect(await rawToken(h, second.psp_token)).toMatchObject({ card_ciphertext: b.card_ciphertext, cvc_ciphertext: b.cvc_ciphertext });
+    });
+
+    test('the housekeeping sweep deletes the ciphertexts of expired tokens only; an expired token stays unusable', async () => {
+      const payment = await createPayment(h);
+      const old = await mint(h, payment);
+      h.clock.advance(10 * 60_000);
+      const later = await createPayment(h);
+      const fresh = await mint(h, later);
+      const freshRow = await rawToken(h, fresh.psp_token);
+      h.clock.advance(5 * 60_000);
+      expect(await wipeExpiredVaultTokens({ store: h.store, clock: h.clock })).toBeGreaterThanOrEqual(1);
+      expect(await rawToken(h, old.psp_token)).toMatchObject({ card_ciphertext: '', cvc_ciphertext: null, used_at: null, last4: '4242' });
+      expect(await rawToken(h, fresh.psp_token)).toMatchObject({ card_ciphertext: freshRow.card_ciphertext, cvc_ciphertext: freshRow.cvc_ciphertext });
+      expect(await wipeExpiredVaultTokens({ store: h.store, clock: h.clock })).toBe(0);
+      expect((await confirmWithToken(h, later, fresh.psp_token)).status).toBe(200);
     });
 
     test('a token is found only in its own account and mode', async () => {

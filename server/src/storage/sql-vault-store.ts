@@ -7,6 +7,9 @@ import { insertResult } from './sql-store';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+/** card_ciphertext of a token that can no longer be used (the column is NOT NULL since migration 0007). */
+export const WIPED = '';
+
 function toToken(row: Selectable<VaultTokensTable>): VaultTokenRecord {
   return {
     accountId: row.account_id,
@@ -66,7 +69,7 @@ export class SqlVaultTokenStore implements VaultTokenStore {
   async markTokenUsed(scope: Scope, tokenId: string, now: Date): Promise<boolean> {
     const result = await this.db
       .updateTable('vault_tokens')
-      .set({ used_at: now.toISOString(), cvc_ciphertext: null })
+      .set({ used_at: now.toISOString(), card_ciphertext: WIPED, cvc_ciphertext: null })
       .where('account_id', '=', scope.accountId)
       .where('mode', '=', scope.mode)
       .where('token_id', '=', tokenId)
@@ -74,5 +77,15 @@ export class SqlVaultTokenStore implements VaultTokenStore {
       .where('expires_at', '>', now.toISOString())
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
+  }
+
+  async wipeExpiredTokens(now: Date): Promise<number> {
+    const result = await this.db
+      .updateTable('vault_tokens')
+      .set({ card_ciphertext: WIPED, cvc_ciphertext: null })
+      .where('expires_at', '<=', now.toISOString())
+      .where('card_ciphertext', '<>', WIPED)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 }
