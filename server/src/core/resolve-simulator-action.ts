@@ -37,9 +37,9 @@ export async function findSimulatorPayment(deps: CoreDeps, input: SimulatorActio
 }
 
 /**
- * Applies the customer's answer on a simulator page ("Complete authentication" / "Pay": complete; "Fail
- * authentication" / "Expire" / "Fail payment": fail) through the rail's sync and the transition table: the status and its outbox
- * event commit in one transaction. A second submission finds the payment resolved and answers ERR_4070.
+ * Applies the customer's answer on a simulator page ("Complete authentication" / "Pay" / "Approve" / "Receive
+ * payment": complete; the other button: fail) through the rail's sync and the transition table: the status and its
+ * outbox event commit in one transaction. A second submission finds the payment resolved and answers ERR_4070.
  */
 export async function resolveSimulatorAction(
   deps: CoreDeps,

@@ -1,7 +1,7 @@
 /**
  * TEST SIMULATOR PAGES on the API listener: the 3DS challenge of the card simulator, the hosted page of the
- * crypto simulator, the approval page of UPI intent / QR requests and the payer of bank transfers / mobile money. Plain HTML with no script and no external asset (CSP default-src 'none'); the buttons are
- * form POSTs. After the answer the browser goes to the payment's return_url with ?payment_id=...&status=...
+ * crypto simulator, the approval page of UPI intent / QR requests and the payer of bank transfers / mobile money.
+ * Plain HTML with no script and no external asset (CSP default-src 'none'); the buttons are form POSTs. After the answer the browser goes to the payment's return_url with ?payment_id=...&status=...
  * (303), or sees a short result page when the payment has no return_url.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';

@@ -3,8 +3,8 @@
  * requires_customer_action with display_bank_transfer_information: where to pay, the reference and the amount.
  * The details carry `simulator_url`, the simulator page where a tester plays the customer: "Receive payment"
  * succeeds the payment at once, "Fail payment" fails it. Left alone, the simulated customer pays (or not)
- * BANK_TRANSFER_RESOLVE_AFTER_MS after the confirm, and the next read (GET /payments/{id}) applies the outcome with
- * its event. Inputs (docs/simulator.md):
+ * BANK_TRANSFER_RESOLVE_AFTER_MS after the confirm, and the next read (GET /payments/{id}) or background sync
+ * applies the outcome with its event. Inputs (docs/simulator.md):
  * - bank transfer: `{"bank_transfer": {"local_bank_transfer": {"bank_code"?: string}}}`; bank_code "SIM_FAIL"
  *   fails ("bank_transfer_expired"), anything else succeeds.
  * - mobile money: payment_method `mobile_payment`, type `momo`, `{"mobile_payment": {"momo": {"msisdn": string}}}`;
