@@ -1,14 +1,23 @@
-/** Fixed addresses and keys of the e2e stack. The merchant page and the runtime live on different origins. */
+/**
+ * Fixed addresses and keys of the e2e stack. The merchant page and the runtime live on different origins.
+ * RAIL_E2E_PORT_OFFSET shifts every port, so two runs (two checkouts on one machine) do not collide.
+ */
+const offset = Number(process.env.RAIL_E2E_PORT_OFFSET ?? 0) || 0;
+const apiPort = 18080 + offset;
+const jsPort = 18081 + offset;
+const merchantPort = 18090 + offset;
+const roguePort = 18091 + offset;
+
 export const E2E = {
-  apiPort: 18080,
-  jsPort: 18081,
-  merchantPort: 18090,
+  apiPort,
+  jsPort,
+  merchantPort,
   /** A second merchant-server listener: another origin, used to embed a rogue cross-origin iframe. */
-  roguePort: 18091,
-  baseUrl: 'http://127.0.0.1:18080',
-  jsUrl: 'http://127.0.0.1:18081',
-  merchantUrl: 'http://localhost:18090',
-  rogueUrl: 'http://127.0.0.1:18091',
+  roguePort,
+  baseUrl: `http://127.0.0.1:${apiPort}`,
+  jsUrl: `http://127.0.0.1:${jsPort}`,
+  merchantUrl: `http://localhost:${merchantPort}`,
+  rogueUrl: `http://127.0.0.1:${roguePort}`,
   secretKey: 'rail_full_test_e2eSecretKey0000000000000000000000001',
   publishableKey: 'rail_open_test_e2ePublishableKey00000000000000000001',
 } as const;
