@@ -44,6 +44,24 @@ function loaderTypes(): Plugin {
   };
 }
 
+/**
+ * Prefresh hot-swaps Preact components only. An edit to a plain module of the frame (the payment model, i18n,
+ * validation) is otherwise "accepted" by a module that exports a class and changes nothing on screen, because
+ * main.tsx built the model from the old code. Such an edit reloads the frame document instead: the merchant page
+ * keeps its state, and penpal's handshake runs again on the element's channel.
+ */
+export function reloadFrameOnModuleEdit(): Plugin {
+  return {
+    name: 'rail-frame-reload-on-module-edit',
+    apply: 'serve',
+    handleHotUpdate({ file, modules, server }) {
+      if (modules.length === 0 || !/\.m?[jt]s$/.test(file)) return;
+      server.ws.send({ type: 'full-reload', path: '*' });
+      return [];
+    },
+  };
+}
+
 function runtimeConfig(): UserConfig {
   return {
     publicDir: false,
@@ -68,7 +86,7 @@ function frameConfig(): UserConfig {
     root: at('frame'),
     base: '/frame/',
     publicDir: false,
-    plugins: [preact()],
+    plugins: [preact(), reloadFrameOnModuleEdit()],
     build: {
       target: TARGET,
       outDir: at('dist/frame'),

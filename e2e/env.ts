@@ -7,6 +7,8 @@ const apiPort = 18080 + offset;
 const jsPort = 18081 + offset;
 const merchantPort = 18090 + offset;
 const roguePort = 18091 + offset;
+/** `npm run dev` as the dev-hmr spec starts it: page, frame, API and the backend's own js listener. */
+const dev = { pagePort: 18092 + offset, framePort: 18093 + offset, apiPort: 18094 + offset, jsPort: 18095 + offset };
 
 export const E2E = {
   apiPort,
@@ -18,6 +20,7 @@ export const E2E = {
   jsUrl: `http://127.0.0.1:${jsPort}`,
   merchantUrl: `http://localhost:${merchantPort}`,
   rogueUrl: `http://127.0.0.1:${roguePort}`,
+  dev,
   secretKey: 'rail_full_test_e2eSecretKey0000000000000000000000001',
   publishableKey: 'rail_open_test_e2ePublishableKey00000000000000000001',
 } as const;

@@ -5,8 +5,8 @@
  *   http://localhost:5174/frame/  hosted frame (vite; Preact HMR), its own origin as in production
  *   http://127.0.0.1:8080         API (server/src/main.ts, test mode, fixed dev keys; /demo/payments proxied)
  *
- * Editing frame/src hot-swaps the frame; editing runtime/src reloads the demo page (the runtime has no HMR
- * boundary). The backend is told that js_url is the frame's vite origin, so the vault accepts the frame's calls.
+ * Editing a frame component hot-swaps it; editing another frame module reloads only the frame (vite.config.ts,
+ * reloadFrameOnModuleEdit); editing runtime/src reloads the demo page (the runtime has no HMR boundary). The backend is told that js_url is the frame's vite origin, so the vault accepts the frame's calls.
  * Ports: RAIL_DEV_PAGE_PORT, RAIL_DEV_FRAME_PORT, RAIL_PORT (API), RAIL_JS_PORT (the backend's own js listener).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -68,79 +68,86 @@ async function main(): Promise<void> {
   const stop = async (code = 0) => {
     if (stopping) return;
     stopping = true;
-    await Promise.all(servers.map((server) => server.close()));
     for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-    process.exitCode = code;
+    // A vite server with a browser still connected can keep close() pending; the process ends either way.
+    await Promise.race([Promise.all(servers.map((server) => server.close())), new Promise((done) => setTimeout(done, 3000))]);
+    process.exit(code);
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
 
-  const backend = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: {
-      ...process.env,
-      RAIL_HOST: '127.0.0.1',
-      RAIL_PORT: String(API_PORT),
-      RAIL_JS_PORT: String(JS_PORT),
-      RAIL_PUBLIC_JS_URL: FRAME_ORIGIN,
-      RAIL_DATA_DIR: process.env.RAIL_DATA_DIR ?? resolve(ROOT, '.rail-data/dev'),
-      RAIL_TEST_SECRET_KEY: DEV_SECRET_KEY,
-      RAIL_TEST_PUBLISHABLE_KEY: DEV_PUBLISHABLE_KEY,
-      ...(existsSync(resolve(ROOT, ACCOUNT_CONFIG)) ? { RAIL_ACCOUNT_CONFIG: ACCOUNT_CONFIG } : {}),
-    },
-  });
-  children.push(backend);
-  backend.on('exit', (code) => {
-    if (!stopping) {
-      console.error(`dev: the backend exited (${code}); stopping.`);
-      void stop(1);
-    }
-  });
+  try {
+    const backend = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        RAIL_HOST: '127.0.0.1',
+        RAIL_PORT: String(API_PORT),
+        RAIL_JS_PORT: String(JS_PORT),
+        RAIL_PUBLIC_JS_URL: FRAME_ORIGIN,
+        RAIL_DATA_DIR: process.env.RAIL_DATA_DIR ?? resolve(ROOT, '.rail-data/dev'),
+        RAIL_TEST_SECRET_KEY: DEV_SECRET_KEY,
+        RAIL_TEST_PUBLISHABLE_KEY: DEV_PUBLISHABLE_KEY,
+        ...(existsSync(resolve(ROOT, ACCOUNT_CONFIG)) ? { RAIL_ACCOUNT_CONFIG: ACCOUNT_CONFIG } : {}),
+      },
+    });
+    children.push(backend);
+    backend.on('exit', (code) => {
+      if (!stopping) {
+        console.error(`dev: the backend exited (${code}); stopping.`);
+        void stop(1);
+      }
+    });
 
-  // The frame: vite.config.ts's frame config (root frame/, base /frame/, Preact with HMR), on its own origin.
-  const frame = await createServer({
-    configFile: resolve(ROOT, 'vite.config.ts'),
-    mode: 'frame',
-    // Each dev server has its own dependency cache: a shared one makes them invalidate each other's optimized deps.
-    cacheDir: resolve(ROOT, 'node_modules/.vite/rail-dev-frame'),
-    optimizeDeps: { include: ['preact', 'preact/hooks', 'preact/jsx-dev-runtime', 'preact/debug', 'preact/devtools', '@preact/signals', 'penpal'] },
-    server: { host: 'localhost', port: FRAME_PORT, strictPort: true, cors: true },
-  });
-  servers.push(frame);
-  await frame.listen();
+    // The frame: vite.config.ts's frame config (root frame/, base /frame/, Preact with HMR), on its own origin.
+    const frame = await createServer({
+      configFile: resolve(ROOT, 'vite.config.ts'),
+      mode: 'frame',
+      // Each dev server has its own dependency cache: a shared one makes them invalidate each other's optimized deps.
+      cacheDir: resolve(ROOT, 'node_modules/.vite/rail-dev-frame'),
+      optimizeDeps: { include: ['preact', 'preact/hooks', 'preact/jsx-dev-runtime', 'preact/debug', 'preact/devtools', '@preact/signals', 'penpal'] },
+      server: { host: 'localhost', port: FRAME_PORT, strictPort: true, cors: true },
+    });
+    servers.push(frame);
+    await frame.listen();
 
-  // The merchant page: demo/index.html, with /demo/payments proxied to the backend's demo merchant.
-  const page = await createServer({
-    configFile: false,
-    root: resolve(ROOT, 'demo'),
-    cacheDir: resolve(ROOT, 'node_modules/.vite/rail-dev-page'),
-    optimizeDeps: { include: ['penpal'] },
-    plugins: [demoPage()],
-    server: {
-      host: 'localhost',
-      port: PAGE_PORT,
-      strictPort: true,
-      fs: { allow: [ROOT] },
-      proxy: { '/demo/payments': { target: API_URL, changeOrigin: true } },
-    },
-  });
-  servers.push(page);
-  await page.listen();
+    // The merchant page: demo/index.html, with /demo/payments proxied to the backend's demo merchant.
+    const page = await createServer({
+      configFile: false,
+      root: resolve(ROOT, 'demo'),
+      cacheDir: resolve(ROOT, 'node_modules/.vite/rail-dev-page'),
+      optimizeDeps: { include: ['penpal'] },
+      plugins: [demoPage()],
+      server: {
+        host: 'localhost',
+        port: PAGE_PORT,
+        strictPort: true,
+        fs: { allow: [ROOT] },
+        proxy: { '/demo/payments': { target: API_URL, changeOrigin: true } },
+      },
+    });
+    servers.push(page);
+    await page.listen();
 
-  await waitFor(`${API_URL}/health`, 60_000);
-  console.log(
-    [
-      '',
-      'Rail dev',
-      `  demo checkout  ${PAGE_ORIGIN}/`,
-      `  frame          ${FRAME_ORIGIN}/frame/ (HMR)`,
-      `  API            ${API_URL}`,
-      `  test keys      ${DEV_PUBLISHABLE_KEY} / ${DEV_SECRET_KEY.slice(0, 20)}…`,
-      '  Ctrl-C stops everything.',
-      '',
-    ].join('\n'),
-  );
+    await waitFor(`${API_URL}/health`, 60_000);
+    console.log(
+      [
+        '',
+        'Rail dev',
+        `  demo checkout  ${PAGE_ORIGIN}/`,
+        `  frame          ${FRAME_ORIGIN}/frame/ (HMR)`,
+        `  API            ${API_URL}`,
+        `  test keys      ${DEV_PUBLISHABLE_KEY} / ${DEV_SECRET_KEY.slice(0, 20)}…`,
+        '  Ctrl-C stops everything.',
+        '',
+      ].join('\n'),
+    );
+  } catch (error) {
+    // A port in use or a backend that never answers: take down what did start, not leave it orphaned.
+    console.error(error);
+    await stop(1);
+  }
 }
 
 main().catch((error) => {

@@ -1,0 +1,97 @@
+/**
+ * `npm run dev` as a frontend developer uses it: the demo page on one vite server, the frame on another (its own
+ * origin), the backend beside them. Edits are made to the real sources and restored in `finally`; the built
+ * dist/ that the other specs use is not touched.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Page } from '@playwright/test';
+import { E2E } from '../env';
+import { TEST_VPAS, fillUpi, railFrame, selectPaymentMethod } from '../helpers/rail-test-helpers';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PAGE_URL = `http://localhost:${E2E.dev.pagePort}/`;
+
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
+
+let dev: ChildProcess | undefined;
+let output = '';
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  dev = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      RAIL_DEV_PAGE_PORT: String(E2E.dev.pagePort),
+      RAIL_DEV_FRAME_PORT: String(E2E.dev.framePort),
+      RAIL_PORT: String(E2E.dev.apiPort),
+      RAIL_JS_PORT: String(E2E.dev.jsPort),
+      RAIL_DATA_DIR: mkdtempSync(join(tmpdir(), 'rail-dev-e2e-')),
+      RAIL_LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  dev.stdout?.on('data', (chunk) => (output += chunk));
+  dev.stderr?.on('data', (chunk) => (output += chunk));
+  await expect.poll(() => output, { timeout: 100_000, message: 'npm run dev prints its banner' }).toContain('Ctrl-C stops everything.');
+});
+
+test.afterAll(async () => {
+  if (!dev || dev.exitCode !== null) return;
+  const exited = new Promise((done) => dev!.once('exit', done));
+  dev.kill('SIGTERM');
+  await exited;
+});
+
+/** Replaces `from` with `to` in a source file for the duration of `run`. */
+async function withEdit(path: string, from: string, to: string, run: () => Promise<void>): Promise<void> {
+  const file = resolve(ROOT, path);
+  const original = readFileSync(file, 'utf8');
+  expect(original, `${path} still contains the text the spec edits`).toContain(from);
+  writeFileSync(file, original.replace(from, to));
+  try {
+    await run();
+  } finally {
+    writeFileSync(file, original);
+  }
+}
+
+async function openDemo(page: Page) {
+  await page.goto(PAGE_URL);
+  const frame = railFrame(page);
+  await expect(page.locator('#pay')).toBeEnabled({ timeout: 30_000 });
+  await page.evaluate(() => ((window as never as { __pageState: string }).__pageState = 'kept'));
+  return frame;
+}
+
+const pageState = (page: Page) => page.evaluate(() => (window as never as { __pageState?: string }).__pageState);
+
+test('a frame component edit hot-swaps inside the iframe: the merchant page and the typed value stay', async ({ page }) => {
+  const frame = await openDemo(page);
+  await selectPaymentMethod(page, 'UPI');
+  await fillUpi(page, TEST_VPAS.success);
+  await withEdit('frame/src/components/text-field-form.tsx', '{messages[label]}', "{messages[label] + ' (edited)'}", async () => {
+    await expect(frame.getByText('UPI ID (edited)')).toBeVisible({ timeout: 15_000 });
+    await expect(frame.locator('#rail-upi-vpa')).toHaveValue(TEST_VPAS.success);
+    expect(await pageState(page)).toBe('kept');
+  });
+});
+
+test('a plain frame module edit (i18n) reloads only the frame, which reconnects and still pays', async ({ page }) => {
+  const frame = await openDemo(page);
+  await withEdit('frame/src/i18n.ts', "upiLabel: 'UPI ID',", "upiLabel: 'UPI ID (reloaded)',", async () => {
+    // The reloaded frame starts on its first method again; pick UPI until the edited label shows.
+    await expect(async () => {
+      await selectPaymentMethod(page, 'UPI');
+      await expect(frame.getByText('UPI ID (reloaded)')).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 20_000 });
+    expect(await pageState(page)).toBe('kept');
+    await fillUpi(page, TEST_VPAS.success, { label: 'UPI ID (reloaded)' });
+    await page.locator('#pay').click();
+    await expect(page.locator('#result')).toHaveText('succeeded', { timeout: 20_000 });
+  });
+});
