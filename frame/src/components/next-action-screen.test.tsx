@@ -50,3 +50,29 @@ describe('NextActionScreen: bank transfer / mobile money instructions', () => {
     expect(scratch.querySelector('a')).toBeNull();
   });
 });
+
+describe('NextActionScreen: UPI QR', () => {
+  const PAGE = 'https://api.rail.test/simulator/upi/pay_1?account=acct_1&challenge=c';
+  const SVG = `data:image/svg+xml;base64,${btoa('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>')}`;
+  const qr = (image: string | null): ScreenAction => ({ type: 'qr_code_information', qr_code_url: PAGE, image_data_url: image, display_to_timestamp: null });
+
+  test('shows the SVG QR image at 200 px with its alt text, and the link to qr_code_url under it', () => {
+    const messages = messagesFor('en');
+    render(<NextActionScreen action={qr(SVG)} messages={messages} locale="en" />, scratch);
+    const screen = scratch.querySelector('[data-testid="qr-screen"]')!;
+    const img = screen.querySelector('img')!;
+    expect([img.getAttribute('src'), img.getAttribute('alt'), img.getAttribute('width'), img.getAttribute('height')]).toEqual([SVG, messages.qrAlt, '200', '200']);
+    expect(messages.qrAlt).toMatch(/QR code/);
+    const link = screen.querySelector('a')!;
+    expect([link.textContent, link.getAttribute('href')]).toEqual([messages.qrLink, PAGE]);
+    expect([...screen.children].map((child) => child.tagName)).toEqual(['P', 'IMG', 'A']);
+  });
+
+  test('shows no image for anything but a data:image URL, and only the link', () => {
+    for (const image of [null, '', 'https://evil.example/qr.svg', 'javascript:alert(1)', 'data:text/html;base64,PHNjcmlwdD4=']) {
+      render(<NextActionScreen action={qr(image)} messages={messagesFor('en')} locale="en" />, scratch);
+      expect(scratch.querySelector('img'), String(image)).toBeNull();
+      expect(scratch.querySelector('a')?.getAttribute('href')).toBe(PAGE);
+    }
+  });
+});

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ERROR_CATALOG, type ErrorCode } from '../../../protocol/errors';
 import type { PaymentResponse } from '../../../protocol/api/payments';
+import { qrSvgDataUrl } from '../rails/simulator/qr-image';
 import { UPI_REQUEST_VALIDITY_MS } from '../rails/simulator/upi-simulator';
 import type { Engine } from '../storage/database';
 import { createHarness, type Harness } from '../test-support/harness';
@@ -111,15 +112,20 @@ export function defineUpiIntentSuite(engine: Engine): void {
       await expectError(await h.app.request(target.pathname + target.search), 'ERR_4070');
     });
 
-    test('QR: qr_code_information with the simulator page, no image; Decline fails the payment', async () => {
+    test('QR: qr_code_information with the simulator page and its QR code as an SVG image; Decline fails the payment', async () => {
       const payment = await createPayment({ return_url: 'https://shop.example/back' });
       const confirmed = await confirm(payment, 'upi_qr');
       expect(confirmed).toMatchObject({
         status: 'requires_customer_action',
         payment_method_type: 'upi_qr',
-        next_action: { type: 'qr_code_information', image_data_url: null, display_to_timestamp: h.clock.now().getTime() + UPI_REQUEST_VALIDITY_MS },
+        next_action: { type: 'qr_code_information', display_to_timestamp: h.clock.now().getTime() + UPI_REQUEST_VALIDITY_MS },
       });
       expect(pageUrl(confirmed).startsWith(`${BASE_URL}/simulator/upi/${payment.payment_id}?`)).toBe(true);
+      // The image is the QR code of the page itself (qr-image.test.ts decodes it): scanning it opens the page.
+      const image = confirmed.next_action?.type === 'qr_code_information' ? confirmed.next_action.image_data_url : null;
+      expect(image?.startsWith('data:image/svg+xml;base64,')).toBe(true);
+      expect(image).toBe(qrSvgDataUrl(pageUrl(confirmed)));
+      expect((await retrieve(payment.payment_id)).next_action).toEqual(confirmed.next_action);
       const done = await submit(pageUrl(confirmed), 'fail');
       expect(done.status).toBe(303);
       expect(done.headers.get('location')).toBe(`https://shop.example/back?payment_id=${payment.payment_id}&status=failed`);

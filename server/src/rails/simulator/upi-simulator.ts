@@ -8,8 +8,9 @@
  * - any other VPA: declined (DC_08 "Payment declined: Invalid Upi id"), as Hyperswitch's dummy connector.
  * - `upi_intent`: requires_customer_action with a `redirect_to_url` next_action whose URL is a `upi://pay` link
  *   (its `url` parameter is the simulator approval page); `upi_qr`: a `qr_code_information` next_action whose
- *   qr_code_url is that page (image_data_url null: no QR encoder). The page's Approve / Decline resolve the payment;
- *   unanswered requests fail ("upi_request_expired") on the first read after UPI_REQUEST_VALIDITY_MS.
+ *   qr_code_url is that page and whose image_data_url is the QR code of that URL (an SVG data URL, qr-image.ts), so a
+ *   phone that scans it opens the page. The page's Approve / Decline resolve the payment; unanswered requests fail
+ *   ("upi_request_expired") on the first read after UPI_REQUEST_VALIDITY_MS.
  * Refunds answer at once: succeeded, unless the refund's reason is one of SIMULATOR_REFUND_REASONS (failed or
  * review). The core checks the refundable amount before the simulator is asked, as Hyperswitch does.
  */
@@ -17,6 +18,7 @@ import type { Currency } from '../../../../protocol/currency';
 import { currencyExponent } from '../../../../protocol/currency';
 import type { AuthorizeRequest, RailAdapter, RailOutcome, RefundOutcome, RefundRequest, SyncRequest } from '../rail-adapter';
 import { simulatorPageUrl, type SimulatorOptions } from './card-simulator';
+import { qrSvgDataUrl } from './qr-image';
 
 /** How long a pending collect waits before the simulated customer answers. */
 export const PENDING_RESOLVE_AFTER_MS = 10_000;
@@ -93,7 +95,7 @@ export class UpiSimulator implements RailAdapter {
         nextAction:
           request.paymentMethodType === 'upi_intent'
             ? { type: 'redirect_to_url', redirect_to_url: upiIntentLink({ reference, amount: request.amount, currency: request.currency, pageUrl }) }
-            : { type: 'qr_code_information', qr_code_url: pageUrl, image_data_url: null, display_to_timestamp: expiresAt },
+            : { type: 'qr_code_information', qr_code_url: pageUrl, image_data_url: qrSvgDataUrl(pageUrl), display_to_timestamp: expiresAt },
         // Times as ISO text in rail state (see card-simulator.ts).
         state: { challenge, expires_at: new Date(expiresAt).toISOString() },
       };
