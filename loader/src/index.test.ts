@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { PUBLISHABLE_KEY, SCRIPT_SRC, defineGlobalOnLoad, fakeRailGlobal, railScripts, scriptLoading } from './test-utils';
+import { INTEGRITY, PUBLISHABLE_KEY, SCRIPT_SRC, defineGlobalOnLoad, fakeRailGlobal, railScripts, scriptLoading } from './test-utils';
 
 type LoaderModule = typeof import('./index');
 
@@ -65,6 +65,24 @@ describe('loadRail', () => {
     const { loadRail } = await freshLoader();
     await loadRail(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC, nonce: 'n0nce' });
     expect(railScripts()[0]?.nonce).toBe('n0nce');
+  });
+
+  test('sets integrity and crossorigin="anonymous" on the injected script, and passes neither to the runtime', async () => {
+    const global = fakeRailGlobal();
+    cleanups.push(defineGlobalOnLoad(SCRIPT_SRC, global));
+    const { loadRail } = await freshLoader();
+    await loadRail(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC, integrity: INTEGRITY, nonce: 'n0nce' });
+    const [script] = railScripts();
+    expect([script?.integrity, script?.crossOrigin, script?.nonce]).toEqual([INTEGRITY, 'anonymous', 'n0nce']);
+    expect(global.calls).toEqual([[PUBLISHABLE_KEY, {}]]);
+  });
+
+  test('rejects a malformed integrity with a TypeError before touching the page', async () => {
+    const { loadRail } = await freshLoader();
+    await expect(loadRail(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC, integrity: 'sha1-abc' })).rejects.toThrow(
+      /Expected option integrity to be one sha256-, sha384- or sha512- hash in base64, got "sha1-abc"\./,
+    );
+    expect(railScripts()).toHaveLength(0);
   });
 
   test('resolves from an existing window.Rail without injecting', async () => {

@@ -19,10 +19,10 @@ export type * from './types.js';
  */
 export function loadRail(publishableKey: string, options: LoadRailOptions): Promise<Rail | null> {
   return Promise.resolve().then(() => {
-    const { scriptSrc, customBackendUrl, profileId, nonce } = validateOptions(publishableKey, options);
+    const { scriptSrc, customBackendUrl, profileId, nonce, integrity } = validateOptions(publishableKey, options);
     // Resolve to null when imported server side, so isomorphic apps can call it unconditionally.
     if (typeof window === 'undefined') return null;
-    return loadScript(scriptSrc, nonce).then((Rail) =>
+    return loadScript(scriptSrc, nonce, integrity).then((Rail) =>
       Rail(publishableKey, {
         ...(customBackendUrl === undefined ? {} : { customBackendUrl }),
         ...(profileId === undefined ? {} : { profileId }),

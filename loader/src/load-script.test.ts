@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { createScript, findScript } from './load-script';
-import { SCRIPT_SRC } from './test-utils';
+import { INTEGRITY, SCRIPT_SRC } from './test-utils';
 
 afterEach(() => document.querySelectorAll('script').forEach((script) => script.remove()));
 
@@ -26,5 +26,12 @@ describe('createScript', () => {
     const script = createScript(SCRIPT_SRC, 'abc');
     expect([script.src, script.async, script.nonce, script.isConnected]).toEqual([SCRIPT_SRC, true, 'abc', false]);
     expect(createScript(SCRIPT_SRC).nonce).toBeFalsy();
+  });
+
+  test('with an integrity, the tag carries it and fetches with CORS (crossorigin="anonymous"); without, neither', () => {
+    const pinned = createScript(SCRIPT_SRC, undefined, INTEGRITY);
+    expect([pinned.getAttribute('integrity'), pinned.getAttribute('crossorigin')]).toEqual([INTEGRITY, 'anonymous']);
+    const unpinned = createScript(SCRIPT_SRC, 'abc');
+    expect([unpinned.hasAttribute('integrity'), unpinned.hasAttribute('crossorigin')]).toEqual([false, false]);
   });
 });

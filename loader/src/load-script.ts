@@ -23,23 +23,28 @@ export function findScript(src: string): HTMLScriptElement | undefined {
 }
 
 /** A new async script tag for `src`; the caller listens to it before inserting it. */
-export function createScript(src: string, nonce?: string): HTMLScriptElement {
+export function createScript(src: string, nonce?: string, integrity?: string): HTMLScriptElement {
   const script = document.createElement('script');
   script.src = src;
   script.async = true;
   if (nonce) script.nonce = nonce;
+  if (integrity) {
+    script.integrity = integrity;
+    // Integrity needs a CORS response: without it the browser blocks a cross-origin script that has one.
+    script.crossOrigin = 'anonymous';
+  }
   return script;
 }
 
 /** Resolves window.Rail, loading `src` at most once at a time. */
-export function loadScript(scriptSrc: string, nonce?: string): Promise<RailConstructor> {
+export function loadScript(scriptSrc: string, nonce?: string, integrity?: string): Promise<RailConstructor> {
   if (window.Rail) return Promise.resolve(window.Rail);
   const src = new URL(scriptSrc, document.baseURI).href;
   let promise = loading.get(src);
   if (!promise) {
     promise = new Promise<RailConstructor>((resolve, reject) => {
       const existing = findScript(src);
-      const script = existing ?? createScript(src, nonce);
+      const script = existing ?? createScript(src, nonce, integrity);
       script.addEventListener('load', () =>
         window.Rail ? resolve(window.Rail) : reject(new LoadError('global_missing', `Loaded ${src} but window.Rail is missing.`)),
       );

@@ -2,6 +2,8 @@ import type { Rail, RailConstructor } from './types';
 
 export const PUBLISHABLE_KEY = 'rail_open_test_' + 'a'.repeat(32);
 export const SCRIPT_SRC = 'https://js.rail.test/v1/';
+/** A well-formed SRI value (sha384 of the empty string). */
+export const INTEGRITY = 'sha384-OLBgp1GsljhM2TJ+sbHjaiH9txEUvgdDTAzHv2P24donTt6/529l+9Ua0vFImLlb';
 
 interface HappyDomSettings {
   disableJavaScriptFileLoading: boolean;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { PUBLISHABLE_KEY, SCRIPT_SRC } from './test-utils';
+import { INTEGRITY, PUBLISHABLE_KEY, SCRIPT_SRC } from './test-utils';
 import { validateOptions } from './validate-options';
 
 const CASES: [name: string, key: unknown, options: unknown, message: RegExp][] = [
@@ -15,7 +15,24 @@ const CASES: [name: string, key: unknown, options: unknown, message: RegExp][] =
   ['a non-string profileId', PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC, profileId: null }, /profileId to be a string, got null/],
   ['a non-string nonce', PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC, nonce: true }, /nonce to be a string, got boolean/],
   ['no scriptSrc', PUBLISHABLE_KEY, {}, /Expected option scriptSrc to be the runtime URL .*got undefined\./],
+  ['a non-string integrity', PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC, integrity: 1 }, /integrity to be a string, got number/],
 ];
+
+const INTEGRITY_MESSAGE = /^Expected option integrity to be one sha256-, sha384- or sha512- hash in base64, got ".*"\.$/;
+
+const INVALID_INTEGRITIES: [name: string, integrity: string][] = [
+  ['an empty string', ''],
+  ['a bare digest', INTEGRITY.slice('sha384-'.length)],
+  ['an unsupported algorithm', `sha1-${'A'.repeat(27)}=`],
+  ['an uppercase algorithm', INTEGRITY.replace('sha384', 'SHA384')],
+  ['a truncated digest', INTEGRITY.slice(0, -1)],
+  ['base64url characters', INTEGRITY.replace('+', '-').replace('/', '_')],
+  ['two hashes', `${INTEGRITY} ${INTEGRITY}`],
+  ['a sha256 digest without its padding', `sha256-${'A'.repeat(43)}`],
+  ['surrounding whitespace', ` ${INTEGRITY}`],
+];
+
+const VALID_INTEGRITIES = [`sha256-${'A'.repeat(43)}=`, INTEGRITY, `sha512-${'z/+9'.repeat(21)}Ab==`];
 
 describe('validateOptions', () => {
   test.each(CASES)('rejects %s with an expected-vs-received message', (_name, key, options, message) => {
@@ -23,8 +40,17 @@ describe('validateOptions', () => {
     expect(() => validateOptions(key, options)).toThrow(message);
   });
 
+  test.each(INVALID_INTEGRITIES)('rejects an integrity that is %s, echoing it', (_name, integrity) => {
+    expect(() => validateOptions(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC, integrity })).toThrow(TypeError);
+    expect(() => validateOptions(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC, integrity })).toThrow(INTEGRITY_MESSAGE);
+  });
+
+  test.each(VALID_INTEGRITIES)('accepts the integrity %s', (integrity) => {
+    expect(() => validateOptions(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC, integrity })).not.toThrow();
+  });
+
   test('accepts every documented option', () => {
-    const options = { scriptSrc: SCRIPT_SRC, customBackendUrl: 'https://api.rail.test', profileId: 'pro_1', nonce: 'n' };
+    const options = { scriptSrc: SCRIPT_SRC, customBackendUrl: 'https://api.rail.test', profileId: 'pro_1', nonce: 'n', integrity: INTEGRITY };
     expect(validateOptions(PUBLISHABLE_KEY, options)).toBe(options);
   });
 

@@ -6,9 +6,18 @@ export interface LoadRailOptions {
   profileId?: string;
   /** Nonce for the injected script tag, for pages with a strict script-src CSP. */
   nonce?: string;
+  /**
+   * Subresource Integrity of the script at `scriptSrc` (`sha384-...`, from `{js_url}/v1/manifest.json`): the
+   * injected tag gets it with `crossorigin="anonymous"`, and the browser refuses other bytes (`failed_to_load`).
+   */
+  integrity?: string;
 }
 
-const OPTION_NAMES = ['scriptSrc', 'customBackendUrl', 'profileId', 'nonce'];
+const OPTION_NAMES = ['scriptSrc', 'customBackendUrl', 'profileId', 'nonce', 'integrity'];
+
+// Browsers ignore an integrity value they cannot parse and run the script unchecked, so only the exact shape of
+// one standard-base64 digest passes; a truncated copy fails here instead.
+const INTEGRITY = /^sha(256-[A-Za-z\d+/]{43}=|384-[A-Za-z\d+/]{64}|512-[A-Za-z\d+/]{86}==)$/;
 
 const describe = (value: unknown) => (value === null ? 'null' : typeof value);
 
@@ -32,8 +41,12 @@ export function validateOptions(publishableKey: unknown, options: unknown): Load
       throw new TypeError(`Expected option ${name} to be a string, got ${describe(value)}.`);
     }
   }
-  if (!(options as LoadRailOptions).scriptSrc) {
+  const { scriptSrc, integrity } = options as LoadRailOptions;
+  if (!scriptSrc) {
     throw new TypeError('Expected option scriptSrc to be the runtime URL ({js_url}/v1/), got undefined.');
+  }
+  if (integrity !== undefined && !INTEGRITY.test(integrity)) {
+    throw new TypeError(`Expected option integrity to be one sha256-, sha384- or sha512- hash in base64, got "${integrity}".`);
   }
   return options as LoadRailOptions;
 }

@@ -16,6 +16,7 @@ import { purgeExpiredIdempotencyKeys } from './core/idempotency';
 import { WaitingPaymentSweep } from './core/sweep-waiting-payments';
 import { wipeExpiredVaultTokens } from './core/wipe-expired-vault-tokens';
 import { ConfigError, loadConfig, type Config } from './config';
+import { readRuntimeManifest } from './http/js-app';
 import { createLogger, type Logger } from './logger';
 import { createSimulatorRegistry } from './rails/simulator/registry';
 import { CardVault } from './vault/card-vault';
@@ -154,6 +155,7 @@ async function main(): Promise<void> {
     logger,
     distDir: resolve('dist'),
     publicBaseUrl: config.publicBaseUrl,
+    publicJsUrl: config.publicJsUrl,
     frameAncestors: frameAncestors(config),
     isReady,
   });
@@ -189,6 +191,8 @@ async function main(): Promise<void> {
   }, HOUSEKEEPING_INTERVAL_MS);
   sweep.unref();
 
+  // Read before listening, so the banner is out by the time /health answers.
+  const runtimeManifest = await readRuntimeManifest(js);
   const apiServer = await listen(api.fetch, config.host, config.port);
   const jsServer = await listen(js.fetch, config.host, config.jsPort);
   ready = true;
@@ -199,6 +203,9 @@ async function main(): Promise<void> {
     'Rail is running',
     `  base_url              ${config.publicBaseUrl}`,
     `  js_url                ${config.publicJsUrl}`,
+    ...(runtimeManifest === undefined
+      ? ['  pinned runtime        (not built: run npm run build)']
+      : [`  pinned runtime        ${runtimeManifest.runtime.src}`, `  runtime integrity     ${runtimeManifest.runtime.integrity}`]),
     `  store                 ${engine === 'sqlite' ? `SQLite ${join(config.dataDir, 'rail.sqlite')}` : 'PostgreSQL (DATABASE_URL)'}`,
     `  test secret key       ${boot.testSecretKey}`,
     `  test publishable key  ${boot.testPublishableKey}`,

@@ -1,11 +1,13 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { createLogger } from '../logger';
-import { API_BASE_URL_PLACEHOLDER, createJsApp, frameCsp } from './js-app';
+import { API_BASE_URL_PLACEHOLDER, createJsApp, frameCsp, readRuntimeManifest, type RuntimeManifest } from './js-app';
 
 const ANCESTORS = ['https://shop.example.com', 'http://localhost:*', 'http://127.0.0.1:*'];
+const JS_URL = 'https://js.example.com';
 
 function makeDist(): string {
   const dist = mkdtempSync(join(tmpdir(), 'rail-dist-'));
@@ -20,7 +22,11 @@ function makeDist(): string {
 }
 
 const app = (distDir: string) =>
-  createJsApp({ logger: createLogger('silent'), distDir, publicBaseUrl: 'https://api.example.com', frameAncestors: ANCESTORS });
+  createJsApp({ logger: createLogger('silent'), distDir, publicBaseUrl: 'https://api.example.com', publicJsUrl: JS_URL, frameAncestors: ANCESTORS });
+
+async function manifestOf(js: ReturnType<typeof app>): Promise<RuntimeManifest> {
+  return (await (await js.request('/v1/manifest.json')).json()) as RuntimeManifest;
+}
 
 describe('js listener', () => {
   test('GET /v1/ serves the runtime with the base_url written in, cacheable, with a strong ETag', async () => {
@@ -35,6 +41,67 @@ describe('js listener', () => {
     expect(text).toBe('window.Rail={api:"https://api.example.com"};');
     const again = await js.request('/v1/', { headers: { 'if-none-match': etag ?? '' } });
     expect(again.status).toBe(304);
+  });
+
+  test('the manifest names the content-addressed runtime URL and the sha384 integrity of the bytes /v1/ serves', async () => {
+    const js = app(makeDist());
+    const response = await js.request('/v1/manifest.json');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    const manifest = (await response.json()) as RuntimeManifest;
+    const served = new Uint8Array(await (await js.request('/v1/')).arrayBuffer());
+    const digest = createHash('sha384').update(served).digest();
+    expect(manifest).toEqual({
+      runtime: { src: `${JS_URL}/v1/rail.${digest.subarray(0, 8).toString('hex')}.js`, integrity: `sha384-${digest.toString('base64')}` },
+    });
+    expect(await readRuntimeManifest(js)).toEqual(manifest);
+  });
+
+  test('the content-addressed URL serves exactly the /v1/ bytes, immutable, with the same headers', async () => {
+    const js = app(makeDist());
+    const { src, integrity } = (await manifestOf(js)).runtime;
+    const stable = await js.request('/v1/');
+    const pinned = await js.request(new URL(src).pathname);
+    expect(pinned.status).toBe(200);
+    const pinnedBytes = new Uint8Array(await pinned.arrayBuffer());
+    expect(pinnedBytes).toEqual(new Uint8Array(await stable.arrayBuffer()));
+    expect(integrity).toBe(`sha384-${createHash('sha384').update(pinnedBytes).digest('base64')}`);
+    expect(pinned.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(stable.headers.get('cache-control')).toBe('public, max-age=300');
+    for (const header of ['content-type', 'x-content-type-options', 'access-control-allow-origin', 'cross-origin-resource-policy', 'etag']) {
+      expect(pinned.headers.get(header), header).toBe(stable.headers.get(header));
+    }
+    expect(pinned.headers.get('access-control-allow-origin')).toBe('*');
+    expect(pinned.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    const revalidated = await js.request(new URL(src).pathname, { headers: { 'if-none-match': pinned.headers.get('etag') ?? '' } });
+    expect(revalidated.status).toBe(304);
+  });
+
+  test('another runtime hash answers 404 ERR_2006 in the error envelope', async () => {
+    const js = app(makeDist());
+    const current = new URL((await manifestOf(js)).runtime.src).pathname;
+    for (const path of ['/v1/rail.0123456789abcdef.js', '/v1/rail.js', current.replace('.js', '0.js')]) {
+      expect(path).not.toBe(current);
+      const response = await js.request(path);
+      expect(response.status, path).toBe(404);
+      expect(await response.json(), path).toMatchObject({ error: { code: 'ERR_2006', type: 'invalid_request' } });
+    }
+  });
+
+  test('the hash follows the served bytes: another base_url is another URL and integrity', async () => {
+    const dist = makeDist();
+    const other = createJsApp({
+      logger: createLogger('silent'),
+      distDir: dist,
+      publicBaseUrl: 'https://api.other.example',
+      publicJsUrl: JS_URL,
+      frameAncestors: ANCESTORS,
+    });
+    const [mine, theirs] = [(await manifestOf(app(dist))).runtime, (await manifestOf(other)).runtime];
+    expect(theirs.src).not.toBe(mine.src);
+    expect(theirs.integrity).not.toBe(mine.integrity);
+    expect((await other.request(new URL(mine.src).pathname)).status).toBe(404);
   });
 
   test('GET /frame/ serves the frame with its CSP', async () => {
@@ -62,9 +129,9 @@ describe('js listener', () => {
 
   test('a missing build answers 503 ERR_5007 with the envelope', async () => {
     const js = app(mkdtempSync(join(tmpdir(), 'rail-empty-')));
-    for (const path of ['/v1/', '/frame/']) {
+    for (const path of ['/v1/', '/v1/manifest.json', '/v1/rail.0123456789abcdef.js', '/frame/']) {
       const response = await js.request(path);
-      expect(response.status).toBe(503);
+      expect(response.status, path).toBe(503);
       expect(await response.json()).toMatchObject({ error: { code: 'ERR_5007', type: 'api_error' } });
     }
   });
@@ -76,6 +143,7 @@ describe('js listener', () => {
     mkdirSync(join(dist, 'runtime'));
     writeFileSync(join(dist, 'runtime', 'rail.js'), 'ok');
     expect((await js.request('/v1/')).status).toBe(200);
+    expect((await js.request(new URL((await manifestOf(js)).runtime.src).pathname)).status).toBe(200);
   });
 
   test('/health, unknown paths and wrong methods', async () => {

@@ -1,6 +1,7 @@
 /**
- * The js listener ({js_url}): the runtime script at /v1/, the hosted frame at /frame/ with its assets, and
- * /health. Its own origin keeps the frame isolated from merchant pages and from the API.
+ * The js listener ({js_url}): the runtime script at /v1/ and at its content-addressed URL /v1/rail.<hash>.js,
+ * /v1/manifest.json naming that URL and its SRI integrity, the hosted frame at /frame/ with its assets, and /health.
+ * Its own origin keeps the frame isolated from merchant pages and from the API.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,12 +20,42 @@ export interface JsAppDeps {
   distDir: string;
   /** The API's public base_url, written into the runtime script. */
   publicBaseUrl: string;
+  /** This listener's public URL (js_url), for the runtime's pinned URL in /v1/manifest.json. */
+  publicJsUrl: string;
   /** CSP frame-ancestors sources allowed to embed the frame. */
   frameAncestors: readonly string[];
   isReady?: () => boolean;
 }
 
+/** GET /v1/manifest.json: what deployment tooling pins in a script tag. */
+export interface RuntimeManifest {
+  runtime: {
+    /** `{js_url}/v1/rail.<hash>.js`, the runtime's content-addressed URL. */
+    src: string;
+    /** `sha384-<base64>` of the bytes served at `src` (and at /v1/). */
+    integrity: string;
+  };
+}
+
+/** The runtime as this server serves it, with its content-addressed file name and manifest, derived once per load. */
+interface PinnedRuntime {
+  file: LoadedFile;
+  fileName: string;
+  manifestJson: string;
+}
+
+const RUNTIME_HEADERS = {
+  'Content-Type': 'text/javascript; charset=utf-8',
+  'Access-Control-Allow-Origin': '*',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+};
+// /v1/ is the URL merchants write by hand, so a deployment must reach them soon; a content-addressed URL never
+// changes content, so browsers and CDNs may keep it for good.
+const STABLE_URL_CACHE = 'public, max-age=300';
+const CONTENT_ADDRESSED_CACHE = 'public, max-age=31536000, immutable';
+
 const NOT_BUILT = (what: string) => new ApiError('ERR_5007', `The ${what} has not been built on this server; run npm run build.`);
+const RUNTIME_NOT_BUILT = () => NOT_BUILT('runtime script (dist/runtime/rail.js)');
 
 function serveFile(c: Context, file: LoadedFile, headers: Record<string, string>): Response {
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
@@ -48,8 +79,18 @@ export function createJsApp(deps: JsAppDeps): Hono {
   const runtime = new CachedFile([join(deps.distDir, 'runtime', 'rail.js')], { [API_BASE_URL_PLACEHOLDER]: deps.publicBaseUrl });
   const frameHtml = new CachedFile([join(deps.distDir, 'frame', 'index.html')]);
   const csp = frameCsp(deps.frameAncestors);
+  let pinned: PinnedRuntime | undefined;
+  const pinnedRuntime = async (): Promise<PinnedRuntime | undefined> => {
+    if (pinned) return pinned;
+    const file = await runtime.get();
+    if (file === undefined) return undefined;
+    const fileName = `rail.${file.contentHash}.js`;
+    const manifest: RuntimeManifest = { runtime: { src: `${deps.publicJsUrl}/v1/${fileName}`, integrity: file.integrity } };
+    pinned = { file, fileName, manifestJson: JSON.stringify(manifest) };
+    return pinned;
+  };
   // Load once at startup; a missing build is retried on request.
-  void runtime.get();
+  void pinnedRuntime();
   void frameHtml.get();
 
   app.get('/health', (c) =>
@@ -59,17 +100,32 @@ export function createJsApp(deps: JsAppDeps): Hono {
   );
 
   const serveRuntime = async (c: Context) => {
-    const file = await runtime.get();
-    if (file === undefined) return errorResponse(c, NOT_BUILT('runtime script (dist/runtime/rail.js)'));
-    return serveFile(c, file, {
-      'Content-Type': 'text/javascript; charset=utf-8',
-      'Cache-Control': 'public, max-age=300',
-      'Access-Control-Allow-Origin': '*',
-      'Cross-Origin-Resource-Policy': 'cross-origin',
-    });
+    const current = await pinnedRuntime();
+    if (current === undefined) return errorResponse(c, RUNTIME_NOT_BUILT());
+    return serveFile(c, current.file, { ...RUNTIME_HEADERS, 'Cache-Control': STABLE_URL_CACHE });
   };
   app.get('/v1/', serveRuntime);
   app.get('/v1', serveRuntime);
+
+  app.get('/v1/manifest.json', async (c) => {
+    const current = await pinnedRuntime();
+    if (current === undefined) return errorResponse(c, RUNTIME_NOT_BUILT());
+    c.header('Content-Type', 'application/json');
+    c.header('Cache-Control', 'no-cache');
+    c.header('X-Content-Type-Options', 'nosniff');
+    return c.body(current.manifestJson, 200);
+  });
+
+  app.get('/v1/:fileName{rail\\.[^/]+\\.js}', async (c) => {
+    const current = await pinnedRuntime();
+    if (current === undefined) return errorResponse(c, RUNTIME_NOT_BUILT());
+    const fileName = c.req.param('fileName');
+    // Only the build this server holds: an older hash would need the older bytes, which are gone.
+    if (fileName !== current.fileName) {
+      return errorResponse(c, new ApiError('ERR_2006', `No runtime script ${fileName} on this server; /v1/manifest.json names the current one.`));
+    }
+    return serveFile(c, current.file, { ...RUNTIME_HEADERS, 'Cache-Control': CONTENT_ADDRESSED_CACHE });
+  });
 
   app.get('/frame', (c) => c.redirect('/frame/', 301));
   app.get('/frame/', async (c) => {
@@ -102,4 +158,10 @@ export function createJsApp(deps: JsAppDeps): Hono {
   app.notFound(createNotFoundHandler(app));
   app.onError(createErrorHandler(deps.logger));
   return app;
+}
+
+/** The manifest read in process (for the startup banner), or undefined while the runtime is not built. */
+export async function readRuntimeManifest(js: Hono): Promise<RuntimeManifest | undefined> {
+  const response = await js.request('/v1/manifest.json');
+  return response.ok ? ((await response.json()) as RuntimeManifest) : undefined;
 }

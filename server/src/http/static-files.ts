@@ -1,7 +1,8 @@
 /**
  * Files the server hands out as they are (built client bundles, the demo page): read once, placeholders
- * replaced once, hashed once for a strong ETag. A file missing at startup is looked for again on the next
- * request (the build may finish after the server starts) and cached once found.
+ * replaced once, hashed once for a strong ETag, an SRI integrity value and a content hash. A file missing at
+ * startup is looked for again on the next request (the build may finish after the server starts) and cached once
+ * found.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -10,10 +11,27 @@ export interface LoadedFile {
   body: Uint8Array;
   /** Strong ETag of the served bytes. */
   etag: string;
+  /** Subresource Integrity value of the served bytes: `sha384-<base64>`. */
+  integrity: string;
+  /** Short hex hash of the served bytes, for content-addressed file names. */
+  contentHash: string;
 }
 
 export function strongEtag(bytes: Uint8Array): string {
   return `"${createHash('sha256').update(bytes).digest('base64url')}"`;
+}
+
+/** 64 bits of the SHA-384 digest tell builds apart in a URL; browsers check the full digest (the integrity value). */
+const CONTENT_HASH_BYTES = 8;
+
+function loadedFile(body: Uint8Array): LoadedFile {
+  const sha384 = createHash('sha384').update(body).digest();
+  return {
+    body,
+    etag: strongEtag(body),
+    integrity: `sha384-${sha384.toString('base64')}`,
+    contentHash: sha384.subarray(0, CONTENT_HASH_BYTES).toString('hex'),
+  };
 }
 
 export class CachedFile {
@@ -35,8 +53,7 @@ export class CachedFile {
         continue;
       }
       for (const [placeholder, value] of Object.entries(this.replacements)) text = text.replaceAll(placeholder, value);
-      const body = new TextEncoder().encode(text);
-      this.#loaded = { body, etag: strongEtag(body) };
+      this.#loaded = loadedFile(new TextEncoder().encode(text));
       return this.#loaded;
     }
     return undefined;

@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { E2E } from '../env';
+import { SERVER_LOG } from '../playwright.config';
+
+interface RuntimeManifest {
+  runtime: { src: string; integrity: string };
+}
+
+async function pinnedRuntime(request: APIRequestContext): Promise<RuntimeManifest['runtime']> {
+  const response = await request.get(`${E2E.jsUrl}/v1/manifest.json`);
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as RuntimeManifest).runtime;
+}
+
+const pinnedPage = (src: string, integrity: string) => `/runtime-integrity.html?${new URLSearchParams({ src, integrity })}`;
+
+test('the manifest pins the bytes /v1/ serves, and the server printed the same pair at startup', async ({ request }) => {
+  const { src, integrity } = await pinnedRuntime(request);
+  expect(src).toMatch(new RegExp(`^${E2E.jsUrl}/v1/rail\\.[0-9a-f]{16}\\.js$`));
+  const stable = await (await request.get(`${E2E.jsUrl}/v1/`)).body();
+  expect(integrity).toBe(`sha384-${createHash('sha384').update(stable).digest('base64')}`);
+  const pinned = await request.get(src);
+  expect(pinned.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+  expect(await pinned.body()).toEqual(stable);
+  const log = readFileSync(SERVER_LOG, 'utf8');
+  expect(log).toContain(`pinned runtime        ${src}\n`);
+  expect(log).toContain(`runtime integrity     ${integrity}\n`);
+});
+
+test("a script tag with the manifest's src and integrity defines Rail, and the payment element gets ready", async ({ page, request }) => {
+  const { src, integrity } = await pinnedRuntime(request);
+  await page.goto(pinnedPage(src, integrity));
+  await expect(page.locator('#script-event')).toHaveText('load');
+  expect(await page.evaluate(() => typeof (window as { Rail?: unknown }).Rail)).toBe('function');
+  await expect(page.locator('#element-event')).toHaveText('ready', { timeout: 15_000 });
+  await expect(page.locator('#payment iframe')).toHaveAttribute('src', new RegExp(`^${E2E.jsUrl}/frame/`));
+});
+
+test('the same tag with a wrong integrity is blocked: window.Rail stays undefined', async ({ page, request }) => {
+  const { src } = await pinnedRuntime(request);
+  // Well formed, so the browser enforces it (an unparsable value would be ignored), but of other bytes.
+  const wrong = `sha384-${createHash('sha384').update('not the runtime').digest('base64')}`;
+  const consoleLines: string[] = [];
+  page.on('console', (message) => consoleLines.push(message.text()));
+  await page.goto(pinnedPage(src, wrong));
+  await expect(page.locator('#script-event')).toHaveText('error');
+  // Blocked for its digest, not for a network or CORS failure.
+  await expect.poll(() => consoleLines.some((line) => line.includes("Failed to find a valid digest in the 'integrity' attribute"))).toBe(true);
+  expect(await page.evaluate(() => typeof (window as { Rail?: unknown }).Rail)).toBe('undefined');
+  await expect(page.locator('#payment')).toBeEmpty();
+});
