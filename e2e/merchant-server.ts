@@ -38,6 +38,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, base: string): 
     res.writeHead(payment.status, { 'content-type': 'application/json' }).end(payment.body);
     return;
   }
+  // The npm loader as a merchant's bundle would ship it (the built package, npm run build).
+  if (req.method === 'GET' && url.pathname === '/loader.js') {
+    const loader = await readFile(join(import.meta.dirname, '..', 'loader', 'dist', 'index.js'), 'utf8');
+    res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(loader);
+    return;
+  }
   const name = url.pathname === '/' ? 'checkout.html' : url.pathname.slice(1);
   if (!/^[a-z0-9-]+\.html$/.test(name)) {
     res.writeHead(404).end();

@@ -51,3 +51,23 @@ test('the same tag with a wrong integrity is blocked: window.Rail stays undefine
   expect(await page.evaluate(() => typeof (window as { Rail?: unknown }).Rail)).toBe('undefined');
   await expect(page.locator('#payment')).toBeEmpty();
 });
+
+const loaderPage = (src: string, integrity: string) => `/loader-integrity.html?${new URLSearchParams({ src, integrity })}`;
+
+test("the npm loader with the manifest's pair resolves an instance whose payment element gets ready", async ({ page, request }) => {
+  const { src, integrity } = await pinnedRuntime(request);
+  await page.goto(loaderPage(src, integrity));
+  await expect(page.locator('#load-result')).toHaveText('resolved');
+  expect(await page.locator(`script[src="${src}"]`).evaluate((script: HTMLScriptElement) => [script.integrity, script.crossOrigin])).toEqual([
+    integrity,
+    'anonymous',
+  ]);
+  await expect(page.locator('#element-event')).toHaveText('ready', { timeout: 15_000 });
+});
+
+test('the npm loader with a wrong integrity rejects with LoadError failed_to_load and defines nothing', async ({ page, request }) => {
+  const { src } = await pinnedRuntime(request);
+  await page.goto(loaderPage(src, `sha384-${createHash('sha384').update('not the runtime').digest('base64')}`));
+  await expect(page.locator('#load-result')).toHaveText('rejected:LoadError:failed_to_load');
+  expect(await page.evaluate(() => typeof (window as { Rail?: unknown }).Rail)).toBe('undefined');
+});

@@ -85,6 +85,63 @@ describe('loadRail', () => {
     expect(railScripts()).toHaveLength(0);
   });
 
+  describe('integrity is never skipped', () => {
+    const OTHER_INTEGRITY = 'sha384-' + 'B'.repeat(64);
+
+    test('a loaded pinned runtime is reused by a second pinned call: one tag, both resolve', async () => {
+      cleanups.push(defineGlobalOnLoad(SCRIPT_SRC, fakeRailGlobal()));
+      const { loadRail } = await freshLoader();
+      await loadRail(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC, integrity: INTEGRITY });
+      await expect(loadRail(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC, integrity: INTEGRITY })).resolves.not.toBeNull();
+      expect(railScripts()).toHaveLength(1);
+    });
+
+    test('window.Rail defined by a script the loader cannot vouch for: integrity_mismatch, nothing injected', async () => {
+      window.Rail = fakeRailGlobal();
+      const { loadRail } = await freshLoader();
+      await expect(loadRail(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC, integrity: INTEGRITY })).rejects.toMatchObject({
+        name: 'LoadError',
+        code: 'integrity_mismatch',
+      });
+      expect(railScripts()).toHaveLength(0);
+    });
+
+    test('an unpinned load in flight is not shared with a pinned call', async () => {
+      cleanups.push(defineGlobalOnLoad(SCRIPT_SRC, fakeRailGlobal()));
+      const { loadRail } = await freshLoader();
+      const unpinned = loadRail(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC });
+      await Promise.resolve();
+      await Promise.resolve();
+      const pinned = loadRail(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC, integrity: INTEGRITY });
+      await expect(pinned).rejects.toMatchObject({ code: 'integrity_mismatch' });
+      await expect(unpinned).resolves.not.toBeNull();
+      expect(railScripts()).toHaveLength(1);
+    });
+
+    test('an existing tag with another integrity: integrity_mismatch, no second tag', async () => {
+      const existing = document.createElement('script');
+      existing.type = 'text/x-not-loaded';
+      existing.src = SCRIPT_SRC;
+      existing.integrity = OTHER_INTEGRITY;
+      document.head.appendChild(existing);
+      const { loadRail } = await freshLoader();
+      await expect(loadRail(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC, integrity: INTEGRITY })).rejects.toMatchObject({ code: 'integrity_mismatch' });
+      expect(railScripts()).toEqual([existing]);
+    });
+
+    test('a pinned load in flight serves an unpinned call too (the pin is stricter)', async () => {
+      cleanups.push(defineGlobalOnLoad(SCRIPT_SRC, fakeRailGlobal()));
+      const { loadRail } = await freshLoader();
+      const pinned = loadRail(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC, integrity: INTEGRITY });
+      await Promise.resolve();
+      await Promise.resolve();
+      const unpinned = loadRail(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC });
+      await expect(Promise.all([pinned, unpinned])).resolves.toHaveLength(2);
+      expect(railScripts()).toHaveLength(1);
+      expect(railScripts()[0]?.integrity).toBe(INTEGRITY);
+    });
+  });
+
   test('resolves from an existing window.Rail without injecting', async () => {
     const global = fakeRailGlobal();
     window.Rail = global;

@@ -1,8 +1,12 @@
 import type { RailConstructor } from './types.js';
 
-export type LoadErrorCode = 'failed_to_load' | 'global_missing';
+export type LoadErrorCode = 'failed_to_load' | 'global_missing' | 'integrity_mismatch';
 
-/** The runtime script could not be used: it did not load (`failed_to_load`) or loaded without `window.Rail` (`global_missing`). */
+/**
+ * The runtime script could not be used: it did not load (`failed_to_load`), loaded without `window.Rail`
+ * (`global_missing`), or `integrity` was asked for while the page already has the runtime from a tag without that
+ * integrity (`integrity_mismatch`).
+ */
 export class LoadError extends Error {
   override name = 'LoadError';
   constructor(
@@ -14,7 +18,7 @@ export class LoadError extends Error {
   }
 }
 
-// One in-flight promise per script URL; a failure deletes it so a later call can retry.
+// One in-flight promise per script URL and integrity; a failure deletes it so a later call can retry.
 const loading = new Map<string, Promise<RailConstructor>>();
 
 /** A script tag already on the page for this (absolute) URL, whoever added it. */
@@ -38,12 +42,17 @@ export function createScript(src: string, nonce?: string, integrity?: string): H
 
 /** Resolves window.Rail, loading `src` at most once at a time. */
 export function loadScript(scriptSrc: string, nonce?: string, integrity?: string): Promise<RailConstructor> {
-  if (window.Rail) return Promise.resolve(window.Rail);
   const src = new URL(scriptSrc, document.baseURI).href;
-  let promise = loading.get(src);
+  const existing = findScript(src);
+  // A pinned load vouches only for a tag with the same pin; a runtime from any other tag was never checked.
+  if (integrity && (existing ? existing.integrity !== integrity : window.Rail)) {
+    return Promise.reject(new LoadError('integrity_mismatch', `Rail is on the page without integrity ${integrity}.`));
+  }
+  if (window.Rail) return Promise.resolve(window.Rail);
+  const key = src + ' ' + (integrity ?? '');
+  let promise = loading.get(key);
   if (!promise) {
     promise = new Promise<RailConstructor>((resolve, reject) => {
-      const existing = findScript(src);
       const script = existing ?? createScript(src, nonce, integrity);
       script.addEventListener('load', () =>
         window.Rail ? resolve(window.Rail) : reject(new LoadError('global_missing', `Loaded ${src} but window.Rail is missing.`)),
@@ -55,10 +64,10 @@ export function loadScript(scriptSrc: string, nonce?: string, integrity?: string
       });
       if (!existing) (document.head || document.body).appendChild(script);
     }).catch((error) => {
-      loading.delete(src);
+      loading.delete(key);
       throw error;
     });
-    loading.set(src, promise);
+    loading.set(key, promise);
   }
   return promise;
 }
