@@ -85,6 +85,8 @@ describe('js listener', () => {
       expect(path).not.toBe(current);
       const response = await js.request(path);
       expect(response.status, path).toBe(404);
+      // A CDN must not keep the miss: during a rolling deployment another instance serves that hash.
+      expect(response.headers.get('cache-control'), path).toBe('no-store');
       expect(await response.json(), path).toMatchObject({ error: { code: 'ERR_2006', type: 'invalid_request' } });
     }
   });
@@ -132,6 +134,7 @@ describe('js listener', () => {
     for (const path of ['/v1/', '/v1/manifest.json', '/v1/rail.0123456789abcdef.js', '/frame/']) {
       const response = await js.request(path);
       expect(response.status, path).toBe(503);
+      if (path.startsWith('/v1/')) expect(response.headers.get('cache-control'), path).toBe('no-store');
       expect(await response.json()).toMatchObject({ error: { code: 'ERR_5007', type: 'api_error' } });
     }
   });

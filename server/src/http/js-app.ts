@@ -99,33 +99,45 @@ export function createJsApp(deps: JsAppDeps): Hono {
       : errorResponse(c, new ApiError('ERR_5006', 'The service is shutting down; retry.')),
   );
 
-  const serveRuntime = async (c: Context) => {
-    const current = await pinnedRuntime();
-    if (current === undefined) return errorResponse(c, RUNTIME_NOT_BUILT());
-    return serveFile(c, current.file, { ...RUNTIME_HEADERS, 'Cache-Control': STABLE_URL_CACHE });
+  /**
+   * The runtime routes' answer when the build is missing or the asked-for hash is not this build's: never cached,
+   * so a CDN does not keep a 404 for a hash that a newer instance of a rolling deployment serves.
+   */
+  const runtimeMiss = (c: Context, error: ApiError) => {
+    c.header('Cache-Control', 'no-store');
+    return errorResponse(c, error);
   };
+  /** Runs `serve` with the loaded runtime, or answers ERR_5007 while it is not built. */
+  const withRuntime = (serve: (c: Context, current: PinnedRuntime) => Response) => async (c: Context) => {
+    const current = await pinnedRuntime();
+    return current === undefined ? runtimeMiss(c, RUNTIME_NOT_BUILT()) : serve(c, current);
+  };
+
+  const serveRuntime = withRuntime((c, current) => serveFile(c, current.file, { ...RUNTIME_HEADERS, 'Cache-Control': STABLE_URL_CACHE }));
   app.get('/v1/', serveRuntime);
   app.get('/v1', serveRuntime);
 
-  app.get('/v1/manifest.json', async (c) => {
-    const current = await pinnedRuntime();
-    if (current === undefined) return errorResponse(c, RUNTIME_NOT_BUILT());
-    c.header('Content-Type', 'application/json');
-    c.header('Cache-Control', 'no-cache');
-    c.header('X-Content-Type-Options', 'nosniff');
-    return c.body(current.manifestJson, 200);
-  });
+  app.get(
+    '/v1/manifest.json',
+    withRuntime((c, current) => {
+      c.header('Content-Type', 'application/json');
+      c.header('Cache-Control', 'no-cache');
+      c.header('X-Content-Type-Options', 'nosniff');
+      return c.body(current.manifestJson, 200);
+    }),
+  );
 
-  app.get('/v1/:fileName{rail\\.[^/]+\\.js}', async (c) => {
-    const current = await pinnedRuntime();
-    if (current === undefined) return errorResponse(c, RUNTIME_NOT_BUILT());
-    const fileName = c.req.param('fileName');
-    // Only the build this server holds: an older hash would need the older bytes, which are gone.
-    if (fileName !== current.fileName) {
-      return errorResponse(c, new ApiError('ERR_2006', `No runtime script ${fileName} on this server; /v1/manifest.json names the current one.`));
-    }
-    return serveFile(c, current.file, { ...RUNTIME_HEADERS, 'Cache-Control': CONTENT_ADDRESSED_CACHE });
-  });
+  app.get(
+    '/v1/:fileName{rail[^/]*\\.js}',
+    withRuntime((c, current) => {
+      const fileName = c.req.param('fileName');
+      // Only the build this server holds: an older hash would need the older bytes, which are gone.
+      if (fileName !== current.fileName) {
+        return runtimeMiss(c, new ApiError('ERR_2006', `No runtime script ${fileName} on this server; /v1/manifest.json names the current one.`));
+      }
+      return serveFile(c, current.file, { ...RUNTIME_HEADERS, 'Cache-Control': CONTENT_ADDRESSED_CACHE });
+    }),
+  );
 
   app.get('/frame', (c) => c.redirect('/frame/', 301));
   app.get('/frame/', async (c) => {
