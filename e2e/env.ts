@@ -2,7 +2,11 @@
  * Fixed addresses and keys of the e2e stack. The merchant page and the runtime live on different origins.
  * RAIL_E2E_PORT_OFFSET shifts every port, so two runs (two checkouts on one machine) do not collide.
  */
-const offset = Number(process.env.RAIL_E2E_PORT_OFFSET ?? 0) || 0;
+const offset = Number(process.env.RAIL_E2E_PORT_OFFSET ?? 0);
+// The stack takes 16 ports from 18080; whole hundreds keep two runs' ranges apart.
+if (!Number.isInteger(offset) || offset < 0 || offset % 100 !== 0 || offset > 40_000) {
+  throw new Error(`RAIL_E2E_PORT_OFFSET must be a whole number of hundreds from 0 to 40000, got "${process.env.RAIL_E2E_PORT_OFFSET}".`);
+}
 const apiPort = 18080 + offset;
 const jsPort = 18081 + offset;
 const merchantPort = 18090 + offset;

@@ -6,7 +6,8 @@
  *   http://127.0.0.1:8080         API (server/src/main.ts, test mode, fixed dev keys; /demo/payments proxied)
  *
  * Editing a frame component hot-swaps it; editing another frame module reloads only the frame (vite.config.ts,
- * reloadFrameOnModuleEdit); editing runtime/src reloads the demo page (the runtime has no HMR boundary). The backend is told that js_url is the frame's vite origin, so the vault accepts the frame's calls.
+ * reloadFrameOnModuleEdit); editing runtime/src reloads the demo page (the runtime has no HMR boundary). The
+ * backend is told that js_url is the frame's vite origin, so the vault accepts the frame's calls.
  * Ports: RAIL_DEV_PAGE_PORT, RAIL_DEV_FRAME_PORT, RAIL_PORT (API), RAIL_JS_PORT (the backend's own js listener).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -27,6 +28,11 @@ const PAGE_ORIGIN = `http://localhost:${PAGE_PORT}`;
 const DEV_SECRET_KEY = process.env.RAIL_TEST_SECRET_KEY ?? 'rail_full_test_devSecretKey0000000000000000000000001';
 const DEV_PUBLISHABLE_KEY = process.env.RAIL_TEST_PUBLISHABLE_KEY ?? 'rail_open_test_devPublishableKey00000000000000000001';
 const ACCOUNT_CONFIG = process.env.RAIL_ACCOUNT_CONFIG ?? 'e2e/account-config.json';
+/**
+ * The frame's source folder (a sibling of frame/, so its `../../protocol` imports resolve). e2e/tests/dev-hmr.spec.ts
+ * points it at a copy, so that its edits never touch frame/.
+ */
+const FRAME_ROOT = resolve(ROOT, process.env.RAIL_DEV_FRAME_ROOT ?? 'frame');
 
 /** Serves demo/index.html with the runtime as a module from runtime/src and the dev keys filled in. */
 function demoPage(): Plugin {
@@ -68,9 +74,12 @@ async function main(): Promise<void> {
   const stop = async (code = 0) => {
     if (stopping) return;
     stopping = true;
-    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-    // A vite server with a browser still connected can keep close() pending; the process ends either way.
-    await Promise.race([Promise.all(servers.map((server) => server.close())), new Promise((done) => setTimeout(done, 3000))]);
+    const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
+    const exited = running.map((child) => new Promise((done) => child.once('exit', done)));
+    for (const child of running) child.kill('SIGTERM');
+    // A vite server with a browser still connected can keep close() pending; the process ends either way, but only
+    // once the backend has let go of its ports (or had 5 s to).
+    await Promise.race([Promise.all([...exited, ...servers.map((server) => server.close())]), new Promise((done) => setTimeout(done, 5000))]);
     process.exit(code);
   };
   process.on('SIGINT', () => void stop());
@@ -104,8 +113,9 @@ async function main(): Promise<void> {
     const frame = await createServer({
       configFile: resolve(ROOT, 'vite.config.ts'),
       mode: 'frame',
+      root: FRAME_ROOT,
       // Each dev server has its own dependency cache: a shared one makes them invalidate each other's optimized deps.
-      cacheDir: resolve(ROOT, 'node_modules/.vite/rail-dev-frame'),
+      cacheDir: resolve(ROOT, `node_modules/.vite/rail-dev-frame-${FRAME_PORT}`),
       optimizeDeps: { include: ['preact', 'preact/hooks', 'preact/jsx-dev-runtime', 'preact/debug', 'preact/devtools', '@preact/signals', 'penpal'] },
       server: { host: 'localhost', port: FRAME_PORT, strictPort: true, cors: true },
     });
@@ -116,7 +126,7 @@ async function main(): Promise<void> {
     const page = await createServer({
       configFile: false,
       root: resolve(ROOT, 'demo'),
-      cacheDir: resolve(ROOT, 'node_modules/.vite/rail-dev-page'),
+      cacheDir: resolve(ROOT, `node_modules/.vite/rail-dev-page-${PAGE_PORT}`),
       optimizeDeps: { include: ['penpal'] },
       plugins: [demoPage()],
       server: {

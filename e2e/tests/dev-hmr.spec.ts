@@ -1,10 +1,11 @@
 /**
  * `npm run dev` as a frontend developer uses it: the demo page on one vite server, the frame on another (its own
- * origin), the backend beside them. Edits are made to the real sources and restored in `finally`; the built
- * dist/ that the other specs use is not touched.
+ * origin), the backend beside them. The frame is served from a copy of frame/ (RAIL_DEV_FRAME_ROOT), and the edits
+ * go to the copy: a killed run never leaves an edited source behind, and a developer's own `npm run dev` on frame/
+ * sees nothing. The built dist/ that the other specs use is not touched either.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,8 @@ import { TEST_VPAS, fillUpi, railFrame, selectPaymentMethod } from '../helpers/r
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PAGE_URL = `http://localhost:${E2E.dev.pagePort}/`;
+/** Beside frame/, so the copy's `../../protocol` imports resolve; git ignores it. */
+const FRAME_COPY = resolve(ROOT, `.e2e-frame-dev-${E2E.dev.framePort}`);
 
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
@@ -22,6 +25,8 @@ let output = '';
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
+  rmSync(FRAME_COPY, { recursive: true, force: true });
+  cpSync(resolve(ROOT, 'frame'), FRAME_COPY, { recursive: true });
   dev = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts'], {
     cwd: ROOT,
     env: {
@@ -30,6 +35,7 @@ test.beforeAll(async () => {
       RAIL_DEV_FRAME_PORT: String(E2E.dev.framePort),
       RAIL_PORT: String(E2E.dev.apiPort),
       RAIL_JS_PORT: String(E2E.dev.jsPort),
+      RAIL_DEV_FRAME_ROOT: FRAME_COPY,
       RAIL_DATA_DIR: mkdtempSync(join(tmpdir(), 'rail-dev-e2e-')),
       RAIL_LOG_LEVEL: 'warn',
     },
@@ -41,15 +47,17 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  if (!dev || dev.exitCode !== null) return;
-  const exited = new Promise((done) => dev!.once('exit', done));
-  dev.kill('SIGTERM');
-  await exited;
+  if (dev && dev.exitCode === null) {
+    const exited = new Promise((done) => dev!.once('exit', done));
+    dev.kill('SIGTERM');
+    await exited;
+  }
+  rmSync(FRAME_COPY, { recursive: true, force: true });
 });
 
-/** Replaces `from` with `to` in a source file for the duration of `run`. */
+/** Replaces `from` with `to` in a file of the frame copy (`path` relative to frame/) for the duration of `run`. */
 async function withEdit(path: string, from: string, to: string, run: () => Promise<void>): Promise<void> {
-  const file = resolve(ROOT, path);
+  const file = resolve(FRAME_COPY, path);
   const original = readFileSync(file, 'utf8');
   expect(original, `${path} still contains the text the spec edits`).toContain(from);
   writeFileSync(file, original.replace(from, to));
@@ -74,7 +82,7 @@ test('a frame component edit hot-swaps inside the iframe: the merchant page and 
   const frame = await openDemo(page);
   await selectPaymentMethod(page, 'UPI');
   await fillUpi(page, TEST_VPAS.success);
-  await withEdit('frame/src/components/text-field-form.tsx', '{messages[label]}', "{messages[label] + ' (edited)'}", async () => {
+  await withEdit('src/components/text-field-form.tsx', '{messages[label]}', "{messages[label] + ' (edited)'}", async () => {
     await expect(frame.getByText('UPI ID (edited)')).toBeVisible({ timeout: 15_000 });
     await expect(frame.locator('#rail-upi-vpa')).toHaveValue(TEST_VPAS.success);
     expect(await pageState(page)).toBe('kept');
@@ -83,7 +91,7 @@ test('a frame component edit hot-swaps inside the iframe: the merchant page and 
 
 test('a plain frame module edit (i18n) reloads only the frame, which reconnects and still pays', async ({ page }) => {
   const frame = await openDemo(page);
-  await withEdit('frame/src/i18n.ts', "upiLabel: 'UPI ID',", "upiLabel: 'UPI ID (reloaded)',", async () => {
+  await withEdit('src/i18n.ts', "upiLabel: 'UPI ID',", "upiLabel: 'UPI ID (reloaded)',", async () => {
     // The reloaded frame starts on its first method again; pick UPI until the edited label shows.
     await expect(async () => {
       await selectPaymentMethod(page, 'UPI');
