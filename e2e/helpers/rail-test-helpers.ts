@@ -10,7 +10,7 @@
  * await page.getByRole('button', { name: 'Pay' }).click();
  * await waitForPaymentStatus({ apiBaseUrl, secretKey }, paymentId, 'succeeded');
  */
-import { expect, type FrameLocator, type Locator, type Page } from '@playwright/test';
+import { expect, type BrowserContext, type FrameLocator, type Locator, type Page } from '@playwright/test';
 
 /** Card numbers the test simulator answers deterministically (docs/simulator.md). */
 export const TEST_CARDS = {
@@ -123,8 +123,16 @@ export async function upiSimulatorPageUrl(access: ApiAccess, paymentId: string):
  * browser context and presses Approve or Decline there. The frame sees the result by polling.
  */
 export async function answerUpiSimulatorPage(page: Page, access: ApiAccess, paymentId: string, outcome: 'approve' | 'decline'): Promise<void> {
-  const popup = await page.context().newPage();
-  await popup.goto(await upiSimulatorPageUrl(access, paymentId));
+  await answerUpiSimulatorPageAt(page.context(), await upiSimulatorPageUrl(access, paymentId), outcome);
+}
+
+/**
+ * The same answer given on the approval page at `url` (for example the URL a scanned QR code holds), in a new page
+ * of `context`: another browser context plays the customer's phone.
+ */
+export async function answerUpiSimulatorPageAt(context: BrowserContext, url: string, outcome: 'approve' | 'decline'): Promise<void> {
+  const popup = await context.newPage();
+  await popup.goto(url);
   await popup.getByRole('button', { name: outcome === 'approve' ? 'Approve' : 'Decline', exact: true }).click();
   await popup.waitForLoadState();
   await popup.close();

@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type FrameLocator } from '@playwright/test';
 import jsQR from 'jsqr';
 import { E2E } from '../env';
-import { accountOffers, answerUpiSimulatorPage, railFrame, retrievePayment, selectPaymentMethod, upiSimulatorPageUrl, waitForPaymentStatus } from '../helpers/rail-test-helpers';
+import { accountOffers, answerUpiSimulatorPage, answerUpiSimulatorPageAt, railFrame, retrievePayment, selectPaymentMethod, upiSimulatorPageUrl, waitForPaymentStatus } from '../helpers/rail-test-helpers';
 import { API } from './support';
 
 /**
@@ -48,10 +48,7 @@ async function scanQrImage(frame: FrameLocator): Promise<string | undefined> {
 async function answerOnPhone(browser: Browser, url: string, outcome: 'approve' | 'decline'): Promise<void> {
   const phone = await browser.newContext();
   try {
-    const page = await phone.newPage();
-    await page.goto(url);
-    await page.getByRole('button', { name: outcome === 'approve' ? 'Approve' : 'Decline', exact: true }).click();
-    await page.waitForLoadState();
+    await answerUpiSimulatorPageAt(phone, url, outcome);
   } finally {
     await phone.close();
   }
