@@ -1,12 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { RuntimeManifest } from '../../protocol/runtime-manifest';
 import { E2E } from '../env';
 import { SERVER_LOG } from '../playwright.config';
-
-interface RuntimeManifest {
-  runtime: { src: string; integrity: string };
-}
 
 async function pinnedRuntime(request: APIRequestContext): Promise<RuntimeManifest['runtime']> {
   const response = await request.get(`${E2E.jsUrl}/v1/manifest.json`);

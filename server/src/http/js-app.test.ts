@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { createLogger } from '../logger';
-import { API_BASE_URL_PLACEHOLDER, createJsApp, frameCsp, readRuntimeManifest, type RuntimeManifest } from './js-app';
+import type { RuntimeManifest } from '../../../protocol/runtime-manifest';
+import { API_BASE_URL_PLACEHOLDER, createJsApp, frameCsp, readRuntimeManifest } from './js-app';
 
 const ANCESTORS = ['https://shop.example.com', 'http://localhost:*', 'http://127.0.0.1:*'];
 const JS_URL = 'https://js.example.com';

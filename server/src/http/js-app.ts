@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Hono, type Context } from 'hono';
+import type { RuntimeManifest } from '../../../protocol/runtime-manifest';
 import { ApiError } from '../core/errors';
 import type { Logger } from '../logger';
 import { createErrorHandler, createNotFoundHandler, errorResponse } from './error-handler';
@@ -25,16 +26,6 @@ export interface JsAppDeps {
   /** CSP frame-ancestors sources allowed to embed the frame. */
   frameAncestors: readonly string[];
   isReady?: () => boolean;
-}
-
-/** GET /v1/manifest.json: what deployment tooling pins in a script tag. */
-export interface RuntimeManifest {
-  runtime: {
-    /** `{js_url}/v1/rail.<hash>.js`, the runtime's content-addressed URL. */
-    src: string;
-    /** `sha384-<base64>` of the bytes served at `src` (and at /v1/). */
-    integrity: string;
-  };
 }
 
 /** The runtime as this server serves it, with its content-addressed file name and manifest, derived once per load. */
