@@ -149,6 +149,10 @@ export type PollStatusResponse = z.infer<typeof PollStatusResponse>;
 
 export const PollIdParam = z.string().min(1).max(128);
 
+/** Query of GET /poll/status/{poll_id}: the payment's client_secret, required with a publishable key. */
+export const PollStatusQuery = z.strictObject({ client_secret: z.string().min(1).max(256).optional() });
+export type PollStatusQuery = z.infer<typeof PollStatusQuery>;
+
 /** POST /payments/{payment_id}/capture body (required). */
 export const CapturePaymentRequest = z
   .strictObject({

@@ -11,6 +11,7 @@ import type { AppEnv } from './http/env';
 import { createErrorHandler, createNotFoundHandler, errorResponse, validationHook } from './http/error-handler';
 import { rejectNulInUrl } from './http/middleware/json-body';
 import { requestContext } from './http/middleware/request-context';
+import { RATE_LIMITED_ROUTES, rateLimit, type RateLimitDeps } from './http/rate-limit';
 import { registerAccountRoutes } from './http/routes/account';
 import { registerCustomerRoutes } from './http/routes/customers';
 import { registerDemoRoutes, type DemoOptions } from './http/routes/demo';
@@ -40,6 +41,8 @@ export interface AppDeps extends CoreDeps {
   bodyLimitBytes?: number;
   /** Delivery policy for POST /events/{event_id}/retry (the dispatcher gets the same from main.ts). */
   webhooks?: WebhookDeliveryConfig;
+  /** Limits on the browser and public surfaces (http/rate-limit.ts); absent limits nothing. */
+  rateLimits?: RateLimitDeps | undefined;
 }
 
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
@@ -66,6 +69,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   app.use('*', rejectNulInUrl);
+  if (deps.rateLimits !== undefined) {
+    for (const { method, path, surface } of RATE_LIMITED_ROUTES) app.on(method, path, rateLimit(deps.rateLimits, surface));
+  }
 
   registerSystemRoutes(app, deps.store, deps.isReady ?? (() => true), deps.publicBaseUrl);
   // Before registerPaymentRoutes: GET /payments/list must not be read as GET /payments/{payment_id}.

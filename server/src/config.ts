@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { CURRENCIES } from '../../protocol/currency';
+import { parseRateLimits, type RateLimits } from './http/rate-limit';
 import { parseVaultKey } from './vault/vault-cipher';
 import { DEFAULT_ACCOUNT_SETTINGS, type AccountSettings, type RailCapabilities, type RailSettings } from './core/account-settings';
 
@@ -73,6 +74,16 @@ const EnvSchema = z.object({
   }),
   RAIL_PAYMENT_SYNC_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
   RAIL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  RAIL_RATE_LIMITS: optionalString.transform((value, ctx) => {
+    const parsed = parseRateLimits(value);
+    if (parsed !== null && 'error' in parsed) {
+      ctx.addIssue({ code: 'custom', message: `RAIL_RATE_LIMITS: ${parsed.error}` });
+      return z.NEVER;
+    }
+    return parsed as RateLimits | null;
+  }),
+  RAIL_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  RAIL_DEMO: z.enum(['on', 'off', 'auto']).default('auto'),
 });
 
 const CapabilitiesFile = z.strictObject({
@@ -127,6 +138,11 @@ export interface Config {
   /** How often waiting payments are asked about (core/sweep-waiting-payments.ts); 0 turns the sweep off. */
   paymentSyncIntervalMs: number;
   logLevel: z.infer<typeof EnvSchema>['RAIL_LOG_LEVEL'];
+  /** Limits on the browser and public surfaces (http/rate-limit.ts); null: RAIL_RATE_LIMITS=off. */
+  rateLimits: RateLimits | null;
+  trustedProxyHops: number;
+  /** The demo checkout: on, off, or auto (on while the account has no live keys). */
+  demo: 'on' | 'off' | 'auto';
 }
 
 export class ConfigError extends Error {
@@ -209,5 +225,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     vaultKey: e.RAIL_VAULT_KEY,
     paymentSyncIntervalMs: e.RAIL_PAYMENT_SYNC_INTERVAL_MS,
     logLevel: e.RAIL_LOG_LEVEL,
+    rateLimits: e.RAIL_RATE_LIMITS,
+    trustedProxyHops: e.RAIL_TRUSTED_PROXY_HOPS,
+    demo: e.RAIL_DEMO,
   };
 }

@@ -17,6 +17,7 @@ import { WaitingPaymentSweep } from './core/sweep-waiting-payments';
 import { wipeExpiredVaultTokens } from './core/wipe-expired-vault-tokens';
 import { ConfigError, loadConfig, type Config } from './config';
 import { readRuntimeManifest } from './http/js-app';
+import { RateLimiter } from './http/rate-limit';
 import { createLogger, type Logger } from './logger';
 import { createSimulatorRegistry } from './rails/simulator/registry';
 import { CardVault } from './vault/card-vault';
@@ -145,11 +146,16 @@ async function main(): Promise<void> {
     publicJsUrl: config.publicJsUrl,
     isReady,
     webhooks,
-    demo: {
-      testSecretKey: boot.testSecretKey,
-      testPublishableKey: boot.testPublishableKey,
-      pagePaths: [resolve('demo/index.html')],
-    },
+    rateLimits: config.rateLimits === null ? undefined : { limiter: new RateLimiter(systemClock), limits: config.rateLimits, trustedProxyHops: config.trustedProxyHops },
+    demo:
+      config.demo === 'off'
+        ? undefined
+        : {
+            testSecretKey: boot.testSecretKey,
+            testPublishableKey: boot.testPublishableKey,
+            pagePaths: [resolve('demo/index.html')],
+            offWhenLiveKeysExist: config.demo === 'auto',
+          },
   });
   const js = createJsApp({
     logger,

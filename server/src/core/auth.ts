@@ -79,18 +79,12 @@ export function verifyClientSecret(payment: PaymentRecord, clientSecret: string,
 }
 
 /**
- * The client_secret rules for one payment operation:
- * - secret key: client_secret must not be sent (ERR_1007);
- * - publishable key: client_secret must match when sent; `publishableNeedsSecret` makes it mandatory (ERR_2001);
- *   the session must not have expired (ERR_1006), even when no client_secret is sent.
+ * The client_secret rules for every payment operation (api-conventions §2, docs/security.md):
+ * - secret key: client_secret must not be sent (ERR_1007; spec confirm rule 2, one rule for every operation);
+ * - publishable key: the payment's own, unexpired client_secret is required (ERR_2001 missing, ERR_1005 another
+ *   payment's, ERR_1006 expired). A payment id is not a secret, so a publishable key alone reaches no payment.
  */
-export function authorizePaymentAccess(
-  auth: AuthContext,
-  payment: PaymentRecord,
-  clientSecret: string | undefined,
-  now: Date,
-  publishableNeedsSecret: boolean,
-): void {
+export function authorizePaymentAccess(auth: AuthContext, payment: PaymentRecord, clientSecret: string | undefined, now: Date): void {
   if (auth.keyKind === 'secret') {
     if (clientSecret !== undefined) {
       throw new ApiError('ERR_1007', 'client_secret must not be sent with a secret key; server-side calls do not carry it.', {
@@ -99,15 +93,10 @@ export function authorizePaymentAccess(
     }
     return;
   }
-  if (clientSecret === undefined) {
-    if (publishableNeedsSecret) {
-      throw new ApiError('ERR_2001', 'client_secret is required with a publishable key.', { fieldName: 'client_secret' });
-    }
-    // The client session ends with its client_secret (session_expiry), whether or not the secret is sent.
-    if (payment.clientSecretExpiresAt <= now) {
-      throw new ApiError('ERR_1006', 'The payment session (client_secret) has expired; create a new payment.', { fieldName: 'client_secret' });
-    }
-    return;
-  }
+  if (clientSecret === undefined) throw missingClientSecret();
   verifyClientSecret(payment, clientSecret, now);
+}
+
+export function missingClientSecret(): ApiError {
+  return new ApiError('ERR_2001', 'client_secret is required with a publishable key.', { fieldName: 'client_secret' });
 }

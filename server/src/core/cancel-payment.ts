@@ -2,6 +2,7 @@ import type { CancelPaymentRequest } from '../../../protocol/api/payment-ops';
 import type { PaymentRecord } from '../storage/records';
 import { requireKeyKind, type AuthContext } from './auth';
 import type { CoreDeps } from './deps';
+import { findPaymentOrThrow } from './find-payment';
 import { ApiError } from './errors';
 import { recordPaymentEvent } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
@@ -18,8 +19,7 @@ export async function cancelPayment(
   body: CancelPaymentRequest,
 ): Promise<PaymentRecord> {
   requireKeyKind(auth, ['secret']);
-  const payment = await deps.store.payments.findPayment(auth, paymentId);
-  if (payment === undefined) throw new ApiError('ERR_4001', `No payment ${paymentId} exists for this account and mode.`);
+  const payment = await findPaymentOrThrow(deps, auth, paymentId);
   const refuse = (status: string) => new ApiError('ERR_4003', `You cannot cancel this payment because it has status ${status}.`);
   const decision = decideTransition(payment.status, 'cancel', { hasPaymentMethodData: payment.paymentMethodData !== null, captureMethod: payment.captureMethod });
   if (!decision.allowed) throw refuse(payment.status);

@@ -15,6 +15,14 @@ export function looksLikeCardNumber(value: string | number): boolean {
   return CANDIDATE.test(text) && passesLuhn(text);
 }
 
+/** Runs of 13..19 digits, with spaces or dashes between them, that could be a card number inside a longer text. */
+const DIGIT_RUN = /\d(?:[\s-]?\d){12,18}/g;
+
+/** The text with every card-number-shaped run replaced by [redacted], for messages and logs that quote a request. */
+export function redactCardNumbers(text: string): string {
+  return text.replace(DIGIT_RUN, (run) => (looksLikeCardNumber(run) ? '[redacted]' : run));
+}
+
 const MAX_DEPTH = 32;
 
 /** True when `paymentMethodData` (any JSON value) carries a raw card number. */

@@ -3,6 +3,7 @@ import type { PaymentPatch, PaymentRecord } from '../storage/records';
 import type { CardDetails } from '../vault/card-details';
 import { authorizePaymentAccess, requireKeyKind, type AuthContext } from './auth';
 import type { CoreDeps } from './deps';
+import { findPaymentOrThrow } from './find-payment';
 import { ApiError } from './errors';
 import { consumePspToken } from './consume-psp-token';
 import { openAttempt } from './payment-attempts';
@@ -39,10 +40,9 @@ export async function confirmPayment(
   body: ConfirmPaymentRequest,
 ): Promise<PaymentRecord> {
   requireKeyKind(auth, ['secret', 'publishable']);
-  const payment = await deps.store.payments.findPayment(auth, paymentId);
-  if (payment === undefined) throw new ApiError('ERR_4001', `No payment ${paymentId} exists for this account and mode.`);
-  // Spec confirm rules 1 and 2: publishable key, client_secret optional (but checked when sent); secret key, refused.
-  authorizePaymentAccess(auth, payment, body.client_secret, deps.clock.now(), false);
+  const payment = await findPaymentOrThrow(deps, auth, paymentId);
+  // Spec confirm rule 2, and rule 1 as api-conventions §2 reads it: the browser always carries the client_secret.
+  authorizePaymentAccess(auth, payment, body.client_secret, deps.clock.now());
 
   if (body.payment_id != null && body.payment_id !== paymentId) {
     throw new ApiError('ERR_2003', 'payment_id in the body differs from the payment in the path.', { fieldName: 'payment_id' });

@@ -117,7 +117,7 @@ export async function createPayment(deps: CoreDeps, auth: AuthContext, body: Cre
 
 function replayOrConflict(existing: PaymentRecord, requestFingerprint: string): PaymentRecord {
   if (existing.requestFingerprint !== requestFingerprint) {
-    throw new ApiError('ERR_4002', `payment_id ${existing.paymentId} already exists with a different request body.`, {
+    throw new ApiError('ERR_4002', 'payment_id already exists with a different request body.', {
       fieldName: 'payment_id',
     });
   }

@@ -7,6 +7,7 @@ import { requireKeyKind, type AuthContext } from './auth';
 import { fingerprint } from './canonical-json';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
+import { findPaymentOrThrow } from './find-payment';
 import { applyRefundOutcome } from './refund-outcome';
 import { decideRefundTransition, REFUNDABLE_PAYMENT_STATUSES } from './refund-transitions';
 
@@ -32,10 +33,7 @@ export async function createRefund(deps: CoreDeps, auth: AuthContext, body: Crea
   // No rail of the account refunds in this mode (every live refund today): refused before anything is looked up.
   if (!auth.account.settings.rails.some((rail) => rail.capabilities[auth.mode].refunds)) throw refundsUnavailable(auth, null);
 
-  const payment = await deps.store.payments.findPayment(auth, body.payment_id);
-  if (payment === undefined) {
-    throw new ApiError('ERR_4001', `No payment ${body.payment_id} exists for this account and mode.`, { fieldName: 'payment_id' });
-  }
+  const payment = await findPaymentOrThrow(deps, auth, body.payment_id, 'payment_id');
   const decision = decideRefundTransition(null, 'create', { paymentStatus: payment.status });
   if (!decision.allowed) throw notRefundable(payment);
   const refundOnRail = refundingRail(deps, auth, payment);
@@ -149,7 +147,7 @@ function overAmount(payment: PaymentRecord, amount: number, refundable: number):
 
 function replayOrConflict(existing: RefundRecord, requestFingerprint: string): RefundRecord {
   if (existing.requestFingerprint !== requestFingerprint) {
-    throw new ApiError('ERR_4009', `refund_id ${existing.refundId} already exists with a different request body.`, {
+    throw new ApiError('ERR_4009', 'refund_id already exists with a different request body.', {
       fieldName: 'refund_id',
     });
   }

@@ -14,7 +14,7 @@ export async function deleteCustomer(deps: CoreDeps, auth: AuthContext, customer
   const now = deps.clock.now();
   await deps.store.transaction(async (tx) => {
     const deleted = await tx.customers.markCustomerDeleted(auth, customerId, now);
-    if (deleted === undefined) throw new ApiError('ERR_4006', `No customer ${customerId} exists for this account and mode.`);
+    if (deleted === undefined) throw new ApiError('ERR_4006', 'No such customer exists for this account and mode.');
     await tx.ephemeralKeys.deleteEphemeralKeysOfCustomer(auth, customerId);
   });
   return { customer_id: customerId, customer_deleted: true, address_deleted: true, payment_methods_deleted: true };

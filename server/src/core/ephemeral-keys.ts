@@ -48,7 +48,7 @@ export async function createEphemeralKey(
 export async function deleteEphemeralKey(deps: CoreDeps, auth: AuthContext, keyId: string): Promise<EphemeralKeyDeleteResponse> {
   requireKeyKind(auth, ['secret']);
   const deleted = await deps.store.ephemeralKeys.deleteEphemeralKey(auth, keyId);
-  if (deleted === undefined) throw new ApiError('ERR_4021', `No ephemeral key ${keyId} exists for this account and mode.`);
+  if (deleted === undefined) throw new ApiError('ERR_4021', 'No such ephemeral key exists for this account and mode.');
   return {
     id: deleted.keyId,
     customer_id: deleted.customerId,

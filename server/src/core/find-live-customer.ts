@@ -7,12 +7,12 @@ import { ApiError } from './errors';
 export async function findLiveCustomer(stores: Stores, scope: Scope, customerId: string): Promise<CustomerRecord> {
   const customer = await stores.customers.findCustomer(scope, customerId);
   if (customer === undefined || customer.deletedAt !== null) {
-    throw new ApiError('ERR_4006', `No customer ${customerId} exists for this account and mode.`);
+    throw new ApiError('ERR_4006', 'No such customer exists for this account and mode.');
   }
   return customer;
 }
 
 /** ERR_4020: a deleted customer's id is never given to a new customer. */
 export function deletedCustomerIdError(customerId: string, fieldName = 'customer_id'): ApiError {
-  return new ApiError('ERR_4020', `customer_id ${customerId} belonged to a deleted customer and cannot be reused.`, { fieldName });
+  return new ApiError('ERR_4020', 'customer_id belonged to a deleted customer and cannot be reused.', { fieldName });
 }

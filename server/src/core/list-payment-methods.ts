@@ -5,7 +5,7 @@ import { paymentIdFromClientSecret } from '../../../protocol/ids';
 import type { RailAdapter } from '../rails/rail-adapter';
 import type { PaymentRecord } from '../storage/records';
 import { provisionedAdapter, RAIL_CATALOG, type RailMethodOffer, type RailSettings } from './account-settings';
-import { authorizePaymentAccess, requireKeyKind, type AuthContext } from './auth';
+import { authorizePaymentAccess, missingClientSecret, requireKeyKind, type AuthContext } from './auth';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
 
@@ -96,9 +96,7 @@ export async function listPaymentMethods(
 /** The payment a client_secret names. A publishable key needs one (ERR_2001); a secret key must not send one (ERR_1007). */
 async function paymentOfClientSecret(deps: CoreDeps, auth: AuthContext, clientSecret: string | undefined): Promise<PaymentRecord | undefined> {
   if (clientSecret === undefined && auth.keyKind !== 'publishable') return undefined;
-  if (clientSecret === undefined) {
-    throw new ApiError('ERR_2001', 'client_secret is required with a publishable key.', { fieldName: 'client_secret' });
-  }
+  if (clientSecret === undefined) throw missingClientSecret();
   const paymentId = paymentIdFromClientSecret(clientSecret);
   const payment = paymentId === undefined ? undefined : await deps.store.payments.findPayment(auth, paymentId);
   if (payment === undefined) {
@@ -109,7 +107,7 @@ async function paymentOfClientSecret(deps: CoreDeps, auth: AuthContext, clientSe
     }
     throw new ApiError('ERR_1005', 'client_secret does not belong to a payment of this account and mode.', { fieldName: 'client_secret' });
   }
-  authorizePaymentAccess(auth, payment, clientSecret, deps.clock.now(), true);
+  authorizePaymentAccess(auth, payment, clientSecret, deps.clock.now());
   return payment;
 }
 

@@ -16,7 +16,7 @@ export async function listPayments(deps: CoreDeps, auth: AuthContext, query: Lis
     if (paymentId === undefined) return undefined;
     const payment = await deps.store.payments.findPayment(auth, paymentId);
     if (payment === undefined) {
-      throw new ApiError('ERR_4013', `${field} names no payment of this account and mode: ${paymentId}.`, { fieldName: field });
+      throw new ApiError('ERR_4013', `${field} names no payment of this account and mode.`, { fieldName: field });
     }
     return { createdAt: payment.createdAt, paymentId: payment.paymentId };
   };

@@ -7,6 +7,7 @@ import type { PaymentStatus } from '../../../protocol/payments';
 import type { PaymentRecord } from '../storage/records';
 import { requireKeyKind, type AuthContext } from './auth';
 import type { CoreDeps } from './deps';
+import { findPaymentOrThrow } from './find-payment';
 import { ApiError } from './errors';
 
 export type ManualCaptureOperation = 'capture' | 'cancel_post_capture' | 'incremental_authorization' | 'extend_authorization';
@@ -34,8 +35,7 @@ export async function refuseManualCaptureOperation(
   operation: ManualCaptureOperation,
 ): Promise<never> {
   requireKeyKind(auth, ['secret']);
-  const payment = await deps.store.payments.findPayment(auth, paymentId);
-  if (payment === undefined) throw new ApiError('ERR_4001', `No payment ${paymentId} exists for this account and mode.`);
+  const payment = await findPaymentOrThrow(deps, auth, paymentId);
   const { verb, statuses } = OPERATIONS[operation];
   if (!statuses.includes(payment.status)) {
     throw new ApiError(

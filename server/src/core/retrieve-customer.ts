@@ -11,7 +11,7 @@ import { findLiveCustomer } from './find-live-customer';
 export async function retrieveCustomer(deps: CoreDeps, auth: AuthContext, customerId: string): Promise<CustomerRecord> {
   requireKeyKind(auth, ['secret', 'ephemeral']);
   if (auth.keyKind === 'ephemeral' && auth.customerId !== customerId) {
-    throw new ApiError('ERR_4006', `No customer ${customerId} exists for this ephemeral key.`);
+    throw new ApiError('ERR_4006', 'No such customer exists for this ephemeral key.');
   }
   return findLiveCustomer(deps.store, auth, customerId);
 }

@@ -8,7 +8,7 @@ import { toAttemptResponse, toEventDetail } from './event-view';
 /** The event of the key's account and mode, or ERR_4050. */
 export async function findEventOrThrow(deps: CoreDeps, auth: AuthContext, eventId: string): Promise<WebhookEventRecord> {
   const event = await deps.store.webhooks.findEvent(auth, eventId);
-  if (event === undefined) throw new ApiError('ERR_4050', `No event ${eventId} exists for this account and mode.`);
+  if (event === undefined) throw new ApiError('ERR_4050', 'No such event exists for this account and mode.');
   return event;
 }
 

@@ -3,6 +3,7 @@ import type { PaymentRecord } from '../storage/records';
 import type { RailOutcome } from '../rails/rail-adapter';
 import { authorizePaymentAccess, requireKeyKind, type AuthContext } from './auth';
 import type { CoreDeps } from './deps';
+import { findPaymentOrThrow } from './find-payment';
 import { ApiError } from './errors';
 import { paymentCustomerDetails } from './payment-customer';
 import { capturesOf, toAttemptResponse } from './payment-attempts';
@@ -23,9 +24,8 @@ export async function retrievePayment(
   query: RetrievePaymentQuery,
 ): Promise<PaymentRecord> {
   requireKeyKind(auth, ['secret', 'publishable']);
-  const payment = await deps.store.payments.findPayment(auth, paymentId);
-  if (payment === undefined) throw new ApiError('ERR_4001', `No payment ${paymentId} exists for this account and mode.`);
-  authorizePaymentAccess(auth, payment, query.client_secret, deps.clock.now(), true);
+  const payment = await findPaymentOrThrow(deps, auth, paymentId);
+  authorizePaymentAccess(auth, payment, query.client_secret, deps.clock.now());
   return query.force_sync === 'true' ? forceSyncWithRail(deps, payment) : syncWithRail(deps, payment);
 }
 

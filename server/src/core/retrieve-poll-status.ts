@@ -1,21 +1,28 @@
 import type { PollStatusResponse } from '../../../protocol/api/payment-ops';
-import { requireKeyKind, type AuthContext } from './auth';
+import { authorizePaymentAccess, missingClientSecret, requireKeyKind, type AuthContext } from './auth';
 import type { CoreDeps } from './deps';
 import { syncWithRail } from './retrieve-payment';
 
 const POLL_PREFIX = 'poll_';
 
 /**
- * GET /poll/status/{poll_id} (publishable key). A poll exists for each payment that waited for the customer; its
- * id is `poll_<payment_id>`. pending while the payment waits (the rail is asked first, as on retrieve), completed
- * once it has left the wait, not_found for any other id.
+ * GET /poll/status/{poll_id} (publishable key and the payment's client_secret, like every publishable-key call
+ * about a payment: docs/security.md). A poll exists for each payment that waited for the customer; its id is
+ * `poll_<payment_id>`. pending while the payment waits (the rail is asked first, as on retrieve), completed once it
+ * has left the wait, not_found for an id that names no payment or a payment that never waited.
  */
-export async function retrievePollStatus(deps: CoreDeps, auth: AuthContext, pollId: string): Promise<PollStatusResponse> {
+export async function retrievePollStatus(
+  deps: CoreDeps,
+  auth: AuthContext,
+  pollId: string,
+  clientSecret: string | undefined,
+): Promise<PollStatusResponse> {
   requireKeyKind(auth, ['publishable']);
   const notFound: PollStatusResponse = { poll_id: pollId, status: 'not_found' };
-  if (!pollId.startsWith(POLL_PREFIX)) return notFound;
-  const payment = await deps.store.payments.findPayment(auth, pollId.slice(POLL_PREFIX.length));
+  if (clientSecret === undefined) throw missingClientSecret();
+  const payment = pollId.startsWith(POLL_PREFIX) ? await deps.store.payments.findPayment(auth, pollId.slice(POLL_PREFIX.length)) : undefined;
   if (payment === undefined) return notFound;
+  authorizePaymentAccess(auth, payment, clientSecret, deps.clock.now());
   if (payment.status === 'requires_customer_action') {
     const current = await syncWithRail(deps, payment);
     return { poll_id: pollId, status: current.status === 'requires_customer_action' ? 'pending' : 'completed' };

@@ -7,6 +7,6 @@ import { ApiError } from './errors';
 export async function retrieveRefund(deps: CoreDeps, auth: AuthContext, refundId: string): Promise<RefundRecord> {
   requireKeyKind(auth, ['secret']);
   const refund = await deps.store.refunds.findRefund(auth, refundId);
-  if (refund === undefined) throw new ApiError('ERR_4007', `No refund ${refundId} exists for this account and mode.`);
+  if (refund === undefined) throw new ApiError('ERR_4007', 'No such refund exists for this account and mode.');
   return refund;
 }

@@ -23,7 +23,7 @@ export async function retryEvent(deps: CoreDeps, config: WebhookDeliveryConfig, 
   const leaseId = `manual_${deps.ids.secret(20)}`;
   const claimed = await deps.store.webhooks.claimEvent(auth, eventId, now, new Date(now.getTime() + config.leaseMs), leaseId);
   if (claimed === undefined) {
-    throw new ApiError('ERR_4052', `A delivery attempt of ${eventId} is in progress; retry when it has finished.`);
+    throw new ApiError('ERR_4052', 'A delivery attempt of this event is in progress; retry when it has finished.');
   }
   await deliverClaimedEvent(deps, config, claimed, endpoint, 'manual', leaseId);
   const event = await findEventOrThrow(deps, auth, eventId);

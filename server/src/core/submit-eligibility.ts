@@ -1,6 +1,7 @@
 import type { EligibilityRequest, EligibilityResponse } from '../../../protocol/api/payment-ops';
 import { authorizePaymentAccess, requireKeyKind, type AuthContext } from './auth';
 import type { CoreDeps } from './deps';
+import { findPaymentOrThrow } from './find-payment';
 import { ApiError } from './errors';
 import { chooseRail, resolvePaymentMethod } from './payment-method';
 import { UPDATABLE_STATUSES } from './update-payment';
@@ -23,9 +24,8 @@ export async function submitEligibility(
   body: EligibilityRequest,
 ): Promise<EligibilityResponse> {
   requireKeyKind(auth, ['publishable']);
-  const payment = await deps.store.payments.findPayment(auth, paymentId);
-  if (payment === undefined) throw new ApiError('ERR_4001', `No payment ${paymentId} exists for this account and mode.`);
-  authorizePaymentAccess(auth, payment, body.client_secret, deps.clock.now(), true);
+  const payment = await findPaymentOrThrow(deps, auth, paymentId);
+  authorizePaymentAccess(auth, payment, body.client_secret, deps.clock.now());
   if (!UPDATABLE_STATUSES.includes(payment.status)) {
     throw new ApiError('ERR_4003', `Eligibility is checked before confirm; this payment has status ${payment.status}.`);
   }

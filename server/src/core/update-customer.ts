@@ -29,6 +29,6 @@ export async function updateCustomer(
     ...(body.document_details !== undefined && { documentDetails: body.document_details }),
   };
   const updated = await deps.store.customers.updateCustomer(auth, customerId, patch);
-  if (updated === undefined) throw new ApiError('ERR_4006', `No customer ${customerId} exists for this account and mode.`);
+  if (updated === undefined) throw new ApiError('ERR_4006', 'No such customer exists for this account and mode.');
   return updated;
 }

@@ -4,6 +4,7 @@ import type { JsonObject } from '../../../protocol/api/payments';
 import type { PaymentRecord } from '../storage/records';
 import { requireKeyKind, type AuthContext } from './auth';
 import type { CoreDeps } from './deps';
+import { findPaymentOrThrow } from './find-payment';
 import { ApiError } from './errors';
 
 /** Payments already sent to a rail (Hyperswitch's update_metadata statuses, payment_update_metadata.rs). */
@@ -34,8 +35,7 @@ export async function updatePaymentMetadata(
   body: UpdateMetadataRequest,
 ): Promise<UpdateMetadataResponse> {
   requireKeyKind(auth, ['secret']);
-  const payment = await deps.store.payments.findPayment(auth, paymentId);
-  if (payment === undefined) throw new ApiError('ERR_4001', `No payment ${paymentId} exists for this account and mode.`);
+  const payment = await findPaymentOrThrow(deps, auth, paymentId);
   if (!METADATA_UPDATE_STATUSES.includes(payment.status)) {
     throw new ApiError(
       'ERR_4003',

@@ -6,10 +6,11 @@ import {
 } from '../../../protocol/api/payments';
 import type { PaymentStatus } from '../../../protocol/payments';
 import type { PaymentPatch, PaymentRecord } from '../storage/records';
-import { authorizePaymentAccess, requireKeyKind, verifyClientSecret, type AuthContext } from './auth';
+import { authorizePaymentAccess, requireKeyKind, type AuthContext } from './auth';
 import { HOW_THE_CUSTOMER_PAYS, refuseChargeChanges } from './charge-fields';
 import { executeConfirm } from './confirm-payment';
 import type { CoreDeps } from './deps';
+import { findPaymentOrThrow } from './find-payment';
 import { ApiError } from './errors';
 import { resolvePaymentMethod } from './payment-method';
 
@@ -38,16 +39,9 @@ export async function updatePayment(
   body: UpdatePaymentRequest,
 ): Promise<PaymentRecord> {
   requireKeyKind(auth, ['secret', 'publishable']);
-  const payment = await deps.store.payments.findPayment(auth, paymentId);
-  if (payment === undefined) throw new ApiError('ERR_4001', `No payment ${paymentId} exists for this account and mode.`);
+  const payment = await findPaymentOrThrow(deps, auth, paymentId);
   const now = deps.clock.now();
-  // Hyperswitch §2 rule 3: client_secret is optional with a secret key but must match when sent; the browser
-  // (publishable key) must send it.
-  if (auth.keyKind === 'secret') {
-    if (body.client_secret !== undefined) verifyClientSecret(payment, body.client_secret, now);
-  } else {
-    authorizePaymentAccess(auth, payment, body.client_secret, now, true);
-  }
+  authorizePaymentAccess(auth, payment, body.client_secret, now);
   if (body.payment_id != null && body.payment_id !== paymentId) {
     throw invalid('payment_id', 'payment_id in the body differs from the payment in the path.');
   }

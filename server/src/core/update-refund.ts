@@ -10,7 +10,7 @@ import { ApiError } from './errors';
  */
 export async function updateRefund(deps: CoreDeps, auth: AuthContext, refundId: string, body: UpdateRefundRequest): Promise<RefundRecord> {
   requireKeyKind(auth, ['secret']);
-  const notFound = () => new ApiError('ERR_4007', `No refund ${refundId} exists for this account and mode.`);
+  const notFound = () => new ApiError('ERR_4007', 'No such refund exists for this account and mode.');
   if (body.reason === undefined && body.metadata === undefined) {
     const refund = await deps.store.refunds.findRefund(auth, refundId);
     if (refund === undefined) throw notFound();

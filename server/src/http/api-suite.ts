@@ -451,7 +451,7 @@ export function defineApiSuite(engine: Engine): void {
     test('pending@upi: waits for the customer, then succeeds on retrieve after the simulated delay', async () => {
       const payment = await createPayment();
       const started = h.clock.now().getTime();
-      const waiting = (await (await confirm(payment.payment_id, { payment_method_data: UPI('pending@upi') }, h.publishableKey)).json()) as PaymentResponse;
+      const waiting = (await (await confirm(payment.payment_id, { client_secret: payment.client_secret, payment_method_data: UPI('pending@upi') }, h.publishableKey)).json()) as PaymentResponse;
       expect(waiting.status).toBe('requires_customer_action');
       expect(waiting.next_action).toEqual({
         type: 'wait_screen_information',
@@ -495,7 +495,11 @@ export function defineApiSuite(engine: Engine): void {
 
     test('confirm cannot change what the payment charges', async () => {
       const payment = await createPayment();
-      await expectError(await confirm(payment.payment_id, { amount: 1, payment_method_data: UPI('success@upi') }, h.publishableKey), 'ERR_2003', 'amount');
+      await expectError(
+        await confirm(payment.payment_id, { client_secret: payment.client_secret, amount: 1, payment_method_data: UPI('success@upi') }, h.publishableKey),
+        'ERR_2003',
+        'amount',
+      );
       const same = await confirm(payment.payment_id, { amount: 10_000, currency: 'INR', payment_method_data: UPI('success@upi') });
       expect(same.status).toBe(200);
     });
@@ -543,9 +547,27 @@ export function defineApiSuite(engine: Engine): void {
   });
 
   describe(`[${engine}] client_secret rules`, () => {
-    test('publishable key: client_secret optional on confirm (spec confirm rule 1)', async () => {
+    test('publishable key without client_secret: confirm refused (ERR_2001), the payment untouched, no client_secret returned', async () => {
       const payment = await createPayment();
-      const response = await confirm(payment.payment_id, { payment_method_data: UPI('success@upi') }, h.publishableKey);
+      const byHeader = { key: h.publishableKey };
+      const byBearer = { key: null, headers: { authorization: `Bearer ${h.publishableKey}` } };
+      for (const auth of [byHeader, byBearer]) {
+        const response = await request('POST', `/payments/${payment.payment_id}/confirm`, {
+          ...auth,
+          body: { payment_method: 'upi', payment_method_type: 'upi_collect', payment_method_data: UPI('failure@upi') },
+        });
+        const text = await response.clone().text();
+        await expectError(response, 'ERR_2001', 'client_secret');
+        expect(text).not.toContain(payment.client_secret);
+      }
+      const stored = (await (await request('GET', `/payments/${payment.payment_id}`)).json()) as PaymentResponse;
+      expect(stored.status).toBe('requires_payment_method');
+      expect(stored.payment_method_data ?? null).toBeNull();
+    });
+
+    test('publishable key with its client_secret: confirm succeeds (spec confirm rule 1)', async () => {
+      const payment = await createPayment();
+      const response = await confirm(payment.payment_id, { client_secret: payment.client_secret, payment_method_data: UPI('success@upi') }, h.publishableKey);
       expect(response.status).toBe(200);
     });
 

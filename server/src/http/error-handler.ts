@@ -9,7 +9,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
 import { ERROR_CATALOG, type ApiErrorBody, type ErrorCode } from '../../../protocol/errors';
 import { ApiError } from '../core/errors';
-import { looksLikeCardNumber } from '../core/card-number-guard';
+import { looksLikeCardNumber, redactCardNumbers } from '../core/card-number-guard';
 import type { Logger } from '../logger';
 
 export function errorBody(code: ErrorCode, message: string, fieldName?: string): ApiErrorBody {
@@ -133,8 +133,8 @@ export function createNotFoundHandler<E extends Env>(app: Hono<E>): NotFoundHand
     if (methods.size > 0) {
       if (methods.has('GET')) methods.add('HEAD');
       c.header('Allow', [...methods].sort().join(', '));
-      return errorResponse(c, new ApiError('ERR_2007', `${c.req.method} is not allowed on ${c.req.path}.`));
+      return errorResponse(c, new ApiError('ERR_2007', `${c.req.method} is not allowed on ${redactCardNumbers(c.req.path)}.`));
     }
-    return errorResponse(c, new ApiError('ERR_2006', `No route matches ${c.req.method} ${c.req.path}.`));
+    return errorResponse(c, new ApiError('ERR_2006', `No route matches ${c.req.method} ${redactCardNumbers(c.req.path)}.`));
   };
 }

@@ -316,11 +316,17 @@ export function definePaymentOpsSuite(engine: Engine): void {
       await expectError(await request('POST', path, { body: { payment_method: 'crypto' } }), 'ERR_2003', 'payment_method');
     });
 
-    test('secret key: client_secret optional but checked when sent (ERR_1005)', async () => {
+    test('secret key with a client_secret, its own or another: refused as on confirm (ERR_1007), nothing changed', async () => {
       const payment = await create();
       const other = await create();
-      await expectError(await request('POST', `/payments/${payment.payment_id}`, { body: { client_secret: other.client_secret } }), 'ERR_1005');
-      await ok(await request('POST', `/payments/${payment.payment_id}`, { body: { client_secret: payment.client_secret, description: 'ok' } }));
+      for (const clientSecret of [other.client_secret, payment.client_secret]) {
+        await expectError(
+          await request('POST', `/payments/${payment.payment_id}`, { body: { client_secret: clientSecret, description: 'changed' } }),
+          'ERR_1007',
+          'client_secret',
+        );
+      }
+      expect((await ok(await request('GET', `/payments/${payment.payment_id}`))).description).toBe(payment.description);
     });
 
     test('confirm: true confirms right after the update', async () => {
@@ -486,7 +492,7 @@ export function definePaymentOpsSuite(engine: Engine): void {
       h.clock.advance(61_000);
       const path = `/payments/${payment.payment_id}/confirm`;
       await expectError(await request('POST', path, { key: h.publishableKey, body: { client_secret: payment.client_secret } }), 'ERR_1006', 'client_secret');
-      await expectError(await request('POST', path, { key: h.publishableKey, body: {} }), 'ERR_1006', 'client_secret');
+      await expectError(await request('POST', path, { key: h.publishableKey, body: {} }), 'ERR_2001', 'client_secret');
       await expectError(await request('GET', `/payments/${payment.payment_id}?client_secret=${payment.client_secret}`, { key: h.publishableKey }), 'ERR_1006');
     });
 
@@ -598,27 +604,36 @@ export function definePaymentOpsSuite(engine: Engine): void {
   });
 
   describe(`[${engine}] poll status`, () => {
-    const poll = (id: string, key?: string) => request('GET', `/poll/status/${id}`, { key: key ?? h.publishableKey });
+    const poll = (id: string, clientSecret: string | undefined, key?: string) =>
+      request('GET', `/poll/status/${id}${clientSecret === undefined ? '' : `?client_secret=${clientSecret}`}`, { key: key ?? h.publishableKey });
 
     test('a payment waiting for the customer: pending, then completed once it resolves', async () => {
       const payment = await confirmed('pending@upi');
       const pollId = `poll_${payment.payment_id}`;
-      expect(await ok<Json>(await poll(pollId))).toEqual({ poll_id: pollId, status: 'pending' });
+      expect(await ok<Json>(await poll(pollId, payment.client_secret))).toEqual({ poll_id: pollId, status: 'pending' });
       h.clock.advance(PENDING_RESOLVE_AFTER_MS);
-      expect(await ok<Json>(await poll(pollId))).toEqual({ poll_id: pollId, status: 'completed' });
+      expect(await ok<Json>(await poll(pollId, payment.client_secret))).toEqual({ poll_id: pollId, status: 'completed' });
       expect((await ok(await retrieve(payment.payment_id))).status).toBe('succeeded');
-      expect(await ok<Json>(await poll(pollId))).toEqual({ poll_id: pollId, status: 'completed' });
+      expect(await ok<Json>(await poll(pollId, payment.client_secret))).toEqual({ poll_id: pollId, status: 'completed' });
     });
 
     test('no poll for a payment that never waited, an unknown payment or another id shape: not_found', async () => {
       const payment = await confirmed('success@upi');
       for (const id of [`poll_${payment.payment_id}`, 'poll_pay_nope', 'something']) {
-        expect(await ok<Json>(await poll(id))).toEqual({ poll_id: id, status: 'not_found' });
+        expect(await ok<Json>(await poll(id, payment.client_secret))).toEqual({ poll_id: id, status: 'not_found' });
       }
     });
 
+    test("the payment's client_secret is required (ERR_2001), another payment's is refused (ERR_1005)", async () => {
+      const payment = await confirmed('pending@upi');
+      const other = await create();
+      const pollId = `poll_${payment.payment_id}`;
+      await expectError(await poll(pollId, undefined), 'ERR_2001', 'client_secret');
+      await expectError(await poll(pollId, other.client_secret), 'ERR_1005', 'client_secret');
+    });
+
     test('publishable key only: a secret key gets ERR_1003; no key ERR_1001', async () => {
-      await expectError(await poll('poll_x', h.secretKey), 'ERR_1003');
+      await expectError(await poll('poll_x', undefined, h.secretKey), 'ERR_1003');
       await expectError(await request('GET', '/poll/status/poll_x', { key: null }), 'ERR_1001');
     });
   });

@@ -354,6 +354,18 @@ class SqlApiKeyStore implements ApiKeyStore {
       .executeTakeFirst();
     return row && { key: toApiKey(row), account: toJoinedAccount(row) };
   }
+
+  async hasUsableKeys(scope: Scope, now: Date): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select('key_id')
+      .where('account_id', '=', scope.accountId)
+      .where('mode', '=', scope.mode)
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', iso(now))]))
+      .executeTakeFirst();
+    return row !== undefined;
+  }
 }
 
 class SqlOperatorStore implements OperatorStore {

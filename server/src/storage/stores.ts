@@ -42,6 +42,8 @@ export interface ApiKeyStore {
   insertApiKey(key: ApiKeyRecord): Promise<InsertResult>;
   /** The key with this hash and its account, whatever its revocation state (the caller checks). */
   findApiKeyByHash(keyHash: string): Promise<{ key: ApiKeyRecord; account: AccountRecord } | undefined>;
+  /** True when the account has an unrevoked, unexpired key of this mode. */
+  hasUsableKeys(scope: Scope, now: Date): Promise<boolean>;
 }
 
 export interface OperatorStore {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
+import { redactCardNumbers } from '../../core/card-number-guard';
 import type { Logger } from '../../logger';
 import type { AppEnv } from '../env';
 
@@ -7,8 +8,8 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
  * Gives every request an id (x-request-id, echoed back) and a child logger, and logs one line per request:
- * method, path (never the query string, which may carry a client_secret), status and duration. Bodies are
- * never logged.
+ * method, path (never the query string, which may carry a client_secret; card-number-shaped runs redacted), status
+ * and duration. Bodies are never logged.
  */
 export function requestContext(logger: Logger) {
   return createMiddleware<AppEnv>(async (c, next) => {
@@ -21,7 +22,7 @@ export function requestContext(logger: Logger) {
     await next();
     c.header('x-request-id', requestId);
     log.info(
-      { method: c.req.method, path: c.req.path, status: c.res.status, duration_ms: Math.round(performance.now() - started) },
+      { method: c.req.method, path: redactCardNumbers(c.req.path), status: c.res.status, duration_ms: Math.round(performance.now() - started) },
       'request',
     );
   });

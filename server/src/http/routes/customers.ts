@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { NoQuery } from '../../../../protocol/api/no-query';
 import { z } from 'zod';
 import {
   CreateCustomerRequest,
@@ -43,7 +44,7 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps)
       summary: 'Create a customer (an existing customer_id returns the stored customer)',
       security: SECURITY,
       middleware: [authenticate(deps, ['secret']), parseJsonBody] as const,
-      request: { body: { required: true, content: { 'application/json': { schema: CreateCustomerRequest } } } },
+      request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: CreateCustomerRequest } } } },
       responses: { 200: { description: 'The customer', ...customerJson }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(toCustomerResponse(await createCustomer(deps, c.get('auth'), c.req.valid('json'))), 200),
@@ -74,7 +75,7 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps)
       summary: 'Retrieve a customer (secret key, or an ephemeral key of that customer)',
       security: SECURITY,
       middleware: [authenticate(deps, ['secret', 'ephemeral'])] as const,
-      request: { params: CustomerPath },
+      request: { query: NoQuery, params: CustomerPath },
       responses: { 200: { description: 'The customer', ...customerJson }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(toCustomerResponse(await retrieveCustomer(deps, c.get('auth'), c.req.valid('param').customer_id)), 200),
@@ -89,6 +90,7 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps)
       security: SECURITY,
       middleware: [authenticate(deps, ['secret']), parseJsonBody] as const,
       request: {
+        query: NoQuery,
         params: CustomerPath,
         body: { required: true, content: { 'application/json': { schema: UpdateCustomerRequest } } },
       },
@@ -108,7 +110,7 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps)
       summary: 'Delete a customer, its address and its stored payment methods',
       security: SECURITY,
       middleware: [authenticate(deps, ['secret'])] as const,
-      request: { params: CustomerPath },
+      request: { query: NoQuery, params: CustomerPath },
       responses: {
         200: { description: 'Deletion result', content: { 'application/json': { schema: CustomerDeleteResponse } } },
         ...ERROR_RESPONSES,
@@ -125,7 +127,7 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps)
       summary: 'Create an ephemeral key scoped to one customer (valid one hour)',
       security: SECURITY,
       middleware: [authenticate(deps, ['secret']), parseJsonBody] as const,
-      request: { body: { required: true, content: { 'application/json': { schema: CreateEphemeralKeyRequest } } } },
+      request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: CreateEphemeralKeyRequest } } } },
       responses: {
         200: { description: 'The key; its secret is shown only here', content: { 'application/json': { schema: EphemeralKeyResponse } } },
         ...ERROR_RESPONSES,
@@ -142,7 +144,7 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps)
       summary: 'Delete an ephemeral key',
       security: SECURITY,
       middleware: [authenticate(deps, ['secret'])] as const,
-      request: { params: z.object({ id: EphemeralKeyIdParam }) },
+      request: { query: NoQuery, params: z.object({ id: EphemeralKeyIdParam }) },
       responses: {
         200: { description: 'The deleted key', content: { 'application/json': { schema: EphemeralKeyDeleteResponse } } },
         ...ERROR_RESPONSES,

@@ -4,6 +4,7 @@
  * test-mode payments (with the test secret key, through the core, as a merchant server would).
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import { authenticateApiKey } from '../../core/auth';
 import { createPayment } from '../../core/create-payment';
 import type { CoreDeps } from '../../core/deps';
@@ -20,6 +21,8 @@ export interface DemoOptions {
   testPublishableKey: string;
   /** Where the demo page is (first existing path wins). */
   pagePaths: readonly string[];
+  /** RAIL_DEMO=auto: the demo answers 404 once the account has a live key (a production account). */
+  offWhenLiveKeysExist?: boolean;
 }
 
 export const DEMO_AMOUNT = 10_000;
@@ -33,6 +36,20 @@ export function registerDemoRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, dem
     __RAIL_API_BASE_URL__: urls.publicBaseUrl,
   });
   void page.get();
+  // The demo's account and whether it may still serve: an unauthenticated way to create payments has no place on
+  // an account that takes live payments.
+  const demoAuth = () => authenticateApiKey(deps, demo.testSecretKey);
+  const offOnLiveAccounts: MiddlewareHandler<AppEnv> = async (c, next) => {
+    if (demo.offWhenLiveKeysExist === true) {
+      const auth = await demoAuth();
+      if (await deps.store.apiKeys.hasUsableKeys({ accountId: auth.accountId, mode: 'live' }, deps.clock.now())) {
+        return errorResponse(c, new ApiError('ERR_2006', 'The demo is off on this server: its account has live keys (RAIL_DEMO).'));
+      }
+    }
+    return next();
+  };
+  app.use('/demo', offOnLiveAccounts);
+  app.use('/demo/*', offOnLiveAccounts);
 
   app.get('/demo', async (c) => {
     const file = await page.get();
@@ -44,7 +61,7 @@ export function registerDemoRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, dem
   });
 
   app.post('/demo/payments', async (c) => {
-    const auth = await authenticateApiKey(deps, demo.testSecretKey);
+    const auth = await demoAuth();
     const { payment } = await createPayment(deps, auth, {
       amount: DEMO_AMOUNT,
       currency: DEMO_CURRENCY,

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { NoQuery } from '../../../../protocol/api/no-query';
 import { z } from 'zod';
 import { EventAttemptList, EventDetail, EventIdParam, EventList, ListEventsQuery } from '../../../../protocol/api/events';
 import type { CoreDeps } from '../../core/deps';
@@ -37,7 +38,7 @@ export function registerEventRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, we
       summary: 'Retrieve a webhook event with its envelope and delivery attempts',
       security: SECURITY,
       middleware: [authenticate(deps, ['secret'])] as const,
-      request: { params: EventPath },
+      request: { query: NoQuery, params: EventPath },
       responses: { 200: { description: 'The event', ...json(EventDetail) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await retrieveEvent(deps, c.get('auth'), c.req.valid('param').event_id), 200),
@@ -51,7 +52,7 @@ export function registerEventRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, we
       summary: 'List the delivery attempts of a webhook event, oldest first',
       security: SECURITY,
       middleware: [authenticate(deps, ['secret'])] as const,
-      request: { params: EventPath },
+      request: { query: NoQuery, params: EventPath },
       responses: { 200: { description: 'The attempts', ...json(EventAttemptList) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await listEventAttempts(deps, c.get('auth'), c.req.valid('param').event_id), 200),
@@ -65,7 +66,7 @@ export function registerEventRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, we
       summary: 'Redeliver a webhook event now (same event_id; also after its retries are exhausted)',
       security: SECURITY,
       middleware: [authenticate(deps, ['secret'])] as const,
-      request: { params: EventPath },
+      request: { query: NoQuery, params: EventPath },
       responses: { 200: { description: 'The event with the new attempt last', ...json(EventDetail) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await retryEvent(deps, webhooks, c.get('auth'), c.req.valid('param').event_id), 200),

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { NoQuery } from '../../../../protocol/api/no-query';
 import { z } from 'zod';
 import {
   CancelPaymentRequest,
@@ -10,6 +11,7 @@ import {
   ListPaymentsQuery,
   PaymentListResponse,
   PollIdParam,
+  PollStatusQuery,
   PollStatusResponse,
   UpdateMetadataRequest,
   UpdateMetadataResponse,
@@ -67,7 +69,7 @@ export function registerPaymentOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDep
       summary: 'Update a payment (secret key, or publishable key with client_secret)',
       security: SECURITY,
       middleware: [authenticate(deps, ['secret', 'publishable']), parseJsonBody, rejectRawCardNumbers] as const,
-      request: { params: PaymentPath, body: jsonBody(UpdatePaymentRequest) },
+      request: { query: NoQuery, params: PaymentPath, body: jsonBody(UpdatePaymentRequest) },
       responses: { 200: { description: 'The updated payment', ...paymentJson }, ...ERROR_RESPONSES },
     }),
     async (c) => {
@@ -84,7 +86,7 @@ export function registerPaymentOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDep
       summary: 'Cancel a payment (secret key)',
       security: SECURITY,
       middleware: [authenticate(deps, ['secret']), parseJsonBody] as const,
-      request: { params: PaymentPath, body: jsonBody(CancelPaymentRequest) },
+      request: { query: NoQuery, params: PaymentPath, body: jsonBody(CancelPaymentRequest) },
       responses: { 200: { description: 'The cancelled payment', ...paymentJson }, ...ERROR_RESPONSES },
     }),
     async (c) => {
@@ -101,7 +103,7 @@ export function registerPaymentOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDep
       summary: 'Update the metadata of a payment already sent to a rail (secret key; needs a rail that accepts metadata updates)',
       security: SECURITY,
       middleware: [authenticate(deps, ['secret']), parseJsonBody] as const,
-      request: { params: PaymentPath, body: jsonBody(UpdateMetadataRequest) },
+      request: { query: NoQuery, params: PaymentPath, body: jsonBody(UpdateMetadataRequest) },
       responses: {
         200: { description: 'The updated metadata', content: { 'application/json': { schema: UpdateMetadataResponse } } },
         ...ERROR_RESPONSES,
@@ -118,7 +120,7 @@ export function registerPaymentOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDep
       summary: 'Submit eligibility data before confirm (publishable key with client_secret)',
       security: SECURITY,
       middleware: [authenticate(deps, ['publishable']), parseJsonBody, rejectRawCardNumbers] as const,
-      request: { params: PaymentPath, body: jsonBody(EligibilityRequest) },
+      request: { query: NoQuery, params: PaymentPath, body: jsonBody(EligibilityRequest) },
       responses: {
         200: { description: 'What the client does next', content: { 'application/json': { schema: EligibilityResponse } } },
         ...ERROR_RESPONSES,
@@ -132,16 +134,16 @@ export function registerPaymentOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDep
       method: 'get',
       path: '/poll/status/{poll_id}',
       tags: ['Payments'],
-      summary: 'Retrieve the status of a poll (publishable key)',
+      summary: 'Retrieve the status of a poll (publishable key with the payment\'s client_secret)',
       security: SECURITY,
       middleware: [authenticate(deps, ['publishable'])] as const,
-      request: { params: z.object({ poll_id: PollIdParam }) },
+      request: { query: PollStatusQuery, params: z.object({ poll_id: PollIdParam }) },
       responses: {
         200: { description: 'The poll', content: { 'application/json': { schema: PollStatusResponse } } },
         ...ERROR_RESPONSES,
       },
     }),
-    async (c) => c.json(await retrievePollStatus(deps, c.get('auth'), c.req.valid('param').poll_id), 200),
+    async (c) => c.json(await retrievePollStatus(deps, c.get('auth'), c.req.valid('param').poll_id, c.req.valid('query').client_secret), 200),
   );
 
   app.openapi(
@@ -152,7 +154,7 @@ export function registerPaymentOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDep
       summary: 'Capture a payment (secret key; needs a rail with manual capture)',
       security: SECURITY,
       middleware: [authenticate(deps, ['secret']), parseJsonBody] as const,
-      request: { params: PaymentPath, body: jsonBody(CapturePaymentRequest) },
+      request: { query: NoQuery, params: PaymentPath, body: jsonBody(CapturePaymentRequest) },
       responses: { 200: { description: 'The captured payment', ...paymentJson }, ...ERROR_RESPONSES },
     }),
     async (c) => {
@@ -169,7 +171,7 @@ export function registerPaymentOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDep
       summary: 'Cancel a payment after capture (secret key; needs a rail with manual capture)',
       security: SECURITY,
       middleware: [authenticate(deps, ['secret']), parseJsonBody] as const,
-      request: { params: PaymentPath, body: jsonBody(CancelPostCaptureRequest) },
+      request: { query: NoQuery, params: PaymentPath, body: jsonBody(CancelPostCaptureRequest) },
       responses: { 200: { description: 'The payment', ...paymentJson }, ...ERROR_RESPONSES },
     }),
     async (c) => {
@@ -186,7 +188,7 @@ export function registerPaymentOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDep
       summary: 'Increase the authorized amount (secret key; needs a rail with manual capture)',
       security: SECURITY,
       middleware: [authenticate(deps, ['secret']), parseJsonBody] as const,
-      request: { params: PaymentPath, body: jsonBody(IncrementalAuthorizationRequest) },
+      request: { query: NoQuery, params: PaymentPath, body: jsonBody(IncrementalAuthorizationRequest) },
       responses: { 200: { description: 'The payment', ...paymentJson }, ...ERROR_RESPONSES },
     }),
     async (c) => {
@@ -203,7 +205,7 @@ export function registerPaymentOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDep
       summary: 'Extend the validity of an authorization (secret key; needs a rail with manual capture)',
       security: SECURITY,
       middleware: [authenticate(deps, ['secret'])] as const,
-      request: { params: PaymentPath },
+      request: { query: NoQuery, params: PaymentPath },
       responses: { 200: { description: 'The payment', ...paymentJson }, ...ERROR_RESPONSES },
     }),
     async (c) => {

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { NoQuery } from '../../../../protocol/api/no-query';
 import { z } from 'zod';
 import {
   ConfirmPaymentRequest,
@@ -30,7 +31,7 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       summary: 'Create a payment',
       security: SECURITY,
       middleware: [authenticate(deps, ['secret']), parseJsonBody, rejectRawCardNumbers] as const,
-      request: { body: { required: true, content: { 'application/json': { schema: CreatePaymentRequest } } } },
+      request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: CreatePaymentRequest } } } },
       responses: { 200: { description: 'The payment (also for a repeated create with the same payment_id and body)', ...paymentJson }, ...ERROR_RESPONSES },
     }),
     async (c) => {
@@ -48,6 +49,7 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       security: SECURITY,
       middleware: [authenticate(deps, ['secret', 'publishable']), parseJsonBody, rejectRawCardNumbers] as const,
       request: {
+        query: NoQuery,
         params: PaymentPath,
         body: { required: true, content: { 'application/json': { schema: ConfirmPaymentRequest } } },
       },

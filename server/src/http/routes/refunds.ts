@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { NoQuery } from '../../../../protocol/api/no-query';
 import { z } from 'zod';
 import {
   CreateRefundRequest,
@@ -38,7 +39,7 @@ export function registerRefundRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): 
       summary: 'Create a refund',
       security: SECURITY,
       middleware: [authenticate(deps, ['secret']), parseJsonBody] as const,
-      request: { body: { required: true, content: { 'application/json': { schema: CreateRefundRequest } } } },
+      request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: CreateRefundRequest } } } },
       responses: {
         200: { description: 'The refund (also for a repeated create with the same refund_id and body)', ...refundJson },
         ...REFUND_ERROR_RESPONSES,
@@ -59,7 +60,7 @@ export function registerRefundRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): 
       summary: 'List refunds (filters in a JSON body)',
       security: SECURITY,
       middleware: [authenticate(deps, ['secret']), parseJsonBody] as const,
-      request: { body: { required: true, content: { 'application/json': { schema: ListRefundsRequest } } } },
+      request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: ListRefundsRequest } } } },
       responses: {
         200: { description: 'One page of refunds, newest first', content: { 'application/json': { schema: RefundListResponse } } },
         ...REFUND_ERROR_RESPONSES,
@@ -79,7 +80,7 @@ export function registerRefundRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): 
       summary: 'Retrieve a refund',
       security: SECURITY,
       middleware: [authenticate(deps, ['secret'])] as const,
-      request: { params: RefundPath },
+      request: { query: NoQuery, params: RefundPath },
       responses: { 200: { description: 'The refund', ...refundJson }, ...REFUND_ERROR_RESPONSES },
     }),
     async (c) => {
@@ -97,6 +98,7 @@ export function registerRefundRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): 
       security: SECURITY,
       middleware: [authenticate(deps, ['secret']), parseJsonBody] as const,
       request: {
+        query: NoQuery,
         params: RefundPath,
         body: { required: true, content: { 'application/json': { schema: UpdateRefundRequest } } },
       },

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { NoQuery } from '../../../../protocol/api/no-query';
 import { HealthResponse } from '../../../../protocol/api/account';
 import { ApiError } from '../../core/errors';
 import type { Store } from '../../storage/stores';
@@ -13,6 +14,7 @@ export function registerSystemRoutes(app: OpenAPIHono<AppEnv>, store: Store, isR
       path: '/health',
       tags: ['System'],
       summary: 'Readiness',
+      request: { query: NoQuery },
       responses: { 200: { description: 'Ready', content: { 'application/json': { schema: HealthResponse } } } },
     }),
     async (c) => {

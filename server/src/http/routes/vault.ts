@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { NoQuery } from '../../../../protocol/api/no-query';
 import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
 import { CreateVaultTokenRequest, CreateVaultTokenResponse } from '../../../../protocol/api/vault';
@@ -45,7 +46,7 @@ export function registerVaultRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, op
       summary: 'Tokenize a card (hosted frame only): publishable key + client_secret; answers a single-use psp_token',
       security: SECURITY,
       middleware: [frameOriginOnly, authenticate(deps, ['publishable'], { idempotency: false }), parseJsonBody] as const,
-      request: { body: { required: true, content: { 'application/json': { schema: CreateVaultTokenRequest } } } },
+      request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: CreateVaultTokenRequest } } } },
       responses: {
         200: { description: 'The psp_token and a display summary of the card', content: { 'application/json': { schema: CreateVaultTokenResponse } } },
         403: { description: 'Origin is not the hosted frame (ERR_1009)', content: ERROR_RESPONSES[400].content },

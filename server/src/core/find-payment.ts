@@ -1,0 +1,15 @@
+import type { PaymentRecord, Scope } from '../storage/records';
+import type { CoreDeps } from './deps';
+import { ApiError } from './errors';
+
+/**
+ * The payment with this id in the caller's account and mode, or ERR_4001. The message never repeats the id: ids
+ * come from the caller and can be anything, a card number included (docs/security.md).
+ */
+export async function findPaymentOrThrow(deps: CoreDeps, scope: Scope, paymentId: string, fieldName?: string): Promise<PaymentRecord> {
+  const payment = await deps.store.payments.findPayment(scope, paymentId);
+  if (payment === undefined) {
+    throw new ApiError('ERR_4001', 'No such payment exists for this account and mode.', fieldName === undefined ? {} : { fieldName });
+  }
+  return payment;
+}

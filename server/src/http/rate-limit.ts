@@ -1,0 +1,181 @@
+/**
+ * Rate limits on the surfaces a browser or a stranger can reach (docs/security.md): token buckets per source
+ * address and per publishable key, kept in this process. Secret-key calls are the merchant's own server and are
+ * not limited here. With several instances behind a load balancer each instance keeps its own buckets, so the
+ * limit a client meets is at most the configured one times the instance count (docs/open-points.md).
+ */
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import type { Clock } from '../core/clock';
+import { ApiError } from '../core/errors';
+import type { AppEnv } from './env';
+import { readApiKey } from './middleware/authenticate';
+
+/**
+ * client_reads: retrieve, poll status and the payment-method list with a publishable key; client_updates: update
+ * and eligibility with a publishable key; simulator: the test simulator's pages, which take no key.
+ */
+export const RATE_LIMITED_SURFACES = ['demo_payments', 'vault_tokens', 'confirm', 'client_reads', 'client_updates', 'simulator'] as const;
+export type RateLimitedSurface = (typeof RATE_LIMITED_SURFACES)[number];
+
+/** At most `limit` requests per `windowSeconds`, refilled continuously (a burst of `limit` is allowed). */
+export interface RateLimit {
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface SurfaceLimits {
+  perAddress: RateLimit | null;
+  perKey: RateLimit | null;
+}
+
+export type RateLimits = Record<RateLimitedSurface, SurfaceLimits>;
+
+const perMinute = (limit: number): RateLimit => ({ limit, windowSeconds: 60 });
+
+/**
+ * Defaults, per instance. Per address they allow a customer (or a few behind one NAT) every retry a checkout
+ * needs; the frame polls a waiting payment every 2 s (30 reads a minute). Per key they cap what one merchant's
+ * public key can drive from all its customers at once.
+ */
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  demo_payments: { perAddress: perMinute(20), perKey: null },
+  vault_tokens: { perAddress: perMinute(30), perKey: perMinute(3_000) },
+  confirm: { perAddress: perMinute(60), perKey: perMinute(6_000) },
+  client_reads: { perAddress: perMinute(600), perKey: perMinute(30_000) },
+  client_updates: { perAddress: perMinute(120), perKey: perMinute(6_000) },
+  simulator: { perAddress: perMinute(120), perKey: null },
+};
+
+/**
+ * Parses RAIL_RATE_LIMITS over the defaults: `off`, or a comma-separated list of `surface.scope=limit/seconds`
+ * (scope per_address or per_key; `off` instead of limit/seconds lifts that one limit). Returns an error text for a
+ * bad value.
+ */
+export function parseRateLimits(value: string | undefined): RateLimits | null | { error: string } {
+  if (value === undefined || value.trim() === '') return DEFAULT_RATE_LIMITS;
+  if (value.trim() === 'off') return null;
+  const limits: RateLimits = structuredClone(DEFAULT_RATE_LIMITS);
+  for (const entry of value.split(',').map((part) => part.trim())) {
+    const match = /^([a-z_]+)\.(per_address|per_key)=(?:(off)|(\d+)\/(\d+))$/.exec(entry);
+    const surface = match?.[1] as RateLimitedSurface | undefined;
+    if (match === null || surface === undefined || !RATE_LIMITED_SURFACES.includes(surface)) {
+      return { error: `"${entry}" is not surface.per_address=N/SECONDS or surface.per_key=N/SECONDS with a surface of ${RATE_LIMITED_SURFACES.join(', ')}` };
+    }
+    const limit = match[3] === 'off' ? null : { limit: Number(match[4]), windowSeconds: Number(match[5]) };
+    if (limit !== null && (limit.limit < 1 || limit.windowSeconds < 1)) return { error: `"${entry}" needs a limit and a window of at least 1` };
+    limits[surface][match[2] === 'per_address' ? 'perAddress' : 'perKey'] = limit;
+  }
+  return limits;
+}
+
+interface Bucket {
+  tokens: number;
+  updatedMs: number;
+}
+
+/** Token buckets by name on an injected clock. Full buckets are dropped when the map grows past its bound. */
+export class RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly maxBuckets = 100_000,
+  ) {}
+
+  /** Takes one token from the bucket `name`; undefined when allowed, else the seconds until a token is back. */
+  take(name: string, rule: RateLimit): number | undefined {
+    const nowMs = this.clock.now().getTime();
+    const perMs = rule.limit / (rule.windowSeconds * 1000);
+    const bucket = this.buckets.get(name) ?? { tokens: rule.limit, updatedMs: nowMs };
+    bucket.tokens = Math.min(rule.limit, bucket.tokens + Math.max(0, nowMs - bucket.updatedMs) * perMs);
+    bucket.updatedMs = nowMs;
+    if (!this.buckets.has(name)) {
+      if (this.buckets.size >= this.maxBuckets) this.dropFullBuckets(nowMs, perMs, rule.limit);
+      this.buckets.set(name, bucket);
+    }
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return undefined;
+    }
+    return Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000));
+  }
+
+  private dropFullBuckets(nowMs: number, perMs: number, limit: number): void {
+    for (const [name, bucket] of this.buckets) {
+      if (bucket.tokens + (nowMs - bucket.updatedMs) * perMs >= limit) this.buckets.delete(name);
+    }
+    // Still full of busy buckets: forget the oldest half rather than grow without bound.
+    if (this.buckets.size >= this.maxBuckets) {
+      let drop = Math.floor(this.buckets.size / 2);
+      for (const name of this.buckets.keys()) {
+        if (drop-- <= 0) break;
+        this.buckets.delete(name);
+      }
+    }
+  }
+}
+
+export interface RateLimitDeps {
+  limiter: RateLimiter;
+  limits: RateLimits;
+  /**
+   * How many proxies in front of this server append to X-Forwarded-For (RAIL_TRUSTED_PROXY_HOPS). 0: the socket's
+   * address is the client's; N: the Nth address from the right of X-Forwarded-For is.
+   */
+  trustedProxyHops: number;
+}
+
+/** The client's address: the socket's, or the one the last trusted proxy saw. */
+export function sourceAddress(c: Context, trustedProxyHops: number): string {
+  if (trustedProxyHops > 0) {
+    const forwarded = (c.req.header('x-forwarded-for') ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '');
+    const address = forwarded[forwarded.length - trustedProxyHops];
+    if (address !== undefined) return address;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+function tooManyRequests(c: Context, retryAfterSeconds: number): ApiError {
+  c.header('Retry-After', String(retryAfterSeconds));
+  return new ApiError('ERR_4290', `Too many requests; retry after ${retryAfterSeconds} seconds.`);
+}
+
+/**
+ * Limits one surface per source address and per publishable key (the key as sent: a limit must hold before the
+ * key is known to be valid). A secret key skips both: that traffic is the merchant's server, not a browser.
+ */
+export function rateLimit(deps: RateLimitDeps, surface: RateLimitedSurface) {
+  const limits = deps.limits[surface];
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const key = readApiKey(c.req.header('api-key'), c.req.header('authorization'));
+    if (key?.startsWith('rail_full_')) return next();
+    if (limits.perAddress !== null) {
+      const wait = deps.limiter.take(`${surface} address ${sourceAddress(c, deps.trustedProxyHops)}`, limits.perAddress);
+      if (wait !== undefined) throw tooManyRequests(c, wait);
+    }
+    if (limits.perKey !== null && key !== undefined) {
+      const wait = deps.limiter.take(`${surface} key ${key}`, limits.perKey);
+      if (wait !== undefined) throw tooManyRequests(c, wait);
+    }
+    return next();
+  });
+}
+
+/** Which routes each surface covers (Hono paths). Registered before the routes, so a limit holds before any work. */
+export const RATE_LIMITED_ROUTES: readonly { method: 'GET' | 'POST' | 'ALL'; path: string; surface: RateLimitedSurface }[] = [
+  { method: 'POST', path: '/demo/payments', surface: 'demo_payments' },
+  { method: 'POST', path: '/vault/tokens', surface: 'vault_tokens' },
+  { method: 'POST', path: '/payments/:payment_id/confirm', surface: 'confirm' },
+  { method: 'GET', path: '/payments/:payment_id', surface: 'client_reads' },
+  { method: 'GET', path: '/poll/status/:poll_id', surface: 'client_reads' },
+  { method: 'GET', path: '/account/payment_methods', surface: 'client_reads' },
+  { method: 'POST', path: '/payments/:payment_id', surface: 'client_updates' },
+  { method: 'POST', path: '/payments/:payment_id/eligibility', surface: 'client_updates' },
+  { method: 'ALL', path: '/simulator/*', surface: 'simulator' },
+];
