@@ -4,8 +4,19 @@ import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 import { DEFAULT_ACCOUNT_SETTINGS } from './core/account-settings';
+import { DEFAULT_RATE_LIMITS } from './http/rate-limit';
 
 describe('loadConfig', () => {
+  test('rate limits, proxy hops and the demo switch (docs/security.md)', () => {
+    expect(loadConfig({})).toMatchObject({ rateLimits: DEFAULT_RATE_LIMITS, trustedProxyHops: 0, demo: 'auto' });
+    const config = loadConfig({ RAIL_RATE_LIMITS: 'confirm.per_key=10/60', RAIL_TRUSTED_PROXY_HOPS: '2', RAIL_DEMO: 'off' });
+    expect(config.rateLimits?.confirm.perKey).toEqual({ limit: 10, windowSeconds: 60 });
+    expect(config).toMatchObject({ trustedProxyHops: 2, demo: 'off' });
+    expect(loadConfig({ RAIL_RATE_LIMITS: 'off' }).rateLimits).toBeNull();
+    expect(() => loadConfig({ RAIL_RATE_LIMITS: 'confirm=1' })).toThrow(/RAIL_RATE_LIMITS/);
+    expect(() => loadConfig({ RAIL_DEMO: 'maybe' })).toThrow(/RAIL_DEMO/);
+  });
+
   test('defaults follow operations.md', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({

@@ -12,6 +12,7 @@ import { DEFAULT_ACCOUNT_SETTINGS, type AccountSettings } from '../core/account-
 import { bootstrap, type BootstrapResult, type BootstrapSecretsFile } from '../core/bootstrap';
 import { ManualClock } from '../core/clock';
 import { cryptoIds } from '../core/ids';
+import { RateLimiter, type RateLimitDeps } from '../http/rate-limit';
 import { createLogger, type Logger } from '../logger';
 import type { RailAdapter, RailRegistry } from '../rails/rail-adapter';
 import type { RailName } from '../core/account-settings';
@@ -108,12 +109,16 @@ export interface HarnessOptions {
   settings?: AccountSettings;
   poolSize?: number;
   demoPagePaths?: string[];
+  /** RAIL_DEMO=auto: the demo answers 404 once the account has a live key. */
+  demoOffWhenLiveKeysExist?: boolean;
   /** The vault key (random by default). */
   vaultKey?: Buffer;
   /** Logger of the app (silent by default). */
   logger?: Logger;
   /** Test-mode adapters that replace the simulators of their rails (for example stand-ins with other offers). */
   testAdapters?: Partial<Record<RailName, RailAdapter>>;
+  /** Limits on the browser and public surfaces, on the harness clock (none by default). */
+  rateLimits?: Omit<RateLimitDeps, 'limiter'>;
 }
 
 export async function createHarness(engine: Engine, options: HarnessOptions = {}): Promise<Harness> {
@@ -140,7 +145,8 @@ export async function createHarness(engine: Engine, options: HarnessOptions = {}
     logger: options.logger ?? createLogger('silent'),
     publicBaseUrl: 'http://127.0.0.1:8080',
     publicJsUrl: 'http://127.0.0.1:8081',
-    demo: { testSecretKey: boot.testSecretKey, testPublishableKey: boot.testPublishableKey, pagePaths: options.demoPagePaths ?? [] },
+    demo: { testSecretKey: boot.testSecretKey, testPublishableKey: boot.testPublishableKey, pagePaths: options.demoPagePaths ?? [], offWhenLiveKeysExist: options.demoOffWhenLiveKeysExist ?? false },
+    rateLimits: options.rateLimits && { ...options.rateLimits, limiter: new RateLimiter(clock) },
   });
   return {
     engine,

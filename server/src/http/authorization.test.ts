@@ -1,0 +1,228 @@
+/**
+ * The authorization matrix: docs/authorization.md has one row per route and one column per kind of credential.
+ * This test requires a row for every route the app registers (and no row for a route it does not), then sends every
+ * cell's request and compares the answer with the table. Authorization is decided above the store, so one engine
+ * (SQLite) is enough here; the family suites run both.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { ErrorCode } from '../../../protocol/errors';
+import { keyPrefix } from '../core/bootstrap';
+import { hashSecret } from '../core/secrets';
+import { apiRequest, type ApiRequestOptions } from '../test-support/api-assertions';
+import { createHarness, type Harness } from '../test-support/harness';
+
+const CREDENTIALS = [
+  'no key',
+  'malformed key',
+  'unknown key',
+  'revoked key',
+  'secret key',
+  'secret key + client_secret',
+  'publishable key',
+  'publishable key + client_secret',
+  'publishable key + wrong client_secret',
+  'ephemeral key',
+] as const;
+type Credential = (typeof CREDENTIALS)[number];
+type Expected = 'allowed' | 'n/a' | ErrorCode;
+
+/** Codes that mean "refused for who is calling", as opposed to an answer about the operation itself. */
+const AUTHORIZATION_CODES = new Set(['ERR_1001', 'ERR_1002', 'ERR_1003', 'ERR_1004', 'ERR_1005', 'ERR_1006', 'ERR_1007', 'ERR_1009', 'ERR_1019']);
+
+function readTable(): Map<string, Record<Credential, Expected>> {
+  const text = readFileSync(resolve(__dirname, '../../../docs/authorization.md'), 'utf8');
+  const lines = text.split('\n').filter((line) => line.startsWith('| '));
+  const header = lines[0]!.split('|').slice(2, -1).map((cell) => cell.trim());
+  expect(header).toEqual([...CREDENTIALS]);
+  const rows = new Map<string, Record<Credential, Expected>>();
+  for (const line of lines.slice(1)) {
+    const cells = line.split('|').slice(1, -1).map((cell) => cell.trim());
+    const route = cells[0]!.replace(/`/g, '');
+    expect(rows.has(route), `${route} appears twice`).toBe(false);
+    rows.set(route, Object.fromEntries(CREDENTIALS.map((credential, i) => [credential, cells[i + 1] as Expected])) as Record<Credential, Expected>);
+  }
+  return rows;
+}
+
+/** Where a route carries the client_secret when it takes one. */
+const CLIENT_SECRET_IN: Record<string, 'body' | 'query'> = {
+  'GET /payments/{payment_id}': 'query',
+  'POST /payments/{payment_id}': 'body',
+  'POST /payments/{payment_id}/confirm': 'body',
+  'POST /payments/{payment_id}/eligibility': 'body',
+  'GET /poll/status/{poll_id}': 'query',
+  'GET /account/payment_methods': 'query',
+  'POST /vault/tokens': 'body',
+};
+
+interface Sample {
+  path: string;
+  body?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  form?: string;
+  /** The payment whose client_secret the cell presents (or must not see in the answer). */
+  payment?: { payment_id: string; client_secret: string };
+}
+
+const UPI_SUCCESS = { payment_method: 'upi', payment_method_type: 'upi_collect', payment_method_data: { upi: { upi_collect: { vpa_id: 'success@upi' } } } };
+
+describe('authorization matrix (docs/authorization.md)', () => {
+  let h: Harness;
+  const table = readTable();
+  const keys = {} as Record<'unknown' | 'revoked' | 'ephemeral', string>;
+  let customerOfEphemeralKey: string;
+  let succeeded: { payment_id: string; client_secret: string };
+  let refundId: string;
+  let eventId: string;
+
+  const json = async <T = Record<string, unknown>>(response: Response): Promise<T> => {
+    expect(response.status, await response.clone().text()).toBe(200);
+    return (await response.json()) as T;
+  };
+  const newPayment = async () => json<{ payment_id: string; client_secret: string }>(await apiRequest(h, 'POST', '/payments', { body: { amount: 10_000, currency: 'INR' } }));
+  const newCustomer = async () => (await json<{ customer_id: string }>(await apiRequest(h, 'POST', '/customers', { body: { name: 'Matrix' } }))).customer_id;
+
+  beforeAll(async () => {
+    h = await createHarness('sqlite');
+    const revoked = `rail_full_test_${'r'.repeat(40)}`;
+    await h.store.apiKeys.insertApiKey({
+      keyId: 'key_matrix_revoked',
+      accountId: h.boot.account.accountId,
+      mode: 'test',
+      keyType: 'full',
+      name: 'revoked',
+      prefix: keyPrefix(revoked),
+      keyHash: hashSecret(revoked),
+      createdAt: h.clock.now(),
+      revokedAt: h.clock.now(),
+      expiresAt: null,
+    });
+    keys.revoked = revoked;
+    keys.unknown = `rail_full_test_${'u'.repeat(40)}`;
+    customerOfEphemeralKey = await newCustomer();
+    keys.ephemeral = (await json<{ secret: string }>(await apiRequest(h, 'POST', '/ephemeral_keys', { body: { customer_id: customerOfEphemeralKey } }))).secret;
+    succeeded = await newPayment();
+    await json(await apiRequest(h, 'POST', `/payments/${succeeded.payment_id}/confirm`, { body: UPI_SUCCESS }));
+    refundId = (await json<{ refund_id: string }>(await apiRequest(h, 'POST', '/refunds', { body: { payment_id: succeeded.payment_id, amount: 100 } }))).refund_id;
+    eventId = (await json<{ data: { event_id: string }[] }>(await apiRequest(h, 'GET', '/events'))).data[0]!.event_id;
+  });
+  afterAll(async () => h?.close());
+
+  /** A request of the route that its owner could send, on objects made for it. */
+  async function sampleOf(route: string): Promise<Sample> {
+    const [method, template] = route.split(' ') as [string, string];
+    const payment = template.includes('{payment_id}') || CLIENT_SECRET_IN[route] !== undefined ? await newPayment() : undefined;
+    const fill = async (path: string): Promise<string> => {
+      if (path.includes('{poll_id}')) {
+        await json(await apiRequest(h, 'POST', `/payments/${payment!.payment_id}/confirm`, { body: { ...UPI_SUCCESS, payment_method_data: { upi: { upi_collect: { vpa_id: 'pending@upi' } } } } }));
+        return path.replace('{poll_id}', `poll_${payment!.payment_id}`);
+      }
+      if (path.includes('{customer_id}')) return path.replace('{customer_id}', route === 'GET /customers/{customer_id}' ? customerOfEphemeralKey : await newCustomer());
+      if (path.includes('{id}')) {
+        const customer = await newCustomer();
+        const key = await json<{ id: string }>(await apiRequest(h, 'POST', '/ephemeral_keys', { body: { customer_id: customer } }));
+        return path.replace('{id}', key.id);
+      }
+      return path.replace('{payment_id}', payment?.payment_id ?? '').replace('{refund_id}', refundId).replace('{event_id}', eventId);
+    };
+    const path = await fill(template);
+    const bodies: Record<string, Record<string, unknown>> = {
+      'POST /payments': { amount: 100, currency: 'INR' },
+      'POST /payments/{payment_id}': { description: 'changed' },
+      'POST /payments/{payment_id}/confirm': UPI_SUCCESS,
+      'POST /payments/{payment_id}/cancel': { cancellation_reason: 'matrix' },
+      'POST /payments/{payment_id}/cancel_post_capture': { cancellation_reason: 'matrix' },
+      'POST /payments/{payment_id}/capture': {},
+      'POST /payments/{payment_id}/incremental_authorization': { amount: 20_000 },
+      'POST /payments/{payment_id}/update_metadata': { metadata: { order: '1' } },
+      'POST /payments/{payment_id}/eligibility': { payment_method_type: 'upi', payment_method_data: UPI_SUCCESS.payment_method_data },
+      'POST /vault/tokens': { card_number: '4242424242424242', card_exp_month: '12', card_exp_year: '2030', card_cvc: '123' },
+      'POST /customers': { name: 'Matrix' },
+      'POST /customers/{customer_id}': { name: 'Matrix 2' },
+      'POST /ephemeral_keys': { customer_id: customerOfEphemeralKey },
+      'POST /refunds': { payment_id: succeeded.payment_id, amount: 100 },
+      'POST /refunds/list': { start_time: '2020-01-01T00:00:00Z' },
+      'POST /refunds/{refund_id}': { reason: 'matrix' },
+      'POST /events/{event_id}/retry': {},
+      'POST /demo/payments': {},
+    };
+    const sample: Sample = { path, ...(payment ? { payment } : {}) };
+    if (route === 'POST /vault/tokens') sample.headers = { origin: 'http://127.0.0.1:8081' };
+    if (route.startsWith('POST /simulator/')) sample.form = 'decision=complete&account=acc&challenge=none';
+    else if (method === 'POST') sample.body = bodies[route] ?? {};
+    return sample;
+  }
+
+  function keyOf(credential: Credential): string | null {
+    if (credential === 'no key') return null;
+    if (credential === 'malformed key') return 'rail_nope';
+    if (credential === 'unknown key') return keys.unknown;
+    if (credential === 'revoked key') return keys.revoked;
+    if (credential === 'ephemeral key') return keys.ephemeral;
+    return credential.startsWith('secret') ? h.secretKey : h.publishableKey;
+  }
+
+  function clientSecretOf(credential: Credential, sample: Sample): string | undefined {
+    if (!credential.endsWith('client_secret') || sample.payment === undefined) return undefined;
+    return credential.includes('wrong') ? `${sample.payment.payment_id}_secret_${'W'.repeat(20)}` : sample.payment.client_secret;
+  }
+
+  async function send(route: string, credential: Credential, extraQuery = ''): Promise<{ outcome: string; text: string; sample: Sample; presented: boolean }> {
+    const sample = await sampleOf(route);
+    const method = route.split(' ')[0]!;
+    const clientSecret = clientSecretOf(credential, sample);
+    let path = sample.path + extraQuery;
+    const options: ApiRequestOptions = { key: keyOf(credential), headers: { ...sample.headers } };
+    if (sample.body !== undefined) options.body = { ...sample.body, ...(clientSecret !== undefined && CLIENT_SECRET_IN[route] === 'body' ? { client_secret: clientSecret } : {}) };
+    if (clientSecret !== undefined && CLIENT_SECRET_IN[route] === 'query') path += `${path.includes('?') ? '&' : '?'}client_secret=${clientSecret}`;
+    if (sample.form !== undefined) {
+      options.raw = sample.form;
+      options.headers!['content-type'] = 'application/x-www-form-urlencoded';
+    }
+    const response = await apiRequest(h, method, path, options);
+    const text = await response.text();
+    let code: string | undefined;
+    let field: string | undefined;
+    try {
+      const error = (JSON.parse(text) as { error?: { code?: string; field_name?: string } }).error;
+      code = error?.code;
+      field = error?.field_name;
+    } catch {
+      code = undefined;
+    }
+    const refused = code !== undefined && (AUTHORIZATION_CODES.has(code) || (code === 'ERR_2001' && field === 'client_secret'));
+    return { outcome: refused ? code! : 'allowed', text, sample, presented: clientSecret !== undefined };
+  }
+
+  test('every route of the API refuses an unknown query parameter the same way (ERR_2004 naming it)', async () => {
+    for (const [route, expected] of table) {
+      if (route.includes('/simulator/') || route.includes('/demo') || route === 'GET /openapi.json') continue; // pages and documents, not operations
+      const credential = CREDENTIALS.find((candidate) => expected[candidate] === 'allowed' && candidate !== 'no key' && candidate !== 'ephemeral key');
+      const { text } = await send(route, credential!, '?unknown_param=1');
+      expect(JSON.parse(text), `${route} with ${credential}`).toMatchObject({ error: { code: 'ERR_2004', field_name: 'unknown_param' } });
+    }
+  });
+
+  test('the table has one row per route of the app, and every route has a row', () => {
+    const routes = new Set(
+      h.app.routes.filter((route) => route.method !== 'ALL').map((route) => `${route.method} ${route.path.replace(/:([a-z_]+)/g, '{$1}')}`),
+    );
+    expect([...table.keys()].sort()).toEqual([...routes].sort());
+  });
+
+  for (const [route, expected] of table) {
+    test(route, async () => {
+      for (const credential of CREDENTIALS) {
+        if (expected[credential] === 'n/a') continue;
+        const { outcome, text, sample, presented } = await send(route, credential);
+        expect(`${credential}: ${outcome}`, text).toBe(`${credential}: ${expected[credential]}`);
+        // A client_secret reaches only a caller that presented it (a secret-key caller owns the payment).
+        if (!presented && sample.payment !== undefined && !credential.startsWith('secret')) {
+          expect(text, `${credential} was shown the client_secret`).not.toContain(sample.payment.client_secret);
+        }
+      }
+    });
+  }
+});

@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ManualClock } from '../core/clock';
+import { apiRequest, expectApiErrorResponse } from '../test-support/api-assertions';
+import { createHarness, type Harness } from '../test-support/harness';
+import { DEFAULT_RATE_LIMITS, parseRateLimits, RateLimiter, type RateLimits } from './rate-limit';
+
+describe('RateLimiter (token bucket on an injected clock)', () => {
+  test('a burst of `limit`, then refused with the seconds until a token is back; refills over the window', () => {
+    const clock = new ManualClock();
+    const limiter = new RateLimiter(clock);
+    const rule = { limit: 3, windowSeconds: 60 };
+    expect([limiter.take('a', rule), limiter.take('a', rule), limiter.take('a', rule)]).toEqual([undefined, undefined, undefined]);
+    expect(limiter.take('a', rule)).toBe(20);
+    expect(limiter.take('b', rule)).toBeUndefined();
+    clock.advance(19_000);
+    expect(limiter.take('a', rule)).toBe(1);
+    clock.advance(1_000);
+    expect(limiter.take('a', rule)).toBeUndefined();
+    expect(limiter.take('a', rule)).toBe(20);
+  });
+
+  test('the map stays bounded: full buckets are forgotten first', () => {
+    const clock = new ManualClock();
+    const limiter = new RateLimiter(clock, 4);
+    const rule = { limit: 1, windowSeconds: 1 };
+    for (const name of ['a', 'b', 'c', 'd']) expect(limiter.take(name, rule)).toBeUndefined();
+    clock.advance(1_000);
+    for (const name of ['e', 'f', 'g', 'h', 'i', 'j']) expect(limiter.take(name, rule)).toBeUndefined();
+    expect(limiter.take('j', rule)).toBe(1);
+  });
+});
+
+describe('RAIL_RATE_LIMITS', () => {
+  test('unset: the defaults; off: none; entries override one limit each', () => {
+    expect(parseRateLimits(undefined)).toEqual(DEFAULT_RATE_LIMITS);
+    expect(parseRateLimits('off')).toBeNull();
+    const parsed = parseRateLimits('confirm.per_address=5/10, demo_payments.per_address=off') as RateLimits;
+    expect(parsed.confirm).toEqual({ perAddress: { limit: 5, windowSeconds: 10 }, perKey: DEFAULT_RATE_LIMITS.confirm.perKey });
+    expect(parsed.demo_payments.perAddress).toBeNull();
+    expect(DEFAULT_RATE_LIMITS.demo_payments.perAddress).not.toBeNull();
+  });
+
+  test('a bad entry is an error naming it', () => {
+    expect(parseRateLimits('confirm=5/10')).toEqual({ error: expect.stringContaining('"confirm=5/10"') });
+    expect(parseRateLimits('nothing.per_key=5/10')).toEqual({ error: expect.stringContaining('nothing.per_key') });
+    expect(parseRateLimits('confirm.per_key=0/10')).toEqual({ error: expect.stringContaining('at least 1') });
+  });
+});
+
+describe('rate limits on the browser and public surfaces', () => {
+  let h: Harness;
+  const limits: RateLimits = {
+    demo_payments: { perAddress: { limit: 2, windowSeconds: 60 }, perKey: null },
+    vault_tokens: { perAddress: { limit: 2, windowSeconds: 60 }, perKey: null },
+    confirm: { perAddress: { limit: 2, windowSeconds: 60 }, perKey: { limit: 3, windowSeconds: 60 } },
+    client_reads: { perAddress: { limit: 2, windowSeconds: 60 }, perKey: null },
+    client_updates: { perAddress: { limit: 2, windowSeconds: 60 }, perKey: null },
+    simulator: { perAddress: { limit: 2, windowSeconds: 60 }, perKey: null },
+  };
+
+  beforeAll(async () => {
+    h = await createHarness('sqlite', { rateLimits: { limits, trustedProxyHops: 1 } });
+  });
+  afterAll(async () => h?.close());
+
+  const from = (address: string) => ({ 'x-forwarded-for': `203.0.113.9, ${address}` });
+  const newPayment = async () => (await (await apiRequest(h, 'POST', '/payments', { body: { amount: 10_000, currency: 'INR' } })).json()) as { payment_id: string; client_secret: string };
+
+  async function expectLimited(response: Response, seconds: number): Promise<void> {
+    const { error } = await expectApiErrorResponse(response, 'ERR_4290');
+    expect(response.headers.get('retry-after')).toBe(String(seconds));
+    expect(error['message']).toContain(`${seconds} seconds`);
+  }
+
+  test('per source address: the third confirm from one address is 429 with Retry-After; another address and, later, the same one go through', async () => {
+    const payment = await newPayment();
+    const confirm = (address: string) =>
+      apiRequest(h, 'POST', `/payments/${payment.payment_id}/confirm`, { key: h.publishableKey, headers: from(address), body: { client_secret: 'x' } });
+    expect((await confirm('198.51.100.1')).status).toBe(400);
+    expect((await confirm('198.51.100.1')).status).toBe(400);
+    await expectLimited(await confirm('198.51.100.1'), 30);
+    expect((await confirm('198.51.100.2')).status).toBe(400);
+    h.clock.advance(30_000);
+    expect((await confirm('198.51.100.1')).status).toBe(400);
+  });
+
+  test('per publishable key: across addresses the key runs out too', async () => {
+    h.clock.advance(3_600_000);
+    const payment = await newPayment();
+    const confirm = (address: string) =>
+      apiRequest(h, 'POST', `/payments/${payment.payment_id}/confirm`, { key: h.publishableKey, headers: from(address), body: { client_secret: 'x' } });
+    for (const address of ['192.0.2.1', '192.0.2.2', '192.0.2.3']) expect((await confirm(address)).status).toBe(400);
+    await expectLimited(await confirm('192.0.2.4'), 20);
+  });
+
+  test('a secret key is the merchant server: never limited here', async () => {
+    for (let i = 0; i < 5; i++) {
+      const payment = await newPayment();
+      const response = await apiRequest(h, 'POST', `/payments/${payment.payment_id}/confirm`, {
+        headers: from('198.51.100.77'),
+        body: { payment_method: 'upi', payment_method_type: 'upi_collect', payment_method_data: { upi: { upi_collect: { vpa_id: 'success@upi' } } } },
+      });
+      expect(response.status).toBe(200);
+    }
+  });
+
+  test('every surface is limited: demo payments, vault tokens, retrieve, poll, payment methods, update, eligibility, simulator pages', async () => {
+    h.clock.advance(3_600_000);
+    const payment = await newPayment();
+    const surfaces: [string, string, Record<string, unknown> | undefined, Record<string, string>?][] = [
+      ['POST', '/demo/payments', {}],
+      ['POST', '/vault/tokens', { client_secret: payment.client_secret }, { origin: 'http://127.0.0.1:8081' }],
+      ['GET', `/payments/${payment.payment_id}?client_secret=${payment.client_secret}`, undefined],
+      ['GET', `/poll/status/poll_${payment.payment_id}?client_secret=${payment.client_secret}`, undefined],
+      ['GET', `/account/payment_methods?client_secret=${payment.client_secret}`, undefined],
+      ['POST', `/payments/${payment.payment_id}`, { client_secret: payment.client_secret }],
+      ['POST', `/payments/${payment.payment_id}/eligibility`, { client_secret: payment.client_secret }],
+      ['GET', `/simulator/upi/${payment.payment_id}`, undefined],
+    ];
+    // One address per route: routes of one surface (retrieve, poll, payment methods) share its bucket.
+    for (const [index, [method, path, body, headers]] of surfaces.entries()) {
+      const address = `198.51.100.${200 + index}`;
+      const send = () => apiRequest(h, method, path, { key: h.publishableKey, headers: { ...from(address), ...headers }, ...(body ? { body } : {}) });
+      expect((await send()).status, path).not.toBe(429);
+      expect((await send()).status, path).not.toBe(429);
+      await expectLimited(await send(), 30);
+    }
+  });
+});
