@@ -3,22 +3,12 @@
  * every look-up afterwards is scoped to the key's account and mode.
  */
 import { API_KEY_PATTERN, type KeyType, type Mode } from '../../../protocol/ids';
-import type { AccountRecord, PaymentRecord, Scope } from '../storage/records';
+import type { PaymentRecord } from '../storage/records';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
+import type { AuthContext, KeyKind } from './auth-context';
 import { authenticateEphemeralKey } from './ephemeral-auth';
 import { hashSecret, secretsEqual } from './secrets';
-
-/** `ephemeral`: an `epk_` key scoped to one customer (api-conventions §2). */
-export type KeyKind = 'secret' | 'publishable' | 'ephemeral';
-
-export interface AuthContext extends Scope {
-  keyId: string;
-  keyKind: KeyKind;
-  account: AccountRecord;
-  /** The one customer an ephemeral key may reach; absent for secret and publishable keys. */
-  customerId?: string;
-}
 
 const KIND_OF_TYPE: Record<KeyType, 'secret' | 'publishable'> = { full: 'secret', open: 'publishable' };
 

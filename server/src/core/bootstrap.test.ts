@@ -4,8 +4,8 @@ import { SqlStore } from '../storage/sql-store';
 import { createTestDatabase, memorySecretsFile, type TestDatabase } from '../test-support/harness';
 import { DEFAULT_ACCOUNT_SETTINGS } from './account-settings';
 import { bootstrap, keyPrefix } from './bootstrap';
-import { systemClock } from './clock';
-import { cryptoIds } from './ids';
+import { systemClock } from '../kernel/clock';
+import { cryptoIds } from '../kernel/ids';
 import { hashSecret, verifyPassword } from './secrets';
 
 const databases: TestDatabase[] = [];

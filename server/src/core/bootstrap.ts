@@ -7,10 +7,10 @@ import type { Mode, KeyType } from '../../../protocol/ids';
 import type { AccountRecord, ProfileRecord } from '../storage/records';
 import type { Store } from '../storage/stores';
 import { generateWebhookSecret } from '../webhooks/signing';
-import type { AccountSettings, WebhookEndpointSettings } from './account-settings';
+import type { AccountSettings, WebhookEndpointSettings } from '../kernel/account-settings-types';
 import { parseApiKey } from './auth';
-import type { Clock } from './clock';
-import type { IdGenerator } from './ids';
+import type { Clock } from '../kernel/clock';
+import type { IdGenerator } from '../kernel/ids';
 import { generateTotpSecret, hashPassword, hashSecret } from './secrets';
 
 export const DEFAULT_ACCOUNT_SLUG = 'default';

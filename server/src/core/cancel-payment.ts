@@ -1,6 +1,7 @@
 import type { CancelPaymentRequest } from '../../../protocol/api/payment-ops';
 import type { PaymentRecord } from '../storage/records';
-import { requireKeyKind, type AuthContext } from './auth';
+import { requireKeyKind } from './auth';
+import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';
 import { findPaymentOrThrow } from './find-payment';
 import { ApiError } from './errors';

@@ -1,6 +1,6 @@
 import type { CapturePaymentRequest } from '../../../protocol/api/payment-ops';
 import type { PaymentRecord } from '../storage/records';
-import type { AuthContext } from './auth';
+import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';
 import { refuseManualCaptureOperation } from './manual-capture';
 

@@ -1,7 +1,8 @@
 import type { ConfirmPaymentRequest, JsonObject, PaymentMethodData } from '../../../protocol/api/payments';
 import type { PaymentPatch, PaymentRecord } from '../storage/records';
 import type { CardDetails } from '../vault/card-details';
-import { authorizePaymentAccess, requireKeyKind, type AuthContext } from './auth';
+import { authorizePaymentAccess, requireKeyKind } from './auth';
+import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';
 import { findPaymentOrThrow } from './find-payment';
 import { ApiError } from './errors';

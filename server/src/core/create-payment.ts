@@ -1,6 +1,7 @@
 import { DEFAULT_SESSION_EXPIRY_SECONDS, type CreatePaymentRequest, type JsonObject } from '../../../protocol/api/payments';
 import type { PaymentRecord } from '../storage/records';
-import { requireKeyKind, type AuthContext } from './auth';
+import { requireKeyKind } from './auth';
+import type { AuthContext } from './auth-context';
 import { fingerprint } from './canonical-json';
 import { executeConfirm } from './confirm-payment';
 import type { CoreDeps } from './deps';

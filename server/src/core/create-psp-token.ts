@@ -1,7 +1,8 @@
 import { VAULT_LIMITS, type CreateVaultTokenRequest, type CreateVaultTokenResponse } from '../../../protocol/api/vault';
 import { paymentIdFromClientSecret } from '../../../protocol/ids';
 import type { ConfirmPaymentRequest } from '../../../protocol/api/payments';
-import { requireKeyKind, verifyClientSecret, type AuthContext } from './auth';
+import { requireKeyKind, verifyClientSecret } from './auth';
+import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
 import { chooseRail } from './payment-method';

@@ -1,5 +1,6 @@
 import type { CustomerDeleteResponse } from '../../../protocol/api/customers';
-import { requireKeyKind, type AuthContext } from './auth';
+import { requireKeyKind } from './auth';
+import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
 

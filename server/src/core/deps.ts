@@ -1,7 +1,7 @@
 import type { RailRegistry } from '../rails/rail-adapter';
 import type { Store } from '../storage/stores';
-import type { Clock } from './clock';
-import type { IdGenerator } from './ids';
+import type { Clock } from '../kernel/clock';
+import type { IdGenerator } from '../kernel/ids';
 import type { CardVault } from '../vault/card-vault';
 
 /** What every core operation may use. Concrete adapters are chosen in main.ts (or a test harness). */

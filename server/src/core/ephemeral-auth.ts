@@ -1,5 +1,5 @@
 import { EPHEMERAL_KEY_PATTERN } from '../../../protocol/ids';
-import type { AuthContext } from './auth';
+import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
 import { hashSecret } from './secrets';

@@ -1,7 +1,8 @@
 /** POST /ephemeral_keys and DELETE /ephemeral_keys/{id}: short-lived keys that scope a browser to one customer. */
 import type { CreateEphemeralKeyRequest, EphemeralKeyDeleteResponse, EphemeralKeyResponse } from '../../../protocol/api/customers';
 import type { EphemeralKeyRecord } from '../storage/customer-records';
-import { requireKeyKind, type AuthContext } from './auth';
+import { requireKeyKind } from './auth';
+import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
 import { findLiveCustomer } from './find-live-customer';

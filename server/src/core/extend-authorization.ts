@@ -1,5 +1,5 @@
 import type { PaymentRecord } from '../storage/records';
-import type { AuthContext } from './auth';
+import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';
 import { refuseManualCaptureOperation } from './manual-capture';
 

@@ -1,6 +1,7 @@
 import { CUSTOMER_LIMITS, type ListCustomersQuery } from '../../../protocol/api/customers';
 import type { CustomerRecord } from '../storage/customer-records';
-import { requireKeyKind, type AuthContext } from './auth';
+import { requireKeyKind } from './auth';
+import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';
 
 /**

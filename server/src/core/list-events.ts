@@ -1,5 +1,6 @@
 import { EVENT_LIMITS, type EventList, type ListEventsQuery } from '../../../protocol/api/events';
-import { requireKeyKind, type AuthContext } from './auth';
+import { requireKeyKind } from './auth';
+import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
 import { toEventSummary } from './event-view';

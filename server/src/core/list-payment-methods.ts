@@ -4,8 +4,10 @@ import type { Currency } from '../../../protocol/currency';
 import { paymentIdFromClientSecret } from '../../../protocol/ids';
 import type { RailAdapter } from '../rails/rail-adapter';
 import type { PaymentRecord } from '../storage/records';
-import { provisionedAdapter, RAIL_CATALOG, type RailMethodOffer, type RailSettings } from './account-settings';
-import { authorizePaymentAccess, missingClientSecret, requireKeyKind, type AuthContext } from './auth';
+import { provisionedAdapter, RAIL_CATALOG, type RailMethodOffer } from './account-settings';
+import type { RailSettings } from '../kernel/account-settings-types';
+import { authorizePaymentAccess, missingClientSecret, requireKeyKind } from './auth';
+import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
 

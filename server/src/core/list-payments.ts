@@ -1,6 +1,7 @@
 import { PAYMENT_LIST_LIMITS, type ListPaymentsQuery, type PaymentListResponse } from '../../../protocol/api/payment-ops';
 import type { PaymentListQuery } from '../storage/payment-ops-stores';
-import { requireKeyKind, type AuthContext } from './auth';
+import { requireKeyKind } from './auth';
+import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
 import { toPaymentResponse } from './payment-view';

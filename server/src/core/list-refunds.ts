@@ -1,6 +1,7 @@
 import { REFUND_LIMITS, type ListRefundsRequest } from '../../../protocol/api/refunds';
 import type { RefundPage } from '../storage/refund-records';
-import { requireKeyKind, type AuthContext } from './auth';
+import { requireKeyKind } from './auth';
+import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';
 
 /**

@@ -6,7 +6,8 @@ import type { Mode } from '../../../protocol/ids';
 import type { CaptureMethod, PaymentMethodData } from '../../../protocol/api/payments';
 import type { PaymentMethod, PaymentMethodType } from '../../../protocol/api/enums';
 import type { RailAdapter, RailRegistry } from '../rails/rail-adapter';
-import { provisionedAdapter, supportedCaptureMethods, type AccountSettings, type RailName, type RailSettings } from './account-settings';
+import { provisionedAdapter, supportedCaptureMethods } from './account-settings';
+import type { AccountSettings, RailName, RailSettings } from '../kernel/account-settings-types';
 import { ApiError } from './errors';
 
 /** payment_method_data variant key -> PaymentMethod (Hyperswitch's pairing). */

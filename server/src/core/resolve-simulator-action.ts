@@ -1,5 +1,5 @@
 import type { PaymentRecord } from '../storage/records';
-import type { RailName } from './account-settings';
+import type { RailName } from '../kernel/account-settings-types';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
 import { applyRailOutcome } from './payment-outcome';

@@ -1,5 +1,6 @@
 import type { CustomerRecord } from '../storage/customer-records';
-import { requireKeyKind, type AuthContext } from './auth';
+import { requireKeyKind } from './auth';
+import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
 import { findLiveCustomer } from './find-live-customer';

@@ -1,6 +1,7 @@
 import type { EventAttemptList, EventDetail } from '../../../protocol/api/events';
 import type { WebhookEventRecord } from '../storage/webhook-store';
-import { requireKeyKind, type AuthContext } from './auth';
+import { requireKeyKind } from './auth';
+import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
 import { toAttemptResponse, toEventDetail } from './event-view';

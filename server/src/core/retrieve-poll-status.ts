@@ -1,5 +1,6 @@
 import type { PollStatusResponse } from '../../../protocol/api/payment-ops';
-import { authorizePaymentAccess, missingClientSecret, requireKeyKind, type AuthContext } from './auth';
+import { authorizePaymentAccess, missingClientSecret, requireKeyKind } from './auth';
+import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';
 import { syncWithRail } from './retrieve-payment';
 

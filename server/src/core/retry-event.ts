@@ -1,6 +1,7 @@
 import type { EventDetail } from '../../../protocol/api/events';
 import { deliverClaimedEvent, usableEndpoint, type WebhookDeliveryConfig } from '../webhooks/delivery';
-import { requireKeyKind, type AuthContext } from './auth';
+import { requireKeyKind } from './auth';
+import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
 import { toEventDetail } from './event-view';

@@ -1,5 +1,6 @@
 import type { EligibilityRequest, EligibilityResponse } from '../../../protocol/api/payment-ops';
-import { authorizePaymentAccess, requireKeyKind, type AuthContext } from './auth';
+import { authorizePaymentAccess, requireKeyKind } from './auth';
+import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';
 import { findPaymentOrThrow } from './find-payment';
 import { ApiError } from './errors';

@@ -14,7 +14,7 @@ import type { Engine } from '../storage/database';
 import type { PaymentRecord } from '../storage/records';
 import { apiRequest } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';
-import { cryptoIds } from './ids';
+import { cryptoIds } from '../kernel/ids';
 import { WaitingPaymentSweep } from './sweep-waiting-payments';
 
 /** A crypto rail whose status endpoint is down. */

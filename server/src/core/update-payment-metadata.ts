@@ -2,7 +2,8 @@ import type { UpdateMetadataRequest, UpdateMetadataResponse } from '../../../pro
 import type { PaymentStatus } from '../../../protocol/payments';
 import type { JsonObject } from '../../../protocol/api/payments';
 import type { PaymentRecord } from '../storage/records';
-import { requireKeyKind, type AuthContext } from './auth';
+import { requireKeyKind } from './auth';
+import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';
 import { findPaymentOrThrow } from './find-payment';
 import { ApiError } from './errors';

@@ -6,7 +6,8 @@ import {
 } from '../../../protocol/api/payments';
 import type { PaymentStatus } from '../../../protocol/payments';
 import type { PaymentPatch, PaymentRecord } from '../storage/records';
-import { authorizePaymentAccess, requireKeyKind, type AuthContext } from './auth';
+import { authorizePaymentAccess, requireKeyKind } from './auth';
+import type { AuthContext } from './auth-context';
 import { HOW_THE_CUSTOMER_PAYS, refuseChargeChanges } from './charge-fields';
 import { executeConfirm } from './confirm-payment';
 import type { CoreDeps } from './deps';

@@ -1,6 +1,7 @@
 import type { UpdateRefundRequest } from '../../../protocol/api/refunds';
 import type { RefundPatch, RefundRecord } from '../storage/refund-records';
-import { requireKeyKind, type AuthContext } from './auth';
+import { requireKeyKind } from './auth';
+import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
 

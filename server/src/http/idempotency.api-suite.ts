@@ -13,7 +13,7 @@ import {
   purgeExpiredIdempotencyKeys,
   requestFingerprint,
 } from '../core/idempotency';
-import { cryptoIds } from '../core/ids';
+import { cryptoIds } from '../kernel/ids';
 import { openDatabase, type Engine } from '../storage/database';
 import { insertLiveSecretKey } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { PaymentResponse } from '../../../protocol/api/payments';
-import type { AccountSettings } from '../core/account-settings';
+import type { AccountSettings } from '../kernel/account-settings-types';
 import { PENDING_RESOLVE_AFTER_MS } from '../rails/simulator/upi-simulator';
 import type { Engine } from '../storage/database';
 import { expectApiError } from '../test-support/api-assertions';

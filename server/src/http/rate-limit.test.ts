@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ManualClock } from '../core/clock';
+import { ManualClock } from '../kernel/clock';
 import { apiRequest, expectApiErrorResponse } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';
 import { DEFAULT_RATE_LIMITS, parseRateLimits, RateLimiter, type RateLimits } from './rate-limit';

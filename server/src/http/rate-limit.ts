@@ -7,7 +7,7 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import type { Clock } from '../core/clock';
+import type { Clock } from '../kernel/clock';
 import { ApiError } from '../core/errors';
 import type { AppEnv } from './env';
 import { readApiKey } from './middleware/authenticate';

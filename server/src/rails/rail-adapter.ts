@@ -7,7 +7,7 @@ import type { Mode } from '../../../protocol/ids';
 import type { NextAction } from '../../../protocol/payments';
 import type { JsonObject, PaymentMethodData } from '../../../protocol/api/payments';
 import type { CardNetwork, PaymentMethod, PaymentMethodType } from '../../../protocol/api/enums';
-import type { RailName } from '../core/account-settings';
+import type { RailName } from '../kernel/account-settings-types';
 import type { CardDetails } from '../vault/card-details';
 
 export interface AuthorizeRequest {

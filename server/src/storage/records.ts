@@ -12,7 +12,7 @@ import type {
   PaymentMethodData,
 } from '../../../protocol/api/payments';
 import type { PaymentMethod, PaymentMethodType } from '../../../protocol/api/enums';
-import type { AccountSettings } from '../core/account-settings';
+import type { AccountSettings } from '../kernel/account-settings-types';
 
 /** Every merchant-data look-up is scoped to one account and one mode (test keys see test data only). */
 export interface Scope {

@@ -4,7 +4,7 @@ import type { Currency } from '../../../protocol/currency';
 import type { NextAction, PaymentStatus } from '../../../protocol/payments';
 import type { CaptureMethod, FutureUsage, JsonObject, PaymentMethodData } from '../../../protocol/api/payments';
 import type { PaymentMethod, PaymentMethodType } from '../../../protocol/api/enums';
-import type { AccountSettings } from '../core/account-settings';
+import type { AccountSettings } from '../kernel/account-settings-types';
 import type { Engine } from './database';
 import { migrateToLatest } from './migrations/index';
 import { SqlCustomerStore, SqlEphemeralKeyStore } from './sql-customer-store';

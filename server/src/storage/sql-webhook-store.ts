@@ -6,7 +6,7 @@
 import type { ExpressionBuilder, Kysely, Selectable, Transaction } from 'kysely';
 import type { DeliveryStatus } from '../../../protocol/api/events';
 import type { Mode } from '../../../protocol/ids';
-import type { AccountSettings, WebhookEndpointSettings } from '../core/account-settings';
+import type { AccountSettings, WebhookEndpointSettings } from '../kernel/account-settings-types';
 import type { Scope } from './records';
 import type { Database, WebhookAttemptsTable, WebhookEventsTable } from './schema';
 import { toEvent } from './sql-store';

@@ -19,7 +19,7 @@ import type {
   StoredResponse,
   VaultTokenRecord,
 } from './records';
-import type { AccountSettings } from '../core/account-settings';
+import type { AccountSettings } from '../kernel/account-settings-types';
 import type { CustomerStore, EphemeralKeyStore } from './customer-stores';
 import type { PaymentAttemptStore, PaymentListStore } from './payment-ops-stores';
 import type { RefundStatus } from '../../../protocol/api/refunds';

@@ -5,7 +5,7 @@
  * hold the same event at once; SQLite runs one process.
  */
 import type { DeliveryStatus } from '../../../protocol/api/events';
-import type { WebhookEndpointSettings } from '../core/account-settings';
+import type { WebhookEndpointSettings } from '../kernel/account-settings-types';
 import type { OutboxEventRecord, Scope } from './records';
 
 /** An outbox event with its delivery state. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { loadAccountSettings, SIMULATED_ACQUIRER_CURRENCIES } from '../config';
 import { DEFAULT_ACCOUNT_SETTINGS, provisionedAdapter } from '../core/account-settings';
-import { cryptoIds } from '../core/ids';
+import { cryptoIds } from '../kernel/ids';
 import { createSimulatorRegistry } from '../rails/simulator/registry';
 
 function configFile(content: unknown): string {

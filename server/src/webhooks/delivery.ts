@@ -4,8 +4,8 @@
  * one transaction, release the lease. Every attempt posts the stored envelope bytes with the same webhook-id (the
  * event_id); only webhook-timestamp and the signatures change (Standard Webhooks signs the attempt's time).
  */
-import type { Clock } from '../core/clock';
-import type { WebhookEndpointSettings } from '../core/account-settings';
+import type { Clock } from '../kernel/clock';
+import type { WebhookEndpointSettings } from '../kernel/account-settings-types';
 import type { Store } from '../storage/stores';
 import type { AttemptOutcome, AttemptTrigger, WebhookAttemptRecord, WebhookEventRecord } from '../storage/webhook-store';
 import { describeSendError, fetchWebhookSender, type WebhookSender } from './sender';

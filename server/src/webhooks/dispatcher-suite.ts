@@ -4,11 +4,11 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT_ACCOUNT_SETTINGS } from '../core/account-settings';
-import type { AuthContext } from '../core/auth';
+import type { AuthContext } from '../core/auth-context';
 import { bootstrap, type BootstrapResult } from '../core/bootstrap';
-import { ManualClock } from '../core/clock';
+import { ManualClock } from '../kernel/clock';
 import { ApiError } from '../core/errors';
-import { cryptoIds } from '../core/ids';
+import { cryptoIds } from '../kernel/ids';
 import { retryEvent } from '../core/retry-event';
 import { createRailRegistry } from '../rails/rail-adapter';
 import { openDatabase, type Engine } from '../storage/database';

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger';
-import type { WebhookEndpointSettings } from '../core/account-settings';
+import type { WebhookEndpointSettings } from '../kernel/account-settings-types';
 import { deliverClaimedEvent, usableEndpoint, type DeliveryDeps, type WebhookDeliveryConfig } from './delivery';
 
 export interface DispatcherOptions {

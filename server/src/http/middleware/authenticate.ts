@@ -1,5 +1,6 @@
 import { createMiddleware } from 'hono/factory';
-import { authenticateApiKey, requireKeyKind, type KeyKind } from '../../core/auth';
+import { authenticateApiKey, requireKeyKind } from '../../core/auth';
+import type { KeyKind } from '../../core/auth-context';
 import type { CoreDeps } from '../../core/deps';
 import type { AppEnv } from '../env';
 import { runIdempotent } from './idempotency';

@@ -9,7 +9,7 @@
  * - any other number: declined, "card_not_supported".
  */
 import type { Currency } from '../../../../protocol/currency';
-import type { IdGenerator } from '../../core/ids';
+import type { IdGenerator } from '../../kernel/ids';
 import { SIMULATED_CARD_NETWORKS } from '../../vault/card-details';
 import type { AuthorizeRequest, RailAdapter, RailOutcome, SyncRequest } from '../rail-adapter';
 
