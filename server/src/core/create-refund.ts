@@ -1,7 +1,7 @@
 import type { CreateRefundRequest } from '../../../protocol/api/refunds';
 import type { RefundRequest, RefundOutcome } from '../rails/rail-adapter';
 import type { PaymentRecord } from '../storage/records';
-import type { RefundRecord } from '../storage/refund-records';
+import type { RefundRecord } from '../storage/refunds/records';
 import { provisionedAdapter } from './account-settings';
 import { requireKeyKind } from './auth';
 import type { AuthContext } from './auth-context';

@@ -1,5 +1,5 @@
 import type { CustomerResponse, PaymentCustomerDetails } from '../../../protocol/api/customers';
-import type { CustomerRecord } from '../storage/customer-records';
+import type { CustomerRecord } from '../storage/customers/records';
 
 /** The customer object as the API returns it (Hyperswitch CustomerResponse names). */
 export function toCustomerResponse(customer: CustomerRecord): CustomerResponse {

@@ -1,6 +1,6 @@
 /** POST /ephemeral_keys and DELETE /ephemeral_keys/{id}: short-lived keys that scope a browser to one customer. */
 import type { CreateEphemeralKeyRequest, EphemeralKeyDeleteResponse, EphemeralKeyResponse } from '../../../protocol/api/customers';
-import type { EphemeralKeyRecord } from '../storage/customer-records';
+import type { EphemeralKeyRecord } from '../storage/customers/records';
 import { requireKeyKind } from './auth';
 import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';

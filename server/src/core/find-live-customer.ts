@@ -1,4 +1,4 @@
-import type { CustomerRecord } from '../storage/customer-records';
+import type { CustomerRecord } from '../storage/customers/records';
 import type { Scope } from '../storage/records';
 import type { Stores } from '../storage/stores';
 import { ApiError } from './errors';

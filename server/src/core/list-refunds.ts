@@ -1,5 +1,5 @@
 import { REFUND_LIMITS, type ListRefundsRequest } from '../../../protocol/api/refunds';
-import type { RefundPage } from '../storage/refund-records';
+import type { RefundPage } from '../storage/refunds/records';
 import { requireKeyKind } from './auth';
 import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';

@@ -4,7 +4,7 @@
  */
 import type { PaymentAttempt, PaymentCapture } from '../../../protocol/api/payments';
 import type { RailOutcome } from '../rails/rail-adapter';
-import type { AttemptStatus, PaymentAttemptRecord } from '../storage/payment-ops-stores';
+import type { AttemptStatus, PaymentAttemptRecord } from '../storage/payments/store';
 import type { PaymentRecord } from '../storage/records';
 import type { Stores } from '../storage/stores';
 

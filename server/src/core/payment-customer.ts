@@ -5,7 +5,7 @@
 import type { PaymentCustomerDetails } from '../../../protocol/api/customers';
 import { CUSTOMER_LIMITS } from '../../../protocol/api/customers';
 import type { JsonObject } from '../../../protocol/api/payments';
-import type { CustomerRecord } from '../storage/customer-records';
+import type { CustomerRecord } from '../storage/customers/records';
 import type { InsertResult, PaymentRecord, Scope } from '../storage/records';
 import type { Stores } from '../storage/stores';
 import { toPaymentCustomerDetails } from './customer-view';

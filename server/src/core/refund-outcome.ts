@@ -1,5 +1,5 @@
 import type { RefundOutcome } from '../rails/rail-adapter';
-import type { RefundPatch, RefundRecord } from '../storage/refund-records';
+import type { RefundPatch, RefundRecord } from '../storage/refunds/records';
 import type { Stores } from '../storage/stores';
 import type { CoreDeps } from './deps';
 import { decideRefundTransition, REFUND_EVENT_FOR_STATUS, RELEASING_REFUND_STATUSES } from './refund-transitions';

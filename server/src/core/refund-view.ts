@@ -1,5 +1,5 @@
 import type { RefundResponse } from '../../../protocol/api/refunds';
-import type { RefundRecord } from '../storage/refund-records';
+import type { RefundRecord } from '../storage/refunds/records';
 
 /** The refund object as the API returns it (the spec's Refund fields; Hyperswitch names). */
 export function toRefundResponse(refund: RefundRecord): RefundResponse {

@@ -1,4 +1,4 @@
-import type { CustomerRecord } from '../storage/customer-records';
+import type { CustomerRecord } from '../storage/customers/records';
 import { requireKeyKind } from './auth';
 import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';

@@ -1,4 +1,4 @@
-import type { RefundRecord } from '../storage/refund-records';
+import type { RefundRecord } from '../storage/refunds/records';
 import { requireKeyKind } from './auth';
 import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';

@@ -1,4 +1,4 @@
-import type { WaitingPaymentCursor } from '../storage/payment-ops-stores';
+import type { WaitingPaymentCursor } from '../storage/payments/store';
 import type { PaymentRecord } from '../storage/records';
 import type { CoreDeps } from './deps';
 import { syncWithRail } from './retrieve-payment';

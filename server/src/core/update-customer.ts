@@ -1,5 +1,5 @@
 import type { UpdateCustomerRequest } from '../../../protocol/api/customers';
-import type { CustomerPatch, CustomerRecord } from '../storage/customer-records';
+import type { CustomerPatch, CustomerRecord } from '../storage/customers/records';
 import { requireKeyKind } from './auth';
 import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';

@@ -1,5 +1,5 @@
 import type { UpdateRefundRequest } from '../../../protocol/api/refunds';
-import type { RefundPatch, RefundRecord } from '../storage/refund-records';
+import type { RefundPatch, RefundRecord } from '../storage/refunds/records';
 import { requireKeyKind } from './auth';
 import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';

@@ -4,7 +4,7 @@
  * text, booleans are integers 0/1, money is bigint minor units (parsed back to number; see database.ts).
  * Every merchant-data table leads with account_id (and mode) so a distributed PostgreSQL could shard on it.
  */
-import type { CustomersTable, EphemeralKeysTable } from './customer-schema';
+import type { CustomersTable, EphemeralKeysTable } from './customers/schema';
 
 export interface AccountsTable {
   account_id: string;

@@ -7,14 +7,14 @@ import type { PaymentMethod, PaymentMethodType } from '../../../protocol/api/enu
 import type { AccountSettings } from '../kernel/account-settings-types';
 import type { Engine } from './database';
 import { migrateToLatest } from './migrations/index';
-import { SqlCustomerStore, SqlEphemeralKeyStore } from './sql-customer-store';
-import type { CustomerStore, EphemeralKeyStore } from './customer-stores';
-import type { PaymentAttemptStore, PaymentListStore } from './payment-ops-stores';
-import { SqlPaymentAttemptStore, SqlPaymentListStore } from './sql-payment-ops-store';
-import { SqlRefundStore } from './sql-refund-store';
-import { SqlWebhookStore } from './sql-webhook-store';
-import type { WebhookStore } from './webhook-store';
-import { SqlIdempotencyStore } from './sql-idempotency-store';
+import { SqlCustomerStore, SqlEphemeralKeyStore } from './customers/sql-store';
+import type { CustomerStore, EphemeralKeyStore } from './customers/store';
+import type { PaymentAttemptStore, PaymentListStore } from './payments/store';
+import { SqlPaymentAttemptStore, SqlPaymentListStore } from './payments/sql-store';
+import { SqlRefundStore } from './refunds/sql-store';
+import { SqlWebhookStore } from './events/sql-store';
+import type { WebhookStore } from './events/store';
+import { SqlIdempotencyStore } from './idempotency/sql-store';
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -26,7 +26,7 @@ import type {
   ProfileRecord,
   Scope,
 } from './records';
-import { SqlVaultTokenStore } from './sql-vault-store';
+import { SqlVaultTokenStore } from './vault/sql-store';
 import type { AccountsTable, ApiKeysTable, Database, PaymentsTable, WebhookEventsTable } from './schema';
 import type {
   AccountStore,

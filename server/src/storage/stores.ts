@@ -20,11 +20,11 @@ import type {
   VaultTokenRecord,
 } from './records';
 import type { AccountSettings } from '../kernel/account-settings-types';
-import type { CustomerStore, EphemeralKeyStore } from './customer-stores';
-import type { PaymentAttemptStore, PaymentListStore } from './payment-ops-stores';
+import type { CustomerStore, EphemeralKeyStore } from './customers/store';
+import type { PaymentAttemptStore, PaymentListStore } from './payments/store';
 import type { RefundStatus } from '../../../protocol/api/refunds';
-import type { RefundFilter, RefundPage, RefundPatch, RefundRecord } from './refund-records';
-import type { WebhookStore } from './webhook-store';
+import type { RefundFilter, RefundPage, RefundPatch, RefundRecord } from './refunds/records';
+import type { WebhookStore } from './events/store';
 
 export interface AccountStore {
   insertAccount(account: AccountRecord): Promise<InsertResult>;

@@ -1,9 +1,9 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Mode } from '../../../protocol/ids';
-import type { InsertResult, Scope, VaultTokenRecord } from './records';
-import type { Database, VaultTokensTable } from './schema';
-import type { VaultTokenStore } from './stores';
-import { insertResult } from './sql-store';
+import type { Mode } from '../../../../protocol/ids';
+import type { InsertResult, Scope, VaultTokenRecord } from '../records';
+import type { Database, VaultTokensTable } from '../schema';
+import type { VaultTokenStore } from '../stores';
+import { insertResult } from '../sql-store';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

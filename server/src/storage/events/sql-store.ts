@@ -4,12 +4,12 @@
  * committed row, so a second claimer finds the lease taken and updates nothing.
  */
 import type { ExpressionBuilder, Kysely, Selectable, Transaction } from 'kysely';
-import type { DeliveryStatus } from '../../../protocol/api/events';
-import type { Mode } from '../../../protocol/ids';
-import type { AccountSettings, WebhookEndpointSettings } from '../kernel/account-settings-types';
-import type { Scope } from './records';
-import type { Database, WebhookAttemptsTable, WebhookEventsTable } from './schema';
-import { toEvent } from './sql-store';
+import type { DeliveryStatus } from '../../../../protocol/api/events';
+import type { Mode } from '../../../../protocol/ids';
+import type { AccountSettings, WebhookEndpointSettings } from '../../kernel/account-settings-types';
+import type { Scope } from '../records';
+import type { Database, WebhookAttemptsTable, WebhookEventsTable } from '../schema';
+import { toEvent } from '../sql-store';
 import type {
   AttemptOutcome,
   AttemptTrigger,
@@ -17,7 +17,7 @@ import type {
   WebhookAttemptRecord,
   WebhookEventRecord,
   WebhookStore,
-} from './webhook-store';
+} from './store';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

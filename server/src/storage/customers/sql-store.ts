@@ -1,13 +1,13 @@
 /** Kysely implementations of CustomerStore and EphemeralKeyStore (SQLite and PostgreSQL). */
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { JsonObject } from '../../../protocol/api/payments';
-import type { Mode } from '../../../protocol/ids';
-import type { CustomerPatch, CustomerRecord, EphemeralKeyRecord } from './customer-records';
-import type { CustomersTable, EphemeralKeysTable } from './customer-schema';
-import type { CustomerStore, EphemeralKeyStore } from './customer-stores';
-import type { AccountRecord, InsertResult, Scope } from './records';
-import type { Database } from './schema';
-import { JOINED_ACCOUNT_COLUMNS, insertResult, toJoinedAccount } from './sql-store';
+import type { JsonObject } from '../../../../protocol/api/payments';
+import type { Mode } from '../../../../protocol/ids';
+import type { CustomerPatch, CustomerRecord, EphemeralKeyRecord } from './records';
+import type { CustomersTable, EphemeralKeysTable } from './schema';
+import type { CustomerStore, EphemeralKeyStore } from './store';
+import type { AccountRecord, InsertResult, Scope } from '../records';
+import type { Database } from '../schema';
+import { JOINED_ACCOUNT_COLUMNS, insertResult, toJoinedAccount } from '../sql-store';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

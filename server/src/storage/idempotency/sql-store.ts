@@ -1,9 +1,9 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Mode } from '../../../protocol/ids';
-import type { IdempotencyKeyRecord, IdempotencyScope, InsertResult, StoredResponse } from './records';
-import type { Database, IdempotencyKeysTable } from './schema';
-import { insertResult } from './sql-store';
-import type { IdempotencyStore } from './stores';
+import type { Mode } from '../../../../protocol/ids';
+import type { IdempotencyKeyRecord, IdempotencyScope, InsertResult, StoredResponse } from '../records';
+import type { Database, IdempotencyKeysTable } from '../schema';
+import { insertResult } from '../sql-store';
+import type { IdempotencyStore } from '../stores';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

@@ -4,9 +4,9 @@
  * conditional UPDATE on a lease (lease_id, locked_until), so several dispatchers on one PostgreSQL database never
  * hold the same event at once; SQLite runs one process.
  */
-import type { DeliveryStatus } from '../../../protocol/api/events';
-import type { WebhookEndpointSettings } from '../kernel/account-settings-types';
-import type { OutboxEventRecord, Scope } from './records';
+import type { DeliveryStatus } from '../../../../protocol/api/events';
+import type { WebhookEndpointSettings } from '../../kernel/account-settings-types';
+import type { OutboxEventRecord, Scope } from '../records';
 
 /** An outbox event with its delivery state. */
 export interface WebhookEventRecord extends OutboxEventRecord {

@@ -1,8 +1,8 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Mode } from '../../../protocol/ids';
-import type { Currency } from '../../../protocol/currency';
-import type { CaptureMethod } from '../../../protocol/api/payments';
-import type { PaymentMethod, PaymentMethodType } from '../../../protocol/api/enums';
+import type { Mode } from '../../../../protocol/ids';
+import type { Currency } from '../../../../protocol/currency';
+import type { CaptureMethod } from '../../../../protocol/api/payments';
+import type { PaymentMethod, PaymentMethodType } from '../../../../protocol/api/enums';
 import type {
   AttemptStatus,
   PaymentAttemptPatch,
@@ -11,10 +11,10 @@ import type {
   PaymentListQuery,
   PaymentListStore,
   WaitingPaymentCursor,
-} from './payment-ops-stores';
-import type { PaymentRecord, Scope } from './records';
-import type { Database, PaymentAttemptsTable } from './schema';
-import { toPayment } from './sql-store';
+} from './store';
+import type { PaymentRecord, Scope } from '../records';
+import type { Database, PaymentAttemptsTable } from '../schema';
+import { toPayment } from '../sql-store';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

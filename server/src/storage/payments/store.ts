@@ -2,10 +2,10 @@
  * Store interfaces and records of the payments operations (issue 3): attempts and the payments list. Composed into
  * `Stores` (stores.ts); one SQL implementation in sql-payment-ops-store.ts.
  */
-import type { Currency } from '../../../protocol/currency';
-import type { CaptureMethod, PaymentAttempt } from '../../../protocol/api/payments';
-import type { PaymentMethod, PaymentMethodType } from '../../../protocol/api/enums';
-import type { PaymentRecord, Scope } from './records';
+import type { Currency } from '../../../../protocol/currency';
+import type { CaptureMethod, PaymentAttempt } from '../../../../protocol/api/payments';
+import type { PaymentMethod, PaymentMethodType } from '../../../../protocol/api/enums';
+import type { PaymentRecord, Scope } from '../records';
 
 export type AttemptStatus = PaymentAttempt['status'];
 

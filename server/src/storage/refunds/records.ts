@@ -2,10 +2,10 @@
  * Records of the refunds store (the server's internal model; the wire format is protocol/api/refunds.ts and the
  * SQL row shape is RefundsTable in schema.ts).
  */
-import type { Currency } from '../../../protocol/currency';
-import type { JsonObject } from '../../../protocol/api/payments';
-import type { RefundStatus, RefundType } from '../../../protocol/api/refunds';
-import type { Scope } from './records';
+import type { Currency } from '../../../../protocol/currency';
+import type { JsonObject } from '../../../../protocol/api/payments';
+import type { RefundStatus, RefundType } from '../../../../protocol/api/refunds';
+import type { Scope } from '../records';
 
 export interface RefundRecord extends Scope {
   refundId: string;

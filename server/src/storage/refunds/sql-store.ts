@@ -1,14 +1,14 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { Mode } from '../../../protocol/ids';
-import type { Currency } from '../../../protocol/currency';
-import type { PaymentStatus } from '../../../protocol/payments';
-import type { JsonObject } from '../../../protocol/api/payments';
-import type { RefundStatus, RefundType } from '../../../protocol/api/refunds';
-import type { InsertResult, Scope } from './records';
-import type { RefundFilter, RefundPage, RefundPatch, RefundRecord } from './refund-records';
-import type { Database, RefundsTable } from './schema';
-import type { RefundStore } from './stores';
-import { insertResult } from './sql-store';
+import type { Mode } from '../../../../protocol/ids';
+import type { Currency } from '../../../../protocol/currency';
+import type { PaymentStatus } from '../../../../protocol/payments';
+import type { JsonObject } from '../../../../protocol/api/payments';
+import type { RefundStatus, RefundType } from '../../../../protocol/api/refunds';
+import type { InsertResult, Scope } from '../records';
+import type { RefundFilter, RefundPage, RefundPatch, RefundRecord } from './records';
+import type { Database, RefundsTable } from '../schema';
+import type { RefundStore } from '../stores';
+import { insertResult } from '../sql-store';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

@@ -1,6 +1,6 @@
 /** Narrow store interfaces for customers and ephemeral keys (conventions as in stores.ts). */
-import type { CustomerPatch, CustomerRecord, EphemeralKeyRecord } from './customer-records';
-import type { AccountRecord, InsertResult, Scope } from './records';
+import type { CustomerPatch, CustomerRecord, EphemeralKeyRecord } from './records';
+import type { AccountRecord, InsertResult, Scope } from '../records';
 
 export interface CustomerStore {
   insertCustomer(customer: CustomerRecord): Promise<InsertResult>;
