@@ -3,11 +3,9 @@
  * as scattered branches. The default matches the spec's Rails table and "Behaviour of groups that are not live
  * today"; RAIL_ACCOUNT_CONFIG can switch capabilities on for test accounts.
  */
-import type { Currency } from '../../../protocol/currency';
 import type { Mode } from '../../../protocol/ids';
 import type { CaptureMethod, JsonObject } from '../../../protocol/api/payments';
-import type { CardNetwork, Country, PaymentExperience, PaymentMethod, PaymentMethodType } from '../../../protocol/api/enums';
-import { CARD_NETWORKS } from '../../../protocol/api/enums';
+import { CARD_NETWORKS, type CardNetwork, type Country, type PaymentExperience, type PaymentMethod, type PaymentMethodType } from '../../../protocol/api/enums';
 import type { RailAdapter, RailRegistry } from '../rails/rail-adapter';
 import type { AccountSettings, RailCapabilities, RailName, RailSettings } from '../kernel/account-settings-types';
 

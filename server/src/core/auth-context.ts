@@ -1,4 +1,5 @@
-import type { AccountRecord, Scope } from '../storage/records';
+import type { AccountRecord } from '../storage/accounts/records';
+import type { Scope } from '../kernel/store-types';
 
 /** `ephemeral`: an `epk_` key scoped to one customer (api-conventions §2). */
 export type KeyKind = 'secret' | 'publishable' | 'ephemeral';

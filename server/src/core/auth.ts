@@ -3,7 +3,7 @@
  * every look-up afterwards is scoped to the key's account and mode.
  */
 import { API_KEY_PATTERN, type KeyType, type Mode } from '../../../protocol/ids';
-import type { PaymentRecord } from '../storage/records';
+import type { PaymentRecord } from '../storage/payments/records';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
 import type { AuthContext, KeyKind } from './auth-context';

@@ -4,7 +4,7 @@
  * restart, or several instances starting together on PostgreSQL, keep what exists and never duplicate it.
  */
 import type { Mode, KeyType } from '../../../protocol/ids';
-import type { AccountRecord, ProfileRecord } from '../storage/records';
+import type { AccountRecord, ProfileRecord } from '../storage/accounts/records';
 import type { Store } from '../storage/stores';
 import { generateWebhookSecret } from '../webhooks/signing';
 import type { AccountSettings, WebhookEndpointSettings } from '../kernel/account-settings-types';

@@ -1,5 +1,5 @@
 import type { CancelPaymentRequest } from '../../../protocol/api/payment-ops';
-import type { PaymentRecord } from '../storage/records';
+import type { PaymentRecord } from '../storage/payments/records';
 import { requireKeyKind } from './auth';
 import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';

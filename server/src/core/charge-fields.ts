@@ -1,6 +1,6 @@
 import { jsonEqual } from './canonical-json';
 import { ApiError } from './errors';
-import type { PaymentRecord } from '../storage/records';
+import type { PaymentRecord } from '../storage/payments/records';
 
 /**
  * Fields that say how the customer pays, never what the payment charges. A browser (publishable key) may change

@@ -1,5 +1,5 @@
 import type { ConfirmPaymentRequest, JsonObject, PaymentMethodData } from '../../../protocol/api/payments';
-import type { PaymentPatch, PaymentRecord } from '../storage/records';
+import type { PaymentPatch, PaymentRecord } from '../storage/payments/records';
 import type { CardDetails } from '../vault/card-details';
 import { authorizePaymentAccess, requireKeyKind } from './auth';
 import type { AuthContext } from './auth-context';

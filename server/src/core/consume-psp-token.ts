@@ -1,5 +1,5 @@
 import type { CardSummary } from '../../../protocol/api/vault';
-import type { Scope } from '../storage/records';
+import type { Scope } from '../kernel/store-types';
 import type { Stores } from '../storage/stores';
 import type { CardDetails } from '../vault/card-details';
 import type { CoreDeps } from './deps';

@@ -1,5 +1,5 @@
 import { DEFAULT_SESSION_EXPIRY_SECONDS, type CreatePaymentRequest, type JsonObject } from '../../../protocol/api/payments';
-import type { PaymentRecord } from '../storage/records';
+import type { PaymentRecord } from '../storage/payments/records';
 import { requireKeyKind } from './auth';
 import type { AuthContext } from './auth-context';
 import { fingerprint } from './canonical-json';

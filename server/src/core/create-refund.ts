@@ -1,6 +1,6 @@
 import type { CreateRefundRequest } from '../../../protocol/api/refunds';
 import type { RefundRequest, RefundOutcome } from '../rails/rail-adapter';
-import type { PaymentRecord } from '../storage/records';
+import type { PaymentRecord } from '../storage/payments/records';
 import type { RefundRecord } from '../storage/refunds/records';
 import { provisionedAdapter } from './account-settings';
 import { requireKeyKind } from './auth';

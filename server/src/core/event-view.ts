@@ -1,5 +1,5 @@
 import type { EventDetail, EventSummary, WebhookAttempt, WebhookEnvelope } from '../../../protocol/api/events';
-import type { WebhookAttemptRecord, WebhookEventRecord } from '../storage/events/store';
+import type { WebhookAttemptRecord, WebhookEventRecord } from '../storage/events/records';
 
 const isoOrNull = (date: Date | null): string | null => (date === null ? null : date.toISOString());
 

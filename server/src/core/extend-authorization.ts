@@ -1,4 +1,4 @@
-import type { PaymentRecord } from '../storage/records';
+import type { PaymentRecord } from '../storage/payments/records';
 import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';
 import { refuseManualCaptureOperation } from './manual-capture';

@@ -1,5 +1,5 @@
 import type { CustomerRecord } from '../storage/customers/records';
-import type { Scope } from '../storage/records';
+import type { Scope } from '../kernel/store-types';
 import type { Stores } from '../storage/stores';
 import { ApiError } from './errors';
 

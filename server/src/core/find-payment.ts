@@ -1,4 +1,5 @@
-import type { PaymentRecord, Scope } from '../storage/records';
+import type { PaymentRecord } from '../storage/payments/records';
+import type { Scope } from '../kernel/store-types';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';
 

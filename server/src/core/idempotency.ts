@@ -14,7 +14,7 @@
  * - Rows live for at least IDEMPOTENCY_TTL_MS; an expired row is re-claimable at once and a sweep deletes them.
  */
 import { createHash } from 'node:crypto';
-import type { IdempotencyKeyRecord, IdempotencyScope, StoredResponse } from '../storage/records';
+import type { IdempotencyKeyRecord, IdempotencyScope, StoredResponse } from '../storage/idempotency/records';
 import { canonicalJson } from './canonical-json';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';

@@ -1,5 +1,5 @@
 import type { IncrementalAuthorizationRequest } from '../../../protocol/api/payment-ops';
-import type { PaymentRecord } from '../storage/records';
+import type { PaymentRecord } from '../storage/payments/records';
 import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';
 import { refuseManualCaptureOperation } from './manual-capture';

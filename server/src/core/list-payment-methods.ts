@@ -3,7 +3,7 @@ import type { CardNetwork, Country, PaymentMethod, PaymentMethodType } from '../
 import type { Currency } from '../../../protocol/currency';
 import { paymentIdFromClientSecret } from '../../../protocol/ids';
 import type { RailAdapter } from '../rails/rail-adapter';
-import type { PaymentRecord } from '../storage/records';
+import type { PaymentRecord } from '../storage/payments/records';
 import { provisionedAdapter, RAIL_CATALOG, type RailMethodOffer } from './account-settings';
 import type { RailSettings } from '../kernel/account-settings-types';
 import { authorizePaymentAccess, missingClientSecret, requireKeyKind } from './auth';

@@ -1,5 +1,5 @@
 import { PAYMENT_LIST_LIMITS, type ListPaymentsQuery, type PaymentListResponse } from '../../../protocol/api/payment-ops';
-import type { PaymentListQuery } from '../storage/payments/store';
+import type { PaymentListQuery } from '../storage/payments/records';
 import { requireKeyKind } from './auth';
 import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';

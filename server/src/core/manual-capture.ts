@@ -4,7 +4,7 @@
  * and a message saying why. The statuses each operation needs are Hyperswitch's (hyperswitch-v1.md §5).
  */
 import type { PaymentStatus } from '../../../protocol/payments';
-import type { PaymentRecord } from '../storage/records';
+import type { PaymentRecord } from '../storage/payments/records';
 import { requireKeyKind } from './auth';
 import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';

@@ -4,8 +4,7 @@
  */
 import type { PaymentAttempt, PaymentCapture } from '../../../protocol/api/payments';
 import type { RailOutcome } from '../rails/rail-adapter';
-import type { AttemptStatus, PaymentAttemptRecord } from '../storage/payments/store';
-import type { PaymentRecord } from '../storage/records';
+import type { AttemptStatus, PaymentAttemptRecord, PaymentRecord } from '../storage/payments/records';
 import type { Stores } from '../storage/stores';
 
 const AUTOMATIC = new Set(['automatic', 'sequential_automatic']);

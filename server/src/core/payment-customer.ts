@@ -2,11 +2,11 @@
  * The customer side of payments: a customer_id that names no customer creates that customer in the transaction
  * of the payment insert (api-conventions §6, as Hyperswitch does), and retrieve shows the payment's `customer`.
  */
-import type { PaymentCustomerDetails } from '../../../protocol/api/customers';
-import { CUSTOMER_LIMITS } from '../../../protocol/api/customers';
+import { CUSTOMER_LIMITS, type PaymentCustomerDetails } from '../../../protocol/api/customers';
 import type { JsonObject } from '../../../protocol/api/payments';
 import type { CustomerRecord } from '../storage/customers/records';
-import type { InsertResult, PaymentRecord, Scope } from '../storage/records';
+import type { InsertResult, Scope } from '../kernel/store-types';
+import type { PaymentRecord } from '../storage/payments/records';
 import type { Stores } from '../storage/stores';
 import { toPaymentCustomerDetails } from './customer-view';
 import type { CoreDeps } from './deps';

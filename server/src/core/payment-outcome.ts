@@ -1,6 +1,6 @@
 import type { PaymentStatus } from '../../../protocol/payments';
 import type { RailOutcome } from '../rails/rail-adapter';
-import type { PaymentPatch, PaymentRecord } from '../storage/records';
+import type { PaymentPatch, PaymentRecord } from '../storage/payments/records';
 import type { Stores } from '../storage/stores';
 import type { CoreDeps } from './deps';
 import { recordAttemptOutcome } from './payment-attempts';

@@ -1,6 +1,6 @@
 import type { PaymentResponse } from '../../../protocol/api/payments';
 import type { CardSummary } from '../../../protocol/api/vault';
-import type { PaymentRecord } from '../storage/records';
+import type { PaymentRecord } from '../storage/payments/records';
 
 /** The card summary a card payment keeps after its psp_token was consumed (never the number). */
 function cardSummary(payment: PaymentRecord): CardSummary | undefined {

@@ -1,12 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { PAYMENT_STATUSES } from '../../../protocol/payments';
 import { REFUND_STATUSES } from '../../../protocol/api/refunds';
-import {
-  decideRefundTransition,
-  REFUND_EVENT_FOR_STATUS,
-  REFUND_TRANSITIONS,
-  REFUNDABLE_PAYMENT_STATUSES,
-} from './refund-transitions';
+import { decideRefundTransition, REFUND_EVENT_FOR_STATUS, REFUND_TRANSITIONS, REFUNDABLE_PAYMENT_STATUSES } from './refund-transitions';
 
 describe('refund transition table', () => {
   test.each([

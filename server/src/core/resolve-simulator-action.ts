@@ -1,4 +1,4 @@
-import type { PaymentRecord } from '../storage/records';
+import type { PaymentRecord } from '../storage/payments/records';
 import type { RailName } from '../kernel/account-settings-types';
 import type { CoreDeps } from './deps';
 import { ApiError } from './errors';

@@ -1,5 +1,5 @@
 import type { EventAttemptList, EventDetail } from '../../../protocol/api/events';
-import type { WebhookEventRecord } from '../storage/events/store';
+import type { WebhookEventRecord } from '../storage/events/records';
 import { requireKeyKind } from './auth';
 import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';

@@ -1,17 +1,16 @@
 import type { PaymentResponse, RetrievePaymentQuery } from '../../../protocol/api/payments';
-import type { PaymentRecord } from '../storage/records';
+import type { PaymentRecord } from '../storage/payments/records';
 import type { RailOutcome } from '../rails/rail-adapter';
 import { authorizePaymentAccess, requireKeyKind } from './auth';
 import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';
 import { findPaymentOrThrow } from './find-payment';
-import { ApiError } from './errors';
 import { paymentCustomerDetails } from './payment-customer';
 import { capturesOf, toAttemptResponse } from './payment-attempts';
 import { applyRailOutcome } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
-import { toPaymentResponse } from './payment-view';
 import type { RailName } from '../kernel/account-settings-types';
+import { toPaymentResponse } from './payment-view';
 
 /**
  * GET /payments/{payment_id}: a secret key, or a publishable key with the payment's client_secret. A payment that

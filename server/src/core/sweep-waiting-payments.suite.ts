@@ -11,7 +11,7 @@ import { CryptoSimulator } from '../rails/simulator/crypto-simulator';
 import { PENDING_RESOLVE_AFTER_MS } from '../rails/simulator/upi-simulator';
 import type { SyncRequest } from '../rails/rail-adapter';
 import type { Engine } from '../storage/database';
-import type { PaymentRecord } from '../storage/records';
+import type { PaymentRecord } from '../storage/payments/records';
 import { apiRequest } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';
 import { cryptoIds } from '../kernel/ids';

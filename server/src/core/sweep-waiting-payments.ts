@@ -1,5 +1,4 @@
-import type { WaitingPaymentCursor } from '../storage/payments/store';
-import type { PaymentRecord } from '../storage/records';
+import type { PaymentRecord, WaitingPaymentCursor } from '../storage/payments/records';
 import type { CoreDeps } from './deps';
 import { syncWithRail } from './retrieve-payment';
 

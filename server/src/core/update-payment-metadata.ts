@@ -1,7 +1,7 @@
 import type { UpdateMetadataRequest, UpdateMetadataResponse } from '../../../protocol/api/payment-ops';
 import type { PaymentStatus } from '../../../protocol/payments';
 import type { JsonObject } from '../../../protocol/api/payments';
-import type { PaymentRecord } from '../storage/records';
+import type { PaymentRecord } from '../storage/payments/records';
 import { requireKeyKind } from './auth';
 import type { AuthContext } from './auth-context';
 import type { CoreDeps } from './deps';

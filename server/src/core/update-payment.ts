@@ -1,11 +1,7 @@
 import type { UpdatePaymentRequest } from '../../../protocol/api/payment-ops';
-import {
-  orderDetailsTotal,
-  statementDescriptorProblem,
-  type JsonObject,
-} from '../../../protocol/api/payments';
+import { orderDetailsTotal, statementDescriptorProblem, type JsonObject } from '../../../protocol/api/payments';
 import type { PaymentStatus } from '../../../protocol/payments';
-import type { PaymentPatch, PaymentRecord } from '../storage/records';
+import type { PaymentPatch, PaymentRecord } from '../storage/payments/records';
 import { authorizePaymentAccess, requireKeyKind } from './auth';
 import type { AuthContext } from './auth-context';
 import { HOW_THE_CUSTOMER_PAYS, refuseChargeChanges } from './charge-fields';

@@ -8,13 +8,13 @@ import type { PaymentResponse } from '../../../protocol/api/payments';
 import { EPHEMERAL_KEY_TTL_SECONDS } from '../core/ephemeral-keys';
 import { hashSecret } from '../core/secrets';
 import type { Engine } from '../storage/database';
-import { DEFAULT_ACCOUNT_SETTINGS } from '../core/account-settings';
 import type { AccountSettings, RailCapabilities } from '../kernel/account-settings-types';
 import type { RailAdapter } from '../rails/rail-adapter';
 import type { Currency } from '../../../protocol/currency';
 import type { PaymentMethod, PaymentMethodType } from '../../../protocol/api/enums';
 import { apiRequest, expectApiError, insertLiveSecretKey } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';
+import { DEFAULT_ACCOUNT_SETTINGS } from '../core/account-settings';
 
 type Json = Record<string, unknown>;
 

@@ -13,7 +13,7 @@ import { DEFAULT_ACCOUNT_SETTINGS } from '../core/account-settings';
 import type { AccountSettings } from '../kernel/account-settings-types';
 import { SIMULATOR_REFUND_REASONS } from '../rails/simulator/upi-simulator';
 import type { Engine } from '../storage/database';
-import type { PaymentRecord } from '../storage/records';
+import type { PaymentRecord } from '../storage/payments/records';
 import { apiRequest, expectApiError, insertLiveSecretKey } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';
 

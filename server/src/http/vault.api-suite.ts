@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ErrorCode } from '../../../protocol/errors';
 import type { PaymentResponse } from '../../../protocol/api/payments';
 import type { CreateVaultTokenResponse } from '../../../protocol/api/vault';
-import { DEFAULT_ACCOUNT_SETTINGS } from '../core/account-settings';
 import type { AccountSettings, RailCapabilities } from '../kernel/account-settings-types';
 import { wipeExpiredVaultTokens } from '../core/wipe-expired-vault-tokens';
 import { passesLuhn } from '../../../protocol/luhn';
@@ -20,6 +19,7 @@ import { CRYPTO_VALIDITY_MS } from '../rails/simulator/crypto-simulator';
 import type { Engine } from '../storage/database';
 import { apiRequest, expectApiErrorResponse, type ApiRequestOptions } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';
+import { DEFAULT_ACCOUNT_SETTINGS } from '../core/account-settings';
 
 type Json = Record<string, unknown>;
 

@@ -2,7 +2,8 @@
  * The vault's sealing and opening of card data. It holds the cipher; the core decides when a token may be minted
  * or consumed and the store keeps only what seal() returns.
  */
-import type { Scope, VaultTokenRecord } from '../storage/records';
+import type { Scope } from '../kernel/store-types';
+import type { VaultTokenRecord } from '../storage/vault/records';
 import { CardDetails, type CardDetailsInit } from './card-details';
 import type { VaultCipher } from './vault-cipher';
 

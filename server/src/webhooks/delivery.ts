@@ -7,7 +7,7 @@
 import type { Clock } from '../kernel/clock';
 import type { WebhookEndpointSettings } from '../kernel/account-settings-types';
 import type { Store } from '../storage/stores';
-import type { AttemptOutcome, AttemptTrigger, WebhookAttemptRecord, WebhookEventRecord } from '../storage/events/store';
+import type { AttemptOutcome, AttemptTrigger, WebhookAttemptRecord, WebhookEventRecord } from '../storage/events/records';
 import { describeSendError, fetchWebhookSender, type WebhookSender } from './sender';
 import { webhookHeaders } from './signing';
 

@@ -13,7 +13,7 @@ import { retryEvent } from '../core/retry-event';
 import { createRailRegistry } from '../rails/rail-adapter';
 import { openDatabase, type Engine } from '../storage/database';
 import { SqlStore } from '../storage/sql-store';
-import type { WebhookEventRecord } from '../storage/events/store';
+import type { WebhookEventRecord } from '../storage/events/records';
 import { createTestDatabase, memorySecretsFile, type TestDatabase } from '../test-support/harness';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, defaultWebhookDeliveryConfig, nextRetryDelayMs, type WebhookDeliveryConfig } from './delivery';
 import { WebhookDispatcher } from './dispatcher';

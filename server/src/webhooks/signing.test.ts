@@ -2,16 +2,7 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 // The receiver example from docs/webhooks.md, run as merchants would run it.
 import { verifyWebhook } from '../../../docs/examples/webhook-receiver.mjs';
-import {
-  generateWebhookSecret,
-  secretKeyBytes,
-  signHyperswitch512,
-  signStandardWebhook,
-  verifyHyperswitch512,
-  verifyStandardWebhook,
-  WebhookVerificationError,
-  webhookHeaders,
-} from './signing';
+import { generateWebhookSecret, secretKeyBytes, signHyperswitch512, signStandardWebhook, verifyHyperswitch512, verifyStandardWebhook, WebhookVerificationError, webhookHeaders } from './signing';
 
 // The test vector published with the Standard Webhooks specification (and used by the official libraries' tests).
 const VECTOR = {

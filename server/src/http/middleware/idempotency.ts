@@ -1,14 +1,8 @@
 import type { Context, Next } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { CoreDeps } from '../../core/deps';
-import {
-  beginIdempotentRequest,
-  finishIdempotentRequest,
-  IDEMPOTENCY_HEADER,
-  parseIdempotencyKey,
-  requestFingerprint,
-} from '../../core/idempotency';
-import type { StoredResponse } from '../../storage/records';
+import { beginIdempotentRequest, finishIdempotentRequest, IDEMPOTENCY_HEADER, parseIdempotencyKey, requestFingerprint } from '../../core/idempotency';
+import type { StoredResponse } from '../../storage/idempotency/records';
 import type { AppEnv } from '../env';
 
 /** Set on a replayed response (Stripe's name). */

@@ -1,19 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { NoQuery } from '../../../../protocol/api/no-query';
 import { z } from 'zod';
-import {
-  CreateCustomerRequest,
-  CreateEphemeralKeyRequest,
-  CustomerDeleteResponse,
-  CustomerId,
-  CustomerResponse,
-  EphemeralKeyDeleteResponse,
-  EphemeralKeyIdParam,
-  EphemeralKeyResponse,
-  ListCustomersQuery,
-  ListCustomersResponse,
-  UpdateCustomerRequest,
-} from '../../../../protocol/api/customers';
+import { CreateCustomerRequest, CreateEphemeralKeyRequest, CustomerDeleteResponse, CustomerId, CustomerResponse, EphemeralKeyDeleteResponse, EphemeralKeyIdParam, EphemeralKeyResponse, ListCustomersQuery, ListCustomersResponse, UpdateCustomerRequest } from '../../../../protocol/api/customers';
 import { createCustomer } from '../../core/create-customer';
 import { toCustomerResponse } from '../../core/customer-view';
 import { deleteCustomer } from '../../core/delete-customer';

@@ -1,22 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { NoQuery } from '../../../../protocol/api/no-query';
 import { z } from 'zod';
-import {
-  CancelPaymentRequest,
-  CancelPostCaptureRequest,
-  CapturePaymentRequest,
-  EligibilityRequest,
-  EligibilityResponse,
-  IncrementalAuthorizationRequest,
-  ListPaymentsQuery,
-  PaymentListResponse,
-  PollIdParam,
-  PollStatusQuery,
-  PollStatusResponse,
-  UpdateMetadataRequest,
-  UpdateMetadataResponse,
-  UpdatePaymentRequest,
-} from '../../../../protocol/api/payment-ops';
+import { CancelPaymentRequest, CancelPostCaptureRequest, CapturePaymentRequest, EligibilityRequest, EligibilityResponse, IncrementalAuthorizationRequest, ListPaymentsQuery, PaymentListResponse, PollIdParam, PollStatusQuery, PollStatusResponse, UpdateMetadataRequest, UpdateMetadataResponse, UpdatePaymentRequest } from '../../../../protocol/api/payment-ops';
 import { PaymentIdParam, PaymentResponse } from '../../../../protocol/api/payments';
 import { cancelPayment } from '../../core/cancel-payment';
 import { cancelPostCapture } from '../../core/cancel-post-capture';

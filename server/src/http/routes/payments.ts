@@ -1,13 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { NoQuery } from '../../../../protocol/api/no-query';
 import { z } from 'zod';
-import {
-  ConfirmPaymentRequest,
-  CreatePaymentRequest,
-  PaymentIdParam,
-  PaymentResponse,
-  RetrievePaymentQuery,
-} from '../../../../protocol/api/payments';
+import { ConfirmPaymentRequest, CreatePaymentRequest, PaymentIdParam, PaymentResponse, RetrievePaymentQuery } from '../../../../protocol/api/payments';
 import { confirmPayment } from '../../core/confirm-payment';
 import { createPayment } from '../../core/create-payment';
 import type { CoreDeps } from '../../core/deps';

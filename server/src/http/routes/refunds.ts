@@ -1,14 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { NoQuery } from '../../../../protocol/api/no-query';
 import { z } from 'zod';
-import {
-  CreateRefundRequest,
-  ListRefundsRequest,
-  RefundIdParam,
-  RefundListResponse,
-  RefundResponse,
-  UpdateRefundRequest,
-} from '../../../../protocol/api/refunds';
+import { CreateRefundRequest, ListRefundsRequest, RefundIdParam, RefundListResponse, RefundResponse, UpdateRefundRequest } from '../../../../protocol/api/refunds';
 import { createRefund } from '../../core/create-refund';
 import type { CoreDeps } from '../../core/deps';
 import { listRefunds } from '../../core/list-refunds';

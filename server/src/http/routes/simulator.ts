@@ -10,7 +10,7 @@ import { formatAmount } from '../../../../protocol/currency';
 import type { CoreDeps } from '../../core/deps';
 import { ApiError } from '../../core/errors';
 import { findSimulatorPayment, resolveSimulatorAction, type SimulatorActionInput } from '../../core/resolve-simulator-action';
-import type { PaymentRecord } from '../../storage/records';
+import type { PaymentRecord } from '../../storage/payments/records';
 import type { AppEnv } from '../env';
 
 const PAGES = {

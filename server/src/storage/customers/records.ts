@@ -1,6 +1,6 @@
 /** Records of customers and ephemeral keys (see records.ts for the conventions). */
 import type { JsonObject } from '../../../../protocol/api/payments';
-import type { Scope } from '../records';
+import type { Scope } from '../../kernel/store-types';
 
 export interface CustomerRecord extends Scope {
   customerId: string;

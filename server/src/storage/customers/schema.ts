@@ -27,3 +27,9 @@ export interface EphemeralKeysTable {
   created_at: string;
   expires_at: string;
 }
+
+/** The customers tables, as storage/schema.ts composes them into the database. */
+export interface CustomersSchema {
+  customers: CustomersTable;
+  ephemeral_keys: EphemeralKeysTable;
+}

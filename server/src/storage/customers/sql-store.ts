@@ -4,10 +4,12 @@ import type { JsonObject } from '../../../../protocol/api/payments';
 import type { Mode } from '../../../../protocol/ids';
 import type { CustomerPatch, CustomerRecord, EphemeralKeyRecord } from './records';
 import type { CustomersTable, EphemeralKeysTable } from './schema';
-import type { CustomerStore, EphemeralKeyStore } from './store';
-import type { AccountRecord, InsertResult, Scope } from '../records';
+import type { CustomersStores, CustomerStore, EphemeralKeyStore } from './store';
+import type { AccountRecord } from '../accounts/records';
+import type { InsertResult, Scope } from '../../kernel/store-types';
 import type { Database } from '../schema';
-import { JOINED_ACCOUNT_COLUMNS, insertResult, toJoinedAccount } from '../sql-store';
+import { JOINED_ACCOUNT_COLUMNS, toJoinedAccount } from '../accounts/sql-store';
+import { insertResult } from '../sql-rows';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -211,4 +213,9 @@ export class SqlEphemeralKeyStore implements EphemeralKeyStore {
       .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
+}
+
+/** The customers stores on one connection or transaction. */
+export function customersSqlStores(db: Db): CustomersStores {
+  return { customers: new SqlCustomerStore(db), ephemeralKeys: new SqlEphemeralKeyStore(db) };
 }

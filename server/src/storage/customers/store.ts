@@ -1,6 +1,7 @@
 /** Narrow store interfaces for customers and ephemeral keys (conventions as in stores.ts). */
 import type { CustomerPatch, CustomerRecord, EphemeralKeyRecord } from './records';
-import type { AccountRecord, InsertResult, Scope } from '../records';
+import type { AccountRecord } from '../accounts/records';
+import type { InsertResult, Scope } from '../../kernel/store-types';
 
 export interface CustomerStore {
   insertCustomer(customer: CustomerRecord): Promise<InsertResult>;
@@ -25,4 +26,10 @@ export interface EphemeralKeyStore {
   deleteEphemeralKey(scope: Scope, keyId: string): Promise<EphemeralKeyRecord | undefined>;
   /** Deletes every key of a customer; returns how many. */
   deleteEphemeralKeysOfCustomer(scope: Scope, customerId: string): Promise<number>;
+}
+
+/** The customers stores, as storage/stores.ts composes them into Stores. */
+export interface CustomersStores {
+  customers: CustomerStore;
+  ephemeralKeys: EphemeralKeyStore;
 }

@@ -5,19 +5,15 @@
  */
 import type { ExpressionBuilder, Kysely, Selectable, Transaction } from 'kysely';
 import type { DeliveryStatus } from '../../../../protocol/api/events';
+import type { JsonObject } from '../../../../protocol/api/payments';
 import type { Mode } from '../../../../protocol/ids';
 import type { AccountSettings, WebhookEndpointSettings } from '../../kernel/account-settings-types';
-import type { Scope } from '../records';
-import type { Database, WebhookAttemptsTable, WebhookEventsTable } from '../schema';
-import { toEvent } from '../sql-store';
-import type {
-  AttemptOutcome,
-  AttemptTrigger,
-  ListEventsFilter,
-  WebhookAttemptRecord,
-  WebhookEventRecord,
-  WebhookStore,
-} from './store';
+import type { InsertResult, Scope } from '../../kernel/store-types';
+import type { AttemptOutcome, AttemptTrigger, ListEventsFilter, OutboxEventRecord, WebhookAttemptRecord, WebhookEventRecord } from './records';
+import type { WebhookAttemptsTable, WebhookEventsTable } from './schema';
+import type { EventsStores, OutboxStore, WebhookStore } from './store';
+import type { Database } from '../schema';
+import { insertResult } from '../sql-rows';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -211,4 +207,61 @@ export class SqlWebhookStore implements WebhookStore {
       .where('lease_id', '=', leaseId)
       .execute();
   }
+}
+
+export function toEvent(row: Selectable<WebhookEventsTable>): OutboxEventRecord {
+  return {
+    eventId: row.event_id,
+    accountId: row.account_id,
+    mode: row.mode as Mode,
+    eventType: row.event_type,
+    objectType: row.object_type as OutboxEventRecord['objectType'],
+    objectId: row.object_id,
+    payload: JSON.parse(row.payload) as JsonObject,
+    createdAt: new Date(row.created_at),
+  };
+}
+
+class SqlOutboxStore implements OutboxStore {
+  constructor(private readonly db: Db) {}
+
+  async insertEvent(event: OutboxEventRecord): Promise<InsertResult> {
+    const result = await this.db
+      .insertInto('webhook_events')
+      .values({
+        event_id: event.eventId,
+        account_id: event.accountId,
+        mode: event.mode,
+        event_type: event.eventType,
+        object_type: event.objectType,
+        object_id: event.objectId,
+        payload: JSON.stringify(event.payload),
+        delivery_status: 'pending',
+        attempt_count: 0,
+        next_attempt_at: iso(event.createdAt),
+        created_at: iso(event.createdAt),
+        updated_at: iso(event.createdAt),
+      })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    return insertResult(result);
+  }
+
+  async listEventsForObject(scope: Scope, objectId: string): Promise<OutboxEventRecord[]> {
+    const rows = await this.db
+      .selectFrom('webhook_events')
+      .selectAll()
+      .where('account_id', '=', scope.accountId)
+      .where('mode', '=', scope.mode)
+      .where('object_id', '=', objectId)
+      .orderBy('created_at')
+      .orderBy('event_id')
+      .execute();
+    return rows.map(toEvent);
+  }
+}
+
+/** The events stores on one connection or transaction. */
+export function eventsSqlStores(db: Db): EventsStores {
+  return { outbox: new SqlOutboxStore(db), webhooks: new SqlWebhookStore(db) };
 }

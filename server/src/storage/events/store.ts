@@ -4,63 +4,9 @@
  * conditional UPDATE on a lease (lease_id, locked_until), so several dispatchers on one PostgreSQL database never
  * hold the same event at once; SQLite runs one process.
  */
-import type { DeliveryStatus } from '../../../../protocol/api/events';
 import type { WebhookEndpointSettings } from '../../kernel/account-settings-types';
-import type { OutboxEventRecord, Scope } from '../records';
-
-/** An outbox event with its delivery state. */
-export interface WebhookEventRecord extends OutboxEventRecord {
-  /** The envelope exactly as stored (and sent): every attempt posts these bytes. */
-  body: string;
-  deliveryStatus: DeliveryStatus;
-  /** Every attempt, scheduled and manual. */
-  attemptCount: number;
-  /** Attempts the dispatcher made on the schedule. */
-  scheduledAttemptCount: number;
-  nextAttemptAt: Date | null;
-  lastAttemptAt: Date | null;
-  failureReason: string | null;
-  leaseId: string | null;
-  lockedUntil: Date | null;
-  updatedAt: Date;
-}
-
-export type AttemptTrigger = 'scheduled' | 'manual';
-
-export interface WebhookAttemptRecord extends Scope {
-  eventId: string;
-  attemptNumber: number;
-  trigger: AttemptTrigger;
-  url: string;
-  attemptedAt: Date;
-  /** HTTP status, or null when no answer came. */
-  statusCode: number | null;
-  /** Network error or timeout, when no answer came. */
-  error: string | null;
-  durationMs: number;
-  /** Truncated answer body. */
-  responseBody: string | null;
-  succeeded: boolean;
-}
-
-/** What an attempt changes on its event; applied only while the caller still holds the lease. */
-export interface AttemptOutcome {
-  deliveryStatus: DeliveryStatus;
-  scheduledAttemptCount: number;
-  nextAttemptAt: Date | null;
-  failureReason: string | null;
-  lastAttemptAt: Date;
-  updatedAt: Date;
-}
-
-export interface ListEventsFilter {
-  objectId?: string | undefined;
-  eventType?: string | undefined;
-  deliveryStatus?: DeliveryStatus | undefined;
-  /** Events strictly older than this one (newest-first keyset). */
-  after?: { createdAt: Date; eventId: string } | undefined;
-  limit: number;
-}
+import type { InsertResult, Scope } from '../../kernel/store-types';
+import type { AttemptOutcome, ListEventsFilter, OutboxEventRecord, WebhookAttemptRecord, WebhookEventRecord } from './records';
 
 export interface WebhookStore {
   /** The account's webhook endpoint settings; undefined when the account has none (or does not exist). */
@@ -88,4 +34,16 @@ export interface WebhookStore {
   markNoEndpoint(eventId: string, leaseId: string, now: Date): Promise<boolean>;
   /** Releases a lease without changing anything else. */
   releaseEvent(eventId: string, leaseId: string): Promise<void>;
+}
+
+export interface OutboxStore {
+  /** Writes an event; a second event for the same (object, event type) is a duplicate and is not written. */
+  insertEvent(event: OutboxEventRecord): Promise<InsertResult>;
+  listEventsForObject(scope: Scope, objectId: string): Promise<OutboxEventRecord[]>;
+}
+
+/** The events stores, as storage/stores.ts composes them into Stores. */
+export interface EventsStores {
+  outbox: OutboxStore;
+  webhooks: WebhookStore;
 }

@@ -1,9 +1,11 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Mode } from '../../../../protocol/ids';
-import type { IdempotencyKeyRecord, IdempotencyScope, InsertResult, StoredResponse } from '../records';
-import type { Database, IdempotencyKeysTable } from '../schema';
-import { insertResult } from '../sql-store';
-import type { IdempotencyStore } from '../stores';
+import type { IdempotencyKeyRecord, IdempotencyScope, StoredResponse } from './records';
+import type { InsertResult } from '../../kernel/store-types';
+import type { Database } from '../schema';
+import type { IdempotencyKeysTable } from './schema';
+import { insertResult } from '../sql-rows';
+import type { IdempotencyStore, IdempotencyStores } from './store';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -135,4 +137,9 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     const result = await this.db.deleteFrom('idempotency_keys').where('expires_at', '<=', iso(now)).executeTakeFirst();
     return Number(result.numDeletedRows);
   }
+}
+
+/** The idempotency stores on one connection or transaction. */
+export function idempotencySqlStores(db: Db): IdempotencyStores {
+  return { idempotency: new SqlIdempotencyStore(db) };
 }

@@ -1,20 +1,15 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Mode } from '../../../../protocol/ids';
-import type { Currency } from '../../../../protocol/currency';
-import type { CaptureMethod } from '../../../../protocol/api/payments';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import type { CaptureMethod, FutureUsage, JsonObject, PaymentMethodData } from '../../../../protocol/api/payments';
 import type { PaymentMethod, PaymentMethodType } from '../../../../protocol/api/enums';
-import type {
-  AttemptStatus,
-  PaymentAttemptPatch,
-  PaymentAttemptRecord,
-  PaymentAttemptStore,
-  PaymentListQuery,
-  PaymentListStore,
-  WaitingPaymentCursor,
-} from './store';
-import type { PaymentRecord, Scope } from '../records';
-import type { Database, PaymentAttemptsTable } from '../schema';
-import { toPayment } from '../sql-store';
+import type { Currency } from '../../../../protocol/currency';
+import type { Mode } from '../../../../protocol/ids';
+import type { NextAction, PaymentStatus } from '../../../../protocol/payments';
+import type { InsertResult, Scope } from '../../kernel/store-types';
+import type { AttemptStatus, PaymentAttemptPatch, PaymentAttemptRecord, PaymentListQuery, PaymentPatch, PaymentRecord, WaitingPaymentCursor } from './records';
+import type { PaymentAttemptsTable, PaymentsTable } from './schema';
+import type { PaymentAttemptStore, PaymentListStore, PaymentsStores, PaymentStore } from './store';
+import type { Database } from '../schema';
+import { insertResult, iso, jsonOrNull, parseJson } from '../sql-rows';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -203,4 +198,172 @@ export class SqlPaymentListStore implements PaymentListStore {
     const rows = await select.orderBy('created_at', 'desc').orderBy('payment_id', 'desc').limit(query.limit).execute();
     return rows.map(toPayment);
   }
+}
+
+export function toPayment(row: Selectable<PaymentsTable>): PaymentRecord {
+  return {
+    accountId: row.account_id,
+    mode: row.mode as Mode,
+    paymentId: row.payment_id,
+    profileId: row.profile_id,
+    status: row.status as PaymentStatus,
+    amount: row.amount,
+    currency: row.currency as Currency,
+    amountCapturable: row.amount_capturable,
+    amountReceived: row.amount_received,
+    amountToCapture: row.amount_to_capture,
+    shippingCost: row.shipping_cost,
+    orderTaxAmount: row.order_tax_amount,
+    captureMethod: row.capture_method as CaptureMethod,
+    customerId: row.customer_id,
+    description: row.description,
+    returnUrl: row.return_url,
+    setupFutureUsage: row.setup_future_usage as FutureUsage | null,
+    paymentMethod: row.payment_method as PaymentMethod | null,
+    paymentMethodType: row.payment_method_type as PaymentMethodType | null,
+    paymentMethodData: parseJson<PaymentMethodData>(row.payment_method_data),
+    metadata: parseJson<JsonObject>(row.metadata),
+    merchantOrderReferenceId: row.merchant_order_reference_id,
+    clientSecret: row.client_secret,
+    clientSecretExpiresAt: new Date(row.client_secret_expires_at),
+    nextAction: parseJson<NextAction>(row.next_action),
+    errorCode: row.error_code,
+    errorMessage: row.error_message,
+    errorReason: row.error_reason,
+    rail: row.rail,
+    connector: row.connector,
+    railReference: row.rail_reference,
+    railState: parseJson<JsonObject>(row.rail_state),
+    requestFingerprint: row.request_fingerprint,
+    requestFields: JSON.parse(row.request_fields) as JsonObject,
+    cancellationReason: row.cancellation_reason ?? null,
+    version: row.version,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+function fromPayment(payment: PaymentRecord): PaymentsTable {
+  return {
+    account_id: payment.accountId,
+    mode: payment.mode,
+    payment_id: payment.paymentId,
+    profile_id: payment.profileId,
+    status: payment.status,
+    amount: payment.amount,
+    currency: payment.currency,
+    amount_capturable: payment.amountCapturable,
+    amount_received: payment.amountReceived,
+    amount_to_capture: payment.amountToCapture,
+    shipping_cost: payment.shippingCost,
+    order_tax_amount: payment.orderTaxAmount,
+    capture_method: payment.captureMethod,
+    customer_id: payment.customerId,
+    description: payment.description,
+    return_url: payment.returnUrl,
+    setup_future_usage: payment.setupFutureUsage,
+    payment_method: payment.paymentMethod,
+    payment_method_type: payment.paymentMethodType,
+    payment_method_data: jsonOrNull(payment.paymentMethodData),
+    metadata: jsonOrNull(payment.metadata),
+    merchant_order_reference_id: payment.merchantOrderReferenceId,
+    client_secret: payment.clientSecret,
+    client_secret_expires_at: iso(payment.clientSecretExpiresAt),
+    next_action: jsonOrNull(payment.nextAction),
+    error_code: payment.errorCode,
+    error_message: payment.errorMessage,
+    error_reason: payment.errorReason,
+    rail: payment.rail,
+    connector: payment.connector,
+    rail_reference: payment.railReference,
+    rail_state: jsonOrNull(payment.railState),
+    request_fingerprint: payment.requestFingerprint,
+    request_fields: JSON.stringify(payment.requestFields),
+    cancellation_reason: payment.cancellationReason ?? null,
+    version: payment.version,
+    created_at: iso(payment.createdAt),
+    updated_at: iso(payment.updatedAt),
+  };
+}
+
+function patchColumns(patch: PaymentPatch): Partial<PaymentsTable> {
+  const columns: Partial<PaymentsTable> = { updated_at: iso(patch.updatedAt) };
+  if (patch.status !== undefined) columns.status = patch.status;
+  if (patch.amountCapturable !== undefined) columns.amount_capturable = patch.amountCapturable;
+  if (patch.amountReceived !== undefined) columns.amount_received = patch.amountReceived;
+  if (patch.returnUrl !== undefined) columns.return_url = patch.returnUrl;
+  if (patch.setupFutureUsage !== undefined) columns.setup_future_usage = patch.setupFutureUsage;
+  if (patch.paymentMethod !== undefined) columns.payment_method = patch.paymentMethod;
+  if (patch.paymentMethodType !== undefined) columns.payment_method_type = patch.paymentMethodType;
+  if (patch.paymentMethodData !== undefined) columns.payment_method_data = jsonOrNull(patch.paymentMethodData);
+  if (patch.nextAction !== undefined) columns.next_action = jsonOrNull(patch.nextAction);
+  if (patch.errorCode !== undefined) columns.error_code = patch.errorCode;
+  if (patch.errorMessage !== undefined) columns.error_message = patch.errorMessage;
+  if (patch.errorReason !== undefined) columns.error_reason = patch.errorReason;
+  if (patch.rail !== undefined) columns.rail = patch.rail;
+  if (patch.connector !== undefined) columns.connector = patch.connector;
+  if (patch.railReference !== undefined) columns.rail_reference = patch.railReference;
+  if (patch.railState !== undefined) columns.rail_state = jsonOrNull(patch.railState);
+  if (patch.amount !== undefined) columns.amount = patch.amount;
+  if (patch.currency !== undefined) columns.currency = patch.currency;
+  if (patch.amountToCapture !== undefined) columns.amount_to_capture = patch.amountToCapture;
+  if (patch.shippingCost !== undefined) columns.shipping_cost = patch.shippingCost;
+  if (patch.orderTaxAmount !== undefined) columns.order_tax_amount = patch.orderTaxAmount;
+  if (patch.captureMethod !== undefined) columns.capture_method = patch.captureMethod;
+  if (patch.customerId !== undefined) columns.customer_id = patch.customerId;
+  if (patch.description !== undefined) columns.description = patch.description;
+  if (patch.metadata !== undefined) columns.metadata = jsonOrNull(patch.metadata);
+  if (patch.merchantOrderReferenceId !== undefined) columns.merchant_order_reference_id = patch.merchantOrderReferenceId;
+  if (patch.clientSecretExpiresAt !== undefined) columns.client_secret_expires_at = iso(patch.clientSecretExpiresAt);
+  if (patch.requestFields !== undefined) columns.request_fields = JSON.stringify(patch.requestFields);
+  if (patch.cancellationReason !== undefined) columns.cancellation_reason = patch.cancellationReason;
+  return columns;
+}
+
+class SqlPaymentStore implements PaymentStore {
+  constructor(private readonly db: Db) {}
+
+  async insertPayment(payment: PaymentRecord): Promise<InsertResult> {
+    const result = await this.db
+      .insertInto('payments')
+      .values(fromPayment(payment))
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    return insertResult(result);
+  }
+
+  async findPayment(scope: Scope, paymentId: string): Promise<PaymentRecord | undefined> {
+    const row = await this.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('account_id', '=', scope.accountId)
+      .where('mode', '=', scope.mode)
+      .where('payment_id', '=', paymentId)
+      .executeTakeFirst();
+    return row && toPayment(row);
+  }
+
+  async updatePaymentIfStatus(
+    scope: Scope,
+    paymentId: string,
+    expectedStatuses: readonly PaymentStatus[],
+    patch: PaymentPatch,
+  ): Promise<PaymentRecord | undefined> {
+    if (expectedStatuses.length === 0) return undefined;
+    const row = await this.db
+      .updateTable('payments')
+      .set({ ...patchColumns(patch), version: sql<number>`version + 1` })
+      .where('account_id', '=', scope.accountId)
+      .where('mode', '=', scope.mode)
+      .where('payment_id', '=', paymentId)
+      .where('status', 'in', [...expectedStatuses])
+      .returningAll()
+      .executeTakeFirst();
+    return row && toPayment(row);
+  }
+}
+
+/** The payments stores on one connection or transaction. */
+export function paymentsSqlStores(db: Db): PaymentsStores {
+  return { payments: new SqlPaymentStore(db), attempts: new SqlPaymentAttemptStore(db), paymentList: new SqlPaymentListStore(db) };
 }

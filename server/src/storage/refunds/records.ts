@@ -5,7 +5,7 @@
 import type { Currency } from '../../../../protocol/currency';
 import type { JsonObject } from '../../../../protocol/api/payments';
 import type { RefundStatus, RefundType } from '../../../../protocol/api/refunds';
-import type { Scope } from '../records';
+import type { Scope } from '../../kernel/store-types';
 
 export interface RefundRecord extends Scope {
   refundId: string;

@@ -1,14 +1,15 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { Mode } from '../../../../protocol/ids';
 import type { Currency } from '../../../../protocol/currency';
 import type { PaymentStatus } from '../../../../protocol/payments';
 import type { JsonObject } from '../../../../protocol/api/payments';
 import type { RefundStatus, RefundType } from '../../../../protocol/api/refunds';
-import type { InsertResult, Scope } from '../records';
+import type { InsertResult, Scope } from '../../kernel/store-types';
 import type { RefundFilter, RefundPage, RefundPatch, RefundRecord } from './records';
-import type { Database, RefundsTable } from '../schema';
-import type { RefundStore } from '../stores';
-import { insertResult } from '../sql-store';
+import type { Database } from '../schema';
+import type { RefundsTable } from './schema';
+import type { RefundsStores, RefundStore } from './store';
+import { insertResult } from '../sql-rows';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -193,4 +194,9 @@ export class SqlRefundStore implements RefundStore {
       .where('payment_id', '=', paymentId)
       .execute();
   }
+}
+
+/** The refunds stores on one connection or transaction. */
+export function refundsSqlStores(db: Db): RefundsStores {
+  return { refunds: new SqlRefundStore(db) };
 }

@@ -1,9 +1,11 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Mode } from '../../../../protocol/ids';
-import type { InsertResult, Scope, VaultTokenRecord } from '../records';
-import type { Database, VaultTokensTable } from '../schema';
-import type { VaultTokenStore } from '../stores';
-import { insertResult } from '../sql-store';
+import type { InsertResult, Scope } from '../../kernel/store-types';
+import type { VaultTokenRecord } from './records';
+import type { Database } from '../schema';
+import type { VaultTokensTable } from './schema';
+import type { VaultStores, VaultTokenStore } from './store';
+import { insertResult } from '../sql-rows';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -88,4 +90,9 @@ export class SqlVaultTokenStore implements VaultTokenStore {
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
+}
+
+/** The vault stores on one connection or transaction. */
+export function vaultSqlStores(db: Db): VaultStores {
+  return { vaultTokens: new SqlVaultTokenStore(db) };
 }

@@ -1,0 +1,48 @@
+
+
+export interface AccountsTable {
+  account_id: string;
+  slug: string;
+  name: string;
+  settings: string;
+  created_at: string;
+}
+
+export interface ProfilesTable {
+  profile_id: string;
+  account_id: string;
+  name: string;
+  is_default: number;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  key_id: string;
+  account_id: string;
+  mode: string;
+  key_type: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  created_at: string;
+  revoked_at: string | null;
+  expires_at: string | null;
+}
+
+export interface OperatorsTable {
+  operator_id: string;
+  account_id: string;
+  email: string;
+  password_hash: string;
+  totp_secret: string;
+  scopes: string;
+  created_at: string;
+}
+
+/** The accounts tables, as storage/schema.ts composes them into the database. */
+export interface AccountsSchema {
+  accounts: AccountsTable;
+  business_profiles: ProfilesTable;
+  api_keys: ApiKeysTable;
+  operators: OperatorsTable;
+}

@@ -1,0 +1,221 @@
+import type { Selectable } from 'kysely';
+import type { KeyType, Mode } from '../../../../protocol/ids';
+import type { AccountSettings } from '../../kernel/account-settings-types';
+import type { InsertResult, Scope } from '../../kernel/store-types';
+import type { AccountRecord, ApiKeyRecord, OperatorRecord, ProfileRecord } from './records';
+import type { AccountsTable, ApiKeysTable } from './schema';
+import type { AccountsStores, AccountStore, ApiKeyStore, OperatorStore, ProfileStore } from './store';
+import { dateOrNull, type Db, insertResult, iso, isoOrNull } from '../sql-rows';
+
+export function toAccount(row: Selectable<AccountsTable>): AccountRecord {
+  return {
+    accountId: row.account_id,
+    slug: row.slug,
+    name: row.name,
+    settings: JSON.parse(row.settings) as AccountSettings,
+    createdAt: new Date(row.created_at),
+  };
+}
+
+/** The account columns a key look-up joins in (account_id comes from the key's own table). */
+export const JOINED_ACCOUNT_COLUMNS = [
+  'accounts.slug as account_slug',
+  'accounts.name as account_name',
+  'accounts.settings as account_settings',
+  'accounts.created_at as account_created_at',
+] as const;
+
+/** The account of a row selected with JOINED_ACCOUNT_COLUMNS. */
+export function toJoinedAccount(row: {
+  account_id: string;
+  account_slug: string;
+  account_name: string;
+  account_settings: string;
+  account_created_at: string;
+}): AccountRecord {
+  return toAccount({
+    account_id: row.account_id,
+    slug: row.account_slug,
+    name: row.account_name,
+    settings: row.account_settings,
+    created_at: row.account_created_at,
+  });
+}
+
+function toApiKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
+  return {
+    keyId: row.key_id,
+    accountId: row.account_id,
+    mode: row.mode as Mode,
+    keyType: row.key_type as KeyType,
+    name: row.name,
+    prefix: row.prefix,
+    keyHash: row.key_hash,
+    createdAt: new Date(row.created_at),
+    revokedAt: dateOrNull(row.revoked_at),
+    expiresAt: dateOrNull(row.expires_at),
+  };
+}
+
+class SqlAccountStore implements AccountStore {
+  constructor(private readonly db: Db) {}
+
+  async insertAccount(account: AccountRecord): Promise<InsertResult> {
+    const result = await this.db
+      .insertInto('accounts')
+      .values({
+        account_id: account.accountId,
+        slug: account.slug,
+        name: account.name,
+        settings: JSON.stringify(account.settings),
+        created_at: iso(account.createdAt),
+      })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    return insertResult(result);
+  }
+
+  async findAccountBySlug(slug: string): Promise<AccountRecord | undefined> {
+    const row = await this.db.selectFrom('accounts').selectAll().where('slug', '=', slug).executeTakeFirst();
+    return row && toAccount(row);
+  }
+
+  async updateAccountSettings(accountId: string, settings: AccountSettings): Promise<void> {
+    await this.db
+      .updateTable('accounts')
+      .set({ settings: JSON.stringify(settings), name: settings.merchantName })
+      .where('account_id', '=', accountId)
+      .execute();
+  }
+}
+
+class SqlProfileStore implements ProfileStore {
+  constructor(private readonly db: Db) {}
+
+  async insertProfile(profile: ProfileRecord): Promise<InsertResult> {
+    const result = await this.db
+      .insertInto('business_profiles')
+      .values({
+        profile_id: profile.profileId,
+        account_id: profile.accountId,
+        name: profile.name,
+        is_default: profile.isDefault ? 1 : 0,
+        created_at: iso(profile.createdAt),
+      })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    return insertResult(result);
+  }
+
+  async findDefaultProfile(accountId: string): Promise<ProfileRecord | undefined> {
+    const row = await this.db
+      .selectFrom('business_profiles')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('is_default', '=', 1)
+      .orderBy('created_at')
+      .orderBy('profile_id')
+      .executeTakeFirst();
+    return row && { profileId: row.profile_id, accountId: row.account_id, name: row.name, isDefault: true, createdAt: new Date(row.created_at) };
+  }
+
+  async findProfile(accountId: string, profileId: string): Promise<ProfileRecord | undefined> {
+    const row = await this.db
+      .selectFrom('business_profiles')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('profile_id', '=', profileId)
+      .executeTakeFirst();
+    return (
+      row && {
+        profileId: row.profile_id,
+        accountId: row.account_id,
+        name: row.name,
+        isDefault: row.is_default === 1,
+        createdAt: new Date(row.created_at),
+      }
+    );
+  }
+}
+
+class SqlApiKeyStore implements ApiKeyStore {
+  constructor(private readonly db: Db) {}
+
+  async insertApiKey(key: ApiKeyRecord): Promise<InsertResult> {
+    const result = await this.db
+      .insertInto('api_keys')
+      .values({
+        key_id: key.keyId,
+        account_id: key.accountId,
+        mode: key.mode,
+        key_type: key.keyType,
+        name: key.name,
+        prefix: key.prefix,
+        key_hash: key.keyHash,
+        created_at: iso(key.createdAt),
+        revoked_at: isoOrNull(key.revokedAt),
+        expires_at: isoOrNull(key.expiresAt),
+      })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    return insertResult(result);
+  }
+
+  async findApiKeyByHash(keyHash: string): Promise<{ key: ApiKeyRecord; account: AccountRecord } | undefined> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .innerJoin('accounts', 'accounts.account_id', 'api_keys.account_id')
+      .selectAll('api_keys')
+      .select(JOINED_ACCOUNT_COLUMNS)
+      .where('api_keys.key_hash', '=', keyHash)
+      .executeTakeFirst();
+    return row && { key: toApiKey(row), account: toJoinedAccount(row) };
+  }
+
+  async hasUsableKeys(scope: Scope, now: Date): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select('key_id')
+      .where('account_id', '=', scope.accountId)
+      .where('mode', '=', scope.mode)
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', iso(now))]))
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+}
+
+class SqlOperatorStore implements OperatorStore {
+  constructor(private readonly db: Db) {}
+
+  async insertOperator(operator: OperatorRecord): Promise<InsertResult> {
+    const result = await this.db
+      .insertInto('operators')
+      .values({
+        operator_id: operator.operatorId,
+        account_id: operator.accountId,
+        email: operator.email,
+        password_hash: operator.passwordHash,
+        totp_secret: operator.totpSecret,
+        scopes: JSON.stringify(operator.scopes),
+        created_at: iso(operator.createdAt),
+      })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    return insertResult(result);
+  }
+
+  async countOperators(accountId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('operators')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+}
+
+/** The accounts stores on one connection or transaction. */
+export function accountsSqlStores(db: Db): AccountsStores {
+  return { accounts: new SqlAccountStore(db), profiles: new SqlProfileStore(db), apiKeys: new SqlApiKeyStore(db), operators: new SqlOperatorStore(db) };
+}

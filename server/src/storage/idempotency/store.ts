@@ -1,0 +1,24 @@
+import type { InsertResult } from '../../kernel/store-types';
+import type { IdempotencyKeyRecord, IdempotencyScope, StoredResponse } from './records';
+
+export interface IdempotencyStore {
+  /** Claims a key: inserts the in-flight row, or reports that a row for the key already exists. */
+  insertClaim(record: IdempotencyKeyRecord): Promise<InsertResult>;
+  findKey(scope: IdempotencyScope, key: string): Promise<IdempotencyKeyRecord | undefined>;
+  /**
+   * Takes over an existing row (a conditional UPDATE): only when it has expired (`expires_at <= now`) or is an
+   * in-flight claim whose lease ran out (`locked_at <= leaseCutoff`). True when this caller won the row.
+   */
+  reclaim(record: IdempotencyKeyRecord, leaseCutoff: Date): Promise<boolean>;
+  /** Stores the response of the claim holding `claimToken`; false when the claim was taken over meanwhile. */
+  complete(scope: IdempotencyScope, key: string, claimToken: string, response: StoredResponse): Promise<boolean>;
+  /** Drops the claim holding `claimToken` (the request ended in a 5xx: a retry runs it again). */
+  release(scope: IdempotencyScope, key: string, claimToken: string): Promise<void>;
+  /** Deletes rows past their expiry; returns how many. */
+  deleteExpired(now: Date): Promise<number>;
+}
+
+/** The idempotency stores, as storage/stores.ts composes them into Stores. */
+export interface IdempotencyStores {
+  idempotency: IdempotencyStore;
+}

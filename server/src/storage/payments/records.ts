@@ -1,0 +1,145 @@
+import type { CaptureMethod, FutureUsage, JsonObject, PaymentAttempt, PaymentMethodData } from '../../../../protocol/api/payments';
+import type { PaymentMethod, PaymentMethodType } from '../../../../protocol/api/enums';
+import type { Currency } from '../../../../protocol/currency';
+import type { NextAction, PaymentStatus } from '../../../../protocol/payments';
+import type { Scope } from '../../kernel/store-types';
+
+export interface PaymentRecord extends Scope {
+  paymentId: string;
+  profileId: string;
+  status: PaymentStatus;
+  amount: number;
+  currency: Currency;
+  amountCapturable: number;
+  amountReceived: number | null;
+  amountToCapture: number | null;
+  shippingCost: number | null;
+  orderTaxAmount: number | null;
+  captureMethod: CaptureMethod;
+  customerId: string | null;
+  description: string | null;
+  returnUrl: string | null;
+  setupFutureUsage: FutureUsage | null;
+  paymentMethod: PaymentMethod | null;
+  paymentMethodType: PaymentMethodType | null;
+  paymentMethodData: PaymentMethodData | null;
+  metadata: JsonObject | null;
+  merchantOrderReferenceId: string | null;
+  clientSecret: string;
+  clientSecretExpiresAt: Date;
+  nextAction: NextAction | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  errorReason: string | null;
+  /** Rail that took the payment at confirm (e.g. "upi"), and the adapter's connector name. */
+  rail: string | null;
+  connector: string | null;
+  railReference: string | null;
+  /** Adapter-owned state between authorize and a later sync (e.g. when a pending UPI collect resolves). */
+  railState: JsonObject | null;
+  /** SHA-256 of the canonical create body: payment_id idempotency (same id + same body replays). */
+  requestFingerprint: string;
+  /** The validated create body as sent, for fields that have no column of their own. */
+  requestFields: JsonObject;
+  /** Why the payment was cancelled (POST /payments/{id}/cancel); null otherwise. Column added by migration 0002. */
+  cancellationReason?: string | null;
+  /** Incremented on every update. */
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Fields an update may change. */
+export type PaymentPatch = Partial<
+  Pick<
+    PaymentRecord,
+    | 'status'
+    | 'amountCapturable'
+    | 'amountReceived'
+    | 'returnUrl'
+    | 'setupFutureUsage'
+    | 'paymentMethod'
+    | 'paymentMethodType'
+    | 'paymentMethodData'
+    | 'nextAction'
+    | 'errorCode'
+    | 'errorMessage'
+    | 'errorReason'
+    | 'rail'
+    | 'connector'
+    | 'railReference'
+    | 'railState'
+    // Update (POST /payments/{id}), update_metadata and cancel.
+    | 'amount'
+    | 'currency'
+    | 'amountToCapture'
+    | 'shippingCost'
+    | 'orderTaxAmount'
+    | 'captureMethod'
+    | 'customerId'
+    | 'description'
+    | 'metadata'
+    | 'merchantOrderReferenceId'
+    | 'clientSecretExpiresAt'
+    | 'requestFields'
+    | 'cancellationReason'
+  >
+> & { updatedAt: Date };
+
+export type AttemptStatus = PaymentAttempt['status'];
+
+/** One confirm of a payment. attemptId is Hyperswitch's `<payment_id>_<attempt_number>`. */
+export interface PaymentAttemptRecord extends Scope {
+  attemptId: string;
+  paymentId: string;
+  attemptNumber: number;
+  status: AttemptStatus;
+  amount: number;
+  currency: Currency;
+  paymentMethod: PaymentMethod | null;
+  paymentMethodType: PaymentMethodType | null;
+  captureMethod: CaptureMethod;
+  connector: string | null;
+  referenceId: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  errorReason: string | null;
+  pollId: string | null;
+  cancellationReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type PaymentAttemptPatch = Partial<
+  Pick<
+    PaymentAttemptRecord,
+    'status' | 'referenceId' | 'errorCode' | 'errorMessage' | 'errorReason' | 'pollId' | 'cancellationReason'
+  >
+> & { updatedAt: Date };
+
+/** Bounds on created (ISO 8601 UTC, compared as instants). */
+export interface CreatedRange {
+  eq?: Date;
+  lt?: Date;
+  gt?: Date;
+  lte?: Date;
+  gte?: Date;
+}
+
+export interface PaymentListQuery {
+  customerId?: string;
+  created: CreatedRange;
+  limit: number;
+  /** Payments strictly older than this one (in list order: newest first, ties broken by payment_id descending). */
+  startingAfter?: { createdAt: Date; paymentId: string };
+  /** Payments strictly newer than this one. */
+  endingBefore?: { createdAt: Date; paymentId: string };
+}
+
+/** A place in the walk over waiting payments: the last payment a sweep looked at. */
+export interface WaitingPaymentCursor {
+  updatedAt: Date;
+  accountId: string;
+  mode: string;
+  paymentId: string;
+}

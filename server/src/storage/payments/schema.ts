@@ -1,0 +1,76 @@
+
+
+export interface PaymentsTable {
+  account_id: string;
+  mode: string;
+  payment_id: string;
+  profile_id: string;
+  status: string;
+  amount: number;
+  currency: string;
+  amount_capturable: number;
+  amount_received: number | null;
+  amount_to_capture: number | null;
+  shipping_cost: number | null;
+  order_tax_amount: number | null;
+  capture_method: string;
+  customer_id: string | null;
+  description: string | null;
+  return_url: string | null;
+  setup_future_usage: string | null;
+  payment_method: string | null;
+  payment_method_type: string | null;
+  payment_method_data: string | null;
+  metadata: string | null;
+  merchant_order_reference_id: string | null;
+  client_secret: string;
+  client_secret_expires_at: string;
+  next_action: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  error_reason: string | null;
+  rail: string | null;
+  connector: string | null;
+  rail_reference: string | null;
+  rail_state: string | null;
+  request_fingerprint: string;
+  request_fields: string;
+  /** Migration 0002. */
+  cancellation_reason: string | null;
+  /** Sum of the payment's non-failed refunds (migration 0004; defaults to 0, so payment inserts leave it out). */
+  amount_refunded?: number;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One confirm of a payment (migration 0002). */
+export interface PaymentAttemptsTable {
+  account_id: string;
+  mode: string;
+  attempt_id: string;
+  payment_id: string;
+  attempt_number: number;
+  status: string;
+  amount: number;
+  currency: string;
+  payment_method: string | null;
+  payment_method_type: string | null;
+  capture_method: string;
+  connector: string | null;
+  reference_id: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  error_reason: string | null;
+  /** Set when the rail asked the customer to act: GET /poll/status/{poll_id} knows it. */
+  poll_id: string | null;
+  cancellation_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The payments tables, as storage/schema.ts composes them into the database. */
+export interface PaymentsSchema {
+  payments: PaymentsTable;
+  payment_attempts: PaymentAttemptsTable;
+}

@@ -1,0 +1,33 @@
+import type { RefundStatus } from '../../../../protocol/api/refunds';
+import type { PaymentStatus } from '../../../../protocol/payments';
+import type { InsertResult, Scope } from '../../kernel/store-types';
+import type { RefundFilter, RefundPage, RefundPatch, RefundRecord } from './records';
+
+export interface RefundStore {
+  insertRefund(refund: RefundRecord): Promise<InsertResult>;
+  findRefund(scope: Scope, refundId: string): Promise<RefundRecord | undefined>;
+  /** Applies `patch` (only if the refund's status is one of `expectedStatuses`, when given); undefined if not applied. */
+  updateRefund(
+    scope: Scope,
+    refundId: string,
+    patch: RefundPatch,
+    expectedStatuses?: readonly RefundStatus[],
+  ): Promise<RefundRecord | undefined>;
+  /** One page of refunds, newest first, and the number of all matches. */
+  listRefunds(scope: Scope, filter: RefundFilter): Promise<RefundPage>;
+  /** The sum of the payment's non-failed refunds (kept on the payment row), or undefined if no such payment. */
+  findRefundedAmount(scope: Scope, paymentId: string): Promise<number | undefined>;
+  /**
+   * Adds `amount` to the payment's refunded sum only if the payment is in one of `refundableStatuses` and the new
+   * sum stays <= amount_received (one conditional UPDATE of the payment row). False when it did not fit: of
+   * concurrent reservations that together exceed the captured amount, only those that fit succeed.
+   */
+  reserveRefundAmount(scope: Scope, paymentId: string, amount: number, refundableStatuses: readonly PaymentStatus[]): Promise<boolean>;
+  /** Gives back a reservation (the refund failed). */
+  releaseRefundAmount(scope: Scope, paymentId: string, amount: number): Promise<void>;
+}
+
+/** The refunds stores, as storage/stores.ts composes them into Stores. */
+export interface RefundsStores {
+  refunds: RefundStore;
+}

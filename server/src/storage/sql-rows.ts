@@ -1,0 +1,22 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { InsertResult } from '../kernel/store-types';
+import type { Database } from './schema';
+
+export type Db = Kysely<Database> | Transaction<Database>;
+
+export const iso = (date: Date): string => date.toISOString();
+
+export const isoOrNull = (date: Date | null): string | null => (date === null ? null : date.toISOString());
+
+export const dateOrNull = (value: string | null): Date | null => (value === null ? null : new Date(value));
+
+export const jsonOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
+
+export function parseJson<T>(value: string | null): T | null {
+  return value === null ? null : (JSON.parse(value) as T);
+}
+
+/** Rows changed by an INSERT ... ON CONFLICT DO NOTHING: 0 means the key already existed. */
+export function insertResult(result: { numInsertedOrUpdatedRows?: bigint | undefined }): InsertResult {
+  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n ? 'inserted' : 'duplicate';
+}
