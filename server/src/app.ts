@@ -5,8 +5,8 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import type { CoreDeps } from './core/deps';
-import { ApiError } from './core/errors';
+import type { CoreDeps } from './core/shared/deps';
+import { ApiError } from './core/shared/errors';
 import type { AppEnv } from './http/env';
 import { createErrorHandler, createNotFoundHandler, errorResponse, validationHook } from './http/error-handler';
 import { rejectNulInUrl } from './http/middleware/json-body';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from './config';
-import { DEFAULT_ACCOUNT_SETTINGS } from './core/account-settings';
+import { DEFAULT_ACCOUNT_SETTINGS } from './core/accounts/account-settings';
 import { DEFAULT_RATE_LIMITS } from './http/rate-limit';
 
 describe('loadConfig', () => {

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { CURRENCIES } from '../../protocol/currency';
 import { parseRateLimits, type RateLimits } from './http/rate-limit';
 import { parseVaultKey } from './vault/vault-cipher';
-import { DEFAULT_ACCOUNT_SETTINGS } from './core/account-settings';
+import { DEFAULT_ACCOUNT_SETTINGS } from './core/accounts/account-settings';
 import type { AccountSettings, RailCapabilities, RailSettings } from './kernel/account-settings-types';
 
 const DEFAULT_RETRY_SCHEDULE = '60,300,300,600,600,600,600,600,3600,3600,3600,3600,3600,21600,21600,21600';

@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ErrorCode } from '../../../protocol/errors';
-import { keyPrefix } from '../core/bootstrap';
-import { hashSecret } from '../core/secrets';
+import { keyPrefix } from '../core/accounts/bootstrap';
+import { hashSecret } from '../core/auth/secrets';
 import { apiRequest, type ApiRequestOptions } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';
 

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CustomerResponse, EphemeralKeyResponse } from '../../../protocol/api/customers';
 import type { PaymentResponse } from '../../../protocol/api/payments';
-import { EPHEMERAL_KEY_TTL_SECONDS } from '../core/ephemeral-keys';
-import { hashSecret } from '../core/secrets';
+import { EPHEMERAL_KEY_TTL_SECONDS } from '../core/customers/ephemeral-keys';
+import { hashSecret } from '../core/auth/secrets';
 import type { Engine } from '../storage/database';
 import type { AccountSettings, RailCapabilities } from '../kernel/account-settings-types';
 import type { RailAdapter } from '../rails/rail-adapter';
@@ -14,7 +14,7 @@ import type { Currency } from '../../../protocol/currency';
 import type { PaymentMethod, PaymentMethodType } from '../../../protocol/api/enums';
 import { apiRequest, expectApiError, insertLiveSecretKey } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';
-import { DEFAULT_ACCOUNT_SETTINGS } from '../core/account-settings';
+import { DEFAULT_ACCOUNT_SETTINGS } from '../core/accounts/account-settings';
 
 type Json = Record<string, unknown>;
 

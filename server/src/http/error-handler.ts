@@ -8,8 +8,8 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
 import { ERROR_CATALOG, type ApiErrorBody, type ErrorCode } from '../../../protocol/errors';
-import { ApiError } from '../core/errors';
-import { looksLikeCardNumber, redactCardNumbers } from '../core/card-number-guard';
+import { ApiError } from '../core/shared/errors';
+import { looksLikeCardNumber, redactCardNumbers } from '../core/vault/card-number-guard';
 import type { Logger } from '../logger';
 
 export function errorBody(code: ErrorCode, message: string, fieldName?: string): ApiErrorBody {

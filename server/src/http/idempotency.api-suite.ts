@@ -5,7 +5,7 @@
  * Defined once, run by idempotency.sqlite.test.ts and idempotency.postgres.test.ts.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { beginIdempotentRequest, finishIdempotentRequest, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS, purgeExpiredIdempotencyKeys, requestFingerprint } from '../core/idempotency';
+import { beginIdempotentRequest, finishIdempotentRequest, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS, purgeExpiredIdempotencyKeys, requestFingerprint } from '../core/auth/idempotency';
 import { cryptoIds } from '../kernel/ids';
 import { openDatabase, type Engine } from '../storage/database';
 import { insertLiveSecretKey } from '../test-support/api-assertions';

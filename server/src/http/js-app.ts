@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Hono, type Context } from 'hono';
 import type { RuntimeManifest } from '../../../protocol/runtime-manifest';
-import { ApiError } from '../core/errors';
+import { ApiError } from '../core/shared/errors';
 import type { Logger } from '../logger';
 import { createErrorHandler, createNotFoundHandler, errorResponse } from './error-handler';
 import { CachedFile, contentTypeFor, safeSegments, type LoadedFile } from './static-files';

@@ -8,7 +8,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { Clock } from '../kernel/clock';
-import { ApiError } from '../core/errors';
+import { ApiError } from '../core/shared/errors';
 import type { AppEnv } from './env';
 import { readApiKey } from './middleware/authenticate';
 

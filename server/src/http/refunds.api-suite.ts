@@ -9,7 +9,7 @@ import { ERROR_CATALOG } from '../../../protocol/errors';
 import type { PaymentResponse } from '../../../protocol/api/payments';
 import type { RefundListResponse, RefundResponse } from '../../../protocol/api/refunds';
 import type { Mode } from '../../../protocol/ids';
-import { DEFAULT_ACCOUNT_SETTINGS } from '../core/account-settings';
+import { DEFAULT_ACCOUNT_SETTINGS } from '../core/accounts/account-settings';
 import type { AccountSettings } from '../kernel/account-settings-types';
 import { SIMULATOR_REFUND_REASONS } from '../rails/simulator/upi-simulator';
 import type { Engine } from '../storage/database';

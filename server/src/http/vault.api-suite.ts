@@ -11,7 +11,7 @@ import type { ErrorCode } from '../../../protocol/errors';
 import type { PaymentResponse } from '../../../protocol/api/payments';
 import type { CreateVaultTokenResponse } from '../../../protocol/api/vault';
 import type { AccountSettings, RailCapabilities } from '../kernel/account-settings-types';
-import { wipeExpiredVaultTokens } from '../core/wipe-expired-vault-tokens';
+import { wipeExpiredVaultTokens } from '../core/vault/wipe-expired-vault-tokens';
 import { passesLuhn } from '../../../protocol/luhn';
 import { createLogger } from '../logger';
 import { BANK_TRANSFER_RESOLVE_AFTER_MS } from '../rails/simulator/bank-transfer-simulator';
@@ -19,7 +19,7 @@ import { CRYPTO_VALIDITY_MS } from '../rails/simulator/crypto-simulator';
 import type { Engine } from '../storage/database';
 import { apiRequest, expectApiErrorResponse, type ApiRequestOptions } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';
-import { DEFAULT_ACCOUNT_SETTINGS } from '../core/account-settings';
+import { DEFAULT_ACCOUNT_SETTINGS } from '../core/accounts/account-settings';
 
 type Json = Record<string, unknown>;
 

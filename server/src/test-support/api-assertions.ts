@@ -4,8 +4,8 @@
  */
 import { expect } from 'vitest';
 import { ERROR_CATALOG, type ErrorCode } from '../../../protocol/errors';
-import { keyPrefix } from '../core/bootstrap';
-import { hashSecret } from '../core/secrets';
+import { keyPrefix } from '../core/accounts/bootstrap';
+import { hashSecret } from '../core/auth/secrets';
 import type { Harness } from './harness';
 
 type Json = Record<string, unknown>;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { loadAccountSettings, SIMULATED_ACQUIRER_CURRENCIES } from '../config';
-import { DEFAULT_ACCOUNT_SETTINGS, provisionedAdapter } from '../core/account-settings';
+import { DEFAULT_ACCOUNT_SETTINGS, provisionedAdapter } from '../core/accounts/account-settings';
 import { cryptoIds } from '../kernel/ids';
 import { createSimulatorRegistry } from '../rails/simulator/registry';
 

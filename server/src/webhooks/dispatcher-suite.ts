@@ -3,13 +3,13 @@
  * dispatcher.postgres.test.ts). Clock, randomness and HTTP are injected: a simulated day passes in milliseconds.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { DEFAULT_ACCOUNT_SETTINGS } from '../core/account-settings';
-import type { AuthContext } from '../core/auth-context';
-import { bootstrap, type BootstrapResult } from '../core/bootstrap';
+import { DEFAULT_ACCOUNT_SETTINGS } from '../core/accounts/account-settings';
+import type { AuthContext } from '../core/auth/auth-context';
+import { bootstrap, type BootstrapResult } from '../core/accounts/bootstrap';
 import { ManualClock } from '../kernel/clock';
-import { ApiError } from '../core/errors';
+import { ApiError } from '../core/shared/errors';
 import { cryptoIds } from '../kernel/ids';
-import { retryEvent } from '../core/retry-event';
+import { retryEvent } from '../core/events/retry-event';
 import { createRailRegistry } from '../rails/rail-adapter';
 import { openDatabase, type Engine } from '../storage/database';
 import { SqlStore } from '../storage/sql-store';

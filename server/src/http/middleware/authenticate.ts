@@ -1,7 +1,7 @@
 import { createMiddleware } from 'hono/factory';
-import { authenticateApiKey, requireKeyKind } from '../../core/auth';
-import type { KeyKind } from '../../core/auth-context';
-import type { CoreDeps } from '../../core/deps';
+import { authenticateApiKey, requireKeyKind } from '../../core/auth/auth';
+import type { KeyKind } from '../../core/auth/auth-context';
+import type { CoreDeps } from '../../core/shared/deps';
 import type { AppEnv } from '../env';
 import { runIdempotent } from './idempotency';
 

@@ -1,7 +1,7 @@
 import type { Context, Next } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import type { CoreDeps } from '../../core/deps';
-import { beginIdempotentRequest, finishIdempotentRequest, IDEMPOTENCY_HEADER, parseIdempotencyKey, requestFingerprint } from '../../core/idempotency';
+import type { CoreDeps } from '../../core/shared/deps';
+import { beginIdempotentRequest, finishIdempotentRequest, IDEMPOTENCY_HEADER, parseIdempotencyKey, requestFingerprint } from '../../core/auth/idempotency';
 import type { StoredResponse } from '../../storage/idempotency/records';
 import type { AppEnv } from '../env';
 

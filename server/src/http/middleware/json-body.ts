@@ -1,6 +1,6 @@
 import { createMiddleware } from 'hono/factory';
-import { ApiError } from '../../core/errors';
-import { containsRawCardNumber } from '../../core/card-number-guard';
+import { ApiError } from '../../core/shared/errors';
+import { containsRawCardNumber } from '../../core/vault/card-number-guard';
 import type { AppEnv } from '../env';
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;

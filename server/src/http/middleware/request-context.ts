@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
-import { redactCardNumbers } from '../../core/card-number-guard';
+import { redactCardNumbers } from '../../core/vault/card-number-guard';
 import type { Logger } from '../../logger';
 import type { AppEnv } from '../env';
 

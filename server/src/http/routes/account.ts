@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { ListPaymentMethodsQuery, ListPaymentMethodsResponse } from '../../../../protocol/api/account';
-import type { CoreDeps } from '../../core/deps';
-import { listPaymentMethods } from '../../core/list-payment-methods';
+import type { CoreDeps } from '../../core/shared/deps';
+import { listPaymentMethods } from '../../core/accounts/list-payment-methods';
 import type { AppEnv } from '../env';
 import { authenticate } from '../middleware/authenticate';
 import { ERROR_RESPONSES, SECURITY } from '../openapi';

@@ -5,10 +5,10 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { authenticateApiKey } from '../../core/auth';
-import { createPayment } from '../../core/create-payment';
-import type { CoreDeps } from '../../core/deps';
-import { ApiError } from '../../core/errors';
+import { authenticateApiKey } from '../../core/auth/auth';
+import { createPayment } from '../../core/payments/create-payment';
+import type { CoreDeps } from '../../core/shared/deps';
+import { ApiError } from '../../core/shared/errors';
 import type { DemoPaymentResponse } from '../../../../protocol/api/account';
 import type { AppEnv } from '../env';
 import { errorResponse } from '../error-handler';

@@ -7,9 +7,9 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { formatAmount } from '../../../../protocol/currency';
-import type { CoreDeps } from '../../core/deps';
-import { ApiError } from '../../core/errors';
-import { findSimulatorPayment, resolveSimulatorAction, type SimulatorActionInput } from '../../core/resolve-simulator-action';
+import type { CoreDeps } from '../../core/shared/deps';
+import { ApiError } from '../../core/shared/errors';
+import { findSimulatorPayment, resolveSimulatorAction, type SimulatorActionInput } from '../../core/payments/resolve-simulator-action';
 import type { PaymentRecord } from '../../storage/payments/records';
 import type { AppEnv } from '../env';
 

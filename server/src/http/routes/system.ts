@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { NoQuery } from '../../../../protocol/api/no-query';
 import { HealthResponse } from '../../../../protocol/api/account';
-import { ApiError } from '../../core/errors';
+import { ApiError } from '../../core/shared/errors';
 import type { Store } from '../../storage/stores';
 import type { AppEnv } from '../env';
 import { errorResponse } from '../error-handler';

@@ -1,0 +1,98 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { openDatabase } from '../../storage/database';
+import { SqlStore } from '../../storage/sql-store';
+import { createTestDatabase, memorySecretsFile, type TestDatabase } from '../../test-support/harness';
+import { DEFAULT_ACCOUNT_SETTINGS } from './account-settings';
+import { bootstrap, keyPrefix } from './bootstrap';
+import { systemClock } from '../../kernel/clock';
+import { cryptoIds } from '../../kernel/ids';
+import { hashSecret, verifyPassword } from '../auth/secrets';
+
+const databases: TestDatabase[] = [];
+const stores: SqlStore[] = [];
+
+async function openStore(database: TestDatabase): Promise<SqlStore> {
+  const { db } = openDatabase({ sqliteFile: database.sqliteFile });
+  const store = new SqlStore(db, 'sqlite');
+  await store.migrate();
+  stores.push(store);
+  return store;
+}
+
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
+  for (const database of databases.splice(0)) await database.drop();
+});
+
+async function freshDatabase(): Promise<TestDatabase> {
+  const database = await createTestDatabase('sqlite');
+  databases.push(database);
+  return database;
+}
+
+describe('bootstrap', () => {
+  test('creates account, profile, test keys (stored as hashes) and the operator once; a restart keeps them', async () => {
+    const database = await freshDatabase();
+    const secrets = memorySecretsFile();
+    const store1 = await openStore(database);
+    const first = await bootstrap({ store: store1, clock: systemClock, ids: cryptoIds, secretsFile: secrets }, { settings: DEFAULT_ACCOUNT_SETTINGS });
+    expect(first.testSecretKey).toMatch(/^rail_full_test_[A-Za-z0-9]{40}$/);
+    expect(first.testPublishableKey).toMatch(/^rail_open_test_[A-Za-z0-9]{40}$/);
+    expect(first.createdOperator?.email).toBe('operator@rail.local');
+    expect(first.createdOperator?.totpSecret).toMatch(/^[A-Z2-7]{32}$/);
+    const found = await store1.apiKeys.findApiKeyByHash(hashSecret(first.testSecretKey));
+    expect(found?.key).toMatchObject({ mode: 'test', keyType: 'full', prefix: keyPrefix(first.testSecretKey) });
+    expect(found?.key.prefix).toHaveLength('rail_full_test_'.length + 6);
+    await store1.close();
+
+    const store2 = await openStore(database);
+    const second = await bootstrap({ store: store2, clock: systemClock, ids: cryptoIds, secretsFile: secrets }, { settings: DEFAULT_ACCOUNT_SETTINGS });
+    expect(second.account.accountId).toBe(first.account.accountId);
+    expect(second.profile.profileId).toBe(first.profile.profileId);
+    expect(second.testSecretKey).toBe(first.testSecretKey);
+    expect(second.testPublishableKey).toBe(first.testPublishableKey);
+    expect(second.createdOperator).toBeUndefined();
+    expect(await store2.operators.countOperators(first.account.accountId)).toBe(1);
+  });
+
+  test('uses well-shaped env keys and operator values; the password is stored as scrypt', async () => {
+    const database = await freshDatabase();
+    const store = await openStore(database);
+    const secretKey = `rail_full_test_${'a'.repeat(32)}`;
+    const publishableKey = `rail_open_test_${'b'.repeat(32)}`;
+    const result = await bootstrap(
+      { store, clock: systemClock, ids: cryptoIds, secretsFile: memorySecretsFile() },
+      {
+        settings: DEFAULT_ACCOUNT_SETTINGS,
+        testSecretKey: secretKey,
+        testPublishableKey: publishableKey,
+        operatorEmail: 'ops@example.com',
+        operatorPassword: 'correct horse battery',
+        operatorTotpSecret: 'JBSWY3DPEHPK3PXP',
+      },
+    );
+    expect(result).toMatchObject({ testSecretKey: secretKey, testPublishableKey: publishableKey, warnings: [] });
+    expect(result.createdOperator).toEqual({ email: 'ops@example.com', password: 'correct horse battery', totpSecret: 'JBSWY3DPEHPK3PXP' });
+    expect(await store.apiKeys.findApiKeyByHash(hashSecret(publishableKey))).toBeDefined();
+  });
+
+  test('a badly shaped env key is replaced by a generated one, with a warning', async () => {
+    const database = await freshDatabase();
+    const store = await openStore(database);
+    const result = await bootstrap(
+      { store, clock: systemClock, ids: cryptoIds, secretsFile: memorySecretsFile() },
+      { settings: DEFAULT_ACCOUNT_SETTINGS, testSecretKey: 'rail_full_test_short', testPublishableKey: `rail_full_test_${'c'.repeat(32)}` },
+    );
+    expect(result.testSecretKey).toMatch(/^rail_full_test_[A-Za-z0-9]{40}$/);
+    expect(result.testPublishableKey).toMatch(/^rail_open_test_[A-Za-z0-9]{40}$/);
+    expect(result.warnings).toHaveLength(2);
+  });
+
+  test('verifyPassword accepts the right password only', async () => {
+    const { hashPassword } = await import('../auth/secrets');
+    const hash = await hashPassword('s3cret-pass');
+    expect(hash).toMatch(/^scrypt\$16384\$8\$1\$/);
+    expect(await verifyPassword('s3cret-pass', hash)).toBe(true);
+    expect(await verifyPassword('wrong', hash)).toBe(false);
+  });
+});

@@ -1,0 +1,167 @@
+/**
+ * First-boot setup (operations.md "Bootstrap"): on an empty store, the default account, one business profile,
+ * test-mode keys and the bootstrap operator. Every step is idempotent (unique keys + insert-or-nothing), so a
+ * restart, or several instances starting together on PostgreSQL, keep what exists and never duplicate it.
+ */
+import type { Mode, KeyType } from '../../../../protocol/ids';
+import type { AccountRecord, ProfileRecord } from '../../storage/accounts/records';
+import type { Store } from '../../storage/stores';
+import { generateWebhookSecret } from '../../webhooks/signing';
+import type { AccountSettings, WebhookEndpointSettings } from '../../kernel/account-settings-types';
+import { parseApiKey } from '../auth/auth';
+import type { Clock } from '../../kernel/clock';
+import type { IdGenerator } from '../../kernel/ids';
+import { generateTotpSecret, hashPassword, hashSecret } from '../auth/secrets';
+
+export const DEFAULT_ACCOUNT_SLUG = 'default';
+export const DEFAULT_OPERATOR_EMAIL = 'operator@rail.local';
+/** Base62 characters after `rail_<type>_<mode>_` in generated keys (the spec's minimum is 32). */
+export const GENERATED_KEY_SECRET_LENGTH = 40;
+/** Characters of the secret part kept in the non-secret prefix. */
+const PREFIX_SECRET_CHARS = 6;
+/** Scopes of the bootstrap operator. */
+export const OPERATOR_SCOPES = ['api_keys:manage'];
+
+/** Plaintext test keys kept across restarts (a file in the data directory; see main.ts). */
+export interface BootstrapSecretsFile {
+  read(): Promise<{ testSecretKey?: string; testPublishableKey?: string }>;
+  write(values: { testSecretKey: string; testPublishableKey: string }): Promise<void>;
+}
+
+export interface BootstrapInput {
+  settings: AccountSettings;
+  /** Keys from the environment; used when they have the right shape, type and mode. */
+  testSecretKey?: string | undefined;
+  testPublishableKey?: string | undefined;
+  operatorEmail?: string | undefined;
+  operatorPassword?: string | undefined;
+  operatorTotpSecret?: string | undefined;
+  /** RAIL_WEBHOOK_URL: the default account's endpoint (absent: none, events are recorded as no_endpoint). */
+  webhookUrl?: string | undefined;
+  /** RAIL_WEBHOOK_SECRET (whsec_...); absent: the stored one, else a generated one kept with the account. */
+  webhookSecret?: string | undefined;
+}
+
+export interface BootstrapResult {
+  account: AccountRecord;
+  profile: ProfileRecord;
+  testSecretKey: string;
+  testPublishableKey: string;
+  /** Present only when the operator was created by this boot: the only time the password is shown. */
+  createdOperator?: { email: string; password: string; totpSecret: string };
+  /** The default account's webhook endpoint and where its secret came from. */
+  webhook: WebhookEndpointSettings & { secretSource: 'env' | 'stored' | 'generated' };
+  warnings: string[];
+}
+
+export interface BootstrapDeps {
+  store: Store;
+  clock: Clock;
+  ids: IdGenerator;
+  secretsFile: BootstrapSecretsFile;
+}
+
+export async function bootstrap(deps: BootstrapDeps, input: BootstrapInput): Promise<BootstrapResult> {
+  const warnings: string[] = [];
+  const now = deps.clock.now();
+
+  await deps.store.accounts.insertAccount({
+    accountId: deps.ids.id('account'),
+    slug: DEFAULT_ACCOUNT_SLUG,
+    name: input.settings.merchantName,
+    settings: input.settings,
+    createdAt: now,
+  });
+  const stored = await deps.store.accounts.findAccountBySlug(DEFAULT_ACCOUNT_SLUG);
+  if (stored === undefined) throw new Error('default account missing after insert');
+  // The webhook secret outlives restarts: the environment's wins, else the stored one, else a new one.
+  const storedSecret = stored.settings.webhook?.secret;
+  const secretSource = input.webhookSecret ? 'env' : storedSecret ? 'stored' : 'generated';
+  const webhook: WebhookEndpointSettings = {
+    url: input.webhookUrl ?? null,
+    secret: input.webhookSecret || storedSecret || generateWebhookSecret(),
+  };
+  const settings: AccountSettings = { ...input.settings, webhook };
+  await deps.store.accounts.updateAccountSettings(stored.accountId, settings);
+  const account: AccountRecord = { ...stored, name: input.settings.merchantName, settings };
+
+  await deps.store.profiles.insertProfile({
+    profileId: deps.ids.id('profile'),
+    accountId: account.accountId,
+    name: 'default',
+    isDefault: true,
+    createdAt: now,
+  });
+  const profile = await deps.store.profiles.findDefaultProfile(account.accountId);
+  if (profile === undefined) throw new Error('default profile missing after insert');
+
+  const persisted = await deps.secretsFile.read();
+  const pick = (envValue: string | undefined, persistedValue: string | undefined, keyType: KeyType, envName: string) => {
+    if (envValue !== undefined && envValue !== '') {
+      if (hasShape(envValue, keyType, 'test')) return { key: envValue, generated: false };
+      warnings.push(`${envName} does not have the shape rail_${keyType}_test_<32+ base62>; a generated key is used instead`);
+    }
+    if (persistedValue !== undefined && hasShape(persistedValue, keyType, 'test')) return { key: persistedValue, generated: false };
+    return { key: `rail_${keyType}_test_${deps.ids.secret(GENERATED_KEY_SECRET_LENGTH)}`, generated: true };
+  };
+  const secret = pick(input.testSecretKey, persisted.testSecretKey, 'full', 'RAIL_TEST_SECRET_KEY');
+  const publishable = pick(input.testPublishableKey, persisted.testPublishableKey, 'open', 'RAIL_TEST_PUBLISHABLE_KEY');
+  if (secret.generated || publishable.generated || persisted.testSecretKey !== secret.key || persisted.testPublishableKey !== publishable.key) {
+    await deps.secretsFile.write({ testSecretKey: secret.key, testPublishableKey: publishable.key });
+  }
+  for (const [key, keyType, name] of [
+    [secret.key, 'full', 'bootstrap test secret key'],
+    [publishable.key, 'open', 'bootstrap test publishable key'],
+  ] as const) {
+    await deps.store.apiKeys.insertApiKey({
+      keyId: deps.ids.id('apiKey'),
+      accountId: account.accountId,
+      mode: 'test',
+      keyType,
+      name,
+      prefix: keyPrefix(key),
+      keyHash: hashSecret(key),
+      createdAt: now,
+      revokedAt: null,
+      expiresAt: null,
+    });
+  }
+
+  let createdOperator: BootstrapResult['createdOperator'];
+  if ((await deps.store.operators.countOperators(account.accountId)) === 0) {
+    const email = input.operatorEmail || DEFAULT_OPERATOR_EMAIL;
+    const password = input.operatorPassword || deps.ids.secret(24);
+    const totpSecret = input.operatorTotpSecret || generateTotpSecret();
+    const inserted = await deps.store.operators.insertOperator({
+      operatorId: `op_${deps.ids.secret(20)}`,
+      accountId: account.accountId,
+      email,
+      passwordHash: await hashPassword(password),
+      totpSecret,
+      scopes: OPERATOR_SCOPES,
+      createdAt: now,
+    });
+    if (inserted === 'inserted') createdOperator = { email, password, totpSecret };
+  }
+
+  return {
+    account,
+    profile,
+    testSecretKey: secret.key,
+    testPublishableKey: publishable.key,
+    createdOperator,
+    webhook: { ...webhook, secretSource },
+    warnings,
+  };
+}
+
+function hasShape(key: string, keyType: KeyType, mode: Mode): boolean {
+  const parsed = parseApiKey(key);
+  return parsed !== undefined && parsed.keyType === keyType && parsed.mode === mode;
+}
+
+/** The non-secret prefix kept with a key's hash: `rail_full_test_` plus the first 6 secret characters. */
+export function keyPrefix(key: string): string {
+  const parts = /^(rail_(?:full|open)_(?:test|live)_)(.*)$/.exec(key);
+  return parts ? `${parts[1]}${(parts[2] ?? '').slice(0, PREFIX_SECRET_CHARS)}` : '';
+}

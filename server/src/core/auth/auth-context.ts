@@ -1,0 +1,13 @@
+import type { AccountRecord } from '../../storage/accounts/records';
+import type { Scope } from '../../kernel/store-types';
+
+/** `ephemeral`: an `epk_` key scoped to one customer (api-conventions §2). */
+export type KeyKind = 'secret' | 'publishable' | 'ephemeral';
+
+export interface AuthContext extends Scope {
+  keyId: string;
+  keyKind: KeyKind;
+  account: AccountRecord;
+  /** The one customer an ephemeral key may reach; absent for secret and publishable keys. */
+  customerId?: string;
+}

@@ -1,0 +1,48 @@
+import type { CancelPaymentRequest } from '../../../../protocol/api/payment-ops';
+import type { PaymentRecord } from '../../storage/payments/records';
+import { requireKeyKind } from '../auth/auth';
+import type { AuthContext } from '../auth/auth-context';
+import type { CoreDeps } from '../shared/deps';
+import { findPaymentOrThrow } from './find-payment';
+import { ApiError } from '../shared/errors';
+import { recordPaymentEvent } from './payment-outcome';
+import { decideTransition } from './payment-transitions';
+
+/**
+ * POST /payments/{payment_id}/cancel (secret key): `cancelled` from the statuses the transition table allows
+ * (requires_payment_method, requires_confirmation, requires_capture, requires_customer_action), else ERR_4003. The
+ * status change, the voided attempt and the payment_cancelled outbox event commit in one transaction.
+ */
+export async function cancelPayment(
+  deps: CoreDeps,
+  auth: AuthContext,
+  paymentId: string,
+  body: CancelPaymentRequest,
+): Promise<PaymentRecord> {
+  requireKeyKind(auth, ['secret']);
+  const payment = await findPaymentOrThrow(deps, auth, paymentId);
+  const refuse = (status: string) => new ApiError('ERR_4003', `You cannot cancel this payment because it has status ${status}.`);
+  const decision = decideTransition(payment.status, 'cancel', { hasPaymentMethodData: payment.paymentMethodData !== null, captureMethod: payment.captureMethod });
+  if (!decision.allowed) throw refuse(payment.status);
+
+  const now = deps.clock.now();
+  const cancelled = await deps.store.transaction(async (tx) => {
+    const next = await tx.payments.updatePaymentIfStatus(auth, paymentId, [payment.status], {
+      status: decision.to,
+      amountCapturable: 0,
+      nextAction: null,
+      cancellationReason: body.cancellation_reason,
+      updatedAt: now,
+    });
+    if (next === undefined) return undefined;
+    await tx.attempts.updateLatestAttempt(auth, paymentId, { status: 'voided', cancellationReason: body.cancellation_reason, updatedAt: now });
+    await recordPaymentEvent(deps, tx, next, now);
+    return next;
+  });
+  if (cancelled === undefined) {
+    // Another request changed the payment between the read and the update.
+    const current = await deps.store.payments.findPayment(auth, paymentId);
+    throw refuse(current?.status ?? payment.status);
+  }
+  return cancelled;
+}

@@ -1,0 +1,165 @@
+import type { ConfirmPaymentRequest, JsonObject, PaymentMethodData } from '../../../../protocol/api/payments';
+import type { PaymentPatch, PaymentRecord } from '../../storage/payments/records';
+import type { CardDetails } from '../../vault/card-details';
+import { authorizePaymentAccess, requireKeyKind } from '../auth/auth';
+import type { AuthContext } from '../auth/auth-context';
+import type { CoreDeps } from '../shared/deps';
+import { findPaymentOrThrow } from './find-payment';
+import { ApiError } from '../shared/errors';
+import { consumePspToken } from './consume-psp-token';
+import { openAttempt } from './payment-attempts';
+import { refuseOffSessionCharge } from './recurring';
+import { applyRailOutcome } from './payment-outcome';
+import { chooseRail, resolvePaymentMethod } from './payment-method';
+import { decideTransition } from './payment-transitions';
+import { HOW_THE_CUSTOMER_PAYS, refuseChargeChanges } from './charge-fields';
+
+/**
+ * Confirm-body fields that confirm applies or that only matter at confirm. Every other field may be repeated at
+ * confirm only with its stored value: confirm never changes what the payment charges (a publishable-key caller
+ * could otherwise change the amount).
+ */
+const CONFIRM_FIELDS: ReadonlySet<string> = new Set([...HOW_THE_CUSTOMER_PAYS, 'off_session', 'mandate_id', 'recurring_details']);
+
+/** What confirm changes on the stored payment. */
+export interface ConfirmChanges {
+  paymentMethodData?: PaymentMethodData | undefined;
+  paymentMethod?: ConfirmPaymentRequest['payment_method'];
+  paymentMethodType?: ConfirmPaymentRequest['payment_method_type'];
+  returnUrl?: string | undefined;
+  setupFutureUsage?: ConfirmPaymentRequest['setup_future_usage'];
+  offSession?: boolean | undefined;
+  mandateId?: string | undefined;
+  recurringDetails?: JsonObject | undefined;
+}
+
+/** POST /payments/{payment_id}/confirm with a secret or publishable key. */
+export async function confirmPayment(
+  deps: CoreDeps,
+  auth: AuthContext,
+  paymentId: string,
+  body: ConfirmPaymentRequest,
+): Promise<PaymentRecord> {
+  requireKeyKind(auth, ['secret', 'publishable']);
+  const payment = await findPaymentOrThrow(deps, auth, paymentId);
+  // Spec confirm rule 2, and rule 1 as api-conventions §2 reads it: the browser always carries the client_secret.
+  authorizePaymentAccess(auth, payment, body.client_secret, deps.clock.now());
+
+  if (body.payment_id != null && body.payment_id !== paymentId) {
+    throw new ApiError('ERR_2003', 'payment_id in the body differs from the payment in the path.', { fieldName: 'payment_id' });
+  }
+  refuseChargeChanges(body, payment, CONFIRM_FIELDS, (field) => `${field} cannot be changed at confirm.`);
+  return executeConfirm(deps, auth, payment, {
+    paymentMethodData: body.payment_method_data,
+    paymentMethod: body.payment_method,
+    paymentMethodType: body.payment_method_type,
+    returnUrl: body.return_url,
+    setupFutureUsage: body.setup_future_usage,
+    offSession: body.off_session,
+    mandateId: body.mandate_id,
+    recurringDetails: body.recurring_details,
+  });
+}
+
+/**
+ * Confirms a stored payment: checks the transition table and the rail, claims the payment with a conditional
+ * update (exactly one concurrent confirm wins; the others get ERR_4003) in one transaction with the attempt it
+ * opens and the psp_token it consumes, calls the rail, applies its answer.
+ */
+export async function executeConfirm(
+  deps: CoreDeps,
+  auth: AuthContext,
+  payment: PaymentRecord,
+  changes: ConfirmChanges,
+): Promise<PaymentRecord> {
+  // Recurring is not live on any rail (spec rule 3): no mandate is ever usable for an off-session charge, whether
+  // this confirm or the stored payment asks for one.
+  refuseOffSessionCharge({
+    off_session: changes.offSession ?? payment.requestFields['off_session'],
+    mandate_id: changes.mandateId ?? payment.requestFields['mandate_id'],
+    recurring_details: changes.recurringDetails ?? payment.requestFields['recurring_details'],
+  });
+  const data = changes.paymentMethodData ?? payment.paymentMethodData;
+  const decision = decideTransition(payment.status, 'confirm', {
+    hasPaymentMethodData: data !== null,
+    captureMethod: payment.captureMethod,
+  });
+  if (!decision.allowed) {
+    if (decision.reason === 'status') {
+      throw new ApiError('ERR_4003', `You cannot confirm this payment because it has status ${payment.status}.`);
+    }
+    throw new ApiError('ERR_4005', 'Confirm needs payment_method_data (on the payment or in this request).', {
+      fieldName: 'payment_method_data',
+    });
+  }
+  if (data === null) throw new Error('unreachable: confirm allowed without payment_method_data');
+  const method = resolvePaymentMethod(
+    data,
+    changes.paymentMethod ?? payment.paymentMethod,
+    changes.paymentMethodType ?? payment.paymentMethodType,
+  );
+  const allowedTypes = payment.requestFields['allowed_payment_method_types'] as ConfirmPaymentRequest['allowed_payment_method_types'];
+  const rail = chooseRail(auth.account.settings, deps.rails, auth.mode, payment.currency, method, payment.captureMethod, allowedTypes);
+
+  const now = deps.clock.now();
+  const patch: PaymentPatch = {
+    status: decision.to,
+    paymentMethodData: data,
+    paymentMethod: method.paymentMethod,
+    paymentMethodType: rail.paymentMethodType,
+    rail: rail.settings.rail,
+    connector: rail.adapter.connector,
+    ...(changes.returnUrl !== undefined ? { returnUrl: changes.returnUrl } : {}),
+    ...(changes.setupFutureUsage !== undefined ? { setupFutureUsage: changes.setupFutureUsage } : {}),
+    errorCode: null,
+    errorMessage: null,
+    errorReason: null,
+    updatedAt: now,
+  };
+  const pspToken = data.psp_token;
+  // One transaction: the psp_token (if any) is consumed, the payment claimed and the attempt it opens inserted, or
+  // none of it. A confirm that loses the claim rolls back and leaves the token unused; of two confirms with one
+  // token only one can use it. The payment keeps a display summary of the card instead of the token.
+  const claim = await deps.store
+    .transaction(async (tx) => {
+      let card: CardDetails | undefined;
+      let stored = patch;
+      if (pspToken !== undefined) {
+        const consumed = await consumePspToken(deps, tx, auth, payment.paymentId, pspToken, now);
+        card = consumed.card;
+        stored = { ...patch, paymentMethodData: { card: consumed.summary } };
+      }
+      const next = await tx.payments.updatePaymentIfStatus(auth, payment.paymentId, [payment.status], stored);
+      if (next === undefined) throw new ClaimLost();
+      await openAttempt(tx, next, now);
+      return { next, card };
+    })
+    .catch((error: unknown) => {
+      if (error instanceof ClaimLost) return undefined;
+      throw error;
+    });
+  const claimed = claim?.next;
+  const card = claim?.card;
+  if (claimed === undefined) {
+    const current = await deps.store.payments.findPayment(auth, payment.paymentId);
+    throw new ApiError('ERR_4003', `You cannot confirm this payment because it has status ${current?.status ?? payment.status}.`);
+  }
+
+  const outcome = await rail.adapter.authorize({
+    accountId: auth.accountId,
+    mode: auth.mode,
+    paymentId: claimed.paymentId,
+    amount: claimed.amount,
+    currency: claimed.currency,
+    paymentMethod: method.paymentMethod,
+    paymentMethodType: rail.paymentMethodType,
+    paymentMethodData: data,
+    returnUrl: claimed.returnUrl,
+    ...(card !== undefined ? { card } : {}),
+    now,
+  });
+  return applyRailOutcome(deps, claimed, outcome, 'rail_result');
+}
+
+/** Rolls back the claim's transaction (token consumption included) when another request claimed the payment first. */
+class ClaimLost extends Error {}

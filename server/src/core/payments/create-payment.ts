@@ -1,0 +1,126 @@
+import { DEFAULT_SESSION_EXPIRY_SECONDS, type CreatePaymentRequest, type JsonObject } from '../../../../protocol/api/payments';
+import type { PaymentRecord } from '../../storage/payments/records';
+import { requireKeyKind } from '../auth/auth';
+import type { AuthContext } from '../auth/auth-context';
+import { fingerprint } from '../shared/canonical-json';
+import { executeConfirm } from './confirm-payment';
+import type { CoreDeps } from '../shared/deps';
+import { ApiError } from '../shared/errors';
+import { insertPaymentWithCustomer } from './payment-customer';
+import { chooseRail, resolvePaymentMethod } from './payment-method';
+import { decideTransition } from './payment-transitions';
+import { refuseOffSessionCharge } from './recurring';
+
+export interface CreatePaymentResult {
+  payment: PaymentRecord;
+  /** True when an earlier create with the same payment_id and body was found (idempotent replay). */
+  replayed: boolean;
+}
+
+/**
+ * POST /payments (secret key). payment_id gives idempotency (api-conventions §5): the same id with the same body
+ * returns the stored payment; the same id with another body is refused with ERR_4002. confirm: true goes on to
+ * confirm when payment_method_data is present.
+ */
+export async function createPayment(deps: CoreDeps, auth: AuthContext, body: CreatePaymentRequest): Promise<CreatePaymentResult> {
+  requireKeyKind(auth, ['secret']);
+  const requestFingerprint = fingerprint(body);
+  const paymentId = body.payment_id ?? deps.ids.id('payment');
+
+  if (body.payment_id != null) {
+    const existing = await deps.store.payments.findPayment(auth, body.payment_id);
+    if (existing !== undefined) return { payment: replayOrConflict(existing, requestFingerprint), replayed: true };
+  }
+
+  const profile =
+    body.profile_id === undefined
+      ? await deps.store.profiles.findDefaultProfile(auth.accountId)
+      : await deps.store.profiles.findProfile(auth.accountId, body.profile_id);
+  if (profile === undefined) {
+    if (body.profile_id !== undefined) {
+      throw new ApiError('ERR_2003', 'profile_id names no business profile of this account.', { fieldName: 'profile_id' });
+    }
+    throw new Error(`account ${auth.accountId} has no default business profile`);
+  }
+
+  const decision = decideTransition(null, 'create', {
+    hasPaymentMethodData: body.payment_method_data !== undefined,
+    captureMethod: body.capture_method ?? 'automatic',
+  });
+  if (!decision.allowed) throw new Error('unreachable: create has a row for every condition');
+
+  const captureMethod = body.capture_method ?? 'automatic';
+  // An off-session charge (mandate_id, off_session, recurring_details) is refused before anything is stored.
+  if (body.confirm === true) refuseOffSessionCharge(body);
+  const method = body.payment_method_data && resolvePaymentMethod(body.payment_method_data, body.payment_method, body.payment_method_type);
+  if (body.confirm === true && body.payment_method_data !== undefined && method !== undefined) {
+    // Refuse before anything is stored when the payment could not be confirmed anyway.
+    chooseRail(auth.account.settings, deps.rails, auth.mode, body.currency, method, captureMethod, body.allowed_payment_method_types);
+  }
+
+  const now = deps.clock.now();
+  const sessionExpiry = body.session_expiry ?? DEFAULT_SESSION_EXPIRY_SECONDS;
+  const { payment_method_data: _data, ...requestFields } = body;
+  const payment: PaymentRecord = {
+    accountId: auth.accountId,
+    mode: auth.mode,
+    paymentId,
+    profileId: profile.profileId,
+    status: decision.to,
+    amount: body.amount,
+    currency: body.currency,
+    amountCapturable: body.amount,
+    amountReceived: null,
+    amountToCapture: body.amount_to_capture ?? null,
+    shippingCost: body.shipping_cost ?? null,
+    orderTaxAmount: body.order_tax_amount ?? null,
+    captureMethod,
+    customerId: body.customer_id ?? null,
+    description: body.description ?? null,
+    returnUrl: body.return_url ?? null,
+    setupFutureUsage: body.setup_future_usage ?? null,
+    paymentMethod: method?.paymentMethod ?? body.payment_method ?? null,
+    paymentMethodType: method?.paymentMethodType ?? body.payment_method_type ?? null,
+    paymentMethodData: body.payment_method_data ?? null,
+    metadata: body.metadata ?? null,
+    merchantOrderReferenceId: body.merchant_order_reference_id ?? null,
+    clientSecret: `${paymentId}_secret_${deps.ids.secret(20)}`,
+    clientSecretExpiresAt: new Date(now.getTime() + sessionExpiry * 1000),
+    nextAction: null,
+    errorCode: null,
+    errorMessage: null,
+    errorReason: null,
+    rail: null,
+    connector: null,
+    railReference: null,
+    railState: null,
+    requestFingerprint,
+    requestFields: requestFields as JsonObject,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+
+  // A customer_id naming no customer creates it in the same transaction (payment-customer.ts).
+  const inserted = await insertPaymentWithCustomer(deps, payment, body.customer);
+  if (inserted === 'duplicate') {
+    // Another create with this payment_id won the race (or a generated id collided, which 119 bits make moot).
+    const existing = await deps.store.payments.findPayment(auth, paymentId);
+    if (existing === undefined) throw new Error(`payment ${paymentId} reported duplicate but not found`);
+    return { payment: replayOrConflict(existing, requestFingerprint), replayed: true };
+  }
+
+  if (body.confirm === true && payment.status === 'requires_confirmation') {
+    return { payment: await executeConfirm(deps, auth, payment, {}), replayed: false };
+  }
+  return { payment, replayed: false };
+}
+
+function replayOrConflict(existing: PaymentRecord, requestFingerprint: string): PaymentRecord {
+  if (existing.requestFingerprint !== requestFingerprint) {
+    throw new ApiError('ERR_4002', 'payment_id already exists with a different request body.', {
+      fieldName: 'payment_id',
+    });
+  }
+  return existing;
+}

@@ -1,0 +1,113 @@
+/**
+ * Payment attempts: one per confirm (Hyperswitch's payment_attempt), with Hyperswitch AttemptStatus names. They back
+ * expand_attempts, expand_captures (automatic capture: one capture per charged attempt) and poll status.
+ */
+import type { PaymentAttempt, PaymentCapture } from '../../../../protocol/api/payments';
+import type { RailOutcome } from '../../rails/rail-adapter';
+import type { AttemptStatus, PaymentAttemptRecord, PaymentRecord } from '../../storage/payments/records';
+import type { Stores } from '../../storage/stores';
+
+const AUTOMATIC = new Set(['automatic', 'sequential_automatic']);
+
+/** The poll id of a payment that waits for the customer (GET /poll/status/{poll_id}). */
+export function pollIdFor(paymentId: string): string {
+  return `poll_${paymentId}`;
+}
+
+/** Opens the next attempt of a payment just claimed by confirm (status `pending`), in the caller's transaction. */
+export async function openAttempt(tx: Stores, payment: PaymentRecord, now: Date): Promise<PaymentAttemptRecord> {
+  const attemptNumber = (await tx.attempts.countAttempts(payment, payment.paymentId)) + 1;
+  const attempt: PaymentAttemptRecord = {
+    accountId: payment.accountId,
+    mode: payment.mode,
+    // Hyperswitch's attempt id: `<payment_id>_<attempt_count>`.
+    attemptId: `${payment.paymentId}_${attemptNumber}`,
+    paymentId: payment.paymentId,
+    attemptNumber,
+    status: 'pending',
+    amount: payment.amount,
+    currency: payment.currency,
+    paymentMethod: payment.paymentMethod,
+    paymentMethodType: payment.paymentMethodType,
+    captureMethod: payment.captureMethod,
+    connector: payment.connector,
+    referenceId: null,
+    errorCode: null,
+    errorMessage: null,
+    errorReason: null,
+    pollId: null,
+    cancellationReason: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await tx.attempts.insertAttempt(attempt);
+  return attempt;
+}
+
+function attemptStatusFor(outcome: Exclude<RailOutcome, { kind: 'pending' }>, payment: PaymentRecord): AttemptStatus {
+  switch (outcome.kind) {
+    case 'authorized':
+      return AUTOMATIC.has(payment.captureMethod) ? 'charged' : 'authorized';
+    case 'declined':
+      return 'failure';
+    case 'customer_action':
+      return 'authentication_pending';
+  }
+}
+
+/** Writes a rail answer onto the payment's newest attempt, in the caller's transaction. */
+export async function recordAttemptOutcome(tx: Stores, payment: PaymentRecord, outcome: RailOutcome, now: Date): Promise<void> {
+  if (outcome.kind === 'pending') return;
+  await tx.attempts.updateLatestAttempt(payment, payment.paymentId, {
+    status: attemptStatusFor(outcome, payment),
+    referenceId: outcome.reference,
+    ...(outcome.kind === 'declined'
+      ? { errorCode: outcome.errorCode, errorMessage: outcome.errorMessage, errorReason: outcome.errorReason }
+      : {}),
+    ...(outcome.kind === 'customer_action' ? { pollId: pollIdFor(payment.paymentId) } : {}),
+    updatedAt: now,
+  });
+}
+
+export function toAttemptResponse(attempt: PaymentAttemptRecord): PaymentAttempt {
+  return {
+    attempt_id: attempt.attemptId,
+    status: attempt.status,
+    amount: attempt.amount,
+    currency: attempt.currency,
+    connector: attempt.connector,
+    payment_method: attempt.paymentMethod,
+    payment_method_type: attempt.paymentMethodType,
+    capture_method: attempt.captureMethod,
+    reference_id: attempt.referenceId,
+    error_code: attempt.errorCode,
+    error_message: attempt.errorMessage,
+    error_reason: attempt.errorReason,
+    cancellation_reason: attempt.cancellationReason,
+    created_at: attempt.createdAt.toISOString(),
+    modified_at: attempt.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * Captures of a payment. Enabled rails capture as they authorize, so each charged attempt is one capture of its
+ * whole amount (capture_sequence 1, id `<attempt_id>_1`).
+ */
+export function capturesOf(attempts: readonly PaymentAttemptRecord[]): PaymentCapture[] {
+  return attempts
+    .filter((attempt) => attempt.status === 'charged')
+    .map((attempt) => ({
+      capture_id: `${attempt.attemptId}_1`,
+      status: 'charged' as const,
+      amount: attempt.amount,
+      currency: attempt.currency,
+      connector: attempt.connector,
+      authorized_attempt_id: attempt.attemptId,
+      connector_capture_id: attempt.referenceId,
+      capture_sequence: 1,
+      error_message: null,
+      error_code: null,
+      error_reason: null,
+      reference_id: attempt.referenceId,
+    }));
+}

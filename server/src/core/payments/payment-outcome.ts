@@ -1,0 +1,107 @@
+import type { PaymentStatus } from '../../../../protocol/payments';
+import type { RailOutcome } from '../../rails/rail-adapter';
+import type { PaymentPatch, PaymentRecord } from '../../storage/payments/records';
+import type { Stores } from '../../storage/stores';
+import type { CoreDeps } from '../shared/deps';
+import { recordAttemptOutcome } from './payment-attempts';
+import { decideTransition, PAYMENT_EVENT_FOR_STATUS } from './payment-transitions';
+import { toPaymentResponse } from './payment-view';
+
+const AUTOMATIC = new Set(['automatic', 'sequential_automatic']);
+
+function patchFor(payment: PaymentRecord, outcome: Exclude<RailOutcome, { kind: 'pending' }>, to: PaymentStatus, now: Date): PaymentPatch {
+  switch (outcome.kind) {
+    case 'authorized':
+      return {
+        status: to,
+        amountReceived: AUTOMATIC.has(payment.captureMethod) ? outcome.amountReceived : 0,
+        amountCapturable: AUTOMATIC.has(payment.captureMethod) ? 0 : payment.amount,
+        railReference: outcome.reference,
+        railState: null,
+        nextAction: null,
+        errorCode: null,
+        errorMessage: null,
+        errorReason: null,
+        updatedAt: now,
+      };
+    case 'declined':
+      return {
+        status: to,
+        amountCapturable: 0,
+        railReference: outcome.reference,
+        railState: null,
+        nextAction: null,
+        errorCode: outcome.errorCode,
+        errorMessage: outcome.errorMessage,
+        errorReason: outcome.errorReason,
+        updatedAt: now,
+      };
+    case 'customer_action':
+      return {
+        status: to,
+        railReference: outcome.reference,
+        railState: outcome.state,
+        nextAction: outcome.nextAction,
+        updatedAt: now,
+      };
+  }
+}
+
+/** Writes the outbox event a payment's new status announces, in the caller's transaction. */
+export async function recordPaymentEvent(deps: CoreDeps, tx: Stores, payment: PaymentRecord, now: Date): Promise<void> {
+  const eventType = PAYMENT_EVENT_FOR_STATUS[payment.status];
+  if (eventType === undefined) return;
+  const eventId = deps.ids.id('event');
+  await tx.outbox.insertEvent({
+    eventId,
+    accountId: payment.accountId,
+    mode: payment.mode,
+    eventType,
+    objectType: 'payment',
+    objectId: payment.paymentId,
+    createdAt: now,
+    payload: {
+      event_id: eventId,
+      event_type: eventType,
+      created: now.toISOString(),
+      account_id: payment.accountId,
+      mode: payment.mode,
+      content: { type: 'payment_details', object: toPaymentResponse(payment) },
+    },
+  });
+}
+
+/**
+ * Applies a rail's answer: looks the transition up in the table, then updates the payment (only if it is still in
+ * the status it was read in) and writes its outbox event in the same transaction. If another request applied an
+ * answer first, returns the payment as stored.
+ */
+export async function applyRailOutcome(
+  deps: CoreDeps,
+  payment: PaymentRecord,
+  outcome: RailOutcome,
+  trigger: 'rail_result' | 'rail_sync',
+): Promise<PaymentRecord> {
+  if (outcome.kind === 'pending') return payment;
+  const decision = decideTransition(payment.status, trigger, {
+    hasPaymentMethodData: true,
+    captureMethod: payment.captureMethod,
+    railResult: outcome.kind,
+  });
+  if (!decision.allowed) {
+    throw new Error(`no transition from ${payment.status} on ${trigger} for a ${outcome.kind} rail answer`);
+  }
+  const now = deps.clock.now();
+  const updated = await deps.store.transaction(async (tx) => {
+    const next = await tx.payments.updatePaymentIfStatus(payment, payment.paymentId, [payment.status], patchFor(payment, outcome, decision.to, now));
+    if (next !== undefined) {
+      await recordAttemptOutcome(tx, next, outcome, now);
+      await recordPaymentEvent(deps, tx, next, now);
+    }
+    return next;
+  });
+  if (updated !== undefined) return updated;
+  const current = await deps.store.payments.findPayment(payment, payment.paymentId);
+  if (current === undefined) throw new Error(`payment ${payment.paymentId} vanished`);
+  return current;
+}

@@ -1,0 +1,78 @@
+import { describe, expect, test } from 'vitest';
+import { PAYMENT_STATUSES } from '../../../../protocol/payments';
+import { decideTransition, PAYMENT_TRANSITIONS, statusesAllowing, type TransitionFacts } from './payment-transitions';
+
+const facts = (overrides: Partial<TransitionFacts> = {}): TransitionFacts => ({
+  hasPaymentMethodData: true,
+  captureMethod: 'automatic',
+  ...overrides,
+});
+
+describe('payment transition table', () => {
+  test.each([
+    { from: null, trigger: 'create', f: facts({ hasPaymentMethodData: false }), to: 'requires_payment_method' },
+    { from: null, trigger: 'create', f: facts(), to: 'requires_confirmation' },
+    { from: 'requires_payment_method', trigger: 'confirm', f: facts(), to: 'processing' },
+    { from: 'requires_confirmation', trigger: 'confirm', f: facts(), to: 'processing' },
+    { from: 'processing', trigger: 'rail_result', f: facts({ railResult: 'authorized' }), to: 'succeeded' },
+    { from: 'processing', trigger: 'rail_result', f: facts({ railResult: 'authorized', captureMethod: 'sequential_automatic' }), to: 'succeeded' },
+    { from: 'processing', trigger: 'rail_result', f: facts({ railResult: 'authorized', captureMethod: 'manual' }), to: 'requires_capture' },
+    { from: 'processing', trigger: 'rail_result', f: facts({ railResult: 'declined' }), to: 'failed' },
+    { from: 'processing', trigger: 'rail_result', f: facts({ railResult: 'customer_action' }), to: 'requires_customer_action' },
+    { from: 'requires_customer_action', trigger: 'rail_sync', f: facts({ railResult: 'authorized' }), to: 'succeeded' },
+    { from: 'requires_customer_action', trigger: 'rail_sync', f: facts({ railResult: 'declined' }), to: 'failed' },
+    { from: 'requires_payment_method', trigger: 'cancel', f: facts({ hasPaymentMethodData: false }), to: 'cancelled' },
+    { from: 'requires_confirmation', trigger: 'cancel', f: facts(), to: 'cancelled' },
+    { from: 'requires_capture', trigger: 'cancel', f: facts({ captureMethod: 'manual' }), to: 'cancelled' },
+    { from: 'requires_customer_action', trigger: 'cancel', f: facts(), to: 'cancelled' },
+  ] as const)('$from --$trigger--> $to', ({ from, trigger, f, to }) => {
+    expect(decideTransition(from, trigger, f)).toEqual({ allowed: true, to });
+  });
+
+  test('confirm without payment method data is refused for its condition, not its status', () => {
+    expect(decideTransition('requires_payment_method', 'confirm', facts({ hasPaymentMethodData: false }))).toEqual({
+      allowed: false,
+      reason: 'condition',
+    });
+  });
+
+  test.each(['succeeded', 'failed', 'processing', 'requires_customer_action', 'requires_capture', 'cancelled'] as const)(
+    'refuses confirm from %s',
+    (status) => {
+      expect(decideTransition(status, 'confirm', facts())).toEqual({ allowed: false, reason: 'status' });
+    },
+  );
+
+  test('a pending rail answer changes nothing', () => {
+    expect(decideTransition('requires_customer_action', 'rail_sync', facts({ railResult: 'pending' }))).toEqual({
+      allowed: false,
+      reason: 'condition',
+    });
+  });
+
+  test('final statuses have no outgoing rows', () => {
+    for (const status of ['succeeded', 'failed'] as const) {
+      expect(PAYMENT_TRANSITIONS.filter((row) => row.from === status)).toEqual([]);
+    }
+  });
+
+  test('every status named in the table is a protocol status', () => {
+    for (const row of PAYMENT_TRANSITIONS) {
+      if (row.from !== null) expect(PAYMENT_STATUSES).toContain(row.from);
+      expect(PAYMENT_STATUSES).toContain(row.to);
+    }
+  });
+
+  test('no two rows with the same from, trigger and condition', () => {
+    const keys = PAYMENT_TRANSITIONS.map((row) => `${row.from}|${row.trigger}|${row.condition}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  test.each(['succeeded', 'failed', 'processing', 'cancelled', 'partially_captured'] as const)('refuses cancel from %s', (status) => {
+    expect(decideTransition(status, 'cancel', facts())).toEqual({ allowed: false, reason: 'status' });
+  });
+
+  test('statusesAllowing lists the from-statuses of a trigger', () => {
+    expect(statusesAllowing('confirm').sort()).toEqual(['requires_confirmation', 'requires_payment_method']);
+  });
+});

@@ -1,0 +1,88 @@
+import type { PaymentResponse, RetrievePaymentQuery } from '../../../../protocol/api/payments';
+import type { PaymentRecord } from '../../storage/payments/records';
+import type { RailOutcome } from '../../rails/rail-adapter';
+import { authorizePaymentAccess, requireKeyKind } from '../auth/auth';
+import type { AuthContext } from '../auth/auth-context';
+import type { CoreDeps } from '../shared/deps';
+import { findPaymentOrThrow } from './find-payment';
+import { paymentCustomerDetails } from './payment-customer';
+import { capturesOf, toAttemptResponse } from './payment-attempts';
+import { applyRailOutcome } from './payment-outcome';
+import { decideTransition } from './payment-transitions';
+import type { RailName } from '../../kernel/account-settings-types';
+import { toPaymentResponse } from './payment-view';
+
+/**
+ * GET /payments/{payment_id}: a secret key, or a publishable key with the payment's client_secret. A payment that
+ * waits for the customer asks its rail whether the customer has answered (the simulator answers
+ * deterministically on the injected clock; docs/simulator.md).
+ */
+export async function retrievePayment(
+  deps: CoreDeps,
+  auth: AuthContext,
+  paymentId: string,
+  query: RetrievePaymentQuery,
+): Promise<PaymentRecord> {
+  requireKeyKind(auth, ['secret', 'publishable']);
+  const payment = await findPaymentOrThrow(deps, auth, paymentId);
+  authorizePaymentAccess(auth, payment, query.client_secret, deps.clock.now());
+  return query.force_sync === 'true' ? forceSyncWithRail(deps, payment) : syncWithRail(deps, payment);
+}
+
+/**
+ * GET /payments/{payment_id} as the API answers it: the payment, plus `attempts` (expand_attempts=true) and
+ * `captures` (expand_captures=true; automatic capture: one capture per charged attempt).
+ */
+export async function retrievePaymentResponse(
+  deps: CoreDeps,
+  auth: AuthContext,
+  paymentId: string,
+  query: RetrievePaymentQuery,
+): Promise<PaymentResponse> {
+  const payment = await retrievePayment(deps, auth, paymentId, query);
+  // The stored customer, not the request's copy: it reflects updates, and null once the customer is deleted.
+  const response = { ...toPaymentResponse(payment), customer: await paymentCustomerDetails(deps, payment) };
+  if (query.expand_attempts !== 'true' && query.expand_captures !== 'true') return response;
+  const attempts = await deps.store.attempts.listAttempts(payment, payment.paymentId);
+  return {
+    ...response,
+    ...(query.expand_attempts === 'true' ? { attempts: attempts.map(toAttemptResponse) } : {}),
+    ...(query.expand_captures === 'true' ? { captures: capturesOf(attempts) } : {}),
+  };
+}
+
+/** What the payment's rail says now, or undefined when no rail took it (or its adapter is not wired). */
+async function askRail(deps: CoreDeps, payment: PaymentRecord): Promise<RailOutcome | undefined> {
+  if (payment.rail === null || payment.railReference === null) return undefined;
+  const adapter = deps.rails.adapterFor(payment.mode, payment.rail as RailName);
+  return adapter?.sync({
+    mode: payment.mode,
+    paymentId: payment.paymentId,
+    amount: payment.amount,
+    railReference: payment.railReference,
+    railState: payment.railState,
+    now: deps.clock.now(),
+  });
+}
+
+/**
+ * force_sync=true: asks the rail about any payment it took, whatever its status. The answer is applied only where
+ * the transition table has a row for it (a waiting payment resolving); otherwise the payment is unchanged.
+ */
+export async function forceSyncWithRail(deps: CoreDeps, payment: PaymentRecord): Promise<PaymentRecord> {
+  const outcome = await askRail(deps, payment);
+  if (outcome === undefined || outcome.kind === 'pending') return payment;
+  const decision = decideTransition(payment.status, 'rail_sync', {
+    hasPaymentMethodData: true,
+    captureMethod: payment.captureMethod,
+    railResult: outcome.kind,
+  });
+  return decision.allowed ? applyRailOutcome(deps, payment, outcome, 'rail_sync') : payment;
+}
+
+/** Asks the rail about a payment waiting for the customer; any other payment is returned unchanged. */
+export async function syncWithRail(deps: CoreDeps, payment: PaymentRecord): Promise<PaymentRecord> {
+  if (payment.status !== 'requires_customer_action') return payment;
+  const outcome = await askRail(deps, payment);
+  return outcome === undefined ? payment : applyRailOutcome(deps, payment, outcome, 'rail_sync');
+}

@@ -1,0 +1,119 @@
+import type { UpdatePaymentRequest } from '../../../../protocol/api/payment-ops';
+import { orderDetailsTotal, statementDescriptorProblem, type JsonObject } from '../../../../protocol/api/payments';
+import type { PaymentStatus } from '../../../../protocol/payments';
+import type { PaymentPatch, PaymentRecord } from '../../storage/payments/records';
+import { authorizePaymentAccess, requireKeyKind } from '../auth/auth';
+import type { AuthContext } from '../auth/auth-context';
+import { HOW_THE_CUSTOMER_PAYS, refuseChargeChanges } from './charge-fields';
+import { executeConfirm } from './confirm-payment';
+import type { CoreDeps } from '../shared/deps';
+import { findPaymentOrThrow } from './find-payment';
+import { ApiError } from '../shared/errors';
+import { resolvePaymentMethod } from './payment-method';
+
+/** Statuses in which a payment may be updated (api-conventions §6; Hyperswitch payment_update.rs). */
+export const UPDATABLE_STATUSES: readonly PaymentStatus[] = ['requires_payment_method', 'requires_confirmation'];
+
+/** Body fields that are not stored among the request fields (secrets, one-shot switches, the method data). */
+const NOT_STORED = new Set<string>(['client_secret', 'confirm', 'retry_action', 'payment_method_data']);
+
+const MANUAL_CAPTURE = new Set(['manual', 'manual_multiple']);
+
+function invalid(field: string, message: string): ApiError {
+  return new ApiError('ERR_2003', message, { fieldName: field });
+}
+
+/**
+ * POST /payments/{payment_id} with a secret key, or a publishable key and the payment's client_secret. Allowed in
+ * requires_payment_method and requires_confirmation only (ERR_4003 otherwise). The request-table rules are checked
+ * on the values the payment has after the update (order_details against the amount, statement descriptors,
+ * extended authorization against the capture method). confirm: true confirms right after the update.
+ */
+export async function updatePayment(
+  deps: CoreDeps,
+  auth: AuthContext,
+  paymentId: string,
+  body: UpdatePaymentRequest,
+): Promise<PaymentRecord> {
+  requireKeyKind(auth, ['secret', 'publishable']);
+  const payment = await findPaymentOrThrow(deps, auth, paymentId);
+  const now = deps.clock.now();
+  authorizePaymentAccess(auth, payment, body.client_secret, now);
+  if (body.payment_id != null && body.payment_id !== paymentId) {
+    throw invalid('payment_id', 'payment_id in the body differs from the payment in the path.');
+  }
+  if (!UPDATABLE_STATUSES.includes(payment.status)) {
+    throw new ApiError('ERR_4003', `You cannot update this payment because it has status ${payment.status}.`);
+  }
+  if (auth.keyKind === 'publishable') {
+    refuseChargeChanges(body, payment, HOW_THE_CUSTOMER_PAYS, (field) => `${field} can be changed with a secret key only.`);
+  }
+
+  const stored = payment.requestFields;
+  const pick = <K extends keyof UpdatePaymentRequest>(field: K): unknown => (body[field] !== undefined ? body[field] : stored[field]);
+  const amount = body.amount ?? payment.amount;
+  const amountToCapture = body.amount_to_capture !== undefined ? body.amount_to_capture : payment.amountToCapture;
+  if (amountToCapture != null && amountToCapture > amount) throw invalid('amount_to_capture', 'amount_to_capture must be <= amount.');
+  const orderDetails = pick('order_details') as { amount: number; quantity: number }[] | undefined;
+  if (orderDetails != null && orderDetailsTotal(orderDetails) !== amount) {
+    throw invalid('order_details', 'the sum of order_details amount x quantity must equal amount.');
+  }
+  const descriptor = statementDescriptorProblem(
+    pick('statement_descriptor_name') as string | undefined,
+    pick('statement_descriptor_suffix') as string | undefined,
+  );
+  if (descriptor !== undefined) throw invalid(descriptor.field, `${descriptor.message}.`);
+  const captureMethod = body.capture_method ?? payment.captureMethod;
+  if (pick('request_extended_authorization') === true && !MANUAL_CAPTURE.has(captureMethod)) {
+    throw invalid('request_extended_authorization', 'request_extended_authorization needs capture_method manual or manual_multiple.');
+  }
+  // payment_method / payment_method_type must agree with the method data the payment will hold.
+  const data = body.payment_method_data ?? payment.paymentMethodData;
+  const methodTouched = body.payment_method_data !== undefined || body.payment_method !== undefined || body.payment_method_type !== undefined;
+  const method =
+    data !== null && methodTouched
+      ? resolvePaymentMethod(data, body.payment_method ?? payment.paymentMethod, body.payment_method_type ?? payment.paymentMethodType)
+      : undefined;
+
+  const requestFields: JsonObject = { ...stored };
+  for (const [field, value] of Object.entries(body)) {
+    if (value !== undefined && !NOT_STORED.has(field)) requestFields[field] = value;
+  }
+  const patch: PaymentPatch = {
+    updatedAt: now,
+    requestFields,
+    ...(body.amount !== undefined ? { amount: body.amount, amountCapturable: body.amount } : {}),
+    ...(body.currency !== undefined ? { currency: body.currency } : {}),
+    ...(body.amount_to_capture !== undefined ? { amountToCapture: body.amount_to_capture } : {}),
+    ...(body.shipping_cost !== undefined ? { shippingCost: body.shipping_cost } : {}),
+    ...(body.order_tax_amount !== undefined ? { orderTaxAmount: body.order_tax_amount } : {}),
+    ...(body.capture_method !== undefined ? { captureMethod: body.capture_method } : {}),
+    ...(body.customer_id !== undefined ? { customerId: body.customer_id } : {}),
+    ...(body.description !== undefined ? { description: body.description } : {}),
+    ...(body.return_url !== undefined ? { returnUrl: body.return_url } : {}),
+    ...(body.setup_future_usage !== undefined ? { setupFutureUsage: body.setup_future_usage } : {}),
+    ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
+    ...(body.merchant_order_reference_id !== undefined ? { merchantOrderReferenceId: body.merchant_order_reference_id } : {}),
+    ...(body.session_expiry !== undefined ? { clientSecretExpiresAt: new Date(now.getTime() + body.session_expiry * 1000) } : {}),
+    ...(body.payment_method_data !== undefined
+      ? {
+          paymentMethodData: body.payment_method_data,
+          // Payment method details make the payment ready to confirm (as at create).
+          status: 'requires_confirmation' as const,
+        }
+      : {}),
+    ...(method !== undefined
+      ? { paymentMethod: method.paymentMethod, paymentMethodType: method.paymentMethodType }
+      : {
+          ...(body.payment_method !== undefined ? { paymentMethod: body.payment_method } : {}),
+          ...(body.payment_method_type !== undefined ? { paymentMethodType: body.payment_method_type } : {}),
+        }),
+  };
+  const updated = await deps.store.payments.updatePaymentIfStatus(auth, paymentId, [payment.status], patch);
+  if (updated === undefined) {
+    const current = await deps.store.payments.findPayment(auth, paymentId);
+    throw new ApiError('ERR_4003', `You cannot update this payment because it has status ${current?.status ?? payment.status}.`);
+  }
+  if (body.confirm === true) return executeConfirm(deps, auth, updated, {});
+  return updated;
+}

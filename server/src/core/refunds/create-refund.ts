@@ -1,0 +1,156 @@
+import type { CreateRefundRequest } from '../../../../protocol/api/refunds';
+import type { RefundRequest, RefundOutcome } from '../../rails/rail-adapter';
+import type { PaymentRecord } from '../../storage/payments/records';
+import type { RefundRecord } from '../../storage/refunds/records';
+import { provisionedAdapter } from '../accounts/account-settings';
+import { requireKeyKind } from '../auth/auth';
+import type { AuthContext } from '../auth/auth-context';
+import { fingerprint } from '../shared/canonical-json';
+import type { CoreDeps } from '../shared/deps';
+import { ApiError } from '../shared/errors';
+import { findPaymentOrThrow } from '../payments/find-payment';
+import { applyRefundOutcome } from './refund-outcome';
+import { decideRefundTransition, REFUNDABLE_PAYMENT_STATUSES } from './refund-transitions';
+
+type RefundCall = (request: RefundRequest) => Promise<RefundOutcome>;
+
+/** Thrown inside the create transaction to roll back the reservation when another create took the refund_id. */
+class RefundIdTaken extends Error {}
+
+/**
+ * POST /refunds (secret key). refund_id gives idempotency (api-conventions §5): the same id with the same body
+ * returns the stored refund; another body is refused with ERR_4009. The refund is stored `pending` and its amount
+ * reserved on the payment in one transaction (a conditional update: concurrent refunds never exceed the captured
+ * amount), then the rail is asked and its answer applied with the refund's event.
+ */
+export async function createRefund(deps: CoreDeps, auth: AuthContext, body: CreateRefundRequest): Promise<RefundRecord> {
+  requireKeyKind(auth, ['secret']);
+  const requestFingerprint = fingerprint(body);
+  if (body.refund_id !== undefined) {
+    const existing = await deps.store.refunds.findRefund(auth, body.refund_id);
+    if (existing !== undefined) return replayOrConflict(existing, requestFingerprint);
+  }
+
+  // No rail of the account refunds in this mode (every live refund today): refused before anything is looked up.
+  if (!auth.account.settings.rails.some((rail) => rail.capabilities[auth.mode].refunds)) throw refundsUnavailable(auth, null);
+
+  const payment = await findPaymentOrThrow(deps, auth, body.payment_id, 'payment_id');
+  const decision = decideRefundTransition(null, 'create', { paymentStatus: payment.status });
+  if (!decision.allowed) throw notRefundable(payment);
+  const refundOnRail = refundingRail(deps, auth, payment);
+
+  const refunded = (await deps.store.refunds.findRefundedAmount(auth, payment.paymentId)) ?? 0;
+  const refundable = (payment.amountReceived ?? 0) - refunded;
+  const amount = body.amount ?? refundable;
+  if (amount <= 0 || amount > refundable) throw overAmount(payment, amount, refundable);
+
+  const now = deps.clock.now();
+  const refund: RefundRecord = {
+    accountId: auth.accountId,
+    mode: auth.mode,
+    refundId: body.refund_id ?? deps.ids.id('refund'),
+    paymentId: payment.paymentId,
+    profileId: payment.profileId,
+    status: decision.to,
+    amount,
+    currency: payment.currency,
+    reason: body.reason ?? null,
+    metadata: body.metadata ?? null,
+    refundType: body.refund_type ?? 'instant',
+    rail: payment.rail,
+    connector: payment.connector,
+    railReference: null,
+    errorCode: null,
+    errorMessage: null,
+    unifiedCode: null,
+    unifiedMessage: null,
+    requestFingerprint,
+    createdAt: now,
+    updatedAt: now,
+  };
+
+  let reserved: boolean;
+  try {
+    reserved = await deps.store.transaction(async (tx) => {
+      if (!(await tx.refunds.reserveRefundAmount(auth, payment.paymentId, amount, REFUNDABLE_PAYMENT_STATUSES))) return false;
+      if ((await tx.refunds.insertRefund(refund)) === 'duplicate') throw new RefundIdTaken();
+      return true;
+    });
+  } catch (error) {
+    if (!(error instanceof RefundIdTaken)) throw error;
+    // A concurrent create with this refund_id won; its refund answers for this request too.
+    const existing = await deps.store.refunds.findRefund(auth, refund.refundId);
+    if (existing === undefined) throw new Error(`refund ${refund.refundId} reported duplicate but not found`);
+    return replayOrConflict(existing, requestFingerprint);
+  }
+  if (!reserved) {
+    // Another refund (or a status change) got there first: say which rule now stops this one.
+    const current = (await deps.store.payments.findPayment(auth, payment.paymentId)) ?? payment;
+    if (!decideRefundTransition(null, 'create', { paymentStatus: current.status }).allowed) throw notRefundable(current);
+    const nowRefunded = (await deps.store.refunds.findRefundedAmount(auth, payment.paymentId)) ?? 0;
+    throw overAmount(current, amount, (current.amountReceived ?? 0) - nowRefunded);
+  }
+
+  const outcome = await refundOnRail({
+    mode: auth.mode,
+    refundId: refund.refundId,
+    paymentId: payment.paymentId,
+    paymentReference: payment.railReference,
+    amount,
+    currency: payment.currency,
+    reason: refund.reason,
+    now,
+  });
+  return applyRefundOutcome(deps, refund, outcome);
+}
+
+/**
+ * The rail call that refunds this payment, when the account's capability data allows refunds on the payment's rail
+ * in this mode (api-conventions §8); capable but no refunding adapter wired: ERR_3010.
+ */
+function refundingRail(deps: CoreDeps, auth: AuthContext, payment: PaymentRecord): RefundCall {
+  const settings = auth.account.settings.rails.find((rail) => rail.rail === payment.rail);
+  if (settings === undefined || !settings.capabilities[auth.mode].refunds) throw refundsUnavailable(auth, payment.rail);
+  const adapter = provisionedAdapter(settings, deps.rails, auth.mode);
+  const refund = adapter?.refund;
+  if (adapter === undefined || refund === undefined) {
+    throw new ApiError('ERR_3010', `The ${settings.rail} rail is not provisioned for ${auth.mode} refunds on this account yet.`);
+  }
+  return refund.bind(adapter);
+}
+
+/**
+ * Live: ERR_4011 (spec "Behaviour of groups that are not live today" 1: no enabled rail refunds live payments).
+ * Test mode on a rail without the refunds capability: ERR_4030.
+ */
+function refundsUnavailable(auth: AuthContext, rail: string | null): ApiError {
+  if (auth.mode === 'live') {
+    return new ApiError('ERR_4011', 'No enabled rail refunds live payments; arrange this refund outside the service.');
+  }
+  const subject = rail === null ? 'No rail of this account refunds' : `The ${rail} rail does not refund`;
+  return new ApiError('ERR_4030', `${subject} ${auth.mode} payments on this account.`);
+}
+
+function notRefundable(payment: PaymentRecord): ApiError {
+  return new ApiError(
+    'ERR_4003',
+    `This payment could not be refunded because it has status ${payment.status}. The expected status is ${REFUNDABLE_PAYMENT_STATUSES.join(' or ')}.`,
+  );
+}
+
+function overAmount(payment: PaymentRecord, amount: number, refundable: number): ApiError {
+  return new ApiError(
+    'ERR_4008',
+    `The refund amount ${amount} exceeds what is left to refund on payment ${payment.paymentId} (${Math.max(refundable, 0)}).`,
+    { fieldName: 'amount' },
+  );
+}
+
+function replayOrConflict(existing: RefundRecord, requestFingerprint: string): RefundRecord {
+  if (existing.requestFingerprint !== requestFingerprint) {
+    throw new ApiError('ERR_4009', 'refund_id already exists with a different request body.', {
+      fieldName: 'refund_id',
+    });
+  }
+  return existing;
+}

@@ -1,0 +1,28 @@
+import { REFUND_LIMITS, type ListRefundsRequest } from '../../../../protocol/api/refunds';
+import type { RefundPage } from '../../storage/refunds/records';
+import { requireKeyKind } from '../auth/auth';
+import type { AuthContext } from '../auth/auth-context';
+import type { CoreDeps } from '../shared/deps';
+
+/**
+ * POST /refunds/list (secret key): refunds of the key's account and mode created within [start_time, end_time]
+ * (end_time defaults to now), narrowed by the body's filters, newest first; limit defaults to 10 (at most 100).
+ */
+export async function listRefunds(deps: CoreDeps, auth: AuthContext, body: ListRefundsRequest): Promise<RefundPage> {
+  requireKeyKind(auth, ['secret']);
+  return deps.store.refunds.listRefunds(auth, {
+    createdFrom: new Date(body.start_time),
+    createdTo: body.end_time === undefined ? deps.clock.now() : new Date(body.end_time),
+    paymentId: body.payment_id,
+    refundId: body.refund_id,
+    profileId: body.profile_id,
+    minAmount: body.amount_filter?.start_amount,
+    maxAmount: body.amount_filter?.end_amount,
+    connectors: body.connector,
+    merchantConnectorIds: body.merchant_connector_id,
+    currencies: body.currency,
+    statuses: body.refund_status,
+    limit: body.limit ?? REFUND_LIMITS.listDefaultLimit,
+    offset: body.offset ?? 0,
+  });
+}

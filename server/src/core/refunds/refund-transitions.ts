@@ -1,0 +1,78 @@
+/**
+ * The refund state machine as one table (from, trigger, condition, to). Anything not in the table is refused.
+ * Statuses are the spec's (Hyperswitch v1 names); the spec shows no transitions, so every row is an open point
+ * (docs/open-points.md, "States: Refund").
+ */
+import type { PaymentStatus } from '../../../../protocol/payments';
+import type { RefundStatus } from '../../../../protocol/api/refunds';
+import type { RefundOutcome } from '../../rails/rail-adapter';
+
+export type RefundTrigger =
+  /** POST /refunds: the refund is stored, its amount reserved on the payment, before the rail is asked. */
+  | 'create'
+  /** The rail answered the refund started by create. */
+  | 'rail_result';
+
+export type RefundCondition =
+  | 'payment_refundable'
+  | 'rail_succeeded'
+  | 'rail_failed'
+  | 'rail_review';
+
+export interface RefundFacts {
+  /** The payment's status (create). */
+  paymentStatus?: PaymentStatus;
+  /** What the rail said (rail_result). */
+  railResult?: Exclude<RefundOutcome['kind'], 'pending'>;
+}
+
+export interface RefundTransition {
+  /** null: the refund does not exist yet. */
+  from: RefundStatus | null;
+  trigger: RefundTrigger;
+  condition: RefundCondition;
+  to: RefundStatus;
+}
+
+/** Payment statuses a refund may be made on (api-conventions §6; Hyperswitch `core/refunds.rs`). */
+export const REFUNDABLE_PAYMENT_STATUSES: readonly PaymentStatus[] = ['succeeded', 'partially_captured'];
+
+export const REFUND_CONDITIONS: Record<RefundCondition, (facts: RefundFacts) => boolean> = {
+  payment_refundable: (facts) => facts.paymentStatus !== undefined && REFUNDABLE_PAYMENT_STATUSES.includes(facts.paymentStatus),
+  rail_succeeded: (facts) => facts.railResult === 'succeeded',
+  rail_failed: (facts) => facts.railResult === 'failed',
+  rail_review: (facts) => facts.railResult === 'review',
+};
+
+export const REFUND_TRANSITIONS: readonly RefundTransition[] = [
+  // Created pending (as in Hyperswitch); the amount is reserved on the payment in the same transaction.
+  { from: null, trigger: 'create', condition: 'payment_refundable', to: 'pending' },
+  // The rail's answer (the simulator answers at once).
+  { from: 'pending', trigger: 'rail_result', condition: 'rail_succeeded', to: 'succeeded' },
+  { from: 'pending', trigger: 'rail_result', condition: 'rail_failed', to: 'failed' },
+  { from: 'pending', trigger: 'rail_result', condition: 'rail_review', to: 'review' },
+];
+
+export type RefundDecision =
+  | { allowed: true; to: RefundStatus }
+  /** No row has this (from, trigger). */
+  | { allowed: false; reason: 'status' }
+  /** Rows exist for (from, trigger) but no condition holds. */
+  | { allowed: false; reason: 'condition' };
+
+/** Looks the transition up in the table. The first row whose condition holds wins. */
+export function decideRefundTransition(from: RefundStatus | null, trigger: RefundTrigger, facts: RefundFacts): RefundDecision {
+  const rows = REFUND_TRANSITIONS.filter((row) => row.from === from && row.trigger === trigger);
+  if (rows.length === 0) return { allowed: false, reason: 'status' };
+  const row = rows.find((candidate) => REFUND_CONDITIONS[candidate.condition](facts));
+  return row ? { allowed: true, to: row.to } : { allowed: false, reason: 'condition' };
+}
+
+/** Statuses that do not count toward the refunded sum of a payment. */
+export const RELEASING_REFUND_STATUSES: readonly RefundStatus[] = ['failed'];
+
+/** The webhook event a refund status announces (Hyperswitch v1: pending and review announce nothing). */
+export const REFUND_EVENT_FOR_STATUS: Partial<Record<RefundStatus, string>> = {
+  succeeded: 'refund_succeeded',
+  failed: 'refund_failed',
+};

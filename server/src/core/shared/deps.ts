@@ -1,0 +1,18 @@
+import type { RailRegistry } from '../../rails/rail-adapter';
+import type { Store } from '../../storage/stores';
+import type { Clock } from '../../kernel/clock';
+import type { IdGenerator } from '../../kernel/ids';
+import type { CardVault } from '../../vault/card-vault';
+
+/** What every core operation may use. Concrete adapters are chosen in main.ts (or a test harness). */
+export interface CoreDeps {
+  store: Store;
+  rails: RailRegistry;
+  clock: Clock;
+  ids: IdGenerator;
+  /**
+   * The card vault (POST /vault/tokens, psp_token confirms). Optional so deps built without one (unit tests of
+   * other operations) need not make a key; without it the vault answers ERR_4004 like an account without cards.
+   */
+  vault?: CardVault;
+}
