@@ -136,7 +136,7 @@ export interface Config {
   accountSettings: AccountSettings;
   /** RAIL_VAULT_KEY (32 bytes); undefined: the key file in the data directory (vault/vault-cipher.ts). */
   vaultKey: Buffer | undefined;
-  /** How often waiting payments are asked about (core/sweep-waiting-payments.ts); 0 turns the sweep off. */
+  /** How often waiting payments are asked about (core/payments/sweep-waiting-payments.ts); 0 turns the sweep off. */
   paymentSyncIntervalMs: number;
   logLevel: z.infer<typeof EnvSchema>['RAIL_LOG_LEVEL'];
   /** Limits on the browser and public surfaces (http/rate-limit.ts); null: RAIL_RATE_LIMITS=off. */

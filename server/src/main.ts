@@ -9,7 +9,8 @@ import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp, createJsApp } from './app';
-import { bootstrap, type BootstrapSecretsFile } from './core/accounts/bootstrap';
+import { compose } from './compose';
+import type { BootstrapSecretsFile } from './core/accounts/bootstrap';
 import { systemClock } from './kernel/clock';
 import { cryptoIds } from './kernel/ids';
 import { purgeExpiredIdempotencyKeys } from './core/auth/idempotency';
@@ -19,11 +20,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { readRuntimeManifest } from './http/js-app';
 import { RateLimiter } from './http/rate-limit';
 import { createLogger, type Logger } from './logger';
-import { createSimulatorRegistry } from './rails/simulator/registry';
-import { CardVault } from './vault/card-vault';
-import { loadOrCreateVaultKey, VAULT_KEY_FILE, VaultCipher } from './vault/vault-cipher';
-import { openDatabase } from './storage/database';
-import { SqlStore } from './storage/sql-store';
+import { loadOrCreateVaultKey, VAULT_KEY_FILE } from './vault/vault-cipher';
 import { defaultWebhookDeliveryConfig } from './webhooks/delivery';
 import { WebhookDispatcher } from './webhooks/dispatcher';
 
@@ -96,18 +93,19 @@ async function main(): Promise<void> {
   }
   const logger: Logger = createLogger(config.logLevel);
 
-  const { db, engine } = openDatabase({
+  const vaultKey = await loadOrCreateVaultKey(config.vaultKey, config.dataDir);
+  if (vaultKey.source === 'generated') logger.warn(`generated a vault key in ${join(config.dataDir, VAULT_KEY_FILE)}; set RAIL_VAULT_KEY in production`);
+  const { engine, store, boot, core } = await compose({
     databaseUrl: config.databaseUrl,
     sqliteFile: join(config.dataDir, 'rail.sqlite'),
     onIdleConnectionError: (error) => logger.warn({ error: error.message }, 'an idle PostgreSQL connection failed; the pool replaces it'),
-  });
-  const store = new SqlStore(db, engine);
-  await store.migrate();
-
-  const boot = await bootstrap(
-    { store, clock: systemClock, ids: cryptoIds, secretsFile: fileSecrets(config.dataDir) },
-    {
-      settings: config.accountSettings,
+    clock: systemClock,
+    ids: cryptoIds,
+    publicBaseUrl: config.publicBaseUrl,
+    vaultKey: vaultKey.key,
+    settings: config.accountSettings,
+    secretsFile: fileSecrets(config.dataDir),
+    bootstrap: {
       testSecretKey: config.testSecretKey,
       testPublishableKey: config.testPublishableKey,
       operatorEmail: config.operatorEmail,
@@ -116,15 +114,8 @@ async function main(): Promise<void> {
       webhookUrl: config.webhookUrl,
       webhookSecret: config.webhookSecret,
     },
-  );
+  });
   for (const warning of boot.warnings) logger.warn(warning);
-
-  // Test mode: the deterministic simulators (an account uses a rail only when its settings provision it). Live
-  // mode: provider adapters need credentials (none wired yet), so live payments answer ERR_3010.
-  const rails = createSimulatorRegistry({ ids: cryptoIds, publicBaseUrl: config.publicBaseUrl });
-  const vaultKey = await loadOrCreateVaultKey(config.vaultKey, config.dataDir);
-  if (vaultKey.source === 'generated') logger.warn(`generated a vault key in ${join(config.dataDir, VAULT_KEY_FILE)}; set RAIL_VAULT_KEY in production`);
-  const vault = new CardVault(new VaultCipher(vaultKey.key));
 
   const webhooks = defaultWebhookDeliveryConfig({ retryScheduleSeconds: config.webhookRetryScheduleSeconds });
   const scheduleSeconds = webhooks.retryScheduleSeconds.reduce((sum, seconds) => sum + seconds, 0);
@@ -136,11 +127,7 @@ async function main(): Promise<void> {
   let ready = false;
   const isReady = () => ready;
   const api = createApp({
-    store,
-    rails,
-    clock: systemClock,
-    ids: cryptoIds,
-    vault,
+    ...core,
     logger,
     publicBaseUrl: config.publicBaseUrl,
     publicJsUrl: config.publicJsUrl,
@@ -168,7 +155,7 @@ async function main(): Promise<void> {
 
   // Waiting payments resolve (and their webhook events are written) without anyone reading them.
   const waitingSweep = new WaitingPaymentSweep(
-    { store, rails, clock: systemClock, ids: cryptoIds, vault },
+    core,
     {
       batchSize: PAYMENT_SYNC_BATCH,
       onError: (payment, error) => logger.warn({ err: error, payment_id: payment.paymentId, rail: payment.rail }, 'rail sync of a waiting payment failed'),

@@ -1,6 +1,6 @@
 /**
  * The running server resolves waiting payments by itself: a pending UPI collect's payment_succeeded webhook arrives
- * although nobody reads the payment (main.ts runs core/sweep-waiting-payments.ts every RAIL_PAYMENT_SYNC_INTERVAL_MS).
+ * although nobody reads the payment (main.ts runs core/payments/sweep-waiting-payments.ts every RAIL_PAYMENT_SYNC_INTERVAL_MS).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,7 @@
 /**
  * The shape of an account's settings: its rails, their currencies, modes and capabilities (api-conventions §8), and
  * its webhook endpoint. Ground floor: storage, rails and webhooks read these types; the defaults and the catalog of
- * rails live in core/account-settings.ts.
+ * rails live in core/accounts/account-settings.ts.
  */
 import type { Currency } from '../../../protocol/currency';
 import type { Mode } from '../../../protocol/ids';

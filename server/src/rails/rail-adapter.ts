@@ -77,7 +77,7 @@ export interface RailAdapter {
   sync(request: SyncRequest): Promise<RailOutcome>;
   /**
    * Refunds (part of) a captured payment. Present on adapters that can refund; whether an account may use it in a
-   * mode is the account's capability data (core/account-settings.ts), never decided here.
+   * mode is the account's capability data (core/accounts/account-settings.ts), never decided here.
    */
   refund?(request: RefundRequest): Promise<RefundOutcome>;
 }

@@ -1,5 +1,5 @@
 /**
- * Shared helpers of the API suites (server/src/http/*.api-suite.ts): a live-mode key for mode-isolation tests,
+ * Shared helpers of the API suites (the *.api.test.ts files beside the routes): a live-mode key for mode-isolation tests,
  * the error-envelope assertion, and the app.request() wrapper with the default test secret key.
  */
 import { expect } from 'vitest';

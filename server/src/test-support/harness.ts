@@ -8,21 +8,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createApp } from '../app';
+import { compose } from '../compose';
 import { DEFAULT_ACCOUNT_SETTINGS } from '../core/accounts/account-settings';
-import type { AccountSettings } from '../kernel/account-settings-types';
-import { bootstrap, type BootstrapResult, type BootstrapSecretsFile } from '../core/accounts/bootstrap';
+import type { AccountSettings, RailName } from '../kernel/account-settings-types';
+import type { BootstrapResult, BootstrapSecretsFile } from '../core/accounts/bootstrap';
 import { ManualClock } from '../kernel/clock';
 import { cryptoIds } from '../kernel/ids';
-import { RateLimiter, type RateLimitDeps } from '../http/rate-limit';
+import { type RateLimitDeps, RateLimiter } from '../http/rate-limit';
 import { createLogger, type Logger } from '../logger';
 import type { RailAdapter, RailRegistry } from '../rails/rail-adapter';
-import type { RailName } from '../kernel/account-settings-types';
-import { createSimulatorRegistry } from '../rails/simulator/registry';
-import { CardVault } from '../vault/card-vault';
-import { VaultCipher } from '../vault/vault-cipher';
-import { openDatabase, type Engine } from '../storage/database';
-import { SqlStore } from '../storage/sql-store';
+import type { Engine } from '../storage/database';
 import type { Database } from '../storage/schema';
+import type { SqlStore } from '../storage/sql-store';
 import type { Kysely } from 'kysely';
 
 export const TEST_DATABASE_URL = process.env['RAIL_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -124,25 +121,21 @@ export interface HarnessOptions {
 
 export async function createHarness(engine: Engine, options: HarnessOptions = {}): Promise<Harness> {
   const database = await createTestDatabase(engine);
-  const { db } = openDatabase({ databaseUrl: database.databaseUrl, sqliteFile: database.sqliteFile, poolSize: options.poolSize ?? 10 });
-  const store = new SqlStore(db, engine);
-  await store.migrate();
   const clock = new ManualClock('2025-01-01T00:00:00.000Z');
-  const boot = await bootstrap(
-    { store, clock, ids: cryptoIds, secretsFile: memorySecretsFile() },
-    { settings: options.settings ?? DEFAULT_ACCOUNT_SETTINGS },
-  );
-  const simulators = createSimulatorRegistry({ ids: cryptoIds, publicBaseUrl: 'http://127.0.0.1:8080' });
-  const rails: RailRegistry = {
-    adapterFor: (mode, rail) => (mode === 'test' ? options.testAdapters?.[rail] : undefined) ?? simulators.adapterFor(mode, rail),
-  };
-  const vault = new CardVault(new VaultCipher(options.vaultKey ?? randomBytes(32)));
-  const app = createApp({
-    store,
-    rails,
+  const { db, store, rails, boot, core } = await compose({
+    databaseUrl: database.databaseUrl,
+    sqliteFile: database.sqliteFile,
+    poolSize: options.poolSize ?? 10,
     clock,
     ids: cryptoIds,
-    vault,
+    publicBaseUrl: 'http://127.0.0.1:8080',
+    vaultKey: options.vaultKey ?? randomBytes(32),
+    settings: options.settings ?? DEFAULT_ACCOUNT_SETTINGS,
+    secretsFile: memorySecretsFile(),
+    ...(options.testAdapters !== undefined ? { testAdapters: options.testAdapters } : {}),
+  });
+  const app = createApp({
+    ...core,
     logger: options.logger ?? createLogger('silent'),
     publicBaseUrl: 'http://127.0.0.1:8080',
     publicJsUrl: 'http://127.0.0.1:8081',

@@ -31,7 +31,7 @@ async function fingerprintOf(c: Context<AppEnv>): Promise<{ path: string; finger
 }
 
 /**
- * Runs the rest of the chain under the Idempotency-Key protocol (core/idempotency.ts). Needs `c.var.auth`: it runs
+ * Runs the rest of the chain under the Idempotency-Key protocol (core/auth/idempotency.ts). Needs `c.var.auth`: it runs
  * right after authentication, before body parsing and validation, so a stored answer can be a validation error
  * too (the same request always fails the same way). Without the header, or on other methods than POST, it only
  * calls `next`.

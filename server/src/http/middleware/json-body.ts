@@ -74,7 +74,7 @@ export const parseJsonBody = createMiddleware<AppEnv>(async (c, next) => {
 
 /**
  * Spec rule 7: a raw card number is refused in every mode (ERR_2029), before any other validation, so no
- * schema error can mention it. See core/card-number-guard.ts for what counts as one.
+ * schema error can mention it. See core/vault/card-number-guard.ts for what counts as one.
  */
 export const rejectRawCardNumbers = createMiddleware<AppEnv>(async (c, next) => {
   if (isJsonContentType(c.req.header('content-type'))) {

@@ -6,7 +6,7 @@ import { UpiSimulator } from './upi-simulator';
 
 /**
  * Test mode: every rail answered by its deterministic simulator. Whether an account may use a rail is decided by
- * its settings (core/account-settings.ts), not here. Live mode has no adapter yet (ERR_3010).
+ * its settings (core/accounts/account-settings.ts), not here. Live mode has no adapter yet (ERR_3010).
  */
 export function createSimulatorRegistry(options: SimulatorOptions): RailRegistry {
   return createRailRegistry({

@@ -37,7 +37,7 @@ export interface OperatorRecord {
   operatorId: string;
   accountId: string;
   email: string;
-  /** scrypt hash (see core/secrets.ts). */
+  /** scrypt hash (see core/auth/secrets.ts). */
   passwordHash: string;
   /** TOTP secret, base32. */
   totpSecret: string;

@@ -1,0 +1,74 @@
+/**
+ * The one composition root: from settings to a migrated, bootstrapped store, the rail adapters, the vault and the
+ * core's dependencies. main.ts, the test harness and the benchmarks build the server through it, so the three can
+ * never wire the adapters differently.
+ */
+import { bootstrap, type BootstrapInput, type BootstrapResult, type BootstrapSecretsFile } from './core/accounts/bootstrap';
+import type { CoreDeps } from './core/shared/deps';
+import type { AccountSettings, RailName } from './kernel/account-settings-types';
+import type { Clock } from './kernel/clock';
+import type { IdGenerator } from './kernel/ids';
+import type { RailAdapter, RailRegistry } from './rails/rail-adapter';
+import { createSimulatorRegistry } from './rails/simulator/registry';
+import { openDatabase, type Engine } from './storage/database';
+import type { Database } from './storage/schema';
+import { SqlStore } from './storage/sql-store';
+import { CardVault } from './vault/card-vault';
+import { VaultCipher } from './vault/vault-cipher';
+import type { Kysely } from 'kysely';
+
+export interface CompositionOptions {
+  /** `postgres://...` selects PostgreSQL; otherwise SQLite at sqliteFile. */
+  databaseUrl: string | undefined;
+  sqliteFile: string;
+  poolSize?: number;
+  onIdleConnectionError?: (error: Error) => void;
+  clock: Clock;
+  ids: IdGenerator;
+  /** Where the simulators' pages live (their URLs are in next_action). */
+  publicBaseUrl: string;
+  /** The vault's AES-256-GCM key (32 bytes). */
+  vaultKey: Buffer;
+  settings: AccountSettings;
+  secretsFile: BootstrapSecretsFile;
+  bootstrap?: Omit<BootstrapInput, 'settings'>;
+  /** Test-mode adapters that replace the simulators of their rails (tests only). */
+  testAdapters?: Partial<Record<RailName, RailAdapter>>;
+}
+
+export interface Composition {
+  engine: Engine;
+  /** The raw database, for tests that read rows as stored. */
+  db: Kysely<Database>;
+  store: SqlStore;
+  rails: RailRegistry;
+  vault: CardVault;
+  boot: BootstrapResult;
+  /** What every core operation takes. */
+  core: CoreDeps;
+}
+
+export async function compose(options: CompositionOptions): Promise<Composition> {
+  const { db, engine } = openDatabase({
+    databaseUrl: options.databaseUrl,
+    sqliteFile: options.sqliteFile,
+    ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}),
+    ...(options.onIdleConnectionError !== undefined ? { onIdleConnectionError: options.onIdleConnectionError } : {}),
+  });
+  const store = new SqlStore(db, engine);
+  await store.migrate();
+  const boot = await bootstrap(
+    { store, clock: options.clock, ids: options.ids, secretsFile: options.secretsFile },
+    { ...options.bootstrap, settings: options.settings },
+  );
+  // Test mode: the deterministic simulators (an account uses a rail only when its settings provision it). Live
+  // mode: provider adapters need credentials (none wired yet), so live payments answer ERR_3010.
+  const simulators = createSimulatorRegistry({ ids: options.ids, publicBaseUrl: options.publicBaseUrl });
+  const overrides = options.testAdapters;
+  const rails: RailRegistry =
+    overrides === undefined
+      ? simulators
+      : { adapterFor: (mode, rail) => (mode === 'test' ? overrides[rail] : undefined) ?? simulators.adapterFor(mode, rail) };
+  const vault = new CardVault(new VaultCipher(options.vaultKey));
+  return { engine, db, store, rails, vault, boot, core: { store, rails, clock: options.clock, ids: options.ids, vault } };
+}

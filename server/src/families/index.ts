@@ -1,0 +1,23 @@
+/** The one list of API families: adding a family is one line here (docs/architecture.md). */
+import { accountsFamily } from './accounts';
+import { customersFamily } from './customers';
+import { demoFamily } from './demo';
+import { eventsFamily } from './events';
+import type { Family } from './family';
+import { paymentsFamily } from './payments';
+import { refundsFamily } from './refunds';
+import { simulatorFamily } from './simulator';
+import { systemFamily } from './system';
+import { vaultFamily } from './vault';
+
+export const FAMILIES: readonly Family[] = [
+  systemFamily,
+  accountsFamily,
+  paymentsFamily,
+  refundsFamily,
+  customersFamily,
+  eventsFamily,
+  vaultFamily,
+  simulatorFamily,
+  demoFamily,
+];

@@ -1,0 +1,305 @@
+/**
+ * Idempotency-Key on every POST (api-conventions §5), through app.request(): replay, in-flight 409, different
+ * request 422, stored 4xx, released 5xx, lease take-over, expiry and sweep, scope (mode, key kind), key syntax,
+ * concurrent duplicates (exactly one payment), and every POST operation in /openapi.json honouring the header.
+ * Runs on SQLite and PostgreSQL (forEachEngine).
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { beginIdempotentRequest, finishIdempotentRequest, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS, purgeExpiredIdempotencyKeys, requestFingerprint } from '../../core/auth/idempotency';
+import { cryptoIds } from '../../kernel/ids';
+import { openDatabase, type Engine } from '../../storage/database';
+import { insertLiveSecretKey } from '../../test-support/api-assertions';
+import { createHarness, type Harness } from '../../test-support/harness';
+import { forEachEngine } from '../../test-support/engines';
+
+type Json = Record<string, unknown>;
+const UPI = (vpa: string) => ({ upi: { upi_collect: { vpa_id: vpa } } });
+
+forEachEngine('Idempotency-Key', (engine) => {
+  let h: Harness;
+  let liveSecretKey: string;
+  let seq = 0;
+  const newKey = () => `idem-${engine}-${Date.now()}-${(seq += 1)}`;
+
+  beforeAll(async () => {
+    h = await createHarness(engine);
+    liveSecretKey = await insertLiveSecretKey(h, { fill: 'I', keyId: 'key_live_idempotency_00' });
+  });
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const post = (path: string, body: unknown, idempotencyKey?: string, apiKey = h.secretKey, extra: Record<string, string> = {}) =>
+    h.app.request(path, {
+      method: 'POST',
+      headers: {
+        'api-key': apiKey,
+        'content-type': 'application/json',
+        ...(idempotencyKey !== undefined ? { 'idempotency-key': idempotencyKey } : {}),
+        ...extra,
+      },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+
+  async function countRows(table: 'payments' | 'idempotency_keys'): Promise<number> {
+    const { db } = openDatabase({ databaseUrl: h.database.databaseUrl, sqliteFile: h.database.sqliteFile, poolSize: 1 });
+    try {
+      const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+      return Number(row.n);
+    } finally {
+      await db.destroy();
+    }
+  }
+
+  const deps = () => ({ store: h.store, clock: h.clock, ids: cryptoIds });
+  const scope = () => ({ accountId: h.boot.account.accountId, mode: 'test' as const, keyKind: 'secret' });
+
+  test('a repeat replays the first response with Idempotent-Replayed: true and creates nothing new', async () => {
+    const key = newKey();
+    const body = { amount: 1500, currency: 'INR', metadata: { order: 'A-1' } };
+    const before = await countRows('payments');
+    const first = await post('/payments', body, key);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const firstBody = await first.text();
+    // Same request, keys in another order and other whitespace: the same fingerprint.
+    const again = await post('/payments', `{ "metadata": {"order":"A-1"}, "currency": "INR", "amount": 1500 }`, key);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(again.headers.get('access-control-allow-origin')).toBe('*');
+    expect(again.headers.get('x-request-id')).not.toBeNull();
+    expect(await again.text()).toBe(firstBody);
+    expect(await countRows('payments')).toBe(before + 1);
+  });
+
+  test('the IETF sf-string form "key" is the same key as the bare value', async () => {
+    const key = newKey();
+    const first = await post('/payments', { amount: 100, currency: 'INR' }, key);
+    const quoted = await post('/payments', { amount: 100, currency: 'INR' }, `"${key}"`);
+    expect(quoted.headers.get('idempotent-replayed')).toBe('true');
+    expect(await quoted.json()).toEqual(await first.json());
+  });
+
+  test('the same key with a different body, or on another path: 422 ERR_4091, nothing executed', async () => {
+    const key = newKey();
+    const created = (await (await post('/payments', { amount: 700, currency: 'INR' }, key)).json()) as Json;
+    const before = await countRows('payments');
+    const otherBody = await post('/payments', { amount: 701, currency: 'INR' }, key);
+    expect(otherBody.status).toBe(422);
+    expect(await otherBody.json()).toEqual({
+      error: { type: 'idempotency_error', code: 'ERR_4091', message: expect.any(String), field_name: 'Idempotency-Key' },
+    });
+    const otherPath = await post(`/payments/${String(created['payment_id'])}/confirm`, { payment_method_data: UPI('success@upi') }, key);
+    expect(otherPath.status).toBe(422);
+    expect(((await otherPath.json()) as { error: Json }).error['code']).toBe('ERR_4091');
+    expect(await countRows('payments')).toBe(before);
+    const retrieved = (await (await h.app.request(`/payments/${String(created['payment_id'])}`, { headers: { 'api-key': h.secretKey } })).json()) as Json;
+    expect(retrieved['status']).toBe('requires_payment_method');
+  });
+
+  test('a repeat while the first is in flight: 409 ERR_4090; after the 60 s lease the claim is taken over and runs', async () => {
+    const key = newKey();
+    const body = { amount: 900, currency: 'INR' };
+    // A crashed holder: the claim row exists, its response never came.
+    const decision = await beginIdempotentRequest(deps(), scope(), key, {
+      method: 'POST',
+      path: '/payments',
+      fingerprint: requestFingerprint('POST', '/payments', { json: body }),
+    });
+    expect(decision.kind).toBe('execute');
+    const blocked = await post('/payments', body, key);
+    expect(blocked.status).toBe(409);
+    expect(await blocked.json()).toEqual({
+      error: { type: 'idempotency_error', code: 'ERR_4090', message: expect.any(String), field_name: 'Idempotency-Key' },
+    });
+    // A different body is still 422, in flight or not.
+    expect((await post('/payments', { amount: 901, currency: 'INR' }, key)).status).toBe(422);
+    h.clock.advance(IDEMPOTENCY_LEASE_MS - 1);
+    expect((await post('/payments', body, key)).status).toBe(409);
+    h.clock.advance(1);
+    const before = await countRows('payments');
+    const taken = await post('/payments', body, key);
+    expect(taken.status).toBe(200);
+    expect(taken.headers.get('idempotent-replayed')).toBeNull();
+    expect(await countRows('payments')).toBe(before + 1);
+    // The old holder's late completion does not overwrite the new one's response.
+    if (decision.kind === 'execute') {
+      await finishIdempotentRequest(deps(), scope(), key, decision.claimToken, { status: 200, headers: {}, body: 'stale' });
+    }
+    const replay = await post('/payments', body, key);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replay.text()).not.toBe('stale');
+  });
+
+  test('4xx answers are stored and replayed (the same request fails the same way); a fixed body needs a new key', async () => {
+    const key = newKey();
+    const bad = await post('/payments', { amount: -1, currency: 'INR' }, key);
+    expect(bad.status).toBe(400);
+    const badBody = await bad.text();
+    const again = await post('/payments', { amount: -1, currency: 'INR' }, key);
+    expect(again.status).toBe(400);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.text()).toBe(badBody);
+    expect((await post('/payments', { amount: 1, currency: 'INR' }, key)).status).toBe(422);
+    // Malformed JSON is fingerprinted as raw bytes and its ERR_2005 replayed too.
+    const key2 = newKey();
+    expect((await post('/payments', '{"amount": ', key2)).status).toBe(400);
+    expect((await post('/payments', '{"amount": ', key2)).headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  test('authentication failures are not stored: a retry with a valid key runs', async () => {
+    const key = newKey();
+    const unauthenticated = await post('/payments', { amount: 100, currency: 'INR' }, key, 'rail_full_test_' + 'x'.repeat(40));
+    expect(unauthenticated.status).toBe(401);
+    const ok = await post('/payments', { amount: 100, currency: 'INR' }, key);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  test('a 5xx is not stored: the claim is released and the retry runs', async () => {
+    const key = newKey();
+    const request = { method: 'POST', path: '/payments', fingerprint: requestFingerprint('POST', '/payments', { json: { a: 1 } }) };
+    const first = await beginIdempotentRequest(deps(), scope(), key, request);
+    if (first.kind !== 'execute') throw new Error('expected execute');
+    await finishIdempotentRequest(deps(), scope(), key, first.claimToken, { status: 500, headers: {}, body: '{}' });
+    expect(await h.store.idempotency.findKey(scope(), key)).toBeUndefined();
+    const second = await beginIdempotentRequest(deps(), scope(), key, request);
+    expect(second.kind).toBe('execute');
+  });
+
+  test('keys expire after 24 h: then the key is new again, and the sweep deletes expired rows', async () => {
+    const key = newKey();
+    const first = await post('/payments', { amount: 300, currency: 'INR' }, key);
+    expect(first.status).toBe(200);
+    h.clock.advance(IDEMPOTENCY_TTL_MS - 1);
+    expect((await post('/payments', { amount: 300, currency: 'INR' }, key)).headers.get('idempotent-replayed')).toBe('true');
+    h.clock.advance(1);
+    const reused = await post('/payments', { amount: 301, currency: 'INR' }, key);
+    expect(reused.status).toBe(200);
+    expect(reused.headers.get('idempotent-replayed')).toBeNull();
+    h.clock.advance(IDEMPOTENCY_TTL_MS);
+    const rowsBefore = await countRows('idempotency_keys');
+    expect(rowsBefore).toBeGreaterThan(0);
+    expect(await purgeExpiredIdempotencyKeys(deps())).toBe(rowsBefore);
+    expect(await countRows('idempotency_keys')).toBe(0);
+  });
+
+  test('scope: account + mode + key kind; the same key in live mode or with the publishable key is another key', async () => {
+    const key = newKey();
+    const created = (await (await post('/payments', { amount: 100, currency: 'INR' }, key)).json()) as Json;
+    const live = await post('/payments', { amount: 100, currency: 'INR' }, key, liveSecretKey);
+    expect(live.headers.get('idempotent-replayed')).toBeNull();
+    expect(live.status).toBe(200);
+    // A publishable-key caller never receives what a secret-key call stored (here: not the create response).
+    const publishable = await post('/payments', { amount: 100, currency: 'INR' }, key, h.publishableKey);
+    expect(publishable.status).toBe(401);
+    expect(((await publishable.json()) as { error: Json }).error['code']).toBe('ERR_1003');
+    const confirm = await post(
+      `/payments/${String(created['payment_id'])}/confirm`,
+      { client_secret: created['client_secret'], payment_method_data: UPI('success@upi') },
+      key,
+      h.publishableKey,
+    );
+    expect(confirm.status).toBe(200);
+    expect(((await confirm.json()) as Json)['status']).toBe('succeeded');
+  });
+
+  test('key syntax: 1..255 visible ASCII characters, else 400 ERR_2003 naming Idempotency-Key (nothing runs)', async () => {
+    const before = await countRows('payments');
+    for (const bad of ['x'.repeat(256), '', '   ', '""', 'caf\u00e9']) {
+      const response = await post('/payments', { amount: 100, currency: 'INR' }, bad);
+      expect(response.status, JSON.stringify(bad)).toBe(400);
+      expect(await response.json()).toEqual({
+        error: { type: 'invalid_request', code: 'ERR_2003', message: expect.any(String), field_name: 'Idempotency-Key' },
+      });
+    }
+    expect(await countRows('payments')).toBe(before);
+    expect((await post('/payments', { amount: 100, currency: 'INR' }, 'k'.repeat(255))).status).toBe(200);
+  });
+
+  test('GET ignores the header', async () => {
+    const key = newKey();
+    const created = (await (await post('/payments', { amount: 100, currency: 'INR' })).json()) as Json;
+    for (let i = 0; i < 2; i += 1) {
+      const response = await h.app.request(`/payments/${String(created['payment_id'])}`, { headers: { 'api-key': h.secretKey, 'idempotency-key': key } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('idempotent-replayed')).toBeNull();
+    }
+  });
+
+  test('20 concurrent duplicates: exactly one payment is created; the others get the replay or 409 ERR_4090', async () => {
+    const key = newKey();
+    const body = { amount: 4200, currency: 'INR', payment_method_data: UPI('success@upi'), confirm: true };
+    const before = await countRows('payments');
+    const responses = await Promise.all(Array.from({ length: 20 }, () => post('/payments', body, key)));
+    const bodies = (await Promise.all(responses.map((r) => r.json()))) as Json[];
+    expect(await countRows('payments')).toBe(before + 1);
+    const ok = bodies.filter((_, i) => responses[i]?.status === 200);
+    expect(ok.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(ok.map((b) => b['payment_id'])).size).toBe(1);
+    expect(ok[0]?.['status']).toBe('succeeded');
+    for (const [i, response] of responses.entries()) {
+      if (response.status === 200) continue;
+      expect(response.status).toBe(409);
+      expect((bodies[i] as { error: Json }).error['code']).toBe('ERR_4090');
+    }
+    // Once done, every repeat is the replay.
+    const late = await post('/payments', body, key);
+    expect(late.headers.get('idempotent-replayed')).toBe('true');
+    expect(((await late.json()) as Json)['payment_id']).toBe(ok[0]?.['payment_id']);
+  });
+
+  test('20 concurrent confirms with one key: one confirm runs, one payment succeeds, no ERR_4003 from a duplicate', async () => {
+    const created = (await (await post('/payments', { amount: 100, currency: 'INR' })).json()) as Json;
+    const key = newKey();
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => post(`/payments/${String(created['payment_id'])}/confirm`, { payment_method_data: UPI('success@upi') }, key)),
+    );
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.every((s) => s === 200 || s === 409)).toBe(true);
+    for (const response of responses.filter((r) => r.status === 200)) {
+      expect(((await response.json()) as Json)['status']).toBe('succeeded');
+    }
+    const events = await h.store.outbox.listEventsForObject({ accountId: h.boot.account.accountId, mode: 'test' }, String(created['payment_id']));
+    expect(events.filter((e) => e.eventType === 'payment_succeeded')).toHaveLength(1);
+  });
+
+  test('every POST operation in /openapi.json honours Idempotency-Key (routes added later are covered)', async () => {
+    const spec = (await (await h.app.request('/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
+    // POST /vault/tokens opts out on purpose (card data: no fingerprint of the number or CVC, no stored psp_token);
+    // the vault suite asserts that it ignores the header and stores nothing.
+    const NOT_IDEMPOTENT = new Set(['/vault/tokens']);
+    const posts = Object.entries(spec.paths)
+      .filter(([path, ops]) => 'post' in ops && !NOT_IDEMPOTENT.has(path))
+      .map(([path]) => path.replace(/\{[^}]+\}/g, 'probe_id'));
+    expect(posts.length).toBeGreaterThan(0);
+    for (const path of posts) {
+      const key = newKey();
+      // An unknown field: a deterministic 4xx after authentication on every operation, with no side effect.
+      let first = await post(path, { idempotency_probe: 1 }, key);
+      let apiKey = h.secretKey;
+      if (first.status === 401) {
+        apiKey = h.publishableKey;
+        first = await post(path, { idempotency_probe: 1 }, key, apiKey);
+      }
+      expect(first.status, path).toBeLessThan(500);
+      const second = await post(path, { idempotency_probe: 1 }, key, apiKey);
+      expect(second.headers.get('idempotent-replayed'), path).toBe('true');
+      expect(second.status, path).toBe(first.status);
+      expect(await second.text(), path).toBe(await first.text());
+    }
+  });
+
+  test('claims are atomic under contention in the store itself: 30 racing claims, one execute', async () => {
+    const key = newKey();
+    const request = { method: 'POST', path: '/x', fingerprint: 'f'.repeat(64) };
+    const results = await Promise.allSettled(Array.from({ length: 30 }, () => beginIdempotentRequest(deps(), scope(), key, request)));
+    const executes = results.filter((r) => r.status === 'fulfilled' && r.value.kind === 'execute');
+    expect(executes).toHaveLength(1);
+    for (const r of results) {
+      if (r.status === 'rejected') expect((r.reason as { code: string }).code).toBe('ERR_4090');
+    }
+  });
+});

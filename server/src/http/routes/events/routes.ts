@@ -1,0 +1,74 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { NoQuery } from '../../../../../protocol/api/no-query';
+import { z } from 'zod';
+import { EventAttemptList, EventDetail, EventIdParam, EventList, ListEventsQuery } from '../../../../../protocol/api/events';
+import type { CoreDeps } from '../../../core/shared/deps';
+import { listEvents } from '../../../core/events/list-events';
+import { listEventAttempts, retrieveEvent } from '../../../core/events/retrieve-event';
+import { retryEvent } from '../../../core/events/retry-event';
+import type { WebhookDeliveryConfig } from '../../../webhooks/delivery';
+import type { AppEnv } from '../../env';
+import { authenticate } from '../../middleware/authenticate';
+import { ERROR_RESPONSES, SECURITY } from '../../openapi';
+
+const EventPath = z.object({ event_id: EventIdParam });
+const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } }) as const;
+
+/** GET /events, GET /events/{event_id}, GET /events/{event_id}/attempts, POST /events/{event_id}/retry (secret key). */
+export function registerEventRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, webhooks: WebhookDeliveryConfig): void {
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/events',
+      tags: ['Events'],
+      summary: 'List webhook events, newest first',
+      security: SECURITY,
+      middleware: [authenticate(deps, ['secret'])] as const,
+      request: { query: ListEventsQuery },
+      responses: { 200: { description: 'A page of events', ...json(EventList) }, ...ERROR_RESPONSES },
+    }),
+    async (c) => c.json(await listEvents(deps, c.get('auth'), c.req.valid('query')), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/events/{event_id}',
+      tags: ['Events'],
+      summary: 'Retrieve a webhook event with its envelope and delivery attempts',
+      security: SECURITY,
+      middleware: [authenticate(deps, ['secret'])] as const,
+      request: { query: NoQuery, params: EventPath },
+      responses: { 200: { description: 'The event', ...json(EventDetail) }, ...ERROR_RESPONSES },
+    }),
+    async (c) => c.json(await retrieveEvent(deps, c.get('auth'), c.req.valid('param').event_id), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/events/{event_id}/attempts',
+      tags: ['Events'],
+      summary: 'List the delivery attempts of a webhook event, oldest first',
+      security: SECURITY,
+      middleware: [authenticate(deps, ['secret'])] as const,
+      request: { query: NoQuery, params: EventPath },
+      responses: { 200: { description: 'The attempts', ...json(EventAttemptList) }, ...ERROR_RESPONSES },
+    }),
+    async (c) => c.json(await listEventAttempts(deps, c.get('auth'), c.req.valid('param').event_id), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/events/{event_id}/retry',
+      tags: ['Events'],
+      summary: 'Redeliver a webhook event now (same event_id; also after its retries are exhausted)',
+      security: SECURITY,
+      middleware: [authenticate(deps, ['secret'])] as const,
+      request: { query: NoQuery, params: EventPath },
+      responses: { 200: { description: 'The event with the new attempt last', ...json(EventDetail) }, ...ERROR_RESPONSES },
+    }),
+    async (c) => c.json(await retryEvent(deps, webhooks, c.get('auth'), c.req.valid('param').event_id), 200),
+  );
+}

@@ -1,0 +1,73 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { NoQuery } from '../../../../../protocol/api/no-query';
+import { z } from 'zod';
+import { ConfirmPaymentRequest, CreatePaymentRequest, PaymentIdParam, PaymentResponse, RetrievePaymentQuery } from '../../../../../protocol/api/payments';
+import { confirmPayment } from '../../../core/payments/confirm-payment';
+import { createPayment } from '../../../core/payments/create-payment';
+import type { CoreDeps } from '../../../core/shared/deps';
+import { toPaymentResponse } from '../../../core/payments/payment-view';
+import { retrievePaymentResponse } from '../../../core/payments/retrieve-payment';
+import type { AppEnv } from '../../env';
+import { authenticate } from '../../middleware/authenticate';
+import { parseJsonBody, rejectRawCardNumbers } from '../../middleware/json-body';
+import { ERROR_RESPONSES, SECURITY } from '../../openapi';
+
+const PaymentPath = z.object({ payment_id: PaymentIdParam });
+const paymentJson = { content: { 'application/json': { schema: PaymentResponse } } } as const;
+
+/** POST /payments, POST /payments/{payment_id}/confirm, GET /payments/{payment_id}. */
+export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): void {
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/payments',
+      tags: ['Payments'],
+      summary: 'Create a payment',
+      security: SECURITY,
+      middleware: [authenticate(deps, ['secret']), parseJsonBody, rejectRawCardNumbers] as const,
+      request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: CreatePaymentRequest } } } },
+      responses: { 200: { description: 'The payment (also for a repeated create with the same payment_id and body)', ...paymentJson }, ...ERROR_RESPONSES },
+    }),
+    async (c) => {
+      const { payment } = await createPayment(deps, c.get('auth'), c.req.valid('json'));
+      return c.json(toPaymentResponse(payment), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/payments/{payment_id}/confirm',
+      tags: ['Payments'],
+      summary: 'Confirm a payment',
+      security: SECURITY,
+      middleware: [authenticate(deps, ['secret', 'publishable']), parseJsonBody, rejectRawCardNumbers] as const,
+      request: {
+        query: NoQuery,
+        params: PaymentPath,
+        body: { required: true, content: { 'application/json': { schema: ConfirmPaymentRequest } } },
+      },
+      responses: { 200: { description: 'The confirmed payment', ...paymentJson }, ...ERROR_RESPONSES },
+    }),
+    async (c) => {
+      const payment = await confirmPayment(deps, c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json'));
+      return c.json(toPaymentResponse(payment), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/payments/{payment_id}',
+      tags: ['Payments'],
+      summary: 'Retrieve a payment (secret key, or publishable key with client_secret)',
+      security: SECURITY,
+      middleware: [authenticate(deps, ['secret', 'publishable'])] as const,
+      request: { params: PaymentPath, query: RetrievePaymentQuery },
+      responses: { 200: { description: 'The payment', ...paymentJson }, ...ERROR_RESPONSES },
+    }),
+    async (c) => {
+      return c.json(await retrievePaymentResponse(deps, c.get('auth'), c.req.valid('param').payment_id, c.req.valid('query')), 200);
+    },
+  );
+}

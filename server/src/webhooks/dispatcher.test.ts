@@ -1,0 +1,403 @@
+/**
+ * Dispatcher and delivery store suite, run on SQLite and PostgreSQL (forEachEngine). Clock, randomness and HTTP are injected: a simulated day passes in milliseconds.
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import { DEFAULT_ACCOUNT_SETTINGS } from '../core/accounts/account-settings';
+import type { AuthContext } from '../core/auth/auth-context';
+import { bootstrap, type BootstrapResult } from '../core/accounts/bootstrap';
+import { ManualClock } from '../kernel/clock';
+import { ApiError } from '../core/shared/errors';
+import { cryptoIds } from '../kernel/ids';
+import { retryEvent } from '../core/events/retry-event';
+import { createRailRegistry } from '../rails/rail-adapter';
+import { openDatabase, type Engine } from '../storage/database';
+import { SqlStore } from '../storage/sql-store';
+import type { WebhookEventRecord } from '../storage/events/records';
+import { createTestDatabase, memorySecretsFile, type TestDatabase } from '../test-support/harness';
+import { forEachEngine } from '../test-support/engines';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, defaultWebhookDeliveryConfig, nextRetryDelayMs, type WebhookDeliveryConfig } from './delivery';
+import { WebhookDispatcher } from './dispatcher';
+import type { WebhookRequest, WebhookResponse, WebhookSender } from './sender';
+import { verifyStandardWebhook } from './signing';
+
+const URL_ = 'https://merchant.example/hooks';
+const DAY_S = 24 * 3600;
+
+/** A receiver behind the WebhookSender interface: records every request and answers with `respond`. */
+class FakeReceiver implements WebhookSender {
+  readonly requests: { request: WebhookRequest; at: Date }[] = [];
+  constructor(
+    private readonly clock: ManualClock,
+    public respond: (request: WebhookRequest) => Promise<WebhookResponse> | WebhookResponse,
+  ) {}
+
+  async send(request: WebhookRequest): Promise<WebhookResponse> {
+    this.requests.push({ request, at: this.clock.now() });
+    return this.respond(request);
+  }
+
+  for(eventId: string) {
+    return this.requests.filter((entry) => entry.request.headers['webhook-id'] === eventId);
+  }
+}
+
+const connectionRefused = () => Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
+
+interface Setup {
+  database: TestDatabase;
+  store: SqlStore;
+  clock: ManualClock;
+  boot: BootstrapResult;
+  openStore(): Promise<SqlStore>;
+  close(): Promise<void>;
+}
+
+forEachEngine('Webhook dispatcher', (engine) => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    while (cleanups.length > 0) await cleanups.pop()?.();
+  });
+
+  async function setup(options: { url?: string | null } = {}): Promise<Setup> {
+    const database = await createTestDatabase(engine);
+    const stores: SqlStore[] = [];
+    const openStore = async () => {
+      const { db } = openDatabase({ databaseUrl: database.databaseUrl, sqliteFile: database.sqliteFile, poolSize: 5 });
+      const store = new SqlStore(db, engine);
+      await store.migrate();
+      stores.push(store);
+      return store;
+    };
+    const store = await openStore();
+    const clock = new ManualClock('2025-01-01T00:00:00.000Z');
+    const boot = await bootstrap(
+      { store, clock, ids: cryptoIds, secretsFile: memorySecretsFile() },
+      { settings: DEFAULT_ACCOUNT_SETTINGS, webhookUrl: options.url === null ? undefined : (options.url ?? URL_) },
+    );
+    const close = async () => {
+      for (const s of stores) await s.close();
+      await database.drop();
+    };
+    cleanups.push(close);
+    return { database, store, clock, boot, openStore, close };
+  }
+
+  let counter = 0;
+  async function insertEvent(s: Setup, objectId = `pay_${(counter += 1)}`): Promise<string> {
+    const eventId = `evt_${engine}_${Date.now().toString(36)}_${(counter += 1)}`;
+    const created = s.clock.now();
+    await s.store.outbox.insertEvent({
+      eventId,
+      accountId: s.boot.account.accountId,
+      mode: 'test',
+      eventType: 'payment_succeeded',
+      objectType: 'payment',
+      objectId,
+      createdAt: created,
+      payload: {
+        event_id: eventId,
+        event_type: 'payment_succeeded',
+        created: created.toISOString(),
+        account_id: s.boot.account.accountId,
+        mode: 'test',
+        content: { type: 'payment_details', object: { payment_id: objectId, status: 'succeeded', amount: 10_000 } },
+      },
+    });
+    return eventId;
+  }
+
+  const scope = (s: Setup) => ({ accountId: s.boot.account.accountId, mode: 'test' as const });
+  const find = async (s: Setup, eventId: string) => (await s.store.webhooks.findEvent(scope(s), eventId)) as WebhookEventRecord;
+  const config = (sender: WebhookSender, overrides: Partial<WebhookDeliveryConfig> = {}) =>
+    defaultWebhookDeliveryConfig({ sender, random: () => 0, ...overrides });
+
+  /** Moves the clock to the earliest pending attempt; false when nothing is pending. */
+  async function advanceToNextDue(s: Setup): Promise<boolean> {
+    const pending = await s.store.webhooks.listEvents(scope(s), { deliveryStatus: 'pending', limit: 1000 });
+    const due = pending.map((event) => event.nextAttemptAt?.getTime() ?? Infinity);
+    if (due.length === 0) return false;
+    const next = Math.min(...due);
+    if (next > s.clock.now().getTime()) s.clock.advance(next - s.clock.now().getTime());
+    return true;
+  }
+
+  /** Runs the dispatcher through simulated time until nothing is pending. */
+  async function runUntilSettled(s: Setup, dispatcher: WebhookDispatcher): Promise<void> {
+    for (let guard = 0; guard < 1000; guard += 1) {
+      await dispatcher.drain();
+      if (!(await advanceToNextDue(s))) return;
+    }
+    throw new Error('did not settle');
+  }
+
+  /** Checks a request as a Standard Webhooks receiver would, at the time it was received. */
+  const expectValidSignature = (s: Setup, entry: { request: WebhookRequest; at: Date }) => {
+    const parsed = verifyStandardWebhook(s.boot.webhook.secret, entry.request.headers, entry.request.body, {
+      nowSeconds: Math.floor(entry.at.getTime() / 1000),
+    });
+    expect(parsed).toMatchObject({ event_id: entry.request.headers['webhook-id'] });
+  };
+
+  describe(`[${engine}] webhook dispatcher`, () => {
+    test('delivers a due event on 2xx, signed, and records the attempt', async () => {
+      const s = await setup();
+      const receiver = new FakeReceiver(s.clock, () => ({ status: 204, body: '' }));
+      const eventId = await insertEvent(s);
+      const dispatcher = new WebhookDispatcher(s, config(receiver));
+      expect(await dispatcher.runOnce()).toBe(1);
+
+      expect(receiver.requests).toHaveLength(1);
+      const [entry] = receiver.requests;
+      expect(entry?.request.url).toBe(URL_);
+      expect(entry?.request.headers).toMatchObject({
+        'content-type': 'application/json',
+        'webhook-id': eventId,
+        'webhook-timestamp': String(Math.floor(s.clock.now().getTime() / 1000)),
+      });
+      expect(entry?.request.headers['x-webhook-signature-512']).toMatch(/^[0-9a-f]{128}$/);
+      expect(JSON.parse(entry?.request.body ?? '')).toEqual((await find(s, eventId)).payload);
+      expectValidSignature(s, entry!);
+
+      const event = await find(s, eventId);
+      expect(event).toMatchObject({ deliveryStatus: 'delivered', attemptCount: 1, nextAttemptAt: null, leaseId: null });
+      const attempts = await s.store.webhooks.listAttempts(scope(s), eventId);
+      expect(attempts).toEqual([
+        expect.objectContaining({ attemptNumber: 1, trigger: 'scheduled', statusCode: 204, error: null, succeeded: true, url: URL_ }),
+      ]);
+      expect(await dispatcher.runOnce()).toBe(0);
+    });
+
+    test('any 2xx is a delivery; any other status (3xx not followed) is a failed attempt retried after the first delay', async () => {
+      const s = await setup();
+      const statuses = [200, 201, 202, 299, 301, 400, 410, 500, 503];
+      const byEvent = new Map<string, number>();
+      for (const status of statuses) byEvent.set(await insertEvent(s), status);
+      const receiver = new FakeReceiver(s.clock, (request) => ({ status: byEvent.get(request.headers['webhook-id'] ?? '') ?? 0, body: 'answer' }));
+      await new WebhookDispatcher(s, config(receiver)).drain();
+      for (const [eventId, status] of byEvent) {
+        const event = await find(s, eventId);
+        const [attempt] = await s.store.webhooks.listAttempts(scope(s), eventId);
+        expect(attempt).toMatchObject({ statusCode: status, responseBody: 'answer', succeeded: status < 300 });
+        if (status < 300) {
+          expect(event, String(status)).toMatchObject({ deliveryStatus: 'delivered', attemptCount: 1, nextAttemptAt: null });
+        } else {
+          expect(event, String(status)).toMatchObject({ deliveryStatus: 'pending', attemptCount: 1, scheduledAttemptCount: 1 });
+          expect(event.nextAttemptAt?.getTime()).toBe(s.clock.now().getTime() + 60_000);
+        }
+      }
+    });
+
+    test('a receiver down for 24 simulated hours (500 and connection refused) gets every event afterwards, same event_id every attempt', async () => {
+      const s = await setup();
+      const start = s.clock.now().getTime();
+      let calls = 0;
+      const receiver = new FakeReceiver(s.clock, () => {
+        calls += 1;
+        if (s.clock.now().getTime() - start <= DAY_S * 1000) {
+          if (calls % 2 === 0) throw connectionRefused();
+          return { status: 500, body: 'down' };
+        }
+        return { status: 200, body: 'ok' };
+      });
+      const eventIds = [await insertEvent(s), await insertEvent(s), await insertEvent(s)];
+      await runUntilSettled(s, new WebhookDispatcher(s, config(receiver)));
+
+      const offsets = [0];
+      for (const seconds of DEFAULT_RETRY_SCHEDULE_SECONDS) offsets.push((offsets.at(-1) ?? 0) + seconds);
+      expect(offsets.at(-1)).toBeGreaterThanOrEqual(DAY_S);
+      for (const eventId of eventIds) {
+        const event = await find(s, eventId);
+        expect(event).toMatchObject({ deliveryStatus: 'delivered', attemptCount: 17 });
+        const received = receiver.for(eventId);
+        expect(received).toHaveLength(17);
+        const bodies = new Set(received.map((entry) => entry.request.body));
+        expect(bodies.size).toBe(1);
+        for (const entry of received) {
+          expect(entry.request.headers['webhook-id']).toBe(eventId);
+          expect(JSON.parse(entry.request.body)).toMatchObject({ event_id: eventId });
+          expectValidSignature(s, entry);
+        }
+        // Attempts follow the schedule (random() = 0: no jitter) and each one is recorded.
+        const attempts = await s.store.webhooks.listAttempts(scope(s), eventId);
+        expect(attempts.map((attempt) => (attempt.attemptedAt.getTime() - start) / 1000)).toEqual(offsets);
+        expect(attempts.map((attempt) => attempt.attemptNumber)).toEqual(offsets.map((_, i) => i + 1));
+        expect(attempts.slice(0, -1).every((attempt) => !attempt.succeeded)).toBe(true);
+        expect(attempts.some((attempt) => attempt.statusCode === 500 && attempt.responseBody === 'down')).toBe(true);
+        expect(attempts.some((attempt) => attempt.statusCode === null && attempt.error === 'ECONNREFUSED')).toBe(true);
+        expect(attempts.at(-1)).toMatchObject({ succeeded: true, statusCode: 200 });
+      }
+    });
+
+    test('after the whole schedule fails the event is failed (retries_exhausted); a manual retry redelivers it with the same event_id', async () => {
+      const s = await setup();
+      const start = s.clock.now().getTime();
+      const receiver = new FakeReceiver(s.clock, () => {
+        throw connectionRefused();
+      });
+      const eventId = await insertEvent(s);
+      const delivery = config(receiver);
+      await runUntilSettled(s, new WebhookDispatcher(s, delivery));
+
+      const failed = await find(s, eventId);
+      expect(failed).toMatchObject({ deliveryStatus: 'failed', failureReason: 'retries_exhausted', attemptCount: 17, nextAttemptAt: null });
+      expect((failed.lastAttemptAt?.getTime() ?? 0) - start).toBeGreaterThanOrEqual(DAY_S * 1000);
+
+      receiver.respond = () => ({ status: 200, body: 'back' });
+      s.clock.advance(3600_000);
+      const auth: AuthContext = { ...scope(s), keyId: 'key_test', keyKind: 'secret', account: s.boot.account };
+      const core = { store: s.store, clock: s.clock, ids: cryptoIds, rails: createRailRegistry({}) };
+      const detail = await retryEvent(core, delivery, auth, eventId);
+      expect(detail).toMatchObject({ event_id: eventId, delivery_status: 'delivered', attempt_count: 18, failure_reason: null });
+      expect(detail.attempts.at(-1)).toMatchObject({ attempt_number: 18, trigger: 'manual', status_code: 200, succeeded: true });
+      const last = receiver.requests.at(-1);
+      expect(last?.request.headers['webhook-id']).toBe(eventId);
+      expectValidSignature(s, last!);
+      // The dispatcher has nothing left to do.
+      expect(await new WebhookDispatcher(s, delivery).runOnce()).toBe(0);
+    });
+
+    test('jitter adds up to 10% to each scheduled delay, never less', () => {
+      const schedule = DEFAULT_RETRY_SCHEDULE_SECONDS;
+      expect(nextRetryDelayMs(schedule, 1, () => 0)).toBe(60_000);
+      expect(nextRetryDelayMs(schedule, 1, () => 0.5)).toBe(63_000);
+      expect(nextRetryDelayMs(schedule, 1, () => 0.999)).toBe(65_994);
+      expect(nextRetryDelayMs(schedule, 16, () => 0)).toBe(21_600_000);
+      expect(nextRetryDelayMs(schedule, 17, () => 0)).toBeUndefined();
+    });
+
+    test('scheduled attempts are spaced by the configured schedule with injected jitter', async () => {
+      const s = await setup();
+      const receiver = new FakeReceiver(s.clock, () => ({ status: 500, body: '' }));
+      const eventId = await insertEvent(s);
+      await runUntilSettled(s, new WebhookDispatcher(s, config(receiver, { retryScheduleSeconds: [10, 20, 40], random: () => 0.5 })));
+      const attempts = await s.store.webhooks.listAttempts(scope(s), eventId);
+      const gaps = attempts.slice(1).map((attempt, i) => attempt.attemptedAt.getTime() - (attempts[i]?.attemptedAt.getTime() ?? 0));
+      expect(gaps).toEqual([10_500, 21_000, 42_000]);
+      expect(await find(s, eventId)).toMatchObject({ deliveryStatus: 'failed', failureReason: 'retries_exhausted' });
+    });
+
+    test('a restart (new store and dispatcher on the same database) continues pending deliveries', async () => {
+      const s = await setup();
+      const receiver = new FakeReceiver(s.clock, () => ({ status: 503, body: '' }));
+      const eventId = await insertEvent(s);
+      await new WebhookDispatcher(s, config(receiver)).runOnce();
+      await s.store.close();
+
+      const store = await s.openStore();
+      receiver.respond = () => ({ status: 200, body: '' });
+      const restarted = new WebhookDispatcher({ store, clock: s.clock }, config(receiver));
+      expect(await restarted.runOnce()).toBe(0);
+      s.clock.advance(60_000);
+      expect(await restarted.runOnce()).toBe(1);
+      const event = await store.webhooks.findEvent(scope(s), eventId);
+      expect(event).toMatchObject({ deliveryStatus: 'delivered', attemptCount: 2 });
+      expect((await store.webhooks.listAttempts(scope(s), eventId)).map((a) => [a.attemptNumber, a.succeeded])).toEqual([
+        [1, false],
+        [2, true],
+      ]);
+      expect(new Set(receiver.requests.map((entry) => entry.request.headers['webhook-id']))).toEqual(new Set([eventId]));
+    });
+
+    test('an event claimed by a dispatcher that died is retried once its lease expires', async () => {
+      const s = await setup();
+      const eventId = await insertEvent(s);
+      const now = s.clock.now();
+      const crashed = await s.store.webhooks.claimDueEvents(now, new Date(now.getTime() + 60_000), 'lease_of_dead_instance', 10);
+      expect(crashed.map((event) => event.eventId)).toEqual([eventId]);
+
+      const receiver = new FakeReceiver(s.clock, () => ({ status: 200, body: '' }));
+      const dispatcher = new WebhookDispatcher(s, config(receiver));
+      expect(await dispatcher.runOnce()).toBe(0);
+      s.clock.advance(60_000);
+      expect(await dispatcher.runOnce()).toBe(1);
+      expect(await find(s, eventId)).toMatchObject({ deliveryStatus: 'delivered', attemptCount: 1 });
+      // The dead instance's lease is gone: it can no longer write a result.
+      expect(await s.store.webhooks.completeAttempt(eventId, 'lease_of_dead_instance', {
+        deliveryStatus: 'failed',
+        scheduledAttemptCount: 9,
+        nextAttemptAt: null,
+        failureReason: 'x',
+        lastAttemptAt: now,
+        updatedAt: now,
+      })).toBe(false);
+    });
+
+    test('two dispatchers on one database never deliver the same event at once, and each event once', async () => {
+      const s = await setup();
+      const eventIds = new Set<string>();
+      for (let i = 0; i < 40; i += 1) eventIds.add(await insertEvent(s));
+      const inFlight = new Set<string>();
+      const overlaps: string[] = [];
+      const deliveries = new Map<string, number>();
+      const receiver = new FakeReceiver(s.clock, async (request) => {
+        const id = request.headers['webhook-id'] ?? '';
+        if (inFlight.has(id)) overlaps.push(id);
+        inFlight.add(id);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        inFlight.delete(id);
+        deliveries.set(id, (deliveries.get(id) ?? 0) + 1);
+        return { status: 200, body: '' };
+      });
+      const other = await s.openStore();
+      const a = new WebhookDispatcher(s, config(receiver), { batchSize: 4 });
+      const b = new WebhookDispatcher({ store: other, clock: s.clock }, config(receiver), { batchSize: 4 });
+      const claimed = await Promise.all([a.drain(), b.drain(), a.drain(), b.drain()]);
+
+      expect(claimed.reduce((sum, n) => sum + n, 0)).toBe(40);
+      expect(overlaps).toEqual([]);
+      expect([...deliveries.keys()].sort()).toEqual([...eventIds].sort());
+      expect([...deliveries.values()].every((count) => count === 1)).toBe(true);
+      for (const eventId of eventIds) expect((await find(s, eventId)).attemptCount).toBe(1);
+    });
+
+    test('a claim is exclusive: a second claimer gets nothing until the lease expires', async () => {
+      const s = await setup();
+      const eventId = await insertEvent(s);
+      const other = await s.openStore();
+      const now = s.clock.now();
+      const until = new Date(now.getTime() + 60_000);
+      const [first, second] = await Promise.all([
+        s.store.webhooks.claimDueEvents(now, until, 'lease_a', 10),
+        other.webhooks.claimDueEvents(now, until, 'lease_b', 10),
+      ]);
+      expect([...first, ...second].map((event) => event.eventId)).toEqual([eventId]);
+      expect(await s.store.webhooks.claimEvent(scope(s), eventId, now, until, 'lease_manual')).toBeUndefined();
+      const later = new Date(until.getTime());
+      expect(await s.store.webhooks.claimEvent(scope(s), eventId, later, new Date(later.getTime() + 1000), 'lease_manual')).toMatchObject({
+        eventId,
+        leaseId: 'lease_manual',
+      });
+    });
+
+    test('without an endpoint the event is recorded as no_endpoint and nothing is sent', async () => {
+      const s = await setup({ url: null });
+      expect(s.boot.webhook).toMatchObject({ url: null, secretSource: 'generated' });
+      const receiver = new FakeReceiver(s.clock, () => ({ status: 200, body: '' }));
+      const eventId = await insertEvent(s);
+      expect(await new WebhookDispatcher(s, config(receiver)).runOnce()).toBe(1);
+      expect(receiver.requests).toHaveLength(0);
+      expect(await find(s, eventId)).toMatchObject({ deliveryStatus: 'no_endpoint', attemptCount: 0, nextAttemptAt: null, leaseId: null });
+
+      const auth: AuthContext = { ...scope(s), keyId: 'key_test', keyKind: 'secret', account: s.boot.account };
+      const core = { store: s.store, clock: s.clock, ids: cryptoIds, rails: createRailRegistry({}) };
+      await expect(retryEvent(core, config(receiver), auth, eventId)).rejects.toMatchObject({ code: 'ERR_4051' } satisfies Partial<ApiError>);
+    });
+
+    test('bootstrap keeps a generated secret across restarts and takes RAIL_WEBHOOK_SECRET over it', async () => {
+      const s = await setup();
+      expect(s.boot.webhook.secret).toMatch(/^whsec_/);
+      const again = await bootstrap(
+        { store: s.store, clock: s.clock, ids: cryptoIds, secretsFile: memorySecretsFile() },
+        { settings: DEFAULT_ACCOUNT_SETTINGS, webhookUrl: URL_ },
+      );
+      expect(again.webhook).toEqual({ url: URL_, secret: s.boot.webhook.secret, secretSource: 'stored' });
+      const fromEnv = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+      const withEnv = await bootstrap(
+        { store: s.store, clock: s.clock, ids: cryptoIds, secretsFile: memorySecretsFile() },
+        { settings: DEFAULT_ACCOUNT_SETTINGS, webhookSecret: fromEnv },
+      );
+      expect(withEnv.webhook).toEqual({ url: null, secret: fromEnv, secretSource: 'env' });
+      expect(await s.store.webhooks.findWebhookEndpoint(s.boot.account.accountId)).toEqual({ url: null, secret: fromEnv });
+    });
+  });
+});
