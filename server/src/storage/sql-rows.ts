@@ -1,5 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { InsertResult } from '../kernel/store-types';
+import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
+import type { InsertResult, Scope } from '../kernel/store-types';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -19,4 +19,12 @@ export function parseJson<T>(value: string | null): T | null {
 /** Rows changed by an INSERT ... ON CONFLICT DO NOTHING: 0 means the key already existed. */
 export function insertResult(result: { numInsertedOrUpdatedRows?: bigint | undefined }): InsertResult {
   return (result.numInsertedOrUpdatedRows ?? 0n) > 0n ? 'inserted' : 'duplicate';
+}
+
+/**
+ * The tenant filter of every single-table query on merchant data (each such table leads with account_id and mode):
+ * `.where(inScope(scope))` keeps the rows of the caller's account and mode only.
+ */
+export function inScope(scope: Scope): RawBuilder<SqlBool> {
+  return sql<SqlBool>`account_id = ${scope.accountId} and mode = ${scope.mode}`;
 }

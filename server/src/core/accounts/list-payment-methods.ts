@@ -6,7 +6,7 @@ import type { RailAdapter } from '../../rails/rail-adapter';
 import type { PaymentRecord } from '../../storage/payments/records';
 import { provisionedAdapter, RAIL_CATALOG, type RailMethodOffer } from './account-settings';
 import type { RailSettings } from '../../kernel/account-settings-types';
-import { authorizePaymentAccess, missingClientSecret, requireKeyKind } from '../auth/auth';
+import { authorizePaymentAccess, missingClientSecret } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
@@ -39,7 +39,6 @@ export async function listPaymentMethods(
   auth: AuthContext,
   query: ListPaymentMethodsQuery,
 ): Promise<ListPaymentMethodsResponse> {
-  requireKeyKind(auth, ['secret', 'publishable']);
   const payment = await paymentOfClientSecret(deps, auth, query.client_secret);
 
   const requestedCurrencies = merged(query.accepted_currencies, query['accepted_currencies[]']);

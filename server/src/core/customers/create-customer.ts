@@ -1,6 +1,5 @@
 import type { CreateCustomerRequest } from '../../../../protocol/api/customers';
 import type { CustomerRecord } from '../../storage/customers/records';
-import { requireKeyKind } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { deletedCustomerIdError } from './find-live-customer';
@@ -11,7 +10,6 @@ import { deletedCustomerIdError } from './find-live-customer';
  * its details"); the id of a deleted customer is refused with ERR_4020.
  */
 export async function createCustomer(deps: CoreDeps, auth: AuthContext, body: CreateCustomerRequest): Promise<CustomerRecord> {
-  requireKeyKind(auth, ['secret']);
   const customerId = body.customer_id ?? deps.ids.id('customer');
   if (body.customer_id != null) {
     const existing = await deps.store.customers.findCustomer(auth, customerId);

@@ -1,5 +1,4 @@
 import type { CustomerDeleteResponse } from '../../../../protocol/api/customers';
-import { requireKeyKind } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
@@ -11,7 +10,6 @@ import { ApiError } from '../shared/errors';
  * removed in the same transaction once they exist (the stored-method store adds its delete here).
  */
 export async function deleteCustomer(deps: CoreDeps, auth: AuthContext, customerId: string): Promise<CustomerDeleteResponse> {
-  requireKeyKind(auth, ['secret']);
   const now = deps.clock.now();
   await deps.store.transaction(async (tx) => {
     const deleted = await tx.customers.markCustomerDeleted(auth, customerId, now);

@@ -1,7 +1,6 @@
 /** POST /ephemeral_keys and DELETE /ephemeral_keys/{id}: short-lived keys that scope a browser to one customer. */
 import type { CreateEphemeralKeyRequest, EphemeralKeyDeleteResponse, EphemeralKeyResponse } from '../../../../protocol/api/customers';
 import type { EphemeralKeyRecord } from '../../storage/customers/records';
-import { requireKeyKind } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
@@ -20,7 +19,6 @@ export async function createEphemeralKey(
   auth: AuthContext,
   body: CreateEphemeralKeyRequest,
 ): Promise<EphemeralKeyResponse> {
-  requireKeyKind(auth, ['secret']);
   await findLiveCustomer(deps.store, auth, body.customer_id);
   const now = deps.clock.now();
   const secret = `epk_${deps.ids.secret(EPHEMERAL_SECRET_LENGTH)}`;
@@ -47,7 +45,6 @@ export async function createEphemeralKey(
 
 /** Deletes a key at once (ERR_4021 when there is none); a deleted key authenticates nothing. */
 export async function deleteEphemeralKey(deps: CoreDeps, auth: AuthContext, keyId: string): Promise<EphemeralKeyDeleteResponse> {
-  requireKeyKind(auth, ['secret']);
   const deleted = await deps.store.ephemeralKeys.deleteEphemeralKey(auth, keyId);
   if (deleted === undefined) throw new ApiError('ERR_4021', 'No such ephemeral key exists for this account and mode.');
   return {

@@ -1,5 +1,4 @@
 import type { CustomerRecord } from '../../storage/customers/records';
-import { requireKeyKind } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
@@ -10,7 +9,6 @@ import { findLiveCustomer } from './find-live-customer';
  * another customer gets ERR_4006, as if the customer did not exist (nothing about other customers leaks).
  */
 export async function retrieveCustomer(deps: CoreDeps, auth: AuthContext, customerId: string): Promise<CustomerRecord> {
-  requireKeyKind(auth, ['secret', 'ephemeral']);
   if (auth.keyKind === 'ephemeral' && auth.customerId !== customerId) {
     throw new ApiError('ERR_4006', 'No such customer exists for this ephemeral key.');
   }

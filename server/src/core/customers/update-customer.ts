@@ -1,6 +1,5 @@
 import type { UpdateCustomerRequest } from '../../../../protocol/api/customers';
 import type { CustomerPatch, CustomerRecord } from '../../storage/customers/records';
-import { requireKeyKind } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
@@ -16,7 +15,6 @@ export async function updateCustomer(
   customerId: string,
   body: UpdateCustomerRequest,
 ): Promise<CustomerRecord> {
-  requireKeyKind(auth, ['secret']);
   const patch: CustomerPatch = {
     updatedAt: deps.clock.now(),
     ...(body.name !== undefined && { name: body.name }),

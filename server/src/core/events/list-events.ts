@@ -1,5 +1,4 @@
 import { EVENT_LIMITS, type EventList, type ListEventsQuery } from '../../../../protocol/api/events';
-import { requireKeyKind } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
@@ -10,7 +9,6 @@ import { toEventSummary } from './event-view';
  * delivery_status. `cursor` is the next_cursor of the previous page (the last event_id it showed).
  */
 export async function listEvents(deps: CoreDeps, auth: AuthContext, query: ListEventsQuery): Promise<EventList> {
-  requireKeyKind(auth, ['secret']);
   let after: { createdAt: Date; eventId: string } | undefined;
   if (query.cursor !== undefined) {
     const from = await deps.store.webhooks.findEvent(auth, query.cursor);

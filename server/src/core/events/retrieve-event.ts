@@ -1,6 +1,5 @@
 import type { EventAttemptList, EventDetail } from '../../../../protocol/api/events';
 import type { WebhookEventRecord } from '../../storage/events/records';
-import { requireKeyKind } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
@@ -15,14 +14,12 @@ export async function findEventOrThrow(deps: CoreDeps, auth: AuthContext, eventI
 
 /** GET /events/{event_id} (secret key): the event, its envelope and every attempt. */
 export async function retrieveEvent(deps: CoreDeps, auth: AuthContext, eventId: string): Promise<EventDetail> {
-  requireKeyKind(auth, ['secret']);
   const event = await findEventOrThrow(deps, auth, eventId);
   return toEventDetail(event, await deps.store.webhooks.listAttempts(auth, eventId));
 }
 
 /** GET /events/{event_id}/attempts (secret key): the attempts, oldest first. */
 export async function listEventAttempts(deps: CoreDeps, auth: AuthContext, eventId: string): Promise<EventAttemptList> {
-  requireKeyKind(auth, ['secret']);
   await findEventOrThrow(deps, auth, eventId);
   return { data: (await deps.store.webhooks.listAttempts(auth, eventId)).map(toAttemptResponse) };
 }

@@ -1,6 +1,5 @@
 import type { EventDetail } from '../../../../protocol/api/events';
 import { deliverClaimedEvent, usableEndpoint, type WebhookDeliveryConfig } from '../../webhooks/delivery';
-import { requireKeyKind } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
@@ -14,7 +13,6 @@ import { findEventOrThrow } from './retrieve-event';
  * its attempts. ERR_4051 without an endpoint; ERR_4052 while another attempt holds the event.
  */
 export async function retryEvent(deps: CoreDeps, config: WebhookDeliveryConfig, auth: AuthContext, eventId: string): Promise<EventDetail> {
-  requireKeyKind(auth, ['secret']);
   await findEventOrThrow(deps, auth, eventId);
   const endpoint = usableEndpoint(await deps.store.webhooks.findWebhookEndpoint(auth.accountId));
   if (endpoint === undefined) {

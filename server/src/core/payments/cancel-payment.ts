@@ -1,6 +1,5 @@
 import type { CancelPaymentRequest } from '../../../../protocol/api/payment-ops';
 import type { PaymentRecord } from '../../storage/payments/records';
-import { requireKeyKind } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { findPaymentOrThrow } from './find-payment';
@@ -19,7 +18,6 @@ export async function cancelPayment(
   paymentId: string,
   body: CancelPaymentRequest,
 ): Promise<PaymentRecord> {
-  requireKeyKind(auth, ['secret']);
   const payment = await findPaymentOrThrow(deps, auth, paymentId);
   const refuse = (status: string) => new ApiError('ERR_4003', `You cannot cancel this payment because it has status ${status}.`);
   const decision = decideTransition(payment.status, 'cancel', { hasPaymentMethodData: payment.paymentMethodData !== null, captureMethod: payment.captureMethod });

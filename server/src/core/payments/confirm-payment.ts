@@ -1,7 +1,7 @@
 import type { ConfirmPaymentRequest, JsonObject, PaymentMethodData } from '../../../../protocol/api/payments';
 import type { PaymentPatch, PaymentRecord } from '../../storage/payments/records';
 import type { CardDetails } from '../../vault/card-details';
-import { authorizePaymentAccess, requireKeyKind } from '../auth/auth';
+import { authorizePaymentAccess } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { findPaymentOrThrow } from './find-payment';
@@ -40,7 +40,6 @@ export async function confirmPayment(
   paymentId: string,
   body: ConfirmPaymentRequest,
 ): Promise<PaymentRecord> {
-  requireKeyKind(auth, ['secret', 'publishable']);
   const payment = await findPaymentOrThrow(deps, auth, paymentId);
   // Spec confirm rule 2, and rule 1 as api-conventions §2 reads it: the browser always carries the client_secret.
   authorizePaymentAccess(auth, payment, body.client_secret, deps.clock.now());

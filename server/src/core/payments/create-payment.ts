@@ -1,6 +1,5 @@
 import { DEFAULT_SESSION_EXPIRY_SECONDS, type CreatePaymentRequest, type JsonObject } from '../../../../protocol/api/payments';
 import type { PaymentRecord } from '../../storage/payments/records';
-import { requireKeyKind } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import { fingerprint } from '../shared/canonical-json';
 import { executeConfirm } from './confirm-payment';
@@ -23,7 +22,6 @@ export interface CreatePaymentResult {
  * confirm when payment_method_data is present.
  */
 export async function createPayment(deps: CoreDeps, auth: AuthContext, body: CreatePaymentRequest): Promise<CreatePaymentResult> {
-  requireKeyKind(auth, ['secret']);
   const requestFingerprint = fingerprint(body);
   const paymentId = body.payment_id ?? deps.ids.id('payment');
 

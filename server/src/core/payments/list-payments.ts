@@ -1,6 +1,5 @@
 import { PAYMENT_LIST_LIMITS, type ListPaymentsQuery, type PaymentListResponse } from '../../../../protocol/api/payment-ops';
 import type { PaymentListQuery } from '../../storage/payments/records';
-import { requireKeyKind } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
@@ -11,7 +10,6 @@ import { toPaymentResponse } from './payment-view';
  * cursor paging (starting_after / ending_before, payment ids) neither skips nor repeats a payment.
  */
 export async function listPayments(deps: CoreDeps, auth: AuthContext, query: ListPaymentsQuery): Promise<PaymentListResponse> {
-  requireKeyKind(auth, ['secret']);
   const cursorOf = async (field: 'starting_after' | 'ending_before') => {
     const paymentId = query[field];
     if (paymentId === undefined) return undefined;

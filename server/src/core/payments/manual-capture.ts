@@ -5,7 +5,6 @@
  */
 import type { PaymentStatus } from '../../../../protocol/payments';
 import type { PaymentRecord } from '../../storage/payments/records';
-import { requireKeyKind } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { findPaymentOrThrow } from './find-payment';
@@ -35,7 +34,6 @@ export async function refuseManualCaptureOperation(
   paymentId: string,
   operation: ManualCaptureOperation,
 ): Promise<never> {
-  requireKeyKind(auth, ['secret']);
   const payment = await findPaymentOrThrow(deps, auth, paymentId);
   const { verb, statuses } = OPERATIONS[operation];
   if (!statuses.includes(payment.status)) {

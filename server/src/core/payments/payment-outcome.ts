@@ -6,6 +6,7 @@ import type { CoreDeps } from '../shared/deps';
 import { recordAttemptOutcome } from './payment-attempts';
 import { decideTransition, PAYMENT_EVENT_FOR_STATUS } from './payment-transitions';
 import { toPaymentResponse } from './payment-view';
+import { recordObjectEvent } from '../shared/outbox-event';
 
 const AUTOMATIC = new Set(['automatic', 'sequential_automatic']);
 
@@ -51,24 +52,8 @@ function patchFor(payment: PaymentRecord, outcome: Exclude<RailOutcome, { kind: 
 export async function recordPaymentEvent(deps: CoreDeps, tx: Stores, payment: PaymentRecord, now: Date): Promise<void> {
   const eventType = PAYMENT_EVENT_FOR_STATUS[payment.status];
   if (eventType === undefined) return;
-  const eventId = deps.ids.id('event');
-  await tx.outbox.insertEvent({
-    eventId,
-    accountId: payment.accountId,
-    mode: payment.mode,
-    eventType,
-    objectType: 'payment',
-    objectId: payment.paymentId,
-    createdAt: now,
-    payload: {
-      event_id: eventId,
-      event_type: eventType,
-      created: now.toISOString(),
-      account_id: payment.accountId,
-      mode: payment.mode,
-      content: { type: 'payment_details', object: toPaymentResponse(payment) },
-    },
-  });
+  const object = toPaymentResponse(payment);
+  await recordObjectEvent(deps, tx, { scope: payment, eventType, objectType: 'payment', objectId: payment.paymentId, contentType: 'payment_details', object }, now);
 }
 
 /**

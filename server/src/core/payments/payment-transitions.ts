@@ -4,6 +4,7 @@
  */
 import type { PaymentStatus } from '../../../../protocol/payments';
 import type { CaptureMethod } from '../../../../protocol/api/payments';
+import { decide, statusesFiring, type Decision, type Transition } from '../shared/transition-table';
 
 export type PaymentTrigger =
   /** POST /payments. */
@@ -35,13 +36,7 @@ export interface TransitionFacts {
   railResult?: RailResultKind;
 }
 
-export interface PaymentTransition {
-  /** null: the payment does not exist yet. */
-  from: PaymentStatus | null;
-  trigger: PaymentTrigger;
-  condition: TransitionCondition;
-  to: PaymentStatus;
-}
+export type PaymentTransition = Transition<PaymentStatus, PaymentTrigger, TransitionCondition>;
 
 const AUTOMATIC_CAPTURE: readonly CaptureMethod[] = ['automatic', 'sequential_automatic'];
 
@@ -80,30 +75,15 @@ export const PAYMENT_TRANSITIONS: readonly PaymentTransition[] = [
   { from: 'requires_customer_action', trigger: 'cancel', condition: 'always', to: 'cancelled' },
 ];
 
-export type TransitionDecision =
-  | { allowed: true; to: PaymentStatus }
-  /** No row has this (from, trigger): the operation is not allowed in this status. */
-  | { allowed: false; reason: 'status' }
-  /** Rows exist for (from, trigger) but no condition holds. */
-  | { allowed: false; reason: 'condition' };
+const PAYMENT_MACHINE = { rows: PAYMENT_TRANSITIONS, conditions: TRANSITION_CONDITIONS };
 
-/** Looks the transition up in the table. The first row whose condition holds wins. */
-export function decideTransition(
-  from: PaymentStatus | null,
-  trigger: PaymentTrigger,
-  facts: TransitionFacts,
-): TransitionDecision {
-  const rows = PAYMENT_TRANSITIONS.filter((row) => row.from === from && row.trigger === trigger);
-  if (rows.length === 0) return { allowed: false, reason: 'status' };
-  const row = rows.find((candidate) => TRANSITION_CONDITIONS[candidate.condition](facts));
-  return row ? { allowed: true, to: row.to } : { allowed: false, reason: 'condition' };
+export function decideTransition(from: PaymentStatus | null, trigger: PaymentTrigger, facts: TransitionFacts): Decision<PaymentStatus> {
+  return decide(PAYMENT_MACHINE, from, trigger, facts);
 }
 
 /** Statuses from which `trigger` can fire (for conditional updates). */
 export function statusesAllowing(trigger: PaymentTrigger): PaymentStatus[] {
-  const statuses = new Set<PaymentStatus>();
-  for (const row of PAYMENT_TRANSITIONS) if (row.trigger === trigger && row.from !== null) statuses.add(row.from);
-  return [...statuses];
+  return statusesFiring(PAYMENT_TRANSITIONS, trigger);
 }
 
 /**

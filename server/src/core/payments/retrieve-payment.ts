@@ -1,7 +1,7 @@
 import type { PaymentResponse, RetrievePaymentQuery } from '../../../../protocol/api/payments';
 import type { PaymentRecord } from '../../storage/payments/records';
 import type { RailOutcome } from '../../rails/rail-adapter';
-import { authorizePaymentAccess, requireKeyKind } from '../auth/auth';
+import { authorizePaymentAccess } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { findPaymentOrThrow } from './find-payment';
@@ -23,7 +23,6 @@ export async function retrievePayment(
   paymentId: string,
   query: RetrievePaymentQuery,
 ): Promise<PaymentRecord> {
-  requireKeyKind(auth, ['secret', 'publishable']);
   const payment = await findPaymentOrThrow(deps, auth, paymentId);
   authorizePaymentAccess(auth, payment, query.client_secret, deps.clock.now());
   return query.force_sync === 'true' ? forceSyncWithRail(deps, payment) : syncWithRail(deps, payment);

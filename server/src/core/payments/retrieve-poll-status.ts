@@ -1,5 +1,5 @@
 import type { PollStatusResponse } from '../../../../protocol/api/payment-ops';
-import { authorizePaymentAccess, missingClientSecret, requireKeyKind } from '../auth/auth';
+import { authorizePaymentAccess, missingClientSecret } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { syncWithRail } from './retrieve-payment';
@@ -18,7 +18,6 @@ export async function retrievePollStatus(
   pollId: string,
   clientSecret: string | undefined,
 ): Promise<PollStatusResponse> {
-  requireKeyKind(auth, ['publishable']);
   const notFound: PollStatusResponse = { poll_id: pollId, status: 'not_found' };
   if (clientSecret === undefined) throw missingClientSecret();
   const payment = pollId.startsWith(POLL_PREFIX) ? await deps.store.payments.findPayment(auth, pollId.slice(POLL_PREFIX.length)) : undefined;

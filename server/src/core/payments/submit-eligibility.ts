@@ -1,5 +1,5 @@
 import type { EligibilityRequest, EligibilityResponse } from '../../../../protocol/api/payment-ops';
-import { authorizePaymentAccess, requireKeyKind } from '../auth/auth';
+import { authorizePaymentAccess } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { findPaymentOrThrow } from './find-payment';
@@ -24,7 +24,6 @@ export async function submitEligibility(
   paymentId: string,
   body: EligibilityRequest,
 ): Promise<EligibilityResponse> {
-  requireKeyKind(auth, ['publishable']);
   const payment = await findPaymentOrThrow(deps, auth, paymentId);
   authorizePaymentAccess(auth, payment, body.client_secret, deps.clock.now());
   if (!UPDATABLE_STATUSES.includes(payment.status)) {

@@ -2,7 +2,6 @@ import type { UpdateMetadataRequest, UpdateMetadataResponse } from '../../../../
 import type { PaymentStatus } from '../../../../protocol/payments';
 import type { JsonObject } from '../../../../protocol/api/payments';
 import type { PaymentRecord } from '../../storage/payments/records';
-import { requireKeyKind } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { findPaymentOrThrow } from './find-payment';
@@ -35,7 +34,6 @@ export async function updatePaymentMetadata(
   paymentId: string,
   body: UpdateMetadataRequest,
 ): Promise<UpdateMetadataResponse> {
-  requireKeyKind(auth, ['secret']);
   const payment = await findPaymentOrThrow(deps, auth, paymentId);
   if (!METADATA_UPDATE_STATUSES.includes(payment.status)) {
     throw new ApiError(

@@ -2,7 +2,7 @@ import type { UpdatePaymentRequest } from '../../../../protocol/api/payment-ops'
 import { orderDetailsTotal, statementDescriptorProblem, type JsonObject } from '../../../../protocol/api/payments';
 import type { PaymentStatus } from '../../../../protocol/payments';
 import type { PaymentPatch, PaymentRecord } from '../../storage/payments/records';
-import { authorizePaymentAccess, requireKeyKind } from '../auth/auth';
+import { authorizePaymentAccess } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import { HOW_THE_CUSTOMER_PAYS, refuseChargeChanges } from './charge-fields';
 import { executeConfirm } from './confirm-payment';
@@ -35,7 +35,6 @@ export async function updatePayment(
   paymentId: string,
   body: UpdatePaymentRequest,
 ): Promise<PaymentRecord> {
-  requireKeyKind(auth, ['secret', 'publishable']);
   const payment = await findPaymentOrThrow(deps, auth, paymentId);
   const now = deps.clock.now();
   authorizePaymentAccess(auth, payment, body.client_secret, now);

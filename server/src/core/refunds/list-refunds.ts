@@ -1,6 +1,5 @@
 import { REFUND_LIMITS, type ListRefundsRequest } from '../../../../protocol/api/refunds';
 import type { RefundPage } from '../../storage/refunds/records';
-import { requireKeyKind } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 
@@ -9,7 +8,6 @@ import type { CoreDeps } from '../shared/deps';
  * (end_time defaults to now), narrowed by the body's filters, newest first; limit defaults to 10 (at most 100).
  */
 export async function listRefunds(deps: CoreDeps, auth: AuthContext, body: ListRefundsRequest): Promise<RefundPage> {
-  requireKeyKind(auth, ['secret']);
   return deps.store.refunds.listRefunds(auth, {
     createdFrom: new Date(body.start_time),
     createdTo: body.end_time === undefined ? deps.clock.now() : new Date(body.end_time),

@@ -4,29 +4,14 @@ import type { Stores } from '../../storage/stores';
 import type { CoreDeps } from '../shared/deps';
 import { decideRefundTransition, REFUND_EVENT_FOR_STATUS, RELEASING_REFUND_STATUSES } from './refund-transitions';
 import { toRefundResponse } from './refund-view';
+import { recordObjectEvent } from '../shared/outbox-event';
 
 /** Writes the outbox event a refund's new status announces, in the caller's transaction. */
 export async function recordRefundEvent(deps: CoreDeps, tx: Stores, refund: RefundRecord, now: Date): Promise<void> {
   const eventType = REFUND_EVENT_FOR_STATUS[refund.status];
   if (eventType === undefined) return;
-  const eventId = deps.ids.id('event');
-  await tx.outbox.insertEvent({
-    eventId,
-    accountId: refund.accountId,
-    mode: refund.mode,
-    eventType,
-    objectType: 'refund',
-    objectId: refund.refundId,
-    createdAt: now,
-    payload: {
-      event_id: eventId,
-      event_type: eventType,
-      created: now.toISOString(),
-      account_id: refund.accountId,
-      mode: refund.mode,
-      content: { type: 'refund_details', object: toRefundResponse(refund) },
-    },
-  });
+  const object = toRefundResponse(refund);
+  await recordObjectEvent(deps, tx, { scope: refund, eventType, objectType: 'refund', objectId: refund.refundId, contentType: 'refund_details', object }, now);
 }
 
 function patchFor(outcome: Exclude<RefundOutcome, { kind: 'pending' }>, now: Date): Omit<RefundPatch, 'status'> {

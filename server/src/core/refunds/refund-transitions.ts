@@ -6,6 +6,7 @@
 import type { PaymentStatus } from '../../../../protocol/payments';
 import type { RefundStatus } from '../../../../protocol/api/refunds';
 import type { RefundOutcome } from '../../rails/rail-adapter';
+import { decide, type Decision, type Transition } from '../shared/transition-table';
 
 export type RefundTrigger =
   /** POST /refunds: the refund is stored, its amount reserved on the payment, before the rail is asked. */
@@ -26,13 +27,7 @@ export interface RefundFacts {
   railResult?: Exclude<RefundOutcome['kind'], 'pending'>;
 }
 
-export interface RefundTransition {
-  /** null: the refund does not exist yet. */
-  from: RefundStatus | null;
-  trigger: RefundTrigger;
-  condition: RefundCondition;
-  to: RefundStatus;
-}
+export type RefundTransition = Transition<RefundStatus, RefundTrigger, RefundCondition>;
 
 /** Payment statuses a refund may be made on (api-conventions §6; Hyperswitch `core/refunds.rs`). */
 export const REFUNDABLE_PAYMENT_STATUSES: readonly PaymentStatus[] = ['succeeded', 'partially_captured'];
@@ -53,19 +48,10 @@ export const REFUND_TRANSITIONS: readonly RefundTransition[] = [
   { from: 'pending', trigger: 'rail_result', condition: 'rail_review', to: 'review' },
 ];
 
-export type RefundDecision =
-  | { allowed: true; to: RefundStatus }
-  /** No row has this (from, trigger). */
-  | { allowed: false; reason: 'status' }
-  /** Rows exist for (from, trigger) but no condition holds. */
-  | { allowed: false; reason: 'condition' };
+const REFUND_MACHINE = { rows: REFUND_TRANSITIONS, conditions: REFUND_CONDITIONS };
 
-/** Looks the transition up in the table. The first row whose condition holds wins. */
-export function decideRefundTransition(from: RefundStatus | null, trigger: RefundTrigger, facts: RefundFacts): RefundDecision {
-  const rows = REFUND_TRANSITIONS.filter((row) => row.from === from && row.trigger === trigger);
-  if (rows.length === 0) return { allowed: false, reason: 'status' };
-  const row = rows.find((candidate) => REFUND_CONDITIONS[candidate.condition](facts));
-  return row ? { allowed: true, to: row.to } : { allowed: false, reason: 'condition' };
+export function decideRefundTransition(from: RefundStatus | null, trigger: RefundTrigger, facts: RefundFacts): Decision<RefundStatus> {
+  return decide(REFUND_MACHINE, from, trigger, facts);
 }
 
 /** Statuses that do not count toward the refunded sum of a payment. */

@@ -1,7 +1,7 @@
 import { VAULT_LIMITS, type CreateVaultTokenRequest, type CreateVaultTokenResponse } from '../../../../protocol/api/vault';
 import { paymentIdFromClientSecret } from '../../../../protocol/ids';
 import type { ConfirmPaymentRequest } from '../../../../protocol/api/payments';
-import { requireKeyKind, verifyClientSecret } from '../auth/auth';
+import { verifyClientSecret } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
@@ -21,7 +21,6 @@ function fullYear(year: string): string {
  * can be used.
  */
 export async function createPspToken(deps: CoreDeps, auth: AuthContext, body: CreateVaultTokenRequest): Promise<CreateVaultTokenResponse> {
-  requireKeyKind(auth, ['publishable']);
   const now = deps.clock.now();
   const paymentId = paymentIdFromClientSecret(body.client_secret);
   const payment = paymentId === undefined ? undefined : await deps.store.payments.findPayment(auth, paymentId);

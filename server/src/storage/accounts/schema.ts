@@ -1,3 +1,5 @@
+import type { KeyType, Mode } from '../../../../protocol/ids';
+
 
 
 export interface AccountsTable {
@@ -19,8 +21,8 @@ export interface ProfilesTable {
 export interface ApiKeysTable {
   key_id: string;
   account_id: string;
-  mode: string;
-  key_type: string;
+  mode: Mode;
+  key_type: KeyType;
   name: string;
   prefix: string;
   key_hash: string;

@@ -5,7 +5,7 @@ import type { InsertResult, Scope } from '../../kernel/store-types';
 import type { AccountRecord, ApiKeyRecord, OperatorRecord, ProfileRecord } from './records';
 import type { AccountsTable, ApiKeysTable } from './schema';
 import type { AccountsStores, AccountStore, ApiKeyStore, OperatorStore, ProfileStore } from './store';
-import { dateOrNull, type Db, insertResult, iso, isoOrNull } from '../sql-rows';
+import { dateOrNull, type Db, insertResult, iso, isoOrNull, inScope } from '../sql-rows';
 
 export function toAccount(row: Selectable<AccountsTable>): AccountRecord {
   return {
@@ -46,8 +46,8 @@ function toApiKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
   return {
     keyId: row.key_id,
     accountId: row.account_id,
-    mode: row.mode as Mode,
-    keyType: row.key_type as KeyType,
+    mode: row.mode,
+    keyType: row.key_type,
     name: row.name,
     prefix: row.prefix,
     keyHash: row.key_hash,
@@ -176,8 +176,7 @@ class SqlApiKeyStore implements ApiKeyStore {
     const row = await this.db
       .selectFrom('api_keys')
       .select('key_id')
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('revoked_at', 'is', null)
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', iso(now))]))
       .executeTakeFirst();

@@ -1,7 +1,9 @@
 /** Row shapes of the customers and ephemeral_keys tables (conventions as in schema.ts). */
+import type { Mode } from '../../../../protocol/ids';
+
 export interface CustomersTable {
   account_id: string;
-  mode: string;
+  mode: Mode;
   customer_id: string;
   name: string | null;
   email: string | null;
@@ -21,7 +23,7 @@ export interface CustomersTable {
 export interface EphemeralKeysTable {
   key_id: string;
   account_id: string;
-  mode: string;
+  mode: Mode;
   customer_id: string;
   secret_hash: string;
   created_at: string;

@@ -9,7 +9,7 @@ import type { AccountRecord } from '../accounts/records';
 import type { InsertResult, Scope } from '../../kernel/store-types';
 import type { Database } from '../schema';
 import { JOINED_ACCOUNT_COLUMNS, toJoinedAccount } from '../accounts/sql-store';
-import { insertResult } from '../sql-rows';
+import { insertResult, inScope } from '../sql-rows';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -20,7 +20,7 @@ const parseObject = (value: string | null): JsonObject | null => (value === null
 function toCustomer(row: Selectable<CustomersTable>): CustomerRecord {
   return {
     accountId: row.account_id,
-    mode: row.mode as Mode,
+    mode: row.mode,
     customerId: row.customer_id,
     name: row.name,
     email: row.email,
@@ -57,7 +57,7 @@ function toEphemeralKey(row: Selectable<EphemeralKeysTable>): EphemeralKeyRecord
   return {
     keyId: row.key_id,
     accountId: row.account_id,
-    mode: row.mode as Mode,
+    mode: row.mode,
     customerId: row.customer_id,
     secretHash: row.secret_hash,
     createdAt: new Date(row.created_at),
@@ -98,8 +98,7 @@ export class SqlCustomerStore implements CustomerStore {
     const row = await this.db
       .selectFrom('customers')
       .selectAll()
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('customer_id', '=', customerId)
       .executeTakeFirst();
     return row && toCustomer(row);
@@ -110,8 +109,7 @@ export class SqlCustomerStore implements CustomerStore {
     const rows = await this.db
       .selectFrom('customers')
       .selectAll()
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('deleted_at', 'is', null)
       .orderBy('created_at', 'desc')
       .orderBy('customer_id')
@@ -125,8 +123,7 @@ export class SqlCustomerStore implements CustomerStore {
     const row = await this.db
       .updateTable('customers')
       .set(patchColumns(patch))
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('customer_id', '=', customerId)
       .where('deleted_at', 'is', null)
       .returningAll()
@@ -153,8 +150,7 @@ export class SqlCustomerStore implements CustomerStore {
         updated_at: iso(now),
         deleted_at: iso(now),
       })
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('customer_id', '=', customerId)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
@@ -196,8 +192,7 @@ export class SqlEphemeralKeyStore implements EphemeralKeyStore {
   async deleteEphemeralKey(scope: Scope, keyId: string): Promise<EphemeralKeyRecord | undefined> {
     const row = await this.db
       .deleteFrom('ephemeral_keys')
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('key_id', '=', keyId)
       .returningAll()
       .executeTakeFirst();
@@ -207,8 +202,7 @@ export class SqlEphemeralKeyStore implements EphemeralKeyStore {
   async deleteEphemeralKeysOfCustomer(scope: Scope, customerId: string): Promise<number> {
     const result = await this.db
       .deleteFrom('ephemeral_keys')
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('customer_id', '=', customerId)
       .executeTakeFirst();
     return Number(result.numDeletedRows);

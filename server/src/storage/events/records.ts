@@ -2,11 +2,14 @@ import type { DeliveryStatus } from '../../../../protocol/api/events';
 import type { JsonObject } from '../../../../protocol/api/payments';
 import type { Scope } from '../../kernel/store-types';
 
+/** What an outbox event is about; a family that emits events adds its object here. */
+export type EventObjectType = 'payment' | 'refund' | 'dispute' | 'mandate';
+
 /** A row of the outbox: an event to deliver to the merchant's webhook endpoint (dispatcher: a later issue). */
 export interface OutboxEventRecord extends Scope {
   eventId: string;
   eventType: string;
-  objectType: 'payment' | 'refund' | 'dispute' | 'mandate';
+  objectType: EventObjectType;
   objectId: string;
   /** The full envelope as it will be delivered. */
   payload: JsonObject;

@@ -1,15 +1,18 @@
+import type { Mode } from '../../../../protocol/ids';
+import type { DeliveryStatus } from '../../../../protocol/api/events';
+
 
 
 export interface WebhookEventsTable {
   event_id: string;
   account_id: string;
-  mode: string;
+  mode: Mode;
   event_type: string;
   object_type: string;
   object_id: string;
   payload: string;
   /** pending | delivered | failed | no_endpoint: owned by the dispatcher (server/src/webhooks/). */
-  delivery_status: string;
+  delivery_status: DeliveryStatus;
   attempt_count: number;
   next_attempt_at: string | null;
   created_at: string;
@@ -24,7 +27,7 @@ export interface WebhookEventsTable {
 
 export interface WebhookAttemptsTable {
   account_id: string;
-  mode: string;
+  mode: Mode;
   event_id: string;
   attempt_number: number;
   trigger: string;

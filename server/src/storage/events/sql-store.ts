@@ -13,7 +13,7 @@ import type { AttemptOutcome, AttemptTrigger, ListEventsFilter, OutboxEventRecor
 import type { WebhookAttemptsTable, WebhookEventsTable } from './schema';
 import type { EventsStores, OutboxStore, WebhookStore } from './store';
 import type { Database } from '../schema';
-import { insertResult } from '../sql-rows';
+import { insertResult, inScope } from '../sql-rows';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -24,7 +24,7 @@ function toDeliveryEvent(row: Selectable<WebhookEventsTable>): WebhookEventRecor
   return {
     ...toEvent(row),
     body: row.payload,
-    deliveryStatus: row.delivery_status as DeliveryStatus,
+    deliveryStatus: row.delivery_status,
     attemptCount: row.attempt_count,
     scheduledAttemptCount: row.scheduled_attempt_count ?? 0,
     nextAttemptAt: dateOrNull(row.next_attempt_at),
@@ -39,7 +39,7 @@ function toDeliveryEvent(row: Selectable<WebhookEventsTable>): WebhookEventRecor
 function toAttempt(row: Selectable<WebhookAttemptsTable>): WebhookAttemptRecord {
   return {
     accountId: row.account_id,
-    mode: row.mode as Mode,
+    mode: row.mode,
     eventId: row.event_id,
     attemptNumber: row.attempt_number,
     trigger: row.trigger as AttemptTrigger,
@@ -70,8 +70,7 @@ export class SqlWebhookStore implements WebhookStore {
     const row = await this.db
       .selectFrom('webhook_events')
       .selectAll()
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('event_id', '=', eventId)
       .executeTakeFirst();
     return row && toDeliveryEvent(row);
@@ -81,8 +80,7 @@ export class SqlWebhookStore implements WebhookStore {
     let query = this.db
       .selectFrom('webhook_events')
       .selectAll()
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode);
+      .where(inScope(scope));
     if (filter.objectId !== undefined) query = query.where('object_id', '=', filter.objectId);
     if (filter.eventType !== undefined) query = query.where('event_type', '=', filter.eventType);
     if (filter.deliveryStatus !== undefined) query = query.where('delivery_status', '=', filter.deliveryStatus);
@@ -101,8 +99,7 @@ export class SqlWebhookStore implements WebhookStore {
     const rows = await this.db
       .selectFrom('webhook_attempts')
       .selectAll()
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('event_id', '=', eventId)
       .orderBy('attempt_number')
       .execute();
@@ -140,8 +137,7 @@ export class SqlWebhookStore implements WebhookStore {
     const row = await this.db
       .updateTable('webhook_events')
       .set({ lease_id: leaseId, locked_until: iso(lockedUntil) })
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('event_id', '=', eventId)
       .where(leaseFree(now))
       .returningAll()
@@ -213,7 +209,7 @@ export function toEvent(row: Selectable<WebhookEventsTable>): OutboxEventRecord 
   return {
     eventId: row.event_id,
     accountId: row.account_id,
-    mode: row.mode as Mode,
+    mode: row.mode,
     eventType: row.event_type,
     objectType: row.object_type as OutboxEventRecord['objectType'],
     objectId: row.object_id,
@@ -251,8 +247,7 @@ class SqlOutboxStore implements OutboxStore {
     const rows = await this.db
       .selectFrom('webhook_events')
       .selectAll()
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('object_id', '=', objectId)
       .orderBy('created_at')
       .orderBy('event_id')

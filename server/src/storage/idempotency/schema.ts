@@ -1,9 +1,11 @@
+import type { Mode } from '../../../../protocol/ids';
+
 
 
 /** Idempotency-Key claims and stored responses (migration 0006). */
 export interface IdempotencyKeysTable {
   account_id: string;
-  mode: string;
+  mode: Mode;
   key_kind: string;
   idempotency_key: string;
   request_fingerprint: string;

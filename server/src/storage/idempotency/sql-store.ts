@@ -4,7 +4,7 @@ import type { IdempotencyKeyRecord, IdempotencyScope, StoredResponse } from './r
 import type { InsertResult } from '../../kernel/store-types';
 import type { Database } from '../schema';
 import type { IdempotencyKeysTable } from './schema';
-import { insertResult } from '../sql-rows';
+import { insertResult, inScope } from '../sql-rows';
 import type { IdempotencyStore, IdempotencyStores } from './store';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -31,7 +31,7 @@ function inFlightColumns(record: IdempotencyKeyRecord) {
 function toRecord(row: Selectable<IdempotencyKeysTable>): IdempotencyKeyRecord {
   return {
     accountId: row.account_id,
-    mode: row.mode as Mode,
+    mode: row.mode,
     keyKind: row.key_kind,
     key: row.idempotency_key,
     fingerprint: row.request_fingerprint,
@@ -76,8 +76,7 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     const row = await this.db
       .selectFrom('idempotency_keys')
       .selectAll()
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('key_kind', '=', scope.keyKind)
       .where('idempotency_key', '=', key)
       .executeTakeFirst();
@@ -111,8 +110,7 @@ export class SqlIdempotencyStore implements IdempotencyStore {
         response_headers: JSON.stringify(response.headers),
         response_body: response.body,
       })
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('key_kind', '=', scope.keyKind)
       .where('idempotency_key', '=', key)
       .where('claim_token', '=', claimToken)
@@ -124,8 +122,7 @@ export class SqlIdempotencyStore implements IdempotencyStore {
   async release(scope: IdempotencyScope, key: string, claimToken: string): Promise<void> {
     await this.db
       .deleteFrom('idempotency_keys')
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('key_kind', '=', scope.keyKind)
       .where('idempotency_key', '=', key)
       .where('claim_token', '=', claimToken)

@@ -3,6 +3,7 @@ import type { PaymentMethod, PaymentMethodType } from '../../../../protocol/api/
 import type { Currency } from '../../../../protocol/currency';
 import type { NextAction, PaymentStatus } from '../../../../protocol/payments';
 import type { Scope } from '../../kernel/store-types';
+import type { Mode } from '../../../../protocol/ids';
 
 export interface PaymentRecord extends Scope {
   paymentId: string;
@@ -140,6 +141,6 @@ export interface PaymentListQuery {
 export interface WaitingPaymentCursor {
   updatedAt: Date;
   accountId: string;
-  mode: string;
+  mode: Mode;
   paymentId: string;
 }

@@ -1,11 +1,16 @@
+import type { Mode } from '../../../../protocol/ids';
+import type { CaptureMethod } from '../../../../protocol/api/payments';
+import type { PaymentStatus } from '../../../../protocol/payments';
+import type { AttemptStatus } from './records';
+
 
 
 export interface PaymentsTable {
   account_id: string;
-  mode: string;
+  mode: Mode;
   payment_id: string;
   profile_id: string;
-  status: string;
+  status: PaymentStatus;
   amount: number;
   currency: string;
   amount_capturable: number;
@@ -13,7 +18,7 @@ export interface PaymentsTable {
   amount_to_capture: number | null;
   shipping_cost: number | null;
   order_tax_amount: number | null;
-  capture_method: string;
+  capture_method: CaptureMethod;
   customer_id: string | null;
   description: string | null;
   return_url: string | null;
@@ -47,16 +52,16 @@ export interface PaymentsTable {
 /** One confirm of a payment (migration 0002). */
 export interface PaymentAttemptsTable {
   account_id: string;
-  mode: string;
+  mode: Mode;
   attempt_id: string;
   payment_id: string;
   attempt_number: number;
-  status: string;
+  status: AttemptStatus;
   amount: number;
   currency: string;
   payment_method: string | null;
   payment_method_type: string | null;
-  capture_method: string;
+  capture_method: CaptureMethod;
   connector: string | null;
   reference_id: string | null;
   error_code: string | null;

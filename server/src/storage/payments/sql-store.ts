@@ -9,23 +9,23 @@ import type { AttemptStatus, PaymentAttemptPatch, PaymentAttemptRecord, PaymentL
 import type { PaymentAttemptsTable, PaymentsTable } from './schema';
 import type { PaymentAttemptStore, PaymentListStore, PaymentsStores, PaymentStore } from './store';
 import type { Database } from '../schema';
-import { insertResult, iso, jsonOrNull, parseJson } from '../sql-rows';
+import { insertResult, iso, jsonOrNull, parseJson, inScope } from '../sql-rows';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 function toAttempt(row: Selectable<PaymentAttemptsTable>): PaymentAttemptRecord {
   return {
     accountId: row.account_id,
-    mode: row.mode as Mode,
+    mode: row.mode,
     attemptId: row.attempt_id,
     paymentId: row.payment_id,
     attemptNumber: row.attempt_number,
-    status: row.status as AttemptStatus,
+    status: row.status,
     amount: row.amount,
     currency: row.currency as Currency,
     paymentMethod: row.payment_method as PaymentMethod | null,
     paymentMethodType: row.payment_method_type as PaymentMethodType | null,
-    captureMethod: row.capture_method as CaptureMethod,
+    captureMethod: row.capture_method,
     connector: row.connector,
     referenceId: row.reference_id,
     errorCode: row.error_code,
@@ -73,8 +73,7 @@ export class SqlPaymentAttemptStore implements PaymentAttemptStore {
     const row = await this.db
       .selectFrom('payment_attempts')
       .select((eb) => eb.fn.countAll<number | string>().as('count'))
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('payment_id', '=', paymentId)
       .executeTakeFirstOrThrow();
     return Number(row.count);
@@ -84,8 +83,7 @@ export class SqlPaymentAttemptStore implements PaymentAttemptStore {
     const latest = await this.db
       .selectFrom('payment_attempts')
       .select('attempt_id')
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('payment_id', '=', paymentId)
       .orderBy('attempt_number', 'desc')
       .executeTakeFirst();
@@ -101,8 +99,7 @@ export class SqlPaymentAttemptStore implements PaymentAttemptStore {
     const row = await this.db
       .updateTable('payment_attempts')
       .set(columns)
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('attempt_id', '=', latest.attempt_id)
       .returningAll()
       .executeTakeFirst();
@@ -113,8 +110,7 @@ export class SqlPaymentAttemptStore implements PaymentAttemptStore {
     const rows = await this.db
       .selectFrom('payment_attempts')
       .selectAll()
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('payment_id', '=', paymentId)
       .orderBy('attempt_number')
       .execute();
@@ -125,8 +121,7 @@ export class SqlPaymentAttemptStore implements PaymentAttemptStore {
     const row = await this.db
       .selectFrom('payment_attempts')
       .selectAll()
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('poll_id', '=', pollId)
       .orderBy('attempt_number', 'desc')
       .executeTakeFirst();
@@ -160,8 +155,7 @@ export class SqlPaymentListStore implements PaymentListStore {
     let select = this.db
       .selectFrom('payments')
       .selectAll()
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode);
+      .where(inScope(scope));
     if (query.customerId !== undefined) select = select.where('customer_id', '=', query.customerId);
     const { eq, lt, gt, lte, gte } = query.created;
     if (eq !== undefined) select = select.where('created_at', '=', eq.toISOString());
@@ -203,10 +197,10 @@ export class SqlPaymentListStore implements PaymentListStore {
 export function toPayment(row: Selectable<PaymentsTable>): PaymentRecord {
   return {
     accountId: row.account_id,
-    mode: row.mode as Mode,
+    mode: row.mode,
     paymentId: row.payment_id,
     profileId: row.profile_id,
-    status: row.status as PaymentStatus,
+    status: row.status,
     amount: row.amount,
     currency: row.currency as Currency,
     amountCapturable: row.amount_capturable,
@@ -214,7 +208,7 @@ export function toPayment(row: Selectable<PaymentsTable>): PaymentRecord {
     amountToCapture: row.amount_to_capture,
     shippingCost: row.shipping_cost,
     orderTaxAmount: row.order_tax_amount,
-    captureMethod: row.capture_method as CaptureMethod,
+    captureMethod: row.capture_method,
     customerId: row.customer_id,
     description: row.description,
     returnUrl: row.return_url,
@@ -336,8 +330,7 @@ class SqlPaymentStore implements PaymentStore {
     const row = await this.db
       .selectFrom('payments')
       .selectAll()
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('payment_id', '=', paymentId)
       .executeTakeFirst();
     return row && toPayment(row);
@@ -353,8 +346,7 @@ class SqlPaymentStore implements PaymentStore {
     const row = await this.db
       .updateTable('payments')
       .set({ ...patchColumns(patch), version: sql<number>`version + 1` })
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('payment_id', '=', paymentId)
       .where('status', 'in', [...expectedStatuses])
       .returningAll()

@@ -1,12 +1,15 @@
+import type { Mode } from '../../../../protocol/ids';
+import type { RefundStatus } from '../../../../protocol/api/refunds';
+
 
 
 export interface RefundsTable {
   account_id: string;
-  mode: string;
+  mode: Mode;
   refund_id: string;
   payment_id: string;
   profile_id: string;
-  status: string;
+  status: RefundStatus;
   amount: number;
   currency: string;
   reason: string | null;

@@ -9,7 +9,7 @@ import type { RefundFilter, RefundPage, RefundPatch, RefundRecord } from './reco
 import type { Database } from '../schema';
 import type { RefundsTable } from './schema';
 import type { RefundsStores, RefundStore } from './store';
-import { insertResult } from '../sql-rows';
+import { insertResult, inScope } from '../sql-rows';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -19,11 +19,11 @@ const jsonOrNull = (value: unknown): string | null => (value === null || value =
 function toRefund(row: Selectable<RefundsTable>): RefundRecord {
   return {
     accountId: row.account_id,
-    mode: row.mode as Mode,
+    mode: row.mode,
     refundId: row.refund_id,
     paymentId: row.payment_id,
     profileId: row.profile_id,
-    status: row.status as RefundStatus,
+    status: row.status,
     amount: Number(row.amount),
     currency: row.currency as Currency,
     reason: row.reason,
@@ -98,8 +98,7 @@ export class SqlRefundStore implements RefundStore {
     const row = await this.db
       .selectFrom('refunds')
       .selectAll()
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('refund_id', '=', refundId)
       .executeTakeFirst();
     return row && toRefund(row);
@@ -115,8 +114,7 @@ export class SqlRefundStore implements RefundStore {
     let query = this.db
       .updateTable('refunds')
       .set(patchColumns(patch))
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('refund_id', '=', refundId);
     if (expectedStatuses !== undefined) query = query.where('status', 'in', [...expectedStatuses]);
     const row = await query.returningAll().executeTakeFirst();
@@ -126,8 +124,7 @@ export class SqlRefundStore implements RefundStore {
   async listRefunds(scope: Scope, filter: RefundFilter): Promise<RefundPage> {
     let query = this.db
       .selectFrom('refunds')
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('created_at', '>=', iso(filter.createdFrom))
       .where('created_at', '<=', iso(filter.createdTo));
     if (filter.paymentId !== undefined) query = query.where('payment_id', '=', filter.paymentId);
@@ -157,8 +154,7 @@ export class SqlRefundStore implements RefundStore {
     const row = await this.db
       .selectFrom('payments')
       .select('amount_refunded')
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('payment_id', '=', paymentId)
       .executeTakeFirst();
     return row === undefined ? undefined : Number(row.amount_refunded ?? 0);
@@ -176,8 +172,7 @@ export class SqlRefundStore implements RefundStore {
     const result = await this.db
       .updateTable('payments')
       .set({ amount_refunded: sql<number>`amount_refunded + ${amount}`, version: sql<number>`version + 1` })
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('payment_id', '=', paymentId)
       .where('status', 'in', [...refundableStatuses])
       .where(sql<boolean>`amount_refunded + ${amount} <= coalesce(amount_received, 0)`)
@@ -189,8 +184,7 @@ export class SqlRefundStore implements RefundStore {
     await this.db
       .updateTable('payments')
       .set({ amount_refunded: sql<number>`amount_refunded - ${amount}`, version: sql<number>`version + 1` })
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('payment_id', '=', paymentId)
       .execute();
   }

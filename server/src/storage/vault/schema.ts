@@ -1,9 +1,11 @@
+import type { Mode } from '../../../../protocol/ids';
+
 
 
 /** The card vault (migration 0007): ciphertext and display fields only. */
 export interface VaultTokensTable {
   account_id: string;
-  mode: string;
+  mode: Mode;
   token_id: string;
   payment_id: string;
   card_ciphertext: string;

@@ -5,7 +5,7 @@ import type { VaultTokenRecord } from './records';
 import type { Database } from '../schema';
 import type { VaultTokensTable } from './schema';
 import type { VaultStores, VaultTokenStore } from './store';
-import { insertResult } from '../sql-rows';
+import { insertResult, inScope } from '../sql-rows';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -15,7 +15,7 @@ export const WIPED = '';
 function toToken(row: Selectable<VaultTokensTable>): VaultTokenRecord {
   return {
     accountId: row.account_id,
-    mode: row.mode as Mode,
+    mode: row.mode,
     tokenId: row.token_id,
     paymentId: row.payment_id,
     cardCiphertext: row.card_ciphertext,
@@ -61,8 +61,7 @@ export class SqlVaultTokenStore implements VaultTokenStore {
     const row = await this.db
       .selectFrom('vault_tokens')
       .selectAll()
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('token_id', '=', tokenId)
       .executeTakeFirst();
     return row && toToken(row);
@@ -72,8 +71,7 @@ export class SqlVaultTokenStore implements VaultTokenStore {
     const result = await this.db
       .updateTable('vault_tokens')
       .set({ used_at: now.toISOString(), card_ciphertext: WIPED, cvc_ciphertext: null })
-      .where('account_id', '=', scope.accountId)
-      .where('mode', '=', scope.mode)
+      .where(inScope(scope))
       .where('token_id', '=', tokenId)
       .where('used_at', 'is', null)
       .where('expires_at', '>', now.toISOString())

@@ -1,0 +1,43 @@
+import type { JsonObject } from '../../../../protocol/api/payments';
+import type { Scope } from '../../kernel/store-types';
+import type { EventObjectType } from '../../storage/events/records';
+import type { Stores } from '../../storage/stores';
+import type { CoreDeps } from './deps';
+
+export interface ObjectEvent {
+  /** The account and mode the object belongs to; the event carries both. */
+  scope: Scope;
+  eventType: string;
+  objectType: EventObjectType;
+  objectId: string;
+  /** `content.type` of the envelope (Hyperswitch names: payment_details, refund_details, ...). */
+  contentType: string;
+  /** The full resource as the API returns it (a protocol response type). */
+  object: object;
+}
+
+/**
+ * Writes one webhook event to the outbox in the caller's transaction, so the state change and its event commit
+ * together (api-conventions §7: `{event_id, event_type, created, account_id, mode, content: {type, object}}`).
+ */
+export async function recordObjectEvent(deps: Pick<CoreDeps, 'ids'>, tx: Stores, event: ObjectEvent, now: Date): Promise<void> {
+  const eventId = deps.ids.id('event');
+  const { accountId, mode } = event.scope;
+  await tx.outbox.insertEvent({
+    eventId,
+    accountId,
+    mode,
+    eventType: event.eventType,
+    objectType: event.objectType,
+    objectId: event.objectId,
+    createdAt: now,
+    payload: {
+      event_id: eventId,
+      event_type: event.eventType,
+      created: now.toISOString(),
+      account_id: accountId,
+      mode,
+      content: { type: event.contentType, object: event.object as JsonObject },
+    },
+  });
+}
