@@ -93,7 +93,6 @@ export function statusesAllowing(trigger: PaymentTrigger): PaymentStatus[] {
 export const PAYMENT_EVENT_FOR_STATUS: Partial<Record<PaymentStatus, string>> = {
   succeeded: 'payment_succeeded',
   failed: 'payment_failed',
-  processing: 'payment_processing',
   requires_customer_action: 'action_required',
   cancelled: 'payment_cancelled',
   cancelled_post_capture: 'payment_cancelled_post_capture',

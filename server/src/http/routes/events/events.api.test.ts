@@ -255,7 +255,7 @@ forEachEngine('Events API', (engine) => {
       const objectId = `pay_list_${engine}`;
       const ids: string[] = [];
       // One event per (object, event type): the outbox keeps each pair once.
-      const types = ['payment_processing', 'action_required', 'payment_failed', 'payment_succeeded', 'payment_cancelled'];
+      const types = ['payment_authorized', 'action_required', 'payment_failed', 'payment_succeeded', 'payment_cancelled'];
       for (const [i, eventType] of types.entries()) {
         ids.push(await insertEvent({ objectId, eventType, createdAt: new Date(base - 1000 * (5 - i)) }));
       }
