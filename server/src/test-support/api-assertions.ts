@@ -81,3 +81,10 @@ export async function apiRequest(h: Pick<Harness, 'app' | 'secretKey'>, method: 
   if (body !== undefined) headers['content-type'] ??= 'application/json';
   return h.app.request(path, { method, headers, ...(body !== undefined ? { body } : {}) });
 }
+
+/** Asserts a 200 (the body is the failure message) and returns the parsed body. */
+export async function expectOk<T = Record<string, unknown>>(response: Response): Promise<T> {
+  const text = await response.text();
+  expect(response.status, text).toBe(200);
+  return JSON.parse(text) as T;
+}

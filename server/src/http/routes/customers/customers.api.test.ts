@@ -12,7 +12,7 @@ import type { AccountSettings, RailCapabilities } from '../../../kernel/account-
 import type { RailAdapter } from '../../../rails/rail-adapter';
 import type { Currency } from '../../../../../protocol/currency';
 import type { PaymentMethod, PaymentMethodType } from '../../../../../protocol/api/enums';
-import { apiRequest, expectApiError, insertLiveSecretKey } from '../../../test-support/api-assertions';
+import { apiRequest, expectApiError, insertLiveSecretKey, expectOk } from '../../../test-support/api-assertions';
 import { createHarness, type Harness } from '../../../test-support/harness';
 import { forEachEngine } from '../../../test-support/engines';
 import { DEFAULT_ACCOUNT_SETTINGS } from '../../../core/accounts/account-settings';
@@ -36,10 +36,7 @@ forEachEngine('Customers API', (engine) => {
 
   const request = (method: string, path: string, options: { key?: string | null; body?: unknown; raw?: string } = {}) => apiRequest(h, method, path, options);
   const expectError = expectApiError;
-  const ok = async <T>(response: Response): Promise<T> => {
-    expect(response.status, await response.clone().text()).toBe(200);
-    return (await response.json()) as T;
-  };
+  const ok = expectOk;
   const createCustomer = (body: Json = {}, key?: string) => request('POST', '/customers', { key, body }).then(ok<CustomerResponse>);
   const createKey = (customerId: string) =>
     request('POST', '/ephemeral_keys', { body: { customer_id: customerId } }).then(ok<EphemeralKeyResponse>);

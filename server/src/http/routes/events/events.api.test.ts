@@ -9,7 +9,7 @@ import { startReceiver, verifyWebhook } from '../../../../../docs/examples/webho
 import type { EventDetail, EventList } from '../../../../../protocol/api/events';
 import type { PaymentResponse } from '../../../../../protocol/api/payments';
 import type { Engine } from '../../../storage/database';
-import { apiRequest, expectApiError, insertLiveSecretKey } from '../../../test-support/api-assertions';
+import { apiRequest, expectApiError, insertLiveSecretKey, expectOk } from '../../../test-support/api-assertions';
 import { createHarness, type Harness } from '../../../test-support/harness';
 import { forEachEngine } from '../../../test-support/engines';
 import { defaultWebhookDeliveryConfig } from '../../../webhooks/delivery';
@@ -84,10 +84,7 @@ forEachEngine('Events API', (engine) => {
 
   const request = (method: string, path: string, options: { key?: string | null; body?: unknown } = {}) => apiRequest(h, method, path, options);
   const expectError = expectApiError;
-  const ok = async <T>(response: Response): Promise<T> => {
-    expect(response.status, await response.clone().text()).toBe(200);
-    return (await response.json()) as T;
-  };
+  const ok = expectOk;
   const payUpi = async (vpa: string) =>
     ok<PaymentResponse>(
       await request('POST', '/payments', {

@@ -8,7 +8,7 @@ import type { PaymentResponse } from '../../../../../protocol/api/payments';
 import type { AccountSettings } from '../../../kernel/account-settings-types';
 import { PENDING_RESOLVE_AFTER_MS } from '../../../rails/simulator/upi-simulator';
 import type { Engine } from '../../../storage/database';
-import { expectApiError } from '../../../test-support/api-assertions';
+import { apiRequest, type ApiRequestOptions, expectApiError, expectOk } from '../../../test-support/api-assertions';
 import { createHarness, type Harness } from '../../../test-support/harness';
 import { forEachEngine } from '../../../test-support/engines';
 
@@ -37,19 +37,8 @@ forEachEngine('Payment operations API', (engine) => {
     await h?.close();
   });
 
-  const request = (method: string, path: string, options: { key?: string | null; body?: unknown; headers?: Record<string, string> } = {}) => {
-    const headers: Record<string, string> = { ...options.headers };
-    const key = options.key === undefined ? h.secretKey : options.key;
-    if (key !== null) headers['api-key'] = key;
-    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    return h.app.request(path, { method, headers, ...(body !== undefined ? { body } : {}) });
-  };
-  const ok = async <T = PaymentResponse>(response: Response): Promise<T> => {
-    const text = await response.text();
-    expect(response.status, text).toBe(200);
-    return JSON.parse(text) as T;
-  };
+  const request = (method: string, path: string, options: ApiRequestOptions = {}) => apiRequest(h, method, path, options);
+  const ok = <T = PaymentResponse>(response: Response): Promise<T> => expectOk<T>(response);
   const expectError = expectApiError;
   const create = async (body: Json = {}) => ok(await request('POST', '/payments', { body: { amount: 10_000, currency: 'INR', ...body } }));
   const confirmed = (vpa: string, body: Json = {}) => create({ confirm: true, payment_method_data: UPI(vpa), ...body });

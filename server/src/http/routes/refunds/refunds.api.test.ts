@@ -14,7 +14,7 @@ import type { AccountSettings } from '../../../kernel/account-settings-types';
 import { SIMULATOR_REFUND_REASONS } from '../../../rails/simulator/upi-simulator';
 import type { Engine } from '../../../storage/database';
 import type { PaymentRecord } from '../../../storage/payments/records';
-import { apiRequest, expectApiError, insertLiveSecretKey } from '../../../test-support/api-assertions';
+import { apiRequest, expectApiError, insertLiveSecretKey, expectOk } from '../../../test-support/api-assertions';
 import { createHarness, type Harness } from '../../../test-support/harness';
 import { forEachEngine } from '../../../test-support/engines';
 
@@ -38,10 +38,7 @@ forEachEngine('Refunds API', (engine) => {
 
   const request = (method: string, path: string, options: { key?: string | null; body?: unknown } = {}) => apiRequest(h, method, path, options);
   const expectError = expectApiError;
-  const ok = async <T>(response: Response): Promise<T> => {
-    expect(response.status, await response.clone().text()).toBe(200);
-    return (await response.json()) as T;
-  };
+  const ok = expectOk;
   /** A test-mode INR payment paid with success@upi (amount_received = amount). */
   const paidPayment = async (amount = 10_000): Promise<PaymentResponse> => {
     const payment = await ok<PaymentResponse>(
