@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase as KyselySqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 
@@ -36,6 +36,30 @@ const pgTypes = {
     oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+/** Prepared statements kept per SQLite connection; Kysely's queries are a fixed set of shapes, far fewer than this. */
+const STATEMENT_CACHE_SIZE = 1_000;
+
+/**
+ * The SQLite connection as Kysely sees it, with a cache of prepared statements: Kysely prepares every query anew,
+ * and preparing costs as much as running a small statement. better-sqlite3 runs one statement at a time, so a cached
+ * statement is never in use twice (Kysely's stream, which would hold one open, is not used here).
+ */
+export function withStatementCache(sqlite: SqliteDatabase.Database, size = STATEMENT_CACHE_SIZE): KyselySqliteDatabase {
+  const statements = new Map<string, SqliteStatement>();
+  return {
+    close: () => sqlite.close(),
+    prepare: (sql: string): SqliteStatement => {
+      let statement = statements.get(sql);
+      if (statement === undefined) {
+        statement = sqlite.prepare(sql) as unknown as SqliteStatement;
+        if (statements.size >= size) statements.delete(statements.keys().next().value as string);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 /**
  * Opens the database: SQLite (WAL, synchronous=FULL: durable on commit) by default, PostgreSQL when a URL is
  * given. Both sit behind the same Kysely<Database>.
@@ -56,5 +80,5 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), engine: 'sqlite' };
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }), engine: 'sqlite' };
 }
