@@ -1,17 +1,22 @@
 /**
- * main.ts as a black box: starts the real process on free ports with a temp data directory, checks what it
- * prints, takes a UPI payment through both listeners' health and the API, stops it with SIGTERM (exit 0), and
- * starts it again to prove the bootstrap keys survive a restart without a second operator.
+ * The server as production runs it, as a black box: compiles main.ts to dist/server/main.js (what `npm start`
+ * runs, with plain node and no TypeScript at run time), starts it on free ports with a temp data directory, checks
+ * what it prints, takes a UPI payment through both listeners' health and the API, stops it with SIGTERM (exit 0),
+ * and starts it again to prove the bootstrap keys survive a restart without a second operator.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort } from './test-support/server-process';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const dataDir = mkdtempSync(join(tmpdir(), 'rail-main-'));
+
+beforeAll(() => {
+  execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'ignore' });
+});
 
 interface Started {
   child: ChildProcess;
@@ -20,7 +25,7 @@ interface Started {
 }
 
 async function start(port: number, jsPort: number): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  const child = spawn(process.execPath, ['dist/server/main.js'], {
     cwd: ROOT,
     env: { ...process.env, RAIL_PORT: String(port), RAIL_JS_PORT: String(jsPort), RAIL_DATA_DIR: dataDir, RAIL_LOG_LEVEL: 'warn', DATABASE_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -49,7 +54,7 @@ const field = (banner: string, label: string) => new RegExp(`${label}\\s+(\\S+)`
 
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-describe('main.ts', () => {
+describe('the compiled server (dist/server/main.js)', () => {
   test('boots, prints what operations.md asks, serves, stops on SIGTERM with 0, and keeps its keys on restart', async () => {
     const [port, jsPort] = [await freePort(), await freePort()];
     const first = await start(port, jsPort);
