@@ -25,6 +25,7 @@ export function freePort(): Promise<number> {
 
 export interface ServerProcess {
   child: ChildProcess;
+  port: number;
   baseUrl: string;
   output(): string;
   /** SIGKILL: no shutdown code runs. */
@@ -39,11 +40,14 @@ export interface StartOptions {
   logLevel?: string;
   /** Extra environment (e.g. RAIL_WEBHOOK_URL); applied last. */
   env?: Record<string, string>;
+  /** `compiled`: dist/server/main.js as production runs it (build it first); default: the sources through tsx. */
+  entry?: 'source' | 'compiled';
 }
 
 export async function startServer(options: StartOptions): Promise<ServerProcess> {
   const [port, jsPort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  const args = options.entry === 'compiled' ? ['dist/server/main.js'] : ['--import', 'tsx', 'server/src/main.ts'];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -74,6 +78,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   }
   return {
     child,
+    port,
     baseUrl: `http://127.0.0.1:${port}`,
     output: () => output,
     kill: async () => {

@@ -1,0 +1,117 @@
+/**
+ * What `npm run bench` measures about processes rather than requests: start-up to the first 200, resident memory,
+ * pgbench's TPS on the same PostgreSQL, and a summary of a V8 CPU profile of the server under load.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FIXED_PUBLISHABLE_KEY, FIXED_SECRET_KEY, freePort, ROOT } from '../server/src/test-support/server-process';
+
+/** Resident set size of a process in MB (Linux /proc). */
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+  return kb / 1024;
+}
+
+export interface BootedServer {
+  child: ChildProcess;
+  baseUrl: string;
+  /** Milliseconds from spawn to the first 200 of /health. */
+  startupMs: number;
+  stop(): Promise<void>;
+}
+
+/** Spawns `node <args>` with a Rail environment and polls /health every 2 ms until it answers 200. */
+export async function bootServer(args: string[], options: { dataDir: string; databaseUrl?: string | undefined; env?: Record<string, string> }): Promise<BootedServer> {
+  const [port, jsPort] = [await freePort(), await freePort()];
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      RAIL_HOST: '127.0.0.1',
+      RAIL_PORT: String(port),
+      RAIL_JS_PORT: String(jsPort),
+      RAIL_DATA_DIR: options.dataDir,
+      RAIL_LOG_LEVEL: 'error',
+      RAIL_TEST_SECRET_KEY: FIXED_SECRET_KEY,
+      RAIL_TEST_PUBLISHABLE_KEY: FIXED_PUBLISHABLE_KEY,
+      RAIL_RATE_LIMITS: 'off',
+      DATABASE_URL: options.databaseUrl ?? '',
+      ...options.env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited during start (${args.join(' ')})`);
+    if (performance.now() - started > 30_000) throw new Error('server did not answer /health within 30 s');
+    const ok = await fetch(`${baseUrl}/health`).then((response) => response.status === 200, () => false);
+    if (ok) break;
+    await new Promise((resolveWait) => setTimeout(resolveWait, 2));
+  }
+  const startupMs = performance.now() - started;
+  return {
+    child,
+    baseUrl,
+    startupMs,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** pgbench's built-in TPC-B-like transaction (5 statements, durable) at `clients` clients for `seconds`. */
+export function pgbenchTps(databaseUrl: string, clients: number, seconds: number): number {
+  execFileSync('pgbench', ['-i', '-q', '-s', '1', databaseUrl], { stdio: 'ignore' });
+  const output = execFileSync('pgbench', ['-c', String(clients), '-j', '2', '-T', String(seconds), databaseUrl], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(output)?.[1];
+  if (tps === undefined) throw new Error(`pgbench printed no tps:\n${output}`);
+  return Number(tps);
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+  hitCount?: number;
+}
+
+/** Where a profile sample's time goes: an npm package, Rail's own code, or V8 itself (GC, native, idle). */
+function category(node: ProfileNode): string {
+  const { url, functionName } = node.callFrame;
+  if (url === '') return functionName === '' ? '(anonymous native)' : `(${functionName.replace(/^\(|\)$/g, '')})`;
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
+  if (pkg !== undefined) return pkg;
+  if (url.includes('dist/server/')) return 'rail (dist/server)';
+  if (url.startsWith('node:')) return `node:${url.slice(5).split('/')[0]}`;
+  return url;
+}
+
+/** Share of self time by category from the .cpuprofile files in `dir`, largest first. */
+export function summarizeProfile(dir: string, top = 12): { category: string; percent: number }[] {
+  const totals = new Map<string, number>();
+  let all = 0;
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'))) {
+    const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { nodes: ProfileNode[] };
+    for (const node of profile.nodes) {
+      const hits = node.hitCount ?? 0;
+      if (hits === 0) continue;
+      const name = category(node);
+      totals.set(name, (totals.get(name) ?? 0) + hits);
+      all += hits;
+    }
+  }
+  return [...totals.entries()]
+    .map(([name, hits]) => ({ category: name, percent: (100 * hits) / Math.max(1, all) }))
+    .sort((a, b) => b.percent - a.percent)
+    .slice(0, top);
+}
+
+export function tempDir(prefix: string): { path: string; remove(): void } {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
