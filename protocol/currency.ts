@@ -29,3 +29,29 @@ export function formatAmount(amount: number, currency: string, locale = 'en'): s
     maximumFractionDigits: exponent,
   }).format(major);
 }
+
+/** A decimal amount as the Collect API carries it: digits, optionally a point and a fraction ("1500", "12.50"). */
+export const DECIMAL_AMOUNT_PATTERN = /^(0|[1-9]\d{0,14})(\.\d{1,6})?$/;
+
+/**
+ * A decimal string in a currency's minor units, exactly (no floating point): "12.5" in KES (exponent 2) is 1250.
+ * Undefined when the text is not a decimal amount or has more fraction digits than the currency's exponent.
+ */
+export function decimalToMinor(text: string, exponent: number): number | undefined {
+  const match = DECIMAL_AMOUNT_PATTERN.exec(text);
+  if (match === null) return undefined;
+  const fraction = match[2]?.slice(1) ?? '';
+  if (fraction.length > exponent) return undefined;
+  const minor = Number(`${match[1]}${fraction.padEnd(exponent, '0')}`);
+  return Number.isSafeInteger(minor) ? minor : undefined;
+}
+
+/** Minor units as a decimal string with exactly `exponent` fraction digits: 1250 with exponent 2 is "12.50". */
+export function minorToDecimal(minor: number | bigint, exponent: number): string {
+  const value = BigInt(minor);
+  const negative = value < 0n;
+  const digits = (negative ? -value : value).toString().padStart(exponent + 1, '0');
+  const whole = exponent === 0 ? digits : digits.slice(0, -exponent);
+  const fraction = exponent === 0 ? '' : `.${digits.slice(-exponent)}`;
+  return `${negative ? '-' : ''}${whole}${fraction}`;
+}

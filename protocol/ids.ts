@@ -15,6 +15,8 @@ export const ID_PREFIX = {
   account: 'acc',
   profile: 'pro',
   ephemeralKey: 'eki',
+  collection: 'col',
+  settlement: 'stl',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

@@ -9,6 +9,8 @@ import type { AccountSettings, RailName } from './kernel/account-settings-types'
 import type { Clock } from './kernel/clock';
 import type { IdGenerator } from './kernel/ids';
 import type { RailAdapter, RailRegistry } from './rails/rail-adapter';
+import type { CollectProviderRegistry } from './rails/collect-provider';
+import { createCollectSimulator } from './rails/simulator/collect-simulator';
 import { createSimulatorRegistry } from './rails/simulator/registry';
 import { openDatabase, type Engine } from './storage/database';
 import type { Database } from './storage/schema';
@@ -70,5 +72,7 @@ export async function compose(options: CompositionOptions): Promise<Composition>
       ? simulators
       : { adapterFor: (mode, rail) => (mode === 'test' ? overrides[rail] : undefined) ?? simulators.adapterFor(mode, rail) };
   const vault = new CardVault(new VaultCipher(options.vaultKey));
-  return { engine, db, store, rails, vault, boot, core: { store, rails, clock: options.clock, ids: options.ids, vault } };
+  const collectSimulator = createCollectSimulator({ publicBaseUrl: options.publicBaseUrl });
+  const collect: CollectProviderRegistry = { providerFor: (mode) => (mode === 'test' ? collectSimulator : undefined) };
+  return { engine, db, store, rails, vault, boot, core: { store, rails, clock: options.clock, ids: options.ids, vault, collect } };
 }

@@ -7,6 +7,19 @@ import { DEFAULT_ACCOUNT_SETTINGS } from './core/accounts/account-settings';
 import { DEFAULT_RATE_LIMITS } from './http/rate-limit';
 
 describe('loadConfig', () => {
+  test('usdt_wallet in RAIL_ACCOUNT_CONFIG: saved when its address fits the network, refused otherwise', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rail-config-wallet-'));
+    const file = (content: unknown) => {
+      const path = join(dir, `${Math.random()}.json`);
+      writeFileSync(path, JSON.stringify(content));
+      return path;
+    };
+    const tron = { network: 'tron', address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' };
+    expect(loadConfig({ RAIL_ACCOUNT_CONFIG: file({ usdt_wallet: tron }) }).accountSettings.usdtWallet).toEqual(tron);
+    expect(loadConfig({}).accountSettings.usdtWallet).toBeUndefined();
+    expect(() => loadConfig({ RAIL_ACCOUNT_CONFIG: file({ usdt_wallet: { network: 'ethereum', address: tron.address } }) })).toThrow(/usdt_wallet\.address/);
+  });
+
   test('rate limits, proxy hops and the demo switch (docs/security.md)', () => {
     expect(loadConfig({})).toMatchObject({ rateLimits: DEFAULT_RATE_LIMITS, trustedProxyHops: 0, demo: 'auto' });
     const config = loadConfig({ RAIL_RATE_LIMITS: 'confirm.per_key=10/60', RAIL_TRUSTED_PROXY_HOPS: '2', RAIL_DEMO: 'off' });

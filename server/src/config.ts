@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { CURRENCIES } from '../../protocol/currency';
+import { USDT_NETWORKS } from '../../protocol/api/collect';
 import { parseRateLimits, type RateLimits } from './http/rate-limit';
 import { parseVaultKey } from './vault/vault-cipher';
 import { DEFAULT_ACCOUNT_SETTINGS } from './core/accounts/account-settings';
@@ -102,6 +103,11 @@ const AccountConfigFile = z.strictObject({
   allow_localhost_frame_ancestors: z.boolean().optional(),
   /** Shorthand for a test-mode `card` rail on the simulated acquirer (SIMULATED_ACQUIRER_CURRENCIES). */
   card_acquirer: z.enum(['simulator']).optional(),
+  /** The saved, verified USDT wallet that Collect settlements go to (docs/collect.md). */
+  usdt_wallet: z
+    .strictObject({ network: z.enum(['tron', 'ethereum', 'polygon']), address: z.string() })
+    .refine((wallet) => USDT_NETWORKS[wallet.network].test(wallet.address), { message: 'address is not a wallet address of that network', path: ['address'] })
+    .optional(),
   rails: z
     .array(
       z.strictObject({
@@ -192,6 +198,7 @@ export function loadAccountSettings(path: string | undefined): AccountSettings {
     merchantOrigins: file.merchant_origins?.map((origin) => new URL(origin).origin) ?? DEFAULT_ACCOUNT_SETTINGS.merchantOrigins,
     allowLocalhostFrameAncestors: file.allow_localhost_frame_ancestors ?? DEFAULT_ACCOUNT_SETTINGS.allowLocalhostFrameAncestors,
     rails: allRails,
+    ...(file.usdt_wallet !== undefined ? { usdtWallet: file.usdt_wallet } : {}),
   };
 }
 

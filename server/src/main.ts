@@ -14,6 +14,7 @@ import type { BootstrapSecretsFile } from './core/accounts/bootstrap';
 import { systemClock } from './kernel/clock';
 import { cryptoIds } from './kernel/ids';
 import { purgeExpiredIdempotencyKeys } from './core/auth/idempotency';
+import { advanceDueCollect } from './core/collect/advance-collect';
 import { WaitingPaymentSweep } from './core/payments/sweep-waiting-payments';
 import { wipeExpiredVaultTokens } from './core/vault/wipe-expired-vault-tokens';
 import { ConfigError, loadConfig, type Config } from './config';
@@ -168,10 +169,13 @@ async function main(): Promise<void> {
           // A lap that outlasts the interval is not overlapped by the next tick.
           if (sweeping) return;
           sweeping = true;
-          waitingSweep
-            .step()
-            .catch((error: unknown) => logger.warn({ err: error }, 'waiting-payment sweep failed'))
-            .finally(() => (sweeping = false));
+          // Collections and settlements take their due steps (and send their events) without anyone reading them.
+          const collectSteps = advanceDueCollect(core, (scope) => core.collect?.providerFor(scope.mode), null).catch((error: unknown) =>
+            logger.warn({ err: error }, 'collect sweep failed'),
+          );
+          Promise.all([waitingSweep.step().catch((error: unknown) => logger.warn({ err: error }, 'waiting-payment sweep failed')), collectSteps]).finally(
+            () => (sweeping = false),
+          );
         }, config.paymentSyncIntervalMs)
       : undefined;
   paymentSync?.unref();

@@ -1,5 +1,6 @@
 /** The one list of API families: adding a family is one line here (docs/architecture.md). */
 import { accountsFamily } from './accounts';
+import { collectFamily } from './collect';
 import { customersFamily } from './customers';
 import { demoFamily } from './demo';
 import { eventsFamily } from './events';
@@ -20,4 +21,5 @@ export const FAMILIES: readonly Family[] = [
   vaultFamily,
   simulatorFamily,
   demoFamily,
+  collectFamily,
 ];

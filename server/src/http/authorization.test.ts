@@ -125,7 +125,9 @@ describe('authorization matrix (docs/authorization.md)', () => {
         const key = await json<{ id: string }>(await apiRequest(h, 'POST', '/ephemeral_keys', { body: { customer_id: customer } }));
         return path.replace('{id}', key.id);
       }
-      return path.replace('{payment_id}', payment?.payment_id ?? '').replace('{refund_id}', refundId).replace('{event_id}', eventId);
+      const filled = path.replace('{payment_id}', payment?.payment_id ?? '').replace('{refund_id}', refundId).replace('{event_id}', eventId);
+      // Any other object: an id that names nothing, whose route answers its not-found error once authorized.
+      return filled.replace(/\{([a-z_]+)\}/g, (_, name: string) => `unknown_${name}`);
     };
     const path = await fill(template);
     const bodies: Record<string, Record<string, unknown>> = {
@@ -147,6 +149,8 @@ describe('authorization matrix (docs/authorization.md)', () => {
       'POST /refunds/{refund_id}': { reason: 'matrix' },
       'POST /events/{event_id}/retry': {},
       'POST /demo/payments': {},
+      'POST /collect/collections': { amount: '10.00', currency: 'KES', country: 'KE', method: 'mobile_money', customer_reference: 'matrix', phone_number: '+254700000001' },
+      'POST /collect/settlements': { amount: '1.00', currency: 'KES', wallet: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' },
     };
     const sample: Sample = { path, ...(payment ? { payment } : {}) };
     if (route === 'POST /vault/tokens') sample.headers = { origin: 'http://127.0.0.1:8081' };

@@ -5,6 +5,7 @@
  */
 import type { Currency } from '../../../protocol/currency';
 import type { Mode } from '../../../protocol/ids';
+import type { UsdtNetwork } from '../../../protocol/api/collect';
 
 export type RailName = 'upi' | 'bank_transfer' | 'crypto' | 'card';
 
@@ -43,6 +44,13 @@ export interface AccountSettings {
   rails: readonly RailSettings[];
   /** Where the account's webhook events go and the secret that signs them (docs/webhooks.md). */
   webhook?: WebhookEndpointSettings | undefined;
+  /** The saved, verified USDT wallet: the only destination of Collect settlements (docs/collect.md). */
+  usdtWallet?: UsdtWalletSettings | undefined;
+}
+
+export interface UsdtWalletSettings {
+  network: UsdtNetwork;
+  address: string;
 }
 
 /** The account's webhook endpoint: one for both modes (each envelope names its mode). */

@@ -6,6 +6,7 @@
  * shard on it.
  */
 import type { AccountsSchema } from './accounts/schema';
+import type { CollectSchema } from './collect/schema';
 import type { CustomersSchema } from './customers/schema';
 import type { EventsSchema } from './events/schema';
 import type { IdempotencySchema } from './idempotency/schema';
@@ -13,4 +14,4 @@ import type { PaymentsSchema } from './payments/schema';
 import type { RefundsSchema } from './refunds/schema';
 import type { VaultSchema } from './vault/schema';
 
-export interface Database extends AccountsSchema, PaymentsSchema, EventsSchema, CustomersSchema, RefundsSchema, IdempotencySchema, VaultSchema {}
+export interface Database extends AccountsSchema, PaymentsSchema, EventsSchema, CustomersSchema, RefundsSchema, IdempotencySchema, VaultSchema, CollectSchema {}

@@ -5,6 +5,7 @@ import type { Database } from './schema';
 import type { Db } from './sql-rows';
 import type { Store, Stores } from './stores';
 import { accountsSqlStores } from './accounts/sql-store';
+import { collectSqlStores } from './collect/sql-store';
 import { customersSqlStores } from './customers/sql-store';
 import { eventsSqlStores } from './events/sql-store';
 import { idempotencySqlStores } from './idempotency/sql-store';
@@ -22,6 +23,7 @@ function storesFor(db: Db): Stores {
     ...refundsSqlStores(db),
     ...idempotencySqlStores(db),
     ...vaultSqlStores(db),
+    ...collectSqlStores(db),
   };
 }
 

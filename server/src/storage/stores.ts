@@ -5,6 +5,7 @@
  * exception, so callers never parse driver errors.
  */
 import type { AccountsStores } from './accounts/store';
+import type { CollectStores } from './collect/store';
 import type { CustomersStores } from './customers/store';
 import type { EventsStores } from './events/store';
 import type { IdempotencyStores } from './idempotency/store';
@@ -13,7 +14,7 @@ import type { RefundsStores } from './refunds/store';
 import type { VaultStores } from './vault/store';
 
 /** The stores usable inside one transaction: one line per family. */
-export interface Stores extends AccountsStores, PaymentsStores, EventsStores, CustomersStores, RefundsStores, IdempotencyStores, VaultStores {}
+export interface Stores extends AccountsStores, PaymentsStores, EventsStores, CustomersStores, RefundsStores, IdempotencyStores, VaultStores, CollectStores {}
 
 /** The whole store: the stores plus transactions and lifecycle. */
 export interface Store extends Stores {

@@ -1,3 +1,4 @@
+import type { CollectProviderRegistry } from '../../rails/collect-provider';
 import type { RailRegistry } from '../../rails/rail-adapter';
 import type { Store } from '../../storage/stores';
 import type { Clock } from '../../kernel/clock';
@@ -15,4 +16,6 @@ export interface CoreDeps {
    * other operations) need not make a key; without it the vault answers ERR_4004 like an account without cards.
    */
   vault?: CardVault;
+  /** The Collect API's providers per mode; absent (or no provider for the mode): Collect answers ERR_3010. */
+  collect?: CollectProviderRegistry;
 }

@@ -12,6 +12,7 @@ import { ApiError } from '../../../core/shared/errors';
 import { findSimulatorPayment, resolveSimulatorAction, type SimulatorActionInput } from '../../../core/payments/resolve-simulator-action';
 import type { PaymentRecord } from '../../../storage/payments/records';
 import type { AppEnv } from '../../env';
+import { escapeHtml, layout, securityHeaders } from './page';
 
 const PAGES = {
   '3ds': { rail: 'card', title: 'Test 3-D Secure challenge', complete: 'Complete authentication', fail: 'Fail authentication' },
@@ -20,32 +21,6 @@ const PAGES = {
   bank_transfer: { rail: 'bank_transfer', title: 'Test bank transfer / mobile money payment', complete: 'Receive payment', fail: 'Fail payment' },
 } as const;
 type PageKind = keyof typeof PAGES;
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
-
-function securityHeaders(c: Context, returnUrl: string | null, jsOrigin: string): void {
-  let formAction = "'self'";
-  if (returnUrl !== null) formAction += ` ${new URL(returnUrl).origin}`;
-  // The frame on js_url may show the page in an overlay; the challenge in the URL must not leak via Referer.
-  c.header('Content-Security-Policy', `default-src 'none'; base-uri 'none'; form-action ${formAction}; frame-ancestors 'self' ${jsOrigin}`);
-  c.header('Cache-Control', 'no-store');
-  c.header('Referrer-Policy', 'no-referrer');
-  c.header('X-Content-Type-Options', 'nosniff');
-}
-
-function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head>
-<body><main>
-<p><strong>Rail test simulator</strong>: no real payment is made.</p>
-${body}
-</main></body>
-</html>
-`;
-}
 
 function describe(payment: PaymentRecord): string {
   const card = payment.paymentMethodData?.card?.['last4'];

@@ -1,0 +1,118 @@
+/**
+ * How collections and settlements move on: a step is a row of the Collect tables, applied with a conditional update
+ * and its event in one transaction. The provider's plan decides what happens when an object's `dueAt` comes (the
+ * simulator's payer answering, the credit, an expiry, the network confirming); the steps are applied on every read
+ * of the object or the balance, and by the background sweep, whichever comes first. Steps are applied once: a
+ * conditional update that finds the object already moved returns it as stored.
+ */
+import type { Scope } from '../../kernel/store-types';
+import type { CollectProvider } from '../../rails/collect-provider';
+import type { CollectionPatch, CollectionRecord, SettlementPatch, SettlementRecord } from '../../storage/collect/records';
+import type { CoreDeps } from '../shared/deps';
+import { recordObjectEvent } from '../shared/outbox-event';
+import {
+  COLLECTION_EVENT_FOR_STATUS,
+  decideCollection,
+  decideSettlement,
+  SETTLEMENT_EVENT_FOR_STATUS,
+  type CollectionTrigger,
+  type SettlementTrigger,
+} from './collect-transitions';
+import { toCollectionResponse, toSettlementResponse } from './collect-view';
+
+const SWEEP_BATCH = 100;
+
+export async function applyCollectionStep(
+  deps: CoreDeps,
+  collection: CollectionRecord,
+  trigger: CollectionTrigger,
+  patch: Omit<CollectionPatch, 'status'>,
+): Promise<CollectionRecord> {
+  const decision = decideCollection(collection.status, trigger);
+  if (!decision.allowed) return collection;
+  const now = deps.clock.now();
+  return deps.store.transaction(async (tx) => {
+    const moved = await tx.collections.updateCollectionIfStatus(collection, collection.collectionId, [collection.status], { ...patch, status: decision.to, updatedAt: now });
+    if (moved === undefined) return (await tx.collections.findCollection(collection, collection.collectionId)) ?? collection;
+    const eventType = COLLECTION_EVENT_FOR_STATUS[moved.status];
+    if (eventType !== undefined) {
+      const object = toCollectionResponse(moved);
+      await recordObjectEvent(deps, tx, { scope: moved, eventType, objectType: 'collection', objectId: moved.collectionId, contentType: 'collection_details', object }, now);
+    }
+    return moved;
+  });
+}
+
+export async function applySettlementStep(
+  deps: CoreDeps,
+  settlement: SettlementRecord,
+  trigger: SettlementTrigger,
+  patch: Omit<SettlementPatch, 'status'>,
+): Promise<SettlementRecord> {
+  const decision = decideSettlement(settlement.status, trigger);
+  if (!decision.allowed) return settlement;
+  const now = deps.clock.now();
+  return deps.store.transaction(async (tx) => {
+    const moved = await tx.settlements.updateSettlementIfStatus(settlement, settlement.settlementId, [settlement.status], { ...patch, status: decision.to, updatedAt: now });
+    if (moved === undefined) return (await tx.settlements.findSettlement(settlement, settlement.settlementId)) ?? settlement;
+    const eventType = SETTLEMENT_EVENT_FOR_STATUS[moved.status];
+    if (eventType !== undefined) {
+      const object = toSettlementResponse(moved);
+      await recordObjectEvent(deps, tx, { scope: moved, eventType, objectType: 'settlement', objectId: moved.settlementId, contentType: 'settlement_details', object }, now);
+    }
+    return moved;
+  });
+}
+
+/** Applies every step of the collection that is due by now (received, then credited, may both be due). */
+export async function advanceCollection(deps: CoreDeps, provider: CollectProvider, collection: CollectionRecord): Promise<CollectionRecord> {
+  const now = deps.clock.now();
+  let current = collection;
+  while (current.dueAt !== null && current.dueAt <= now) {
+    const at = current.dueAt;
+    let next: CollectionRecord;
+    if (current.status === 'received') {
+      next = await applyCollectionStep(deps, current, 'credit', { creditedAt: at, dueAt: null });
+    } else if (current.status === 'pending' && at >= current.expiresAt) {
+      next = await applyCollectionStep(deps, current, 'expire', { failureReason: 'the payer did not pay before the collection expired', dueAt: null });
+    } else if (current.status === 'pending' && current.plan === 'approve') {
+      next = await applyCollectionStep(deps, current, 'payer_approved', { receivedAt: at, dueAt: new Date(at.getTime() + provider.creditAfterMs) });
+    } else if (current.status === 'pending' && current.plan === 'decline') {
+      next = await applyCollectionStep(deps, current, 'payer_declined', { failureReason: 'the payer declined the payment', dueAt: null });
+    } else {
+      return current;
+    }
+    if (next === current) return current;
+    current = next;
+  }
+  return current;
+}
+
+/** Applies the settlement's outcome when it is due (the network confirmed or rejected the transfer). */
+export async function advanceSettlement(deps: CoreDeps, provider: CollectProvider, settlement: SettlementRecord): Promise<SettlementRecord> {
+  const now = deps.clock.now();
+  if (settlement.status !== 'processing' || settlement.dueAt === null || settlement.dueAt > now) return settlement;
+  if (settlement.plan === 'fail') {
+    return applySettlementStep(deps, settlement, 'network_failed', { failureReason: provider.failureReason(), dueAt: null });
+  }
+  return applySettlementStep(deps, settlement, 'network_confirmed', {
+    onchainReference: provider.onchainReference(settlement.settlementId),
+    completedAt: settlement.dueAt,
+    dueAt: null,
+  });
+}
+
+/** Every due step of one account and mode (before a balance is read), or of all (the sweep: scope null). */
+export async function advanceDueCollect(deps: CoreDeps, provider: (scope: Scope) => CollectProvider | undefined, scope: Scope | null): Promise<number> {
+  const now = deps.clock.now();
+  let applied = 0;
+  for (const collection of await deps.store.collections.listDueCollections(scope, now, SWEEP_BATCH)) {
+    const forMode = provider(collection);
+    if (forMode !== undefined && (await advanceCollection(deps, forMode, collection)) !== collection) applied += 1;
+  }
+  for (const settlement of await deps.store.settlements.listDueSettlements(scope, now, SWEEP_BATCH)) {
+    const forMode = provider(settlement);
+    if (forMode !== undefined && (await advanceSettlement(deps, forMode, settlement)) !== settlement) applied += 1;
+  }
+  return applied;
+}

@@ -1,0 +1,71 @@
+import type { RequestSettlementRequest } from '../../../../protocol/api/collect';
+import { currencyExponent, decimalToMinor } from '../../../../protocol/currency';
+import type { SettlementRecord } from '../../storage/collect/records';
+import type { AuthContext } from '../auth/auth-context';
+import type { CoreDeps } from '../shared/deps';
+import { ApiError } from '../shared/errors';
+import { recordObjectEvent } from '../shared/outbox-event';
+import { advanceDueCollect } from './advance-collect';
+import { corridorBalances, toUsdtMicro } from './collect-money';
+import { collectProviderFor } from './collect-provider';
+import { decideSettlement, SETTLEMENT_EVENT_FOR_STATUS } from './collect-transitions';
+import { toSettlementResponse } from './collect-view';
+
+/**
+ * POST /collect/settlements (secret key): sends part of one currency's available balance to the account's saved,
+ * verified USDT wallet, never anywhere else. The balance is locked, read and debited (the settlement holds its
+ * amount while processing) in one transaction, so concurrent requests on several instances cannot overdraw it.
+ * The answer shows the gross amount, the fee, the rate and its time, and the net USDT.
+ */
+export async function requestSettlement(deps: CoreDeps, auth: AuthContext, body: RequestSettlementRequest): Promise<SettlementRecord> {
+  const provider = collectProviderFor(deps, auth);
+  const wallet = auth.account.settings.usdtWallet;
+  if (wallet === undefined) throw new ApiError('ERR_4064', 'This account has no saved, verified USDT wallet; an operator saves one first.');
+  if (body.wallet !== wallet.address) {
+    throw new ApiError('ERR_4063', 'Settlements go only to the saved, verified USDT wallet; wallet must be its address.', { fieldName: 'wallet' });
+  }
+  const gross = decimalToMinor(body.amount, currencyExponent(body.currency))!;
+  const quote = provider.quoteSettlement(body.currency, gross);
+  const netUsdtMicro = toUsdtMicro(gross - quote.feeMinor, quote.rateMinorPerUsdt);
+  if (netUsdtMicro <= 0n) throw new ApiError('ERR_2003', 'amount does not cover the settlement fee.', { fieldName: 'amount' });
+  const plan = provider.planSettlement(gross);
+  await advanceDueCollect(deps, () => provider, auth);
+
+  const now = deps.clock.now();
+  return deps.store.transaction(async (tx) => {
+    await tx.settlements.lockBalance(auth, body.currency);
+    const [collections, settlements] = await Promise.all([tx.collections.collectionTotals(auth), tx.settlements.settlementTotals(auth)]);
+    const available = corridorBalances(collections, settlements).find((corridor) => corridor.currency === body.currency)?.available ?? 0;
+    const decision = decideSettlement(null, 'request', { available, requested: gross });
+    if (!decision.allowed) {
+      throw new ApiError('ERR_4062', `amount exceeds the available ${body.currency} balance.`, { fieldName: 'amount' });
+    }
+    const settlement: SettlementRecord = {
+      accountId: auth.accountId,
+      mode: auth.mode,
+      settlementId: deps.ids.id('settlement'),
+      status: decision.to,
+      currency: body.currency,
+      grossAmount: gross,
+      fee: quote.feeMinor,
+      rate: quote.rate,
+      rateMinorPerUsdt: quote.rateMinorPerUsdt,
+      rateTime: now,
+      netUsdtMicro,
+      walletNetwork: wallet.network,
+      walletAddress: wallet.address,
+      plan: plan.kind,
+      onchainReference: null,
+      failureReason: null,
+      dueAt: plan.kind === 'stay' ? null : new Date(now.getTime() + plan.afterMs),
+      completedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await tx.settlements.insertSettlement(settlement);
+    const eventType = SETTLEMENT_EVENT_FOR_STATUS[settlement.status]!;
+    const object = toSettlementResponse(settlement);
+    await recordObjectEvent(deps, tx, { scope: settlement, eventType, objectType: 'settlement', objectId: settlement.settlementId, contentType: 'settlement_details', object }, now);
+    return settlement;
+  });
+}

@@ -1,0 +1,195 @@
+/**
+ * The Collect API on SQLite and PostgreSQL: collections through the simulator (numbers, the payer page, expiry),
+ * the derived balance, settlements to the saved wallet only with exact amounts, their outcomes and events, the
+ * Idempotency-Key on both POSTs, and concurrent settlements that can never overdraw one balance.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { BalanceResponse, CollectionResponse, SettlementResponse } from '../../../../../protocol/api/collect';
+import { DEFAULT_ACCOUNT_SETTINGS } from '../../../core/accounts/account-settings';
+import { COLLECTION_VALIDITY_MS, CREDIT_AFTER_MS, PAYER_ANSWERS_AFTER_MS, SETTLEMENT_COMPLETES_AFTER_MS } from '../../../rails/simulator/collect-simulator';
+import { apiRequest, expectApiError, expectOk, insertLiveSecretKey } from '../../../test-support/api-assertions';
+import { forEachEngine } from '../../../test-support/engines';
+import { createHarness, type Harness } from '../../../test-support/harness';
+
+const WALLET = { network: 'tron' as const, address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' };
+const MOMO = (phone: string, amount = '1500.00') => ({ amount, currency: 'KES', country: 'KE', method: 'mobile_money', customer_reference: 'order-1', phone_number: phone });
+
+forEachEngine('Collect API', (engine) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness(engine, { settings: { ...DEFAULT_ACCOUNT_SETTINGS, usdtWallet: WALLET }, poolSize: 10 });
+  });
+  afterAll(async () => h?.close());
+
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) => apiRequest(h, 'POST', path, { body, headers });
+  const get = (path: string) => apiRequest(h, 'GET', path);
+  const collect = async (body: unknown) => expectOk<CollectionResponse>(await post('/collect/collections', body));
+  const balance = async () => expectOk<BalanceResponse>(await get('/collect/balance'));
+  const kes = (b: BalanceResponse) => b.by_corridor.find((corridor) => corridor.currency === 'KES')!;
+  const eventsOf = async (objectId: string) =>
+    (await h.store.outbox.listEventsForObject({ accountId: h.boot.account.accountId, mode: 'test' }, objectId)).map((event) => event.eventType);
+  /** A credited KES collection of `amount`. */
+  const credited = async (amount: string) => {
+    const created = await collect(MOMO('+254700000001', amount));
+    h.clock.advance(PAYER_ANSWERS_AFTER_MS + CREDIT_AFTER_MS);
+    expect((await expectOk<CollectionResponse>(await get(`/collect/collections/${created.collection_id}`))).status).toBe('credited');
+    return created;
+  };
+
+  describe(`[${engine}] collections`, () => {
+    test('mobile money: pending with the prompt, received, then credited, each step with its event', async () => {
+      const created = await collect(MOMO('+254 700 000 001'));
+      expect(created).toMatchObject({ status: 'pending', amount: '1500.00', currency: 'KES', country: 'KE', method: 'mobile_money', customer_reference: 'order-1' });
+      expect(created.collection_id).toMatch(/^col_[A-Za-z0-9]{20}$/);
+      expect(created.instructions).toMatchObject({ type: 'mobile_money_prompt', phone_number: '+254700000001' });
+      h.clock.advance(PAYER_ANSWERS_AFTER_MS);
+      const received = await expectOk<CollectionResponse>(await get(`/collect/collections/${created.collection_id}`));
+      expect(received.status).toBe('received');
+      expect(kes(await balance()).pending).toBe('1500.00');
+      h.clock.advance(CREDIT_AFTER_MS);
+      const done = await expectOk<CollectionResponse>(await get(`/collect/collections/${created.collection_id}`));
+      expect(done).toMatchObject({ status: 'credited', credited_at: expect.any(String) });
+      expect(await eventsOf(created.collection_id)).toEqual(['collection.received', 'collection.credited']);
+    });
+
+    test('a number ending 0002 declines; an unanswered collection expires; neither reaches the balance', async () => {
+      const before = kes(await balance());
+      const declined = await collect(MOMO('+254700000002'));
+      const waiting = await collect({ amount: '10', currency: 'UGX', country: 'UG', method: 'bank_transfer', customer_reference: 'inv-9' });
+      expect(waiting.instructions).toMatchObject({ type: 'bank_transfer', reference: expect.stringMatching(/^RAIL/) });
+      h.clock.advance(COLLECTION_VALIDITY_MS);
+      expect((await expectOk<CollectionResponse>(await get(`/collect/collections/${declined.collection_id}`))).status).toBe('failed');
+      expect((await expectOk<CollectionResponse>(await get(`/collect/collections/${waiting.collection_id}`))).status).toBe('expired');
+      expect(kes(await balance())).toEqual(before);
+      expect(await eventsOf(declined.collection_id)).toEqual([]);
+    });
+
+    test('the simulator page plays the payer: only with its challenge, only while pending', async () => {
+      const created = await collect(MOMO('+254711111111'));
+      const url = new URL(created.instructions.simulator_url!);
+      const challenge = url.searchParams.get('challenge')!;
+      const page = await h.app.request(`${url.pathname}${url.search}`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('1500.00 KES');
+      const answer = (decision: string, secret = challenge) =>
+        h.app.request(url.pathname, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `decision=${decision}&challenge=${encodeURIComponent(secret)}` });
+      await expectApiError(await answer('pay', `${challenge.split('.')[0]}.wrong`), 'ERR_4070');
+      expect((await answer('pay')).status).toBe(200);
+      expect((await expectOk<CollectionResponse>(await get(`/collect/collections/${created.collection_id}`))).status).toBe('received');
+      await expectApiError(await answer('fail'), 'ERR_4070');
+    });
+
+    test('bad input is refused at the edge, naming the field', async () => {
+      await expectApiError(await post('/collect/collections', { ...MOMO('+254700000001'), currency: 'UGX' }), 'ERR_2003', 'currency');
+      await expectApiError(await post('/collect/collections', MOMO('+254700000001', '10.001')), 'ERR_2003', 'amount');
+      await expectApiError(await post('/collect/collections', MOMO('+254700000001', '0')), 'ERR_2003', 'amount');
+      await expectApiError(await post('/collect/collections', MOMO('+254700000001', '1e5')), 'ERR_2003', 'amount');
+      await expectApiError(await post('/collect/collections', { ...MOMO('+254700000001'), phone_number: undefined }), 'ERR_2001', 'phone_number');
+      await expectApiError(await post('/collect/collections', { ...MOMO('+254700000001'), colour: 'red' }), 'ERR_2004', 'colour');
+      await expectApiError(await get('/collect/collections/col_unknown'), 'ERR_4060');
+    });
+
+    test('Idempotency-Key: a retry replays, another body is refused, a storm creates one collection', async () => {
+      const key = { 'idempotency-key': `collect-${engine}-1` };
+      const first = await expectOk<CollectionResponse>(await post('/collect/collections', MOMO('+254700000001', '12.00'), key));
+      const again = await expectOk<CollectionResponse>(await post('/collect/collections', MOMO('+254700000001', '12.00'), key));
+      expect(again.collection_id).toBe(first.collection_id);
+      await expectApiError(await post('/collect/collections', MOMO('+254700000001', '13.00'), key), 'ERR_4091');
+
+      const storm = { 'idempotency-key': `collect-${engine}-storm` };
+      const responses = await Promise.all(Array.from({ length: 20 }, () => post('/collect/collections', MOMO('+254700000001', '7.00'), storm)));
+      const ids = new Set<string>();
+      for (const response of responses) {
+        expect([200, 409]).toContain(response.status);
+        if (response.status === 200) ids.add(((await response.json()) as CollectionResponse).collection_id);
+      }
+      const replay = await expectOk<CollectionResponse>(await post('/collect/collections', MOMO('+254700000001', '7.00'), storm));
+      expect([...ids]).toEqual([replay.collection_id]);
+      const rows = await h.db.selectFrom('collections').select('collection_id').where('amount', '=', 700).execute();
+      expect(rows).toHaveLength(1);
+    });
+
+    test('a live key: ERR_3010 on every Collect operation (no live provider)', async () => {
+      const live = await insertLiveSecretKey(h, { fill: 'C', keyId: `key_live_collect_${engine}` });
+      await expectApiError(await apiRequest(h, 'POST', '/collect/collections', { key: live, body: MOMO('+254700000001') }), 'ERR_3010');
+      await expectApiError(await apiRequest(h, 'GET', '/collect/balance', { key: live }), 'ERR_3010');
+      await expectApiError(await apiRequest(h, 'GET', '/collect/collections/col_x', { key: live }), 'ERR_3010');
+      await expectApiError(await apiRequest(h, 'POST', '/collect/settlements', { key: live, body: { amount: '1', currency: 'KES', wallet: WALLET.address } }), 'ERR_3010');
+    });
+  });
+
+  describe(`[${engine}] settlements`, () => {
+    test('holds its gross amount while processing; completes with the exact fee, rate, net USDT and an on-chain reference', async () => {
+      await credited('1295.00');
+      const before = kes(await balance());
+      const settlement = await expectOk<SettlementResponse>(await post('/collect/settlements', { amount: '1295.00', currency: 'KES', wallet: WALLET.address }));
+      // 1 % fee rounded up: 12.95; net 1282.05 KES at 129.50 KES/USDT = 9.9 USDT exactly.
+      expect(settlement).toMatchObject({
+        status: 'processing',
+        gross_amount: '1295.00',
+        fee: '12.95',
+        conversion: { from: 'KES', to: 'USDT', rate: '129.50' },
+        net_usdt: '9.900000',
+        destination: WALLET,
+        onchain_reference: null,
+      });
+      const during = kes(await balance());
+      expect(during.held).toBe('1295.00');
+      expect(Number(during.available)).toBeCloseTo(Number(before.available) - 1295, 2);
+      h.clock.advance(SETTLEMENT_COMPLETES_AFTER_MS);
+      const done = await expectOk<SettlementResponse>(await get(`/collect/settlements/${settlement.settlement_id}`));
+      expect(done).toMatchObject({ status: 'completed', onchain_reference: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+      expect(kes(await balance())).toMatchObject({ held: '0.00', available: during.available });
+      expect(await eventsOf(settlement.settlement_id)).toEqual(['settlement.processing', 'settlement.completed']);
+    });
+
+    test('a failed settlement releases its hold; one ending in 98 stays processing', async () => {
+      await credited('20.00');
+      const before = kes(await balance());
+      const failing = await expectOk<SettlementResponse>(await post('/collect/settlements', { amount: '10.99', currency: 'KES', wallet: WALLET.address }));
+      const staying = await expectOk<SettlementResponse>(await post('/collect/settlements', { amount: '5.98', currency: 'KES', wallet: WALLET.address }));
+      h.clock.advance(SETTLEMENT_COMPLETES_AFTER_MS * 10);
+      expect(await expectOk<SettlementResponse>(await get(`/collect/settlements/${failing.settlement_id}`))).toMatchObject({ status: 'failed', failure_reason: expect.any(String) });
+      expect((await expectOk<SettlementResponse>(await get(`/collect/settlements/${staying.settlement_id}`))).status).toBe('processing');
+      expect(kes(await balance())).toMatchObject({ held: '5.98' });
+      expect(Number(kes(await balance()).available)).toBeCloseTo(Number(before.available) - 5.98, 2);
+      expect(await eventsOf(failing.settlement_id)).toEqual(['settlement.processing', 'settlement.failed']);
+    });
+
+    test('only the saved wallet; never above the available balance', async () => {
+      await expectApiError(await post('/collect/settlements', { amount: '1.00', currency: 'KES', wallet: 'TSomeOtherWalletAddressXXXXXXXXXXX' }), 'ERR_4063', 'wallet');
+      const available = Number(kes(await balance()).available);
+      await expectApiError(await post('/collect/settlements', { amount: (available + 1).toFixed(2), currency: 'KES', wallet: WALLET.address }), 'ERR_4062', 'amount');
+      await expectApiError(await post('/collect/settlements', { amount: '100', currency: 'UGX', wallet: WALLET.address }), 'ERR_4062', 'amount');
+      // A settlement the fee would eat entirely is refused for its amount.
+      await expectApiError(await post('/collect/settlements', { amount: '1', currency: 'UGX', wallet: WALLET.address }), 'ERR_2003', 'amount');
+    });
+
+    test('50 concurrent settlements against one balance: exactly what it holds, never overdrawn', async () => {
+      const minor = (text: string) => Math.round(Number(text) * 100);
+      await credited('100.00');
+      const start = kes(await balance());
+      const responses = await Promise.all(Array.from({ length: 50 }, () => post('/collect/settlements', { amount: '5.00', currency: 'KES', wallet: WALLET.address })));
+      const statuses = responses.map((response) => response.status);
+      expect(statuses.every((status) => status === 200 || status === 422)).toBe(true);
+      const accepted = statuses.filter((status) => status === 200).length;
+      expect(accepted).toBe(Math.min(50, Math.floor(minor(start.available) / 500)));
+      const after = kes(await balance());
+      expect(minor(after.available)).toBe(minor(start.available) - accepted * 500);
+      expect(minor(after.available)).toBeGreaterThanOrEqual(0);
+      expect(minor(after.held)).toBe(minor(start.held) + accepted * 500);
+    });
+  });
+
+  test(`[${engine}] the default account has no saved wallet: ERR_4064`, async () => {
+    const plain = await createHarness(engine);
+    try {
+      await expectApiError(await apiRequest(plain, 'POST', '/collect/settlements', { body: { amount: '1.00', currency: 'KES', wallet: WALLET.address } }), 'ERR_4064');
+      const empty = await expectOk<BalanceResponse>(await apiRequest(plain, 'GET', '/collect/balance'));
+      expect(empty).toMatchObject({ currency: 'USDT', available: '0.000000', pending: '0.000000', held: '0.000000' });
+      expect(empty.by_corridor.map((corridor) => corridor.currency)).toEqual(['KES', 'GHS', 'TZS', 'UGX']);
+    } finally {
+      await plain.close();
+    }
+  });
+});

@@ -1,0 +1,102 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { z } from 'zod';
+import {
+  BalanceResponse,
+  CollectIdParam,
+  CollectionResponse,
+  CreateCollectionRequest,
+  RequestSettlementRequest,
+  SettlementResponse,
+} from '../../../../../protocol/api/collect';
+import { NoQuery } from '../../../../../protocol/api/no-query';
+import { toCollectionResponse, toSettlementResponse } from '../../../core/collect/collect-view';
+import { createCollection } from '../../../core/collect/create-collection';
+import { readBalance } from '../../../core/collect/read-balance';
+import { requestSettlement } from '../../../core/collect/request-settlement';
+import { retrieveCollection } from '../../../core/collect/retrieve-collection';
+import { retrieveSettlement } from '../../../core/collect/retrieve-settlement';
+import type { CoreDeps } from '../../../core/shared/deps';
+import type { AppEnv } from '../../env';
+import { authenticate } from '../../middleware/authenticate';
+import { parseJsonBody } from '../../middleware/json-body';
+import { ERROR_RESPONSES, SECURITY } from '../../openapi';
+
+const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } }) as const;
+const COLLECT_ERROR_RESPONSES = {
+  ...ERROR_RESPONSES,
+  404: { ...ERROR_RESPONSES[404], description: 'Not found (ERR_4060 collection, ERR_4061 settlement)' },
+  422: { ...ERROR_RESPONSES[422], description: 'Unprocessable (ERR_3010 live, ERR_4062 over the balance, ERR_4063 / ERR_4064 wallet)' },
+} as const;
+
+/** The Collect API (spec paths): collections, the balance, settlements to the saved USDT wallet. Secret key only. */
+export function registerCollectRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): void {
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/collect/collections',
+      tags: ['Collect'],
+      summary: 'Create a collection',
+      security: SECURITY,
+      middleware: [authenticate(deps, ['secret']), parseJsonBody] as const,
+      request: { query: NoQuery, body: { required: true, ...json(CreateCollectionRequest) } },
+      responses: { 200: { description: 'The collection, pending, with what the payer does', ...json(CollectionResponse) }, ...COLLECT_ERROR_RESPONSES },
+    }),
+    async (c) => c.json(toCollectionResponse(await createCollection(deps, c.get('auth'), c.req.valid('json'))), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/collect/collections/{collection_id}',
+      tags: ['Collect'],
+      summary: 'Retrieve a collection',
+      security: SECURITY,
+      middleware: [authenticate(deps, ['secret'])] as const,
+      request: { query: NoQuery, params: z.object({ collection_id: CollectIdParam }) },
+      responses: { 200: { description: 'The collection', ...json(CollectionResponse) }, ...COLLECT_ERROR_RESPONSES },
+    }),
+    async (c) => c.json(toCollectionResponse(await retrieveCollection(deps, c.get('auth'), c.req.valid('param').collection_id)), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/collect/balance',
+      tags: ['Collect'],
+      summary: 'Read the balance: available, pending and held, per corridor and in USDT',
+      security: SECURITY,
+      middleware: [authenticate(deps, ['secret'])] as const,
+      request: { query: NoQuery },
+      responses: { 200: { description: 'The balance', ...json(BalanceResponse) }, ...COLLECT_ERROR_RESPONSES },
+    }),
+    async (c) => c.json(await readBalance(deps, c.get('auth')), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/collect/settlements',
+      tags: ['Collect'],
+      summary: 'Request a settlement to the saved USDT wallet',
+      security: SECURITY,
+      middleware: [authenticate(deps, ['secret']), parseJsonBody] as const,
+      request: { query: NoQuery, body: { required: true, ...json(RequestSettlementRequest) } },
+      responses: { 200: { description: 'The settlement, processing', ...json(SettlementResponse) }, ...COLLECT_ERROR_RESPONSES },
+    }),
+    async (c) => c.json(toSettlementResponse(await requestSettlement(deps, c.get('auth'), c.req.valid('json'))), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/collect/settlements/{settlement_id}',
+      tags: ['Collect'],
+      summary: 'Retrieve a settlement',
+      security: SECURITY,
+      middleware: [authenticate(deps, ['secret'])] as const,
+      request: { query: NoQuery, params: z.object({ settlement_id: CollectIdParam }) },
+      responses: { 200: { description: 'The settlement, with its on-chain reference once completed', ...json(SettlementResponse) }, ...COLLECT_ERROR_RESPONSES },
+    }),
+    async (c) => c.json(toSettlementResponse(await retrieveSettlement(deps, c.get('auth'), c.req.valid('param').settlement_id)), 200),
+  );
+}

@@ -1,0 +1,65 @@
+import type { CollectCountry, CollectCurrency, CollectionInstructions, CollectionStatus, CollectMethod, SettlementStatus, UsdtNetwork } from '../../../../protocol/api/collect';
+import type { Scope } from '../../kernel/store-types';
+
+/** What the simulator (or a provider) will do with a collection when `dueAt` comes. */
+export type CollectionPlan = 'approve' | 'decline' | 'await';
+
+export interface CollectionRecord extends Scope {
+  collectionId: string;
+  status: CollectionStatus;
+  /** Minor units of `currency`. */
+  amount: number;
+  currency: CollectCurrency;
+  country: CollectCountry;
+  method: CollectMethod;
+  customerReference: string;
+  phoneNumber: string | null;
+  instructions: CollectionInstructions;
+  plan: CollectionPlan;
+  /** The secret the simulator page carries (null when there is no page). */
+  challenge: string | null;
+  failureReason: string | null;
+  /** When the next time-driven step is due (the payer's answer, the credit, the expiry); null: none. */
+  dueAt: Date | null;
+  expiresAt: Date;
+  receivedAt: Date | null;
+  creditedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type CollectionPatch = Partial<Pick<CollectionRecord, 'status' | 'failureReason' | 'dueAt' | 'receivedAt' | 'creditedAt' | 'updatedAt'>>;
+
+export type SettlementPlanKind = 'complete' | 'fail' | 'stay';
+
+export interface SettlementRecord extends Scope {
+  settlementId: string;
+  status: SettlementStatus;
+  currency: CollectCurrency;
+  /** Minor units of `currency`. */
+  grossAmount: number;
+  fee: number;
+  rate: string;
+  rateMinorPerUsdt: number;
+  rateTime: Date;
+  /** Millionths of a USDT. */
+  netUsdtMicro: bigint;
+  walletNetwork: UsdtNetwork;
+  walletAddress: string;
+  plan: SettlementPlanKind;
+  onchainReference: string | null;
+  failureReason: string | null;
+  dueAt: Date | null;
+  completedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type SettlementPatch = Partial<Pick<SettlementRecord, 'status' | 'onchainReference' | 'failureReason' | 'dueAt' | 'completedAt' | 'updatedAt'>>;
+
+/** Sums of one currency by status, as the balance is derived (no balance row is ever updated). */
+export interface StatusTotal {
+  currency: CollectCurrency;
+  status: string;
+  total: number;
+}
