@@ -20,9 +20,9 @@ import { toSettlementResponse } from './collect-view';
 export async function requestSettlement(deps: CoreDeps, auth: AuthContext, body: RequestSettlementRequest): Promise<SettlementRecord> {
   const provider = collectProviderFor(deps, auth);
   const wallet = auth.account.settings.usdtWallet;
-  if (wallet === undefined) throw new ApiError('ERR_4064', 'This account has no saved, verified USDT wallet; an operator saves one first.');
+  if (wallet === undefined) throw new ApiError('ERR_4075', 'This account has no saved, verified USDT wallet; an operator saves one first.');
   if (body.wallet !== wallet.address) {
-    throw new ApiError('ERR_4063', 'Settlements go only to the saved, verified USDT wallet; wallet must be its address.', { fieldName: 'wallet' });
+    throw new ApiError('ERR_4074', 'Settlements go only to the saved, verified USDT wallet; wallet must be its address.', { fieldName: 'wallet' });
   }
   const gross = decimalToMinor(body.amount, currencyExponent(body.currency))!;
   const quote = provider.quoteSettlement(body.currency, gross);
@@ -38,7 +38,7 @@ export async function requestSettlement(deps: CoreDeps, auth: AuthContext, body:
     const available = corridorBalances(collections, settlements).find((corridor) => corridor.currency === body.currency)?.available ?? 0;
     const decision = decideSettlement(null, 'request', { available, requested: gross });
     if (!decision.allowed) {
-      throw new ApiError('ERR_4062', `amount exceeds the available ${body.currency} balance.`, { fieldName: 'amount' });
+      throw new ApiError('ERR_4073', `amount exceeds the available ${body.currency} balance.`, { fieldName: 'amount' });
     }
     const settlement: SettlementRecord = {
       accountId: auth.accountId,

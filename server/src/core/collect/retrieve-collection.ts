@@ -9,6 +9,6 @@ import { collectProviderFor } from './collect-provider';
 export async function retrieveCollection(deps: CoreDeps, auth: AuthContext, collectionId: string): Promise<CollectionRecord> {
   const provider = collectProviderFor(deps, auth);
   const collection = await deps.store.collections.findCollection(auth, collectionId);
-  if (collection === undefined) throw new ApiError('ERR_4060', 'No such collection exists for this account and mode.');
+  if (collection === undefined) throw new ApiError('ERR_4071', 'No such collection exists for this account and mode.');
   return advanceCollection(deps, provider, collection);
 }

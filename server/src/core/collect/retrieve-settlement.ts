@@ -9,6 +9,6 @@ import { collectProviderFor } from './collect-provider';
 export async function retrieveSettlement(deps: CoreDeps, auth: AuthContext, settlementId: string): Promise<SettlementRecord> {
   const provider = collectProviderFor(deps, auth);
   const settlement = await deps.store.settlements.findSettlement(auth, settlementId);
-  if (settlement === undefined) throw new ApiError('ERR_4061', 'No such settlement exists for this account and mode.');
+  if (settlement === undefined) throw new ApiError('ERR_4072', 'No such settlement exists for this account and mode.');
   return advanceSettlement(deps, provider, settlement);
 }

@@ -86,7 +86,7 @@ forEachEngine('Collect API', (engine) => {
       await expectApiError(await post('/collect/collections', MOMO('+254700000001', '1e5')), 'ERR_2003', 'amount');
       await expectApiError(await post('/collect/collections', { ...MOMO('+254700000001'), phone_number: undefined }), 'ERR_2001', 'phone_number');
       await expectApiError(await post('/collect/collections', { ...MOMO('+254700000001'), colour: 'red' }), 'ERR_2004', 'colour');
-      await expectApiError(await get('/collect/collections/col_unknown'), 'ERR_4060');
+      await expectApiError(await get('/collect/collections/col_unknown'), 'ERR_4071');
     });
 
     test('Idempotency-Key: a retry replays, another body is refused, a storm creates one collection', async () => {
@@ -157,10 +157,10 @@ forEachEngine('Collect API', (engine) => {
     });
 
     test('only the saved wallet; never above the available balance', async () => {
-      await expectApiError(await post('/collect/settlements', { amount: '1.00', currency: 'KES', wallet: 'TSomeOtherWalletAddressXXXXXXXXXXX' }), 'ERR_4063', 'wallet');
+      await expectApiError(await post('/collect/settlements', { amount: '1.00', currency: 'KES', wallet: 'TSomeOtherWalletAddressXXXXXXXXXXX' }), 'ERR_4074', 'wallet');
       const available = Number(kes(await balance()).available);
-      await expectApiError(await post('/collect/settlements', { amount: (available + 1).toFixed(2), currency: 'KES', wallet: WALLET.address }), 'ERR_4062', 'amount');
-      await expectApiError(await post('/collect/settlements', { amount: '100', currency: 'UGX', wallet: WALLET.address }), 'ERR_4062', 'amount');
+      await expectApiError(await post('/collect/settlements', { amount: (available + 1).toFixed(2), currency: 'KES', wallet: WALLET.address }), 'ERR_4073', 'amount');
+      await expectApiError(await post('/collect/settlements', { amount: '100', currency: 'UGX', wallet: WALLET.address }), 'ERR_4073', 'amount');
       // A settlement the fee would eat entirely is refused for its amount.
       await expectApiError(await post('/collect/settlements', { amount: '1', currency: 'UGX', wallet: WALLET.address }), 'ERR_2003', 'amount');
     });
@@ -181,10 +181,10 @@ forEachEngine('Collect API', (engine) => {
     });
   });
 
-  test(`[${engine}] the default account has no saved wallet: ERR_4064`, async () => {
+  test(`[${engine}] the default account has no saved wallet: ERR_4075`, async () => {
     const plain = await createHarness(engine);
     try {
-      await expectApiError(await apiRequest(plain, 'POST', '/collect/settlements', { body: { amount: '1.00', currency: 'KES', wallet: WALLET.address } }), 'ERR_4064');
+      await expectApiError(await apiRequest(plain, 'POST', '/collect/settlements', { body: { amount: '1.00', currency: 'KES', wallet: WALLET.address } }), 'ERR_4075');
       const empty = await expectOk<BalanceResponse>(await apiRequest(plain, 'GET', '/collect/balance'));
       expect(empty).toMatchObject({ currency: 'USDT', available: '0.000000', pending: '0.000000', held: '0.000000' });
       expect(empty.by_corridor.map((corridor) => corridor.currency)).toEqual(['KES', 'GHS', 'TZS', 'UGX']);

@@ -24,8 +24,8 @@ import { ERROR_RESPONSES, SECURITY } from '../../openapi';
 const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } }) as const;
 const COLLECT_ERROR_RESPONSES = {
   ...ERROR_RESPONSES,
-  404: { ...ERROR_RESPONSES[404], description: 'Not found (ERR_4060 collection, ERR_4061 settlement)' },
-  422: { ...ERROR_RESPONSES[422], description: 'Unprocessable (ERR_3010 live, ERR_4062 over the balance, ERR_4063 / ERR_4064 wallet)' },
+  404: { ...ERROR_RESPONSES[404], description: 'Not found (ERR_4071 collection, ERR_4072 settlement)' },
+  422: { ...ERROR_RESPONSES[422], description: 'Unprocessable (ERR_3010 live, ERR_4073 over the balance, ERR_4074 / ERR_4075 wallet)' },
 } as const;
 
 /** The Collect API (spec paths): collections, the balance, settlements to the saved USDT wallet. Secret key only. */
