@@ -17,7 +17,7 @@ export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'no_endpoint
 export const DeliveryStatus = z.enum(DELIVERY_STATUSES);
 export type DeliveryStatus = z.infer<typeof DeliveryStatus>;
 
-/** Hyperswitch v1 EventType values Rail may emit (hyperswitch-v1.md §4). */
+/** Hyperswitch v1 EventType values Rail may emit (docs/reference.md, Hyperswitch §4). */
 export const EVENT_TYPES = [
   'payment_succeeded',
   'payment_failed',

@@ -1,7 +1,7 @@
 /**
  * Card network table and brand detection for the hosted frame.
  *
- * Ranges come from shared/reference/hosted-fields.md section 3b: braintree/credit-card-type 10.3.0
+ * Ranges come from docs/reference.md, hosted fields §3b: braintree/credit-card-type 10.3.0
  * (CCT) for the networks it knows, hyperswitch CardPattern (HS) for RuPay, Cartes Bancaires and
  * Interac, which CCT does not ship. Neither source is network documentation (reference, "Gaps"),
  * so detection is a type-as-you-go hint; the server and the acquirer make the acceptance decision.

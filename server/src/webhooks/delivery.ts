@@ -11,7 +11,7 @@ import type { AttemptOutcome, AttemptTrigger, WebhookAttemptRecord, WebhookEvent
 import { describeSendError, fetchWebhookSender, type WebhookSender } from './sender';
 import { webhookHeaders } from './signing';
 
-/** Hyperswitch's schedule (hyperswitch-v1.md §4): 16 retries over about 24 hours after the first attempt. */
+/** Hyperswitch's schedule (docs/reference.md, Hyperswitch §4): 16 retries over about 24 hours after the first attempt. */
 export const DEFAULT_RETRY_SCHEDULE_SECONDS: readonly number[] = [
   60, 300, 300, 600, 600, 600, 600, 600, 3600, 3600, 3600, 3600, 3600, 21600, 21600, 21600,
 ];

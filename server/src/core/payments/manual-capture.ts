@@ -1,7 +1,7 @@
 /**
  * The manual-capture family (capture, cancel post capture, incremental and extended authorization) on accounts whose
  * rails capture as they authorize (spec rule 5): no open authorization exists, so each call is refused with ERR_4003
- * and a message saying why. The statuses each operation needs are Hyperswitch's (hyperswitch-v1.md §5).
+ * and a message saying why. The statuses each operation needs are Hyperswitch's (docs/reference.md, Hyperswitch §5).
  */
 import type { PaymentStatus } from '../../../../protocol/payments';
 import type { PaymentRecord } from '../../storage/payments/records';

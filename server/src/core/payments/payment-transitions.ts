@@ -87,7 +87,7 @@ export function statusesAllowing(trigger: PaymentTrigger): PaymentStatus[] {
 }
 
 /**
- * The webhook event a payment status announces (Hyperswitch v1 mapping, hyperswitch-v1.md §4);
+ * The webhook event a payment status announces (Hyperswitch v1 mapping, docs/reference.md, Hyperswitch §4);
  * requires_payment_method and requires_confirmation announce nothing.
  */
 export const PAYMENT_EVENT_FOR_STATUS: Partial<Record<PaymentStatus, string>> = {
