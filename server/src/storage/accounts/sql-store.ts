@@ -1,5 +1,4 @@
 import type { Selectable } from 'kysely';
-import type { KeyType, Mode } from '../../../../protocol/ids';
 import type { AccountSettings } from '../../kernel/account-settings-types';
 import type { InsertResult, Scope } from '../../kernel/store-types';
 import type { AccountRecord, ApiKeyRecord, OperatorRecord, ProfileRecord } from './records';

@@ -1,20 +1,14 @@
 /** Kysely implementations of CustomerStore and EphemeralKeyStore (SQLite and PostgreSQL). */
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { JsonObject } from '../../../../protocol/api/payments';
-import type { Mode } from '../../../../protocol/ids';
 import type { CustomerPatch, CustomerRecord, EphemeralKeyRecord } from './records';
 import type { CustomersTable, EphemeralKeysTable } from './schema';
 import type { CustomersStores, CustomerStore, EphemeralKeyStore } from './store';
 import type { AccountRecord } from '../accounts/records';
 import type { InsertResult, Scope } from '../../kernel/store-types';
-import type { Database } from '../schema';
 import { JOINED_ACCOUNT_COLUMNS, toJoinedAccount } from '../accounts/sql-store';
-import { insertResult, inScope } from '../sql-rows';
+import { type Db, inScope, insertResult, iso, jsonOrNull } from '../sql-rows';
 
-type Db = Kysely<Database> | Transaction<Database>;
-
-const iso = (date: Date): string => date.toISOString();
-const jsonOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
 const parseObject = (value: string | null): JsonObject | null => (value === null ? null : (JSON.parse(value) as JsonObject));
 
 function toCustomer(row: Selectable<CustomersTable>): CustomerRecord {

@@ -3,22 +3,15 @@
  * columns: under PostgreSQL's READ COMMITTED a concurrent UPDATE of the same row re-checks the WHERE clause on the
  * committed row, so a second claimer finds the lease taken and updates nothing.
  */
-import type { ExpressionBuilder, Kysely, Selectable, Transaction } from 'kysely';
-import type { DeliveryStatus } from '../../../../protocol/api/events';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { JsonObject } from '../../../../protocol/api/payments';
-import type { Mode } from '../../../../protocol/ids';
 import type { AccountSettings, WebhookEndpointSettings } from '../../kernel/account-settings-types';
 import type { InsertResult, Scope } from '../../kernel/store-types';
 import type { AttemptOutcome, AttemptTrigger, ListEventsFilter, OutboxEventRecord, WebhookAttemptRecord, WebhookEventRecord } from './records';
 import type { WebhookAttemptsTable, WebhookEventsTable } from './schema';
 import type { EventsStores, OutboxStore, WebhookStore } from './store';
 import type { Database } from '../schema';
-import { insertResult, inScope } from '../sql-rows';
-
-type Db = Kysely<Database> | Transaction<Database>;
-
-const iso = (date: Date): string => date.toISOString();
-const dateOrNull = (value: string | null): Date | null => (value === null ? null : new Date(value));
+import { dateOrNull, type Db, inScope, insertResult, iso } from '../sql-rows';
 
 function toDeliveryEvent(row: Selectable<WebhookEventsTable>): WebhookEventRecord {
   return {

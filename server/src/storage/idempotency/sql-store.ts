@@ -1,15 +1,9 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Mode } from '../../../../protocol/ids';
+import type { Kysely, Selectable } from 'kysely';
 import type { IdempotencyKeyRecord, IdempotencyScope, StoredResponse } from './records';
 import type { InsertResult } from '../../kernel/store-types';
-import type { Database } from '../schema';
 import type { IdempotencyKeysTable } from './schema';
-import { insertResult, inScope } from '../sql-rows';
+import { type Db, inScope, insertResult, iso } from '../sql-rows';
 import type { IdempotencyStore, IdempotencyStores } from './store';
-
-type Db = Kysely<Database> | Transaction<Database>;
-
-const iso = (date: Date): string => date.toISOString();
 
 /** A fresh in-flight claim: the request it belongs to, no response yet. Shared by the first claim and a reclaim. */
 function inFlightColumns(record: IdempotencyKeyRecord) {

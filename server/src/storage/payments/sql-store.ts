@@ -1,17 +1,13 @@
-import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
-import type { CaptureMethod, FutureUsage, JsonObject, PaymentMethodData } from '../../../../protocol/api/payments';
+import { type Selectable, sql } from 'kysely';
+import type { FutureUsage, JsonObject, PaymentMethodData } from '../../../../protocol/api/payments';
 import type { PaymentMethod, PaymentMethodType } from '../../../../protocol/api/enums';
 import type { Currency } from '../../../../protocol/currency';
-import type { Mode } from '../../../../protocol/ids';
 import type { NextAction, PaymentStatus } from '../../../../protocol/payments';
 import type { InsertResult, Scope } from '../../kernel/store-types';
-import type { AttemptStatus, PaymentAttemptPatch, PaymentAttemptRecord, PaymentListQuery, PaymentPatch, PaymentRecord, WaitingPaymentCursor } from './records';
+import type { PaymentAttemptPatch, PaymentAttemptRecord, PaymentListQuery, PaymentPatch, PaymentRecord, WaitingPaymentCursor } from './records';
 import type { PaymentAttemptsTable, PaymentsTable } from './schema';
 import type { PaymentAttemptStore, PaymentListStore, PaymentsStores, PaymentStore } from './store';
-import type { Database } from '../schema';
-import { insertResult, iso, jsonOrNull, parseJson, inScope } from '../sql-rows';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import { type Db, inScope, insertResult, iso, jsonOrNull, parseJson } from '../sql-rows';
 
 function toAttempt(row: Selectable<PaymentAttemptsTable>): PaymentAttemptRecord {
   return {

@@ -1,20 +1,13 @@
-import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
-import type { Mode } from '../../../../protocol/ids';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Currency } from '../../../../protocol/currency';
 import type { PaymentStatus } from '../../../../protocol/payments';
 import type { JsonObject } from '../../../../protocol/api/payments';
 import type { RefundStatus, RefundType } from '../../../../protocol/api/refunds';
 import type { InsertResult, Scope } from '../../kernel/store-types';
 import type { RefundFilter, RefundPage, RefundPatch, RefundRecord } from './records';
-import type { Database } from '../schema';
 import type { RefundsTable } from './schema';
 import type { RefundsStores, RefundStore } from './store';
-import { insertResult, inScope } from '../sql-rows';
-
-type Db = Kysely<Database> | Transaction<Database>;
-
-const iso = (date: Date): string => date.toISOString();
-const jsonOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
+import { type Db, inScope, insertResult, iso, jsonOrNull } from '../sql-rows';
 
 function toRefund(row: Selectable<RefundsTable>): RefundRecord {
   return {

@@ -1,13 +1,9 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Mode } from '../../../../protocol/ids';
+import type { Selectable } from 'kysely';
 import type { InsertResult, Scope } from '../../kernel/store-types';
 import type { VaultTokenRecord } from './records';
-import type { Database } from '../schema';
 import type { VaultTokensTable } from './schema';
 import type { VaultStores, VaultTokenStore } from './store';
-import { insertResult, inScope } from '../sql-rows';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import { type Db, inScope, insertResult } from '../sql-rows';
 
 /** card_ciphertext of a token that can no longer be used (the column is NOT NULL since migration 0007). */
 export const WIPED = '';
