@@ -27,6 +27,9 @@ export const ERROR_CATALOG = {
   ERR_2007: { status: 405, type: 'invalid_request', when: 'The route exists but not for this HTTP method.' },
   ERR_2008: { status: 415, type: 'invalid_request', when: 'The body has a content type the endpoint does not take (JSON bodies need application/json).' },
   ERR_2009: { status: 413, type: 'invalid_request', when: 'The body is larger than the endpoint allows.' },
+  ERR_2011: { status: 431, type: 'invalid_request', when: 'The request headers are larger than the server reads.' },
+  ERR_2012: { status: 400, type: 'invalid_request', when: 'The request is not valid HTTP (an unknown method, broken framing, or more bytes than its Content-Length).' },
+  ERR_2013: { status: 408, type: 'invalid_request', when: 'The request did not arrive in time.' },
   ERR_2029: { status: 400, type: 'invalid_request', when: 'A raw card number was sent; cards are accepted only as payment_method_data.psp_token.' },
   // Provisioning (3xxx)
   ERR_3010: { status: 422, type: 'invalid_request', when: 'Account provisioning is not complete yet (the rail needs live credentials the account does not have).' },

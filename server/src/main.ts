@@ -18,6 +18,7 @@ import { advanceDueCollect } from './core/collect/advance-collect';
 import { WaitingPaymentSweep } from './core/payments/sweep-waiting-payments';
 import { wipeExpiredVaultTokens } from './core/vault/wipe-expired-vault-tokens';
 import { ConfigError, loadConfig, type Config } from './config';
+import { answerClientErrors } from './http/client-errors';
 import { readRuntimeManifest } from './http/js-app';
 import { RateLimiter } from './http/rate-limit';
 import { createLogger, type Logger } from './logger';
@@ -192,6 +193,8 @@ async function main(): Promise<void> {
   const runtimeManifest = await readRuntimeManifest(js);
   const apiServer = await listen(api.fetch, config.host, config.port);
   const jsServer = await listen(js.fetch, config.host, config.jsPort);
+  answerClientErrors(apiServer as Server, logger);
+  answerClientErrors(jsServer as Server, logger);
   ready = true;
   dispatcher.start();
 

@@ -98,6 +98,12 @@ const HTTP_EXCEPTION_CODES: Partial<Record<number, ErrorCode>> = {
   415: 'ERR_2008',
 };
 
+/** True for the errors a client causes by going away mid-request. */
+export function isClientGone(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED' || (error instanceof Error && error.message === 'aborted');
+}
+
 export function createErrorHandler(logger: Logger): ErrorHandler {
   return (error, c) => {
     if (error instanceof ApiError) return errorResponse(c, error);
@@ -109,6 +115,11 @@ export function createErrorHandler(logger: Logger): ErrorHandler {
       }
     }
     const log = (c.get('logger') as Logger | undefined) ?? logger;
+    if (isClientGone(error)) {
+      // The client went away while its body was being read: nobody reads this answer, and nothing was done.
+      log.info({ reason: (error as { code?: string }).code ?? error.message }, 'client disconnected');
+      return errorResponse(c, new ApiError('ERR_2012', 'The request body did not arrive; the client disconnected.'));
+    }
     log.error({ err: error }, 'unhandled error');
     return errorResponse(c, new ApiError('ERR_5000', 'An unexpected error occurred. Retrieve the resource to see its state before retrying.'));
   };

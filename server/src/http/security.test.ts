@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createLogger } from '../logger';
 import { apiRequest, expectApiError, insertLiveSecretKey } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';
+import { JSON_MAX_DEPTH } from './middleware/json-body';
 
 const CARD = '4242424242424242';
 const CARD_SPACED = '4242 4242 4242 4242';
@@ -84,5 +85,33 @@ describe('the demo checkout (RAIL_DEMO=auto) is off once its account has a live 
     await insertLiveSecretKey(h, { fill: 'L', keyId: 'key_live_demo' });
     await expectApiError(await apiRequest(h, 'POST', '/demo/payments', { key: null }), 'ERR_2006');
     await expectApiError(await apiRequest(h, 'GET', '/demo', { key: null }), 'ERR_2006');
+  });
+});
+
+describe('JSON nested beyond JSON_MAX_DEPTH is refused before anything recursive runs (ERR_2003, never a 500)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness('sqlite');
+  });
+  afterAll(async () => h?.close());
+
+  const nested = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+  const routes = ['/payments', '/payments/pay_x', '/payments/pay_x/confirm', '/payments/pay_x/update_metadata', '/customers', '/customers/cus_x', '/refunds', '/refunds/list', '/ephemeral_keys', '/collect/collections'];
+
+  test.each([2_500, 5_000, 30_000])('%i levels deep in a field of every JSON route', async (levels) => {
+    for (const path of routes) {
+      const response = await apiRequest(h, 'POST', path, { raw: `{"metadata":${nested(levels)}}` });
+      const text = await response.text();
+      expect(response.status, `${path}: ${text}`).toBe(400);
+      expect(JSON.parse(text), path).toMatchObject({ error: { code: 'ERR_2003', field_name: 'metadata' } });
+    }
+  });
+
+  test(`${JSON_MAX_DEPTH} levels pass the parser (the schema then judges the field); one more does not`, async () => {
+    // The body is level 1, so a field holds JSON_MAX_DEPTH - 1 more levels.
+    const atLimit = await apiRequest(h, 'POST', '/customers', { raw: `{"metadata":${nested(JSON_MAX_DEPTH - 1)}}` });
+    expect(((await atLimit.json()) as { error?: { message: string } }).error?.message ?? '').not.toContain('nest');
+    const over = await apiRequest(h, 'POST', '/customers', { raw: `{"metadata":${nested(JSON_MAX_DEPTH)}}` });
+    expect(await over.json()).toMatchObject({ error: { code: 'ERR_2003', field_name: 'metadata', message: expect.stringContaining(`${JSON_MAX_DEPTH} levels`) } });
   });
 });

@@ -10,24 +10,33 @@ function isJsonContentType(contentType: string | undefined): boolean {
 }
 
 /**
- * The dotted path of the first string (value or key) holding U+0000, which no store column can keep. Iterative:
- * bodies may nest tens of thousands of levels deep before the schema refuses them.
+ * Deepest nesting of objects and arrays a JSON body may have (the body itself is level 1). Far beyond any field of
+ * the spec; it keeps every recursive step after parsing (schema validation, canonical JSON, JSON.stringify into
+ * the store) far from the stack's limit, which bodies thousands of levels deep would otherwise reach.
  */
-function findStringWithNul(root: unknown): string | undefined {
-  const pending: Array<{ value: unknown; path: string }> = [{ value: root, path: '' }];
+export const JSON_MAX_DEPTH = 64;
+
+/**
+ * One iterative walk of a parsed body, before anything recursive touches it: the first string (value or key)
+ * holding U+0000, which no store column can keep, and the first value nested deeper than JSON_MAX_DEPTH. Each
+ * answer names the field (the dotted path to the NUL; the top-level field that holds the deep value).
+ */
+function inspectBody(root: unknown): { nul?: string; tooDeep?: string } {
+  const pending: Array<{ value: unknown; path: string; depth: number }> = [{ value: root, path: '', depth: 1 }];
   for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
-    const { value, path } = item;
+    const { value, path, depth } = item;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return path;
+      if (value.includes('\u0000')) return { nul: path };
       continue;
     }
     if (typeof value !== 'object' || value === null) continue;
+    if (depth > JSON_MAX_DEPTH) return { tooDeep: path.split(/[.[]/)[0] ?? path };
     for (const [key, inner] of Object.entries(value)) {
-      if (key.includes('\u0000')) return path;
-      pending.push({ value: inner, path: path === '' ? key : `${path}.${key}` });
+      if (key.includes('\u0000')) return { nul: path };
+      pending.push({ value: inner, path: path === '' ? key : `${path}.${key}`, depth: depth + 1 });
     }
   }
-  return undefined;
+  return {};
 }
 
 /**
@@ -60,9 +69,12 @@ export const parseJsonBody = createMiddleware<AppEnv>(async (c, next) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw new ApiError('ERR_2005', 'The request body must be a JSON object.');
     }
-    const nulField = findStringWithNul(value);
-    if (nulField !== undefined) {
-      throw new ApiError('ERR_2003', 'Strings may not contain the NUL character (U+0000).', { fieldName: nulField || 'body' });
+    const found = inspectBody(value);
+    if (found.tooDeep !== undefined) {
+      throw new ApiError('ERR_2003', `JSON values may nest at most ${JSON_MAX_DEPTH} levels deep.`, { fieldName: found.tooDeep || 'body' });
+    }
+    if (found.nul !== undefined) {
+      throw new ApiError('ERR_2003', 'Strings may not contain the NUL character (U+0000).', { fieldName: found.nul || 'body' });
     }
     c.req.bodyCache.json = Promise.resolve(value);
     // Hono's c.req.json() (used by the validator and rejectRawCardNumbers) re-parses the cached text, not the
