@@ -12,5 +12,7 @@ import type { IdempotencySchema } from './idempotency/schema';
 import type { PaymentsSchema } from './payments/schema';
 import type { RefundsSchema } from './refunds/schema';
 import type { VaultSchema } from './vault/schema';
+import type { DisputesSchema } from './disputes/schema';
+import type { FilesSchema } from './files/schema';
 
-export interface Database extends AccountsSchema, PaymentsSchema, EventsSchema, CustomersSchema, RefundsSchema, IdempotencySchema, VaultSchema {}
+export interface Database extends AccountsSchema, PaymentsSchema, EventsSchema, CustomersSchema, RefundsSchema, IdempotencySchema, VaultSchema, DisputesSchema, FilesSchema {}

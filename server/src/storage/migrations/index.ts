@@ -7,6 +7,7 @@ import { migration0005WebhookDelivery } from './0005-webhook-delivery';
 import { migration0006IdempotencyKeys } from './0006-idempotency-keys';
 import { migration0007Vault } from './0007-vault';
 import { migration0008WaitingPayments } from './0008-waiting-payments';
+import { migration0009Disputes } from './0009-disputes';
 
 /** In-code migrations, in order. File names sort; Kysely applies them by name. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006_idempotency_keys': migration0006IdempotencyKeys,
   '0007_vault': migration0007Vault,
   '0008_waiting_payments': migration0008WaitingPayments,
+  '0009_disputes': migration0009Disputes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
