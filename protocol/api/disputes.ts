@@ -204,6 +204,12 @@ export const DeletedFileResponse = z
 /** Upload purposes (spec: only dispute_evidence is accepted). */
 export const FILE_PURPOSES = ['dispute_evidence'] as const;
 
+/** POST /files form fields (beside the file part). */
+export const UploadFileForm = z.strictObject({ purpose: z.enum(FILE_PURPOSES), dispute_id: DisputeIdParam });
+
+/** PUT /disputes/evidence form fields (beside the file part). */
+export const AttachEvidenceForm = z.strictObject({ dispute_id: DisputeIdParam, evidence_type: EvidenceType });
+
 /** Test simulator: POST /simulator/disputes raises a dispute on a succeeded payment. */
 export const SimulateDisputeRequest = z
   .strictObject({

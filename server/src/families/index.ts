@@ -2,6 +2,7 @@
 import { accountsFamily } from './accounts';
 import { customersFamily } from './customers';
 import { demoFamily } from './demo';
+import { disputesFamily } from './disputes';
 import { eventsFamily } from './events';
 import type { Family } from './family';
 import { paymentsFamily } from './payments';
@@ -15,6 +16,7 @@ export const FAMILIES: readonly Family[] = [
   accountsFamily,
   paymentsFamily,
   refundsFamily,
+  disputesFamily,
   customersFamily,
   eventsFamily,
   vaultFamily,
