@@ -103,11 +103,18 @@ const DateTime = z.iso.datetime({ offset: true });
 
 /** A comma-separated query list of enum values (`dispute_status=dispute_opened,dispute_won`). */
 function commaList<T extends readonly [string, ...string[]]>(values: T) {
+  const accepted = new Set<string>(values);
   return z
     .string()
     .max(2000)
-    .transform((text) => text.split(',').map((item) => item.trim()).filter((item) => item !== ''))
-    .pipe(z.array(z.enum(values)).min(1));
+    .transform((text, ctx) => {
+      const items = text.split(',').map((item) => item.trim()).filter((item) => item !== '');
+      if (items.length === 0 || items.some((item) => !accepted.has(item))) {
+        ctx.addIssue({ code: 'custom', message: 'a comma-separated list of accepted values (see /openapi.json)' });
+        return z.NEVER;
+      }
+      return items as T[number][];
+    });
 }
 
 /** GET /disputes/list query (spec: dispute_id, payment_id, limit, offset, profile_id, ...; Hyperswitch DisputeListGetConstraints). */

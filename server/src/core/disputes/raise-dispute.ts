@@ -20,16 +20,16 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export async function raiseDispute(deps: CoreDeps, auth: AuthContext, body: SimulateDisputeRequest): Promise<DisputeRecord> {
   if (auth.mode !== 'test') throw noDisputes('The dispute simulator works in test mode only.');
   const payment = await findPaymentOrThrow(deps, auth, body.payment_id, 'payment_id');
-  const rail = auth.account.settings.rails.find((candidate) => candidate.rail === payment.rail);
-  if (rail === undefined || !rail.capabilities[auth.mode].disputes) {
-    throw noDisputes('The rail of this payment reports no disputes on this account in this mode.');
-  }
   const decision = decideDisputeTransition(null, 'raise', { paymentStatus: payment.status });
   if (!decision.allowed) {
     throw new ApiError(
       'ERR_4003',
       `This payment cannot be disputed because it has status ${payment.status}. The expected status is ${DISPUTABLE_PAYMENT_STATUSES.join(' or ')}.`,
     );
+  }
+  const rail = auth.account.settings.rails.find((candidate) => candidate.rail === payment.rail);
+  if (rail === undefined || !rail.capabilities[auth.mode].disputes) {
+    throw noDisputes('The rail of this payment reports no disputes on this account in this mode.');
   }
   const captured = payment.amountReceived ?? 0;
   const amount = body.amount ?? captured;

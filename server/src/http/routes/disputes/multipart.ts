@@ -79,7 +79,7 @@ export interface UploadForm<Fields> {
  */
 export async function readUploadForm<S extends z.ZodType>(c: Context<AppEnv>, deps: CoreDeps, scope: Scope, schema: S): Promise<UploadForm<z.infer<S>>> {
   const contentType = c.req.header('content-type') ?? '';
-  if (!/^multipart\/form-data\s*;/i.test(contentType)) {
+  if (!/^multipart\/form-data\s*(;|$)/i.test(contentType)) {
     throw new ApiError('ERR_2008', 'Send uploads as multipart/form-data with a file part named file.');
   }
   let parser: busboy.Busboy;
@@ -112,6 +112,9 @@ export async function readUploadForm<S extends z.ZodType>(c: Context<AppEnv>, de
       fail(new ApiError('ERR_2010', 'The body may hold one file part, named file.', { fieldName: name === 'file' ? 'file' : name }));
       return;
     }
+    // The store may start reading after an await; an error that busboy puts on the stream before then (a truncated
+    // body) must not be an uncaught 'error' event. The parse failure is reported below either way.
+    stream.on('error', () => undefined);
     staging = stageUpload(deps, scope, stream, info.filename ?? null);
     staging.catch((error: unknown) => {
       stream.resume();
