@@ -3,16 +3,22 @@
  * (forEachEngine). The default account shows the spec's today-behaviour (empty lists, zero counts, refusals); an
  * account whose UPI rail has the disputes capability in test mode drives the whole lifecycle through the simulator.
  */
-import { readdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DISPUTE_STATUSES, FILE_LIMITS, type DisputeResponse, type EvidenceBlock } from '../../../../../protocol/api/disputes';
 import type { PaymentResponse } from '../../../../../protocol/api/payments';
+import { createApp } from '../../../app';
+import { compose } from '../../../compose';
 import { DEFAULT_ACCOUNT_SETTINGS } from '../../../core/accounts/account-settings';
+import { cryptoIds } from '../../../kernel/ids';
+import { createLogger } from '../../../logger';
 import type { AccountSettings } from '../../../kernel/account-settings-types';
 import { apiRequest, expectApiError, expectOk, insertLiveSecretKey } from '../../../test-support/api-assertions';
 import { forEachEngine } from '../../../test-support/engines';
-import { createHarness, type Harness } from '../../../test-support/harness';
+import { createHarness, memorySecretsFile, type Harness } from '../../../test-support/harness';
 import { multipartBody, sampleFile, type MultipartPart } from '../../../test-support/multipart';
 
 type Json = Record<string, unknown>;
@@ -381,6 +387,33 @@ forEachEngine('Disputes API, disputes on (simulator lifecycle)', (engine) => {
 
     expect(await expectOk(await request('GET', '/disputes/list', { key: liveKey }))).toEqual([]);
     await expectApiError(await request('GET', `/disputes/${first.dispute_id}`, { key: liveKey }), 'ERR_4060');
+  });
+
+  test.skipIf(engine !== 'postgres')('another instance on the same PostgreSQL serves the file (bytes in file_blobs)', async () => {
+    const dispute = await raise();
+    const fileId = await uploadFor(dispute.dispute_id, pdf);
+    const dir = mkdtempSync(join(tmpdir(), 'rail-other-instance-'));
+    const other = await compose({
+      databaseUrl: h.database.databaseUrl,
+      sqliteFile: join(dir, 'unused.sqlite'),
+      poolSize: 2,
+      clock: h.clock,
+      ids: cryptoIds,
+      publicBaseUrl: 'http://127.0.0.1:8080',
+      vaultKey: randomBytes(32),
+      settings: DISPUTES_SETTINGS,
+      secretsFile: memorySecretsFile({ testSecretKey: h.secretKey, testPublishableKey: h.publishableKey }),
+    });
+    try {
+      const app = createApp({ ...other.core, logger: createLogger('silent'), publicBaseUrl: 'http://127.0.0.1:8080', publicJsUrl: 'http://127.0.0.1:8081' });
+      const response = await app.request(`/files/${fileId}`, { headers: { 'api-key': h.secretKey } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/pdf');
+      expect(new Uint8Array(await response.arrayBuffer())).toEqual(pdf);
+    } finally {
+      await other.store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('an upload with an Idempotency-Key is stored once and replayed', async () => {

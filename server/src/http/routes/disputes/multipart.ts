@@ -18,7 +18,7 @@ import type { CoreDeps } from '../../../core/shared/deps';
 import { ApiError } from '../../../core/shared/errors';
 import { discardStagedUpload, stageUpload, type StagedFile } from '../../../core/disputes/stage-upload';
 import type { AppEnv } from '../../env';
-import { validationError } from '../../error-handler';
+import { fieldPath, validationError } from '../../error-handler';
 
 /** The largest multipart body an upload route reads. */
 export const UPLOAD_BODY_LIMIT_BYTES = FILE_LIMITS.maxFileBytes + FILE_LIMITS.multipartOverheadBytes;
@@ -102,14 +102,15 @@ export async function readUploadForm<S extends z.ZodType>(c: Context<AppEnv>, de
   };
 
   parser.on('field', (name, value, info) => {
-    if (info.valueTruncated) fail(new ApiError('ERR_2003', `The form field ${name} is longer than ${FIELD_VALUE_MAX} characters.`, { fieldName: name }));
-    else if (Object.hasOwn(fields, name)) fail(new ApiError('ERR_2010', `The form field ${name} appears more than once.`, { fieldName: name }));
+    const field = fieldPath([name]);
+    if (info.valueTruncated) fail(new ApiError('ERR_2003', `The form field ${field} is longer than ${FIELD_VALUE_MAX} characters.`, { fieldName: field }));
+    else if (Object.hasOwn(fields, name)) fail(new ApiError('ERR_2010', `The form field ${field} appears more than once.`, { fieldName: field }));
     else fields[name] = value;
   });
   parser.on('file', (name, stream, info) => {
     if (name !== 'file' || staging !== undefined) {
       stream.resume();
-      fail(new ApiError('ERR_2010', 'The body may hold one file part, named file.', { fieldName: name === 'file' ? 'file' : name }));
+      fail(new ApiError('ERR_2010', 'The body may hold one file part, named file.', { fieldName: fieldPath([name]) }));
       return;
     }
     // The store may start reading after an await; an error that busboy puts on the stream before then (a truncated
