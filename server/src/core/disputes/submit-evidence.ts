@@ -5,7 +5,7 @@ import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
 import { recordDisputeEvent } from './dispute-event';
 import { decideDisputeTransition } from './dispute-transitions';
-import { disputeStatusRefusal, findDisputeOrThrow, findLiveFileOrThrow } from './find-dispute';
+import { disputeStatusRefusal, fileNotFound, findDisputeOrThrow, findLiveFileOrThrow } from './find-dispute';
 
 /**
  * POST /disputes/evidence (secret key): merges the body's evidence fields into the dispute's (null clears one),
@@ -41,7 +41,9 @@ export async function submitEvidence(deps: CoreDeps, auth: AuthContext, body: Su
       dispute.status,
     ]);
     if (updated === undefined) throw disputeStatusRefusal(await findDisputeOrThrow(tx, auth, dispute.disputeId), 'take evidence');
-    await tx.files.markFilesSubmitted(auth, fileIds);
+    // A file deleted by a concurrent DELETE /files after the checks above: nothing is submitted.
+    const distinct = [...new Set(fileIds)];
+    if ((await tx.files.markFilesSubmitted(auth, distinct)) !== distinct.length) throw fileNotFound();
     await recordDisputeEvent(deps, tx, updated, now);
     return updated;
   });

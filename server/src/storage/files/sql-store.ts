@@ -51,9 +51,16 @@ export class SqlFileStore implements FileStore {
     return row && toFile(row);
   }
 
-  async markFilesSubmitted(scope: Scope, fileIds: readonly string[]): Promise<void> {
-    if (fileIds.length === 0) return;
-    await this.db.updateTable('files').set({ submitted: 1 }).where(inScope(scope)).where('file_id', 'in', [...fileIds]).execute();
+  async markFilesSubmitted(scope: Scope, fileIds: readonly string[]): Promise<number> {
+    if (fileIds.length === 0) return 0;
+    const result = await this.db
+      .updateTable('files')
+      .set({ submitted: 1 })
+      .where(inScope(scope))
+      .where('file_id', 'in', [...fileIds])
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 
   async markFileDeleted(scope: Scope, fileId: string, at: Date): Promise<void> {

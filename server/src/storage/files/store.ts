@@ -6,8 +6,8 @@ export interface FileStore {
   insertFile(file: FileRecord): Promise<InsertResult>;
   /** The file, deleted or not. */
   findFile(scope: Scope, fileId: string): Promise<FileRecord | undefined>;
-  /** Marks the files as submitted evidence (they then stay with their dispute). */
-  markFilesSubmitted(scope: Scope, fileIds: readonly string[]): Promise<void>;
+  /** Marks the files as submitted evidence (they then stay with their dispute); answers how many were marked. */
+  markFilesSubmitted(scope: Scope, fileIds: readonly string[]): Promise<number>;
   /** Hides a submitted file from its owner (kept with the dispute). */
   markFileDeleted(scope: Scope, fileId: string, at: Date): Promise<void>;
   /** Removes the metadata of a file that was never submitted; false when there was none to remove. */

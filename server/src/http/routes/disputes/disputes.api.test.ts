@@ -305,12 +305,12 @@ forEachEngine('Disputes API, disputes on (simulator lifecycle)', (engine) => {
 
     const submitted = await expectOk<DisputeResponse>(
       await request('POST', '/disputes/evidence', {
-        body: { dispute_id: dispute.dispute_id, receipt, product_description: 'Blue shoes, size 42', customer_email_address: 'buyer@example.com' },
+        body: { dispute_id: dispute.dispute_id, receipt, uncategorized_file: receipt, product_description: 'Blue shoes, size 42', customer_email_address: 'buyer@example.com' },
       }),
     );
     expect(submitted).toMatchObject({ dispute_status: 'dispute_challenged', evidence_submitted_at: '2025-01-01T00:00:00.000Z' });
     const types = (await expectOk<EvidenceBlock[]>(await request('GET', `/disputes/evidence/${dispute.dispute_id}`))).map((block) => block.evidence_type);
-    expect(types).toEqual(['customer_communication', 'receipt']);
+    expect(types).toEqual(['customer_communication', 'receipt', 'uncategorized_file']);
 
     await expectApiError(await attach(dispute.dispute_id, 'receipt', filePart(png)), 'ERR_4062');
     await expectApiError(await request('DELETE', '/disputes/evidence', { body: { dispute_id: dispute.dispute_id, evidence_type: 'receipt' } }), 'ERR_4062');
@@ -330,6 +330,29 @@ forEachEngine('Disputes API, disputes on (simulator lifecycle)', (engine) => {
     expect(won.dispute_status).toBe('dispute_won');
     await expectApiError(await request('POST', `/simulator/disputes/${dispute.dispute_id}/outcome`, { body: { outcome: 'lost' } }), 'ERR_4062');
     expect(await events(dispute.dispute_id)).toEqual(['dispute_challenged', 'dispute_opened', 'dispute_won']);
+  });
+
+  test('a submit racing a DELETE /files never submits a file that is gone', async () => {
+    for (let round = 0; round < 8; round++) {
+      const dispute = await raise();
+      const fileId = await uploadFor(dispute.dispute_id);
+      const [submit, removal] = await Promise.all([
+        request('POST', '/disputes/evidence', { body: { dispute_id: dispute.dispute_id, receipt: fileId } }),
+        request('DELETE', `/files/${fileId}`),
+      ]);
+      const deleted = await expectOk<{ kept_as_evidence: boolean }>(removal);
+      const blocks = await expectOk<EvidenceBlock[]>(await request('GET', `/disputes/evidence/${dispute.dispute_id}`));
+      if (submit.status === 200) {
+        // Submitted first: the file stayed with the dispute.
+        expect(deleted.kept_as_evidence).toBe(true);
+        expect(blocks.map((block) => block.file_metadata_response.file_id)).toEqual([fileId]);
+      } else {
+        await expectApiError(submit, 'ERR_4061');
+        expect(deleted.kept_as_evidence).toBe(false);
+        expect(blocks).toEqual([]);
+        expect((await expectOk<DisputeResponse>(await request('GET', `/disputes/${dispute.dispute_id}`))).dispute_status).toBe('dispute_opened');
+      }
+    }
   });
 
   test('accept is final; an unanswered dispute can be lost', async () => {
