@@ -251,6 +251,10 @@ forEachEngine('Disputes API, disputes on (simulator lifecycle)', (engine) => {
       await upload('POST', '/files', [filePart(png)], { headers: { 'content-length': String(FILE_LIMITS.maxFileBytes * 2) } }),
       'ERR_2009',
     );
+    // A body without a declared length is counted as it streams: a preamble beyond the multipart allowance stops it.
+    const { body, contentType } = multipartBody([{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }, filePart(png)]);
+    const padded = Buffer.concat([Buffer.alloc(FILE_LIMITS.maxFileBytes + FILE_LIMITS.multipartOverheadBytes, 0x20), body]);
+    await expectApiError(await h.app.request('/files', { method: 'POST', headers: { 'api-key': h.secretKey, 'content-type': contentType }, body: new Uint8Array(padded) }), 'ERR_2009');
     expect(await stored()).toEqual(before);
     // A file at the limit is accepted (the route's limit is its own, not the API's 256 KiB).
     const atLimit = sampleFile('png', FILE_LIMITS.maxFileBytes);
@@ -284,6 +288,17 @@ forEachEngine('Disputes API, disputes on (simulator lifecycle)', (engine) => {
     );
     await expectApiError(await upload('POST', '/files', [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }]), 'ERR_2001', 'file');
     await expectApiError(await attach(dispute.dispute_id, 'selfie', filePart(png)), 'ERR_2003', 'evidence_type');
+    await expectApiError(
+      await upload('POST', '/files', [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }, filePart(new Uint8Array())]),
+      'ERR_2003',
+      'file',
+    );
+    // A live key does not reach a test dispute.
+    await expectApiError(
+      await upload('POST', '/files', [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }, filePart(png)], { headers: { 'api-key': liveKey } }),
+      'ERR_4060',
+      'dispute_id',
+    );
     expect(await stored()).toEqual(before);
   });
 
