@@ -18,7 +18,12 @@ import { createLogger } from '../../../logger';
 import type { AccountSettings } from '../../../kernel/account-settings-types';
 import { apiRequest, expectApiError, expectOk, insertLiveSecretKey } from '../../../test-support/api-assertions';
 import { forEachEngine } from '../../../test-support/engines';
-import { createHarness, memorySecretsFile, type Harness } from '../../../test-support/harness';
+import { createHarness, createTestDatabase, memorySecretsFile, type Harness } from '../../../test-support/harness';
+import { ManualClock } from '../../../kernel/clock';
+import { defaultWebhookDeliveryConfig } from '../../../webhooks/delivery';
+import { WebhookDispatcher } from '../../../webhooks/dispatcher';
+import type { WebhookRequest } from '../../../webhooks/sender';
+import { verifyStandardWebhook } from '../../../webhooks/signing';
 import { multipartBody, sampleFile, type MultipartPart } from '../../../test-support/multipart';
 
 type Json = Record<string, unknown>;
@@ -462,5 +467,52 @@ forEachEngine('Disputes API, disputes on (simulator lifecycle)', (engine) => {
     const again = await upload('POST', '/files', parts, { headers });
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(await expectOk(again)).toEqual(first);
+  });
+});
+
+forEachEngine('Disputes API, webhooks', (engine) => {
+  test('dispute_opened, dispute_challenged and dispute_won reach the endpoint, signed', async () => {
+    const database = await createTestDatabase(engine);
+    const clock = new ManualClock('2025-01-01T00:00:00.000Z');
+    const composition = await compose({
+      databaseUrl: database.databaseUrl,
+      sqliteFile: database.sqliteFile,
+      poolSize: 4,
+      clock,
+      ids: cryptoIds,
+      publicBaseUrl: 'http://127.0.0.1:8080',
+      vaultKey: randomBytes(32),
+      settings: DISPUTES_SETTINGS,
+      secretsFile: memorySecretsFile(),
+      bootstrap: { webhookUrl: 'https://merchant.example/hooks' },
+    });
+    try {
+      const app = createApp({ ...composition.core, logger: createLogger('silent'), publicBaseUrl: 'http://127.0.0.1:8080', publicJsUrl: 'http://127.0.0.1:8081' });
+      const key = composition.boot.testSecretKey;
+      const call = (method: string, path: string, body: unknown) =>
+        app.request(path, { method, headers: { 'api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const payment = await expectOk<PaymentResponse>(await call('POST', '/payments', { amount: 5000, currency: 'INR', ...PAID }));
+      const dispute = await expectOk<DisputeResponse>(await call('POST', '/simulator/disputes', { payment_id: payment.payment_id }));
+      await expectOk(await call('POST', '/disputes/evidence', { dispute_id: dispute.dispute_id, uncategorized_text: 'Delivered on 2 January.' }));
+      await expectOk(await call('POST', `/simulator/disputes/${dispute.dispute_id}/outcome`, { outcome: 'won' }));
+
+      const received: WebhookRequest[] = [];
+      const sender = { send: async (request: WebhookRequest) => (received.push(request), { status: 200, body: '' }) };
+      const dispatcher = new WebhookDispatcher({ store: composition.store, clock }, defaultWebhookDeliveryConfig({ sender, random: () => 0 }));
+      while ((await dispatcher.runOnce()) > 0);
+
+      const disputeEvents = received
+        .map((request) => ({ request, event: JSON.parse(request.body) as { event_type: string; content: { type: string; object: { dispute_id?: string } } } }))
+        .filter(({ event }) => event.event_type.startsWith('dispute_'));
+      expect(disputeEvents.map(({ event }) => event.event_type).sort()).toEqual(['dispute_challenged', 'dispute_opened', 'dispute_won']);
+      for (const { request, event } of disputeEvents) {
+        expect(request.url).toBe('https://merchant.example/hooks');
+        expect(event.content).toMatchObject({ type: 'dispute_details', object: { dispute_id: dispute.dispute_id } });
+        expect(() => verifyStandardWebhook(composition.boot.webhook.secret, request.headers, request.body, { nowSeconds: Math.floor(clock.now().getTime() / 1000) })).not.toThrow();
+      }
+    } finally {
+      await composition.store.close();
+      await database.drop();
+    }
   });
 });
