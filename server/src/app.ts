@@ -36,13 +36,13 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     maxAge: 600,
   });
   app.use('*', async (c, next) => (c.req.path.startsWith(VAULT_PATH_PREFIX) ? next() : openCors(c, next)));
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
-      onError: (c) => errorResponse(c, new ApiError('ERR_2009', 'The request body is too large.')),
-    }),
-  );
+  const globalBodyLimit = bodyLimit({
+    maxSize: deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    onError: (c) => errorResponse(c, new ApiError('ERR_2009', 'The request body is too large.')),
+  });
+  // Routes that stream and bound their body themselves (file uploads) are left to their own, documented limit.
+  const ownLimit = new Set(FAMILIES.flatMap((family) => family.ownBodyLimit ?? []).map((route) => `${route.method.toUpperCase()} ${route.path}`));
+  app.use('*', async (c, next) => (ownLimit.has(`${c.req.method} ${c.req.path}`) ? next() : globalBodyLimit(c, next)));
   app.use('*', rejectNulInUrl);
   if (deps.rateLimits !== undefined) {
     for (const { method, path, surface } of RATE_LIMITED_ROUTES) app.on(method, path, rateLimit(deps.rateLimits, surface));

@@ -15,14 +15,19 @@ import { createSimulatorRegistry } from './rails/simulator/registry';
 import { openDatabase, type Engine } from './storage/database';
 import type { Database } from './storage/schema';
 import { SqlStore } from './storage/sql-store';
+import { DiskFileBlobStore } from './storage/files/disk-blob-store';
+import { SqlFileBlobStore } from './storage/files/sql-store';
 import { CardVault } from './vault/card-vault';
 import { VaultCipher } from './vault/vault-cipher';
 import type { Kysely } from 'kysely';
+import { dirname, join } from 'node:path';
 
 export interface CompositionOptions {
   /** `postgres://...` selects PostgreSQL; otherwise SQLite at sqliteFile. */
   databaseUrl: string | undefined;
   sqliteFile: string;
+  /** Where SQLite keeps the bytes of uploaded files; default `files/` beside sqliteFile (RAIL_DATA_DIR/files). */
+  filesDir?: string;
   poolSize?: number;
   onIdleConnectionError?: (error: Error) => void;
   clock: Clock;
@@ -71,8 +76,10 @@ export async function compose(options: CompositionOptions): Promise<Composition>
     overrides === undefined
       ? simulators
       : { adapterFor: (mode, rail) => (mode === 'test' ? overrides[rail] : undefined) ?? simulators.adapterFor(mode, rail) };
+  // File bytes beside the database: on disk for SQLite (one instance), in file_blobs for PostgreSQL (every instance).
+  const fileBlobs = engine === 'postgres' ? new SqlFileBlobStore(db) : new DiskFileBlobStore(options.filesDir ?? join(dirname(options.sqliteFile), 'files'));
   const vault = new CardVault(new VaultCipher(options.vaultKey));
   const collectSimulator = createCollectSimulator({ publicBaseUrl: options.publicBaseUrl });
   const collect: CollectProviderRegistry = { providerFor: (mode) => (mode === 'test' ? collectSimulator : undefined) };
-  return { engine, db, store, rails, vault, boot, core: { store, rails, clock: options.clock, ids: options.ids, vault, collect } };
+  return { engine, db, store, rails, vault, boot, core: { store, rails, clock: options.clock, ids: options.ids, vault, collect, fileBlobs } };
 }

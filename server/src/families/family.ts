@@ -10,4 +10,9 @@ import type { AppEnv } from '../http/env';
 export interface Family {
   name: string;
   routes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void;
+  /**
+   * Routes (method and literal path) that bound their request body themselves, with a larger limit of their own
+   * (file uploads): the app's global body limit skips them.
+   */
+  ownBodyLimit?: readonly { method: string; path: string }[];
 }

@@ -3,6 +3,7 @@ import { accountsFamily } from './accounts';
 import { collectFamily } from './collect';
 import { customersFamily } from './customers';
 import { demoFamily } from './demo';
+import { disputesFamily } from './disputes';
 import { eventsFamily } from './events';
 import type { Family } from './family';
 import { paymentsFamily } from './payments';
@@ -16,6 +17,7 @@ export const FAMILIES: readonly Family[] = [
   accountsFamily,
   paymentsFamily,
   refundsFamily,
+  disputesFamily,
   customersFamily,
   eventsFamily,
   vaultFamily,

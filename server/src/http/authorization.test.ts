@@ -11,6 +11,7 @@ import type { ErrorCode } from '../../../protocol/errors';
 import { keyPrefix } from '../core/accounts/bootstrap';
 import { hashSecret } from '../core/auth/secrets';
 import { apiRequest, type ApiRequestOptions } from '../test-support/api-assertions';
+import { multipartBody } from '../test-support/multipart';
 import { createHarness, type Harness } from '../test-support/harness';
 
 const CREDENTIALS = [
@@ -62,6 +63,8 @@ interface Sample {
   body?: Record<string, unknown>;
   headers?: Record<string, string>;
   form?: string;
+  /** A multipart/form-data body (the upload routes). */
+  multipart?: { body: string; contentType: string };
   /** The payment whose client_secret the cell presents (or must not see in the answer). */
   payment?: { payment_id: string; client_secret: string };
 }
@@ -125,7 +128,7 @@ describe('authorization matrix (docs/authorization.md)', () => {
         const key = await json<{ id: string }>(await apiRequest(h, 'POST', '/ephemeral_keys', { body: { customer_id: customer } }));
         return path.replace('{id}', key.id);
       }
-      const filled = path.replace('{payment_id}', payment?.payment_id ?? '').replace('{refund_id}', refundId).replace('{event_id}', eventId);
+      const filled = path.replace('{dispute_id}', 'dp_matrix').replace('{file_id}', 'file_matrix').replace('{payment_id}', payment?.payment_id ?? '').replace('{refund_id}', refundId).replace('{event_id}', eventId);
       // Any other object: an id that names nothing, whose route answers its not-found error once authorized.
       return filled.replace(/\{([a-z_]+)\}/g, (_, name: string) => `unknown_${name}`);
     };
@@ -151,11 +154,24 @@ describe('authorization matrix (docs/authorization.md)', () => {
       'POST /demo/payments': {},
       'POST /collect/collections': { amount: '10.00', currency: 'KES', country: 'KE', method: 'mobile_money', customer_reference: 'matrix', phone_number: '+254700000001' },
       'POST /collect/settlements': { amount: '1.00', currency: 'KES', wallet: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' },
+      'POST /disputes/evidence': { dispute_id: 'dp_matrix', uncategorized_text: 'matrix' },
+      'DELETE /disputes/evidence': { dispute_id: 'dp_matrix', evidence_type: 'receipt' },
+      'POST /simulator/disputes': { payment_id: succeeded.payment_id },
+      'POST /simulator/disputes/{dispute_id}/outcome': { outcome: 'won' },
     };
     const sample: Sample = { path, ...(payment ? { payment } : {}) };
     if (route === 'POST /vault/tokens') sample.headers = { origin: 'http://127.0.0.1:8081' };
-    if (route.startsWith('POST /simulator/')) sample.form = 'decision=complete&account=acc&challenge=none';
-    else if (method === 'POST') sample.body = bodies[route] ?? {};
+    const uploads: Record<string, Record<string, string>> = {
+      'POST /files': { purpose: 'dispute_evidence', dispute_id: 'dp_matrix' },
+      'PUT /disputes/evidence': { dispute_id: 'dp_matrix', evidence_type: 'receipt' },
+    };
+    const upload = uploads[route];
+    if (upload !== undefined) {
+      const fields = Object.entries(upload).map(([name, value]) => ({ name, value }));
+      const { body, contentType } = multipartBody([...fields, { name: 'file', filename: 'matrix.pdf', contentType: 'application/pdf', bytes: Buffer.from('%PDF-1.4 matrix') }]);
+      sample.multipart = { body: body.toString('latin1'), contentType };
+    } else if (route.startsWith('POST /simulator/') && !route.startsWith('POST /simulator/disputes')) sample.form = 'decision=complete&account=acc&challenge=none';
+    else if (method === 'POST' || bodies[route] !== undefined) sample.body = bodies[route] ?? {};
     return sample;
   }
 
@@ -181,6 +197,10 @@ describe('authorization matrix (docs/authorization.md)', () => {
     const options: ApiRequestOptions = { key: keyOf(credential), headers: { ...sample.headers } };
     if (sample.body !== undefined) options.body = { ...sample.body, ...(clientSecret !== undefined && CLIENT_SECRET_IN[route] === 'body' ? { client_secret: clientSecret } : {}) };
     if (clientSecret !== undefined && CLIENT_SECRET_IN[route] === 'query') path += `${path.includes('?') ? '&' : '?'}client_secret=${clientSecret}`;
+    if (sample.multipart !== undefined) {
+      options.raw = sample.multipart.body;
+      options.headers!['content-type'] = sample.multipart.contentType;
+    }
     if (sample.form !== undefined) {
       options.raw = sample.form;
       options.headers!['content-type'] = 'application/x-www-form-urlencoded';

@@ -13,5 +13,17 @@ import type { IdempotencySchema } from './idempotency/schema';
 import type { PaymentsSchema } from './payments/schema';
 import type { RefundsSchema } from './refunds/schema';
 import type { VaultSchema } from './vault/schema';
+import type { DisputesSchema } from './disputes/schema';
+import type { FilesSchema } from './files/schema';
 
-export interface Database extends AccountsSchema, PaymentsSchema, EventsSchema, CustomersSchema, RefundsSchema, IdempotencySchema, VaultSchema, CollectSchema {}
+export interface Database
+  extends AccountsSchema,
+    PaymentsSchema,
+    EventsSchema,
+    CustomersSchema,
+    RefundsSchema,
+    IdempotencySchema,
+    VaultSchema,
+    DisputesSchema,
+    FilesSchema,
+    CollectSchema {}

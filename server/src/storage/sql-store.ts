@@ -12,6 +12,8 @@ import { idempotencySqlStores } from './idempotency/sql-store';
 import { paymentsSqlStores } from './payments/sql-store';
 import { refundsSqlStores } from './refunds/sql-store';
 import { vaultSqlStores } from './vault/sql-store';
+import { disputesSqlStores } from './disputes/sql-store';
+import { filesSqlStores } from './files/sql-store';
 
 /** Every family's SQL stores on one connection or transaction: one line per family. */
 function storesFor(db: Db): Stores {
@@ -23,6 +25,8 @@ function storesFor(db: Db): Stores {
     ...refundsSqlStores(db),
     ...idempotencySqlStores(db),
     ...vaultSqlStores(db),
+    ...disputesSqlStores(db),
+    ...filesSqlStores(db),
     ...collectSqlStores(db),
   };
 }

@@ -12,9 +12,21 @@ import type { IdempotencyStores } from './idempotency/store';
 import type { PaymentsStores } from './payments/store';
 import type { RefundsStores } from './refunds/store';
 import type { VaultStores } from './vault/store';
+import type { DisputesStores } from './disputes/store';
+import type { FilesStores } from './files/store';
 
 /** The stores usable inside one transaction: one line per family. */
-export interface Stores extends AccountsStores, PaymentsStores, EventsStores, CustomersStores, RefundsStores, IdempotencyStores, VaultStores, CollectStores {}
+export interface Stores
+  extends AccountsStores,
+    PaymentsStores,
+    EventsStores,
+    CustomersStores,
+    RefundsStores,
+    IdempotencyStores,
+    VaultStores,
+    DisputesStores,
+    FilesStores,
+    CollectStores {}
 
 /** The whole store: the stores plus transactions and lifecycle. */
 export interface Store extends Stores {

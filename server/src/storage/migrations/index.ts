@@ -7,7 +7,8 @@ import { migration0005WebhookDelivery } from './0005-webhook-delivery';
 import { migration0006IdempotencyKeys } from './0006-idempotency-keys';
 import { migration0007Vault } from './0007-vault';
 import { migration0008WaitingPayments } from './0008-waiting-payments';
-import { migration0012Collect } from './0012-collect';
+import { migration0009Disputes } from './0009-disputes';
+import { migration0010Collect } from './0010-collect';
 
 /** In-code migrations, in order. File names sort; Kysely applies them by name. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -19,7 +20,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006_idempotency_keys': migration0006IdempotencyKeys,
   '0007_vault': migration0007Vault,
   '0008_waiting_payments': migration0008WaitingPayments,
-  '0012_collect': migration0012Collect,
+  '0009_disputes': migration0009Disputes,
+  '0010_collect': migration0010Collect,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

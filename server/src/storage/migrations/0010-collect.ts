@@ -5,7 +5,7 @@ import type { Kysely, Migration } from 'kysely';
  * counter: it is summed from collections and settlements. The lock row is updated only by settlement requests, to
  * serialize the requests of one balance across instances (PostgreSQL row lock).
  */
-export const migration0012Collect: Migration = {
+export const migration0010Collect: Migration = {
   async up(db: Kysely<unknown>): Promise<void> {
     await db.schema
       .createTable('collections')

@@ -1,0 +1,31 @@
+import { EVIDENCE_TYPES } from '../../../../protocol/api/disputes';
+import type { AuthContext } from '../auth/auth-context';
+import type { CoreDeps } from '../shared/deps';
+import { fileBlobsOf, findLiveFileOrThrow } from './find-dispute';
+
+/**
+ * DELETE /files/{file_id} (secret key). A file already submitted as evidence stays with the dispute (spec): it is
+ * hidden from its owner (GET and DELETE answer ERR_4061) and kept, bytes and all, in the dispute's evidence. Any
+ * other file is removed: detached from its dispute's evidence, its record deleted in one transaction, then its bytes.
+ */
+export async function deleteFile(deps: CoreDeps, auth: AuthContext, fileId: string): Promise<{ keptAsEvidence: boolean }> {
+  const file = await findLiveFileOrThrow(deps.store, auth, fileId);
+  const now = deps.clock.now();
+  const removed = await deps.store.transaction(async (tx) => {
+    if (!file.submitted) {
+      const dispute = await tx.disputes.findDispute(auth, file.disputeId);
+      if (dispute !== undefined) {
+        const evidence = { ...dispute.evidence };
+        const attached = EVIDENCE_TYPES.filter((type) => evidence[type] === fileId);
+        for (const type of attached) delete evidence[type];
+        if (attached.length > 0) await tx.disputes.updateDispute(auth, dispute.disputeId, { evidence, updatedAt: now }, [dispute.status]);
+      }
+      if (await tx.files.deleteUnsubmittedFile(auth, fileId)) return true;
+    }
+    // Submitted (possibly by a concurrent submit): it stays with the dispute.
+    await tx.files.markFileDeleted(auth, fileId, now);
+    return false;
+  });
+  if (removed) await fileBlobsOf(deps).deleteBlob(auth, fileId);
+  return { keptAsEvidence: !removed };
+}

@@ -1,0 +1,62 @@
+import { FILE_LIMITS } from '../../../../protocol/api/disputes';
+import type { Scope } from '../../kernel/store-types';
+import type { CoreDeps } from '../shared/deps';
+import { ApiError } from '../shared/errors';
+import { fileBlobsOf } from './find-dispute';
+import { detectContentType, SIGNATURE_BYTES } from './file-type';
+
+/** The bytes of an upload, written to the file store under a new file id, not yet a file of the account. */
+export interface StagedFile {
+  fileId: string;
+  size: number;
+  /** Detected from the first bytes; null when no accepted signature matched. */
+  contentType: string | null;
+  fileName: string | null;
+}
+
+export function fileTooLarge(): ApiError {
+  return new ApiError('ERR_2009', `The file is larger than the upload limit of ${FILE_LIMITS.maxFileBytes} bytes.`, { fieldName: 'file' });
+}
+
+/**
+ * Streams an upload's bytes into the file store, counting them: beyond FILE_LIMITS.maxFileBytes the write is
+ * aborted (the store leaves nothing behind) and ERR_2009 answers. The content type is detected from the first bytes.
+ * The caller turns the staged bytes into a file (uploadFile, attachEvidence) or discards them.
+ */
+export async function stageUpload(deps: CoreDeps, scope: Scope, source: AsyncIterable<Uint8Array>, fileName: string | null): Promise<StagedFile> {
+  const fileId = deps.ids.id('file');
+  const head: number[] = [];
+  let size = 0;
+  async function* bounded(): AsyncGenerator<Uint8Array> {
+    for await (const chunk of source) {
+      size += chunk.byteLength;
+      if (size > FILE_LIMITS.maxFileBytes) throw fileTooLarge();
+      for (let i = 0; head.length < SIGNATURE_BYTES && i < chunk.byteLength; i++) head.push(chunk[i]!);
+      yield chunk;
+    }
+  }
+  await fileBlobsOf(deps).writeBlob(scope, fileId, bounded());
+  return { fileId, size, contentType: detectContentType(Uint8Array.from(head)), fileName };
+}
+
+/** Removes staged bytes that did not become a file. */
+export async function discardStagedUpload(deps: CoreDeps, scope: Scope, staged: StagedFile): Promise<void> {
+  await fileBlobsOf(deps).deleteBlob(scope, staged.fileId);
+}
+
+/** The staged bytes as a usable evidence file: not empty, of an accepted type (else 'File content type not found'). */
+export function requireEvidenceContent(staged: StagedFile): string {
+  if (staged.size === 0) throw new ApiError('ERR_2003', 'The file is empty.', { fieldName: 'file' });
+  if (staged.contentType === null) throw new ApiError('ERR_4063', 'File content type not found', { fieldName: 'file' });
+  return staged.contentType;
+}
+
+/** Runs `work`; when it fails, the staged bytes are removed before the error goes on (nothing half-written). */
+export async function orDiscard<T>(deps: CoreDeps, scope: Scope, staged: StagedFile, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    await discardStagedUpload(deps, scope, staged);
+    throw error;
+  }
+}

@@ -1,0 +1,37 @@
+import type { FileRecord } from '../../storage/files/records';
+import type { AuthContext } from '../auth/auth-context';
+import type { CoreDeps } from '../shared/deps';
+import { findDisputeOrThrow } from './find-dispute';
+import { orDiscard, requireEvidenceContent, type StagedFile } from './stage-upload';
+
+export interface UploadFileInput {
+  purpose: 'dispute_evidence';
+  disputeId: string;
+  file: StagedFile;
+}
+
+/**
+ * POST /files (secret key): the staged bytes become a file of one of the account's disputes (ERR_4060 otherwise),
+ * with the content type detected from its bytes. On any refusal the staged bytes are removed.
+ */
+export async function uploadFile(deps: CoreDeps, auth: AuthContext, input: UploadFileInput): Promise<FileRecord> {
+  return orDiscard(deps, auth, input.file, async () => {
+    const dispute = await findDisputeOrThrow(deps.store, auth, input.disputeId, 'dispute_id');
+    const contentType = requireEvidenceContent(input.file);
+    const file: FileRecord = {
+      accountId: auth.accountId,
+      mode: auth.mode,
+      fileId: input.file.fileId,
+      disputeId: dispute.disputeId,
+      purpose: input.purpose,
+      contentType,
+      size: input.file.size,
+      fileName: input.file.fileName,
+      submitted: false,
+      deletedAt: null,
+      createdAt: deps.clock.now(),
+    };
+    if ((await deps.store.files.insertFile(file)) === 'duplicate') throw new Error('generated file id already stored');
+    return file;
+  });
+}

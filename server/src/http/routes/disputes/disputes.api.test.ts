@@ -1,0 +1,518 @@
+/**
+ * The disputes and files API suite (issue 13), through app.request() (no port), on SQLite and PostgreSQL
+ * (forEachEngine). The default account shows the spec's today-behaviour (empty lists, zero counts, refusals); an
+ * account whose UPI rail has the disputes capability in test mode drives the whole lifecycle through the simulator.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DISPUTE_STATUSES, FILE_LIMITS, type DisputeResponse, type EvidenceBlock } from '../../../../../protocol/api/disputes';
+import type { PaymentResponse } from '../../../../../protocol/api/payments';
+import { createApp } from '../../../app';
+import { compose } from '../../../compose';
+import { DEFAULT_ACCOUNT_SETTINGS } from '../../../core/accounts/account-settings';
+import { cryptoIds } from '../../../kernel/ids';
+import { createLogger } from '../../../logger';
+import type { AccountSettings } from '../../../kernel/account-settings-types';
+import { apiRequest, expectApiError, expectOk, insertLiveSecretKey } from '../../../test-support/api-assertions';
+import { forEachEngine } from '../../../test-support/engines';
+import { createHarness, createTestDatabase, memorySecretsFile, type Harness } from '../../../test-support/harness';
+import { ManualClock } from '../../../kernel/clock';
+import { defaultWebhookDeliveryConfig } from '../../../webhooks/delivery';
+import { WebhookDispatcher } from '../../../webhooks/dispatcher';
+import type { WebhookRequest } from '../../../webhooks/sender';
+import { verifyStandardWebhook } from '../../../webhooks/signing';
+import { multipartBody, sampleFile, type MultipartPart } from '../../../test-support/multipart';
+
+type Json = Record<string, unknown>;
+
+/** The default account with the disputes capability switched on for UPI in test mode (RAIL_ACCOUNT_CONFIG). */
+const DISPUTES_SETTINGS: AccountSettings = {
+  ...DEFAULT_ACCOUNT_SETTINGS,
+  rails: DEFAULT_ACCOUNT_SETTINGS.rails.map((rail) =>
+    rail.rail === 'upi' ? { ...rail, capabilities: { ...rail.capabilities, test: { ...rail.capabilities.test, disputes: true } } } : rail,
+  ),
+};
+
+const PAID = { confirm: true, payment_method: 'upi', payment_method_type: 'upi_collect', payment_method_data: { upi: { upi_collect: { vpa_id: 'success@upi' } } } };
+
+function harnessHelpers(get: () => Harness) {
+  const request = (method: string, path: string, options: { key?: string | null; body?: unknown; headers?: Record<string, string> } = {}) =>
+    apiRequest(get(), method, path, options);
+  const upload = (method: 'POST' | 'PUT', path: string, parts: readonly MultipartPart[], options: { cut?: number; headers?: Record<string, string> } = {}) => {
+    const { body, contentType } = multipartBody(parts);
+    const sent = options.cut === undefined ? body : body.subarray(0, body.length - options.cut);
+    return get().app.request(path, { method, headers: { 'api-key': get().secretKey, 'content-type': contentType, ...options.headers }, body: new Uint8Array(sent) });
+  };
+  const paidPayment = async (amount = 10_000): Promise<PaymentResponse> =>
+    expectOk<PaymentResponse>(await request('POST', '/payments', { body: { amount, currency: 'INR', ...PAID } }));
+  /** Files written anywhere: rows of `files`, and bytes on disk (SQLite) or in file_blobs (PostgreSQL). */
+  const stored = async (): Promise<{ rows: number; blobs: number }> => {
+    const h = get();
+    const rows = (await h.db.selectFrom('files').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n;
+    let blobs: number;
+    if (h.engine === 'postgres') {
+      blobs = Number((await h.db.selectFrom('file_blobs').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
+    } else {
+      const dir = join(dirname(h.database.sqliteFile), 'files');
+      let names: string[] = [];
+      try {
+        names = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
+      } catch {
+        names = [];
+      }
+      blobs = names.length;
+    }
+    return { rows: Number(rows), blobs };
+  };
+  return { request, upload, paidPayment, stored };
+}
+
+const png = sampleFile('png', 2048);
+const pdf = sampleFile('pdf', 512);
+const filePart = (bytes: Uint8Array, contentType = 'image/png', filename = 'receipt.png'): MultipartPart => ({ name: 'file', filename, contentType, bytes });
+
+forEachEngine('Disputes API, default account (today)', (engine) => {
+  let h: Harness;
+  const { request, upload, paidPayment, stored } = harnessHelpers(() => h);
+
+  beforeAll(async () => {
+    h = await createHarness(engine);
+  });
+  afterAll(async () => h?.close());
+
+  test('the list answers an empty array, the totals zero counts, the filters empty facets', async () => {
+    expect(await expectOk(await request('GET', '/disputes/list'))).toEqual([]);
+    expect(await expectOk(await request('GET', '/disputes/list?dispute_status=dispute_opened,dispute_won&limit=5'))).toEqual([]);
+    const totals = await expectOk(await request('GET', '/disputes/aggregate?start_time=2020-01-01T00:00:00Z'));
+    expect(totals).toEqual({ status_with_count: Object.fromEntries(DISPUTE_STATUSES.map((status) => [status, 0])) });
+    expect(await expectOk(await request('GET', '/disputes/filter'))).toEqual({ currency: [], dispute_status: [], dispute_stage: [], merchant_connector_id: [] });
+  });
+
+  test('an unknown dispute is a 404 on every operation, and the message does not repeat the id', async () => {
+    const id = 'dp_NoSuchDispute00000000';
+    for (const [method, path, body] of [
+      ['GET', `/disputes/${id}`],
+      ['GET', `/disputes/${id}?force_sync=true`],
+      ['POST', `/disputes/accept/${id}`],
+      ['GET', `/disputes/evidence/${id}`],
+      ['POST', '/disputes/evidence', { dispute_id: id, uncategorized_text: 'x' }],
+      ['DELETE', '/disputes/evidence', { dispute_id: id, evidence_type: 'receipt' }],
+    ] as const) {
+      const error = await expectApiError(await request(method, path, body === undefined ? {} : { body }), 'ERR_4060');
+      expect(String(error['message'])).not.toContain(id);
+    }
+  });
+
+  test('POST /files with an unknown or missing dispute_id is refused and writes nothing', async () => {
+    const error = await expectApiError(
+      await upload('POST', '/files', [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: 'dp_unknown' }, filePart(png)]),
+      'ERR_4060',
+      'dispute_id',
+    );
+    expect(String(error['message'])).not.toContain('dp_unknown');
+    await expectApiError(await upload('POST', '/files', [{ name: 'purpose', value: 'dispute_evidence' }, filePart(png)]), 'ERR_2001', 'dispute_id');
+    expect(await stored()).toEqual({ rows: 0, blobs: 0 });
+  });
+
+  test('unknown files are 404; the query is strict; start_time is required by the totals', async () => {
+    await expectApiError(await request('GET', '/files/file_unknown'), 'ERR_4061');
+    await expectApiError(await request('DELETE', '/files/file_unknown'), 'ERR_4061');
+    await expectApiError(await request('GET', '/disputes/list?colour=red'), 'ERR_2004', 'colour');
+    await expectApiError(await request('GET', '/disputes/list?dispute_status=dispute_maybe'), 'ERR_2003');
+    await expectApiError(await request('GET', '/disputes/aggregate'), 'ERR_2001', 'start_time');
+  });
+
+  test('nothing raises a dispute: the simulator refuses on an account whose rails report none', async () => {
+    const payment = await paidPayment();
+    await expectApiError(await request('POST', '/simulator/disputes', { body: { payment_id: payment.payment_id } }), 'ERR_4064');
+    expect(await expectOk(await request('GET', '/disputes/list'))).toEqual([]);
+  });
+
+  test('dispute routes take the secret key only', async () => {
+    await expectApiError(await request('GET', '/disputes/list', { key: h.publishableKey }), 'ERR_1003');
+    await expectApiError(await request('GET', '/disputes/list', { key: null }), 'ERR_1001');
+  });
+});
+
+forEachEngine('Disputes API, disputes on (simulator lifecycle)', (engine) => {
+  let h: Harness;
+  let liveKey: string;
+  const { request, upload, paidPayment, stored } = harnessHelpers(() => h);
+  const scope = () => ({ accountId: h.boot.account.accountId, mode: 'test' as const });
+  /** The dispute's event types (sorted: the clock stands still, so events of one instant have no order). */
+  const events = async (disputeId: string) => (await h.store.outbox.listEventsForObject(scope(), disputeId)).map((event) => event.eventType).sort();
+  const raise = async (body: Json = {}): Promise<DisputeResponse> => {
+    const payment = await paidPayment();
+    return expectOk<DisputeResponse>(await request('POST', '/simulator/disputes', { body: { payment_id: payment.payment_id, ...body } }));
+  };
+  const uploadFor = async (disputeId: string, bytes: Uint8Array = png): Promise<string> =>
+    (
+      await expectOk<{ file_id: string }>(
+        await upload('POST', '/files', [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: disputeId }, filePart(bytes)]),
+      )
+    ).file_id;
+  const attach = (disputeId: string, evidenceType: string, file: MultipartPart) =>
+    upload('PUT', '/disputes/evidence', [{ name: 'dispute_id', value: disputeId }, { name: 'evidence_type', value: evidenceType }, file]);
+
+  beforeAll(async () => {
+    h = await createHarness(engine, { settings: DISPUTES_SETTINGS });
+    liveKey = await insertLiveSecretKey(h, { fill: 'D', keyId: 'key_live_disputes_tests' });
+  });
+  afterAll(async () => h?.close());
+
+  test('the simulator raises a dispute on a succeeded payment, with its dispute_opened event', async () => {
+    const payment = await paidPayment(12_345);
+    const dispute = await expectOk<DisputeResponse>(await request('POST', '/simulator/disputes', { body: { payment_id: payment.payment_id, reason: 'fraudulent' } }));
+    expect(dispute).toMatchObject({
+      payment_id: payment.payment_id,
+      amount: '12345',
+      currency: 'INR',
+      dispute_stage: 'dispute',
+      dispute_status: 'dispute_opened',
+      connector_reason: 'fraudulent',
+      is_already_refunded: false,
+      challenge_required_by: '2025-01-08T00:00:00.000Z',
+    });
+    expect(dispute.dispute_id).toMatch(/^dp_[A-Za-z0-9]{20}$/);
+    expect(await expectOk(await request('GET', `/disputes/${dispute.dispute_id}`))).toEqual(dispute);
+    const outbox = await h.store.outbox.listEventsForObject(scope(), dispute.dispute_id);
+    expect(outbox.map((event) => event.eventType)).toEqual(['dispute_opened']);
+    expect(outbox[0]?.objectType).toBe('dispute');
+    expect(outbox[0]?.payload).toMatchObject({ event_type: 'dispute_opened', content: { type: 'dispute_details', object: { dispute_id: dispute.dispute_id, amount: '12345' } } });
+  });
+
+  test('the simulator refuses a payment that was not paid, an amount above the captured one, and live keys', async () => {
+    const unpaid = await expectOk<PaymentResponse>(await request('POST', '/payments', { body: { amount: 5000, currency: 'INR' } }));
+    await expectApiError(await request('POST', '/simulator/disputes', { body: { payment_id: unpaid.payment_id } }), 'ERR_4003');
+    const paid = await paidPayment(1000);
+    await expectApiError(await request('POST', '/simulator/disputes', { body: { payment_id: paid.payment_id, amount: 1001 } }), 'ERR_2003', 'amount');
+    await expectApiError(await request('POST', '/simulator/disputes', { body: { payment_id: 'pay_unknown' } }), 'ERR_4001', 'payment_id');
+    await expectApiError(await request('POST', '/simulator/disputes', { key: liveKey, body: { payment_id: paid.payment_id } }), 'ERR_4064');
+  });
+
+  test('a refunded payment is disputed with is_already_refunded', async () => {
+    const payment = await paidPayment(10_000);
+    await expectOk(await request('POST', '/refunds', { body: { payment_id: payment.payment_id, amount: 1000 } }));
+    const dispute = await expectOk<DisputeResponse>(await request('POST', '/simulator/disputes', { body: { payment_id: payment.payment_id, amount: 9000 } }));
+    expect(dispute).toMatchObject({ amount: '9000', is_already_refunded: true });
+  });
+
+  test('evidence is attached, retrieved and deleted before submission; files come back with the detected type', async () => {
+    const dispute = await raise();
+    const attached = await expectOk<{ file_id: string }>(await attach(dispute.dispute_id, 'receipt', filePart(png)));
+    expect(attached.file_id).toMatch(/^file_[A-Za-z0-9]{20}$/);
+    const blocks = await expectOk<EvidenceBlock[]>(await request('GET', `/disputes/evidence/${dispute.dispute_id}`));
+    expect(blocks).toEqual([
+      { evidence_type: 'receipt', file_metadata_response: { file_id: attached.file_id, file_name: 'receipt.png', file_size: png.length, file_type: 'image/png', available: true } },
+    ]);
+    const file = await request('GET', `/files/${attached.file_id}`);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('image/png');
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(png);
+
+    await expectOk(await request('DELETE', '/disputes/evidence', { body: { dispute_id: dispute.dispute_id, evidence_type: 'receipt' } }));
+    expect(await expectOk(await request('GET', `/disputes/evidence/${dispute.dispute_id}`))).toEqual([]);
+    await expectApiError(await request('DELETE', '/disputes/evidence', { body: { dispute_id: dispute.dispute_id, evidence_type: 'receipt' } }), 'ERR_4065', 'evidence_type');
+    // Detaching keeps the file: it is still a file of the dispute.
+    expect((await request('GET', `/files/${attached.file_id}`)).status).toBe(200);
+    expect(await events(dispute.dispute_id)).toEqual(['dispute_opened']);
+  });
+
+  test('the type comes from the bytes: a PNG declared as PDF is a PNG; plain text is refused and nothing is kept', async () => {
+    const dispute = await raise();
+    const fileId = await uploadFor(dispute.dispute_id, png);
+    const declaredPdf = await expectOk<{ file_id: string }>(await attach(dispute.dispute_id, 'refund_policy', filePart(png, 'application/pdf', 'policy.pdf')));
+    expect((await request('GET', `/files/${declaredPdf.file_id}`)).headers.get('content-type')).toBe('image/png');
+    expect((await request('GET', `/files/${fileId}`)).headers.get('content-type')).toBe('image/png');
+    const pdfId = await uploadFor(dispute.dispute_id, pdf);
+    expect((await request('GET', `/files/${pdfId}`)).headers.get('content-type')).toBe('application/pdf');
+
+    const before = await stored();
+    const text = sampleFile('text', 200);
+    const error = await expectApiError(
+      await upload('POST', '/files', [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }, filePart(text, 'application/pdf', 'letter.pdf')]),
+      'ERR_4063',
+      'file',
+    );
+    expect(error['message']).toBe('File content type not found');
+    await expectApiError(await attach(dispute.dispute_id, 'receipt', filePart(text, 'text/plain', 'letter.txt')), 'ERR_4063', 'file');
+    expect(await stored()).toEqual(before);
+  });
+
+  test('an oversized upload answers 413 and leaves nothing half-written', async () => {
+    const dispute = await raise();
+    const before = await stored();
+    const big = sampleFile('png', FILE_LIMITS.maxFileBytes + 1);
+    await expectApiError(
+      await upload('POST', '/files', [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }, filePart(big)]),
+      'ERR_2009',
+    );
+    await expectApiError(await attach(dispute.dispute_id, 'receipt', filePart(big)), 'ERR_2009');
+    // A declared length beyond the limit is refused before anything is read.
+    await expectApiError(
+      await upload('POST', '/files', [filePart(png)], { headers: { 'content-length': String(FILE_LIMITS.maxFileBytes * 2) } }),
+      'ERR_2009',
+    );
+    // A body without a declared length is counted as it streams: a preamble beyond the multipart allowance stops it.
+    const { body, contentType } = multipartBody([{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }, filePart(png)]);
+    const padded = Buffer.concat([Buffer.alloc(FILE_LIMITS.maxFileBytes + FILE_LIMITS.multipartOverheadBytes, 0x20), body]);
+    await expectApiError(await h.app.request('/files', { method: 'POST', headers: { 'api-key': h.secretKey, 'content-type': contentType }, body: new Uint8Array(padded) }), 'ERR_2009');
+    expect(await stored()).toEqual(before);
+    // A file at the limit is accepted (the route's limit is its own, not the API's 256 KiB).
+    const atLimit = sampleFile('png', FILE_LIMITS.maxFileBytes);
+    const fileId = await uploadFor(dispute.dispute_id, atLimit);
+    expect((await request('GET', `/files/${fileId}`)).headers.get('content-length') ?? String(atLimit.length)).toBe(String(atLimit.length));
+  });
+
+  test('a truncated or malformed multipart body answers ERR_2010 and leaves nothing', async () => {
+    const dispute = await raise();
+    const before = await stored();
+    const parts: MultipartPart[] = [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }, filePart(sampleFile('png', 50_000))];
+    await expectApiError(await upload('POST', '/files', parts, { cut: 20_000 }), 'ERR_2010');
+    await expectApiError(await upload('PUT', '/disputes/evidence', [{ name: 'dispute_id', value: dispute.dispute_id }, { name: 'evidence_type', value: 'receipt' }, filePart(png)], { cut: 30 }), 'ERR_2010');
+    const noBoundary = await h.app.request('/files', { method: 'POST', headers: { 'api-key': h.secretKey, 'content-type': 'multipart/form-data' }, body: 'x' });
+    await expectApiError(noBoundary, 'ERR_2010');
+    await expectApiError(await request('POST', '/files', { body: { purpose: 'dispute_evidence' } }), 'ERR_2008');
+    await expectApiError(await upload('POST', '/files', [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }, filePart(png), filePart(png)]), 'ERR_2010');
+    expect(await stored()).toEqual(before);
+  });
+
+  test('POST /files: purpose must be dispute_evidence, the form is strict, the file is required', async () => {
+    const dispute = await raise();
+    const before = await stored();
+    const withFields = (fields: MultipartPart[]) => upload('POST', '/files', [...fields, filePart(png)]);
+    await expectApiError(await withFields([{ name: 'dispute_id', value: dispute.dispute_id }]), 'ERR_2001', 'purpose');
+    await expectApiError(await withFields([{ name: 'purpose', value: 'identity_document' }, { name: 'dispute_id', value: dispute.dispute_id }]), 'ERR_2003', 'purpose');
+    await expectApiError(
+      await withFields([{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }, { name: 'colour', value: 'red' }]),
+      'ERR_2004',
+      'colour',
+    );
+    await expectApiError(await upload('POST', '/files', [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }]), 'ERR_2001', 'file');
+    await expectApiError(await attach(dispute.dispute_id, 'selfie', filePart(png)), 'ERR_2003', 'evidence_type');
+    await expectApiError(
+      await upload('POST', '/files', [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }, filePart(new Uint8Array())]),
+      'ERR_2003',
+      'file',
+    );
+    // A live key does not reach a test dispute.
+    await expectApiError(
+      await upload('POST', '/files', [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }, filePart(png)], { headers: { 'api-key': liveKey } }),
+      'ERR_4060',
+      'dispute_id',
+    );
+    expect(await stored()).toEqual(before);
+  });
+
+  test('submit, then won: files submitted stay with the dispute when deleted; nothing changes after submission', async () => {
+    const dispute = await raise();
+    const other = await raise();
+    const receipt = await uploadFor(dispute.dispute_id);
+    const draft = await uploadFor(dispute.dispute_id);
+    await expectOk(await attach(dispute.dispute_id, 'customer_communication', filePart(pdf, 'application/pdf', 'mail.pdf')));
+    const foreign = await uploadFor(other.dispute_id);
+
+    await expectApiError(await request('POST', '/disputes/evidence', { body: { dispute_id: dispute.dispute_id, receipt: foreign } }), 'ERR_4066', 'receipt');
+    await expectApiError(await request('POST', '/disputes/evidence', { body: { dispute_id: dispute.dispute_id, receipt: 'file_unknown' } }), 'ERR_4061', 'receipt');
+    await expectApiError(await request('POST', '/disputes/evidence', { body: { dispute_id: dispute.dispute_id, shoe_size: '42' } }), 'ERR_2004', 'shoe_size');
+
+    // A draft file deleted before submission is gone, bytes and all.
+    expect(await expectOk(await request('DELETE', `/files/${draft}`))).toEqual({ file_id: draft, deleted: true, kept_as_evidence: false });
+    await expectApiError(await request('GET', `/files/${draft}`), 'ERR_4061');
+
+    const submitted = await expectOk<DisputeResponse>(
+      await request('POST', '/disputes/evidence', {
+        body: { dispute_id: dispute.dispute_id, receipt, uncategorized_file: receipt, product_description: 'Blue shoes, size 42', customer_email_address: 'buyer@example.com' },
+      }),
+    );
+    expect(submitted).toMatchObject({ dispute_status: 'dispute_challenged', evidence_submitted_at: '2025-01-01T00:00:00.000Z' });
+    const types = (await expectOk<EvidenceBlock[]>(await request('GET', `/disputes/evidence/${dispute.dispute_id}`))).map((block) => block.evidence_type);
+    expect(types).toEqual(['customer_communication', 'receipt', 'uncategorized_file']);
+
+    await expectApiError(await attach(dispute.dispute_id, 'receipt', filePart(png)), 'ERR_4062');
+    await expectApiError(await request('DELETE', '/disputes/evidence', { body: { dispute_id: dispute.dispute_id, evidence_type: 'receipt' } }), 'ERR_4062');
+    await expectApiError(await request('POST', `/disputes/accept/${dispute.dispute_id}`), 'ERR_4062');
+    await expectApiError(await request('POST', '/disputes/evidence', { body: { dispute_id: dispute.dispute_id } }), 'ERR_4062');
+
+    // Deleting a submitted file: success for its owner, but it stays with the dispute (record and bytes kept).
+    const beforeDelete = await stored();
+    expect(await expectOk(await request('DELETE', `/files/${receipt}`))).toEqual({ file_id: receipt, deleted: true, kept_as_evidence: true });
+    expect(await stored()).toEqual(beforeDelete);
+    await expectApiError(await request('GET', `/files/${receipt}`), 'ERR_4061');
+    await expectApiError(await request('DELETE', `/files/${receipt}`), 'ERR_4061');
+    const blocks = await expectOk<EvidenceBlock[]>(await request('GET', `/disputes/evidence/${dispute.dispute_id}`));
+    expect(blocks.find((block) => block.evidence_type === 'receipt')?.file_metadata_response).toMatchObject({ file_id: receipt, available: true });
+
+    const won = await expectOk<DisputeResponse>(await request('POST', `/simulator/disputes/${dispute.dispute_id}/outcome`, { body: { outcome: 'won' } }));
+    expect(won.dispute_status).toBe('dispute_won');
+    await expectApiError(await request('POST', `/simulator/disputes/${dispute.dispute_id}/outcome`, { body: { outcome: 'lost' } }), 'ERR_4062');
+    expect(await events(dispute.dispute_id)).toEqual(['dispute_challenged', 'dispute_opened', 'dispute_won']);
+  });
+
+  test('a submit racing a DELETE /files never submits a file that is gone', async () => {
+    for (let round = 0; round < 8; round++) {
+      const dispute = await raise();
+      const fileId = await uploadFor(dispute.dispute_id);
+      const [submit, removal] = await Promise.all([
+        request('POST', '/disputes/evidence', { body: { dispute_id: dispute.dispute_id, receipt: fileId } }),
+        request('DELETE', `/files/${fileId}`),
+      ]);
+      const deleted = await expectOk<{ kept_as_evidence: boolean }>(removal);
+      const blocks = await expectOk<EvidenceBlock[]>(await request('GET', `/disputes/evidence/${dispute.dispute_id}`));
+      if (submit.status === 200) {
+        // Submitted first: the file stayed with the dispute.
+        expect(deleted.kept_as_evidence).toBe(true);
+        expect(blocks.map((block) => block.file_metadata_response.file_id)).toEqual([fileId]);
+      } else {
+        await expectApiError(submit, 'ERR_4061');
+        expect(deleted.kept_as_evidence).toBe(false);
+        expect(blocks).toEqual([]);
+        expect((await expectOk<DisputeResponse>(await request('GET', `/disputes/${dispute.dispute_id}`))).dispute_status).toBe('dispute_opened');
+      }
+    }
+  });
+
+  test('accept is final; an unanswered dispute can be lost', async () => {
+    const accepted = await raise();
+    const done = await expectOk<DisputeResponse>(await request('POST', `/disputes/accept/${accepted.dispute_id}`));
+    expect(done.dispute_status).toBe('dispute_accepted');
+    await expectApiError(await request('POST', `/disputes/accept/${accepted.dispute_id}`), 'ERR_4062');
+    await expectApiError(await request('POST', `/simulator/disputes/${accepted.dispute_id}/outcome`, { body: { outcome: 'won' } }), 'ERR_4062');
+    await expectApiError(await request('POST', '/disputes/evidence', { body: { dispute_id: accepted.dispute_id } }), 'ERR_4062');
+    expect(await events(accepted.dispute_id)).toEqual(['dispute_accepted', 'dispute_opened']);
+
+    const lost = await raise();
+    expect((await expectOk<DisputeResponse>(await request('POST', `/simulator/disputes/${lost.dispute_id}/outcome`, { body: { outcome: 'lost' } }))).dispute_status).toBe('dispute_lost');
+    expect(await events(lost.dispute_id)).toEqual(['dispute_lost', 'dispute_opened']);
+    await expectApiError(await request('POST', `/simulator/disputes/${lost.dispute_id}/outcome`, { body: { outcome: 'draw' } }), 'ERR_2003', 'outcome');
+  });
+
+  test('list filters, totals and facets over real disputes; live keys see none of them', async () => {
+    h.clock.advance(60_000);
+    const first = await raise({ reason: 'product_not_received' });
+    h.clock.advance(60_000);
+    const second = await raise({ reason: 'fraudulent' });
+    await expectOk(await request('POST', `/disputes/accept/${second.dispute_id}`));
+
+    const all = await expectOk<DisputeResponse[]>(await request('GET', '/disputes/list?limit=100'));
+    expect(all.length).toBeGreaterThanOrEqual(2);
+    expect(all[0]?.dispute_id).toBe(second.dispute_id);
+    const ids = (list: DisputeResponse[]) => list.map((dispute) => dispute.dispute_id);
+    expect(ids(await expectOk(await request('GET', `/disputes/list?dispute_id=${first.dispute_id}`)))).toEqual([first.dispute_id]);
+    expect(ids(await expectOk(await request('GET', `/disputes/list?payment_id=${second.payment_id}`)))).toEqual([second.dispute_id]);
+    expect(ids(await expectOk(await request('GET', '/disputes/list?reason=product_not_received')))).toEqual([first.dispute_id]);
+    const accepted = await expectOk<DisputeResponse[]>(await request('GET', '/disputes/list?dispute_status=dispute_accepted&limit=100'));
+    expect(accepted.every((dispute) => dispute.dispute_status === 'dispute_accepted')).toBe(true);
+    expect(ids(accepted)).toContain(second.dispute_id);
+    expect(await expectOk(await request('GET', '/disputes/list?currency=USD'))).toEqual([]);
+    expect(await expectOk(await request('GET', '/disputes/list?dispute_stage=pre_arbitration'))).toEqual([]);
+    expect(ids(await expectOk(await request('GET', `/disputes/list?start_time=${encodeURIComponent(second.created_at)}`)))).toEqual([second.dispute_id]);
+    expect(ids(await expectOk(await request('GET', `/disputes/list?limit=1&offset=1`)))).toEqual([first.dispute_id]);
+
+    const totals = await expectOk<{ status_with_count: Record<string, number> }>(await request('GET', '/disputes/aggregate?start_time=2020-01-01T00:00:00Z'));
+    const listed = await expectOk<DisputeResponse[]>(await request('GET', '/disputes/list?limit=100'));
+    for (const status of DISPUTE_STATUSES) {
+      expect(totals.status_with_count[status], status).toBe(listed.filter((dispute) => dispute.dispute_status === status).length);
+    }
+    const recent = await expectOk<{ status_with_count: Record<string, number> }>(
+      await request('GET', `/disputes/aggregate?start_time=${encodeURIComponent(second.created_at)}`),
+    );
+    expect(recent.status_with_count).toMatchObject({ dispute_accepted: 1, dispute_opened: 0 });
+
+    const facets = await expectOk<Json>(await request('GET', '/disputes/filter'));
+    expect(facets['currency']).toEqual(['INR']);
+    expect(facets['dispute_stage']).toEqual(['dispute']);
+    expect(facets['dispute_status']).toEqual(expect.arrayContaining(['dispute_opened', 'dispute_accepted']));
+    expect(facets['merchant_connector_id']).toEqual([]);
+
+    expect(await expectOk(await request('GET', '/disputes/list', { key: liveKey }))).toEqual([]);
+    await expectApiError(await request('GET', `/disputes/${first.dispute_id}`, { key: liveKey }), 'ERR_4060');
+  });
+
+  test.skipIf(engine !== 'postgres')('another instance on the same PostgreSQL serves the file (bytes in file_blobs)', async () => {
+    const dispute = await raise();
+    const fileId = await uploadFor(dispute.dispute_id, pdf);
+    const dir = mkdtempSync(join(tmpdir(), 'rail-other-instance-'));
+    const other = await compose({
+      databaseUrl: h.database.databaseUrl,
+      sqliteFile: join(dir, 'unused.sqlite'),
+      poolSize: 2,
+      clock: h.clock,
+      ids: cryptoIds,
+      publicBaseUrl: 'http://127.0.0.1:8080',
+      vaultKey: randomBytes(32),
+      settings: DISPUTES_SETTINGS,
+      secretsFile: memorySecretsFile({ testSecretKey: h.secretKey, testPublishableKey: h.publishableKey }),
+    });
+    try {
+      const app = createApp({ ...other.core, logger: createLogger('silent'), publicBaseUrl: 'http://127.0.0.1:8080', publicJsUrl: 'http://127.0.0.1:8081' });
+      const response = await app.request(`/files/${fileId}`, { headers: { 'api-key': h.secretKey } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/pdf');
+      expect(new Uint8Array(await response.arrayBuffer())).toEqual(pdf);
+    } finally {
+      await other.store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('an upload with an Idempotency-Key is stored once and replayed', async () => {
+    const dispute = await raise();
+    const parts: MultipartPart[] = [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }, filePart(png)];
+    const headers = { 'idempotency-key': `upload-${engine}` };
+    const first = await expectOk<{ file_id: string }>(await upload('POST', '/files', parts, { headers }));
+    const again = await upload('POST', '/files', parts, { headers });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await expectOk(again)).toEqual(first);
+  });
+});
+
+forEachEngine('Disputes API, webhooks', (engine) => {
+  test('dispute_opened, dispute_challenged and dispute_won reach the endpoint, signed', async () => {
+    const database = await createTestDatabase(engine);
+    const clock = new ManualClock('2025-01-01T00:00:00.000Z');
+    const composition = await compose({
+      databaseUrl: database.databaseUrl,
+      sqliteFile: database.sqliteFile,
+      poolSize: 4,
+      clock,
+      ids: cryptoIds,
+      publicBaseUrl: 'http://127.0.0.1:8080',
+      vaultKey: randomBytes(32),
+      settings: DISPUTES_SETTINGS,
+      secretsFile: memorySecretsFile(),
+      bootstrap: { webhookUrl: 'https://merchant.example/hooks' },
+    });
+    try {
+      const app = createApp({ ...composition.core, logger: createLogger('silent'), publicBaseUrl: 'http://127.0.0.1:8080', publicJsUrl: 'http://127.0.0.1:8081' });
+      const key = composition.boot.testSecretKey;
+      const call = (method: string, path: string, body: unknown) =>
+        app.request(path, { method, headers: { 'api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const payment = await expectOk<PaymentResponse>(await call('POST', '/payments', { amount: 5000, currency: 'INR', ...PAID }));
+      const dispute = await expectOk<DisputeResponse>(await call('POST', '/simulator/disputes', { payment_id: payment.payment_id }));
+      await expectOk(await call('POST', '/disputes/evidence', { dispute_id: dispute.dispute_id, uncategorized_text: 'Delivered on 2 January.' }));
+      await expectOk(await call('POST', `/simulator/disputes/${dispute.dispute_id}/outcome`, { outcome: 'won' }));
+
+      const received: WebhookRequest[] = [];
+      const sender = { send: async (request: WebhookRequest) => (received.push(request), { status: 200, body: '' }) };
+      const dispatcher = new WebhookDispatcher({ store: composition.store, clock }, defaultWebhookDeliveryConfig({ sender, random: () => 0 }));
+      while ((await dispatcher.runOnce()) > 0);
+
+      const disputeEvents = received
+        .map((request) => ({ request, event: JSON.parse(request.body) as { event_type: string; content: { type: string; object: { dispute_id?: string } } } }))
+        .filter(({ event }) => event.event_type.startsWith('dispute_'));
+      expect(disputeEvents.map(({ event }) => event.event_type).sort()).toEqual(['dispute_challenged', 'dispute_opened', 'dispute_won']);
+      for (const { request, event } of disputeEvents) {
+        expect(request.url).toBe('https://merchant.example/hooks');
+        expect(event.content).toMatchObject({ type: 'dispute_details', object: { dispute_id: dispute.dispute_id } });
+        expect(() => verifyStandardWebhook(composition.boot.webhook.secret, request.headers, request.body, { nowSeconds: Math.floor(clock.now().getTime() / 1000) })).not.toThrow();
+      }
+    } finally {
+      await composition.store.close();
+      await database.drop();
+    }
+  });
+});

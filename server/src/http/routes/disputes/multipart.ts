@@ -1,0 +1,157 @@
+/**
+ * Streamed multipart/form-data uploads (POST /files, PUT /disputes/evidence). The body is never buffered whole: the
+ * one `file` part is streamed into the file store as it arrives (core/disputes/stage-upload.ts), the form fields
+ * are collected beside it. Bounds: the whole body at FILE_LIMITS.maxFileBytes + multipartOverheadBytes (ERR_2009,
+ * from Content-Length before reading, or while counting), the file at maxFileBytes (ERR_2009), one file, a few
+ * short fields. A truncated or malformed body answers ERR_2010. Whatever fails, staged bytes are removed.
+ */
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
+import busboy from 'busboy';
+import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import type { z } from 'zod';
+import { FILE_LIMITS } from '../../../../../protocol/api/disputes';
+import type { Scope } from '../../../kernel/store-types';
+import type { CoreDeps } from '../../../core/shared/deps';
+import { ApiError } from '../../../core/shared/errors';
+import { discardStagedUpload, stageUpload, type StagedFile } from '../../../core/disputes/stage-upload';
+import type { AppEnv } from '../../env';
+import { fieldPath, validationError } from '../../error-handler';
+
+/** The largest multipart body an upload route reads. */
+export const UPLOAD_BODY_LIMIT_BYTES = FILE_LIMITS.maxFileBytes + FILE_LIMITS.multipartOverheadBytes;
+
+const FIELD_VALUE_MAX = 1024;
+
+function bodyTooLarge(): ApiError {
+  return new ApiError('ERR_2009', `The upload body is larger than the limit of ${UPLOAD_BODY_LIMIT_BYTES} bytes.`);
+}
+
+function malformed(): ApiError {
+  return new ApiError('ERR_2010', 'The multipart/form-data body is malformed or truncated.');
+}
+
+/**
+ * The upload routes' own body limit (the app's 256 KiB limit skips them; families/disputes.ts): refuses a declared
+ * Content-Length beyond the limit before anything is read, and counts the bytes of the stream so that a body without
+ * (or lying about) its length is stopped at the limit, whoever reads it (the Idempotency-Key fingerprint or the
+ * multipart parser). Runs before authentication.
+ */
+export const uploadBodyLimit = createMiddleware<AppEnv>(async (c, next) => {
+  const declared = c.req.header('content-length');
+  if (declared !== undefined && Number(declared) > UPLOAD_BODY_LIMIT_BYTES) throw bodyTooLarge();
+  const body = c.req.raw.body;
+  if (body !== null) {
+    let seen = 0;
+    const counted = body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          seen += chunk.byteLength;
+          if (seen > UPLOAD_BODY_LIMIT_BYTES) controller.error(bodyTooLarge());
+          else controller.enqueue(chunk);
+        },
+      }),
+    );
+    c.req.raw = new Request(c.req.raw, { body: counted, duplex: 'half' } as RequestInit);
+  }
+  await next();
+});
+
+/** The body's bytes as a Node stream: the cached bytes when the Idempotency-Key fingerprint already read them. */
+async function bodySource(c: Context<AppEnv>): Promise<Readable> {
+  const cached = (c.req.bodyCache as { arrayBuffer?: Promise<ArrayBuffer> }).arrayBuffer;
+  if (cached !== undefined) return Readable.from([Buffer.from(await cached)]);
+  const body = c.req.raw.body;
+  if (body === null) return Readable.from([]);
+  return Readable.fromWeb(body as unknown as NodeWebReadableStream<Uint8Array>);
+}
+
+export interface UploadForm<Fields> {
+  fields: Fields;
+  file: StagedFile;
+}
+
+/**
+ * Reads an upload: its form fields, validated by `schema` (strict: an unknown field is ERR_2004), and its one
+ * `file` part, staged in the file store. Staged bytes are removed when anything about the request fails.
+ */
+export async function readUploadForm<S extends z.ZodType>(c: Context<AppEnv>, deps: CoreDeps, scope: Scope, schema: S): Promise<UploadForm<z.infer<S>>> {
+  const contentType = c.req.header('content-type') ?? '';
+  if (!/^multipart\/form-data\s*(;|$)/i.test(contentType)) {
+    throw new ApiError('ERR_2008', 'Send uploads as multipart/form-data with a file part named file.');
+  }
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { 'content-type': contentType },
+      limits: { files: 1, fields: 10, parts: 12, fieldSize: FIELD_VALUE_MAX, fieldNameSize: 100, fileSize: FILE_LIMITS.maxFileBytes + 1 },
+    });
+  } catch {
+    throw malformed();
+  }
+
+  const source = await bodySource(c);
+  const fields: Record<string, string> = {};
+  let failure: ApiError | undefined;
+  let staging: Promise<StagedFile> | undefined;
+  const fail = (error: ApiError): void => {
+    failure ??= error;
+    source.destroy();
+  };
+
+  parser.on('field', (name, value, info) => {
+    const field = fieldPath([name]);
+    if (info.valueTruncated) fail(new ApiError('ERR_2003', `The form field ${field} is longer than ${FIELD_VALUE_MAX} characters.`, { fieldName: field }));
+    else if (Object.hasOwn(fields, name)) fail(new ApiError('ERR_2010', `The form field ${field} appears more than once.`, { fieldName: field }));
+    else fields[name] = value;
+  });
+  parser.on('file', (name, stream, info) => {
+    if (name !== 'file' || staging !== undefined) {
+      stream.resume();
+      fail(new ApiError('ERR_2010', 'The body may hold one file part, named file.', { fieldName: fieldPath([name]) }));
+      return;
+    }
+    // The store may start reading after an await; an error that busboy puts on the stream before then (a truncated
+    // body) must not be an uncaught 'error' event. The parse failure is reported below either way.
+    stream.on('error', () => undefined);
+    staging = stageUpload(deps, scope, stream, info.filename ?? null);
+    staging.catch((error: unknown) => {
+      stream.resume();
+      if (error instanceof ApiError) fail(error);
+    });
+  });
+  for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {
+    parser.on(limit, () => fail(new ApiError('ERR_2010', 'The body has more parts than an upload takes.')));
+  }
+
+  let parseFailed = false;
+  try {
+    await pipeline(source, parser);
+  } catch (error) {
+    parseFailed = true;
+    if (error instanceof ApiError) failure ??= error;
+  }
+  let staged: StagedFile | undefined;
+  if (staging !== undefined) {
+    try {
+      staged = await staging;
+    } catch (error) {
+      // The parser stopped mid-file (truncated body, limit): the store removed what it had; say why.
+      if (error instanceof ApiError) failure ??= error;
+      else if (!parseFailed && failure === undefined) throw error;
+    }
+  }
+  if (parseFailed) failure ??= malformed();
+  try {
+    if (failure !== undefined) throw failure;
+    const parsed = schema.safeParse(fields);
+    if (!parsed.success) throw validationError(parsed.error.issues, fields, 'json');
+    if (staged === undefined) throw new ApiError('ERR_2001', 'Missing required form field: file.', { fieldName: 'file' });
+    return { fields: parsed.data, file: staged };
+  } catch (error) {
+    if (staged !== undefined) await discardStagedUpload(deps, scope, staged);
+    throw error;
+  }
+}

@@ -1,0 +1,59 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Scope } from '../../kernel/store-types';
+import type { FileBlobStore } from './store';
+
+const SAFE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * File bytes on disk (SQLite, one instance): `<dir>/<account_id>/<mode>/<file_id>`. Bytes are streamed to a
+ * `.part` file and renamed once complete, so a failed upload (size limit, truncated body) leaves nothing behind.
+ */
+export class DiskFileBlobStore implements FileBlobStore {
+  constructor(private readonly dir: string) {}
+
+  private pathOf(scope: Scope, fileId: string): { folder: string; path: string } {
+    for (const name of [scope.accountId, scope.mode, fileId]) {
+      if (!SAFE_NAME.test(name)) throw new Error('unsafe file store path segment');
+    }
+    const folder = join(this.dir, scope.accountId, scope.mode);
+    return { folder, path: join(folder, fileId) };
+  }
+
+  async writeBlob(scope: Scope, fileId: string, chunks: AsyncIterable<Uint8Array>): Promise<number> {
+    const { folder, path } = this.pathOf(scope, fileId);
+    await mkdir(folder, { recursive: true });
+    const partial = `${path}.part`;
+    let size = 0;
+    const counted = async function* () {
+      for await (const chunk of chunks) {
+        size += chunk.byteLength;
+        yield chunk;
+      }
+    };
+    try {
+      await pipeline(Readable.from(counted()), createWriteStream(partial, { flags: 'wx', mode: 0o600 }));
+      await rename(partial, path);
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw error;
+    }
+    return size;
+  }
+
+  async readBlob(scope: Scope, fileId: string): Promise<Uint8Array | undefined> {
+    try {
+      return new Uint8Array(await readFile(this.pathOf(scope, fileId).path));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  async deleteBlob(scope: Scope, fileId: string): Promise<void> {
+    await rm(this.pathOf(scope, fileId).path, { force: true });
+  }
+}
