@@ -10,6 +10,7 @@ export const CLIENT_ERROR_CATALOG = {
   ERR_6004: { type: 'api_connection_error', when: 'The hosted frame could not reach the API.' },
   ERR_6005: { type: 'validation_error', when: 'The customer input in the frame is incomplete or invalid; field_name names the field.' },
   ERR_6006: { type: 'integration_error', when: 'The element was unmounted or destroyed while the call was running.' },
+  ERR_6007: { type: 'payment_failed', when: 'confirmPayment: the payment ended without succeeding (declined, failed or cancelled); error.payment holds it, error.decline_code its error_code.' },
 } as const satisfies Record<string, { type: string; when: string }>;
 
 export type ClientErrorCode = keyof typeof CLIENT_ERROR_CATALOG;

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { expect, test, type Page } from '@playwright/test';
 import { TEST_CARDS, accountOffers, completeThreeDsChallenge, fillCard, railFrame, waitForPaymentStatus } from '../helpers/rail-test-helpers';
 import { SERVER_LOG } from '../playwright.config';
-import { API, pay } from './support';
+import { API, pay, shown } from './support';
 
 /** Card payments need the simulated card acquirer, which e2e/account-config.json switches on for the e2e server. */
 test.beforeEach(async () => {
@@ -27,7 +27,7 @@ test('a declined card resolves a failed payment and says so in the frame', async
   await page.goto(CHECKOUT);
   await fillCard(page, { number: TEST_CARDS.declined, ...CARD });
   const { text, paymentId } = await pay(page);
-  expect(text).toBe('failed');
+  expect(text).toBe(shown('failed'));
   await expect(railFrame(page).locator('#rail-notice')).toContainText('The payment failed.');
   await waitForPaymentStatus(API, paymentId, 'failed');
 });

@@ -11,7 +11,7 @@ import {
   TEST_MSISDNS,
   waitForPaymentStatus,
 } from '../helpers/rail-test-helpers';
-import { API, pay } from './support';
+import { API, pay, shown } from './support';
 
 /** Crypto (EUR/USD/GBP) and bank transfer / mobile money (KES/GHS/TZS/UGX) simulators are switched on by e2e/account-config.json. */
 
@@ -33,7 +33,7 @@ test.describe('crypto', () => {
       await expect(screen).toContainText('Network');
       await completeCryptoPayment(page, outcome);
       const expected = outcome === 'pay' ? 'succeeded' : 'failed';
-      await expect(page.locator('#result')).toHaveText(new RegExp(outcome === 'pay' ? 'succeeded' : 'failed|cancelled'), { timeout: 30_000 });
+      await expect(page.locator('#result')).toHaveText(new RegExp(outcome === 'pay' ? '^succeeded$' : '^error:payment_failed:(failed|cancelled)$'), { timeout: 30_000 });
       const paymentId = (await page.locator('#result').getAttribute('data-payment-id'))!;
       if (outcome === 'pay') await waitForPaymentStatus(API, paymentId, expected);
     });
@@ -57,7 +57,7 @@ test.describe('bank transfer / mobile money', () => {
       await expect(screen).toContainText('Reference');
       await completeBankTransfer(page, outcome);
       const status = outcome === 'pay' ? 'succeeded' : 'failed';
-      await expect(page.locator('#result')).toHaveText(status, { timeout: 15_000 });
+      await expect(page.locator('#result')).toHaveText(shown(status), { timeout: 15_000 });
       const payment = await retrievePayment(API, (await page.locator('#result').getAttribute('data-payment-id'))!);
       expect(payment).toMatchObject(outcome === 'pay' ? { status, amount_received: 150_000 } : { status, error_code: 'bank_transfer_expired' });
     });
@@ -74,7 +74,7 @@ test.describe('bank transfer / mobile money', () => {
       await expect(screen).toContainText('Business number');
       await completeBankTransfer(page, outcome);
       const status = outcome === 'pay' ? 'succeeded' : 'failed';
-      await expect(page.locator('#result')).toHaveText(status, { timeout: 15_000 });
+      await expect(page.locator('#result')).toHaveText(shown(status), { timeout: 15_000 });
       const payment = await retrievePayment(API, (await page.locator('#result').getAttribute('data-payment-id'))!);
       expect(payment).toMatchObject({ status, payment_method: 'mobile_payment', payment_method_type: 'momo' });
       if (outcome === 'fail') expect(payment).toMatchObject({ error_code: 'mobile_money_rejected' });
@@ -87,7 +87,7 @@ test.describe('bank transfer / mobile money', () => {
     await fillMobileMoney(page, TEST_MSISDNS.failure);
     await page.locator('#pay').click();
     await expect(railFrame(page).getByTestId('bank-transfer-screen')).toBeVisible({ timeout: 15_000 });
-    await expect(page.locator('#result')).toHaveText('failed', { timeout: 60_000 });
+    await expect(page.locator('#result')).toHaveText(shown('failed'), { timeout: 60_000 });
     const payment = await retrievePayment(API, (await page.locator('#result').getAttribute('data-payment-id'))!);
     expect(payment).toMatchObject({ status: 'failed', error_code: 'mobile_money_rejected' });
   });

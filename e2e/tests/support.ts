@@ -13,6 +13,14 @@ export async function pay(page: Page, timeout = 20_000): Promise<{ text: string;
   return { text: (await result.textContent()) ?? '', paymentId: (await result.getAttribute('data-payment-id')) ?? '' };
 }
 
+/**
+ * What the fixture page shows for a payment that ended in `status`: the status itself for succeeded (and other
+ * successful outcomes), `error:payment_failed:<status>` for one confirmPayment resolves as an error.
+ */
+export function shown(status: string): string {
+  return ['failed', 'cancelled', 'cancelled_post_capture'].includes(status) ? `error:payment_failed:${status}` : status;
+}
+
 /** The element events the fixture recorded (checkout.html). */
 export async function elementEvents(page: Page): Promise<{ type: string; event: string }[]> {
   return page.evaluate(() => (window as never as { __railEvents: { type: string; event: string }[] }).__railEvents);

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { E2E } from '../env';
 import { TEST_VPAS, approveUpiRequest, fillUpi, retrievePayment, waitForPaymentStatus } from '../helpers/rail-test-helpers';
-import { API, pay } from './support';
+import { API, pay, shown } from './support';
 
 const CARD_LIKE_DIGITS = /\d{13,19}/;
 
@@ -27,7 +27,7 @@ test('a UPI collect payment with failure@upi resolves a failed payment', async (
   await page.goto('/checkout.html');
   await fillUpi(page, TEST_VPAS.failure);
   const { text, paymentId } = await pay(page);
-  expect(text).toBe('failed');
+  expect(text).toBe(shown('failed'));
   await waitForPaymentStatus(API, paymentId, 'failed');
 });
 

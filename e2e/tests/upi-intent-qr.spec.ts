@@ -2,7 +2,7 @@ import { expect, test, type Browser, type FrameLocator } from '@playwright/test'
 import jsQR from 'jsqr';
 import { E2E } from '../env';
 import { accountOffers, answerUpiSimulatorPage, answerUpiSimulatorPageAt, railFrame, retrievePayment, selectPaymentMethod, upiSimulatorPageUrl, waitForPaymentStatus } from '../helpers/rail-test-helpers';
-import { API } from './support';
+import { API, shown } from './support';
 
 /**
  * UPI intent and UPI QR (INR), each approved and declined: the frame shows the intent / QR screen, the customer
@@ -80,7 +80,7 @@ for (const { type, tab, screen } of TYPES) {
         expect(scanned).toBe(pageUrl);
         await answerOnPhone(browser, scanned!, outcome);
       }
-      await expect(page.locator('#result')).toHaveText(expected, { timeout: 30_000 });
+      await expect(page.locator('#result')).toHaveText(shown(expected), { timeout: 30_000 });
       expect(await page.locator('#result').getAttribute('data-payment-id')).toBe(paymentId);
       await waitForPaymentStatus(API, paymentId, expected);
     });

@@ -7,7 +7,8 @@ import type { ConfirmPaymentResult, RailAppearance, RailError, RailLocale, RailP
 test('the public types match the frame <-> runtime contract', () => {
   expectTypeOf<RailLocale>().toEqualTypeOf<Locale>();
   expectTypeOf<RailAppearance>().toEqualTypeOf<Appearance>();
-  expectTypeOf<RailError>().toEqualTypeOf<ApiErrorObject>();
+  // confirmPayment's payment_failed error also carries the payment and its decline code.
+  expectTypeOf<Omit<RailError, 'payment' | 'decline_code'>>().toEqualTypeOf<ApiErrorObject>();
   expectTypeOf<PaymentResult>().toExtend<RailPayment>();
   expectTypeOf<ConfirmOutcome>().toExtend<ConfirmPaymentResult>();
 });

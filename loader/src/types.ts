@@ -35,6 +35,10 @@ export interface RailError {
   message: string;
   code: string;
   field_name?: string;
+  /** confirmPayment of a payment that ended without succeeding (type `payment_failed`, code ERR_6007): the payment. */
+  payment?: RailPayment;
+  /** The rail's reason for that payment (its error_code), when it gave one. */
+  decline_code?: string;
 }
 
 /** The payment object as the API returns it (never holds card data). */

@@ -7,7 +7,8 @@ export function railError(
   message: string,
   fieldName?: string,
 ): ApiErrorObject {
-  const type = code === 'ERR_6003' || code === 'ERR_6004' ? 'api_connection_error'
+  const type = code === 'ERR_6007' ? 'payment_failed'
+    : code === 'ERR_6003' || code === 'ERR_6004' ? 'api_connection_error'
     : code === 'ERR_5000' ? 'api_error'
     : code === 'ERR_2001' || code === 'ERR_2003' ? 'invalid_request'
     : 'integration_error';

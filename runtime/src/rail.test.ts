@@ -170,6 +170,28 @@ describe('rail.confirmPayment()', () => {
     expect(navigate).toHaveBeenCalledWith('https://shop.test/done?order=7&payment_id=pay_abc123&status=failed');
   });
 
+  test.each([
+    ['failed', { error_code: 'card_declined', error_message: 'Your card was declined.' }, 'Your card was declined.', 'card_declined'],
+    ['failed', { error_code: null, error_message: null }, 'The payment failed.', undefined],
+    ['cancelled', {}, 'The payment was cancelled.', undefined],
+  ] as const)('a payment that ends %s resolves { error } of type payment_failed (ERR_6007) holding the payment, never { payment }', async (status, fields, message, declineCode) => {
+    const payment = { ...PAYMENT, status, ...fields };
+    const { rail, elements, connections } = setup({ payment: payment as never });
+    elements.create('payment').mount('#payment');
+    connections[0]!.connect();
+    const result = await rail.confirmPayment({ elements, redirect: 'if_required' });
+    expect(result.payment).toBeUndefined();
+    expect(result.error).toEqual({ type: 'payment_failed', code: 'ERR_6007', message, payment, ...(declineCode ? { decline_code: declineCode } : {}) });
+  });
+
+  test.each(['succeeded', 'processing', 'requires_capture'] as const)('a payment that is %s resolves { payment }', async (status) => {
+    const payment = { ...PAYMENT, status };
+    const { rail, elements, connections } = setup({ payment: payment as never });
+    elements.create('payment').mount('#payment');
+    connections[0]!.connect();
+    expect(await rail.confirmPayment({ elements })).toEqual({ payment });
+  });
+
   test('redirect always resolves a payment that is not final yet', async () => {
     const payment = { ...PAYMENT, status: 'requires_customer_action' as const };
     const { rail, elements, connections, navigate } = setup({ payment });

@@ -7,6 +7,7 @@ import type {
   Elements,
   ElementsOptions,
   Rail,
+  RailError,
   RailOptions,
 } from '../../loader/src/types';
 import { createElements, type ElementsState } from './elements';
@@ -15,6 +16,14 @@ import type { RuntimeEnv } from './env';
 
 /** Statuses after which a payment never changes (protocol/payments.ts FINAL_PAYMENT_STATUSES, without zod). */
 export const FINAL_STATUSES = ['succeeded', 'failed', 'cancelled', 'cancelled_post_capture', 'partially_captured'];
+/** Final statuses that confirmPayment resolves as `{ error }` (type payment_failed), never as `{ payment }`. */
+export const UNSUCCESSFUL_STATUSES = ['failed', 'cancelled', 'cancelled_post_capture'];
+
+function paymentFailed(payment: PaymentResult): RailError {
+  const error: RailError = { ...railError('ERR_6007', payment.error_message ?? `The payment ${payment.status === 'failed' ? 'failed' : 'was cancelled'}.`), payment };
+  if (payment.error_code) error.decline_code = payment.error_code;
+  return error;
+}
 
 const PUBLISHABLE_KEY = /^rail_open_(test|live)_\w+$/;
 const MAX_RETURN_URL_LENGTH = 2048;
@@ -99,6 +108,8 @@ export function createRail(publishableKey: string, options: RailOptions | undefi
       env.navigate(returnUrlFor(returnUrl, payment));
       return new Promise(() => {});
     }
+    // A payment that ended without succeeding is an error, so `if (error) … else thank the customer` is safe.
+    if (UNSUCCESSFUL_STATUSES.includes(payment.status)) return { error: paymentFailed(payment) };
     return { payment };
   }
 
