@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { createLogger } from '../logger';
 import type { RuntimeManifest } from '../../../protocol/runtime-manifest';
@@ -161,5 +162,45 @@ describe('js listener', () => {
 
   test('frameCsp with no ancestors forbids framing', () => {
     expect(frameCsp([])).toContain("frame-ancestors 'none'");
+  });
+});
+
+describe('js listener: compressed bytes, negotiated on Accept-Encoding', () => {
+  const decode = (encoding: string | null, bytes: Buffer) =>
+    encoding === 'br' ? brotliDecompressSync(bytes).toString() : encoding === 'gzip' ? gunzipSync(bytes).toString() : bytes.toString();
+
+  test.each(['/v1/', '/frame/', '/frame/assets/index-abc.js', '/frame/assets/style-abc.css'])('%s: brotli, then gzip, else as is; Vary and an ETag per encoding', async (path) => {
+    const js = app(makeDist());
+    const plain = await js.request(path);
+    const identity = await plain.text();
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toBe('Accept-Encoding');
+    const etags = new Set([plain.headers.get('etag')]);
+    for (const [accept, expected] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+      ['br;q=0, gzip;q=0.5', 'gzip'],
+      ['identity', null],
+      ['*', 'br'],
+    ] as const) {
+      const response = await js.request(path, { headers: { 'accept-encoding': accept } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-encoding'), accept).toBe(expected);
+      expect(response.headers.get('vary')).toBe('Accept-Encoding');
+      expect(decode(expected, Buffer.from(await response.arrayBuffer()))).toBe(identity);
+      etags.add(response.headers.get('etag'));
+      const cached = await js.request(path, { headers: { 'accept-encoding': accept, 'if-none-match': response.headers.get('etag') ?? '' } });
+      expect(cached.status).toBe(304);
+    }
+    expect(etags.size).toBe(3);
+  });
+
+  test("the build's precompressed siblings are served for files served as built", async () => {
+    const dist = makeDist();
+    writeFileSync(join(dist, 'frame', 'assets', 'index-abc.js.br'), brotliCompressSync(Buffer.from('console.log(1)')));
+    writeFileSync(join(dist, 'frame', 'assets', 'index-abc.js.gz'), Buffer.from('precompressed-marker'));
+    const js = app(dist);
+    const response = await js.request('/frame/assets/index-abc.js', { headers: { 'accept-encoding': 'gzip' } });
+    expect(Buffer.from(await response.arrayBuffer()).toString()).toBe('precompressed-marker');
   });
 });

@@ -3,14 +3,13 @@
  * /v1/manifest.json naming that URL and its SRI integrity, the hosted frame at /frame/ with its assets, and /health.
  * Its own origin keeps the frame isolated from merchant pages and from the API.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Hono, type Context } from 'hono';
 import type { RuntimeManifest } from '../../../protocol/runtime-manifest';
 import { ApiError } from '../core/shared/errors';
 import type { Logger } from '../logger';
 import { createErrorHandler, createNotFoundHandler, errorResponse } from './error-handler';
-import { CachedFile, contentTypeFor, safeSegments, type LoadedFile } from './static-files';
+import { CachedFile, contentTypeFor, loadBuiltFile, negotiateEncoding, safeSegments, type LoadedFile } from './static-files';
 
 /** Placeholder in the built runtime that the server replaces with its public base_url. */
 export const API_BASE_URL_PLACEHOLDER = '__RAIL_API_BASE_URL__';
@@ -48,15 +47,24 @@ const CONTENT_ADDRESSED_CACHE = 'public, max-age=31536000, immutable';
 const NOT_BUILT = (what: string) => new ApiError('ERR_5007', `The ${what} has not been built on this server; run npm run build.`);
 const RUNTIME_NOT_BUILT = () => NOT_BUILT('runtime script (dist/runtime/rail.js)');
 
+/**
+ * Answers a file in the encoding the client accepts (brotli, gzip, or as is), with `Vary: Accept-Encoding` and a
+ * strong ETag per encoding (each encoding is its own representation).
+ */
 function serveFile(c: Context, file: LoadedFile, headers: Record<string, string>): Response {
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
-  c.header('ETag', file.etag);
+  const encoding = file.encoded === undefined ? undefined : negotiateEncoding(c.req.header('accept-encoding'));
+  const etag = encoding === undefined ? file.etag : `${file.etag.slice(0, -1)}-${encoding}"`;
+  c.header('ETag', etag);
   c.header('X-Content-Type-Options', 'nosniff');
+  if (file.encoded !== undefined) c.header('Vary', 'Accept-Encoding');
+  if (encoding !== undefined) c.header('Content-Encoding', encoding);
   const ifNoneMatch = c.req.header('if-none-match');
-  if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === file.etag)) {
+  if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === etag)) {
     return c.body(null, 304);
   }
-  return c.body(file.body as Uint8Array<ArrayBuffer>, 200);
+  const bytes = encoding === undefined ? file.body : file.encoded![encoding];
+  return c.body(bytes as Uint8Array<ArrayBuffer>, 200);
 }
 
 /** The frame's Content-Security-Policy. */
@@ -142,20 +150,27 @@ export function createJsApp(deps: JsAppDeps): Hono {
     });
   });
 
+  // Assets have content-hashed names, so each is read (with its encodings) once and kept.
+  const assets = new Map<string, Promise<LoadedFile | undefined>>();
   app.get('/frame/assets/*', async (c) => {
     const segments = safeSegments(c.req.path.slice('/frame/assets/'.length));
     if (segments === undefined) return errorResponse(c, new ApiError('ERR_2006', 'No such frame asset.'));
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(join(deps.distDir, 'frame', 'assets', ...segments));
-    } catch {
+    const key = segments.join('/');
+    let pending = assets.get(key);
+    if (pending === undefined) {
+      pending = loadBuiltFile(join(deps.distDir, 'frame', 'assets', ...segments));
+      assets.set(key, pending);
+    }
+    const file = await pending;
+    if (file === undefined) {
+      assets.delete(key);
       return errorResponse(c, new ApiError('ERR_2006', 'No such frame asset.'));
     }
-    c.header('Content-Type', contentTypeFor(segments[segments.length - 1] ?? ''));
-    c.header('Cache-Control', 'public, max-age=31536000, immutable');
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Cross-Origin-Resource-Policy', 'same-origin');
-    return c.body(new Uint8Array(bytes), 200);
+    return serveFile(c, file, {
+      'Content-Type': contentTypeFor(segments[segments.length - 1] ?? ''),
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'Cross-Origin-Resource-Policy': 'same-origin',
+    });
   });
 
   app.notFound(createNotFoundHandler(app));

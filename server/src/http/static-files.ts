@@ -1,11 +1,15 @@
 /**
  * Files the server hands out as they are (built client bundles, the demo page): read once, placeholders
- * replaced once, hashed once for a strong ETag, an SRI integrity value and a content hash. A file missing at
- * startup is looked for again on the next request (the build may finish after the server starts) and cached once
- * found.
+ * replaced once, hashed once for a strong ETag, an SRI integrity value and a content hash, and compressed once
+ * (brotli and gzip: the build's precompressed siblings when the bytes are the built ones, else compressed at
+ * load). A file missing at startup is looked for again on the next request (the build may finish after the server
+ * starts) and cached once found.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+export type ContentEncoding = 'br' | 'gzip';
 
 export interface LoadedFile {
   body: Uint8Array;
@@ -15,6 +19,59 @@ export interface LoadedFile {
   integrity: string;
   /** Short hex hash of the served bytes, for content-addressed file names. */
   contentHash: string;
+  /** The same bytes compressed (absent for formats that do not compress, such as images). */
+  encoded?: Record<ContentEncoding, Uint8Array>;
+}
+
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|map|txt)$/;
+
+export function compress(bytes: Uint8Array): Record<ContentEncoding, Uint8Array> {
+  return {
+    br: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+    gzip: gzipSync(bytes, { level: 9 }),
+  };
+}
+
+/** The build's .br and .gz beside `path` (scripts/compress-dist.mjs), or undefined when either is missing. */
+async function precompressed(path: string): Promise<Record<ContentEncoding, Uint8Array> | undefined> {
+  try {
+    const [br, gzip] = await Promise.all([readFile(`${path}.br`), readFile(`${path}.gz`)]);
+    return { br: new Uint8Array(br), gzip: new Uint8Array(gzip) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Loads a built file as it is, with its encodings: the build's, else compressed now (once). */
+export async function loadBuiltFile(path: string): Promise<LoadedFile | undefined> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch {
+    return undefined;
+  }
+  const body = new Uint8Array(bytes);
+  const encoded = COMPRESSIBLE.test(path) ? ((await precompressed(path)) ?? compress(body)) : undefined;
+  return { ...loadedFile(body), ...(encoded ? { encoded } : {}) };
+}
+
+/**
+ * The encoding to answer with: brotli, then gzip, when the client accepts them (a `q=0` refuses one); identity
+ * otherwise.
+ */
+export function negotiateEncoding(acceptEncoding: string | undefined): ContentEncoding | undefined {
+  if (acceptEncoding === undefined) return undefined;
+  const accepted = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find((value) => value !== undefined);
+    if (name) accepted.set(name, q === undefined ? 1 : Number(q));
+  }
+  const wildcard = accepted.get('*');
+  const allows = (name: ContentEncoding) => (accepted.get(name) ?? wildcard ?? 0) > 0;
+  if (allows('br')) return 'br';
+  if (allows('gzip')) return 'gzip';
+  return undefined;
 }
 
 export function strongEtag(bytes: Uint8Array): string {
@@ -52,8 +109,12 @@ export class CachedFile {
       } catch {
         continue;
       }
+      const built = text;
       for (const [placeholder, value] of Object.entries(this.replacements)) text = text.replaceAll(placeholder, value);
-      this.#loaded = loadedFile(new TextEncoder().encode(text));
+      const body = new TextEncoder().encode(text);
+      // The build's precompressed bytes fit only when nothing was replaced.
+      const encoded = (text === built ? await precompressed(path) : undefined) ?? compress(body);
+      this.#loaded = { ...loadedFile(body), encoded };
       return this.#loaded;
     }
     return undefined;
