@@ -448,13 +448,18 @@ export const PaymentResponse = z
     order_tax_amount: z.int().nullable(),
     profile_id: z.string(),
     connector: z.string().nullable(),
-    /** A display summary of the instrument (cards: last4, network, expiry); never the number. */
-    payment_method_data: z.object({ card: CardSummary }).nullable(),
+    /** A display summary of the instrument (cards: last4, network, expiry; never the number) and its billing address. */
+    payment_method_data: z.object({ card: CardSummary.optional(), billing: JsonObject.optional() }).nullable(),
+    /** The addresses as sent (Hyperswitch clients read back what they sent). */
+    billing: JsonObject.nullable(),
+    shipping: JsonObject.nullable(),
     cancellation_reason: z.string().nullable(),
     /** Present only when retrieve is called with expand_attempts=true. */
     attempts: z.array(PaymentAttempt).optional(),
     /** Present only when retrieve is called with expand_captures=true. */
     captures: z.array(PaymentCapture).optional(),
+    /** On retrieve, once the payment has any: its refunds, oldest first (Hyperswitch PaymentsResponse.refunds). */
+    refunds: z.array(z.record(z.string(), z.unknown())).optional(),
   })
   .meta({ id: 'Payment' });
 export type PaymentResponse = z.infer<typeof PaymentResponse>;

@@ -76,7 +76,8 @@ export async function createPayment(deps: CoreDeps, auth: AuthContext, body: Cre
     customerId: body.customer_id ?? null,
     description: body.description ?? null,
     returnUrl: body.return_url ?? null,
-    setupFutureUsage: body.setup_future_usage ?? null,
+    // The spec's default: "if omitted, on_session".
+    setupFutureUsage: body.setup_future_usage ?? 'on_session',
     paymentMethod: method?.paymentMethod ?? body.payment_method ?? null,
     paymentMethodType: method?.paymentMethodType ?? body.payment_method_type ?? null,
     paymentMethodData: body.payment_method_data ?? null,

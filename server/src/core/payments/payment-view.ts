@@ -1,4 +1,4 @@
-import type { PaymentResponse } from '../../../../protocol/api/payments';
+import type { JsonObject, PaymentResponse } from '../../../../protocol/api/payments';
 import type { CardSummary } from '../../../../protocol/api/vault';
 import type { PaymentRecord } from '../../storage/payments/records';
 
@@ -12,6 +12,16 @@ function cardSummary(payment: PaymentRecord): CardSummary | undefined {
 }
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+function objectOrNull(value: unknown): JsonObject | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : null;
+}
+
+/** What the response shows of the instrument: the card summary and the billing address sent with it. */
+function methodDataView(card: CardSummary | undefined, billing: JsonObject | null): PaymentResponse['payment_method_data'] {
+  if (card === undefined && billing === null) return null;
+  return { ...(card !== undefined ? { card } : {}), ...(billing !== null ? { billing } : {}) };
+}
 
 /**
  * The payment's customer object (Hyperswitch CustomerDetailsResponse): id from customer_id, the rest from the
@@ -69,7 +79,9 @@ export function toPaymentResponse(payment: PaymentRecord): PaymentResponse {
     order_tax_amount: payment.orderTaxAmount,
     profile_id: payment.profileId,
     connector: payment.connector,
-    payment_method_data: card === undefined ? null : { card },
+    payment_method_data: methodDataView(card, objectOrNull(payment.paymentMethodData?.['billing'])),
+    billing: objectOrNull(payment.requestFields['billing']),
+    shipping: objectOrNull(payment.requestFields['shipping']),
     cancellation_reason: payment.cancellationReason ?? null,
   };
 }

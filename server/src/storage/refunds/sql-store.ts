@@ -143,6 +143,18 @@ export class SqlRefundStore implements RefundStore {
     return { totalCount: Number(counted.count), refunds: rows.map(toRefund) };
   }
 
+  async listRefundsOfPayment(scope: Scope, paymentId: string): Promise<RefundRecord[]> {
+    const rows = await this.db
+      .selectFrom('refunds')
+      .selectAll()
+      .where(inScope(scope))
+      .where('payment_id', '=', paymentId)
+      .orderBy('created_at')
+      .orderBy('refund_id')
+      .execute();
+    return rows.map(toRefund);
+  }
+
   async findRefundedAmount(scope: Scope, paymentId: string): Promise<number | undefined> {
     const row = await this.db
       .selectFrom('payments')

@@ -60,6 +60,38 @@ forEachEngine('Payment operations API', (engine) => {
     ),
   });
 
+  describe(`[${engine}] what Hyperswitch clients read back`, () => {
+    test('setup_future_usage is on_session when omitted (the spec default), as sent otherwise', async () => {
+      expect((await create()).setup_future_usage).toBe('on_session');
+      expect((await create({ setup_future_usage: 'off_session' })).setup_future_usage).toBe('off_session');
+    });
+
+    test('billing, shipping and payment_method_data.billing come back as sent, on create and retrieve', async () => {
+      const billing = { address: { line1: '1 MG Road', city: 'Bengaluru', country: 'IN' }, email: 'a@example.com' };
+      const shipping = { address: { line1: '2 Park St', city: 'Kolkata', country: 'IN' } };
+      const pmBilling = { address: { first_name: 'Asha', country: 'IN' } };
+      const created = await create({ billing, shipping, payment_method_data: { ...UPI('success@upi'), billing: pmBilling } });
+      for (const payment of [created, await ok(await request('GET', `/payments/${created.payment_id}`))]) {
+        expect(payment).toMatchObject({ billing, shipping, payment_method_data: { billing: pmBilling } });
+      }
+      const plain = await create();
+      expect(plain).toMatchObject({ billing: null, shipping: null, payment_method_data: null });
+    });
+
+    test('retrieve lists the payment refunds once it has any, oldest first', async () => {
+      const payment = await confirmed('success@upi');
+      expect(await ok(await request('GET', `/payments/${payment.payment_id}`))).not.toHaveProperty('refunds');
+      const first = await ok<{ refund_id: string }>(await request('POST', '/refunds', { body: { payment_id: payment.payment_id, amount: 1_000 } }));
+      h.clock.advance(1_000);
+      const second = await ok<{ refund_id: string }>(await request('POST', '/refunds', { body: { payment_id: payment.payment_id, amount: 2_000 } }));
+      const retrieved = await ok<PaymentResponse & { refunds: { refund_id: string; amount: number }[] }>(await request('GET', `/payments/${payment.payment_id}`));
+      expect(retrieved.refunds.map((refund) => [refund.refund_id, refund.amount])).toEqual([
+        [first.refund_id, 1_000],
+        [second.refund_id, 2_000],
+      ]);
+    });
+  });
+
   describe(`[${engine}] list`, () => {
     test('newest first, ties on created broken by payment_id; cursors page through without gaps or repeats', async () => {
       const customer = unique('cus_list');

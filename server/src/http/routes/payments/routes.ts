@@ -7,6 +7,8 @@ import { createPayment } from '../../../core/payments/create-payment';
 import type { CoreDeps } from '../../../core/shared/deps';
 import { toPaymentResponse } from '../../../core/payments/payment-view';
 import { retrievePaymentResponse } from '../../../core/payments/retrieve-payment';
+import { listRefundsOfPayment } from '../../../core/refunds/list-refunds-of-payment';
+import { toRefundResponse } from '../../../core/refunds/refund-view';
 import type { AppEnv } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
 import { parseJsonBody, rejectRawCardNumbers } from '../../middleware/json-body';
@@ -67,7 +69,10 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       responses: { 200: { description: 'The payment', ...paymentJson }, ...ERROR_RESPONSES },
     }),
     async (c) => {
-      return c.json(await retrievePaymentResponse(deps, c.get('auth'), c.req.valid('param').payment_id, c.req.valid('query')), 200);
+      const auth = c.get('auth');
+      const payment = await retrievePaymentResponse(deps, auth, c.req.valid('param').payment_id, c.req.valid('query'));
+      const refunds = await listRefundsOfPayment(deps, auth, payment.payment_id);
+      return c.json(refunds.length === 0 ? payment : { ...payment, refunds: refunds.map(toRefundResponse) }, 200);
     },
   );
 }
