@@ -6,7 +6,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FIXED_PUBLISHABLE_KEY, FIXED_SECRET_KEY, freePort, ROOT } from '../server/src/test-support/server-process';
+import { freePort, railEnv, ROOT } from '../server/src/test-support/server-process';
 
 /** Resident set size of a process in MB (Linux /proc). */
 export function rssMb(pid: number): number {
@@ -30,19 +30,7 @@ export async function bootServer(args: string[], options: { dataDir: string; dat
   const started = performance.now();
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      RAIL_HOST: '127.0.0.1',
-      RAIL_PORT: String(port),
-      RAIL_JS_PORT: String(jsPort),
-      RAIL_DATA_DIR: options.dataDir,
-      RAIL_LOG_LEVEL: 'error',
-      RAIL_TEST_SECRET_KEY: FIXED_SECRET_KEY,
-      RAIL_TEST_PUBLISHABLE_KEY: FIXED_PUBLISHABLE_KEY,
-      RAIL_RATE_LIMITS: 'off',
-      DATABASE_URL: options.databaseUrl ?? '',
-      ...options.env,
-    },
+    env: { ...railEnv({ port, jsPort, dataDir: options.dataDir, databaseUrl: options.databaseUrl, logLevel: 'error' }), RAIL_RATE_LIMITS: 'off', ...options.env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));

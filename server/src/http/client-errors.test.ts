@@ -1,9 +1,8 @@
 import type { Server } from 'node:http';
 import { connect } from 'node:net';
-import { Writable } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createLogger } from '../logger';
+import { capturedLogger } from '../test-support/captured-logger';
 import { createHarness, type Harness } from '../test-support/harness';
 import { answerClientErrors } from './client-errors';
 
@@ -28,16 +27,9 @@ describe("errors of Node's HTTP layer answer the envelope; a client that leaves 
   let h: Harness;
   let server: Server;
   let port: number;
-  const logged: string[] = [];
+  const { logger, lines: logged } = capturedLogger();
 
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logged.push(chunk.toString());
-        done();
-      },
-    });
-    const logger = createLogger('info', sink);
     h = await createHarness('sqlite', { logger });
     server = await new Promise<Server>((resolveServer) => {
       const started = serve({ fetch: h.app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolveServer(started as Server)) as Server;

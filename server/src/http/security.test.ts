@@ -2,9 +2,8 @@
  * What the API says back and logs about what it was sent, and the demo's off switch (docs/security.md). The
  * authorization matrix is authorization.test.ts; rate limits are rate-limit.test.ts.
  */
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createLogger } from '../logger';
+import { capturedLogger } from '../test-support/captured-logger';
 import { apiRequest, expectApiError, insertLiveSecretKey } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';
 import { JSON_MAX_DEPTH } from './middleware/json-body';
@@ -14,16 +13,10 @@ const CARD_SPACED = '4242 4242 4242 4242';
 
 describe('no caller input that could be card data comes back in a message or a log line', () => {
   let h: Harness;
-  const logged: string[] = [];
+  const { logger, lines: logged } = capturedLogger();
 
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logged.push(chunk.toString());
-        done();
-      },
-    });
-    h = await createHarness('sqlite', { logger: createLogger('info', sink) });
+    h = await createHarness('sqlite', { logger });
   });
   afterAll(async () => h?.close());
 

@@ -44,23 +44,27 @@ export interface StartOptions {
   entry?: 'source' | 'compiled';
 }
 
+/** The environment of a Rail process on loopback ports with the fixed test keys. */
+export function railEnv(options: { port: number; jsPort: number; dataDir: string; databaseUrl?: string | undefined; logLevel?: string }): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    RAIL_HOST: '127.0.0.1',
+    RAIL_PORT: String(options.port),
+    RAIL_JS_PORT: String(options.jsPort),
+    RAIL_DATA_DIR: options.dataDir,
+    RAIL_LOG_LEVEL: options.logLevel ?? 'warn',
+    RAIL_TEST_SECRET_KEY: FIXED_SECRET_KEY,
+    RAIL_TEST_PUBLISHABLE_KEY: FIXED_PUBLISHABLE_KEY,
+    DATABASE_URL: options.databaseUrl ?? '',
+  };
+}
+
 export async function startServer(options: StartOptions): Promise<ServerProcess> {
   const [port, jsPort] = [await freePort(), await freePort()];
   const args = options.entry === 'compiled' ? ['dist/server/main.js'] : ['--import', 'tsx', 'server/src/main.ts'];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      RAIL_HOST: '127.0.0.1',
-      RAIL_PORT: String(port),
-      RAIL_JS_PORT: String(jsPort),
-      RAIL_DATA_DIR: options.dataDir,
-      RAIL_LOG_LEVEL: options.logLevel ?? 'warn',
-      RAIL_TEST_SECRET_KEY: FIXED_SECRET_KEY,
-      RAIL_TEST_PUBLISHABLE_KEY: FIXED_PUBLISHABLE_KEY,
-      DATABASE_URL: options.databaseUrl ?? '',
-      ...options.env,
-    },
+    env: { ...railEnv({ port, jsPort, dataDir: options.dataDir, databaseUrl: options.databaseUrl, logLevel: options.logLevel ?? 'warn' }), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
