@@ -1,4 +1,5 @@
-import { randomInt } from 'node:crypto';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHmac, randomInt } from 'node:crypto';
 import { GENERATED_ID_RANDOM_LENGTH, ID_PREFIX, type IdKind } from '../../../protocol/ids';
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -18,7 +19,45 @@ export function randomBase62(length: number): string {
   return out;
 }
 
+interface Derivation {
+  seed: string;
+  counters: Map<IdKind, number>;
+}
+
+const derivation = new AsyncLocalStorage<Derivation>();
+
+/**
+ * The kinds whose ids are derived: the objects a request creates, whose id tells a re-run that the object exists.
+ * Events, attempts and keys stay random: side work a re-run may do differently must never reuse a first run's id.
+ */
+const DERIVED_KINDS: ReadonlySet<IdKind> = new Set<IdKind>(['payment', 'refund', 'customer', 'collection', 'settlement', 'dispute', 'file', 'paymentMethod', 'mandate', 'subscription']);
+
+/**
+ * Runs `work` with the ids it generates derived from `seed` (the n-th id of each kind is a function of the seed,
+ * the kind and n) instead of drawn at random. An Idempotency-Key request runs this way, seeded by its key and
+ * request: if the process dies after the effect committed but before the answer was stored, the retry generates
+ * the same ids, finds the object already there, and answers it instead of creating a second one. Only the ids of
+ * created objects are derived (DERIVED_KINDS); secrets stay random.
+ */
+export function withDerivedIds<T>(seed: string, work: () => Promise<T>): Promise<T> {
+  return derivation.run({ seed, counters: new Map() }, work);
+}
+
+function derivedBase62(seed: string, label: string, length: number): string {
+  const digest = createHmac('sha512', seed).update(label).digest();
+  let out = '';
+  // Two bytes per character (64 bytes cover 32 characters) keep the modulo bias below 0.1 %; ids are names, not secrets.
+  for (let i = 0; i < length; i += 1) out += BASE62[digest.readUInt16BE(i * 2) % 62];
+  return out;
+}
+
 export const cryptoIds: IdGenerator = {
-  id: (kind) => `${ID_PREFIX[kind]}_${randomBase62(GENERATED_ID_RANDOM_LENGTH)}`,
+  id: (kind) => {
+    const derived = DERIVED_KINDS.has(kind) ? derivation.getStore() : undefined;
+    if (derived === undefined) return `${ID_PREFIX[kind]}_${randomBase62(GENERATED_ID_RANDOM_LENGTH)}`;
+    const n = (derived.counters.get(kind) ?? 0) + 1;
+    derived.counters.set(kind, n);
+    return `${ID_PREFIX[kind]}_${derivedBase62(derived.seed, `${kind}:${n}`, GENERATED_ID_RANDOM_LENGTH)}`;
+  },
   secret: (length) => randomBase62(length),
 };

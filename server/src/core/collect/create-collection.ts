@@ -53,6 +53,9 @@ export async function createCollection(deps: CoreDeps, auth: AuthContext, body: 
     createdAt: now,
     updatedAt: now,
   };
-  await deps.store.collections.insertCollection(collection);
+  if ((await deps.store.collections.insertCollection(collection)) === 'duplicate') {
+    // The same Idempotency-Key request after a crash: its derived id names the collection the first run created.
+    return (await deps.store.collections.findCollection(auth, collectionId)) ?? collection;
+  }
   return collection;
 }

@@ -32,8 +32,12 @@ export async function requestSettlement(deps: CoreDeps, auth: AuthContext, body:
   await advanceDueCollect(deps, () => provider, auth);
 
   const now = deps.clock.now();
+  const settlementId = deps.ids.id('settlement');
   return deps.store.transaction(async (tx) => {
     await tx.settlements.lockBalance(auth, body.currency);
+    // The same Idempotency-Key request after a crash: its derived id names the settlement the first run made.
+    const existing = await tx.settlements.findSettlement(auth, settlementId);
+    if (existing !== undefined) return existing;
     const [collections, settlements] = await Promise.all([tx.collections.collectionTotals(auth), tx.settlements.settlementTotals(auth)]);
     const available = corridorBalances(collections, settlements).find((corridor) => corridor.currency === body.currency)?.available ?? 0;
     const decision = decideSettlement(null, 'request', { available, requested: gross });
@@ -43,7 +47,7 @@ export async function requestSettlement(deps: CoreDeps, auth: AuthContext, body:
     const settlement: SettlementRecord = {
       accountId: auth.accountId,
       mode: auth.mode,
-      settlementId: deps.ids.id('settlement'),
+      settlementId,
       status: decision.to,
       currency: body.currency,
       grossAmount: gross,

@@ -302,4 +302,59 @@ forEachEngine('Idempotency-Key', (engine) => {
       if (r.status === 'rejected') expect((r.reason as { code: string }).code).toBe('ERR_4090');
     }
   });
+
+  /**
+   * The crash between the effect's commit and the stored answer, made on purpose: the key's record is put back to
+   * "in flight, no answer" as the dead process left it. Once its lease has run out, the retry must find what the
+   * first run created instead of creating it again.
+   */
+  async function crashBeforeTheAnswerWasStored(key: string): Promise<void> {
+    await h.db
+      .updateTable('idempotency_keys')
+      .set({ status: 'in_flight', response_status: null, response_headers: null, response_body: null, locked_at: h.clock.now().toISOString() })
+      .where('idempotency_key', '=', key)
+      .execute();
+  }
+
+  test('a retry after a crash that left the key in flight answers the payment the first run created, never a second one', async () => {
+    const key = newKey();
+    const body = { amount: 23_456, currency: 'INR', description: `crash ${key}` };
+    const first = (await (await post('/payments', body, key)).json()) as { payment_id: string };
+    await crashBeforeTheAnswerWasStored(key);
+    expect((await post('/payments', body, key)).status).toBe(409);
+    h.clock.advance(IDEMPOTENCY_LEASE_MS + 1);
+    const retried = await post('/payments', body, key);
+    expect(retried.status).toBe(200);
+    expect(((await retried.json()) as { payment_id: string }).payment_id).toBe(first.payment_id);
+    const rows = await h.db.selectFrom('payments').select('payment_id').where('description', '=', `crash ${key}`).execute();
+    expect(rows.map((row) => row.payment_id)).toEqual([first.payment_id]);
+  });
+
+  test('the same for a refund and a customer: the retry after a crash finds the first one', async () => {
+    const paymentKey = newKey();
+    const payment = (await (await post('/payments', { amount: 10_000, currency: 'INR', confirm: true, payment_method_data: { upi: { upi_collect: { vpa_id: 'success@upi' } } } }, paymentKey)).json()) as { payment_id: string };
+    for (const [path, body, idField, table] of [
+      ['/refunds', { payment_id: payment.payment_id, amount: 1_000 }, 'refund_id', 'refunds'],
+      ['/customers', { name: `crash ${paymentKey}` }, 'customer_id', 'customers'],
+    ] as const) {
+      const key = newKey();
+      const first = (await (await post(path, body, key)).json()) as Record<string, string>;
+      await crashBeforeTheAnswerWasStored(key);
+      h.clock.advance(IDEMPOTENCY_LEASE_MS + 1);
+      const retried = (await (await post(path, body, key)).json()) as Record<string, string>;
+      expect(retried[idField], path).toBe(first[idField]);
+      const column = idField === 'refund_id' ? 'refund_id' : 'customer_id';
+      const rows = await h.db.selectFrom(table).select(column).where(column, '=', first[idField]!).execute();
+      expect(rows).toHaveLength(1);
+    }
+    const refunds = await h.db.selectFrom('refunds').select('refund_id').where('payment_id', '=', payment.payment_id).execute();
+    expect(refunds).toHaveLength(1);
+  });
+
+  test('without the key, or with another body, ids stay random: two creates are two payments', async () => {
+    const body = { amount: 777, currency: 'INR' };
+    const a = (await (await post('/payments', body)).json()) as { payment_id: string };
+    const b = (await (await post('/payments', body)).json()) as { payment_id: string };
+    expect(a.payment_id).not.toBe(b.payment_id);
+  });
 });

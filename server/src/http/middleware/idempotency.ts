@@ -2,6 +2,7 @@ import type { Context, Next } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { CoreDeps } from '../../core/shared/deps';
 import { beginIdempotentRequest, finishIdempotentRequest, IDEMPOTENCY_HEADER, parseIdempotencyKey, requestFingerprint } from '../../core/auth/idempotency';
+import { withDerivedIds } from '../../kernel/ids';
 import type { StoredResponse } from '../../storage/idempotency/records';
 import type { AppEnv } from '../env';
 
@@ -49,7 +50,9 @@ export async function runIdempotent(deps: CoreDeps, c: Context<AppEnv>, next: Ne
     return new Response(body, { status, headers: { ...headers, [REPLAYED_HEADER]: 'true' } });
   }
   try {
-    await next();
+    // Ids of this execution are derived from the key and the request, so a re-run after a crash finds what the
+    // first run created (kernel/ids.ts) instead of creating it again.
+    await withDerivedIds(`${scope.accountId}|${scope.mode}|${scope.keyKind}|${key}|${fingerprint}`, () => next());
   } catch (error) {
     await finishIdempotentRequest(deps, scope, key, decision.claimToken, { status: 500, headers: {}, body: '' }).catch(() => undefined);
     throw error;
