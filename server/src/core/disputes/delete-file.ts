@@ -12,8 +12,13 @@ export async function deleteFile(deps: CoreDeps, auth: AuthContext, fileId: stri
   const file = await findLiveFileOrThrow(deps.store, auth, fileId);
   const now = deps.clock.now();
   const removed = await deps.store.transaction(async (tx) => {
-    if (!file.submitted) {
-      const dispute = await tx.disputes.findDispute(auth, file.disputeId);
+    // The dispute first, the file after it: a submit that commits between the two reads shows in the file (it is
+    // submitted, so it stays), and one that commits after them changes the dispute's status, so the conditional
+    // update below matches nothing; a submit still running holds the dispute row, and the update waits for it.
+    // Either way a submitted file never leaves its dispute's evidence.
+    const dispute = await tx.disputes.findDispute(auth, file.disputeId);
+    const current = await tx.files.findFile(auth, fileId);
+    if (current !== undefined && !current.submitted) {
       if (dispute !== undefined) {
         const evidence = { ...dispute.evidence };
         const attached = EVIDENCE_TYPES.filter((type) => evidence[type] === fileId);
