@@ -69,7 +69,10 @@ describe("errors of Node's HTTP layer answer the envelope; a client that leaves 
       destroyAfterWrite: true,
       waitMs: 500,
     });
-    await new Promise((resolveWait) => setTimeout(resolveWait, 300));
+    // The server notices the disconnect on its own schedule: wait for the line (bounded), never a fixed sleep.
+    for (let waited = 0; waited < 5_000 && !logged.slice(before).join('').includes('client disconnected'); waited += 20) {
+      await new Promise((resolveWait) => setTimeout(resolveWait, 20));
+    }
     const lines = logged.slice(before).join('');
     expect(lines).toContain('client disconnected');
     expect(lines).not.toContain('unhandled error');
