@@ -68,3 +68,37 @@ test('the npm loader with a wrong integrity rejects with LoadError failed_to_loa
   await expect(page.locator('#load-result')).toHaveText('rejected:LoadError:failed_to_load');
   expect(await page.evaluate(() => typeof (window as { Rail?: unknown }).Rail)).toBe('undefined');
 });
+
+test('the browser gets the runtime, the frame document and its scripts compressed (br or gzip, as it asks), with Vary: Accept-Encoding', async ({ page }) => {
+  const served = new Map<string, { encoding?: string; vary?: string }>();
+  page.on('response', async (response) => {
+    const url = new URL(response.url());
+    if (url.origin !== E2E.jsUrl || response.status() !== 200) return;
+    const headers = await response.allHeaders();
+    served.set(url.pathname, { encoding: headers['content-encoding'], vary: headers['vary'] });
+  });
+  await page.goto('/checkout.html');
+  await expect(page.locator('#pay')).toBeEnabled({ timeout: 15_000 });
+  const paths = [...served.keys()];
+  expect(paths).toEqual(expect.arrayContaining(['/v1/', '/frame/']));
+  expect(paths.some((path) => /^\/frame\/assets\/.+\.js$/.test(path))).toBe(true);
+  for (const path of paths.filter((p) => p === '/v1/' || p === '/frame/' || /\.(js|css)$/.test(p))) {
+    const { encoding, vary } = served.get(path)!;
+    expect(['br', 'gzip'], path).toContain(encoding);
+    expect(vary, path).toBe('Accept-Encoding');
+  }
+});
+
+test('profileId is refused clearly by the served runtime (no request would use it), not silently ignored', async ({ page }) => {
+  await page.goto('/checkout.html');
+  await page.waitForFunction(() => typeof window.Rail === 'function');
+  const thrown = await page.evaluate(() => {
+    try {
+      window.Rail!('rail_open_test_profile', { profileId: 'pro_1' });
+      return 'no error';
+    } catch (error) {
+      return `${(error as Error).name}:${(error as { code?: string }).code}:${(error as Error).message}`;
+    }
+  });
+  expect(thrown).toMatch(/^IntegrationError:ERR_6002:profileId is not supported yet/);
+});

@@ -56,6 +56,7 @@ export interface RailPayment {
 export interface RailOptions {
   /** API base URL the frame calls; defaults to the API that served the runtime script. */
   customBackendUrl?: string;
+  /** Not supported yet: Rail() throws an IntegrationError (ERR_6002) when it is set (docs/runtime.md). */
   profileId?: string;
   /** Milliseconds to wait for a frame handshake before `loaderror` (default 15000). */
   frameTimeout?: number;

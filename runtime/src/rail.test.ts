@@ -46,12 +46,20 @@ describe('Rail()', () => {
     expect(await second.confirmPayment({ elements })).toEqual({ error: expect.objectContaining({ code: 'ERR_6002', field_name: 'elements' }) });
   });
 
-  test('sends customBackendUrl and profileId to the frame', () => {
+  test('sends customBackendUrl to the frame', () => {
     const fake = fakeEnv();
-    const rail = createRail(PUBLISHABLE_KEY, { customBackendUrl: 'https://backend.test/', profileId: 'pro_1' }, fake.env);
+    const rail = createRail(PUBLISHABLE_KEY, { customBackendUrl: 'https://backend.test/' }, fake.env);
     rail.elements({ clientSecret: CLIENT_SECRET }).create('payment').mount('#payment');
     const config = JSON.parse(new URLSearchParams(new URL(fake.connections[0]!.iframe.src).hash.slice(1)).get('config')!);
-    expect(config).toMatchObject({ apiBaseUrl: 'https://backend.test', profileId: 'pro_1', publishableKey: PUBLISHABLE_KEY });
+    expect(config).toMatchObject({ apiBaseUrl: 'https://backend.test', publishableKey: PUBLISHABLE_KEY });
+    expect(config).not.toHaveProperty('profileId');
+  });
+
+  test('refuses profileId with an IntegrationError saying it is not supported, instead of ignoring it', () => {
+    const { env } = fakeEnv();
+    expect(() => createRail(PUBLISHABLE_KEY, { profileId: 'pro_1' }, env)).toThrow(IntegrationError);
+    expect(() => createRail(PUBLISHABLE_KEY, { profileId: 'pro_1' }, env)).toThrow(/profileId is not supported yet/);
+    expect(() => createRail(PUBLISHABLE_KEY, { profileId: undefined }, env)).not.toThrow();
   });
 
   test('keeps the final statuses in step with protocol/payments.ts', () => {

@@ -57,6 +57,11 @@ export function createRail(publishableKey: string, options: RailOptions | undefi
     );
   }
   const { customBackendUrl, profileId } = options ?? {};
+  // No request can use a profile yet (the payment's methods come from its account), so refuse it rather than
+  // accept it and ignore it.
+  if (profileId !== undefined) {
+    throw new IntegrationError('ERR_6002', 'profileId is not supported yet: the methods shown are those of the account that created the payment. Remove profileId.');
+  }
   if (customBackendUrl !== undefined && (typeof customBackendUrl !== 'string' || !checkHttpUrl(customBackendUrl))) {
     throw new IntegrationError('ERR_6002', `Expected customBackendUrl to be an http(s) URL, got ${describeValue(customBackendUrl)}.`);
   }
@@ -132,7 +137,7 @@ export function createRail(publishableKey: string, options: RailOptions | undefi
 
   return {
     elements(elementsOptions: ElementsOptions): Elements {
-      return createElements(instanceEnv, { publishableKey, apiBaseUrl, profileId }, elementsOptions, (elements, state) =>
+      return createElements(instanceEnv, { publishableKey, apiBaseUrl }, elementsOptions, (elements, state) =>
         groups.set(elements, state),
       );
     },
