@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { createTestDatabase, postgresReachable } from '../server/src/test-support/harness';
 import { FIXED_SECRET_KEY, freePort, ROOT } from '../server/src/test-support/server-process';
 import { openLoopPayments, runChain, type ChainResult, type PaymentLatency } from './load';
+import { mountBench, mountTable } from './mount';
 import { bootServer, pgbenchTps, rssMb, summarizeProfile, tempDir } from './process-metrics';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
@@ -151,6 +152,8 @@ async function main(): Promise<void> {
   const table = render(bare, results, pgbench);
   const profiles = renderProfiles(results);
   console.log(`\n${table}\n\n${profiles}\n`);
+  const mount = mountTable(await mountBench());
+  console.log(`\n${mount}\n`);
 
   const machine = `${availableParallelism()} CPUs ${cpus()[0]?.model ?? ''}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}; 1-minute load average before the run ${loadBefore.toFixed(1)} (near or above the CPU count: other work shared the machine, and absolute numbers are pessimistic; the ratios compare figures taken in the same window)`;
   writeFileSync(
@@ -185,6 +188,10 @@ ${table}
 A V8 CPU profile of the server under the same load (a separate, shorter run), self time by where the code lives:
 
 ${profiles || '(profile skipped: BENCH_PROFILE=0)'}
+
+## Mount to ready, and the bytes the browser gets
+
+${mount}
 
 See docs/benchmarks-reading.md for how to read these figures and what would move them.
 `,
