@@ -15,10 +15,10 @@ function configFile(content: unknown): string {
 
 const registry = createSimulatorRegistry({ ids: cryptoIds, publicBaseUrl: 'http://127.0.0.1:8080' });
 
-test('the default account: no card rail; crypto and bank transfer listed but not provisioned (ERR_3010)', () => {
+test('the default account: no card rail; UPI and crypto simulated in test mode; bank transfer listed but not provisioned (ERR_3010); no live rail', () => {
   expect(DEFAULT_ACCOUNT_SETTINGS.rails.map((rail) => rail.rail)).toEqual(['upi', 'bank_transfer', 'crypto']);
   for (const rail of DEFAULT_ACCOUNT_SETTINGS.rails) {
-    const expected = rail.rail === 'upi' ? 'upi' : undefined;
+    const expected = rail.rail === 'bank_transfer' ? undefined : rail.rail;
     expect(provisionedAdapter(rail, registry, 'test')?.rail).toBe(expected);
     expect(provisionedAdapter(rail, registry, 'live')).toBeUndefined();
   }

@@ -28,8 +28,9 @@ export const DEFAULT_ACCOUNT_SETTINGS: AccountSettings = {
       capabilities: { test: NONE, live: NONE },
       provisionedModes: [],
     },
-    // Crypto: ready to switch on, as above (docs/open-points.md).
-    { rail: 'crypto', currencies: ['EUR', 'USD', 'GBP'], modes: ['test', 'live'], capabilities: { test: NONE, live: NONE }, provisionedModes: [] },
+    // Crypto: the test simulator answers on every account (spec: "A test simulator answers UPI and crypto payments
+    // deterministically"); live needs the provider's credentials (ERR_3010).
+    { rail: 'crypto', currencies: ['EUR', 'USD', 'GBP'], modes: ['test', 'live'], capabilities: { test: NONE, live: NONE }, provisionedModes: ['test'] },
     // Cards: not enabled (needs a card acquirer).
   ],
 };

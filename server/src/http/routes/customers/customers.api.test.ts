@@ -429,6 +429,9 @@ forEachEngine('Customers API', (engine) => {
         entry.payment_method_types.map((type) => `${entry.payment_method}/${type.payment_method_type}`),
       );
     const UPI_COLLECT = ['upi/upi_collect', 'upi/upi_intent', 'upi/upi_qr'];
+    // The spec's test simulator answers crypto on every account (EUR, USD, GBP; no country bound).
+    const CRYPTO = ['crypto/crypto_currency'];
+    const UPI_AND_CRYPTO = [...UPI_COLLECT, ...CRYPTO];
 
     test('secret key: the account-wide list, every response field of the spec, Hyperswitch entry shape', async () => {
       const body = await list().then(ok<Json>);
@@ -470,27 +473,28 @@ forEachEngine('Customers API', (engine) => {
               },
             ],
           },
+          { payment_method: 'crypto', payment_method_types: [{ payment_method_type: 'crypto_currency' }] },
         ],
       });
     });
 
     test.each([
       ['accepted_currencies=INR', UPI_COLLECT],
-      ['accepted_currencies=USD', []],
-      ['accepted_currencies=USD,INR', UPI_COLLECT],
-      ['accepted_currencies=USD&accepted_currencies=INR', UPI_COLLECT],
+      ['accepted_currencies=USD', CRYPTO],
+      ['accepted_currencies=USD,INR', UPI_AND_CRYPTO],
+      ['accepted_currencies=USD&accepted_currencies=INR', UPI_AND_CRYPTO],
       ['accepted_currencies[]=INR', UPI_COLLECT],
-      ['accepted_countries=IN', UPI_COLLECT],
-      ['accepted_countries=KE', []],
-      ['accepted_countries[]=KE&accepted_countries[]=IN', UPI_COLLECT],
+      ['accepted_countries=IN', UPI_AND_CRYPTO],
+      ['accepted_countries=KE', CRYPTO],
+      ['accepted_countries[]=KE&accepted_countries[]=IN', UPI_AND_CRYPTO],
       ['recurring_enabled=true', []],
-      ['recurring_enabled=false', UPI_COLLECT],
+      ['recurring_enabled=false', UPI_AND_CRYPTO],
       ['installment_payment_enabled=true', []],
-      ['installment_payment_enabled=false', UPI_COLLECT],
-      ['amount=0', UPI_COLLECT],
-      ['amount=9007199254740991', UPI_COLLECT],
-      ['card_networks=Visa', UPI_COLLECT],
-      ['limit=5', UPI_COLLECT],
+      ['installment_payment_enabled=false', UPI_AND_CRYPTO],
+      ['amount=0', UPI_AND_CRYPTO],
+      ['amount=9007199254740991', UPI_AND_CRYPTO],
+      ['card_networks=Visa', UPI_AND_CRYPTO],
+      ['limit=5', UPI_AND_CRYPTO],
     ])('default account, secret key, %s', async (query, expected) => {
       expect(methodsOf(await list(query).then(ok<Json>))).toEqual(expected);
     });
@@ -542,7 +546,9 @@ forEachEngine('Customers API', (engine) => {
 
     test('the payment narrows the list: its currency, allowed_payment_method_types, and the query filters on top', async () => {
       const usd = await createPayment({ currency: 'USD' });
-      expect(methodsOf(await list(`client_secret=${usd.client_secret}`, h.publishableKey).then(ok<Json>))).toEqual([]);
+      expect(methodsOf(await list(`client_secret=${usd.client_secret}`, h.publishableKey).then(ok<Json>))).toEqual(CRYPTO);
+      const jpy = await createPayment({ currency: 'JPY' });
+      expect(methodsOf(await list(`client_secret=${jpy.client_secret}`, h.publishableKey).then(ok<Json>))).toEqual([]);
       const intentOnly = await createPayment({ allowed_payment_method_types: ['upi_intent'] });
       expect(methodsOf(await list(`client_secret=${intentOnly.client_secret}`, h.publishableKey).then(ok<Json>))).toEqual(['upi/upi_intent']);
       const inr = await createPayment();

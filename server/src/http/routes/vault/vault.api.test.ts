@@ -557,12 +557,13 @@ forEachEngine('Vault API', (engine) => {
       await expectError(await cryptoConfirm(payment, { pay_currency: 'USDC', colour: 'red' }), 'ERR_2004', 'payment_method_data.crypto.colour');
     });
 
-    test('the default account has crypto ready to switch on only: ERR_3010, and it is not listed', async () => {
+    test('the default account pays crypto in test mode (the spec: the simulator answers crypto everywhere) and lists it', async () => {
       const payment = await createPayment(plain);
       const response = await request(plain, 'POST', `/payments/${payment.payment_id}/confirm`, { body: { payment_method_data: { crypto: { pay_currency: 'USDC' } } } });
-      await expectError(response, 'ERR_3010');
+      expect(((await response.json()) as PaymentResponse).status).toBe('requires_customer_action');
       const list = await request(plain, 'GET', `/account/payment_methods?client_secret=${payment.client_secret}`, { key: plain.publishableKey });
-      expect(((await list.json()) as { payment_methods: unknown[] }).payment_methods).toEqual([]);
+      const methods = ((await list.json()) as { payment_methods: { payment_method: string }[] }).payment_methods;
+      expect(methods.map((method) => method.payment_method)).toEqual(['crypto']);
     });
   });
 
