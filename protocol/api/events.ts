@@ -4,6 +4,7 @@
  * (Hyperswitch has similar ones under /events/{merchant_id}); see docs/open-points.md and docs/webhooks.md.
  */
 import { z } from 'zod';
+import { DISPUTE_STATUSES } from './disputes';
 
 /** Limits of the events API (Rail's own; docs/open-points.md). */
 export const EVENT_LIMITS = {
@@ -17,7 +18,7 @@ export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'no_endpoint
 export const DeliveryStatus = z.enum(DELIVERY_STATUSES);
 export type DeliveryStatus = z.infer<typeof DeliveryStatus>;
 
-/** Hyperswitch v1 EventType values Rail may emit (docs/reference.md, Hyperswitch §4). */
+/** The event types Rail may emit: Hyperswitch v1 EventType values (docs/reference.md, Hyperswitch §4) and the Collect API's. */
 export const EVENT_TYPES = [
   'payment_succeeded',
   'payment_failed',
@@ -31,15 +32,16 @@ export const EVENT_TYPES = [
   'action_required',
   'refund_succeeded',
   'refund_failed',
-  'dispute_opened',
-  'dispute_expired',
-  'dispute_accepted',
-  'dispute_cancelled',
-  'dispute_challenged',
-  'dispute_won',
-  'dispute_lost',
+  // A dispute's event is named after the status it reaches.
+  ...DISPUTE_STATUSES,
   'mandate_active',
   'mandate_revoked',
+  // The Collect API's events, named exactly as the spec names them.
+  'collection.received',
+  'collection.credited',
+  'settlement.processing',
+  'settlement.completed',
+  'settlement.failed',
 ] as const;
 
 const EventIdString = z
