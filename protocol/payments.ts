@@ -7,6 +7,8 @@ export const PAYMENT_STATUSES = [
   'requires_customer_action',
   'requires_capture',
   'processing',
+  // Hyperswitch's IntentStatus for a payment an operator must look at: here, one the rail never settled in time.
+  'requires_merchant_action',
   'succeeded',
   'failed',
   'cancelled',

@@ -12,6 +12,8 @@ import type { RailAdapter, RailRegistry } from './rails/rail-adapter';
 import type { CollectProviderRegistry } from './rails/collect-provider';
 import { createCollectSimulator } from './rails/simulator/collect-simulator';
 import { createSimulatorRegistry } from './rails/simulator/registry';
+import type { SimulatorFaults } from './rails/simulator/simulator-faults';
+import { DEFAULT_RECOVERY_POLICY, type RecoveryPolicy } from './core/shared/deps';
 import { openDatabase, type Engine } from './storage/database';
 import type { Database } from './storage/schema';
 import { SqlStore } from './storage/sql-store';
@@ -41,6 +43,10 @@ export interface CompositionOptions {
   bootstrap?: Omit<BootstrapInput, 'settings'>;
   /** Test-mode adapters that replace the simulators of their rails (tests only). */
   testAdapters?: Partial<Record<RailName, RailAdapter>>;
+  /** Time limits of rail calls and recovery; DEFAULT_RECOVERY_POLICY when absent. */
+  recovery?: RecoveryPolicy;
+  /** Faults the simulators play on demand (tests). */
+  simulatorFaults?: SimulatorFaults;
 }
 
 export interface Composition {
@@ -70,7 +76,13 @@ export async function compose(options: CompositionOptions): Promise<Composition>
   );
   // Test mode: the deterministic simulators (an account uses a rail only when its settings provision it). Live
   // mode: provider adapters need credentials (none wired yet), so live payments answer ERR_3010.
-  const simulators = createSimulatorRegistry({ ids: options.ids, publicBaseUrl: options.publicBaseUrl });
+  // The simulators remember their answers in the database, as a rail would on its side, for crash recovery.
+  const simulators = createSimulatorRegistry({
+    ids: options.ids,
+    publicBaseUrl: options.publicBaseUrl,
+    ledger: store.railLedger,
+    ...(options.simulatorFaults !== undefined ? { faults: options.simulatorFaults } : {}),
+  });
   const overrides = options.testAdapters;
   const rails: RailRegistry =
     overrides === undefined
@@ -81,5 +93,15 @@ export async function compose(options: CompositionOptions): Promise<Composition>
   const vault = new CardVault(new VaultCipher(options.vaultKey));
   const collectSimulator = createCollectSimulator({ publicBaseUrl: options.publicBaseUrl });
   const collect: CollectProviderRegistry = { providerFor: (mode) => (mode === 'test' ? collectSimulator : undefined) };
-  return { engine, db, store, rails, vault, boot, core: { store, rails, clock: options.clock, ids: options.ids, vault, collect, fileBlobs } };
+  return { engine, db, store, rails, vault, boot, core: {
+      store,
+      rails,
+      clock: options.clock,
+      ids: options.ids,
+      vault,
+      collect,
+      fileBlobs,
+      recovery: options.recovery ?? DEFAULT_RECOVERY_POLICY,
+    },
+  };
 }

@@ -11,6 +11,7 @@ import { USDT_NETWORKS } from '../../protocol/api/collect';
 import { parseRateLimits, type RateLimits } from './http/rate-limit';
 import { parseVaultKey } from './vault/vault-cipher';
 import { DEFAULT_ACCOUNT_SETTINGS } from './core/accounts/account-settings';
+import { DEFAULT_RECOVERY_POLICY, type RecoveryPolicy } from './core/shared/deps';
 import type { AccountSettings, RailCapabilities, RailSettings } from './kernel/account-settings-types';
 
 const DEFAULT_RETRY_SCHEDULE = '60,300,300,600,600,600,600,600,3600,3600,3600,3600,3600,21600,21600,21600';
@@ -75,6 +76,9 @@ const EnvSchema = z.object({
     return parsed.key;
   }),
   RAIL_PAYMENT_SYNC_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
+  RAIL_RAIL_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_RECOVERY_POLICY.railCallTimeoutMs),
+  RAIL_RECOVER_AFTER_MS: z.coerce.number().int().min(200).max(86_400_000).default(DEFAULT_RECOVERY_POLICY.recoverAfterMs),
+  RAIL_RECOVERY_DEADLINE_MS: z.coerce.number().int().min(1000).max(30 * 86_400_000).default(DEFAULT_RECOVERY_POLICY.deadlineMs),
   RAIL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RAIL_RATE_LIMITS: optionalString.transform((value, ctx) => {
     const parsed = parseRateLimits(value);
@@ -144,6 +148,8 @@ export interface Config {
   vaultKey: Buffer | undefined;
   /** How often waiting payments are asked about (core/payments/sweep-waiting-payments.ts); 0 turns the sweep off. */
   paymentSyncIntervalMs: number;
+  /** RAIL_RAIL_CALL_TIMEOUT_MS, RAIL_RECOVER_AFTER_MS, RAIL_RECOVERY_DEADLINE_MS (docs/reliability.md). */
+  recovery: RecoveryPolicy;
   logLevel: z.infer<typeof EnvSchema>['RAIL_LOG_LEVEL'];
   /** Limits on the browser and public surfaces (http/rate-limit.ts); null: RAIL_RATE_LIMITS=off. */
   rateLimits: RateLimits | null;
@@ -211,6 +217,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) throw new ConfigError(`invalid environment: ${describeIssues(parsed.error.issues)}`);
   const e = parsed.data;
+  if (e.RAIL_RECOVER_AFTER_MS <= e.RAIL_RAIL_CALL_TIMEOUT_MS) {
+    // Recovery must not ask about a payment whose confirm is still waiting for the rail.
+    throw new ConfigError('invalid environment: RAIL_RECOVER_AFTER_MS must be longer than RAIL_RAIL_CALL_TIMEOUT_MS');
+  }
   const hostForUrl = e.RAIL_HOST === '0.0.0.0' || e.RAIL_HOST === '::' ? '127.0.0.1' : e.RAIL_HOST;
   const stripSlash = (url: string) => url.replace(/\/+$/, '');
   return {
@@ -232,6 +242,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accountSettings: loadAccountSettings(e.RAIL_ACCOUNT_CONFIG),
     vaultKey: e.RAIL_VAULT_KEY,
     paymentSyncIntervalMs: e.RAIL_PAYMENT_SYNC_INTERVAL_MS,
+    recovery: {
+      railCallTimeoutMs: e.RAIL_RAIL_CALL_TIMEOUT_MS,
+      recoverAfterMs: e.RAIL_RECOVER_AFTER_MS,
+      // Long enough for a lookup and a resend, each under the call limit.
+      leaseMs: 3 * e.RAIL_RAIL_CALL_TIMEOUT_MS,
+      deadlineMs: e.RAIL_RECOVERY_DEADLINE_MS,
+    },
     logLevel: e.RAIL_LOG_LEVEL,
     rateLimits: e.RAIL_RATE_LIMITS,
     trustedProxyHops: e.RAIL_TRUSTED_PROXY_HOPS,

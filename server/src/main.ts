@@ -16,6 +16,7 @@ import { cryptoIds } from './kernel/ids';
 import { purgeExpiredIdempotencyKeys } from './core/auth/idempotency';
 import { advanceDueCollect } from './core/collect/advance-collect';
 import { WaitingPaymentSweep } from './core/payments/sweep-waiting-payments';
+import { StuckObjectRecovery } from './core/recovery/recover-stuck-objects';
 import { wipeExpiredVaultTokens } from './core/vault/wipe-expired-vault-tokens';
 import { ConfigError, loadConfig, type Config } from './config';
 import { answerClientErrors } from './http/client-errors';
@@ -106,6 +107,7 @@ async function main(): Promise<void> {
     publicBaseUrl: config.publicBaseUrl,
     vaultKey: vaultKey.key,
     settings: config.accountSettings,
+    recovery: config.recovery,
     secretsFile: fileSecrets(config.dataDir),
     bootstrap: {
       testSecretKey: config.testSecretKey,
@@ -163,6 +165,11 @@ async function main(): Promise<void> {
       onError: (payment, error) => logger.warn({ err: error, payment_id: payment.paymentId, rail: payment.rail }, 'rail sync of a waiting payment failed'),
     },
   );
+  // What a crash or a silent rail left in processing (payments) or pending (refunds) is asked about again.
+  const recovery = new StuckObjectRecovery(core, {
+    batchSize: PAYMENT_SYNC_BATCH,
+    onError: (object, error) => logger.warn({ err: error, object_type: object.objectType, object_id: object.objectId }, 'recovery of a stuck object failed'),
+  });
   let sweeping = false;
   const paymentSync =
     config.paymentSyncIntervalMs > 0
@@ -174,7 +181,13 @@ async function main(): Promise<void> {
           const collectSteps = advanceDueCollect(core, (scope) => core.collect?.providerFor(scope.mode), null).catch((error: unknown) =>
             logger.warn({ err: error }, 'collect sweep failed'),
           );
-          Promise.all([waitingSweep.step().catch((error: unknown) => logger.warn({ err: error }, 'waiting-payment sweep failed')), collectSteps]).finally(
+          const recovered = recovery
+            .step()
+            .then((step) => {
+              if (step.resolved > 0) logger.info({ checked: step.checked, resolved: step.resolved }, 'recovered payments or refunds left in flight');
+            })
+            .catch((error: unknown) => logger.warn({ err: error }, 'recovery sweep failed'));
+          Promise.all([waitingSweep.step().catch((error: unknown) => logger.warn({ err: error }, 'waiting-payment sweep failed')), collectSteps, recovered]).finally(
             () => (sweeping = false),
           );
         }, config.paymentSyncIntervalMs)

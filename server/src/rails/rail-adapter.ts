@@ -14,6 +14,11 @@ export interface AuthorizeRequest {
   accountId: string;
   mode: Mode;
   paymentId: string;
+  /**
+   * The attempt this authorization belongs to, recorded before the call: the idempotent reference under which the
+   * rail can be asked again what it did (lookupAuthorization) after a crash or a timeout.
+   */
+  attemptId: string;
   amount: number;
   currency: Currency;
   paymentMethod: PaymentMethod;
@@ -45,7 +50,9 @@ export type RailOutcome =
   | { kind: 'pending'; reference: string };
 
 export interface RefundRequest {
+  accountId: string;
   mode: Mode;
+  /** Also the idempotent reference of the refund on the rail: sending it again never refunds twice. */
   refundId: string;
   paymentId: string;
   /** The rail's reference of the payment being refunded. */
@@ -65,6 +72,19 @@ export type RefundOutcome =
   /** Accepted, outcome not known yet. */
   | { kind: 'pending'; reference: string };
 
+/** Asks a rail what it did with a request Rail sent under `reference` (an attempt id or a refund id). */
+export interface LookupRequest {
+  accountId: string;
+  mode: Mode;
+  reference: string;
+  now: Date;
+}
+
+/** The rail never received a request under that reference: nothing moved, it may be sent (again). */
+export interface NotReceived {
+  kind: 'not_received';
+}
+
 export interface RailAdapter {
   readonly rail: RailName;
   /** Connector name shown on the payment (`connector`). */
@@ -80,6 +100,10 @@ export interface RailAdapter {
    * mode is the account's capability data (core/accounts/account-settings.ts), never decided here.
    */
   refund?(request: RefundRequest): Promise<RefundOutcome>;
+  /** What the rail answered to the authorization sent under an attempt id (crash and timeout recovery). */
+  lookupAuthorization?(request: LookupRequest): Promise<RailOutcome | NotReceived>;
+  /** What the rail answered to the refund sent under a refund id. */
+  lookupRefund?(request: LookupRequest): Promise<RefundOutcome | NotReceived>;
 }
 
 /** Which adapter serves a rail in a mode. Only main.ts (and tests) build one. */

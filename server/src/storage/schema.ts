@@ -15,6 +15,7 @@ import type { RefundsSchema } from './refunds/schema';
 import type { VaultSchema } from './vault/schema';
 import type { DisputesSchema } from './disputes/schema';
 import type { FilesSchema } from './files/schema';
+import type { RecoverySchema } from './recovery/schema';
 
 export interface Database
   extends AccountsSchema,
@@ -26,4 +27,5 @@ export interface Database
     VaultSchema,
     DisputesSchema,
     FilesSchema,
-    CollectSchema {}
+    CollectSchema,
+    RecoverySchema {}

@@ -14,6 +14,7 @@ import { refundsSqlStores } from './refunds/sql-store';
 import { vaultSqlStores } from './vault/sql-store';
 import { disputesSqlStores } from './disputes/sql-store';
 import { filesSqlStores } from './files/sql-store';
+import { recoverySqlStores } from './recovery/sql-store';
 
 /** Every family's SQL stores on one connection or transaction: one line per family. */
 function storesFor(db: Db): Stores {
@@ -28,6 +29,7 @@ function storesFor(db: Db): Stores {
     ...disputesSqlStores(db),
     ...filesSqlStores(db),
     ...collectSqlStores(db),
+    ...recoverySqlStores(db),
   };
 }
 

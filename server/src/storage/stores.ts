@@ -14,6 +14,7 @@ import type { RefundsStores } from './refunds/store';
 import type { VaultStores } from './vault/store';
 import type { DisputesStores } from './disputes/store';
 import type { FilesStores } from './files/store';
+import type { RecoveryStores } from './recovery/store';
 
 /** The stores usable inside one transaction: one line per family. */
 export interface Stores
@@ -26,7 +27,8 @@ export interface Stores
     VaultStores,
     DisputesStores,
     FilesStores,
-    CollectStores {}
+    CollectStores,
+    RecoveryStores {}
 
 /** The whole store: the stores plus transactions and lifecycle. */
 export interface Store extends Stores {

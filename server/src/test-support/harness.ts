@@ -13,6 +13,8 @@ import { DEFAULT_ACCOUNT_SETTINGS } from '../core/accounts/account-settings';
 import type { AccountSettings, RailName } from '../kernel/account-settings-types';
 import type { BootstrapResult, BootstrapSecretsFile } from '../core/accounts/bootstrap';
 import { ManualClock } from '../kernel/clock';
+import type { CoreDeps, RecoveryPolicy } from '../core/shared/deps';
+import { SimulatorFaults } from '../rails/simulator/simulator-faults';
 import { cryptoIds } from '../kernel/ids';
 import { type RateLimitDeps, RateLimiter } from '../http/rate-limit';
 import { createLogger, type Logger } from '../logger';
@@ -100,6 +102,10 @@ export interface Harness {
   database: TestDatabase;
   secretKey: string;
   publishableKey: string;
+  /** What the core operations take (for driving background jobs such as recovery in a test). */
+  core: CoreDeps;
+  /** Faults the simulators play on demand. */
+  faults: SimulatorFaults;
   close(): Promise<void>;
 }
 
@@ -117,11 +123,14 @@ export interface HarnessOptions {
   testAdapters?: Partial<Record<RailName, RailAdapter>>;
   /** Limits on the browser and public surfaces, on the harness clock (none by default). */
   rateLimits?: Omit<RateLimitDeps, 'limiter'>;
+  /** Rail call limits and recovery timing (DEFAULT_RECOVERY_POLICY by default). */
+  recovery?: RecoveryPolicy;
 }
 
 export async function createHarness(engine: Engine, options: HarnessOptions = {}): Promise<Harness> {
   const database = await createTestDatabase(engine);
   const clock = new ManualClock('2025-01-01T00:00:00.000Z');
+  const faults = new SimulatorFaults();
   const { db, store, rails, boot, core } = await compose({
     databaseUrl: database.databaseUrl,
     sqliteFile: database.sqliteFile,
@@ -133,6 +142,8 @@ export async function createHarness(engine: Engine, options: HarnessOptions = {}
     settings: options.settings ?? DEFAULT_ACCOUNT_SETTINGS,
     secretsFile: memorySecretsFile(),
     ...(options.testAdapters !== undefined ? { testAdapters: options.testAdapters } : {}),
+    ...(options.recovery !== undefined ? { recovery: options.recovery } : {}),
+    simulatorFaults: faults,
   });
   const app = createApp({
     ...core,
@@ -153,6 +164,8 @@ export async function createHarness(engine: Engine, options: HarnessOptions = {}
     database,
     secretKey: boot.testSecretKey,
     publishableKey: boot.testPublishableKey,
+    core,
+    faults,
     close: async () => {
       await store.close();
       await database.drop();

@@ -10,6 +10,7 @@ import { consumePspToken } from './consume-psp-token';
 import { openAttempt } from './payment-attempts';
 import { refuseOffSessionCharge } from './recurring';
 import { applyRailOutcome } from './payment-outcome';
+import { callRail } from '../shared/rail-call';
 import { chooseRail, resolvePaymentMethod } from './payment-method';
 import { decideTransition } from './payment-transitions';
 import { HOW_THE_CUSTOMER_PAYS, refuseChargeChanges } from './charge-fields';
@@ -130,24 +131,24 @@ export async function executeConfirm(
       }
       const next = await tx.payments.updatePaymentIfStatus(auth, payment.paymentId, [payment.status], stored);
       if (next === undefined) throw new ClaimLost();
-      await openAttempt(tx, next, now);
-      return { next, card };
+      const attempt = await openAttempt(tx, next, now);
+      return { next, card, attemptId: attempt.attemptId };
     })
     .catch((error: unknown) => {
       if (error instanceof ClaimLost) return undefined;
       throw error;
     });
-  const claimed = claim?.next;
-  const card = claim?.card;
-  if (claimed === undefined) {
+  if (claim === undefined) {
     const current = await deps.store.payments.findPayment(auth, payment.paymentId);
     throw new ApiError('ERR_4003', `You cannot confirm this payment because it has status ${current?.status ?? payment.status}.`);
   }
+  const { next: claimed, card, attemptId } = claim;
 
-  const outcome = await rail.adapter.authorize({
+  const call = await callRail(deps, () => rail.adapter.authorize({
     accountId: auth.accountId,
     mode: auth.mode,
     paymentId: claimed.paymentId,
+    attemptId,
     amount: claimed.amount,
     currency: claimed.currency,
     paymentMethod: method.paymentMethod,
@@ -156,8 +157,10 @@ export async function executeConfirm(
     returnUrl: claimed.returnUrl,
     ...(card !== undefined ? { card } : {}),
     now,
-  });
-  return applyRailOutcome(deps, claimed, outcome, 'rail_result');
+  }));
+  // No answer: the payment stays processing, which is the truth, and recovery asks the rail under attemptId.
+  if (call.kind === 'no_answer') return claimed;
+  return applyRailOutcome(deps, claimed, call.answer, 'rail_result');
 }
 
 /** Rolls back the claim's transaction (token consumption included) when another request claimed the payment first. */

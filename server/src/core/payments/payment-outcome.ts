@@ -48,6 +48,11 @@ function patchFor(payment: PaymentRecord, outcome: Exclude<RailOutcome, { kind: 
   }
 }
 
+/** A decline Rail concludes itself (the rail never received the attempt), shaped as a rail's decline. */
+export function declinedOutcome(reference: string, errorCode: string, errorMessage: string): RailOutcome {
+  return { kind: 'declined', reference, errorCode, errorMessage, errorReason: errorMessage };
+}
+
 /** Writes the outbox event a payment's new status announces, in the caller's transaction. */
 export async function recordPaymentEvent(deps: CoreDeps, tx: Stores, payment: PaymentRecord, now: Date): Promise<void> {
   const eventType = PAYMENT_EVENT_FOR_STATUS[payment.status];

@@ -16,7 +16,9 @@ export type PaymentTrigger =
   /** A later look at the rail (retrieve) for a payment that waits for the customer. */
   | 'rail_sync'
   /** POST /payments/{id}/cancel. */
-  | 'cancel';
+  | 'cancel'
+  /** Recovery gave up asking the rail about a payment in processing (RecoveryPolicy.deadlineMs). */
+  | 'recovery_deadline';
 
 /** What the rail said, as the table sees it. */
 export type RailResultKind = 'authorized' | 'declined' | 'customer_action' | 'pending';
@@ -64,6 +66,13 @@ export const PAYMENT_TRANSITIONS: readonly PaymentTransition[] = [
   { from: 'processing', trigger: 'rail_result', condition: 'authorized_with_manual_capture', to: 'requires_capture' },
   { from: 'processing', trigger: 'rail_result', condition: 'declined', to: 'failed' },
   { from: 'processing', trigger: 'rail_result', condition: 'customer_action_required', to: 'requires_customer_action' },
+  // Recovery (docs/reliability.md): no answer by the deadline puts the payment before an operator; a later answer
+  // (force_sync) still settles it, as the rail's answer to the confirm would have.
+  { from: 'processing', trigger: 'recovery_deadline', condition: 'always', to: 'requires_merchant_action' },
+  { from: 'requires_merchant_action', trigger: 'rail_result', condition: 'authorized_with_automatic_capture', to: 'succeeded' },
+  { from: 'requires_merchant_action', trigger: 'rail_result', condition: 'authorized_with_manual_capture', to: 'requires_capture' },
+  { from: 'requires_merchant_action', trigger: 'rail_result', condition: 'declined', to: 'failed' },
+  { from: 'requires_merchant_action', trigger: 'rail_result', condition: 'customer_action_required', to: 'requires_customer_action' },
   // A payment waiting for the customer (UPI collect) resolves when the rail says so.
   { from: 'requires_customer_action', trigger: 'rail_sync', condition: 'authorized_with_automatic_capture', to: 'succeeded' },
   { from: 'requires_customer_action', trigger: 'rail_sync', condition: 'authorized_with_manual_capture', to: 'requires_capture' },
@@ -94,6 +103,8 @@ export const PAYMENT_EVENT_FOR_STATUS: Partial<Record<PaymentStatus, string>> = 
   succeeded: 'payment_succeeded',
   failed: 'payment_failed',
   requires_customer_action: 'action_required',
+  // Hyperswitch announces both requires_*_action statuses as action_required.
+  requires_merchant_action: 'action_required',
   cancelled: 'payment_cancelled',
   cancelled_post_capture: 'payment_cancelled_post_capture',
   partially_captured: 'payment_captured',

@@ -7,6 +7,7 @@ import type { CoreDeps } from '../shared/deps';
 import { findPaymentOrThrow } from './find-payment';
 import { paymentCustomerDetails } from './payment-customer';
 import { capturesOf, toAttemptResponse } from './payment-attempts';
+import { recoverUnsettledPayment, UNSETTLED_PAYMENT_STATUSES } from './recover-payment';
 import { applyRailOutcome } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
 import type { RailName } from '../../kernel/account-settings-types';
@@ -66,9 +67,12 @@ async function askRail(deps: CoreDeps, payment: PaymentRecord): Promise<RailOutc
 
 /**
  * force_sync=true: asks the rail about any payment it took, whatever its status. The answer is applied only where
- * the transition table has a row for it (a waiting payment resolving); otherwise the payment is unchanged.
+ * the transition table has a row for it (a waiting payment resolving); otherwise the payment is unchanged. A
+ * payment whose confirm got no answer (processing, requires_merchant_action) is asked about under its attempt id,
+ * as the recovery job would.
  */
 export async function forceSyncWithRail(deps: CoreDeps, payment: PaymentRecord): Promise<PaymentRecord> {
+  if ((UNSETTLED_PAYMENT_STATUSES as readonly string[]).includes(payment.status)) return recoverUnsettledPayment(deps, payment);
   const outcome = await askRail(deps, payment);
   if (outcome === undefined || outcome.kind === 'pending') return payment;
   const decision = decideTransition(payment.status, 'rail_sync', {

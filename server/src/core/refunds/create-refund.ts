@@ -6,6 +6,7 @@ import { provisionedAdapter } from '../accounts/account-settings';
 import type { AuthContext } from '../auth/auth-context';
 import { fingerprint } from '../shared/canonical-json';
 import type { CoreDeps } from '../shared/deps';
+import { callRail } from '../shared/rail-call';
 import { ApiError } from '../shared/errors';
 import { findPaymentOrThrow } from '../payments/find-payment';
 import { applyRefundOutcome } from './refund-outcome';
@@ -89,7 +90,8 @@ export async function createRefund(deps: CoreDeps, auth: AuthContext, body: Crea
     throw overAmount(current, amount, (current.amountReceived ?? 0) - nowRefunded);
   }
 
-  const outcome = await refundOnRail({
+  const call = await callRail(deps, () => refundOnRail({
+    accountId: auth.accountId,
     mode: auth.mode,
     refundId: refund.refundId,
     paymentId: payment.paymentId,
@@ -98,8 +100,10 @@ export async function createRefund(deps: CoreDeps, auth: AuthContext, body: Crea
     currency: payment.currency,
     reason: refund.reason,
     now,
-  });
-  return applyRefundOutcome(deps, refund, outcome);
+  }));
+  // No answer: the refund stays pending and recovery asks the rail (or sends it again) under its refund_id.
+  if (call.kind === 'no_answer') return refund;
+  return applyRefundOutcome(deps, refund, call.answer);
 }
 
 /**

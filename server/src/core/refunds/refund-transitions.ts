@@ -12,9 +12,12 @@ export type RefundTrigger =
   /** POST /refunds: the refund is stored, its amount reserved on the payment, before the rail is asked. */
   | 'create'
   /** The rail answered the refund started by create. */
-  | 'rail_result';
+  | 'rail_result'
+  /** Recovery gave up asking the rail about a pending refund (RecoveryPolicy.deadlineMs). */
+  | 'recovery_deadline';
 
 export type RefundCondition =
+  | 'always'
   | 'payment_refundable'
   | 'rail_succeeded'
   | 'rail_failed'
@@ -33,6 +36,7 @@ export type RefundTransition = Transition<RefundStatus, RefundTrigger, RefundCon
 export const REFUNDABLE_PAYMENT_STATUSES: readonly PaymentStatus[] = ['succeeded', 'partially_captured'];
 
 export const REFUND_CONDITIONS: Record<RefundCondition, (facts: RefundFacts) => boolean> = {
+  always: () => true,
   payment_refundable: (facts) => facts.paymentStatus !== undefined && REFUNDABLE_PAYMENT_STATUSES.includes(facts.paymentStatus),
   rail_succeeded: (facts) => facts.railResult === 'succeeded',
   rail_failed: (facts) => facts.railResult === 'failed',
@@ -46,6 +50,9 @@ export const REFUND_TRANSITIONS: readonly RefundTransition[] = [
   { from: 'pending', trigger: 'rail_result', condition: 'rail_succeeded', to: 'succeeded' },
   { from: 'pending', trigger: 'rail_result', condition: 'rail_failed', to: 'failed' },
   { from: 'pending', trigger: 'rail_result', condition: 'rail_review', to: 'review' },
+  // Recovery (docs/reliability.md): a refund the rail never settled goes before an operator; its amount stays
+  // reserved, since it may have been paid out.
+  { from: 'pending', trigger: 'recovery_deadline', condition: 'always', to: 'review' },
 ];
 
 const REFUND_MACHINE = { rows: REFUND_TRANSITIONS, conditions: REFUND_CONDITIONS };

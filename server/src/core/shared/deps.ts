@@ -24,4 +24,25 @@ export interface CoreDeps {
   vault?: CardVault;
   /** The Collect API's providers per mode; absent (or no provider for the mode): Collect answers ERR_3010. */
   collect?: CollectProviderRegistry;
+  /** Time limits of rail calls and of the recovery of what they leave behind; DEFAULT_RECOVERY_POLICY when absent. */
+  recovery?: RecoveryPolicy;
 }
+
+/** How long Rail waits for a rail, and when it goes back to what a crash or a silent rail left in flight. */
+export interface RecoveryPolicy {
+  /** A rail call that has not answered by then is left to recovery; the request answers with what is stored. */
+  railCallTimeoutMs: number;
+  /** A payment in processing or a refund in pending this long unchanged is asked about again (longer than the above). */
+  recoverAfterMs: number;
+  /** How long one instance holds an object it is asking the rail about. */
+  leaseMs: number;
+  /** A payment the rail has not settled this long after its confirm goes to requires_merchant_action, a refund to review. */
+  deadlineMs: number;
+}
+
+export const DEFAULT_RECOVERY_POLICY: RecoveryPolicy = {
+  railCallTimeoutMs: 20_000,
+  recoverAfterMs: 60_000,
+  leaseMs: 30_000,
+  deadlineMs: 24 * 60 * 60_000,
+};

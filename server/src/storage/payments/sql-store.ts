@@ -146,6 +146,18 @@ export class SqlPaymentListStore implements PaymentListStore {
     return rows.map(toPayment);
   }
 
+  async listPaymentsProcessingBefore(before: Date, limit: number): Promise<PaymentRecord[]> {
+    const rows = await this.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('status', '=', 'processing')
+      .where('updated_at', '<', before.toISOString())
+      .orderBy('updated_at')
+      .limit(limit)
+      .execute();
+    return rows.map(toPayment);
+  }
+
   async listPayments(scope: Scope, query: PaymentListQuery): Promise<PaymentRecord[]> {
     // Timestamps are fixed-width ISO 8601 UTC text, so text comparison is instant comparison on both engines.
     let select = this.db

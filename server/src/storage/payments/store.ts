@@ -25,6 +25,11 @@ export interface PaymentListStore {
    * requires_customer_action), after `after` in (updated_at, account_id, mode, payment_id) order, oldest first.
    */
   listWaitingPayments(after: WaitingPaymentCursor | null, limit: number): Promise<PaymentRecord[]>;
+  /**
+   * At most `limit` payments of every account and mode in `processing` (claimed by a confirm) last changed before
+   * `before`, oldest first: the ones a crash or a silent rail may have left there.
+   */
+  listPaymentsProcessingBefore(before: Date, limit: number): Promise<PaymentRecord[]>;
 }
 
 export interface PaymentStore {

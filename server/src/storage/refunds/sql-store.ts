@@ -78,6 +78,18 @@ function patchColumns(patch: RefundPatch): Partial<RefundsTable> {
 export class SqlRefundStore implements RefundStore {
   constructor(private readonly db: Db) {}
 
+  async listRefundsPendingBefore(before: Date, limit: number): Promise<RefundRecord[]> {
+    const rows = await this.db
+      .selectFrom('refunds')
+      .selectAll()
+      .where('status', '=', 'pending')
+      .where('updated_at', '<', before.toISOString())
+      .orderBy('updated_at')
+      .limit(limit)
+      .execute();
+    return rows.map(toRefund);
+  }
+
   async insertRefund(refund: RefundRecord): Promise<InsertResult> {
     const result = await this.db
       .insertInto('refunds')

@@ -25,6 +25,8 @@ export interface RefundStore {
    * concurrent reservations that together exceed the captured amount, only those that fit succeed.
    */
   reserveRefundAmount(scope: Scope, paymentId: string, amount: number, refundableStatuses: readonly PaymentStatus[]): Promise<boolean>;
+  /** At most `limit` refunds of every account and mode in `pending` last changed before `before`, oldest first. */
+  listRefundsPendingBefore(before: Date, limit: number): Promise<RefundRecord[]>;
   /** Gives back a reservation (the refund failed). */
   releaseRefundAmount(scope: Scope, paymentId: string, amount: number): Promise<void>;
 }

@@ -1,0 +1,39 @@
+/**
+ * What a simulated rail remembers of the requests it answered, by the reference Rail sent with each. A real rail
+ * keeps this on its side; the simulators keep it in Rail's database (compose.ts wires storage/recovery), so that it
+ * outlives a crash of the process that asked, as a real rail's memory would.
+ */
+import type { JsonObject } from '../../../protocol/api/payments';
+import type { Mode } from '../../../protocol/ids';
+
+export interface RailLedgerKey {
+  accountId: string;
+  mode: Mode;
+  rail: string;
+  operation: 'authorize' | 'refund';
+  reference: string;
+}
+
+export interface RailLedger {
+  /** Keeps `answer` under the key unless one is kept already; returns the answer kept (the first one). */
+  rememberRailAnswer(key: RailLedgerKey, answer: JsonObject, now: Date): Promise<JsonObject>;
+  findRailAnswer(key: RailLedgerKey): Promise<JsonObject | undefined>;
+}
+
+/** A ledger in memory: for registries built without a database (unit tests of a simulator). */
+export function createMemoryRailLedger(): RailLedger {
+  const answers = new Map<string, JsonObject>();
+  const keyOf = (key: RailLedgerKey) => JSON.stringify([key.accountId, key.mode, key.rail, key.operation, key.reference]);
+  return {
+    async rememberRailAnswer(key, answer) {
+      const id = keyOf(key);
+      const kept = answers.get(id);
+      if (kept !== undefined) return kept;
+      answers.set(id, answer);
+      return answer;
+    },
+    async findRailAnswer(key) {
+      return answers.get(keyOf(key));
+    },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * Gives a simulator the memory a real rail has: every authorization and refund is kept under the reference Rail
+ * sent (attempt id, refund id), a request sent again under the same reference gets the first answer (no second
+ * charge or refund), and the lookups of crash recovery answer from it. It also plays the planned faults.
+ */
+import type { JsonObject } from '../../../../protocol/api/payments';
+import type {
+  AuthorizeRequest,
+  LookupRequest,
+  NotReceived,
+  RailAdapter,
+  RailOutcome,
+  RefundOutcome,
+  RefundRequest,
+  SyncRequest,
+} from '../rail-adapter';
+import type { RailLedger, RailLedgerKey } from '../rail-ledger';
+import { SimulatedRailFault, type FaultedCall, type SimulatorFaults } from './simulator-faults';
+
+export interface RememberingRailOptions {
+  ledger: RailLedger;
+  faults: SimulatorFaults;
+  /** How long a call playing `timeout` keeps its answer back. */
+  timeoutFaultMs: number;
+}
+
+const NOT_RECEIVED: NotReceived = { kind: 'not_received' };
+
+export class RememberingRail implements RailAdapter {
+  readonly rail: RailAdapter['rail'];
+  readonly connector: string;
+  readonly cardNetworks: RailAdapter['cardNetworks'];
+  readonly refund?: RailAdapter['refund'];
+  readonly lookupRefund?: RailAdapter['lookupRefund'];
+
+  constructor(
+    private readonly inner: RailAdapter,
+    private readonly options: RememberingRailOptions,
+  ) {
+    this.rail = inner.rail;
+    this.connector = inner.connector;
+    this.cardNetworks = inner.cardNetworks;
+    // A rail that does not refund keeps saying so (refund absent), so the core's capability check still applies.
+    if (inner.refund !== undefined) {
+      const refund = inner.refund.bind(inner);
+      this.refund = (request: RefundRequest) =>
+        this.remember(this.key(request.accountId, request, 'refund', request.refundId), 'refund', request.now, () => refund(request));
+      this.lookupRefund = (request: LookupRequest) => this.lookup<RefundOutcome>(this.key(request.accountId, request, 'refund', request.reference));
+    }
+  }
+
+  paymentMethodTypes(currency: Parameters<RailAdapter['paymentMethodTypes']>[0]) {
+    return this.inner.paymentMethodTypes(currency);
+  }
+
+  authorize(request: AuthorizeRequest): Promise<RailOutcome> {
+    return this.remember(this.key(request.accountId, request, 'authorize', request.attemptId), 'authorize', request.now, () =>
+      this.inner.authorize(request),
+    );
+  }
+
+  sync(request: SyncRequest): Promise<RailOutcome> {
+    return this.inner.sync(request);
+  }
+
+  lookupAuthorization(request: LookupRequest): Promise<RailOutcome | NotReceived> {
+    return this.lookup<RailOutcome>(this.key(request.accountId, request, 'authorize', request.reference));
+  }
+
+  private key(accountId: string, request: { mode: RailLedgerKey['mode'] }, operation: RailLedgerKey['operation'], reference: string): RailLedgerKey {
+    return { accountId, mode: request.mode, rail: this.rail, operation, reference };
+  }
+
+  private async remember<T extends RailOutcome | RefundOutcome>(key: RailLedgerKey, call: FaultedCall, now: Date, answer: () => Promise<T>): Promise<T> {
+    const fault = this.options.faults.take(this.rail, call);
+    if (fault === 'throw_before_accept') throw new SimulatedRailFault(fault);
+    const first = await answer();
+    let kept = (await this.options.ledger.rememberRailAnswer(key, first as unknown as JsonObject, now)) as unknown as T;
+    if (fault === 'answer_twice') {
+      // The duplicate is processed too; the ledger keeps the first answer, so it moves nothing twice.
+      kept = (await this.options.ledger.rememberRailAnswer(key, (await answer()) as unknown as JsonObject, now)) as unknown as T;
+    }
+    if (fault === 'throw_after_accept') throw new SimulatedRailFault(fault);
+    if (fault === 'timeout') await new Promise((resolve) => setTimeout(resolve, this.options.timeoutFaultMs).unref());
+    return kept;
+  }
+
+  private async lookup<T>(key: RailLedgerKey): Promise<T | NotReceived> {
+    const fault = this.options.faults.take(this.rail, 'lookup');
+    if (fault !== undefined) throw new SimulatedRailFault(fault);
+    const kept = await this.options.ledger.findRailAnswer(key);
+    return kept === undefined ? NOT_RECEIVED : (kept as unknown as T);
+  }
+}

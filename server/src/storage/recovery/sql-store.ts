@@ -1,0 +1,74 @@
+import type { JsonObject } from '../../../../protocol/api/payments';
+import { type Db, inScope, insertResult, iso } from '../sql-rows';
+import type { RailLedgerKey, RecoveryLeaseKey } from './records';
+import type { RailLedgerStore, RecoveryLeaseStore, RecoveryStores } from './store';
+
+/** The Kysely implementation of RailLedgerStore (SQLite and PostgreSQL). */
+export class SqlRailLedgerStore implements RailLedgerStore {
+  constructor(private readonly db: Db) {}
+
+  async rememberRailAnswer(key: RailLedgerKey, answer: JsonObject, now: Date): Promise<JsonObject> {
+    const inserted = await this.db
+      .insertInto('rail_ledger')
+      .values({
+        account_id: key.accountId,
+        mode: key.mode,
+        rail: key.rail,
+        operation: key.operation,
+        reference: key.reference,
+        answer: JSON.stringify(answer),
+        created_at: iso(now),
+      })
+      .onConflict((oc) => oc.columns(['account_id', 'mode', 'rail', 'operation', 'reference']).doNothing())
+      .executeTakeFirst();
+    if (insertResult(inserted) === 'inserted') return answer;
+    const kept = await this.findRailAnswer(key);
+    if (kept === undefined) throw new Error('rail ledger row missing after insert');
+    return kept;
+  }
+
+  async findRailAnswer(key: RailLedgerKey): Promise<JsonObject | undefined> {
+    const row = await this.db
+      .selectFrom('rail_ledger')
+      .select('answer')
+      .where(inScope(key))
+      .where('rail', '=', key.rail)
+      .where('operation', '=', key.operation)
+      .where('reference', '=', key.reference)
+      .executeTakeFirst();
+    return row === undefined ? undefined : (JSON.parse(row.answer) as JsonObject);
+  }
+}
+
+/** The Kysely implementation of RecoveryLeaseStore (SQLite and PostgreSQL). */
+export class SqlRecoveryLeaseStore implements RecoveryLeaseStore {
+  constructor(private readonly db: Db) {}
+
+  async takeRecoveryLease(key: RecoveryLeaseKey, until: Date, now: Date): Promise<boolean> {
+    const row = await this.db
+      .insertInto('recovery_leases')
+      .values({ account_id: key.accountId, mode: key.mode, object_type: key.objectType, object_id: key.objectId, leased_until: iso(until) })
+      .onConflict((oc) =>
+        oc
+          .columns(['account_id', 'mode', 'object_type', 'object_id'])
+          .doUpdateSet({ leased_until: iso(until) })
+          .where('recovery_leases.leased_until', '<=', iso(now)),
+      )
+      .returning('object_id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async dropRecoveryLease(key: RecoveryLeaseKey): Promise<void> {
+    await this.db
+      .deleteFrom('recovery_leases')
+      .where(inScope(key))
+      .where('object_type', '=', key.objectType)
+      .where('object_id', '=', key.objectId)
+      .execute();
+  }
+}
+
+export function recoverySqlStores(db: Db): RecoveryStores {
+  return { railLedger: new SqlRailLedgerStore(db), recoveryLeases: new SqlRecoveryLeaseStore(db) };
+}
