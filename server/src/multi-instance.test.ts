@@ -7,14 +7,18 @@
  *   stored add up to the amount received (never more), with one refund_succeeded outbox row per refund.
  * - Concurrent refunds of mixed amounts that together exceed the payment: the succeeded ones never add up to more
  *   than the amount received, and every refused one (ERR_4008) would indeed not have fit.
+ * - 50 concurrent Collect settlements of 5 KES against a 100 KES balance: exactly 20 accepted, the rest ERR_4073,
+ *   and available + held unchanged (never overdrawn).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openDatabase } from './storage/database';
 import { createTestDatabase, postgresReachable, TEST_DATABASE_URL, type TestDatabase } from './test-support/harness';
 import { callApi, startServer, type ApiResult, type ServerProcess } from './test-support/server-process';
+
+const WALLET = { network: 'tron', address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' };
 
 const reachable = await postgresReachable();
 if (!reachable) console.warn(`\n[rail] PostgreSQL is not reachable at ${TEST_DATABASE_URL}: the two-instance test is SKIPPED.\n`);
@@ -32,8 +36,12 @@ describe.skipIf(!reachable)('two instances on one PostgreSQL', () => {
     database = await createTestDatabase('postgres');
     dirs.push(mkdtempSync(join(tmpdir(), 'rail-a-')), mkdtempSync(join(tmpdir(), 'rail-b-')));
     // Start one first so the migrations and bootstrap run once, then the second on the same database.
-    servers.push(await startServer({ dataDir: dirs[0] as string, databaseUrl: database.databaseUrl }));
-    servers.push(await startServer({ dataDir: dirs[1] as string, databaseUrl: database.databaseUrl }));
+    // Both with the saved USDT wallet, so settlements can race across them.
+    const accountConfig = join(dirs[0] as string, 'account.json');
+    writeFileSync(accountConfig, JSON.stringify({ usdt_wallet: WALLET }));
+    const env = { RAIL_ACCOUNT_CONFIG: accountConfig };
+    servers.push(await startServer({ dataDir: dirs[0] as string, databaseUrl: database.databaseUrl, env }));
+    servers.push(await startServer({ dataDir: dirs[1] as string, databaseUrl: database.databaseUrl, env }));
     [a, b] = servers as [ServerProcess, ServerProcess];
   }, 60_000);
 
@@ -153,5 +161,41 @@ describe.skipIf(!reachable)('two instances on one PostgreSQL', () => {
       // The refunded sum only grows, so a refund refused at any moment cannot fit at the end either.
       for (const amount of refused) expect(total + amount, `refused ${amount} with ${total} refunded`).toBeGreaterThan(1000);
     }
+  }, 60_000);
+
+  test('50 concurrent settlements across both against one balance: exactly what it holds, never overdrawn', async () => {
+    const created = await callApi(a.baseUrl, 'POST', '/collect/collections', {
+      amount: '100.00',
+      currency: 'KES',
+      country: 'KE',
+      method: 'mobile_money',
+      customer_reference: 'race',
+      phone_number: '+254700000001',
+    });
+    expect(created.status).toBe(200);
+    const collectionId = String(created.body['collection_id']);
+    // The simulated payer answers after 5 s and the credit follows 10 s later (docs/simulator.md, real clock here).
+    const until = Date.now() + 40_000;
+    let status = '';
+    while (Date.now() < until && status !== 'credited') {
+      await new Promise((r) => setTimeout(r, 500));
+      status = String((await callApi(b.baseUrl, 'GET', `/collect/collections/${collectionId}`)).body['status']);
+    }
+    expect(status).toBe('credited');
+    const minor = (text: unknown) => Math.round(Number(text) * 100);
+    const kes = async () => {
+      const balance = await callApi(a.baseUrl, 'GET', '/collect/balance');
+      return (balance.body['by_corridor'] as { currency: string; available: string; held: string }[]).find((corridor) => corridor.currency === 'KES')!;
+    };
+    const start = await kes();
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => callApi(either(i), 'POST', '/collect/settlements', { amount: '5.00', currency: 'KES', wallet: WALLET.address })),
+    );
+    expect(results.every((r) => r.status === 200 || r.status === 422), JSON.stringify(results.find((r) => r.status >= 500)?.body)).toBe(true);
+    const accepted = results.filter((r) => r.status === 200).length;
+    expect(accepted).toBe(Math.min(50, Math.floor(minor(start.available) / 500)));
+    const after = await kes();
+    expect(minor(after.available)).toBe(minor(start.available) - accepted * 500);
+    expect(minor(after.held) + minor(after.available)).toBe(minor(start.held) + minor(start.available));
   }, 60_000);
 });
