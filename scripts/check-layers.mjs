@@ -21,7 +21,8 @@ export const ROOMS = [
   { room: 'top', match: /^server\/src\/(families\/|compose\.ts$|app\.ts$|main\.ts$|config\.ts$)/, may: ['*'] },
 ];
 
-const IS_TEST = /\.test\.tsx?$/;
+// Tests: unit and API tests (*.test.ts) and the long proofs of npm run test:reliability (*.reliability.ts).
+const IS_TEST = /\.(test|reliability)\.tsx?$/;
 const SOURCE = /\.(ts|tsx|mts)$/;
 // import/export ... from '...', import '...', import('...'): every form the code uses, across line breaks.
 const SPECIFIERS = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+)['"]/gm;

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase as KyselySqliteDatabase, type SqliteStatement } from 'kysely';
+import { Kysely, PostgresDialect, type SqliteDatabase as KyselySqliteDatabase, type SqliteStatement } from 'kysely';
+import { GroupCommitSqliteDialect, SqliteGroupCommit } from './sqlite-group-commit';
 import pg from 'pg';
 import type { Database } from './schema';
 
@@ -36,6 +37,13 @@ const pgTypes = {
     oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+const groupCommits = new WeakMap<Kysely<Database>, SqliteGroupCommit>();
+
+/** The group commit of a SQLite database opened here (undefined for PostgreSQL). */
+export function groupCommitOf(db: Kysely<Database>): SqliteGroupCommit | undefined {
+  return groupCommits.get(db);
+}
+
 /** Prepared statements kept per SQLite connection; Kysely's queries are a fixed set of shapes, far fewer than this. */
 const STATEMENT_CACHE_SIZE = 1_000;
 
@@ -44,7 +52,7 @@ const STATEMENT_CACHE_SIZE = 1_000;
  * and preparing costs as much as running a small statement. better-sqlite3 runs one statement at a time, so a cached
  * statement is never in use twice (Kysely's stream, which would hold one open, is not used here).
  */
-export function withStatementCache(sqlite: SqliteDatabase.Database, size = STATEMENT_CACHE_SIZE): KyselySqliteDatabase {
+export function withStatementCache(sqlite: SqliteDatabase.Database, size = STATEMENT_CACHE_SIZE, group?: SqliteGroupCommit): KyselySqliteDatabase {
   const statements = new Map<string, SqliteStatement>();
   return {
     close: () => sqlite.close(),
@@ -55,6 +63,7 @@ export function withStatementCache(sqlite: SqliteDatabase.Database, size = STATE
         if (statements.size >= size) statements.delete(statements.keys().next().value as string);
         statements.set(sql, statement);
       }
+      group?.noteStatement(statement.reader);
       return statement;
     },
   };
@@ -80,5 +89,8 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }), engine: 'sqlite' };
+  const group = new SqliteGroupCommit(sqlite);
+  const db = new Kysely<Database>({ dialect: new GroupCommitSqliteDialect({ database: withStatementCache(sqlite, STATEMENT_CACHE_SIZE, group) }, group) });
+  groupCommits.set(db, group);
+  return { db, engine: 'sqlite' };
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import type { Engine } from './database';
+import { groupCommitOf, type Engine } from './database';
+import type { SqliteGroupCommit } from './sqlite-group-commit';
 import { migrateToLatest } from './migrations/index';
 import type { Database } from './schema';
 import type { Db } from './sql-rows';
@@ -39,6 +40,7 @@ export interface SqlStore extends Stores {}
 /** The Kysely implementation of Store, on SQLite or PostgreSQL. */
 export class SqlStore implements Store {
   readonly #db: Kysely<Database>;
+  readonly #group: SqliteGroupCommit | undefined;
   #closed = false;
 
   constructor(
@@ -46,6 +48,7 @@ export class SqlStore implements Store {
     readonly engine: Engine,
   ) {
     this.#db = db;
+    this.#group = groupCommitOf(db);
     Object.assign(this, storesFor(db));
   }
 
@@ -54,8 +57,17 @@ export class SqlStore implements Store {
     await migrateToLatest(this.#db as Kysely<unknown>);
   }
 
-  transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T> {
-    return this.#db.transaction().execute((trx) => work(storesFor(trx)));
+  async transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T> {
+    const group = this.#group;
+    if (group === undefined) return this.#db.transaction().execute((trx) => work(storesFor(trx)));
+    let batch = 0;
+    const result = await this.#db.transaction().execute((trx) => {
+      batch = group.currentBatch();
+      return work(storesFor(trx));
+    });
+    // Acknowledged only once durable (storage/sqlite-group-commit.ts).
+    await group.durable(batch);
+    return result;
   }
 
   async ping(): Promise<void> {
