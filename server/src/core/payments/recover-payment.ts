@@ -22,12 +22,12 @@ export async function recoverUnsettledPayment(deps: CoreDeps, payment: PaymentRe
   if (!(UNSETTLED_PAYMENT_STATUSES as readonly string[]).includes(payment.status)) return payment;
   const adapter = payment.rail === null ? undefined : deps.rails.adapterFor(payment.mode, payment.rail as RailName);
   const attempt = (await deps.store.attempts.listAttempts(payment, payment.paymentId)).at(-1);
-  const lookup = adapter?.lookupAuthorization;
+  const lookup = adapter?.lookupAuthorization?.bind(adapter);
   const now = deps.clock.now();
   const policy = deps.recovery ?? DEFAULT_RECOVERY_POLICY;
   if (lookup !== undefined && attempt !== undefined) {
     const request: LookupRequest = { accountId: payment.accountId, mode: payment.mode, reference: attempt.attemptId, now };
-    const call = await callRail<RailOutcome | NotReceived>(deps, () => lookup.call(adapter, request));
+    const call = await callRail<RailOutcome | NotReceived>(deps, () => lookup(request));
     if (call.kind === 'answered') {
       const answer = call.answer;
       if (answer.kind === 'not_received') {

@@ -23,16 +23,18 @@ export async function recoverPendingRefund(deps: CoreDeps, refund: RefundRecord)
   const adapter = payment?.rail == null ? undefined : deps.rails.adapterFor(refund.mode, payment.rail as RailName);
   const now = deps.clock.now();
   const policy = deps.recovery ?? DEFAULT_RECOVERY_POLICY;
-  if (payment !== undefined && adapter?.lookupRefund !== undefined && adapter.refund !== undefined) {
+  const lookup = adapter?.lookupRefund?.bind(adapter);
+  const send = adapter?.refund?.bind(adapter);
+  if (payment !== undefined && lookup !== undefined && send !== undefined) {
     const request: LookupRequest = { accountId: refund.accountId, mode: refund.mode, reference: refund.refundId, now };
-    const looked = await callRail<RefundOutcome | NotReceived>(deps, () => adapter.lookupRefund!(request));
+    const looked = await callRail<RefundOutcome | NotReceived>(deps, () => lookup(request));
     let answer: RefundOutcome | undefined;
     if (looked.kind === 'answered' && looked.answer.kind !== 'not_received') answer = looked.answer;
     // Within the call limit the create may still be on its way to the rail: too early to send it again.
     const settled = now.getTime() - refund.updatedAt.getTime() >= policy.railCallTimeoutMs;
     if (looked.kind === 'answered' && looked.answer.kind === 'not_received' && settled) {
       const sent = await callRail(deps, () =>
-        adapter.refund!({
+        send({
           accountId: refund.accountId,
           mode: refund.mode,
           refundId: refund.refundId,
