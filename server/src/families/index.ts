@@ -6,6 +6,8 @@ import { demoFamily } from './demo';
 import { disputesFamily } from './disputes';
 import { eventsFamily } from './events';
 import type { Family } from './family';
+import { mandatesFamily } from './mandates';
+import { paymentMethodsFamily } from './payment-methods';
 import { paymentsFamily } from './payments';
 import { refundsFamily } from './refunds';
 import { simulatorFamily } from './simulator';
@@ -24,4 +26,6 @@ export const FAMILIES: readonly Family[] = [
   simulatorFamily,
   demoFamily,
   collectFamily,
+  paymentMethodsFamily,
+  mandatesFamily,
 ];

@@ -56,6 +56,8 @@ const CLIENT_SECRET_IN: Record<string, 'body' | 'query'> = {
   'GET /poll/status/{poll_id}': 'query',
   'GET /account/payment_methods': 'query',
   'POST /vault/tokens': 'body',
+  'GET /customers/payment_methods': 'query',
+  'POST /payment_methods/{method_id}/update': 'body',
 };
 
 interface Sample {
@@ -145,6 +147,8 @@ describe('authorization matrix (docs/authorization.md)', () => {
       'POST /payments/{payment_id}/eligibility': { payment_method_type: 'upi', payment_method_data: UPI_SUCCESS.payment_method_data },
       'POST /vault/tokens': { card_number: '4242424242424242', card_exp_month: '12', card_exp_year: '2030', card_cvc: '123' },
       'POST /customers': { name: 'Matrix' },
+      'POST /payment_methods': { payment_method: 'upi', payment_method_type: 'upi_collect' },
+      'POST /payment_methods/{method_id}/update': { wallet: {} },
       'POST /customers/{customer_id}': { name: 'Matrix 2' },
       'POST /ephemeral_keys': { customer_id: customerOfEphemeralKey },
       'POST /refunds': { payment_id: succeeded.payment_id, amount: 100 },
@@ -223,7 +227,10 @@ describe('authorization matrix (docs/authorization.md)', () => {
   test('every route of the API refuses an unknown query parameter the same way (ERR_2004 naming it)', async () => {
     for (const [route, expected] of table) {
       if (route.includes('/simulator/') || route.includes('/demo') || route === 'GET /openapi.json') continue; // pages and documents, not operations
-      const credential = CREDENTIALS.find((candidate) => expected[candidate] === 'allowed' && candidate !== 'no key' && candidate !== 'ephemeral key');
+      // An ephemeral key only where nothing else is allowed (setting a customer's default method).
+      const credential =
+        CREDENTIALS.find((candidate) => expected[candidate] === 'allowed' && candidate !== 'no key' && candidate !== 'ephemeral key') ??
+        (expected['ephemeral key'] === 'allowed' ? 'ephemeral key' : undefined);
       const { text } = await send(route, credential!, '?unknown_param=1');
       expect(JSON.parse(text), `${route} with ${credential}`).toMatchObject({ error: { code: 'ERR_2004', field_name: 'unknown_param' } });
     }

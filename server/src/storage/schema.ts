@@ -15,6 +15,8 @@ import type { RefundsSchema } from './refunds/schema';
 import type { VaultSchema } from './vault/schema';
 import type { DisputesSchema } from './disputes/schema';
 import type { FilesSchema } from './files/schema';
+import type { PaymentMethodsSchema } from './payment-methods/schema';
+import type { MandatesSchema } from './mandates/schema';
 
 export interface Database
   extends AccountsSchema,
@@ -26,4 +28,6 @@ export interface Database
     VaultSchema,
     DisputesSchema,
     FilesSchema,
-    CollectSchema {}
+    CollectSchema,
+    PaymentMethodsSchema,
+    MandatesSchema {}

@@ -14,6 +14,8 @@ import { refundsSqlStores } from './refunds/sql-store';
 import { vaultSqlStores } from './vault/sql-store';
 import { disputesSqlStores } from './disputes/sql-store';
 import { filesSqlStores } from './files/sql-store';
+import { paymentMethodsSqlStores } from './payment-methods/sql-store';
+import { mandatesSqlStores } from './mandates/sql-store';
 
 /** Every family's SQL stores on one connection or transaction: one line per family. */
 function storesFor(db: Db): Stores {
@@ -28,6 +30,8 @@ function storesFor(db: Db): Stores {
     ...disputesSqlStores(db),
     ...filesSqlStores(db),
     ...collectSqlStores(db),
+    ...paymentMethodsSqlStores(db),
+    ...mandatesSqlStores(db),
   };
 }
 

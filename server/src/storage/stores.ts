@@ -14,6 +14,8 @@ import type { RefundsStores } from './refunds/store';
 import type { VaultStores } from './vault/store';
 import type { DisputesStores } from './disputes/store';
 import type { FilesStores } from './files/store';
+import type { PaymentMethodsStores } from './payment-methods/store';
+import type { MandatesStores } from './mandates/store';
 
 /** The stores usable inside one transaction: one line per family. */
 export interface Stores
@@ -26,7 +28,9 @@ export interface Stores
     VaultStores,
     DisputesStores,
     FilesStores,
-    CollectStores {}
+    CollectStores,
+    PaymentMethodsStores,
+    MandatesStores {}
 
 /** The whole store: the stores plus transactions and lifecycle. */
 export interface Store extends Stores {

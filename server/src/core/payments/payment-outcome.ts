@@ -66,6 +66,8 @@ export async function applyRailOutcome(
   payment: PaymentRecord,
   outcome: RailOutcome,
   trigger: 'rail_result' | 'rail_sync',
+  /** Runs in the transaction of an authorized outcome, before its event (recurring: save the method, the mandate). */
+  onAuthorized?: (tx: Stores, payment: PaymentRecord, now: Date) => Promise<PaymentRecord>,
 ): Promise<PaymentRecord> {
   if (outcome.kind === 'pending') return payment;
   const decision = decideTransition(payment.status, trigger, {
@@ -78,7 +80,8 @@ export async function applyRailOutcome(
   }
   const now = deps.clock.now();
   const updated = await deps.store.transaction(async (tx) => {
-    const next = await tx.payments.updatePaymentIfStatus(payment, payment.paymentId, [payment.status], patchFor(payment, outcome, decision.to, now));
+    let next = await tx.payments.updatePaymentIfStatus(payment, payment.paymentId, [payment.status], patchFor(payment, outcome, decision.to, now));
+    if (next !== undefined && outcome.kind === 'authorized' && onAuthorized !== undefined) next = await onAuthorized(tx, next, now);
     if (next !== undefined) {
       await recordAttemptOutcome(tx, next, outcome, now);
       await recordPaymentEvent(deps, tx, next, now);
