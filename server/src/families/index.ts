@@ -11,6 +11,7 @@ import { paymentMethodsFamily } from './payment-methods';
 import { paymentsFamily } from './payments';
 import { refundsFamily } from './refunds';
 import { simulatorFamily } from './simulator';
+import { subscriptionsFamily } from './subscriptions';
 import { systemFamily } from './system';
 import { vaultFamily } from './vault';
 
@@ -28,4 +29,5 @@ export const FAMILIES: readonly Family[] = [
   collectFamily,
   paymentMethodsFamily,
   mandatesFamily,
+  subscriptionsFamily,
 ];
