@@ -8,7 +8,7 @@
 import type { JsonObject, PaymentMethodData } from '../../../../protocol/api/payments';
 import type { AuthContext } from '../auth/auth-context';
 import type { MandateRecord } from '../../storage/mandates/records';
-import type { StoredCardFields, StoredPaymentMethodRecord } from '../../storage/payment-methods/records';
+import type { PendingSaveInstrument, StoredCardFields, StoredPaymentMethodRecord } from '../../storage/payment-methods/records';
 import type { PaymentRecord } from '../../storage/payments/records';
 import type { Stores } from '../../storage/stores';
 import type { CardDetails } from '../../vault/card-details';
@@ -62,13 +62,13 @@ export function planSaveForFutureUsage(
 }
 
 /**
- * In the transaction that records the successful outcome: inserts the saved method (the card sealed by the vault),
- * the mandate with its mandate_active event, makes the method the customer's default when there is none, and links
- * both to the payment. Returns the payment as updated.
+ * What a saved method will hold, sealed as soon as the card is in hand (a payment that waits for the customer
+ * resolves later, when the card is no longer in memory): the id it will have, the card's display fields and
+ * ciphertext, or the UPI VPA.
  */
-export async function saveForFutureUsage(deps: CoreDeps, tx: Stores, plan: SavePlan, payment: PaymentRecord, now: Date): Promise<PaymentRecord> {
-  const customerId = payment.customerId;
-  if (customerId === null) return payment;
+export type SealedInstrument = PendingSaveInstrument;
+
+export function sealInstrument(deps: CoreDeps, payment: PaymentRecord, plan: SavePlan): SealedInstrument {
   const paymentMethodId = deps.ids.id('paymentMethod');
   let card: StoredCardFields | null = null;
   let cardCiphertext: string | null = null;
@@ -87,6 +87,26 @@ export async function saveForFutureUsage(deps: CoreDeps, tx: Stores, plan: SaveP
     cardCiphertext = deps.vault.sealStoredCard(payment, paymentMethodId, plan.card);
   }
   const vpa = collectVpa(plan.paymentMethodData);
+  return {
+    paymentMethodId,
+    rail: plan.rail,
+    card,
+    cardCiphertext,
+    upi: vpa !== undefined ? { vpa_id: vpa } : null,
+    withMandate: plan.withMandate,
+    customerAcceptance: plan.customerAcceptance,
+  };
+}
+
+/**
+ * In the transaction that records the successful outcome: inserts the saved method, the mandate with its
+ * mandate_active event, makes the method the customer's default when there is none, and links both to the payment.
+ * Returns the payment as updated.
+ */
+export async function saveForFutureUsage(deps: CoreDeps, tx: Stores, sealed: SealedInstrument, payment: PaymentRecord, now: Date): Promise<PaymentRecord> {
+  const customerId = payment.customerId;
+  if (customerId === null) return payment;
+  const { paymentMethodId, card, cardCiphertext } = sealed;
   const method: StoredPaymentMethodRecord = {
     accountId: payment.accountId,
     mode: payment.mode,
@@ -97,11 +117,11 @@ export async function saveForFutureUsage(deps: CoreDeps, tx: Stores, plan: SaveP
     paymentMethodIssuer: null,
     card,
     cardCiphertext,
-    upi: vpa !== undefined ? { vpa_id: vpa } : null,
+    upi: sealed.upi,
     wallet: null,
     bankTransfer: null,
     metadata: null,
-    rail: plan.rail,
+    rail: sealed.rail,
     recurringEnabled: true,
     originPaymentId: payment.paymentId,
     lastUsedAt: now,
@@ -111,7 +131,7 @@ export async function saveForFutureUsage(deps: CoreDeps, tx: Stores, plan: SaveP
   if ((await tx.storedPaymentMethods.insertStoredPaymentMethod(method)) === 'duplicate') throw new Error('payment_method_id collided');
 
   let mandateId: string | null = null;
-  if (plan.withMandate) {
+  if (sealed.withMandate) {
     const decision = decideMandateTransition(null, 'setup_payment_succeeded');
     if (!decision.allowed) throw new Error('mandate table has no creation row');
     const mandate: MandateRecord = {
@@ -123,7 +143,7 @@ export async function saveForFutureUsage(deps: CoreDeps, tx: Stores, plan: SaveP
       paymentMethod: method.paymentMethod,
       paymentMethodType: method.paymentMethodType,
       card,
-      customerAcceptance: plan.customerAcceptance,
+      customerAcceptance: sealed.customerAcceptance,
       status: decision.to,
       originPaymentId: payment.paymentId,
       createdAt: now,
@@ -149,19 +169,25 @@ export async function markStoredMethodUsed(tx: Stores, payment: PaymentRecord, n
   await tx.storedPaymentMethods.updateStoredPaymentMethod(payment, payment.paymentMethodId, { lastUsedAt: now, updatedAt: now });
 }
 
+/** What applyRailOutcome runs in the transaction of an outcome (kind: the rail's answer). */
+export type OutcomeHook = (tx: Stores, next: PaymentRecord, kind: 'authorized' | 'declined' | 'customer_action', now: Date) => Promise<PaymentRecord>;
+
+const SAVED_STATUSES = new Set(['succeeded', 'requires_capture', 'partially_captured', 'partially_captured_and_capturable']);
+
 /**
  * The hook confirm hands to applyRailOutcome: a charge with a saved method marks it used; a payment that asks to
- * save its instrument (planSaveForFutureUsage) saves it. Undefined when neither applies.
+ * save its instrument (planSaveForFutureUsage) saves it when authorized, or keeps it sealed as a pending save when
+ * the customer still has to act (settlePendingSave finishes it). Undefined when neither applies.
  */
-export function recurringAfterAuthorized(
+export function recurringAfterOutcome(
   deps: CoreDeps,
   auth: AuthContext,
   payment: PaymentRecord,
   input: { stored: boolean; rail: string; card: CardDetails | undefined; setupFutureUsage: string | undefined },
-): ((tx: Stores, next: PaymentRecord, now: Date) => Promise<PaymentRecord>) | undefined {
+): OutcomeHook | undefined {
   if (input.stored) {
-    return async (tx, next, now) => {
-      await markStoredMethodUsed(tx, next, now);
+    return async (tx, next, kind, now) => {
+      if (kind === 'authorized') await markStoredMethodUsed(tx, next, now);
       return next;
     };
   }
@@ -173,5 +199,22 @@ export function recurringAfterAuthorized(
     setupFutureUsage: input.setupFutureUsage,
   });
   if (plan === undefined) return undefined;
-  return (tx, next, now) => saveForFutureUsage(deps, tx, plan, next, now);
+  const sealed = sealInstrument(deps, payment, plan);
+  return async (tx, next, kind, now) => {
+    if (kind === 'authorized' && SAVED_STATUSES.has(next.status)) return saveForFutureUsage(deps, tx, sealed, next, now);
+    if (kind === 'customer_action') await tx.pendingMethodSaves.insertPendingSave({ accountId: next.accountId, mode: next.mode, paymentId: next.paymentId, instrument: sealed, createdAt: now });
+    return next;
+  };
+}
+
+/**
+ * The default hook of a later rail answer (simulator page, sync, sweep): a pending save of the payment is taken; it
+ * becomes the saved method (and mandate) when the payment was authorized, and is dropped, ciphertext included,
+ * when it was not.
+ */
+export async function settlePendingSave(deps: CoreDeps, tx: Stores, next: PaymentRecord, kind: 'authorized' | 'declined' | 'customer_action', now: Date): Promise<PaymentRecord> {
+  if (kind === 'customer_action') return next;
+  const pending = await tx.pendingMethodSaves.takePendingSave(next, next.paymentId);
+  if (pending === undefined || kind !== 'authorized' || !SAVED_STATUSES.has(next.status)) return next;
+  return saveForFutureUsage(deps, tx, pending.instrument, next, now);
 }

@@ -8,7 +8,7 @@ import { findPaymentOrThrow } from './find-payment';
 import { ApiError } from '../shared/errors';
 import { consumePspToken } from './consume-psp-token';
 import { openAttempt } from './payment-attempts';
-import { recurringAfterAuthorized } from '../mandates/save-for-future-usage';
+import { recurringAfterOutcome } from '../mandates/save-for-future-usage';
 import { resolveStoredCharge } from '../mandates/stored-charge';
 import { applyRailOutcome } from './payment-outcome';
 import { chooseRail, resolvePaymentMethod } from './payment-method';
@@ -168,7 +168,8 @@ export async function executeConfirm(
     claimed,
     outcome,
     'rail_result',
-    recurringAfterAuthorized(deps, auth, claimed, { stored: savedInstrument !== undefined, rail: rail.settings.rail, card, setupFutureUsage: changes.setupFutureUsage }),
+    recurringAfterOutcome(deps, auth, claimed, { stored: savedInstrument !== undefined, rail: rail.settings.rail, card, setupFutureUsage: changes.setupFutureUsage }) ??
+      (async (_tx, next) => next),
   );
 }
 

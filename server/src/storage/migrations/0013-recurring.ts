@@ -1,8 +1,8 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Recurring (issue 11): stored payment methods (a card's number only as vault ciphertext), mandates, and on the
- * payment the stored method and mandate it saved or was charged with.
+ * Recurring (issue 11): stored payment methods (a card's number only as vault ciphertext), saves waiting for their
+ * payment's outcome, mandates, and on the payment the stored method and mandate it saved or was charged with.
  */
 export const migration0013Recurring: Migration = {
   async up(db: Kysely<unknown>): Promise<void> {
@@ -36,6 +36,16 @@ export const migration0013Recurring: Migration = {
       .createIndex('stored_payment_methods_customer_idx')
       .on('stored_payment_methods')
       .columns(['account_id', 'mode', 'customer_id', 'created_at'])
+      .execute();
+
+    await db.schema
+      .createTable('pending_method_saves')
+      .addColumn('account_id', 'text', (col) => col.notNull().references('accounts.account_id'))
+      .addColumn('mode', 'text', (col) => col.notNull())
+      .addColumn('payment_id', 'text', (col) => col.notNull())
+      .addColumn('instrument', 'text', (col) => col.notNull())
+      .addColumn('created_at', 'text', (col) => col.notNull())
+      .addPrimaryKeyConstraint('pending_method_saves_pk', ['account_id', 'mode', 'payment_id'])
       .execute();
 
     await db.schema

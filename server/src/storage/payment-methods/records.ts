@@ -45,3 +45,20 @@ export interface StoredPaymentMethodRecord extends Scope {
 
 /** Fields an update may change (undefined: keep). */
 export type StoredPaymentMethodPatch = Partial<Pick<StoredPaymentMethodRecord, 'card' | 'wallet' | 'lastUsedAt'>> & { updatedAt: Date };
+
+/** What a payment that waits for its customer will save if it succeeds (the card already sealed). */
+export interface PendingSaveInstrument {
+  paymentMethodId: string;
+  rail: string;
+  card: StoredCardFields | null;
+  cardCiphertext: string | null;
+  upi: JsonObject | null;
+  withMandate: boolean;
+  customerAcceptance: JsonObject | null;
+}
+
+export interface PendingMethodSaveRecord extends Scope {
+  paymentId: string;
+  instrument: PendingSaveInstrument;
+  createdAt: Date;
+}

@@ -23,6 +23,16 @@ export interface StoredPaymentMethodsTable {
   updated_at: string;
 }
 
+/** Saves waiting for their payment's outcome (migration 0013); instrument is JSON holding only ciphertext of a card. */
+export interface PendingMethodSavesTable {
+  account_id: string;
+  mode: Mode;
+  payment_id: string;
+  instrument: string;
+  created_at: string;
+}
+
 export interface PaymentMethodsSchema {
   stored_payment_methods: StoredPaymentMethodsTable;
+  pending_method_saves: PendingMethodSavesTable;
 }

@@ -2,9 +2,9 @@ import type { Selectable } from 'kysely';
 import type { JsonObject } from '../../../../protocol/api/payments';
 import type { PaymentMethod, PaymentMethodType } from '../../../../protocol/api/enums';
 import type { InsertResult, Scope } from '../../kernel/store-types';
-import type { StoredCardFields, StoredPaymentMethodPatch, StoredPaymentMethodRecord } from './records';
+import type { PendingMethodSaveRecord, PendingSaveInstrument, StoredCardFields, StoredPaymentMethodPatch, StoredPaymentMethodRecord } from './records';
 import type { StoredPaymentMethodsTable } from './schema';
-import type { PaymentMethodsStores, StoredPaymentMethodStore } from './store';
+import type { PaymentMethodsStores, PendingMethodSaveStore, StoredPaymentMethodStore } from './store';
 import { type Db, dateOrNull, inScope, insertResult, iso, isoOrNull, jsonOrNull, parseJson } from '../sql-rows';
 
 function toMethod(row: Selectable<StoredPaymentMethodsTable>): StoredPaymentMethodRecord {
@@ -122,6 +122,33 @@ export class SqlStoredPaymentMethodStore implements StoredPaymentMethodStore {
   }
 }
 
+/** Pending saves on SQLite and PostgreSQL. */
+export class SqlPendingMethodSaveStore implements PendingMethodSaveStore {
+  constructor(private readonly db: Db) {}
+
+  async insertPendingSave(save: PendingMethodSaveRecord): Promise<InsertResult> {
+    const result = await this.db
+      .insertInto('pending_method_saves')
+      .values({ account_id: save.accountId, mode: save.mode, payment_id: save.paymentId, instrument: JSON.stringify(save.instrument), created_at: iso(save.createdAt) })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    return insertResult(result);
+  }
+
+  async takePendingSave(scope: Scope, paymentId: string): Promise<PendingMethodSaveRecord | undefined> {
+    const row = await this.db.deleteFrom('pending_method_saves').where(inScope(scope)).where('payment_id', '=', paymentId).returningAll().executeTakeFirst();
+    return (
+      row && {
+        accountId: row.account_id,
+        mode: row.mode,
+        paymentId: row.payment_id,
+        instrument: JSON.parse(row.instrument) as PendingSaveInstrument,
+        createdAt: new Date(row.created_at),
+      }
+    );
+  }
+}
+
 export function paymentMethodsSqlStores(db: Db): PaymentMethodsStores {
-  return { storedPaymentMethods: new SqlStoredPaymentMethodStore(db) };
+  return { storedPaymentMethods: new SqlStoredPaymentMethodStore(db), pendingMethodSaves: new SqlPendingMethodSaveStore(db) };
 }

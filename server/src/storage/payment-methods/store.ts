@@ -1,5 +1,5 @@
 import type { InsertResult, Scope } from '../../kernel/store-types';
-import type { StoredPaymentMethodPatch, StoredPaymentMethodRecord } from './records';
+import type { PendingMethodSaveRecord, StoredPaymentMethodPatch, StoredPaymentMethodRecord } from './records';
 
 export interface StoredPaymentMethodStore {
   insertStoredPaymentMethod(method: StoredPaymentMethodRecord): Promise<InsertResult>;
@@ -13,6 +13,13 @@ export interface StoredPaymentMethodStore {
   deleteStoredPaymentMethodsOfCustomer(scope: Scope, customerId: string): Promise<number>;
 }
 
+export interface PendingMethodSaveStore {
+  insertPendingSave(save: PendingMethodSaveRecord): Promise<InsertResult>;
+  /** Deletes and returns the payment's pending save (of concurrent takers one gets it). */
+  takePendingSave(scope: Scope, paymentId: string): Promise<PendingMethodSaveRecord | undefined>;
+}
+
 export interface PaymentMethodsStores {
   storedPaymentMethods: StoredPaymentMethodStore;
+  pendingMethodSaves: PendingMethodSaveStore;
 }

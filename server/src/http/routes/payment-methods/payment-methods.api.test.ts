@@ -12,6 +12,7 @@ import type { AccountSettings } from '../../../kernel/account-settings-types';
 import { apiRequest, expectApiError, expectOk, type ApiRequestOptions } from '../../../test-support/api-assertions';
 import { forEachEngine } from '../../../test-support/engines';
 import { ALL_RAILS_SETTINGS } from '../../../test-support/fixtures';
+import { PENDING_RESOLVE_AFTER_MS } from '../../../rails/simulator/upi-simulator';
 import { createHarness, type Harness } from '../../../test-support/harness';
 
 type Json = Record<string, unknown>;
@@ -309,6 +310,69 @@ forEachEngine('Stored payment methods and mandates API', (engine) => {
       expect(renewal).toMatchObject({ status: 'succeeded', amount_received: 1_999, payment_method: 'card', payment_method_data: { card: { last4: '4242', exp_month: '01', exp_year: '2033' } } });
       const usedAt = (await ok<PaymentMethodResponse>(await call(r, 'GET', `/payment_methods/${paid.payment_method_id}`))).last_used_at;
       expect(usedAt).not.toBeNull();
+    });
+
+    const cardPaymentAsking = async (customerId: string, number: string) => {
+      const payment = await ok<PaymentResponse>(await call(r, 'POST', '/payments', { body: { amount: 5_000, currency: 'USD', customer_id: customerId, setup_future_usage: 'off_session' } }));
+      const token = await ok<{ psp_token: string }>(
+        await call(r, 'POST', '/vault/tokens', {
+          key: r.publishableKey,
+          headers: { origin: JS_ORIGIN },
+          body: { client_secret: payment.client_secret, card_number: number, card_exp_month: '12', card_exp_year: '2030', card_cvc: '123' },
+        }),
+      );
+      return ok<PaymentResponse>(
+        await call(r, 'POST', `/payments/${payment.payment_id}/confirm`, {
+          key: r.publishableKey,
+          body: { client_secret: payment.client_secret, payment_method: 'card', payment_method_type: 'credit', payment_method_data: { psp_token: token.psp_token } },
+        }),
+      );
+    };
+    /** Answers a simulator page (3DS) as the customer would. */
+    const answerPage = async (url: string, decision: 'complete' | 'fail') => {
+      const target = new URL(url);
+      const html = await (await r.app.request(`${target.pathname}${target.search}`)).text();
+      const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
+      const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1] ?? '';
+      await r.app.request(action, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ account: field('account'), challenge: field('challenge'), decision }).toString(),
+      });
+    };
+    const pendingSaves = async () => (await r.db.selectFrom('pending_method_saves').select('payment_id').execute()).map((row) => row.payment_id);
+
+    test('a payment that waits for the customer saves its method when it succeeds later (UPI pending, 3DS card)', async () => {
+      const customerId = await newCustomer(r);
+      const upi = await pay(r, { customer_id: customerId, setup_future_usage: 'off_session', payment_method_data: UPI('pending@upi') });
+      expect(upi).toMatchObject({ status: 'requires_customer_action', mandate_id: null, payment_method_id: null });
+      expect(await pendingSaves()).toContain(upi.payment_id);
+      r.clock.advance(PENDING_RESOLVE_AFTER_MS);
+      const resolved = await ok<PaymentResponse>(await call(r, 'GET', `/payments/${upi.payment_id}`));
+      expect(resolved.status).toBe('succeeded');
+      expect(resolved.mandate_id).toMatch(/^man_/);
+      expect(await pendingSaves()).not.toContain(upi.payment_id);
+      expect((await ok<MandateResponse>(await call(r, 'GET', `/mandates/${resolved.mandate_id}`))).status).toBe('active');
+
+      const card = await cardPaymentAsking(customerId, '4000003800000446');
+      expect(card.status).toBe('requires_customer_action');
+      await answerPage(card.next_action?.type === 'redirect_to_url' ? card.next_action.redirect_to_url : '', 'complete');
+      const authenticated = await ok<PaymentResponse>(await call(r, 'GET', `/payments/${card.payment_id}`));
+      expect(authenticated.status).toBe('succeeded');
+      const saved = await ok<PaymentMethodResponse>(await call(r, 'GET', `/payment_methods/${authenticated.payment_method_id}`));
+      expect(saved.card).toMatchObject({ last4_digits: '0446', saved_to_locker: true });
+      expect(await eventTypesOf(r, authenticated.mandate_id!)).toEqual(['mandate_active']);
+    });
+
+    test('a waiting payment that fails saves nothing, and its sealed card is dropped', async () => {
+      const customerId = await newCustomer(r);
+      const card = await cardPaymentAsking(customerId, '4000003800000446');
+      expect(await pendingSaves()).toContain(card.payment_id);
+      await answerPage(card.next_action?.type === 'redirect_to_url' ? card.next_action.redirect_to_url : '', 'fail');
+      expect((await ok<PaymentResponse>(await call(r, 'GET', `/payments/${card.payment_id}`))).status).toBe('failed');
+      expect(await pendingSaves()).not.toContain(card.payment_id);
+      expect((await methodsOf(r, customerId)).customer_payment_methods).toEqual([]);
+      expect(await ok(await call(r, 'GET', `/customers/${customerId}/mandates`))).toEqual([]);
     });
 
     test('a payment without a customer saves nothing, and deleting the customer deletes its methods', async () => {
