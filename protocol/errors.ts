@@ -74,6 +74,7 @@ export const ERROR_CATALOG = {
   ERR_4101: { status: 404, type: 'invalid_request', when: 'The mandate does not exist for this account and mode.' },
   ERR_4102: { status: 400, type: 'invalid_request', when: 'The mandate is not active (already revoked), so it cannot be revoked again.' },
   ERR_4110: { status: 404, type: 'invalid_request', when: 'The subscription does not exist for this profile (none exists while no billing processor is connected).' },
+  ERR_4111: { status: 400, type: 'invalid_request', when: 'The operation is not allowed in the subscription\'s current status.' },
   ERR_4090: { status: 409, type: 'idempotency_error', when: 'A request with this Idempotency-Key is still in flight.' },
   ERR_4091: { status: 422, type: 'idempotency_error', when: 'This Idempotency-Key was used with a different request.' },
   ERR_4094: { status: 400, type: 'invalid_request', when: 'Metadata update on an already-sent payment; the stored metadata is unchanged.' },

@@ -178,7 +178,7 @@ describe('authorization matrix (docs/authorization.md)', () => {
       const fields = Object.entries(upload).map(([name, value]) => ({ name, value }));
       const { body, contentType } = multipartBody([...fields, { name: 'file', filename: 'matrix.pdf', contentType: 'application/pdf', bytes: Buffer.from('%PDF-1.4 matrix') }]);
       sample.multipart = { body: body.toString('latin1'), contentType };
-    } else if (route.startsWith('POST /simulator/') && !route.startsWith('POST /simulator/disputes')) sample.form = 'decision=complete&account=acc&challenge=none';
+    } else if (route.startsWith('POST /simulator/') && !route.startsWith('POST /simulator/disputes') && !route.startsWith('POST /simulator/subscriptions')) sample.form = 'decision=complete&account=acc&challenge=none';
     else if (method === 'POST' || bodies[route] !== undefined) sample.body = bodies[route] ?? {};
     return sample;
   }

@@ -17,6 +17,7 @@ import type { DisputesSchema } from './disputes/schema';
 import type { FilesSchema } from './files/schema';
 import type { PaymentMethodsSchema } from './payment-methods/schema';
 import type { MandatesSchema } from './mandates/schema';
+import type { SubscriptionsSchema } from './subscriptions/schema';
 
 export interface Database
   extends AccountsSchema,
@@ -30,4 +31,5 @@ export interface Database
     FilesSchema,
     CollectSchema,
     PaymentMethodsSchema,
-    MandatesSchema {}
+    MandatesSchema,
+    SubscriptionsSchema {}

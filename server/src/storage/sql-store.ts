@@ -16,6 +16,7 @@ import { disputesSqlStores } from './disputes/sql-store';
 import { filesSqlStores } from './files/sql-store';
 import { paymentMethodsSqlStores } from './payment-methods/sql-store';
 import { mandatesSqlStores } from './mandates/sql-store';
+import { subscriptionsSqlStores } from './subscriptions/sql-store';
 
 /** Every family's SQL stores on one connection or transaction: one line per family. */
 function storesFor(db: Db): Stores {
@@ -32,6 +33,7 @@ function storesFor(db: Db): Stores {
     ...collectSqlStores(db),
     ...paymentMethodsSqlStores(db),
     ...mandatesSqlStores(db),
+    ...subscriptionsSqlStores(db),
   };
 }
 

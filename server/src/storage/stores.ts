@@ -16,6 +16,7 @@ import type { DisputesStores } from './disputes/store';
 import type { FilesStores } from './files/store';
 import type { PaymentMethodsStores } from './payment-methods/store';
 import type { MandatesStores } from './mandates/store';
+import type { SubscriptionsStores } from './subscriptions/store';
 
 /** The stores usable inside one transaction: one line per family. */
 export interface Stores
@@ -30,7 +31,8 @@ export interface Stores
     FilesStores,
     CollectStores,
     PaymentMethodsStores,
-    MandatesStores {}
+    MandatesStores,
+    SubscriptionsStores {}
 
 /** The whole store: the stores plus transactions and lifecycle. */
 export interface Store extends Stores {

@@ -1,9 +1,11 @@
 /**
  * Subscriptions need a billing processor connected to the business profile (spec "not live today" 4). None is
- * connected on any profile today, so every operation that needs one (creation, estimates, the item catalogue) is
- * refused for the missing billing_processor_id, naming it, and no subscription exists to read or change.
+ * connected on the default account, so every operation that needs one (creation, estimates, the item catalogue) is
+ * refused for the missing billing_processor_id, naming it. A test account with `"billing_processor": "simulator"` in
+ * RAIL_ACCOUNT_CONFIG has the simulated processor on every profile, in test mode.
  */
 import type { ProfileRecord } from '../../storage/accounts/records';
+import type { SubscriptionRecord } from '../../storage/subscriptions/records';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
@@ -18,8 +20,10 @@ export async function profileOfRequest(deps: CoreDeps, auth: AuthContext, profil
   return profile;
 }
 
-/** Refuses an operation that needs the profile's billing processor: none is connected (ERR_2001, billing_processor_id). */
-export function refuseWithoutBillingProcessor(profile: ProfileRecord): never {
+/** The profile, when a billing processor is connected to it in this mode; ERR_2001 naming billing_processor_id otherwise. */
+export async function profileWithBillingProcessor(deps: CoreDeps, auth: AuthContext, profileId: string | undefined): Promise<ProfileRecord> {
+  const profile = await profileOfRequest(deps, auth, profileId);
+  if (auth.account.settings.billingProcessor === 'simulator' && auth.mode === 'test') return profile;
   throw new ApiError(
     'ERR_2001',
     `billing_processor_id is required: no billing processor is connected to business profile ${profile.profileId}, so subscriptions cannot be created.`,
@@ -27,7 +31,10 @@ export function refuseWithoutBillingProcessor(profile: ProfileRecord): never {
   );
 }
 
-/** No subscription exists without a billing processor: ERR_4110 for any id. */
-export function noSuchSubscription(): ApiError {
-  return new ApiError('ERR_4110', 'No such subscription exists for this profile.');
+/** The subscription of this profile, or ERR_4110 (none exists on a profile without a billing processor). */
+export async function findSubscriptionOrThrow(deps: CoreDeps, auth: AuthContext, profileId: string | undefined, subscriptionId: string): Promise<SubscriptionRecord> {
+  const profile = await profileOfRequest(deps, auth, profileId);
+  const subscription = await deps.store.subscriptions.findSubscription(auth, profile.profileId, subscriptionId);
+  if (subscription === undefined) throw new ApiError('ERR_4110', 'No such subscription exists for this profile.');
+  return subscription;
 }

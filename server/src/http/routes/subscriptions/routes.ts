@@ -18,12 +18,26 @@ import {
   SubscriptionStatusResponse,
   UpdateSubscriptionRequest,
 } from '../../../../../protocol/api/subscriptions';
-import { missingClientSecret } from '../../../core/auth/auth';
 import type { CoreDeps } from '../../../core/shared/deps';
-import { findSubscriptionOrThrow, listSubscriptions, needBillingProcessor } from '../../../core/subscriptions/subscription-operations';
+import {
+  cancelSubscription,
+  confirmSubscription,
+  createAndConfirmSubscription,
+  createSubscription,
+  estimateSubscription,
+  listSubscriptionItems,
+  listSubscriptions,
+  pauseSubscription,
+  renewDueSubscriptions,
+  respondWithSubscription,
+  resumeSubscription,
+  retrieveSubscription,
+  updateSubscription,
+} from '../../../core/subscriptions/subscription-operations';
 import type { AppEnv } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
 import { parseJsonBody } from '../../middleware/json-body';
+import { ApiError } from '../../../core/shared/errors';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
 
 const SubscriptionPath = z.object({ subscription_id: SubscriptionIdParam });
@@ -37,22 +51,36 @@ const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, content:
  * live today" 4): core/subscriptions answers every creation with ERR_2001 naming billing_processor_id.
  */
 export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): void {
-  const creation = (path: '/subscriptions' | '/subscriptions/create', schema: z.ZodType, summary: string) =>
-    app.openapi(
-      createRoute({
-        method: 'post',
-        path,
-        tags: TAGS,
-        summary,
-        security: SECURITY,
-        middleware: [authenticate(deps, ['secret']), parseJsonBody] as const,
-        request: { query: NoQuery, body: jsonBody(schema) },
-        responses: { 200: { description: 'The subscription', ...subscriptionJson }, ...ERROR_RESPONSES },
-      }),
-      async (c) => needBillingProcessor(deps, c.get('auth'), c.req.header(PROFILE_ID_HEADER)),
-    );
-  creation('/subscriptions', CreateAndConfirmSubscriptionRequest, 'Create and confirm a subscription');
-  creation('/subscriptions/create', CreateSubscriptionRequest, 'Create a subscription (confirmed separately)');
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/subscriptions',
+      tags: TAGS,
+      summary: 'Create and confirm a subscription (pays the first invoice)',
+      security: SECURITY,
+      middleware: [authenticate(deps, ['secret']), parseJsonBody] as const,
+      request: { query: NoQuery, body: jsonBody(CreateAndConfirmSubscriptionRequest) },
+      responses: { 200: { description: 'The subscription', ...subscriptionJson }, ...ERROR_RESPONSES },
+    }),
+    async (c) => c.json(await createAndConfirmSubscription(deps, c.get('auth'), c.req.header(PROFILE_ID_HEADER), c.req.valid('json')), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/subscriptions/create',
+      tags: TAGS,
+      summary: 'Create a subscription (confirmed separately)',
+      security: SECURITY,
+      middleware: [authenticate(deps, ['secret']), parseJsonBody] as const,
+      request: { query: NoQuery, body: jsonBody(CreateSubscriptionRequest) },
+      responses: { 200: { description: 'The subscription', ...subscriptionJson }, ...ERROR_RESPONSES },
+    }),
+    async (c) => {
+      const created = await createSubscription(deps, c.get('auth'), c.req.header(PROFILE_ID_HEADER), c.req.valid('json'));
+      return c.json(await respondWithSubscription(deps, created), 200);
+    },
+  );
 
   app.openapi(
     createRoute({
@@ -65,7 +93,7 @@ export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>, deps: CoreD
       request: { query: SubscriptionEstimateQuery },
       responses: { 200: { description: 'The estimate', content: { 'application/json': { schema: SubscriptionEstimateResponse } } }, ...ERROR_RESPONSES },
     }),
-    async (c) => needBillingProcessor(deps, c.get('auth'), c.req.header(PROFILE_ID_HEADER)),
+    async (c) => c.json(await estimateSubscription(deps, c.get('auth'), c.req.header(PROFILE_ID_HEADER), c.req.valid('query')), 200),
   );
 
   app.openapi(
@@ -79,7 +107,7 @@ export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>, deps: CoreD
       request: { query: SubscriptionItemsQuery },
       responses: { 200: { description: 'Items', content: { 'application/json': { schema: z.array(z.record(z.string(), z.unknown())) } } }, ...ERROR_RESPONSES },
     }),
-    async (c) => needBillingProcessor(deps, c.get('auth'), c.req.header(PROFILE_ID_HEADER)),
+    async (c) => c.json(await listSubscriptionItems(deps, c.get('auth'), c.req.header(PROFILE_ID_HEADER), c.req.valid('query')), 200),
   );
 
   app.openapi(
@@ -93,7 +121,7 @@ export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>, deps: CoreD
       request: { query: ListSubscriptionsQuery },
       responses: { 200: { description: 'Subscriptions', content: { 'application/json': { schema: z.array(SubscriptionResponse) } } }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await listSubscriptions(deps, c.get('auth'), c.req.header(PROFILE_ID_HEADER)), 200),
+    async (c) => c.json(await listSubscriptions(deps, c.get('auth'), c.req.header(PROFILE_ID_HEADER), c.req.valid('query')), 200),
   );
 
   app.openapi(
@@ -107,39 +135,60 @@ export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>, deps: CoreD
       request: { query: NoQuery, params: SubscriptionPath },
       responses: { 200: { description: 'The subscription', ...subscriptionJson }, ...ERROR_RESPONSES },
     }),
-    async (c) => findSubscriptionOrThrow(deps, c.get('auth'), c.req.header(PROFILE_ID_HEADER), c.req.valid('param').subscription_id),
+    async (c) => c.json(await retrieveSubscription(deps, c.get('auth'), c.req.header(PROFILE_ID_HEADER), c.req.valid('param').subscription_id), 200),
   );
 
-  const change = (
-    method: 'post' | 'put',
-    path: string,
-    schema: z.ZodType,
-    summary: string,
-    response: typeof subscriptionJson | typeof statusJson,
-    kinds: readonly ('secret' | 'publishable')[] = ['secret'],
-  ) =>
-    app.openapi(
-      createRoute({
-        method,
-        path,
-        tags: TAGS,
-        summary,
-        security: SECURITY,
-        middleware: [authenticate(deps, kinds), parseJsonBody] as const,
-        request: { query: NoQuery, params: SubscriptionPath, body: jsonBody(schema) },
-        responses: { 200: { description: 'The subscription', ...response }, ...ERROR_RESPONSES },
-      }),
-      async (c) => {
-        const auth = c.get('auth');
-        const body = (c.req.valid as (target: 'json') => { client_secret?: unknown })('json');
-        // A browser confirms with the subscription's client_secret (api-conventions §2), like a payment.
-        if (auth.keyKind === 'publishable' && body.client_secret === undefined) throw missingClientSecret();
-        return findSubscriptionOrThrow(deps, auth, c.req.header(PROFILE_ID_HEADER), c.req.param('subscription_id') ?? '');
+  const changeRoute = (method: 'post' | 'put', path: string, schema: z.ZodType, summary: string, response: typeof subscriptionJson | typeof statusJson, kinds: readonly ('secret' | 'publishable')[] = ['secret']) =>
+    createRoute({
+      method,
+      path,
+      tags: TAGS,
+      summary,
+      security: SECURITY,
+      middleware: [authenticate(deps, kinds), parseJsonBody] as const,
+      request: { query: NoQuery, params: SubscriptionPath, body: jsonBody(schema) },
+      responses: { 200: { description: 'The subscription', ...response }, ...ERROR_RESPONSES },
+    });
+  const target = (c: { get(key: 'auth'): AppEnv['Variables']['auth']; req: { header(name: string): string | undefined; param(name: string): string | undefined } }) =>
+    [c.get('auth'), c.req.header(PROFILE_ID_HEADER), c.req.param('subscription_id') ?? ''] as const;
+
+  app.openapi(changeRoute('post', '/subscriptions/{subscription_id}/cancel', CancelSubscriptionRequest, 'Cancel a subscription', statusJson), async (c) =>
+    c.json(await cancelSubscription(deps, ...target(c), c.req.valid('json') as CancelSubscriptionRequest), 200),
+  );
+  app.openapi(
+    changeRoute('post', '/subscriptions/{subscription_id}/confirm', ConfirmSubscriptionRequest, 'Confirm a subscription (pays the first invoice)', subscriptionJson, ['secret', 'publishable']),
+    async (c) => c.json(await confirmSubscription(deps, ...target(c), c.req.valid('json') as ConfirmSubscriptionRequest), 200),
+  );
+  app.openapi(changeRoute('post', '/subscriptions/{subscription_id}/pause', PauseSubscriptionRequest, 'Pause a subscription', statusJson), async (c) =>
+    c.json(await pauseSubscription(deps, ...target(c), c.req.valid('json') as PauseSubscriptionRequest), 200),
+  );
+  app.openapi(changeRoute('post', '/subscriptions/{subscription_id}/resume', ResumeSubscriptionRequest, 'Resume a subscription', statusJson), async (c) =>
+    c.json(await resumeSubscription(deps, ...target(c), c.req.valid('json') as ResumeSubscriptionRequest), 200),
+  );
+  app.openapi(changeRoute('put', '/subscriptions/{subscription_id}/update', UpdateSubscriptionRequest, 'Change the plan of a subscription', subscriptionJson), async (c) =>
+    c.json(await updateSubscription(deps, ...target(c), c.req.valid('json') as UpdateSubscriptionRequest), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/simulator/subscriptions/renew',
+      tags: TAGS,
+      summary: "Test mode: renew the account's due subscriptions now (the simulated billing processor's clock tick)",
+      security: SECURITY,
+      middleware: [authenticate(deps, ['secret']), parseJsonBody] as const,
+      request: { query: NoQuery },
+      responses: {
+        200: { description: 'What the tick did', content: { 'application/json': { schema: z.object({ renewed: z.int(), failed: z.int(), paused: z.int(), cancelled: z.int() }) } } },
+        ...ERROR_RESPONSES,
       },
-    );
-  change('post', '/subscriptions/{subscription_id}/cancel', CancelSubscriptionRequest, 'Cancel a subscription', statusJson);
-  change('post', '/subscriptions/{subscription_id}/confirm', ConfirmSubscriptionRequest, 'Confirm a subscription', subscriptionJson, ['secret', 'publishable']);
-  change('post', '/subscriptions/{subscription_id}/pause', PauseSubscriptionRequest, 'Pause a subscription', statusJson);
-  change('post', '/subscriptions/{subscription_id}/resume', ResumeSubscriptionRequest, 'Resume a subscription', statusJson);
-  change('put', '/subscriptions/{subscription_id}/update', UpdateSubscriptionRequest, 'Change the plan of a subscription', subscriptionJson);
+    }),
+    async (c) => {
+      const auth = c.get('auth');
+      if (auth.mode !== 'test' || auth.account.settings.billingProcessor !== 'simulator') {
+        throw new ApiError('ERR_2001', 'billing_processor_id is required: no simulated billing processor is connected in this mode.', { fieldName: 'billing_processor_id' });
+      }
+      return c.json(await renewDueSubscriptions(deps, auth), 200);
+    },
+  );
 }
