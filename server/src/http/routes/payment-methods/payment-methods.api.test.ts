@@ -373,6 +373,12 @@ forEachEngine('Stored payment methods and mandates API', (engine) => {
       expect(await pendingSaves()).not.toContain(card.payment_id);
       expect((await methodsOf(r, customerId)).customer_payment_methods).toEqual([]);
       expect(await ok(await call(r, 'GET', `/customers/${customerId}/mandates`))).toEqual([]);
+
+      // Cancelled while waiting: the sealed card goes too.
+      const cancelled = await cardPaymentAsking(customerId, '4000003800000446');
+      expect(await pendingSaves()).toContain(cancelled.payment_id);
+      await ok(await call(r, 'POST', `/payments/${cancelled.payment_id}/cancel`, { body: { cancellation_reason: 'abandoned' } }));
+      expect(await pendingSaves()).not.toContain(cancelled.payment_id);
     });
 
     test('a payment without a customer saves nothing, and deleting the customer deletes its methods', async () => {
