@@ -409,3 +409,12 @@ export async function renewDueSubscriptions(deps: CoreDeps, auth: AuthContext): 
   }
   return run;
 }
+
+/**
+ * The simulated billing processor's own clock tick (main.ts runs it with the housekeeping jobs): renews the test-mode
+ * subscriptions of an account whose billing processor is the simulator, as POST /simulator/subscriptions/renew does.
+ */
+export async function billingProcessorTick(deps: CoreDeps, account: AuthContext['account']): Promise<RenewalRun | undefined> {
+  if (account.settings.billingProcessor !== 'simulator') return undefined;
+  return renewDueSubscriptions(deps, { accountId: account.accountId, mode: 'test', keyId: 'billing_processor_tick', keyKind: 'secret', account });
+}
