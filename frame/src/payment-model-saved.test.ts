@@ -34,7 +34,7 @@ describe('saved methods', () => {
     expect(model.methods.value.map((option) => option.id)).toEqual(['saved:pm_card', 'saved:pm_upi', 'upi_collect']);
     expect(model.selectedId.value).toBe('saved:pm_card');
     model.select('saved:pm_upi');
-    const outcome = await model.confirm({});
+    const outcome = await model.confirm({ redirect: 'if_required' });
     expect(outcome).toMatchObject({ payment: { status: 'succeeded' } });
     const confirm = api.requests.find((request) => request.url.endsWith('/confirm'));
     expect(confirm?.body).toEqual({ client_secret: harness.deps.config.clientSecret, payment_token: 'pm_upi' });

@@ -59,10 +59,17 @@ function chargeable(deps: CoreDeps, auth: AuthContext, method: StoredPaymentMeth
  * mandate: ERR_4088 naming the field that asked. payment_token that names no chargeable method of the payment's
  * customer: ERR_4004.
  */
-export async function resolveStoredCharge(deps: CoreDeps, auth: AuthContext, payment: PaymentRecord, fields: StoredChargeFields): Promise<StoredCharge | undefined> {
+export async function resolveStoredCharge(
+  deps: CoreDeps,
+  auth: AuthContext,
+  payment: Pick<PaymentRecord, 'customerId'>,
+  fields: StoredChargeFields,
+): Promise<StoredCharge | undefined> {
   const details = fields.recurringDetails as { type?: unknown; data?: unknown } | null | undefined;
   if (fields.mandateId != null || details != null) {
     const field = fields.mandateId != null ? 'mandate_id' : 'recurring_details';
+    // Off-session charges are merchant-initiated: a browser holding a payment's client_secret may not charge a mandate.
+    if (auth.keyKind !== 'secret') throw noUsableMandate(field, 'an off-session charge is merchant-initiated and needs the secret key.');
     let mandateId: string | undefined;
     if (fields.mandateId != null) mandateId = String(fields.mandateId);
     else if (details?.type === 'mandate_id' && typeof details.data === 'string') mandateId = details.data;

@@ -263,6 +263,22 @@ forEachEngine('Stored payment methods and mandates API', (engine) => {
       await expectApiError(await call(r, 'POST', '/payments', { body: { amount: 100, currency: 'INR', confirm: true, customer_id: customerId, off_session: true, mandate_id: mandateId } }), 'ERR_4088', 'mandate_id');
     });
 
+    test('a browser cannot charge a mandate: off-session charges need the secret key; refused charges store no payment', async () => {
+      const customerId = await newCustomer(r);
+      const first = await pay(r, { customer_id: customerId, setup_future_usage: 'off_session', payment_method_data: UPI('success@upi') });
+      const payment = await ok<PaymentResponse>(await call(r, 'POST', '/payments', { body: { amount: 700, currency: 'INR', customer_id: customerId } }));
+      await expectApiError(
+        await call(r, 'POST', `/payments/${payment.payment_id}/confirm`, { key: r.publishableKey, body: { client_secret: payment.client_secret, mandate_id: first.mandate_id } }),
+        'ERR_4088',
+        'mandate_id',
+      );
+      expect((await ok<PaymentResponse>(await call(r, 'GET', `/payments/${payment.payment_id}`))).status).toBe('requires_payment_method');
+      const before = (await r.db.selectFrom('payments').select('payment_id').execute()).length;
+      await expectApiError(await call(r, 'POST', '/payments', { body: { amount: 100, currency: 'INR', confirm: true, customer_id: customerId, off_session: true, mandate_id: 'man_nothing' } }), 'ERR_4088', 'mandate_id');
+      await expectApiError(await call(r, 'POST', '/payments', { body: { amount: 100, currency: 'INR', confirm: true, customer_id: customerId, off_session: true } }), 'ERR_4088', 'off_session');
+      expect((await r.db.selectFrom('payments').select('payment_id').execute()).length).toBe(before);
+    });
+
     test('mandate lists: by status, by customer, paged; another customer cannot charge the mandate', async () => {
       const customerId = await newCustomer(r);
       const a = await pay(r, { customer_id: customerId, setup_future_usage: 'off_session', payment_method_data: UPI('success@upi') });
