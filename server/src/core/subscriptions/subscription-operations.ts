@@ -144,7 +144,10 @@ export async function createSubscription(deps: CoreDeps, auth: AuthContext, prof
 }
 
 /** The create-payment body of a first invoice from payment_details (ERR_2003 naming payment_details.<field>). */
-function firstInvoiceRequest(subscription: SubscriptionRecord, details: JsonObject): CreatePaymentRequest {
+function firstInvoiceRequest(
+  subscription: Pick<SubscriptionRecord, 'subscriptionId' | 'itemPriceId' | 'couponCode' | 'currency' | 'customerId' | 'profileId'>,
+  details: JsonObject,
+): CreatePaymentRequest {
   for (const key of Object.keys(details)) {
     if (!(PAYMENT_DETAIL_FIELDS as readonly string[]).includes(key)) {
       throw new ApiError('ERR_2004', `payment_details.${key} is not a field a subscription payment takes.`, { fieldName: `payment_details.${key}` });
@@ -221,6 +224,13 @@ export async function createAndConfirmSubscription(
   profileId: string | undefined,
   body: CreateSubscriptionRequest,
 ): Promise<SubscriptionResponse> {
+  // payment_details is checked before anything is stored: a bad one leaves no subscription behind.
+  await profileWithBillingProcessor(deps, auth, profileId);
+  const price = priceOrThrow(body.item_price_id, body.plan_id);
+  firstInvoiceRequest(
+    { subscriptionId: 'sub_draft', itemPriceId: price.itemPriceId, couponCode: couponOrThrow(body.coupon_code, 'coupon_code'), currency: price.currency, customerId: body.customer_id, profileId: profileId ?? '' },
+    body.payment_details,
+  );
   const created = await createSubscription(deps, auth, profileId, body);
   return respond(deps, await payFirstInvoice(deps, auth, created, body.payment_details), true);
 }

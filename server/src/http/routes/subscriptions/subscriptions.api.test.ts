@@ -149,6 +149,9 @@ forEachEngine('Subscriptions API', (engine) => {
       expect(confirmed).toMatchObject({ status: 'active', payment: { status: 'succeeded' } });
       await expectApiError(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: UPI('success@upi') }), 'ERR_4111');
       await expectApiError(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: { vpa: 'x' } }), 'ERR_4111');
+      const before = (await expectOk<SubscriptionResponse[]>(await on('GET', '/subscriptions/list?limit=100'))).length;
+      await expectApiError(await on('POST', '/subscriptions', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: { payment_method: 'teleport' } }), 'ERR_2003', 'payment_details.payment_method');
+      expect((await expectOk<SubscriptionResponse[]>(await on('GET', '/subscriptions/list?limit=100'))).length).toBe(before);
       const other = await expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
       await expectApiError(await on('POST', `/subscriptions/${other.id}/confirm`, { payment_details: { vpa: 'x' } }), 'ERR_2004', 'payment_details.vpa');
     });
