@@ -27,10 +27,14 @@ export async function revokeMandate(deps: CoreDeps, auth: AuthContext, mandateId
   return { mandate_id: revoked.mandateId, status: revoked.status, error_code: null, error_message: null };
 }
 
-/** Revokes every active mandate of a customer in the caller's transaction (the customer is being deleted). */
-export async function revokeMandatesOfCustomer(deps: CoreDeps, tx: Stores, scope: Scope, customerId: string, now: Date): Promise<void> {
+/**
+ * Revokes every active mandate of a customer (or only those on one payment method) in the caller's transaction: the
+ * customer or the method is being deleted.
+ */
+export async function revokeMandatesOfCustomer(deps: CoreDeps, tx: Stores, scope: Scope, customerId: string, now: Date, paymentMethodId?: string): Promise<void> {
   const active = await tx.mandates.listMandates(scope, { limit: Number.MAX_SAFE_INTEGER, offset: 0, status: 'active', customerId });
   for (const mandate of active) {
+    if (paymentMethodId !== undefined && mandate.paymentMethodId !== paymentMethodId) continue;
     const decision = decideMandateTransition(mandate.status, 'revoke');
     if (!decision.allowed) continue;
     const next = await tx.mandates.updateMandateStatusIf(scope, mandate.mandateId, [mandate.status], decision.to, now);

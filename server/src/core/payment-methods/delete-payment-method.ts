@@ -2,10 +2,11 @@ import type { PaymentMethodDeleteResponse } from '../../../../protocol/api/payme
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
+import { revokeMandatesOfCustomer } from '../mandates/revoke-mandate';
 
 /**
  * DELETE /payment_methods/{method_id} (secret key). The row goes (with the card ciphertext); a customer whose default
- * it was has no default afterwards. A mandate on it stays as recorded, but can no longer be charged (ERR_4088).
+ * it was has no default afterwards, and its active mandates are revoked (each with its mandate_revoked event).
  */
 export async function deletePaymentMethod(deps: CoreDeps, auth: AuthContext, paymentMethodId: string): Promise<PaymentMethodDeleteResponse> {
   const now = deps.clock.now();
@@ -17,6 +18,7 @@ export async function deletePaymentMethod(deps: CoreDeps, auth: AuthContext, pay
       if (customer?.defaultPaymentMethodId === paymentMethodId) {
         await tx.customers.updateCustomer(auth, deleted.customerId, { defaultPaymentMethodId: null, updatedAt: now });
       }
+      await revokeMandatesOfCustomer(deps, tx, auth, deleted.customerId, now, paymentMethodId);
     }
   });
   return { payment_method_id: paymentMethodId, deleted: true };

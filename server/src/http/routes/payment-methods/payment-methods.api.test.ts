@@ -390,6 +390,12 @@ forEachEngine('Stored payment methods and mandates API', (engine) => {
       expect((await methodsOf(r, customerId)).customer_payment_methods).toEqual([]);
       expect(await ok(await call(r, 'GET', `/customers/${customerId}/mandates`))).toEqual([]);
 
+      // Deleting a saved method revokes its mandate.
+      const kept = await pay(r, { customer_id: customerId, setup_future_usage: 'off_session', payment_method_data: UPI('success@upi') });
+      await ok(await call(r, 'DELETE', `/payment_methods/${kept.payment_method_id}`));
+      expect((await ok<MandateResponse>(await call(r, 'GET', `/mandates/${kept.mandate_id}`))).status).toBe('revoked');
+      expect(await eventTypesOf(r, kept.mandate_id!)).toEqual(['mandate_active', 'mandate_revoked']);
+
       // Cancelled while waiting: the sealed card goes too.
       const cancelled = await cardPaymentAsking(customerId, '4000003800000446');
       expect(await pendingSaves()).toContain(cancelled.payment_id);
