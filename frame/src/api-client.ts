@@ -24,6 +24,19 @@ function isVaultToken(value: unknown): value is VaultToken {
   return typeof (value as VaultToken | null)?.psp_token === 'string';
 }
 
+/** One saved method of the payment's customer (GET /customers/payment_methods). */
+export interface SavedMethod {
+  payment_token: string;
+  payment_method: string;
+  payment_method_type: string | null;
+  recurring_enabled: boolean;
+  card: { last4_digits: string | null } | null;
+}
+
+export interface SavedMethodList {
+  customer_payment_methods: SavedMethod[];
+}
+
 export interface PaymentMethodList {
   currency?: string;
   payment_methods: { payment_method: string; payment_method_types?: { payment_method_type: string }[] }[];
@@ -76,6 +89,17 @@ export function createApiClient(fetchImpl: typeof fetch, config: FrameConfig) {
         Array.isArray((value as PaymentMethodList | null)?.payment_methods),
       ),
     retrievePayment: () => request(`/payments/${paymentId}?client_secret=${secret}`, isPayment),
+    /** The saved methods of the payment's customer (none for a guest). */
+    listSavedMethods: () =>
+      request(`/customers/payment_methods?client_secret=${secret}`, (value): value is SavedMethodList =>
+        Array.isArray((value as SavedMethodList | null)?.customer_payment_methods),
+      ),
+    /** Confirms with a saved method: its payment_token, no payment method data. */
+    confirmSaved: (paymentToken: string, returnUrl: string | undefined) =>
+      request(`/payments/${paymentId}/confirm`, isPayment, {
+        method: 'POST',
+        body: JSON.stringify({ client_secret: config.clientSecret, payment_token: paymentToken, ...(returnUrl ? { return_url: returnUrl } : {}) }),
+      }),
     /** Confirms with the chosen method; `payment_method_data` never holds card data (only a psp_token). */
     confirm: (method: ConfirmMethod, returnUrl: string | undefined) =>
       request(`/payments/${paymentId}/confirm`, isPayment, {

@@ -9,7 +9,7 @@ import type {
   PaymentResult,
 } from '../../protocol/frame-messages';
 import type { NextAction } from '../../protocol/payments';
-import { createApiClient, type ConfirmMethod, type PaymentMethodList } from './api-client';
+import { createApiClient, type ConfirmMethod, type PaymentMethodList, type SavedMethodList } from './api-client';
 import { CardModel, type CardField } from './card-model';
 import { timestampToMs } from './deadline';
 import { clientError } from './errors';
@@ -49,6 +49,24 @@ export interface MethodOption {
   payment_method: string;
   payment_method_type: string;
   label: MessageKey;
+  /** A saved method: what the tab shows besides its label (`•••• 4242`, the UPI type). */
+  detail?: string;
+  /** A saved method: the payment_token confirm sends instead of payment method data. */
+  paymentToken?: string;
+}
+
+/** The chargeable saved methods of the payment's customer, as options (id `saved:<payment_token>`), newest first. */
+export function savedOptions(list: SavedMethodList): MethodOption[] {
+  return list.customer_payment_methods
+    .filter((method) => method.recurring_enabled)
+    .map((method) => ({
+      id: `saved:${method.payment_token}`,
+      payment_method: method.payment_method,
+      payment_method_type: method.payment_method_type ?? method.payment_method,
+      label: 'tabSaved' as const,
+      detail: method.card?.last4_digits ? `•••• ${method.card.last4_digits}` : (method.payment_method_type ?? method.payment_method).replace('_', ' ').toUpperCase(),
+      paymentToken: method.payment_token,
+    }));
 }
 
 /** next_actions the frame shows itself (a QR code, transfer instructions, a crypto address, an app link). */
@@ -167,7 +185,10 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
       return;
     }
     amount.value = { value: payment.value.amount, currency: payment.value.currency || list.value.currency || 'INR' };
-    const options = methodOptions(list.value);
+    // A payment of a known customer offers the customer's saved methods first; without them the frame works as before.
+    const saved = typeof payment.value['customer_id'] === 'string' ? await api.listSavedMethods() : undefined;
+    if (generation !== loadGeneration) return;
+    const options = [...(saved?.ok ? savedOptions(saved.value) : []), ...methodOptions(list.value)];
     methods.value = options;
     if (!options.some((option) => option.id === selectedId.peek())) selectedId.value = options[0]?.id ?? null;
     if (options.length === 0) notice.value = { kind: 'error', key: 'noMethods' };
@@ -280,8 +301,13 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
     const api = createApiClient(deps.fetch, config.peek());
     phase.value = 'processing';
     notice.value = { kind: 'info', key: 'processing' };
-    const method = await confirmMethod(api, option);
-    const confirmed = method.ok ? await api.confirm(method.value, request.return_url) : method;
+    const method = option.paymentToken === undefined ? await confirmMethod(api, option) : undefined;
+    const confirmed =
+      option.paymentToken !== undefined
+        ? await api.confirmSaved(option.paymentToken, request.return_url)
+        : method?.ok
+          ? await api.confirm(method.value, request.return_url)
+          : (method as { ok: false; error: ApiErrorObject });
     if (!confirmed.ok) {
       phase.value = 'ready';
       notice.value = {

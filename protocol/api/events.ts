@@ -38,6 +38,14 @@ export const EVENT_TYPES = [
   ...DISPUTE_STATUSES,
   'mandate_active',
   'mandate_revoked',
+  // Subscriptions: Hyperswitch's invoice_paid for a paid renewal; the status changes are ours (docs/open-points.md).
+  'invoice_paid',
+  'subscription_created',
+  'subscription_active',
+  'subscription_paused',
+  'subscription_cancelled',
+  'subscription_unpaid',
+  'subscription_updated',
   // The Collect API's events, named exactly as the spec names them.
   'collection.received',
   'collection.credited',

@@ -110,6 +110,11 @@ describe('loadConfig', () => {
     expect(settings.merchantOrigins).toEqual(['https://shop.example.com']);
     expect(settings.allowLocalhostFrameAncestors).toBe(false);
     expect(settings.rails[0]?.capabilities.test).toEqual({ refunds: true, metadataUpdates: false, recurring: false, manualCapture: true, disputes: false });
+    expect(settings.billingProcessor).toBeUndefined();
+    writeFileSync(file, JSON.stringify({ billing_processor: 'simulator' }));
+    expect(loadConfig({ RAIL_ACCOUNT_CONFIG: file }).accountSettings.billingProcessor).toBe('simulator');
+    writeFileSync(file, JSON.stringify({ billing_processor: 'chargebee' }));
+    expect(() => loadConfig({ RAIL_ACCOUNT_CONFIG: file })).toThrow(ConfigError);
     writeFileSync(file, JSON.stringify({ rails: [{ rail: 'teleport', currencies: ['INR'], modes: ['test'] }] }));
     expect(() => loadConfig({ RAIL_ACCOUNT_CONFIG: file })).toThrow(ConfigError);
   });

@@ -108,6 +108,8 @@ const AccountConfigFile = z.strictObject({
   /** Shorthand for a test-mode `card` rail on the simulated acquirer (SIMULATED_ACQUIRER_CURRENCIES). */
   card_acquirer: z.enum(['simulator']).optional(),
   /** The saved, verified USDT wallet that Collect settlements go to (docs/collect.md). */
+  /** A simulated billing processor on every business profile, test mode only (docs/capabilities.md). */
+  billing_processor: z.enum(['simulator']).optional(),
   usdt_wallet: z
     .strictObject({ network: z.enum(['tron', 'ethereum', 'polygon']), address: z.string() })
     .refine((wallet) => USDT_NETWORKS[wallet.network].test(wallet.address), { message: 'address is not a wallet address of that network', path: ['address'] })
@@ -205,6 +207,7 @@ export function loadAccountSettings(path: string | undefined): AccountSettings {
     allowLocalhostFrameAncestors: file.allow_localhost_frame_ancestors ?? DEFAULT_ACCOUNT_SETTINGS.allowLocalhostFrameAncestors,
     rails: allRails,
     ...(file.usdt_wallet !== undefined ? { usdtWallet: file.usdt_wallet } : {}),
+    ...(file.billing_processor !== undefined ? { billingProcessor: file.billing_processor } : {}),
   };
 }
 

@@ -17,6 +17,7 @@ import { purgeExpiredIdempotencyKeys } from './core/auth/idempotency';
 import { advanceDueCollect } from './core/collect/advance-collect';
 import { WaitingPaymentSweep } from './core/payments/sweep-waiting-payments';
 import { StuckObjectRecovery } from './core/recovery/recover-stuck-objects';
+import { billingProcessorTick } from './core/subscriptions/subscription-operations';
 import { wipeExpiredVaultTokens } from './core/vault/wipe-expired-vault-tokens';
 import { ConfigError, loadConfig, type Config } from './config';
 import { answerClientErrors } from './http/client-errors';
@@ -199,6 +200,8 @@ async function main(): Promise<void> {
   const sweep = setInterval(() => {
     purgeExpiredIdempotencyKeys({ store, clock: systemClock }).catch((error: unknown) => logger.warn({ err: error }, 'idempotency sweep failed'));
     wipeExpiredVaultTokens({ store, clock: systemClock }).catch((error: unknown) => logger.warn({ err: error }, 'vault sweep failed'));
+    // The simulated billing processor renews due test subscriptions (docs/capabilities.md).
+    billingProcessorTick(core, boot.account).catch((error: unknown) => logger.warn({ err: error }, 'subscription renewals failed'));
   }, HOUSEKEEPING_INTERVAL_MS);
   sweep.unref();
 

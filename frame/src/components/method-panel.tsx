@@ -10,6 +10,12 @@ export function MethodPanel({ model, messages, disabled }: { model: Payment; mes
   const option = model.selected.value;
   if (!option) return null;
   switch (option.id.split(':')[0]) {
+    case 'saved':
+      return (
+        <p class="Hint Panel" data-testid="saved-method">
+          {messages.savedHint} {option.detail}
+        </p>
+      );
     case 'card':
       return <CardForm card={model.card} messages={messages} disabled={disabled} />;
     case 'upi_collect':
@@ -69,7 +75,7 @@ export function MethodTabs({ model, messages, disabled }: { model: Payment; mess
               disabled={disabled}
               onChange={() => model.select(option.id)}
             />
-            <span>{messages[option.label]}</span>
+            <span>{option.detail ? `${messages[option.label]} ${option.detail}` : messages[option.label]}</span>
           </label>
         );
       })}

@@ -6,9 +6,12 @@ import { demoFamily } from './demo';
 import { disputesFamily } from './disputes';
 import { eventsFamily } from './events';
 import type { Family } from './family';
+import { mandatesFamily } from './mandates';
+import { paymentMethodsFamily } from './payment-methods';
 import { paymentsFamily } from './payments';
 import { refundsFamily } from './refunds';
 import { simulatorFamily } from './simulator';
+import { subscriptionsFamily } from './subscriptions';
 import { systemFamily } from './system';
 import { vaultFamily } from './vault';
 
@@ -24,4 +27,7 @@ export const FAMILIES: readonly Family[] = [
   simulatorFamily,
   demoFamily,
   collectFamily,
+  paymentMethodsFamily,
+  mandatesFamily,
+  subscriptionsFamily,
 ];

@@ -56,6 +56,8 @@ const CLIENT_SECRET_IN: Record<string, 'body' | 'query'> = {
   'GET /poll/status/{poll_id}': 'query',
   'GET /account/payment_methods': 'query',
   'POST /vault/tokens': 'body',
+  'GET /customers/payment_methods': 'query',
+  'POST /payment_methods/{method_id}/update': 'body',
 };
 
 interface Sample {
@@ -145,6 +147,12 @@ describe('authorization matrix (docs/authorization.md)', () => {
       'POST /payments/{payment_id}/eligibility': { payment_method_type: 'upi', payment_method_data: UPI_SUCCESS.payment_method_data },
       'POST /vault/tokens': { card_number: '4242424242424242', card_exp_month: '12', card_exp_year: '2030', card_cvc: '123' },
       'POST /customers': { name: 'Matrix' },
+      'POST /payment_methods': { payment_method: 'upi', payment_method_type: 'upi_collect' },
+      'POST /payment_methods/{method_id}/update': { wallet: {} },
+      'POST /subscriptions': { item_price_id: 'price_matrix', customer_id: customerOfEphemeralKey, payment_details: {} },
+      'POST /subscriptions/create': { item_price_id: 'price_matrix', customer_id: customerOfEphemeralKey, payment_details: {} },
+      'POST /subscriptions/{subscription_id}/confirm': { payment_details: {} },
+      'PUT /subscriptions/{subscription_id}/update': { plan_id: 'plan_matrix', item_price_id: 'price_matrix' },
       'POST /customers/{customer_id}': { name: 'Matrix 2' },
       'POST /ephemeral_keys': { customer_id: customerOfEphemeralKey },
       'POST /refunds': { payment_id: succeeded.payment_id, amount: 100 },
@@ -170,7 +178,7 @@ describe('authorization matrix (docs/authorization.md)', () => {
       const fields = Object.entries(upload).map(([name, value]) => ({ name, value }));
       const { body, contentType } = multipartBody([...fields, { name: 'file', filename: 'matrix.pdf', contentType: 'application/pdf', bytes: Buffer.from('%PDF-1.4 matrix') }]);
       sample.multipart = { body: body.toString('latin1'), contentType };
-    } else if (route.startsWith('POST /simulator/') && !route.startsWith('POST /simulator/disputes')) sample.form = 'decision=complete&account=acc&challenge=none';
+    } else if (route.startsWith('POST /simulator/') && !route.startsWith('POST /simulator/disputes') && !route.startsWith('POST /simulator/subscriptions')) sample.form = 'decision=complete&account=acc&challenge=none';
     else if (method === 'POST' || bodies[route] !== undefined) sample.body = bodies[route] ?? {};
     return sample;
   }
@@ -223,7 +231,10 @@ describe('authorization matrix (docs/authorization.md)', () => {
   test('every route of the API refuses an unknown query parameter the same way (ERR_2004 naming it)', async () => {
     for (const [route, expected] of table) {
       if (route.includes('/simulator/') || route.includes('/demo') || route === 'GET /openapi.json') continue; // pages and documents, not operations
-      const credential = CREDENTIALS.find((candidate) => expected[candidate] === 'allowed' && candidate !== 'no key' && candidate !== 'ephemeral key');
+      // An ephemeral key only where nothing else is allowed (setting a customer's default method).
+      const credential =
+        CREDENTIALS.find((candidate) => expected[candidate] === 'allowed' && candidate !== 'no key' && candidate !== 'ephemeral key') ??
+        (expected['ephemeral key'] === 'allowed' ? 'ephemeral key' : undefined);
       const { text } = await send(route, credential!, '?unknown_param=1');
       expect(JSON.parse(text), `${route} with ${credential}`).toMatchObject({ error: { code: 'ERR_2004', field_name: 'unknown_param' } });
     }

@@ -175,7 +175,10 @@ export const RATE_LIMITED_ROUTES: readonly { method: 'GET' | 'POST' | 'ALL'; pat
   { method: 'GET', path: '/payments/:payment_id', surface: 'client_reads' },
   { method: 'GET', path: '/poll/status/:poll_id', surface: 'client_reads' },
   { method: 'GET', path: '/account/payment_methods', surface: 'client_reads' },
+  { method: 'GET', path: '/customers/payment_methods', surface: 'client_reads' },
   { method: 'POST', path: '/payments/:payment_id', surface: 'client_updates' },
   { method: 'POST', path: '/payments/:payment_id/eligibility', surface: 'client_updates' },
+  { method: 'POST', path: '/payment_methods/:method_id/update', surface: 'client_updates' },
+  { method: 'POST', path: '/customers/:customer_id/payment_methods/:payment_method_id/default', surface: 'client_updates' },
   { method: 'ALL', path: '/simulator/*', surface: 'simulator' },
 ];

@@ -46,6 +46,11 @@ export interface AccountSettings {
   webhook?: WebhookEndpointSettings | undefined;
   /** The saved, verified USDT wallet: the only destination of Collect settlements (docs/collect.md). */
   usdtWallet?: UsdtWalletSettings | undefined;
+  /**
+   * The billing processor connected to the account's business profiles: `simulator` (test mode only) drives the
+   * subscriptions family; absent, as on the default account, every subscription creation is refused.
+   */
+  billingProcessor?: 'simulator' | undefined;
 }
 
 export interface UsdtWalletSettings {

@@ -16,6 +16,9 @@ import type { VaultSchema } from './vault/schema';
 import type { DisputesSchema } from './disputes/schema';
 import type { FilesSchema } from './files/schema';
 import type { RecoverySchema } from './recovery/schema';
+import type { PaymentMethodsSchema } from './payment-methods/schema';
+import type { MandatesSchema } from './mandates/schema';
+import type { SubscriptionsSchema } from './subscriptions/schema';
 
 export interface Database
   extends AccountsSchema,
@@ -28,4 +31,7 @@ export interface Database
     DisputesSchema,
     FilesSchema,
     CollectSchema,
-    RecoverySchema {}
+    RecoverySchema,
+    PaymentMethodsSchema,
+    MandatesSchema,
+    SubscriptionsSchema {}

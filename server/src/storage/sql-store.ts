@@ -16,6 +16,9 @@ import { vaultSqlStores } from './vault/sql-store';
 import { disputesSqlStores } from './disputes/sql-store';
 import { filesSqlStores } from './files/sql-store';
 import { recoverySqlStores } from './recovery/sql-store';
+import { paymentMethodsSqlStores } from './payment-methods/sql-store';
+import { mandatesSqlStores } from './mandates/sql-store';
+import { subscriptionsSqlStores } from './subscriptions/sql-store';
 
 /** Every family's SQL stores on one connection or transaction: one line per family. */
 function storesFor(db: Db): Stores {
@@ -31,6 +34,9 @@ function storesFor(db: Db): Stores {
     ...filesSqlStores(db),
     ...collectSqlStores(db),
     ...recoverySqlStores(db),
+    ...paymentMethodsSqlStores(db),
+    ...mandatesSqlStores(db),
+    ...subscriptionsSqlStores(db),
   };
 }
 

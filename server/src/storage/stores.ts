@@ -15,6 +15,9 @@ import type { VaultStores } from './vault/store';
 import type { DisputesStores } from './disputes/store';
 import type { FilesStores } from './files/store';
 import type { RecoveryStores } from './recovery/store';
+import type { PaymentMethodsStores } from './payment-methods/store';
+import type { MandatesStores } from './mandates/store';
+import type { SubscriptionsStores } from './subscriptions/store';
 
 /** The stores usable inside one transaction: one line per family. */
 export interface Stores
@@ -28,7 +31,10 @@ export interface Stores
     DisputesStores,
     FilesStores,
     CollectStores,
-    RecoveryStores {}
+    RecoveryStores,
+    PaymentMethodsStores,
+    MandatesStores,
+    SubscriptionsStores {}
 
 /** The whole store: the stores plus transactions and lifecycle. */
 export interface Store extends Stores {

@@ -57,6 +57,27 @@ export class CardVault {
     return new CardDetails({ number: card.number, cvc, expMonth: record.expMonth, expYear: record.expYear, holderName: card.holder_name });
   }
 
+  /**
+   * Seals the number and holder name of a card saved for later charges, bound to its payment_method_id (a different
+   * purpose than a psp_token's card, so neither ciphertext opens as the other). The CVC is never stored.
+   */
+  sealStoredCard(scope: Scope, paymentMethodId: string, card: CardDetails): string {
+    return this.#cipher.encrypt(JSON.stringify({ number: card.revealNumber(), holder_name: card.holderName }), {
+      tokenId: paymentMethodId,
+      accountId: scope.accountId,
+      mode: scope.mode,
+      purpose: 'stored_card',
+    });
+  }
+
+  /** Opens a stored card with the expiry the stored method holds now (an update may have carried it on). */
+  openStoredCard(scope: Scope, paymentMethodId: string, ciphertext: string, expiry: { expMonth: string; expYear: string }): CardDetails {
+    const card = JSON.parse(
+      this.#cipher.decrypt(ciphertext, { tokenId: paymentMethodId, accountId: scope.accountId, mode: scope.mode, purpose: 'stored_card' }),
+    ) as { number: string; holder_name: string | null };
+    return new CardDetails({ number: card.number, cvc: null, expMonth: expiry.expMonth, expYear: expiry.expYear, holderName: card.holder_name });
+  }
+
   toJSON(): string {
     return '[card vault]';
   }

@@ -21,7 +21,7 @@ export interface CipherBinding {
   tokenId: string;
   accountId: string;
   mode: string;
-  purpose: 'card' | 'cvc';
+  purpose: 'card' | 'cvc' | 'stored_card';
 }
 
 function aad(binding: CipherBinding): Buffer {

@@ -34,6 +34,8 @@ export async function cancelPayment(
     });
     if (next === undefined) return undefined;
     await tx.attempts.updateLatestAttempt(auth, paymentId, { status: 'voided', cancellationReason: body.cancellation_reason, updatedAt: now });
+    // A payment cancelled while it waited for the customer saves nothing: its sealed instrument goes.
+    await tx.pendingMethodSaves.takePendingSave(auth, paymentId);
     await recordPaymentEvent(deps, tx, next, now);
     return next;
   });

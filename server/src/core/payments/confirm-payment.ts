@@ -8,7 +8,8 @@ import { findPaymentOrThrow } from './find-payment';
 import { ApiError } from '../shared/errors';
 import { consumePspToken } from './consume-psp-token';
 import { openAttempt } from './payment-attempts';
-import { refuseOffSessionCharge } from './recurring';
+import { recurringAfterOutcome } from '../mandates/save-for-future-usage';
+import { resolveStoredCharge } from '../mandates/stored-charge';
 import { applyRailOutcome } from './payment-outcome';
 import { callRail } from '../shared/rail-call';
 import { chooseRail, resolvePaymentMethod } from './payment-method';
@@ -32,6 +33,7 @@ export interface ConfirmChanges {
   offSession?: boolean | undefined;
   mandateId?: string | undefined;
   recurringDetails?: JsonObject | undefined;
+  paymentToken?: string | undefined;
 }
 
 /** POST /payments/{payment_id}/confirm with a secret or publishable key. */
@@ -58,6 +60,7 @@ export async function confirmPayment(
     offSession: body.off_session,
     mandateId: body.mandate_id,
     recurringDetails: body.recurring_details,
+    paymentToken: body.payment_token,
   });
 }
 
@@ -72,14 +75,16 @@ export async function executeConfirm(
   payment: PaymentRecord,
   changes: ConfirmChanges,
 ): Promise<PaymentRecord> {
-  // Recurring is not live on any rail (spec rule 3): no mandate is ever usable for an off-session charge, whether
-  // this confirm or the stored payment asks for one.
-  refuseOffSessionCharge({
-    off_session: changes.offSession ?? payment.requestFields['off_session'],
-    mandate_id: changes.mandateId ?? payment.requestFields['mandate_id'],
-    recurring_details: changes.recurringDetails ?? payment.requestFields['recurring_details'],
+  // A charge with a saved instrument (core/mandates/stored-charge.ts), whether this confirm or the stored payment asks
+  // for it; off-session without a usable mandate is refused (ERR_4088, spec rule 3 on the default account).
+  const savedInstrument = await resolveStoredCharge(deps, auth, payment, {
+    offSession: changes.offSession ?? payment.requestFields['off_session'],
+    mandateId: changes.mandateId ?? payment.requestFields['mandate_id'],
+    recurringDetails: changes.recurringDetails ?? payment.requestFields['recurring_details'],
+    paymentToken: changes.paymentToken ?? payment.requestFields['payment_token'],
+    hasPaymentMethodData: (changes.paymentMethodData ?? payment.paymentMethodData) !== null,
   });
-  const data = changes.paymentMethodData ?? payment.paymentMethodData;
+  const data = savedInstrument?.paymentMethodData ?? changes.paymentMethodData ?? payment.paymentMethodData;
   const decision = decideTransition(payment.status, 'confirm', {
     hasPaymentMethodData: data !== null,
     captureMethod: payment.captureMethod,
@@ -96,7 +101,7 @@ export async function executeConfirm(
   const method = resolvePaymentMethod(
     data,
     changes.paymentMethod ?? payment.paymentMethod,
-    changes.paymentMethodType ?? payment.paymentMethodType,
+    savedInstrument?.paymentMethodType ?? changes.paymentMethodType ?? payment.paymentMethodType,
   );
   const allowedTypes = payment.requestFields['allowed_payment_method_types'] as ConfirmPaymentRequest['allowed_payment_method_types'];
   const rail = chooseRail(auth.account.settings, deps.rails, auth.mode, payment.currency, method, payment.captureMethod, allowedTypes);
@@ -114,6 +119,7 @@ export async function executeConfirm(
     errorCode: null,
     errorMessage: null,
     errorReason: null,
+    ...(savedInstrument !== undefined ? { paymentMethodId: savedInstrument.paymentMethodId, mandateId: savedInstrument.mandateId } : {}),
     updatedAt: now,
   };
   const pspToken = data.psp_token;
@@ -122,7 +128,7 @@ export async function executeConfirm(
   // token only one can use it. The payment keeps a display summary of the card instead of the token.
   const claim = await deps.store
     .transaction(async (tx) => {
-      let card: CardDetails | undefined;
+      let card: CardDetails | undefined = savedInstrument?.card;
       let stored = patch;
       if (pspToken !== undefined) {
         const consumed = await consumePspToken(deps, tx, auth, payment.paymentId, pspToken, now);
@@ -158,9 +164,19 @@ export async function executeConfirm(
     ...(card !== undefined ? { card } : {}),
     now,
   }));
-  // No answer: the payment stays processing, which is the truth, and recovery asks the rail under attemptId.
-  if (call.kind === 'no_answer') return claimed;
-  return applyRailOutcome(deps, claimed, call.answer, 'rail_result');
+  const afterOutcome = recurringAfterOutcome(deps, auth, claimed, {
+    stored: savedInstrument !== undefined,
+    rail: rail.settings.rail,
+    card,
+    setupFutureUsage: changes.setupFutureUsage,
+  });
+  if (call.kind === 'no_answer') {
+    // No answer: the payment stays processing, which is the truth, and recovery asks the rail under attemptId. A
+    // method to save waits for that answer as it waits for a customer's (settlePendingSave applies it).
+    if (afterOutcome !== undefined) await deps.store.transaction((tx) => afterOutcome(tx, claimed, 'customer_action', now));
+    return claimed;
+  }
+  return applyRailOutcome(deps, claimed, call.answer, 'rail_result', afterOutcome ?? (async (_tx, next) => next));
 }
 
 /** Rolls back the claim's transaction (token consumption included) when another request claimed the payment first. */

@@ -8,7 +8,9 @@ import { ApiError } from '../shared/errors';
 import { insertPaymentWithCustomer } from './payment-customer';
 import { chooseRail, resolvePaymentMethod } from './payment-method';
 import { decideTransition } from './payment-transitions';
-import { refuseOffSessionCharge } from './recurring';
+import { asksForSavedInstrument, refuseOffSessionCharge } from './recurring';
+import { recurringOnAnyRail } from '../payment-methods/recurring-capability';
+import { resolveStoredCharge } from '../mandates/stored-charge';
 
 export interface CreatePaymentResult {
   payment: PaymentRecord;
@@ -48,8 +50,19 @@ export async function createPayment(deps: CoreDeps, auth: AuthContext, body: Cre
   if (!decision.allowed) throw new Error('unreachable: create has a row for every condition');
 
   const captureMethod = body.capture_method ?? 'automatic';
-  // An off-session charge (mandate_id, off_session, recurring_details) is refused before anything is stored.
-  if (body.confirm === true) refuseOffSessionCharge(body);
+  // An off-session charge (mandate_id, off_session, recurring_details) is refused before anything is stored when no
+  // rail of the account keeps instruments (the default account); otherwise confirm resolves the mandate.
+  if (body.confirm === true && !recurringOnAnyRail(auth.account.settings, auth.mode)) refuseOffSessionCharge(body);
+  // Where recurring is on, an unusable mandate or saved method is refused before anything is stored, too.
+  if (body.confirm === true && (asksForSavedInstrument(body) || body.off_session === true)) {
+    await resolveStoredCharge(deps, auth, { customerId: body.customer_id ?? null }, {
+      offSession: body.off_session,
+      mandateId: body.mandate_id,
+      recurringDetails: body.recurring_details,
+      paymentToken: body.payment_token,
+      hasPaymentMethodData: body.payment_method_data !== undefined,
+    });
+  }
   const method = body.payment_method_data && resolvePaymentMethod(body.payment_method_data, body.payment_method, body.payment_method_type);
   if (body.confirm === true && body.payment_method_data !== undefined && method !== undefined) {
     // Refuse before anything is stored when the payment could not be confirmed anyway.
@@ -109,7 +122,7 @@ export async function createPayment(deps: CoreDeps, auth: AuthContext, body: Cre
     return { payment: replayOrConflict(existing, requestFingerprint), replayed: true };
   }
 
-  if (body.confirm === true && payment.status === 'requires_confirmation') {
+  if (body.confirm === true && (payment.status === 'requires_confirmation' || asksForSavedInstrument(body))) {
     return { payment: await executeConfirm(deps, auth, payment, {}), replayed: false };
   }
   return { payment, replayed: false };

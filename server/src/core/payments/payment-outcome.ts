@@ -7,6 +7,7 @@ import { recordAttemptOutcome } from './payment-attempts';
 import { decideTransition, PAYMENT_EVENT_FOR_STATUS } from './payment-transitions';
 import { toPaymentResponse } from './payment-view';
 import { recordObjectEvent } from '../shared/outbox-event';
+import { type OutcomeHook, settlePendingSave } from '../mandates/save-for-future-usage';
 
 const AUTOMATIC = new Set(['automatic', 'sequential_automatic']);
 
@@ -71,6 +72,11 @@ export async function applyRailOutcome(
   payment: PaymentRecord,
   outcome: RailOutcome,
   trigger: 'rail_result' | 'rail_sync',
+  /**
+   * Runs in the transaction of the outcome, before its event (recurring: save the method and the mandate). A later
+   * answer (rail_sync) settles what confirm left pending.
+   */
+  onOutcome: OutcomeHook = (tx, next, kind, now) => settlePendingSave(deps, tx, next, kind, now),
 ): Promise<PaymentRecord> {
   if (outcome.kind === 'pending') return payment;
   const decision = decideTransition(payment.status, trigger, {
@@ -83,7 +89,8 @@ export async function applyRailOutcome(
   }
   const now = deps.clock.now();
   const updated = await deps.store.transaction(async (tx) => {
-    const next = await tx.payments.updatePaymentIfStatus(payment, payment.paymentId, [payment.status], patchFor(payment, outcome, decision.to, now));
+    let next = await tx.payments.updatePaymentIfStatus(payment, payment.paymentId, [payment.status], patchFor(payment, outcome, decision.to, now));
+    if (next !== undefined) next = await onOutcome(tx, next, outcome.kind, now);
     if (next !== undefined) {
       await recordAttemptOutcome(tx, next, outcome, now);
       await recordPaymentEvent(deps, tx, next, now);

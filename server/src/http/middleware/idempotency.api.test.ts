@@ -284,6 +284,12 @@ forEachEngine('Idempotency-Key', (engine) => {
         apiKey = h.publishableKey;
         first = await post(path, { idempotency_probe: 1 }, key, apiKey);
       }
+      if (first.status === 401) {
+        // An ephemeral-key operation (a customer's default payment method).
+        const customer = (await (await post('/customers', { name: 'probe' })).json()) as Json;
+        apiKey = String(((await (await post('/ephemeral_keys', { customer_id: customer['customer_id'] })).json()) as Json)['secret']);
+        first = await post(path, { idempotency_probe: 1 }, key, apiKey);
+      }
       expect(first.status, path).toBeLessThan(500);
       const second = await post(path, { idempotency_probe: 1 }, key, apiKey);
       expect(second.headers.get('idempotent-replayed'), path).toBe('true');

@@ -3,7 +3,7 @@ import type { JsonObject } from '../../../../protocol/api/payments';
 import type { Scope } from '../../kernel/store-types';
 
 /** What an outbox event is about; a family that emits events adds its object here. */
-export type EventObjectType = 'payment' | 'refund' | 'dispute' | 'mandate' | 'collection' | 'settlement';
+export type EventObjectType = 'payment' | 'refund' | 'dispute' | 'mandate' | 'subscription' | 'collection' | 'settlement';
 
 /** A row of the outbox: an event to deliver to the merchant's webhook endpoint (dispatcher: a later issue). */
 export interface OutboxEventRecord extends Scope {

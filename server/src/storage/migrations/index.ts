@@ -9,6 +9,7 @@ import { migration0007Vault } from './0007-vault';
 import { migration0008WaitingPayments } from './0008-waiting-payments';
 import { migration0009Disputes } from './0009-disputes';
 import { migration0010Collect } from './0010-collect';
+import { migration0013Recurring } from './0013-recurring';
 import { migration0014Recovery } from './0014-recovery';
 
 /** In-code migrations, in order. File names sort; Kysely applies them by name. */
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008_waiting_payments': migration0008WaitingPayments,
   '0009_disputes': migration0009Disputes,
   '0010_collect': migration0010Collect,
+  '0013_recurring': migration0013Recurring,
   '0014_recovery': migration0014Recovery,
 };
 

@@ -44,6 +44,10 @@ export interface PaymentRecord extends Scope {
   requestFields: JsonObject;
   /** Why the payment was cancelled (POST /payments/{id}/cancel); null otherwise. Column added by migration 0002. */
   cancellationReason?: string | null;
+  /** The stored payment method this payment saved or was charged with (migration 0013); null otherwise. */
+  paymentMethodId?: string | null;
+  /** The mandate this payment created or was charged under (migration 0013); null otherwise. */
+  mandateId?: string | null;
   /** Incremented on every update. */
   version: number;
   createdAt: Date;
@@ -84,6 +88,8 @@ export type PaymentPatch = Partial<
     | 'clientSecretExpiresAt'
     | 'requestFields'
     | 'cancellationReason'
+    | 'paymentMethodId'
+    | 'mandateId'
   >
 > & { updatedAt: Date };
 

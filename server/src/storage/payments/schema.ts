@@ -42,6 +42,9 @@ export interface PaymentsTable {
   request_fields: string;
   /** Migration 0002. */
   cancellation_reason: string | null;
+  /** Migration 0013: the stored method and mandate the payment saved or charged. */
+  payment_method_id?: string | null;
+  mandate_id?: string | null;
   /** Sum of the payment's non-failed refunds (migration 0004; defaults to 0, so payment inserts leave it out). */
   amount_refunded?: number;
   version: number;

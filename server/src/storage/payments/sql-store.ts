@@ -239,6 +239,8 @@ export function toPayment(row: Selectable<PaymentsTable>): PaymentRecord {
     requestFingerprint: row.request_fingerprint,
     requestFields: JSON.parse(row.request_fields) as JsonObject,
     cancellationReason: row.cancellation_reason ?? null,
+    paymentMethodId: row.payment_method_id ?? null,
+    mandateId: row.mandate_id ?? null,
     version: row.version,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
@@ -282,6 +284,8 @@ function fromPayment(payment: PaymentRecord): PaymentsTable {
     request_fingerprint: payment.requestFingerprint,
     request_fields: JSON.stringify(payment.requestFields),
     cancellation_reason: payment.cancellationReason ?? null,
+    payment_method_id: payment.paymentMethodId ?? null,
+    mandate_id: payment.mandateId ?? null,
     version: payment.version,
     created_at: iso(payment.createdAt),
     updated_at: iso(payment.updatedAt),
@@ -306,6 +310,8 @@ function patchColumns(patch: PaymentPatch): Partial<PaymentsTable> {
   if (patch.connector !== undefined) columns.connector = patch.connector;
   if (patch.railReference !== undefined) columns.rail_reference = patch.railReference;
   if (patch.railState !== undefined) columns.rail_state = jsonOrNull(patch.railState);
+  if (patch.paymentMethodId !== undefined) columns.payment_method_id = patch.paymentMethodId;
+  if (patch.mandateId !== undefined) columns.mandate_id = patch.mandateId;
   if (patch.amount !== undefined) columns.amount = patch.amount;
   if (patch.currency !== undefined) columns.currency = patch.currency;
   if (patch.amountToCapture !== undefined) columns.amount_to_capture = patch.amountToCapture;

@@ -1,0 +1,35 @@
+import type { SubscriptionRecord } from '../../storage/subscriptions/records';
+import type { Stores } from '../../storage/stores';
+import type { CoreDeps } from '../shared/deps';
+import { recordObjectEvent } from '../shared/outbox-event';
+import { subscriptionEventFor, type SubscriptionTrigger } from './subscription-transitions';
+import { toSubscriptionResponse } from './subscription-view';
+
+/**
+ * Writes the event of a subscription change in the caller's transaction. Its object_id is
+ * `<subscription_id>.<version>`: the outbox keeps one event per (object, type), and a subscription may be paused or
+ * renewed many times (docs/open-points.md).
+ */
+export async function recordSubscriptionEvent(
+  deps: Pick<CoreDeps, 'ids'>,
+  tx: Stores,
+  subscription: SubscriptionRecord,
+  trigger: SubscriptionTrigger,
+  now: Date,
+): Promise<void> {
+  const eventType = subscriptionEventFor(trigger, subscription.status);
+  if (eventType === undefined) return;
+  await recordObjectEvent(
+    deps,
+    tx,
+    {
+      scope: subscription,
+      eventType,
+      objectType: 'subscription',
+      objectId: `${subscription.subscriptionId}.${subscription.version}`,
+      contentType: 'subscription_details',
+      object: toSubscriptionResponse(subscription, undefined, false),
+    },
+    now,
+  );
+}

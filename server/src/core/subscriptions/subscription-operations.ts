@@ -1,0 +1,430 @@
+/**
+ * The subscription operations (spec's Subscriptions table). Without a billing processor (the default account, spec
+ * "not live today" 4) creations, estimates and the item catalogue answer ERR_2001 naming billing_processor_id and no
+ * subscription exists. With the simulated billing processor (test mode) the lifecycle runs on the simulated
+ * catalogue: the first invoice is a customer-present payment that sets up a mandate, renewals charge that mandate
+ * off-session on the injected clock, and every change writes its webhook event in its transaction.
+ */
+import { CreatePaymentRequest, type JsonObject } from '../../../../protocol/api/payments';
+import type {
+  CancelSubscriptionRequest,
+  ConfirmSubscriptionRequest,
+  CreateSubscriptionRequest,
+  ListSubscriptionsQuery,
+  PauseSubscriptionRequest,
+  ResumeSubscriptionRequest,
+  SubscriptionEstimateQuery,
+  SubscriptionEstimateResponse,
+  SubscriptionItemsQuery,
+  SubscriptionResponse,
+  SubscriptionStatusResponse,
+  UpdateSubscriptionRequest,
+} from '../../../../protocol/api/subscriptions';
+import { SUBSCRIPTION_LIMITS } from '../../../../protocol/api/subscriptions';
+import type { PaymentRecord } from '../../storage/payments/records';
+import type { ScheduledChange, SubscriptionPatch, SubscriptionRecord } from '../../storage/subscriptions/records';
+import type { AuthContext } from '../auth/auth-context';
+import { missingClientSecret } from '../auth/auth';
+import { secretsEqual } from '../auth/secrets';
+import { findLiveCustomer } from '../customers/find-live-customer';
+import { createPayment } from '../payments/create-payment';
+import { syncWithRail } from '../payments/retrieve-payment';
+import type { CoreDeps } from '../shared/deps';
+import { ApiError } from '../shared/errors';
+import { findSubscriptionOrThrow, profileOfRequest, profileWithBillingProcessor } from './billing-processor';
+import { type CatalogueItemPrice, findItemPrice, findPlan, firstInvoiceAmount, SIMULATED_CATALOGUE, SIMULATED_COUPONS } from './simulated-catalogue';
+import { recordSubscriptionEvent } from './subscription-event';
+import { decideSubscriptionTransition, type SubscriptionFacts, type SubscriptionTrigger } from './subscription-transitions';
+import { toSubscriptionResponse, toSubscriptionStatusResponse } from './subscription-view';
+
+const DAY_MS = 86_400_000;
+
+/** payment_details fields a first invoice takes (Hyperswitch payment fields of a subscription payment). */
+const PAYMENT_DETAIL_FIELDS = ['payment_method', 'payment_method_type', 'payment_method_data', 'customer_acceptance', 'return_url', 'mandate_id', 'billing'] as const;
+
+function priceOrThrow(itemPriceId: string, planId: string | undefined): CatalogueItemPrice {
+  const price = findItemPrice(itemPriceId);
+  if (price === undefined) throw new ApiError('ERR_2003', 'item_price_id names no item price of the billing processor.', { fieldName: 'item_price_id' });
+  if (planId !== undefined && price.itemId !== planId) {
+    throw new ApiError('ERR_2003', 'item_price_id is not a price of plan_id.', { fieldName: 'item_price_id' });
+  }
+  if (findPlan(price.itemId) === undefined) throw new ApiError('ERR_2003', 'item_price_id is the price of an addon, not of a plan.', { fieldName: 'item_price_id' });
+  return price;
+}
+
+function couponOrThrow(couponCode: string | undefined, fieldName: string): string | null {
+  if (couponCode === undefined) return null;
+  if (SIMULATED_COUPONS[couponCode] === undefined) throw new ApiError('ERR_2003', 'The coupon is unknown to the billing processor.', { fieldName });
+  return couponCode;
+}
+
+function notAllowed(subscription: SubscriptionRecord, what: string): ApiError {
+  return new ApiError('ERR_4111', `You cannot ${what} this subscription because it has status ${subscription.status}.`);
+}
+
+/** Applies a transition with a conditional update and writes its event in the same transaction. */
+async function transition(
+  deps: CoreDeps,
+  subscription: SubscriptionRecord,
+  trigger: SubscriptionTrigger,
+  facts: SubscriptionFacts,
+  patch: Omit<SubscriptionPatch, 'status' | 'updatedAt'>,
+  what: string,
+): Promise<SubscriptionRecord> {
+  const decision = decideSubscriptionTransition(subscription.status, trigger, facts);
+  if (!decision.allowed) throw notAllowed(subscription, what);
+  const now = deps.clock.now();
+  const next = await deps.store.transaction(async (tx) => {
+    const updated = await tx.subscriptions.updateSubscriptionIf(subscription, subscription.subscriptionId, [subscription.status], { ...patch, status: decision.to, updatedAt: now });
+    if (updated !== undefined && (updated.status !== subscription.status || trigger === 'update' || trigger === 'renewal')) {
+      await recordSubscriptionEvent(deps, tx, updated, trigger, now);
+    }
+    return updated;
+  });
+  if (next === undefined) throw new ApiError('ERR_4111', 'The subscription changed while this request ran; retrieve it and try again.');
+  return next;
+}
+
+function paymentOutcome(payment: PaymentRecord): SubscriptionFacts['payment'] {
+  if (payment.status === 'succeeded') return 'paid';
+  if (payment.status === 'requires_customer_action' || payment.status === 'processing') return 'waiting';
+  return 'failed';
+}
+
+async function lastPaymentOf(deps: CoreDeps, subscription: SubscriptionRecord): Promise<PaymentRecord | undefined> {
+  return subscription.lastPaymentId === null ? undefined : deps.store.payments.findPayment(subscription, subscription.lastPaymentId);
+}
+
+async function respond(deps: CoreDeps, subscription: SubscriptionRecord, showClientSecret: boolean): Promise<SubscriptionResponse> {
+  return toSubscriptionResponse(subscription, await lastPaymentOf(deps, subscription), showClientSecret);
+}
+
+/** POST /subscriptions/create, and the first half of POST /subscriptions. */
+export async function createSubscription(deps: CoreDeps, auth: AuthContext, profileId: string | undefined, body: CreateSubscriptionRequest): Promise<SubscriptionRecord> {
+  const profile = await profileWithBillingProcessor(deps, auth, profileId);
+  const price = priceOrThrow(body.item_price_id, body.plan_id);
+  const couponCode = couponOrThrow(body.coupon_code, 'coupon_code');
+  await findLiveCustomer(deps.store, auth, body.customer_id);
+  const decision = decideSubscriptionTransition(null, 'create');
+  if (!decision.allowed) throw new Error('subscription table has no creation row');
+  const now = deps.clock.now();
+  const subscriptionId = deps.ids.id('subscription');
+  const subscription: SubscriptionRecord = {
+    accountId: auth.accountId,
+    mode: auth.mode,
+    subscriptionId,
+    profileId: profile.profileId,
+    customerId: body.customer_id,
+    merchantReferenceId: body.merchant_reference_id ?? null,
+    status: decision.to,
+    planId: price.itemId,
+    itemPriceId: price.itemPriceId,
+    couponCode,
+    amount: price.amount,
+    currency: price.currency,
+    clientSecret: `${subscriptionId}_secret_${deps.ids.secret(20)}`,
+    lastPaymentId: null,
+    mandateId: null,
+    billing: body.billing ?? null,
+    shipping: body.shipping ?? null,
+    description: body.description ?? null,
+    scheduledChange: null,
+    nextBillingAt: null,
+    pausedAt: null,
+    cancelledAt: null,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.store.transaction(async (tx) => {
+    if ((await tx.subscriptions.insertSubscription(subscription)) === 'duplicate') throw new Error('subscription_id collided');
+    await recordSubscriptionEvent(deps, tx, subscription, 'create', now);
+  });
+  return subscription;
+}
+
+/** The create-payment body of a first invoice from payment_details (ERR_2003 naming payment_details.<field>). */
+function firstInvoiceRequest(
+  subscription: Pick<SubscriptionRecord, 'subscriptionId' | 'itemPriceId' | 'couponCode' | 'currency' | 'customerId' | 'profileId'>,
+  details: JsonObject,
+): CreatePaymentRequest {
+  for (const key of Object.keys(details)) {
+    if (!(PAYMENT_DETAIL_FIELDS as readonly string[]).includes(key)) {
+      throw new ApiError('ERR_2004', `payment_details.${key} is not a field a subscription payment takes.`, { fieldName: `payment_details.${key}` });
+    }
+  }
+  const { amount } = firstInvoiceAmount(findItemPrice(subscription.itemPriceId)!, subscription.couponCode);
+  const viaMandate = details['mandate_id'] !== undefined;
+  const parsed = CreatePaymentRequest.safeParse({
+    ...details,
+    amount,
+    currency: subscription.currency,
+    confirm: true,
+    customer_id: subscription.customerId,
+    profile_id: subscription.profileId,
+    description: `Subscription ${subscription.subscriptionId}`,
+    metadata: { subscription_id: subscription.subscriptionId },
+    ...(viaMandate ? { off_session: true } : { setup_future_usage: 'off_session', customer_acceptance: details['customer_acceptance'] ?? { acceptance_type: 'online' } }),
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.join('.') ?? '';
+    throw new ApiError('ERR_2003', `payment_details.${field} is not valid.`, { fieldName: `payment_details.${field}` });
+  }
+  return parsed.data;
+}
+
+/** Pays the first invoice and moves the subscription by its outcome. */
+async function payFirstInvoice(deps: CoreDeps, auth: AuthContext, subscription: SubscriptionRecord, details: JsonObject): Promise<SubscriptionRecord> {
+  if (subscription.status !== 'created') throw notAllowed(subscription, 'confirm');
+  const { payment } = await createPayment(deps, auth, firstInvoiceRequest(subscription, details));
+  return settleFirstInvoice(deps, subscription, payment, 'confirm');
+}
+
+async function settleFirstInvoice(deps: CoreDeps, subscription: SubscriptionRecord, payment: PaymentRecord, trigger: 'confirm' | 'payment_result'): Promise<SubscriptionRecord> {
+  const outcome = paymentOutcome(payment);
+  const price = findItemPrice(subscription.itemPriceId)!;
+  const paid = outcome === 'paid';
+  return transition(
+    deps,
+    subscription,
+    trigger,
+    { payment: outcome },
+    {
+      lastPaymentId: payment.paymentId,
+      ...(paid ? { mandateId: payment.mandateId ?? null, nextBillingAt: new Date(deps.clock.now().getTime() + price.periodDays * DAY_MS) } : {}),
+    },
+    'confirm',
+  );
+}
+
+/** POST /subscriptions/{id}/confirm (secret key, or publishable key with the subscription's client_secret). */
+export async function confirmSubscription(
+  deps: CoreDeps,
+  auth: AuthContext,
+  profileId: string | undefined,
+  subscriptionId: string,
+  body: ConfirmSubscriptionRequest,
+): Promise<SubscriptionResponse> {
+  if (auth.keyKind === 'publishable' && body.client_secret === undefined) throw missingClientSecret();
+  if (auth.keyKind === 'secret' && body.client_secret !== undefined) {
+    throw new ApiError('ERR_1007', 'client_secret must not be sent with a secret key; server-side calls do not carry it.', { fieldName: 'client_secret' });
+  }
+  const subscription = await findSubscriptionOrThrow(deps, auth, profileId, subscriptionId);
+  if (body.client_secret !== undefined && !secretsEqual(body.client_secret, subscription.clientSecret)) {
+    throw new ApiError('ERR_1005', 'client_secret does not belong to this subscription.', { fieldName: 'client_secret' });
+  }
+  return respond(deps, await payFirstInvoice(deps, auth, subscription, body.payment_details), true);
+}
+
+/** POST /subscriptions: create, then pay the first invoice. */
+export async function createAndConfirmSubscription(
+  deps: CoreDeps,
+  auth: AuthContext,
+  profileId: string | undefined,
+  body: CreateSubscriptionRequest,
+): Promise<SubscriptionResponse> {
+  // payment_details is checked before anything is stored: a bad one leaves no subscription behind.
+  await profileWithBillingProcessor(deps, auth, profileId);
+  const price = priceOrThrow(body.item_price_id, body.plan_id);
+  firstInvoiceRequest(
+    { subscriptionId: 'sub_draft', itemPriceId: price.itemPriceId, couponCode: couponOrThrow(body.coupon_code, 'coupon_code'), currency: price.currency, customerId: body.customer_id, profileId: profileId ?? '' },
+    body.payment_details,
+  );
+  const created = await createSubscription(deps, auth, profileId, body);
+  return respond(deps, await payFirstInvoice(deps, auth, created, body.payment_details), true);
+}
+
+export async function respondWithSubscription(deps: CoreDeps, subscription: SubscriptionRecord): Promise<SubscriptionResponse> {
+  return respond(deps, subscription, true);
+}
+
+/** GET /subscriptions/{id}; a pending first invoice is looked at again (it may have resolved). */
+export async function retrieveSubscription(deps: CoreDeps, auth: AuthContext, profileId: string | undefined, subscriptionId: string): Promise<SubscriptionResponse> {
+  let subscription = await findSubscriptionOrThrow(deps, auth, profileId, subscriptionId);
+  if (subscription.status === 'pending') {
+    const payment = await lastPaymentOf(deps, subscription);
+    if (payment !== undefined) {
+      const synced = await syncWithRail(deps, payment);
+      if (paymentOutcome(synced) !== 'waiting') subscription = await settleFirstInvoice(deps, subscription, synced, 'payment_result');
+    }
+  }
+  return respond(deps, subscription, true);
+}
+
+/** GET /subscriptions/list: newest first; limit default 10, at most 100. */
+export async function listSubscriptions(deps: CoreDeps, auth: AuthContext, profileId: string | undefined, query: ListSubscriptionsQuery): Promise<SubscriptionResponse[]> {
+  const profile = await profileOfRequest(deps, auth, profileId);
+  const rows = await deps.store.subscriptions.listSubscriptions(auth, profile.profileId, query.limit ?? SUBSCRIPTION_LIMITS.defaultListLimit, query.offset ?? 0);
+  return Promise.all(rows.map((row) => respond(deps, row, true)));
+}
+
+/** GET /subscriptions/estimate: the first invoice of a plan's first price, less a coupon; a trial makes it 0. */
+export async function estimateSubscription(deps: CoreDeps, auth: AuthContext, profileId: string | undefined, query: SubscriptionEstimateQuery): Promise<SubscriptionEstimateResponse> {
+  await profileWithBillingProcessor(deps, auth, profileId);
+  const plan = findPlan(query.plan_id);
+  if (plan === undefined) throw new ApiError('ERR_2003', 'plan_id names no plan of the billing processor.', { fieldName: 'plan_id' });
+  if (query.customer_id !== undefined) await findLiveCustomer(deps.store, auth, query.customer_id);
+  const price = plan.prices[0]!;
+  const couponCode = couponOrThrow(query.coupon_id, 'coupon_id');
+  const { amount, discount } = firstInvoiceAmount(price, couponCode);
+  const trial = (query.trial_days ?? 0) > 0;
+  return {
+    amount: trial ? 0 : amount,
+    currency: price.currency,
+    plan_id: plan.itemId,
+    item_price_id: price.itemPriceId,
+    coupon_code: couponCode,
+    customer_id: query.customer_id ?? null,
+    line_items: [
+      { item_price_id: price.itemPriceId, description: plan.name, quantity: 1, unit_amount: price.amount, discount_amount: trial ? price.amount : discount, amount: trial ? 0 : amount },
+    ],
+  };
+}
+
+/** GET /subscriptions/items: the catalogue's plans or addons with their prices. */
+export async function listSubscriptionItems(deps: CoreDeps, auth: AuthContext, profileId: string | undefined, query: SubscriptionItemsQuery): Promise<JsonObject[]> {
+  await profileWithBillingProcessor(deps, auth, profileId);
+  const items = SIMULATED_CATALOGUE.filter((item) => item.itemType === query.item_type && (query.product_id === undefined || item.itemId === query.product_id));
+  const offset = query.offset ?? 0;
+  return items.slice(offset, offset + (query.limit ?? SUBSCRIPTION_LIMITS.defaultListLimit)).map((item) => ({
+    item_id: item.itemId,
+    name: item.name,
+    type: item.itemType,
+    description: item.description,
+    price_id: item.prices.map((price) => ({ price_id: price.itemPriceId, item_id: item.itemId, amount: price.amount, currency: price.currency, interval: price.periodDays === 365 ? 'year' : 'month', interval_count: 1 })),
+  }));
+}
+
+/** A later date given as text (pause_at, cancel_at): ERR_2001 when missing, ERR_2003 when not a future date-time. */
+function laterDate(deps: CoreDeps, value: string | undefined, fieldName: string): Date {
+  if (value === undefined) throw new ApiError('ERR_2001', `${fieldName} is required with specific_date.`, { fieldName });
+  const at = new Date(value);
+  if (Number.isNaN(at.getTime()) || at <= deps.clock.now()) throw new ApiError('ERR_2003', `${fieldName} must be a future RFC 3339 date-time.`, { fieldName });
+  return at;
+}
+
+function schedule(kind: ScheduledChange['kind'], at: Date): ScheduledChange {
+  return { kind, at: at.toISOString() };
+}
+
+/** POST /subscriptions/{id}/pause: immediately (default), or at the end of the term / a date (applied by the renewal tick). */
+export async function pauseSubscription(deps: CoreDeps, auth: AuthContext, profileId: string | undefined, subscriptionId: string, body: PauseSubscriptionRequest): Promise<SubscriptionStatusResponse> {
+  const subscription = await findSubscriptionOrThrow(deps, auth, profileId, subscriptionId);
+  const option = body.pause_option ?? (body.pause_at !== undefined ? 'specific_date' : 'immediately');
+  if (option === 'immediately') {
+    return toSubscriptionStatusResponse(await transition(deps, subscription, 'pause', {}, { pausedAt: deps.clock.now(), scheduledChange: null }, 'pause'));
+  }
+  if (!decideSubscriptionTransition(subscription.status, 'pause').allowed) throw notAllowed(subscription, 'pause');
+  const at = option === 'end_of_term' ? (subscription.nextBillingAt ?? deps.clock.now()) : laterDate(deps, body.pause_at, 'pause_at');
+  return toSubscriptionStatusResponse(await transition(deps, subscription, 'update', {}, { scheduledChange: schedule('pause', at) }, 'pause'));
+}
+
+/** POST /subscriptions/{id}/resume: paused or unpaid -> active; invoice_immediately bills at the next renewal tick. */
+export async function resumeSubscription(deps: CoreDeps, auth: AuthContext, profileId: string | undefined, subscriptionId: string, body: ResumeSubscriptionRequest): Promise<SubscriptionStatusResponse> {
+  const subscription = await findSubscriptionOrThrow(deps, auth, profileId, subscriptionId);
+  if (body.resume_option === 'specific_date' || body.resume_date !== undefined) {
+    throw new ApiError('ERR_2003', 'The simulated billing processor resumes immediately only.', { fieldName: body.resume_date !== undefined ? 'resume_date' : 'resume_option' });
+  }
+  const now = deps.clock.now();
+  const next = subscription.nextBillingAt === null || subscription.nextBillingAt < now || body.charges_handling === 'invoice_immediately' ? now : subscription.nextBillingAt;
+  return toSubscriptionStatusResponse(await transition(deps, subscription, 'resume', {}, { pausedAt: null, nextBillingAt: next, scheduledChange: null }, 'resume'));
+}
+
+/** POST /subscriptions/{id}/cancel: immediately (default), or at the end of the term / a date (applied by the renewal tick). */
+export async function cancelSubscription(deps: CoreDeps, auth: AuthContext, profileId: string | undefined, subscriptionId: string, body: CancelSubscriptionRequest): Promise<SubscriptionStatusResponse> {
+  const subscription = await findSubscriptionOrThrow(deps, auth, profileId, subscriptionId);
+  const option = body.cancel_option ?? (body.cancel_at !== undefined ? 'specific_date' : 'immediately');
+  if (option === 'immediately' || subscription.status !== 'active') {
+    return toSubscriptionStatusResponse(await transition(deps, subscription, 'cancel', {}, { cancelledAt: deps.clock.now(), nextBillingAt: null, scheduledChange: null }, 'cancel'));
+  }
+  const at = option === 'end_of_term' ? (subscription.nextBillingAt ?? deps.clock.now()) : laterDate(deps, body.cancel_at, 'cancel_at');
+  return toSubscriptionStatusResponse(await transition(deps, subscription, 'update', {}, { scheduledChange: schedule('cancel', at) }, 'cancel'));
+}
+
+/** PUT /subscriptions/{id}/update: a new plan and price (same currency) billed from the next renewal. */
+export async function updateSubscription(deps: CoreDeps, auth: AuthContext, profileId: string | undefined, subscriptionId: string, body: UpdateSubscriptionRequest): Promise<SubscriptionResponse> {
+  const subscription = await findSubscriptionOrThrow(deps, auth, profileId, subscriptionId);
+  const price = priceOrThrow(body.item_price_id, body.plan_id);
+  if (price.currency !== subscription.currency) {
+    throw new ApiError('ERR_2003', `item_price_id is priced in ${price.currency}; the subscription bills in ${subscription.currency}.`, { fieldName: 'item_price_id' });
+  }
+  const updated = await transition(deps, subscription, 'update', {}, { planId: price.itemId, itemPriceId: price.itemPriceId, amount: price.amount }, 'update');
+  return respond(deps, updated, true);
+}
+
+export interface RenewalRun {
+  renewed: number;
+  failed: number;
+  paused: number;
+  cancelled: number;
+}
+
+/**
+ * Renews every due subscription of the caller's account and mode at the injected clock's now: a scheduled pause or
+ * cancel that is due is applied instead; otherwise the mandate is charged off-session for the current price. A
+ * refused charge (no mandate, revoked mandate, decline) makes the subscription unpaid.
+ */
+export async function renewDueSubscriptions(deps: CoreDeps, auth: AuthContext): Promise<RenewalRun> {
+  const run: RenewalRun = { renewed: 0, failed: 0, paused: 0, cancelled: 0 };
+  const now = deps.clock.now();
+  for (const subscription of await deps.store.subscriptions.listDueSubscriptions(auth, now, 100)) {
+    const change = subscription.scheduledChange;
+    if (change !== null && new Date(change.at) <= now) {
+      if (change.kind === 'pause') {
+        await transition(deps, subscription, 'pause', {}, { pausedAt: now, scheduledChange: null }, 'pause');
+        run.paused += 1;
+      } else {
+        await transition(deps, subscription, 'cancel', {}, { cancelledAt: now, nextBillingAt: null, scheduledChange: null }, 'cancel');
+        run.cancelled += 1;
+      }
+      continue;
+    }
+    if (subscription.nextBillingAt === null || subscription.nextBillingAt > now) continue;
+    const price = findItemPrice(subscription.itemPriceId)!;
+    let payment: PaymentRecord | undefined;
+    if (subscription.mandateId !== null) {
+      try {
+        payment = (
+          await createPayment(deps, auth, {
+            amount: subscription.amount,
+            currency: subscription.currency,
+            confirm: true,
+            customer_id: subscription.customerId,
+            profile_id: subscription.profileId,
+            off_session: true,
+            mandate_id: subscription.mandateId,
+            description: `Renewal of subscription ${subscription.subscriptionId}`,
+            metadata: { subscription_id: subscription.subscriptionId },
+          })
+        ).payment;
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+      }
+    }
+    const outcome = payment === undefined ? 'failed' : paymentOutcome(payment) === 'paid' ? 'paid' : 'failed';
+    await transition(
+      deps,
+      subscription,
+      'renewal',
+      { payment: outcome },
+      {
+        ...(payment !== undefined ? { lastPaymentId: payment.paymentId } : {}),
+        ...(outcome === 'paid' ? { nextBillingAt: new Date(subscription.nextBillingAt.getTime() + price.periodDays * DAY_MS) } : {}),
+      },
+      'renew',
+    );
+    if (outcome === 'paid') run.renewed += 1;
+    else run.failed += 1;
+  }
+  return run;
+}
+
+/**
+ * The simulated billing processor's own clock tick (main.ts runs it with the housekeeping jobs): renews the test-mode
+ * subscriptions of an account whose billing processor is the simulator, as POST /simulator/subscriptions/renew does.
+ */
+export async function billingProcessorTick(deps: CoreDeps, account: AuthContext['account']): Promise<RenewalRun | undefined> {
+  if (account.settings.billingProcessor !== 'simulator') return undefined;
+  return renewDueSubscriptions(deps, { accountId: account.accountId, mode: 'test', keyId: 'billing_processor_tick', keyKind: 'secret', account });
+}

@@ -1,0 +1,36 @@
+import { describe, expect, test } from 'vitest';
+import type { SubscriptionStatus } from '../../storage/subscriptions/records';
+import { decideSubscriptionTransition, subscriptionEventFor } from './subscription-transitions';
+
+const STATUSES: SubscriptionStatus[] = ['created', 'pending', 'active', 'paused', 'unpaid', 'cancelled'];
+
+describe('subscription transitions', () => {
+  test('the first invoice decides: paid -> active, waiting -> pending, declined -> created again', () => {
+    expect(decideSubscriptionTransition('created', 'confirm', { payment: 'paid' })).toEqual({ allowed: true, to: 'active' });
+    expect(decideSubscriptionTransition('created', 'confirm', { payment: 'waiting' })).toEqual({ allowed: true, to: 'pending' });
+    expect(decideSubscriptionTransition('created', 'confirm', { payment: 'failed' })).toEqual({ allowed: true, to: 'created' });
+    expect(decideSubscriptionTransition('active', 'confirm', { payment: 'paid' })).toEqual({ allowed: false, reason: 'status' });
+  });
+
+  test('cancelled is final: no trigger leaves it', () => {
+    for (const trigger of ['confirm', 'payment_result', 'pause', 'resume', 'cancel', 'update', 'renewal'] as const) {
+      expect(decideSubscriptionTransition('cancelled', trigger, { payment: 'paid' }).allowed).toBe(false);
+    }
+  });
+
+  test('only an active subscription renews or pauses; paused and unpaid resume', () => {
+    for (const status of STATUSES) {
+      expect(decideSubscriptionTransition(status, 'renewal', { payment: 'paid' }).allowed).toBe(status === 'active');
+      expect(decideSubscriptionTransition(status, 'pause').allowed).toBe(status === 'active');
+      expect(decideSubscriptionTransition(status, 'resume').allowed).toBe(status === 'paused' || status === 'unpaid');
+    }
+    expect(decideSubscriptionTransition('active', 'renewal', { payment: 'failed' })).toEqual({ allowed: true, to: 'unpaid' });
+  });
+
+  test('events: invoice_paid for a paid renewal, subscription_unpaid for a refused one', () => {
+    expect(subscriptionEventFor('renewal', 'active')).toBe('invoice_paid');
+    expect(subscriptionEventFor('renewal', 'unpaid')).toBe('subscription_unpaid');
+    expect(subscriptionEventFor('resume', 'active')).toBe('subscription_active');
+    expect(subscriptionEventFor('update', 'paused')).toBe('subscription_updated');
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * The subscription state machine as one table (statuses: Hyperswitch v1 SubscriptionStatus names; the spec shows
+ * only `active`, so every row is an open point, docs/open-points.md).
+ */
+import type { SubscriptionStatus } from '../../storage/subscriptions/records';
+import { decide, type Decision, type Transition } from '../shared/transition-table';
+
+export type SubscriptionTrigger = 'create' | 'confirm' | 'payment_result' | 'pause' | 'resume' | 'cancel' | 'update' | 'renewal';
+export type SubscriptionCondition = 'always' | 'paid' | 'payment_waiting' | 'payment_failed';
+
+export interface SubscriptionFacts {
+  payment?: 'paid' | 'waiting' | 'failed';
+}
+
+export const SUBSCRIPTION_TRANSITIONS: readonly Transition<SubscriptionStatus, SubscriptionTrigger, SubscriptionCondition>[] = [
+  { from: null, trigger: 'create', condition: 'always', to: 'created' },
+  // Confirm pays the first invoice; a payment that waits for the customer leaves the subscription pending.
+  { from: 'created', trigger: 'confirm', condition: 'paid', to: 'active' },
+  { from: 'created', trigger: 'confirm', condition: 'payment_waiting', to: 'pending' },
+  { from: 'created', trigger: 'confirm', condition: 'payment_failed', to: 'created' },
+  { from: 'pending', trigger: 'payment_result', condition: 'paid', to: 'active' },
+  { from: 'pending', trigger: 'payment_result', condition: 'payment_failed', to: 'created' },
+  { from: 'active', trigger: 'pause', condition: 'always', to: 'paused' },
+  { from: 'paused', trigger: 'resume', condition: 'always', to: 'active' },
+  { from: 'unpaid', trigger: 'resume', condition: 'always', to: 'active' },
+  { from: 'created', trigger: 'cancel', condition: 'always', to: 'cancelled' },
+  { from: 'pending', trigger: 'cancel', condition: 'always', to: 'cancelled' },
+  { from: 'active', trigger: 'cancel', condition: 'always', to: 'cancelled' },
+  { from: 'paused', trigger: 'cancel', condition: 'always', to: 'cancelled' },
+  { from: 'unpaid', trigger: 'cancel', condition: 'always', to: 'cancelled' },
+  { from: 'created', trigger: 'update', condition: 'always', to: 'created' },
+  { from: 'active', trigger: 'update', condition: 'always', to: 'active' },
+  { from: 'paused', trigger: 'update', condition: 'always', to: 'paused' },
+  { from: 'unpaid', trigger: 'update', condition: 'always', to: 'unpaid' },
+  // A renewal charges the mandate on the injected clock: paid keeps it active, a refused charge makes it unpaid.
+  { from: 'active', trigger: 'renewal', condition: 'paid', to: 'active' },
+  { from: 'active', trigger: 'renewal', condition: 'payment_failed', to: 'unpaid' },
+];
+
+const MACHINE = {
+  rows: SUBSCRIPTION_TRANSITIONS,
+  conditions: {
+    always: () => true,
+    paid: (facts: SubscriptionFacts) => facts.payment === 'paid',
+    payment_waiting: (facts: SubscriptionFacts) => facts.payment === 'waiting',
+    payment_failed: (facts: SubscriptionFacts) => facts.payment === 'failed',
+  },
+};
+
+export function decideSubscriptionTransition(from: SubscriptionStatus | null, trigger: SubscriptionTrigger, facts: SubscriptionFacts = {}): Decision<SubscriptionStatus> {
+  return decide(MACHINE, from, trigger, facts);
+}
+
+/** The webhook event a change announces (docs/open-points.md: Hyperswitch v1 names no subscription events). */
+export function subscriptionEventFor(trigger: SubscriptionTrigger, to: SubscriptionStatus): string | undefined {
+  if (trigger === 'update') return 'subscription_updated';
+  if (trigger === 'renewal') return to === 'active' ? 'invoice_paid' : 'subscription_unpaid';
+  const byStatus: Partial<Record<SubscriptionStatus, string>> = {
+    created: 'subscription_created',
+    active: 'subscription_active',
+    paused: 'subscription_paused',
+    cancelled: 'subscription_cancelled',
+  };
+  return byStatus[to];
+}

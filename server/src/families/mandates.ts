@@ -1,0 +1,4 @@
+import { registerMandateRoutes } from '../http/routes/mandates/routes';
+import type { Family } from './family';
+
+export const mandatesFamily: Family = { name: 'mandates', routes: (app, deps) => registerMandateRoutes(app, deps) };

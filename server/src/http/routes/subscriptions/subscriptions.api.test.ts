@@ -1,0 +1,214 @@
+/**
+ * Subscriptions today (spec "not live today" 4), on SQLite and PostgreSQL: no billing processor is connected, so
+ * every creation is refused for the missing billing_processor_id (naming it), nothing exists to read or change, and
+ * every call needs the X-Profile-Id header of one of the account's business profiles.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { apiRequest, expectApiError, expectOk } from '../../../test-support/api-assertions';
+import { forEachEngine } from '../../../test-support/engines';
+import { createHarness, type Harness } from '../../../test-support/harness';
+import { ALL_RAILS_SETTINGS } from '../../../test-support/fixtures';
+import type { AccountSettings } from '../../../kernel/account-settings-types';
+import type { SubscriptionResponse } from '../../../../../protocol/api/subscriptions';
+import type { PaymentResponse } from '../../../../../protocol/api/payments';
+import { PENDING_RESOLVE_AFTER_MS } from '../../../rails/simulator/upi-simulator';
+
+/** A test account with the simulated billing processor and recurring on for UPI (RAIL_ACCOUNT_CONFIG). */
+const BILLING_SETTINGS: AccountSettings = {
+  ...ALL_RAILS_SETTINGS,
+  billingProcessor: 'simulator',
+  rails: ALL_RAILS_SETTINGS.rails.map((rail) =>
+    rail.rail === 'upi' ? { ...rail, capabilities: { ...rail.capabilities, test: { ...rail.capabilities.test, recurring: true } } } : rail,
+  ),
+};
+const DAY_MS = 86_400_000;
+const UPI = (vpa: string) => ({ payment_method: 'upi', payment_method_type: 'upi_collect', payment_method_data: { upi: { upi_collect: { vpa_id: vpa } } } });
+
+forEachEngine('Subscriptions API', (engine) => {
+  let h: Harness;
+  let customerId: string;
+
+  beforeAll(async () => {
+    h = await createHarness(engine);
+    customerId = (await expectOk<{ customer_id: string }>(await apiRequest(h, 'POST', '/customers', { body: { name: 'Subscriber' } }))).customer_id;
+  });
+  afterAll(async () => h?.close());
+
+  const profiled = (method: string, path: string, body?: unknown, profileId: string | null = h.boot.profile.profileId, key?: string) =>
+    apiRequest(h, method, path, { ...(body !== undefined ? { body } : {}), ...(key !== undefined ? { key } : {}), headers: profileId === null ? {} : { 'X-Profile-Id': profileId } });
+  const creation = () => ({ item_price_id: 'price_monthly', plan_id: 'plan_basic', customer_id: customerId, payment_details: { payment_method: 'upi' } });
+
+  describe(`[${engine}] no billing processor is connected`, () => {
+    test.each(['/subscriptions', '/subscriptions/create'])('POST %s is refused for the missing billing_processor_id, naming it', async (path) => {
+      const error = await expectApiError(await profiled('POST', path, creation()), 'ERR_2001', 'billing_processor_id');
+      expect(String(error['message'])).toContain('billing_processor_id');
+      expect(await expectOk(await profiled('GET', '/subscriptions/list'))).toEqual([]);
+    });
+
+    test('estimate and the item catalogue need the billing processor too', async () => {
+      await expectApiError(await profiled('GET', '/subscriptions/estimate?plan_id=plan_basic'), 'ERR_2001', 'billing_processor_id');
+      await expectApiError(await profiled('GET', '/subscriptions/items?item_type=plan'), 'ERR_2001', 'billing_processor_id');
+      await expectApiError(await profiled('GET', '/subscriptions/items?item_type=plan', undefined, h.boot.profile.profileId, h.publishableKey), 'ERR_2001', 'billing_processor_id');
+    });
+
+    test('no subscription exists: retrieve and every change answer ERR_4110', async () => {
+      await expectApiError(await profiled('GET', '/subscriptions/sub_nothing'), 'ERR_4110');
+      await expectApiError(await profiled('POST', '/subscriptions/sub_nothing/cancel', { cancel_option: 'immediately' }), 'ERR_4110');
+      await expectApiError(await profiled('POST', '/subscriptions/sub_nothing/pause', {}), 'ERR_4110');
+      await expectApiError(await profiled('POST', '/subscriptions/sub_nothing/resume', { resume_option: 'immediately' }), 'ERR_4110');
+      await expectApiError(await profiled('POST', '/subscriptions/sub_nothing/confirm', { payment_details: {} }), 'ERR_4110');
+      await expectApiError(await profiled('PUT', '/subscriptions/sub_nothing/update', { plan_id: 'p', item_price_id: 'i' }), 'ERR_4110');
+    });
+
+    test('X-Profile-Id is required on every call and must name a profile of the account', async () => {
+      await expectApiError(await profiled('POST', '/subscriptions', creation(), null), 'ERR_2001', 'X-Profile-Id');
+      await expectApiError(await profiled('GET', '/subscriptions/list', undefined, null), 'ERR_2001', 'X-Profile-Id');
+      await expectApiError(await profiled('GET', '/subscriptions/sub_x', undefined, null), 'ERR_2001', 'X-Profile-Id');
+      await expectApiError(await profiled('GET', '/subscriptions/list', undefined, 'pro_nobody'), 'ERR_2003', 'X-Profile-Id');
+    });
+
+    test('bad bodies are refused at the edge before the billing processor is looked for', async () => {
+      const { item_price_id: _omitted, ...withoutPrice } = creation();
+      await expectApiError(await profiled('POST', '/subscriptions', withoutPrice), 'ERR_2001', 'item_price_id');
+      await expectApiError(await profiled('POST', '/subscriptions/create', { ...creation(), billing_processor: 'x' }), 'ERR_2004', 'billing_processor');
+      await expectApiError(await profiled('POST', '/subscriptions/sub_x/cancel', { cancel_option: 'someday' }), 'ERR_2003', 'cancel_option');
+      await expectApiError(await profiled('GET', '/subscriptions/items'), 'ERR_2001', 'item_type');
+      await expectApiError(await profiled('POST', '/subscriptions/sub_x/confirm', { payment_details: {} }, h.boot.profile.profileId, h.publishableKey), 'ERR_2001', 'client_secret');
+    });
+  });
+
+  describe(`[${engine}] with the simulated billing processor`, () => {
+    let b: Harness;
+    let subscriber: string;
+    beforeAll(async () => {
+      b = await createHarness(engine, { settings: BILLING_SETTINGS });
+      subscriber = (await expectOk<{ customer_id: string }>(await apiRequest(b, 'POST', '/customers', { body: { name: 'Subscriber' } }))).customer_id;
+    });
+    afterAll(async () => b?.close());
+
+    const on = (method: string, path: string, body?: unknown, key?: string) =>
+      apiRequest(b, method, path, { ...(body !== undefined ? { body } : {}), ...(key !== undefined ? { key } : {}), headers: { 'X-Profile-Id': b.boot.profile.profileId } });
+    const subscribe = async (vpa = 'success@upi', extra: Record<string, unknown> = {}) =>
+      expectOk<SubscriptionResponse>(await on('POST', '/subscriptions', { item_price_id: 'price_basic_monthly', plan_id: 'plan_basic', customer_id: subscriber, payment_details: UPI(vpa), ...extra }));
+    const eventsOf = async (objectId: string) => (await expectOk<{ data: { event_type: string }[] }>(await apiRequest(b, 'GET', `/events?object_id=${objectId}`))).data.map((e) => e.event_type);
+    const renew = async () => expectOk<{ renewed: number; failed: number; paused: number; cancelled: number }>(await on('POST', '/simulator/subscriptions/renew', {}));
+
+    test('the catalogue: items and an estimate with a coupon or a trial', async () => {
+      const plans = await expectOk<{ item_id: string; price_id: { price_id: string; amount: number }[] }[]>(await on('GET', '/subscriptions/items?item_type=plan'));
+      expect(plans.map((plan) => plan.item_id)).toEqual(['plan_basic', 'plan_pro']);
+      expect(plans[0]?.price_id[0]).toMatchObject({ price_id: 'price_basic_monthly', amount: 19_900 });
+      expect((await expectOk<unknown[]>(await on('GET', '/subscriptions/items?item_type=addon'))).length).toBe(1);
+      expect(await expectOk(await on('GET', '/subscriptions/estimate?plan_id=plan_basic&coupon_id=WELCOME10'))).toMatchObject({ amount: 17_910, currency: 'INR', item_price_id: 'price_basic_monthly', coupon_code: 'WELCOME10' });
+      expect(await expectOk(await on('GET', '/subscriptions/estimate?plan_id=plan_basic&trial_days=7'))).toMatchObject({ amount: 0 });
+      await expectApiError(await on('GET', '/subscriptions/estimate?plan_id=plan_none'), 'ERR_2003', 'plan_id');
+      await expectApiError(await on('GET', '/subscriptions/estimate?plan_id=plan_basic&coupon_id=NOPE'), 'ERR_2003', 'coupon_id');
+    });
+
+    test('create and confirm pays the first invoice with a mandate; renewals charge it on the moved clock; each change sends its event', async () => {
+      const started = b.clock.now().getTime();
+      const subscription = await subscribe();
+      expect(subscription).toMatchObject({ status: 'active', plan_id: 'plan_basic', amount: 19_900, currency: 'INR', customer_id: subscriber, profile_id: b.boot.profile.profileId });
+      expect(subscription.payment).toMatchObject({ status: 'succeeded', amount: 19_900 });
+      const mandateId = subscription.payment?.['mandate_id'] as string;
+      expect(mandateId).toMatch(/^man_/);
+      expect(subscription.invoice).toMatchObject({ next_billing_at: new Date(started + 30 * DAY_MS).toISOString(), mandate_id: mandateId });
+      expect(await eventsOf(`${subscription.id}.1`)).toEqual(['subscription_created']);
+      expect(await eventsOf(`${subscription.id}.2`)).toEqual(['subscription_active']);
+
+      // Not due yet: nothing is charged. (The tick counts every subscription of the account, so each check reads this one.)
+      b.clock.advance(29 * DAY_MS);
+      await renew();
+      expect((await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`))).payment?.['payment_id']).toBe(subscription.payment?.['payment_id']);
+      b.clock.advance(DAY_MS);
+      expect((await renew()).renewed).toBeGreaterThanOrEqual(1);
+      const renewed = await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`));
+      expect(renewed.status).toBe('active');
+      const renewal = renewed.payment as { payment_id: string; status: string; amount: number; mandate_id: string };
+      expect(renewal).toMatchObject({ status: 'succeeded', amount: 19_900, mandate_id: mandateId });
+      expect(renewal.payment_id).not.toBe(subscription.payment?.['payment_id']);
+      expect(renewed.invoice).toMatchObject({ next_billing_at: new Date(started + 60 * DAY_MS).toISOString() });
+      expect(await eventsOf(`${subscription.id}.3`)).toEqual(['invoice_paid']);
+      expect((await expectOk<PaymentResponse>(await apiRequest(b, 'GET', `/payments/${renewal.payment_id}`))).description).toContain(subscription.id);
+
+      // A revoked mandate cannot be charged: the next renewal makes the subscription unpaid.
+      await expectOk(await apiRequest(b, 'POST', `/mandates/revoke/${mandateId}`, { body: {} }));
+      b.clock.advance(30 * DAY_MS);
+      expect((await renew()).failed).toBeGreaterThanOrEqual(1);
+      expect((await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`))).status).toBe('unpaid');
+      expect(await eventsOf(`${subscription.id}.4`)).toEqual(['subscription_unpaid']);
+    });
+
+    test('create, then confirm with the publishable key and the subscription client_secret', async () => {
+      const created = await expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
+      expect(created).toMatchObject({ status: 'created', payment: null });
+      expect(created.client_secret).toMatch(new RegExp(`^${created.id}_secret_`));
+      await expectApiError(await on('POST', `/subscriptions/${created.id}/confirm`, { client_secret: `${created.id}_secret_${'W'.repeat(20)}`, payment_details: UPI('success@upi') }, b.publishableKey), 'ERR_1005', 'client_secret');
+      const failed = await expectOk<SubscriptionResponse>(await on('POST', `/subscriptions/${created.id}/confirm`, { client_secret: created.client_secret, payment_details: UPI('failure@upi') }, b.publishableKey));
+      expect(failed).toMatchObject({ status: 'created', payment: { status: 'failed' } });
+      const confirmed = await expectOk<SubscriptionResponse>(await on('POST', `/subscriptions/${created.id}/confirm`, { client_secret: created.client_secret, payment_details: UPI('success@upi') }, b.publishableKey));
+      expect(confirmed).toMatchObject({ status: 'active', payment: { status: 'succeeded' } });
+      await expectApiError(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: UPI('success@upi') }), 'ERR_4111');
+      await expectApiError(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: { vpa: 'x' } }), 'ERR_4111');
+      const before = (await expectOk<SubscriptionResponse[]>(await on('GET', '/subscriptions/list?limit=100'))).length;
+      await expectApiError(await on('POST', '/subscriptions', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: { payment_method: 'teleport' } }), 'ERR_2003', 'payment_details.payment_method');
+      expect((await expectOk<SubscriptionResponse[]>(await on('GET', '/subscriptions/list?limit=100'))).length).toBe(before);
+      const other = await expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
+      await expectApiError(await on('POST', `/subscriptions/${other.id}/confirm`, { payment_details: { vpa: 'x' } }), 'ERR_2004', 'payment_details.vpa');
+    });
+
+    test('pause, resume, update, cancel: each moves the status and sends its event; a cancelled subscription stays cancelled', async () => {
+      const subscription = await subscribe();
+      const paused = await expectOk<Record<string, unknown>>(await on('POST', `/subscriptions/${subscription.id}/pause`, {}));
+      expect(paused).toMatchObject({ id: subscription.id, status: 'paused', paused_at: b.clock.now().toISOString() });
+      await expectApiError(await on('POST', `/subscriptions/${subscription.id}/pause`, {}), 'ERR_4111');
+      b.clock.advance(40 * DAY_MS);
+      await renew();
+      expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`))).toMatchObject({ status: 'paused', payment: { payment_id: subscription.payment?.['payment_id'] } });
+      const resumed = await expectOk<Record<string, unknown>>(await on('POST', `/subscriptions/${subscription.id}/resume`, { resume_option: 'immediately', charges_handling: 'invoice_immediately' }));
+      expect(resumed).toMatchObject({ status: 'active', next_billing_at: b.clock.now().toISOString() });
+
+      const updated = await expectOk<SubscriptionResponse>(await on('PUT', `/subscriptions/${subscription.id}/update`, { plan_id: 'plan_pro', item_price_id: 'price_pro_monthly' }));
+      expect(updated).toMatchObject({ plan_id: 'plan_pro', item_price_id: 'price_pro_monthly', amount: 49_900, status: 'active' });
+      await expectApiError(await on('PUT', `/subscriptions/${subscription.id}/update`, { plan_id: 'plan_pro', item_price_id: 'price_pro_monthly_usd' }), 'ERR_2003', 'item_price_id');
+      await expectApiError(await on('PUT', `/subscriptions/${subscription.id}/update`, { plan_id: 'plan_basic', item_price_id: 'price_pro_monthly' }), 'ERR_2003', 'item_price_id');
+      // invoice_immediately: the next tick bills the new price.
+      await renew();
+      expect((await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`))).payment).toMatchObject({ amount: 49_900, status: 'succeeded' });
+
+      const cancelled = await expectOk<Record<string, unknown>>(await on('POST', `/subscriptions/${subscription.id}/cancel`, { cancel_option: 'immediately', cancel_reason_code: 'customer_request' }));
+      expect(cancelled).toMatchObject({ status: 'cancelled', cancelled_at: b.clock.now().toISOString() });
+      for (const [method, path, body] of [
+        ['POST', 'cancel', {}],
+        ['POST', 'pause', {}],
+        ['POST', 'resume', {}],
+        ['PUT', 'update', { plan_id: 'plan_basic', item_price_id: 'price_basic_monthly' }],
+      ] as const) {
+        await expectApiError(await on(method, `/subscriptions/${subscription.id}/${path}`, body), 'ERR_4111');
+      }
+      const events = (await expectOk<{ data: { event_type: string; object_id?: string }[] }>(await apiRequest(b, 'GET', '/events?limit=100'))).data.map((e) => e.event_type);
+      for (const type of ['subscription_paused', 'subscription_active', 'subscription_updated', 'invoice_paid', 'subscription_cancelled']) expect(events).toContain(type);
+    });
+
+    test('a cancel at the end of the term waits for the renewal tick', async () => {
+      const subscription = await subscribe();
+      const scheduled = await expectOk<Record<string, unknown>>(await on('POST', `/subscriptions/${subscription.id}/cancel`, { cancel_option: 'end_of_term' }));
+      expect(scheduled['status']).toBe('active');
+      await expectApiError(await on('POST', `/subscriptions/${subscription.id}/cancel`, { cancel_option: 'specific_date', cancel_at: '2000-01-01T00:00:00Z' }), 'ERR_2003', 'cancel_at');
+      b.clock.advance(30 * DAY_MS);
+      expect((await renew()).cancelled).toBeGreaterThanOrEqual(1);
+      expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`))).toMatchObject({ status: 'cancelled', payment: { payment_id: subscription.payment?.['payment_id'] } });
+    });
+
+    test('a first invoice that waits for the customer leaves the subscription pending until it is paid', async () => {
+      const subscription = await subscribe('pending@upi');
+      expect(subscription).toMatchObject({ status: 'pending', payment: { status: 'requires_customer_action' } });
+      b.clock.advance(PENDING_RESOLVE_AFTER_MS);
+      const active = await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`));
+      expect(active.status).toBe('active');
+      expect(active.payment?.['mandate_id']).toMatch(/^man_/);
+      const listed = await expectOk<SubscriptionResponse[]>(await on('GET', '/subscriptions/list?limit=100'));
+      expect(listed[0]?.id).toBe(subscription.id);
+      await expectApiError(await on('GET', '/subscriptions/sub_unknown'), 'ERR_4110');
+    });
+  });
+});
