@@ -69,9 +69,9 @@ describe('SQLite group commit', () => {
     expect([committed('before').n, committed('doomed').n, committed('after').n]).toEqual([1, 0, 1]);
   });
 
-  test('a single write right after a transaction commits the open batch before it resolves', async () => {
+  test('a single write right after a transaction joins its batch and resolves only after the COMMIT', async () => {
     // The transaction's batch is still open (its COMMIT waits for the next turn of the event loop) when the single
-    // write runs; the write must not resolve before both are committed.
+    // write runs in it; the write must not resolve before the batch is committed.
     const inTransaction = store.transaction((tx) => tx.railLedger.rememberRailAnswer(key('tx'), { kind: 'pending' }, new Date()));
     const single = store.railLedger.rememberRailAnswer(key('single'), { kind: 'pending' }, new Date());
     await single;

@@ -8,8 +8,8 @@
  * after the COMMIT of its batch, so nothing is acknowledged before it is durable; a crash loses only transactions
  * nobody was told about. A logical transaction that fails rolls back to its savepoint and leaves the batch intact.
  *
- * Writes outside a logical transaction (single statements) commit the batch at once, before their caller resumes,
- * so they are as durable as in autocommit mode. Reads may see a logical transaction's writes before its batch is
+ * A write outside a logical transaction (a single statement) autocommits when no batch is open; inside an open batch
+ * it joins the batch, and its caller resumes after the batch's COMMIT, as a transaction's does. Reads may see a logical transaction's writes before its batch is
  * durable (one connection); what they answer is never acknowledged as a write of theirs.
  */
 import type { Database as SqliteHandle } from 'better-sqlite3';
@@ -52,13 +52,16 @@ export class SqliteGroupCommit {
 
   endTransaction(): void {
     this.#activeTransactions -= 1;
-    if (!this.#flushScheduled) {
-      this.#flushScheduled = true;
-      setImmediate(() => {
-        this.#flushScheduled = false;
-        this.flush();
-      });
-    }
+    this.#scheduleFlush();
+  }
+
+  #scheduleFlush(): void {
+    if (this.#flushScheduled) return;
+    this.#flushScheduled = true;
+    setImmediate(() => {
+      this.#flushScheduled = false;
+      this.flush();
+    });
   }
 
   /** The batch the running logical transaction belongs to. */
@@ -85,11 +88,16 @@ export class SqliteGroupCommit {
     return batch.promise;
   }
 
-  /** Connection released: a single write since the last release commits the batch now. */
-  released(): void {
-    if (!this.#singleWrite) return;
+  /**
+   * Connection released. A single write since the last release that ran inside the open batch returns that batch,
+   * for its caller to wait on (it joins the batch's COMMIT like a transaction); otherwise undefined (autocommit).
+   */
+  released(): number | undefined {
+    if (!this.#singleWrite) return undefined;
     this.#singleWrite = false;
-    if (this.#activeTransactions === 0) this.flush();
+    if (!this.#batchOpen) return undefined;
+    this.#scheduleFlush();
+    return this.#batchId;
   }
 
   /** Commits the open batch unless a logical transaction is in progress (its end schedules the next try). */
@@ -153,8 +161,10 @@ export class GroupCommitSqliteDriver extends SqliteDriver {
   }
 
   override async releaseConnection(): Promise<void> {
-    this.group.released();
+    const batch = this.group.released();
     await super.releaseConnection();
+    // Released first, so the transactions queued behind this statement join the same COMMIT.
+    if (batch !== undefined) await this.group.durable(batch);
   }
 
   override async destroy(): Promise<void> {
