@@ -17,6 +17,9 @@ export const ID_PREFIX = {
   ephemeralKey: 'eki',
   collection: 'col',
   settlement: 'stl',
+  operator: 'op',
+  session: 'ses',
+  securityEmail: 'sem',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

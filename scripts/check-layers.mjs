@@ -15,6 +15,7 @@ export const ROOMS = [
   { room: 'rails', match: /^server\/src\/rails\//, may: ['kernel', 'protocol', 'rails', 'vault'] },
   { room: 'vault', match: /^server\/src\/vault\//, may: ['kernel', 'protocol', 'storage', 'vault'] },
   { room: 'logger', match: /^server\/src\/logger\.ts$/, may: [] },
+  { room: 'mail', match: /^server\/src\/mail\//, may: ['kernel', 'protocol', 'mail'] },
   { room: 'webhooks', match: /^server\/src\/webhooks\//, may: ['kernel', 'protocol', 'storage', 'webhooks', 'logger'] },
   { room: 'core', match: /^server\/src\/core\//, may: ['kernel', 'protocol', 'storage', 'rails', 'vault', 'webhooks', 'core'] },
   { room: 'http', match: /^server\/src\/http\//, may: ['kernel', 'protocol', 'storage', 'rails', 'vault', 'webhooks', 'logger', 'core', 'http'] },

@@ -13,7 +13,7 @@ import type { CollectProviderRegistry } from './rails/collect-provider';
 import { createCollectSimulator } from './rails/simulator/collect-simulator';
 import { createSimulatorRegistry } from './rails/simulator/registry';
 import type { SimulatorFaults } from './rails/simulator/simulator-faults';
-import { DEFAULT_RECOVERY_POLICY, type RecoveryPolicy } from './core/shared/deps';
+import { DEFAULT_KEY_POLICY, DEFAULT_RECOVERY_POLICY, type KeyPolicy, type RecoveryPolicy } from './core/shared/deps';
 import { openDatabase, type Engine } from './storage/database';
 import type { Database } from './storage/schema';
 import { SqlStore } from './storage/sql-store';
@@ -21,6 +21,7 @@ import { DiskFileBlobStore } from './storage/files/disk-blob-store';
 import { SqlFileBlobStore } from './storage/files/sql-store';
 import { CardVault } from './vault/card-vault';
 import { VaultCipher } from './vault/vault-cipher';
+import { OperatorSecretBox } from './vault/operator-secret-box';
 import type { Kysely } from 'kysely';
 import { dirname, join } from 'node:path';
 
@@ -47,6 +48,8 @@ export interface CompositionOptions {
   recovery?: RecoveryPolicy;
   /** Faults the simulators play on demand (tests). */
   simulatorFaults?: SimulatorFaults;
+  /** Operator sessions and key rotation; DEFAULT_KEY_POLICY when absent. */
+  keys?: KeyPolicy;
 }
 
 export interface Composition {
@@ -70,8 +73,10 @@ export async function compose(options: CompositionOptions): Promise<Composition>
   });
   const store = new SqlStore(db, engine);
   await store.migrate();
+  const cipher = new VaultCipher(options.vaultKey);
+  const operatorSecrets = new OperatorSecretBox(cipher);
   const boot = await bootstrap(
-    { store, clock: options.clock, ids: options.ids, secretsFile: options.secretsFile },
+    { store, clock: options.clock, ids: options.ids, secretsFile: options.secretsFile, operatorSecrets },
     { ...options.bootstrap, settings: options.settings },
   );
   // Test mode: the deterministic simulators (an account uses a rail only when its settings provision it). Live
@@ -90,7 +95,7 @@ export async function compose(options: CompositionOptions): Promise<Composition>
       : { adapterFor: (mode, rail) => (mode === 'test' ? overrides[rail] : undefined) ?? simulators.adapterFor(mode, rail) };
   // File bytes beside the database: on disk for SQLite (one instance), in file_blobs for PostgreSQL (every instance).
   const fileBlobs = engine === 'postgres' ? new SqlFileBlobStore(db) : new DiskFileBlobStore(options.filesDir ?? join(dirname(options.sqliteFile), 'files'));
-  const vault = new CardVault(new VaultCipher(options.vaultKey));
+  const vault = new CardVault(cipher);
   const collectSimulator = createCollectSimulator({ publicBaseUrl: options.publicBaseUrl });
   const collect: CollectProviderRegistry = { providerFor: (mode) => (mode === 'test' ? collectSimulator : undefined) };
   return { engine, db, store, rails, vault, boot, core: {
@@ -102,6 +107,8 @@ export async function compose(options: CompositionOptions): Promise<Composition>
       collect,
       fileBlobs,
       recovery: options.recovery ?? DEFAULT_RECOVERY_POLICY,
+      operatorSecrets,
+      keys: options.keys ?? DEFAULT_KEY_POLICY,
     },
   };
 }

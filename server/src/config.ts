@@ -11,7 +11,7 @@ import { USDT_NETWORKS } from '../../protocol/api/collect';
 import { parseRateLimits, type RateLimits } from './http/rate-limit';
 import { parseVaultKey } from './vault/vault-cipher';
 import { DEFAULT_ACCOUNT_SETTINGS } from './core/accounts/account-settings';
-import { DEFAULT_RECOVERY_POLICY, type RecoveryPolicy } from './core/shared/deps';
+import { DEFAULT_KEY_POLICY, DEFAULT_RECOVERY_POLICY, type KeyPolicy, type RecoveryPolicy } from './core/shared/deps';
 import type { AccountSettings, RailCapabilities, RailSettings } from './kernel/account-settings-types';
 
 const DEFAULT_RETRY_SCHEDULE = '60,300,300,600,600,600,600,600,3600,3600,3600,3600,3600,21600,21600,21600';
@@ -90,6 +90,24 @@ const EnvSchema = z.object({
   }),
   RAIL_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   RAIL_DEMO: z.enum(['on', 'off', 'auto']).default('auto'),
+  RAIL_SMTP_URL: optionalString.transform((value, ctx) => {
+    if (value === undefined) return undefined;
+    if (!/^smtps?:\/\/[^\s]+$/.test(value)) {
+      ctx.addIssue({ code: 'custom', message: 'RAIL_SMTP_URL must be smtp://[user:pass@]host[:port] or smtps://...' });
+      return z.NEVER;
+    }
+    return value;
+  }),
+  RAIL_SECURITY_EMAIL_FROM: z.string().trim().min(3).default('Rail security <security@rail.local>'),
+  RAIL_KEY_ROTATION_LIMIT: optionalString.transform((value, ctx) => {
+    if (value === undefined) return DEFAULT_KEY_POLICY.rotationLimit;
+    const match = /^(\d+)\/(\d+)$/.exec(value);
+    if (match === null || Number(match[1]) < 1 || Number(match[2]) < 1) {
+      ctx.addIssue({ code: 'custom', message: 'RAIL_KEY_ROTATION_LIMIT must be ROTATIONS/SECONDS, both at least 1 (for example 10/3600)' });
+      return z.NEVER;
+    }
+    return { limit: Number(match[1]), windowSeconds: Number(match[2]) };
+  }),
 });
 
 const CapabilitiesFile = z.strictObject({
@@ -158,6 +176,11 @@ export interface Config {
   trustedProxyHops: number;
   /** The demo checkout: on, off, or auto (on while the account has no live keys). */
   demo: 'on' | 'off' | 'auto';
+  /** Where security e-mails go out; undefined: they are kept and listed (GET /v1/security-emails). */
+  smtpUrl: string | undefined;
+  securityEmailFrom: string;
+  /** Operator sessions and key rotation (RAIL_KEY_ROTATION_LIMIT over DEFAULT_KEY_POLICY). */
+  keys: KeyPolicy;
 }
 
 export class ConfigError extends Error {
@@ -256,5 +279,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: e.RAIL_RATE_LIMITS,
     trustedProxyHops: e.RAIL_TRUSTED_PROXY_HOPS,
     demo: e.RAIL_DEMO,
+    smtpUrl: e.RAIL_SMTP_URL,
+    securityEmailFrom: e.RAIL_SECURITY_EMAIL_FROM,
+    keys: { ...DEFAULT_KEY_POLICY, rotationLimit: e.RAIL_KEY_ROTATION_LIMIT },
   };
 }

@@ -17,6 +17,8 @@ import { purgeExpiredIdempotencyKeys } from './core/auth/idempotency';
 import { advanceDueCollect } from './core/collect/advance-collect';
 import { WaitingPaymentSweep } from './core/payments/sweep-waiting-payments';
 import { StuckObjectRecovery } from './core/recovery/recover-stuck-objects';
+import { sendDueSecurityEmails } from './core/security-emails/send-security-emails';
+import { SmtpMailer } from './mail/smtp-mailer';
 import { billingProcessorTick } from './core/subscriptions/subscription-operations';
 import { wipeExpiredVaultTokens } from './core/vault/wipe-expired-vault-tokens';
 import { ConfigError, loadConfig, type Config } from './config';
@@ -30,6 +32,8 @@ import { WebhookDispatcher } from './webhooks/dispatcher';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const HOUSEKEEPING_INTERVAL_MS = 5 * 60 * 1000;
+/** How often the security e-mail outbox is sent (when RAIL_SMTP_URL is set). */
+const SECURITY_EMAIL_INTERVAL_MS = 5000;
 /** Waiting payments asked about per sweep tick. */
 const PAYMENT_SYNC_BATCH = 100;
 
@@ -109,6 +113,7 @@ async function main(): Promise<void> {
     vaultKey: vaultKey.key,
     settings: config.accountSettings,
     recovery: config.recovery,
+    keys: config.keys,
     secretsFile: fileSecrets(config.dataDir),
     bootstrap: {
       testSecretKey: config.testSecretKey,
@@ -205,6 +210,22 @@ async function main(): Promise<void> {
   }, HOUSEKEEPING_INTERVAL_MS);
   sweep.unref();
 
+  // Security e-mails (key created, rotated, revoked) leave the outbox over SMTP; without RAIL_SMTP_URL they stay
+  // listed for operators (GET /v1/security-emails).
+  const mailer = config.smtpUrl === undefined ? undefined : new SmtpMailer({ url: config.smtpUrl, from: config.securityEmailFrom });
+  let mailing = false;
+  const mail =
+    mailer === undefined
+      ? undefined
+      : setInterval(() => {
+          if (mailing) return;
+          mailing = true;
+          sendDueSecurityEmails(core, mailer)
+            .catch((error: unknown) => logger.warn({ err: error }, 'security e-mail sweep failed'))
+            .finally(() => (mailing = false));
+        }, SECURITY_EMAIL_INTERVAL_MS);
+  mail?.unref();
+
   // Read before listening, so the banner is out by the time /health answers.
   const runtimeManifest = await readRuntimeManifest(js);
   const apiServer = await listen(api.fetch, config.host, config.port);
@@ -253,6 +274,8 @@ async function main(): Promise<void> {
     force.unref();
     clearInterval(sweep);
     clearInterval(paymentSync);
+    clearInterval(mail);
+    mailer?.close();
     await Promise.all([closeServer(apiServer), closeServer(jsServer), dispatcher.stop()]);
     await store.close();
     logger.info('stopped');

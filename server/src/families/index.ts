@@ -14,6 +14,8 @@ import { simulatorFamily } from './simulator';
 import { subscriptionsFamily } from './subscriptions';
 import { systemFamily } from './system';
 import { vaultFamily } from './vault';
+import { keysFamily } from './keys';
+import { sessionsFamily } from './sessions';
 
 export const FAMILIES: readonly Family[] = [
   systemFamily,
@@ -30,4 +32,6 @@ export const FAMILIES: readonly Family[] = [
   paymentMethodsFamily,
   mandatesFamily,
   subscriptionsFamily,
+  keysFamily,
+  sessionsFamily,
 ];

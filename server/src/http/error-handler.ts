@@ -19,6 +19,7 @@ export function errorBody(code: ErrorCode, message: string, fieldName?: string):
 }
 
 export function errorResponse(c: Context, error: ApiError): Response {
+  if (error.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.retryAfterSeconds));
   return c.json(errorBody(error.code, error.message, error.fieldName), ERROR_CATALOG[error.code].status as ContentfulStatusCode);
 }
 

@@ -56,6 +56,8 @@ describe('rate limits on the browser and public surfaces', () => {
     client_reads: { perAddress: { limit: 2, windowSeconds: 60 }, perKey: null },
     client_updates: { perAddress: { limit: 2, windowSeconds: 60 }, perKey: null },
     simulator: { perAddress: { limit: 2, windowSeconds: 60 }, perKey: null },
+    operator_login: { perAddress: { limit: 2, windowSeconds: 60 }, perKey: { limit: 3, windowSeconds: 60 } },
+    operator_verify: { perAddress: { limit: 2, windowSeconds: 60 }, perKey: { limit: 3, windowSeconds: 60 } },
   };
 
   beforeAll(async () => {

@@ -14,9 +14,20 @@ import { readApiKey } from './middleware/authenticate';
 
 /**
  * client_reads: retrieve, poll status and the payment-method list with a publishable key; client_updates: update
- * and eligibility with a publishable key; simulator: the test simulator's pages, which take no key.
+ * and eligibility with a publishable key; simulator: the test simulator's pages, which take no key; operator_login:
+ * POST /v1/sessions, per address and per e-mail (the account's operator); operator_verify: two-factor codes, per
+ * address and per operator.
  */
-export const RATE_LIMITED_SURFACES = ['demo_payments', 'vault_tokens', 'confirm', 'client_reads', 'client_updates', 'simulator'] as const;
+export const RATE_LIMITED_SURFACES = [
+  'demo_payments',
+  'vault_tokens',
+  'confirm',
+  'client_reads',
+  'client_updates',
+  'simulator',
+  'operator_login',
+  'operator_verify',
+] as const;
 export type RateLimitedSurface = (typeof RATE_LIMITED_SURFACES)[number];
 
 /** At most `limit` requests per `windowSeconds`, refilled continuously (a burst of `limit` is allowed). */
@@ -46,6 +57,8 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   client_reads: { perAddress: perMinute(600), perKey: perMinute(30_000) },
   client_updates: { perAddress: perMinute(120), perKey: perMinute(6_000) },
   simulator: { perAddress: perMinute(120), perKey: null },
+  operator_login: { perAddress: perMinute(10), perKey: { limit: 10, windowSeconds: 15 * 60 } },
+  operator_verify: { perAddress: perMinute(10), perKey: { limit: 5, windowSeconds: 5 * 60 } },
 };
 
 /**
@@ -167,6 +180,17 @@ export function rateLimit(deps: RateLimitDeps, surface: RateLimitedSurface) {
   });
 }
 
+/**
+ * Takes a token from a surface's per-key limit for a subject the route knows only after reading the request (the
+ * e-mail of a login, the operator of a code). Counted per instance, like every bucket here.
+ */
+export function limitSubject(c: Context, deps: RateLimitDeps | undefined, surface: RateLimitedSurface, subject: string): void {
+  const rule = deps?.limits[surface].perKey;
+  if (deps === undefined || rule === null || rule === undefined) return;
+  const wait = deps.limiter.take(`${surface} subject ${subject}`, rule);
+  if (wait !== undefined) throw tooManyRequests(c, wait);
+}
+
 /** Which routes each surface covers (Hono paths). Registered before the routes, so a limit holds before any work. */
 export const RATE_LIMITED_ROUTES: readonly { method: 'GET' | 'POST' | 'ALL'; path: string; surface: RateLimitedSurface }[] = [
   { method: 'POST', path: '/demo/payments', surface: 'demo_payments' },
@@ -181,4 +205,6 @@ export const RATE_LIMITED_ROUTES: readonly { method: 'GET' | 'POST' | 'ALL'; pat
   { method: 'POST', path: '/payment_methods/:method_id/update', surface: 'client_updates' },
   { method: 'POST', path: '/customers/:customer_id/payment_methods/:payment_method_id/default', surface: 'client_updates' },
   { method: 'ALL', path: '/simulator/*', surface: 'simulator' },
+  { method: 'POST', path: '/v1/sessions', surface: 'operator_login' },
+  { method: 'POST', path: '/v1/sessions/verify', surface: 'operator_verify' },
 ];

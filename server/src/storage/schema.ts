@@ -19,6 +19,7 @@ import type { RecoverySchema } from './recovery/schema';
 import type { PaymentMethodsSchema } from './payment-methods/schema';
 import type { MandatesSchema } from './mandates/schema';
 import type { SubscriptionsSchema } from './subscriptions/schema';
+import type { OperatorsSchema } from './operators/schema';
 
 export interface Database
   extends AccountsSchema,
@@ -34,4 +35,5 @@ export interface Database
     RecoverySchema,
     PaymentMethodsSchema,
     MandatesSchema,
-    SubscriptionsSchema {}
+    SubscriptionsSchema,
+    OperatorsSchema {}

@@ -19,6 +19,7 @@ import { recoverySqlStores } from './recovery/sql-store';
 import { paymentMethodsSqlStores } from './payment-methods/sql-store';
 import { mandatesSqlStores } from './mandates/sql-store';
 import { subscriptionsSqlStores } from './subscriptions/sql-store';
+import { operatorsSqlStores } from './operators/sql-store';
 
 /** Every family's SQL stores on one connection or transaction: one line per family. */
 function storesFor(db: Db): Stores {
@@ -37,6 +38,7 @@ function storesFor(db: Db): Stores {
     ...paymentMethodsSqlStores(db),
     ...mandatesSqlStores(db),
     ...subscriptionsSqlStores(db),
+    ...operatorsSqlStores(db),
   };
 }
 

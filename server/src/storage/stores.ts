@@ -18,6 +18,7 @@ import type { RecoveryStores } from './recovery/store';
 import type { PaymentMethodsStores } from './payment-methods/store';
 import type { MandatesStores } from './mandates/store';
 import type { SubscriptionsStores } from './subscriptions/store';
+import type { OperatorsStores } from './operators/store';
 
 /** The stores usable inside one transaction: one line per family. */
 export interface Stores
@@ -34,7 +35,8 @@ export interface Stores
     RecoveryStores,
     PaymentMethodsStores,
     MandatesStores,
-    SubscriptionsStores {}
+    SubscriptionsStores,
+    OperatorsStores {}
 
 /** The whole store: the stores plus transactions and lifecycle. */
 export interface Store extends Stores {

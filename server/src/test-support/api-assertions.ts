@@ -5,6 +5,7 @@
 import { expect } from 'vitest';
 import { ERROR_CATALOG, type ErrorCode } from '../../../protocol/errors';
 import { keyPrefix } from '../core/accounts/bootstrap';
+import { DEFAULT_KEY_SCOPES } from '../../../protocol/api/keys';
 import { hashSecret } from '../core/auth/secrets';
 import type { Harness } from './harness';
 
@@ -27,6 +28,8 @@ export async function insertLiveSecretKey(h: Harness, options: { fill: string; k
     createdAt: new Date(),
     revokedAt: null,
     expiresAt: null,
+    scopes: DEFAULT_KEY_SCOPES,
+    replacesKeyId: null,
   });
   return secretKey;
 }

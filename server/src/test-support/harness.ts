@@ -23,6 +23,8 @@ import type { Engine } from '../storage/database';
 import type { Database } from '../storage/schema';
 import type { SqlStore } from '../storage/sql-store';
 import type { Kysely } from 'kysely';
+import { OperatorSecretBox } from '../vault/operator-secret-box';
+import { VaultCipher } from '../vault/vault-cipher';
 
 export const TEST_DATABASE_URL = process.env['RAIL_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -74,6 +76,11 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A TOTP secret box with a throwaway vault key, for tests that bootstrap a store themselves. */
+export function testOperatorSecrets(): OperatorSecretBox {
+  return new OperatorSecretBox(new VaultCipher(randomBytes(32)));
 }
 
 export function memorySecretsFile(initial: { testSecretKey?: string; testPublishableKey?: string } = {}): BootstrapSecretsFile & {

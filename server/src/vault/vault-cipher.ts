@@ -21,7 +21,7 @@ export interface CipherBinding {
   tokenId: string;
   accountId: string;
   mode: string;
-  purpose: 'card' | 'cvc' | 'stored_card';
+  purpose: 'card' | 'cvc' | 'stored_card' | 'totp_secret';
 }
 
 function aad(binding: CipherBinding): Buffer {

@@ -13,7 +13,7 @@ import { createRailRegistry } from '../rails/rail-adapter';
 import { openDatabase, type Engine } from '../storage/database';
 import { SqlStore } from '../storage/sql-store';
 import type { WebhookEventRecord } from '../storage/events/records';
-import { createTestDatabase, memorySecretsFile, type TestDatabase } from '../test-support/harness';
+import { createTestDatabase, memorySecretsFile, testOperatorSecrets, type TestDatabase } from '../test-support/harness';
 import { forEachEngine } from '../test-support/engines';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, defaultWebhookDeliveryConfig, nextRetryDelayMs, type WebhookDeliveryConfig } from './delivery';
 import { WebhookDispatcher } from './dispatcher';
@@ -71,7 +71,7 @@ forEachEngine('Webhook dispatcher', (engine) => {
     const store = await openStore();
     const clock = new ManualClock('2025-01-01T00:00:00.000Z');
     const boot = await bootstrap(
-      { store, clock, ids: cryptoIds, secretsFile: memorySecretsFile() },
+      { store, clock, ids: cryptoIds, secretsFile: memorySecretsFile(), operatorSecrets: testOperatorSecrets() },
       { settings: DEFAULT_ACCOUNT_SETTINGS, webhookUrl: options.url === null ? undefined : (options.url ?? URL_) },
     );
     const close = async () => {
@@ -387,13 +387,13 @@ forEachEngine('Webhook dispatcher', (engine) => {
       const s = await setup();
       expect(s.boot.webhook.secret).toMatch(/^whsec_/);
       const again = await bootstrap(
-        { store: s.store, clock: s.clock, ids: cryptoIds, secretsFile: memorySecretsFile() },
+        { store: s.store, clock: s.clock, ids: cryptoIds, secretsFile: memorySecretsFile(), operatorSecrets: testOperatorSecrets() },
         { settings: DEFAULT_ACCOUNT_SETTINGS, webhookUrl: URL_ },
       );
       expect(again.webhook).toEqual({ url: URL_, secret: s.boot.webhook.secret, secretSource: 'stored' });
       const fromEnv = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
       const withEnv = await bootstrap(
-        { store: s.store, clock: s.clock, ids: cryptoIds, secretsFile: memorySecretsFile() },
+        { store: s.store, clock: s.clock, ids: cryptoIds, secretsFile: memorySecretsFile(), operatorSecrets: testOperatorSecrets() },
         { settings: DEFAULT_ACCOUNT_SETTINGS, webhookSecret: fromEnv },
       );
       expect(withEnv.webhook).toEqual({ url: null, secret: fromEnv, secretSource: 'env' });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { openDatabase } from '../../storage/database';
 import { SqlStore } from '../../storage/sql-store';
-import { createTestDatabase, memorySecretsFile, type TestDatabase } from '../../test-support/harness';
+import { createTestDatabase, memorySecretsFile, testOperatorSecrets, type TestDatabase } from '../../test-support/harness';
 import { DEFAULT_ACCOUNT_SETTINGS } from './account-settings';
 import { bootstrap, keyPrefix } from './bootstrap';
 import { systemClock } from '../../kernel/clock';
@@ -35,7 +35,7 @@ describe('bootstrap', () => {
     const database = await freshDatabase();
     const secrets = memorySecretsFile();
     const store1 = await openStore(database);
-    const first = await bootstrap({ store: store1, clock: systemClock, ids: cryptoIds, secretsFile: secrets }, { settings: DEFAULT_ACCOUNT_SETTINGS });
+    const first = await bootstrap({ store: store1, clock: systemClock, ids: cryptoIds, secretsFile: secrets, operatorSecrets: testOperatorSecrets() }, { settings: DEFAULT_ACCOUNT_SETTINGS });
     expect(first.testSecretKey).toMatch(/^rail_full_test_[A-Za-z0-9]{40}$/);
     expect(first.testPublishableKey).toMatch(/^rail_open_test_[A-Za-z0-9]{40}$/);
     expect(first.createdOperator?.email).toBe('operator@rail.local');
@@ -46,7 +46,7 @@ describe('bootstrap', () => {
     await store1.close();
 
     const store2 = await openStore(database);
-    const second = await bootstrap({ store: store2, clock: systemClock, ids: cryptoIds, secretsFile: secrets }, { settings: DEFAULT_ACCOUNT_SETTINGS });
+    const second = await bootstrap({ store: store2, clock: systemClock, ids: cryptoIds, secretsFile: secrets, operatorSecrets: testOperatorSecrets() }, { settings: DEFAULT_ACCOUNT_SETTINGS });
     expect(second.account.accountId).toBe(first.account.accountId);
     expect(second.profile.profileId).toBe(first.profile.profileId);
     expect(second.testSecretKey).toBe(first.testSecretKey);
@@ -61,7 +61,7 @@ describe('bootstrap', () => {
     const secretKey = `rail_full_test_${'a'.repeat(32)}`;
     const publishableKey = `rail_open_test_${'b'.repeat(32)}`;
     const result = await bootstrap(
-      { store, clock: systemClock, ids: cryptoIds, secretsFile: memorySecretsFile() },
+      { store, clock: systemClock, ids: cryptoIds, secretsFile: memorySecretsFile(), operatorSecrets: testOperatorSecrets() },
       {
         settings: DEFAULT_ACCOUNT_SETTINGS,
         testSecretKey: secretKey,
@@ -80,7 +80,7 @@ describe('bootstrap', () => {
     const database = await freshDatabase();
     const store = await openStore(database);
     const result = await bootstrap(
-      { store, clock: systemClock, ids: cryptoIds, secretsFile: memorySecretsFile() },
+      { store, clock: systemClock, ids: cryptoIds, secretsFile: memorySecretsFile(), operatorSecrets: testOperatorSecrets() },
       { settings: DEFAULT_ACCOUNT_SETTINGS, testSecretKey: 'rail_full_test_short', testPublishableKey: `rail_full_test_${'c'.repeat(32)}` },
     );
     expect(result.testSecretKey).toMatch(/^rail_full_test_[A-Za-z0-9]{40}$/);

@@ -11,16 +11,17 @@ import type { AccountSettings, WebhookEndpointSettings } from '../../kernel/acco
 import { parseApiKey } from '../auth/auth';
 import type { Clock } from '../../kernel/clock';
 import type { IdGenerator } from '../../kernel/ids';
-import { generateTotpSecret, hashPassword, hashSecret } from '../auth/secrets';
+import { generateTotpSecret, hashPassword } from '../auth/secrets';
+import { DEFAULT_KEY_SCOPES, type ApiScope } from '../../../../protocol/api/keys';
+import type { OperatorSecretBox } from '../../vault/operator-secret-box';
+import { GENERATED_KEY_SECRET_LENGTH, issueApiKey, keyPrefix } from '../api-keys/issue-api-key';
+
+export { GENERATED_KEY_SECRET_LENGTH, keyPrefix };
 
 export const DEFAULT_ACCOUNT_SLUG = 'default';
 export const DEFAULT_OPERATOR_EMAIL = 'operator@rail.local';
-/** Base62 characters after `rail_<type>_<mode>_` in generated keys (the spec's minimum is 32). */
-export const GENERATED_KEY_SECRET_LENGTH = 40;
-/** Characters of the secret part kept in the non-secret prefix. */
-const PREFIX_SECRET_CHARS = 6;
 /** Scopes of the bootstrap operator. */
-export const OPERATOR_SCOPES = ['api_keys:manage'];
+export const OPERATOR_SCOPES: readonly ApiScope[] = ['api_keys:manage'];
 
 /** Plaintext test keys kept across restarts (a file in the data directory; see main.ts). */
 export interface BootstrapSecretsFile {
@@ -59,6 +60,8 @@ export interface BootstrapDeps {
   clock: Clock;
   ids: IdGenerator;
   secretsFile: BootstrapSecretsFile;
+  /** Seals the operator's TOTP secret with the vault key. */
+  operatorSecrets: OperatorSecretBox;
 }
 
 export async function bootstrap(deps: BootstrapDeps, input: BootstrapInput): Promise<BootstrapResult> {
@@ -113,35 +116,42 @@ export async function bootstrap(deps: BootstrapDeps, input: BootstrapInput): Pro
     [secret.key, 'full', 'bootstrap test secret key'],
     [publishable.key, 'open', 'bootstrap test publishable key'],
   ] as const) {
-    await deps.store.apiKeys.insertApiKey({
-      keyId: deps.ids.id('apiKey'),
+    const { record } = issueApiKey(deps.ids, {
       accountId: account.accountId,
       mode: 'test',
       keyType,
       name,
-      prefix: keyPrefix(key),
-      keyHash: hashSecret(key),
+      scopes: DEFAULT_KEY_SCOPES,
+      replacesKeyId: null,
       createdAt: now,
-      revokedAt: null,
-      expiresAt: null,
+      plaintext: key,
     });
+    await deps.store.apiKeys.insertApiKey(record);
   }
 
   let createdOperator: BootstrapResult['createdOperator'];
   if ((await deps.store.operators.countOperators(account.accountId)) === 0) {
-    const email = input.operatorEmail || DEFAULT_OPERATOR_EMAIL;
+    const email = (input.operatorEmail || DEFAULT_OPERATOR_EMAIL).toLowerCase();
     const password = input.operatorPassword || deps.ids.secret(24);
     const totpSecret = input.operatorTotpSecret || generateTotpSecret();
+    const operatorId = `op_${deps.ids.secret(20)}`;
     const inserted = await deps.store.operators.insertOperator({
-      operatorId: `op_${deps.ids.secret(20)}`,
+      operatorId,
       accountId: account.accountId,
       email,
       passwordHash: await hashPassword(password),
-      totpSecret,
+      totpSecret: deps.operatorSecrets.seal(totpSecret, operatorId, account.accountId),
       scopes: OPERATOR_SCOPES,
+      totpLastStep: null,
       createdAt: now,
     });
     if (inserted === 'inserted') createdOperator = { email, password, totpSecret };
+  }
+  // Versions before key management stored the TOTP secret in plain text: seal it on the first boot after.
+  for (const operator of await deps.store.operators.listOperators(account.accountId)) {
+    if (!deps.operatorSecrets.isSealed(operator.totpSecret)) {
+      await deps.store.operators.updateOperatorTotpSecret(operator.operatorId, deps.operatorSecrets.seal(operator.totpSecret, operator.operatorId, account.accountId));
+    }
   }
 
   return {
@@ -158,10 +168,4 @@ export async function bootstrap(deps: BootstrapDeps, input: BootstrapInput): Pro
 function hasShape(key: string, keyType: KeyType, mode: Mode): boolean {
   const parsed = parseApiKey(key);
   return parsed !== undefined && parsed.keyType === keyType && parsed.mode === mode;
-}
-
-/** The non-secret prefix kept with a key's hash: `rail_full_test_` plus the first 6 secret characters. */
-export function keyPrefix(key: string): string {
-  const parts = /^(rail_(?:full|open)_(?:test|live)_)(.*)$/.exec(key);
-  return parts ? `${parts[1]}${(parts[2] ?? '').slice(0, PREFIX_SECRET_CHARS)}` : '';
 }

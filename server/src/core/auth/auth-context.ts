@@ -1,3 +1,4 @@
+import type { ApiScope } from '../../../../protocol/api/keys';
 import type { AccountRecord } from '../../storage/accounts/records';
 import type { Scope } from '../../kernel/store-types';
 
@@ -10,4 +11,6 @@ export interface AuthContext extends Scope {
   account: AccountRecord;
   /** The one customer an ephemeral key may reach; absent for secret and publishable keys. */
   customerId?: string;
+  /** What an API key may do (docs/scopes.md); absent for an ephemeral key, which one customer bounds instead. */
+  scopes?: readonly ApiScope[];
 }

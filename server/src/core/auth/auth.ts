@@ -2,6 +2,7 @@
  * Who is calling: resolved from the API key (api-key header or Authorization: Bearer). Mode comes from the key;
  * every look-up afterwards is scoped to the key's account and mode.
  */
+import type { ApiScope } from '../../../../protocol/api/keys';
 import { API_KEY_PATTERN, type KeyType, type Mode } from '../../../../protocol/ids';
 import type { PaymentRecord } from '../../storage/payments/records';
 import type { CoreDeps } from '../shared/deps';
@@ -44,7 +45,15 @@ export async function authenticateApiKey(deps: CoreDeps, key: string | undefined
     keyId: found.key.keyId,
     keyKind: KIND_OF_TYPE[found.key.keyType],
     account: found.account,
+    scopes: found.key.scopes,
   };
+}
+
+/** Refuses an API key without the scope an operation needs (ERR_1004). An ephemeral key carries no scopes. */
+export function requireScope(auth: AuthContext, scope: ApiScope): void {
+  if (auth.scopes !== undefined && !auth.scopes.includes(scope)) {
+    throw new ApiError('ERR_1004', `This key lacks scope ${scope}, which this operation needs.`);
+  }
 }
 
 /** Refuses a key kind an operation does not take (ERR_1003). */

@@ -4,6 +4,7 @@ import type { Store } from '../../storage/stores';
 import type { Clock } from '../../kernel/clock';
 import type { IdGenerator } from '../../kernel/ids';
 import type { CardVault } from '../../vault/card-vault';
+import type { OperatorSecretBox } from '../../vault/operator-secret-box';
 import type { FileBlobStore } from '../../storage/files/store';
 
 /** What every core operation may use. Concrete adapters are chosen in main.ts (or a test harness). */
@@ -26,7 +27,30 @@ export interface CoreDeps {
   collect?: CollectProviderRegistry;
   /** Time limits of rail calls and of the recovery of what they leave behind; DEFAULT_RECOVERY_POLICY when absent. */
   recovery?: RecoveryPolicy;
+  /** Seals operators' TOTP secrets with the vault key; without it no operator can verify a session (ERR_5005). */
+  operatorSecrets?: OperatorSecretBox;
+  /** Operator sessions and key rotation; DEFAULT_KEY_POLICY when absent. */
+  keys?: KeyPolicy;
 }
+
+/** Lifetimes and limits of operator sessions and key management (docs/keys.md). */
+export interface KeyPolicy {
+  /** How long a session token works after login. */
+  sessionTtlMs: number;
+  /** How long a two-factor verification keeps key management open (the spec's "fresh" step-up). */
+  stepUpWindowMs: number;
+  /** How long a rotated key keeps working beside its replacement (spec: 24 hours). */
+  rotationGraceMs: number;
+  /** At most `limit` rotations per account per `windowSeconds` (RAIL_KEY_ROTATION_LIMIT). */
+  rotationLimit: { limit: number; windowSeconds: number };
+}
+
+export const DEFAULT_KEY_POLICY: KeyPolicy = {
+  sessionTtlMs: 8 * 60 * 60_000,
+  stepUpWindowMs: 5 * 60_000,
+  rotationGraceMs: 24 * 60 * 60_000,
+  rotationLimit: { limit: 10, windowSeconds: 60 * 60 },
+};
 
 /** How long Rail waits for a rail, and when it goes back to what a crash or a silent rail left in flight. */
 export interface RecoveryPolicy {

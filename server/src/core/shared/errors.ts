@@ -9,11 +9,14 @@ export class ApiError extends Error {
   override readonly name = 'ApiError';
   readonly code: ErrorCode;
   readonly fieldName: string | undefined;
+  /** For ERR_4290 raised by the core: sent as Retry-After. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { fieldName?: string; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, options: { fieldName?: string; cause?: unknown; retryAfterSeconds?: number } = {}) {
     super(message, { cause: options.cause });
     this.code = code;
     this.fieldName = options.fieldName;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   get status(): number {

@@ -1,5 +1,7 @@
 import { createMiddleware } from 'hono/factory';
-import { authenticateApiKey, requireKeyKind } from '../../core/auth/auth';
+import { authenticateApiKey, requireKeyKind, requireScope } from '../../core/auth/auth';
+import { ApiError } from '../../core/shared/errors';
+import { ROUTE_SCOPES, routeKey } from '../route-scopes';
 import type { KeyKind } from '../../core/auth/auth-context';
 import type { CoreDeps } from '../../core/shared/deps';
 import type { AppEnv } from '../env';
@@ -13,7 +15,8 @@ export function readApiKey(apiKeyHeader: string | undefined, authorization: stri
 }
 
 /**
- * Resolves the caller's key to an AuthContext (c.var.auth) and refuses key kinds the route does not take. On POST it
+ * Resolves the caller's key to an AuthContext (c.var.auth), refuses key kinds the route does not take and keys
+ * without the route's scope (http/route-scopes.ts). On POST it
  * then applies the Idempotency-Key protocol to the rest of the chain (middleware/idempotency.ts): every
  * authenticated POST route, present and future, honours the header without registering anything. The one
  * exception opts out with `idempotency: false`: POST /vault/tokens, whose request fingerprint would be a hash of
@@ -23,6 +26,10 @@ export function authenticate(deps: CoreDeps, allowed: readonly KeyKind[], option
   return createMiddleware<AppEnv>(async (c, next) => {
     const auth = await authenticateApiKey(deps, readApiKey(c.req.header('api-key'), c.req.header('authorization')));
     requireKeyKind(auth, allowed);
+    const scope = ROUTE_SCOPES[routeKey(c.req.method === 'HEAD' ? 'GET' : c.req.method, c.req.routePath)];
+    // A route missing from the table fails closed; route-scopes.test.ts keeps the table complete.
+    if (scope === undefined) throw new ApiError('ERR_1004', 'This operation has no declared scope.');
+    if (scope !== null) requireScope(auth, scope);
     c.set('auth', auth);
     if (options.idempotency === false) return next();
     return runIdempotent(deps, c, next);

@@ -1,3 +1,4 @@
+import type { ApiScope } from '../../../../protocol/api/keys';
 import type { KeyType, Mode } from '../../../../protocol/ids';
 import type { AccountSettings } from '../../kernel/account-settings-types';
 
@@ -30,17 +31,9 @@ export interface ApiKeyRecord {
   keyHash: string;
   createdAt: Date;
   revokedAt: Date | null;
+  /** Set on a rotated key: the end of its grace window. */
   expiresAt: Date | null;
-}
-
-export interface OperatorRecord {
-  operatorId: string;
-  accountId: string;
-  email: string;
-  /** scrypt hash (see core/auth/secrets.ts). */
-  passwordHash: string;
-  /** TOTP secret, base32. */
-  totpSecret: string;
-  scopes: string[];
-  createdAt: Date;
+  scopes: readonly ApiScope[];
+  /** The key this one replaced by rotation; null for a key created as such. */
+  replacesKeyId: string | null;
 }

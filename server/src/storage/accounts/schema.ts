@@ -1,7 +1,5 @@
 import type { KeyType, Mode } from '../../../../protocol/ids';
 
-
-
 export interface AccountsTable {
   account_id: string;
   slug: string;
@@ -29,16 +27,9 @@ export interface ApiKeysTable {
   created_at: string;
   revoked_at: string | null;
   expires_at: string | null;
-}
-
-export interface OperatorsTable {
-  operator_id: string;
-  account_id: string;
-  email: string;
-  password_hash: string;
-  totp_secret: string;
+  /** JSON array of scopes. */
   scopes: string;
-  created_at: string;
+  replaces_key_id: string | null;
 }
 
 /** The accounts tables, as storage/schema.ts composes them into the database. */
@@ -46,5 +37,4 @@ export interface AccountsSchema {
   accounts: AccountsTable;
   business_profiles: ProfilesTable;
   api_keys: ApiKeysTable;
-  operators: OperatorsTable;
 }

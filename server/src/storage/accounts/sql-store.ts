@@ -1,9 +1,10 @@
 import type { Selectable } from 'kysely';
 import type { AccountSettings } from '../../kernel/account-settings-types';
 import type { InsertResult, Scope } from '../../kernel/store-types';
-import type { AccountRecord, ApiKeyRecord, OperatorRecord, ProfileRecord } from './records';
+import type { ApiScope } from '../../../../protocol/api/keys';
+import type { AccountRecord, ApiKeyRecord, ProfileRecord } from './records';
 import type { AccountsTable, ApiKeysTable } from './schema';
-import type { AccountsStores, AccountStore, ApiKeyStore, OperatorStore, ProfileStore } from './store';
+import type { AccountsStores, AccountStore, ApiKeyStore, ProfileStore } from './store';
 import { dateOrNull, type Db, insertResult, iso, isoOrNull, inScope } from '../sql-rows';
 
 export function toAccount(row: Selectable<AccountsTable>): AccountRecord {
@@ -53,6 +54,8 @@ function toApiKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
     createdAt: new Date(row.created_at),
     revokedAt: dateOrNull(row.revoked_at),
     expiresAt: dateOrNull(row.expires_at),
+    scopes: JSON.parse(row.scopes) as ApiScope[],
+    replacesKeyId: row.replaces_key_id,
   };
 }
 
@@ -76,6 +79,11 @@ class SqlAccountStore implements AccountStore {
 
   async findAccountBySlug(slug: string): Promise<AccountRecord | undefined> {
     const row = await this.db.selectFrom('accounts').selectAll().where('slug', '=', slug).executeTakeFirst();
+    return row && toAccount(row);
+  }
+
+  async findAccountById(accountId: string): Promise<AccountRecord | undefined> {
+    const row = await this.db.selectFrom('accounts').selectAll().where('account_id', '=', accountId).executeTakeFirst();
     return row && toAccount(row);
   }
 
@@ -154,6 +162,8 @@ class SqlApiKeyStore implements ApiKeyStore {
         created_at: iso(key.createdAt),
         revoked_at: isoOrNull(key.revokedAt),
         expires_at: isoOrNull(key.expiresAt),
+        scopes: JSON.stringify(key.scopes),
+        replaces_key_id: key.replacesKeyId,
       })
       .onConflict((oc) => oc.doNothing())
       .executeTakeFirst();
@@ -181,33 +191,56 @@ class SqlApiKeyStore implements ApiKeyStore {
       .executeTakeFirst();
     return row !== undefined;
   }
-}
 
-class SqlOperatorStore implements OperatorStore {
-  constructor(private readonly db: Db) {}
-
-  async insertOperator(operator: OperatorRecord): Promise<InsertResult> {
-    const result = await this.db
-      .insertInto('operators')
-      .values({
-        operator_id: operator.operatorId,
-        account_id: operator.accountId,
-        email: operator.email,
-        password_hash: operator.passwordHash,
-        totp_secret: operator.totpSecret,
-        scopes: JSON.stringify(operator.scopes),
-        created_at: iso(operator.createdAt),
-      })
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst();
-    return insertResult(result);
+  async listUsableApiKeys(accountId: string, now: Date): Promise<ApiKeyRecord[]> {
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', iso(now))]))
+      .orderBy('created_at')
+      .orderBy('key_id')
+      .execute();
+    return rows.map(toApiKey);
   }
 
-  async countOperators(accountId: string): Promise<number> {
+  async findApiKeyById(accountId: string, keyId: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.db.selectFrom('api_keys').selectAll().where('account_id', '=', accountId).where('key_id', '=', keyId).executeTakeFirst();
+    return row && toApiKey(row);
+  }
+
+  async endApiKey(accountId: string, keyId: string, end: { revokedAt: Date } | { expiresAt: Date }): Promise<boolean> {
+    const result = await this.db
+      .updateTable('api_keys')
+      .set('revokedAt' in end ? { revoked_at: iso(end.revokedAt) } : { expires_at: iso(end.expiresAt) })
+      .where('account_id', '=', accountId)
+      .where('key_id', '=', keyId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async revokeExpiringApiKey(accountId: string, keyId: string, at: Date): Promise<boolean> {
+    const result = await this.db
+      .updateTable('api_keys')
+      .set({ revoked_at: iso(at) })
+      .where('account_id', '=', accountId)
+      .where('key_id', '=', keyId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', iso(at))
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async countRotationsSince(accountId: string, since: Date): Promise<number> {
     const row = await this.db
-      .selectFrom('operators')
+      .selectFrom('api_keys')
       .select((eb) => eb.fn.countAll<number | string>().as('count'))
       .where('account_id', '=', accountId)
+      .where('replaces_key_id', 'is not', null)
+      .where('created_at', '>', iso(since))
       .executeTakeFirstOrThrow();
     return Number(row.count);
   }
@@ -215,5 +248,5 @@ class SqlOperatorStore implements OperatorStore {
 
 /** The accounts stores on one connection or transaction. */
 export function accountsSqlStores(db: Db): AccountsStores {
-  return { accounts: new SqlAccountStore(db), profiles: new SqlProfileStore(db), apiKeys: new SqlApiKeyStore(db), operators: new SqlOperatorStore(db) };
+  return { accounts: new SqlAccountStore(db), profiles: new SqlProfileStore(db), apiKeys: new SqlApiKeyStore(db) };
 }

@@ -1,10 +1,11 @@
 import type { AccountSettings } from '../../kernel/account-settings-types';
 import type { InsertResult, Scope } from '../../kernel/store-types';
-import type { AccountRecord, ApiKeyRecord, OperatorRecord, ProfileRecord } from './records';
+import type { AccountRecord, ApiKeyRecord, ProfileRecord } from './records';
 
 export interface AccountStore {
   insertAccount(account: AccountRecord): Promise<InsertResult>;
   findAccountBySlug(slug: string): Promise<AccountRecord | undefined>;
+  findAccountById(accountId: string): Promise<AccountRecord | undefined>;
   updateAccountSettings(accountId: string, settings: AccountSettings): Promise<void>;
 }
 
@@ -20,11 +21,18 @@ export interface ApiKeyStore {
   findApiKeyByHash(keyHash: string): Promise<{ key: ApiKeyRecord; account: AccountRecord } | undefined>;
   /** True when the account has an unrevoked, unexpired key of this mode. */
   hasUsableKeys(scope: Scope, now: Date): Promise<boolean>;
-}
-
-export interface OperatorStore {
-  insertOperator(operator: OperatorRecord): Promise<InsertResult>;
-  countOperators(accountId: string): Promise<number>;
+  /** The account's keys of both modes that are unrevoked and unexpired at `now`, oldest first. */
+  listUsableApiKeys(accountId: string, now: Date): Promise<ApiKeyRecord[]>;
+  findApiKeyById(accountId: string, keyId: string): Promise<ApiKeyRecord | undefined>;
+  /**
+   * Ends a key: revokedAt now (revoke) or expiresAt at the end of a grace window (rotate). Only a key that is
+   * still unrevoked and without an end is changed; false when another call ended it first.
+   */
+  endApiKey(accountId: string, keyId: string, end: { revokedAt: Date } | { expiresAt: Date }): Promise<boolean>;
+  /** Revokes at once a key in its grace window (a revoke after a rotation). */
+  revokeExpiringApiKey(accountId: string, keyId: string, at: Date): Promise<boolean>;
+  /** Keys issued by rotation in this account since `since` (the rotation rate limit counts them). */
+  countRotationsSince(accountId: string, since: Date): Promise<number>;
 }
 
 /** The accounts stores, as storage/stores.ts composes them into Stores. */
@@ -32,5 +40,4 @@ export interface AccountsStores {
   accounts: AccountStore;
   profiles: ProfileStore;
   apiKeys: ApiKeyStore;
-  operators: OperatorStore;
 }

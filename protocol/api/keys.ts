@@ -1,0 +1,126 @@
+/**
+ * REST shapes of key management (the spec's Reporting API under {base_url}/v1: scopes, API keys) and of the operator
+ * sessions that key management needs (docs/operations.md "Operator sessions"). docs/keys.md walks through them.
+ */
+import { z } from 'zod';
+
+/**
+ * Every scope a key or an operator may hold. The spec names payments:read, payments:write, refunds:read,
+ * routing:write and api_keys:manage; the rest follow the same resource:action shape, one resource per API family
+ * (docs/open-points.md). docs/scopes.md says which scope each route needs.
+ */
+export const SCOPES = [
+  'payments:read',
+  'payments:write',
+  'refunds:read',
+  'refunds:write',
+  'customers:read',
+  'customers:write',
+  'payment_methods:read',
+  'payment_methods:write',
+  'mandates:read',
+  'mandates:write',
+  'subscriptions:read',
+  'subscriptions:write',
+  'disputes:read',
+  'disputes:write',
+  'events:read',
+  'events:write',
+  'collect:read',
+  'collect:write',
+  'routing:read',
+  'routing:write',
+  'api_keys:manage',
+] as const;
+export const ApiScope = z.enum(SCOPES);
+export type ApiScope = z.infer<typeof ApiScope>;
+
+/** The 19 scopes of a new key (spec rule 1): all but routing:read and api_keys:manage, arranged through the account manager. */
+export const DEFAULT_KEY_SCOPES: readonly ApiScope[] = SCOPES.filter((scope) => scope !== 'routing:read' && scope !== 'api_keys:manage');
+
+/** Key entries with this name are managed credentials (spec rule 4): hidden from the list, never rotated or revoked. */
+export const SERVICE_GATEWAY_KEY_NAME = 'service_gateway';
+
+export const KEY_LIMITS = { nameMax: 64, keyIdMax: 64 } as const;
+
+export const ScopesResponse = z.object({ scopes: z.array(ApiScope) }).meta({ id: 'ScopesResponse' });
+
+export const KeyIdParam = z.object({ id: z.string() });
+
+export const CreateApiKeyRequest = z
+  .object({
+    mode: z.enum(['test', 'live']).default('test'),
+    name: z.string().trim().min(1).max(KEY_LIMITS.nameMax),
+    /** Rail's addition (docs/open-points.md): a publishable key is issued the same way; default a secret key. */
+    key_type: z.enum(['secret', 'publishable']).default('secret'),
+  })
+  .strict()
+  .meta({ id: 'CreateApiKeyRequest' });
+export type CreateApiKeyRequest = z.infer<typeof CreateApiKeyRequest>;
+
+export const ApiKeyEntry = z
+  .object({
+    key_id: z.string(),
+    name: z.string(),
+    prefix: z.string(),
+    created: z.string(),
+    mode: z.enum(['test', 'live']),
+    key_type: z.enum(['secret', 'publishable']),
+    scopes: z.array(ApiScope),
+    /** Set while a rotated key is in its grace window: it stops working then. */
+    expires_at: z.string().nullable(),
+  })
+  .meta({ id: 'ApiKeyEntry' });
+export type ApiKeyEntry = z.infer<typeof ApiKeyEntry>;
+
+/** A new key (create, rotate): the entry plus the plaintext, returned this once and never again. */
+export const IssuedApiKey = ApiKeyEntry.extend({ api_key: z.string() }).meta({ id: 'IssuedApiKey' });
+export type IssuedApiKey = z.infer<typeof IssuedApiKey>;
+
+export const ApiKeyList = z.array(ApiKeyEntry).meta({ id: 'ApiKeyList' });
+
+export const RevokedApiKey = z.object({ key_id: z.string(), revoked: z.literal(true) }).meta({ id: 'RevokedApiKey' });
+
+export const CreateSessionRequest = z
+  .object({ email: z.string().trim().min(3).max(254), password: z.string().min(1).max(1024) })
+  .strict()
+  .meta({ id: 'CreateSessionRequest' });
+export type CreateSessionRequest = z.infer<typeof CreateSessionRequest>;
+
+export const VerifySessionRequest = z
+  .object({ code: z.string().regex(/^\d{6}$/, 'a 6-digit TOTP code') })
+  .strict()
+  .meta({ id: 'VerifySessionRequest' });
+export type VerifySessionRequest = z.infer<typeof VerifySessionRequest>;
+
+export const SessionResponse = z
+  .object({
+    session_token: z.string(),
+    expires_at: z.string(),
+    /** Until when key management is open to this session; null before the first verification. */
+    two_factor_fresh_until: z.string().nullable(),
+  })
+  .meta({ id: 'SessionResponse' });
+
+export const VerifiedSession = z
+  .object({ expires_at: z.string(), two_factor_fresh_until: z.string() })
+  .meta({ id: 'VerifiedSession' });
+
+export const EndedSession = z.object({ ended: z.literal(true) }).meta({ id: 'EndedSession' });
+
+export const SecurityEmail = z
+  .object({
+    id: z.string(),
+    to: z.string(),
+    subject: z.string(),
+    body: z.string(),
+    created: z.string(),
+    /** pending: not sent yet (no RAIL_SMTP_URL, or the server refused it and it is retried). */
+    status: z.enum(['pending', 'sent']),
+    sent_at: z.string().nullable(),
+    attempts: z.number().int(),
+  })
+  .meta({ id: 'SecurityEmail' });
+export type SecurityEmail = z.infer<typeof SecurityEmail>;
+
+export const SecurityEmailList = z.object({ data: z.array(SecurityEmail) }).meta({ id: 'SecurityEmailList' });

@@ -1,0 +1,23 @@
+import type { VerifySessionRequest } from '../../../../protocol/api/keys';
+import { matchTotpStep } from '../auth/totp';
+import { DEFAULT_KEY_POLICY, type CoreDeps } from '../shared/deps';
+import { ApiError } from '../shared/errors';
+import type { OperatorContext } from './operator-context';
+
+/**
+ * POST /v1/sessions/verify: a TOTP code (RFC 6238, one step either side) makes the session's two-factor fresh for
+ * the step-up window. A code is good once: the step it matched is claimed in the store, so a replay fails on
+ * every instance (ERR_1011).
+ */
+export async function verifySession(deps: CoreDeps, context: OperatorContext, body: VerifySessionRequest): Promise<{ verifiedAt: Date; freshUntil: Date }> {
+  if (deps.operatorSecrets === undefined) throw new ApiError('ERR_5005', 'Two-factor verification is unavailable: the server has no vault key.');
+  const { operator } = context;
+  const secret = deps.operatorSecrets.open(operator.totpSecret, operator.operatorId, operator.accountId);
+  const now = deps.clock.now();
+  const step = matchTotpStep(secret, body.code, now);
+  if (step === undefined || !(await deps.store.operators.claimTotpStep(operator.operatorId, step))) {
+    throw new ApiError('ERR_1011', 'The two-factor code is wrong, expired, or was used already; wait for the next code.', { fieldName: 'code' });
+  }
+  await deps.store.operatorSessions.markSessionVerified(context.session.sessionId, now);
+  return { verifiedAt: now, freshUntil: new Date(now.getTime() + (deps.keys ?? DEFAULT_KEY_POLICY).stepUpWindowMs) };
+}

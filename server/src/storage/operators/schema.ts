@@ -1,0 +1,42 @@
+export interface OperatorsTable {
+  operator_id: string;
+  account_id: string;
+  email: string;
+  password_hash: string;
+  totp_secret: string;
+  /** JSON array of scopes. */
+  scopes: string;
+  totp_last_step: number | null;
+  created_at: string;
+}
+
+export interface OperatorSessionsTable {
+  session_id: string;
+  account_id: string;
+  operator_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  verified_at: string | null;
+  ended_at: string | null;
+}
+
+export interface SecurityEmailsTable {
+  email_id: string;
+  account_id: string;
+  to_address: string;
+  subject: string;
+  body: string;
+  created_at: string;
+  next_attempt_at: string;
+  attempts: number;
+  sent_at: string | null;
+  last_error: string | null;
+}
+
+/** The operators tables, as storage/schema.ts composes them into the database. */
+export interface OperatorsSchema {
+  operators: OperatorsTable;
+  operator_sessions: OperatorSessionsTable;
+  security_emails: SecurityEmailsTable;
+}
