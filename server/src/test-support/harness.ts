@@ -13,7 +13,7 @@ import { DEFAULT_ACCOUNT_SETTINGS } from '../core/accounts/account-settings';
 import type { AccountSettings, RailName } from '../kernel/account-settings-types';
 import type { BootstrapResult, BootstrapSecretsFile } from '../core/accounts/bootstrap';
 import { ManualClock } from '../kernel/clock';
-import type { CoreDeps, RecoveryPolicy } from '../core/shared/deps';
+import type { CoreDeps, KeyPolicy, RecoveryPolicy } from '../core/shared/deps';
 import { SimulatorFaults } from '../rails/simulator/simulator-faults';
 import { cryptoIds } from '../kernel/ids';
 import { type RateLimitDeps, RateLimiter } from '../http/rate-limit';
@@ -132,6 +132,8 @@ export interface HarnessOptions {
   rateLimits?: Omit<RateLimitDeps, 'limiter'>;
   /** Rail call limits and recovery timing (DEFAULT_RECOVERY_POLICY by default). */
   recovery?: RecoveryPolicy;
+  /** Operator sessions and key rotation (DEFAULT_KEY_POLICY by default). */
+  keys?: KeyPolicy;
 }
 
 export async function createHarness(engine: Engine, options: HarnessOptions = {}): Promise<Harness> {
@@ -150,6 +152,7 @@ export async function createHarness(engine: Engine, options: HarnessOptions = {}
     secretsFile: memorySecretsFile(),
     ...(options.testAdapters !== undefined ? { testAdapters: options.testAdapters } : {}),
     ...(options.recovery !== undefined ? { recovery: options.recovery } : {}),
+    ...(options.keys !== undefined ? { keys: options.keys } : {}),
     simulatorFaults: faults,
   });
   const app = createApp({
