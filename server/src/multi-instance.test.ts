@@ -7,18 +7,23 @@
  *   stored add up to the amount received (never more), with one refund_succeeded outbox row per refund.
  * - Concurrent refunds of mixed amounts that together exceed the payment: the succeeded ones never add up to more
  *   than the amount received, and every refused one (ERR_4008) would indeed not have fit.
+ * - A key revoked on one instance is refused by the other on the very next request (no per-process key cache), and
+ *   a rotated key works on both until its grace window ends.
  * - 50 concurrent Collect settlements of 5 KES against a 100 KES balance: exactly 20 accepted, the rest ERR_4073,
  *   and available + held unchanged (never overdrawn).
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { totpCode, totpStep } from './core/auth/totp';
 import { openDatabase } from './storage/database';
 import { createTestDatabase, postgresReachable, TEST_DATABASE_URL, type TestDatabase } from './test-support/harness';
 import { callApi, startServer, type ApiResult, type ServerProcess } from './test-support/server-process';
 
 const WALLET = { network: 'tron', address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' };
+const OPERATOR = { email: 'ops@rail.local', password: 'two instances, one operator', totpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' };
 
 const reachable = await postgresReachable();
 if (!reachable) console.warn(`\n[rail] PostgreSQL is not reachable at ${TEST_DATABASE_URL}: the two-instance test is SKIPPED.\n`);
@@ -36,10 +41,10 @@ describe.skipIf(!reachable)('two instances on one PostgreSQL', () => {
     database = await createTestDatabase('postgres');
     dirs.push(mkdtempSync(join(tmpdir(), 'rail-a-')), mkdtempSync(join(tmpdir(), 'rail-b-')));
     // Start one first so the migrations and bootstrap run once, then the second on the same database.
-    // Both with the saved USDT wallet, so settlements can race across them.
+    // Both with the saved USDT wallet, so settlements can race across them, and one vault key (sealed TOTP secrets).
     const accountConfig = join(dirs[0] as string, 'account.json');
     writeFileSync(accountConfig, JSON.stringify({ usdt_wallet: WALLET }));
-    const env = { RAIL_ACCOUNT_CONFIG: accountConfig };
+    const env = { RAIL_ACCOUNT_CONFIG: accountConfig, RAIL_OPERATOR_EMAIL: OPERATOR.email, RAIL_OPERATOR_PASSWORD: OPERATOR.password, RAIL_OPERATOR_TOTP_SECRET: OPERATOR.totpSecret, RAIL_VAULT_KEY: randomBytes(32).toString('base64') };
     servers.push(await startServer({ dataDir: dirs[0] as string, databaseUrl: database.databaseUrl, env }));
     servers.push(await startServer({ dataDir: dirs[1] as string, databaseUrl: database.databaseUrl, env }));
     [a, b] = servers as [ServerProcess, ServerProcess];
@@ -197,5 +202,30 @@ describe.skipIf(!reachable)('two instances on one PostgreSQL', () => {
     const after = await kes();
     expect(minor(after.available)).toBe(minor(start.available) - accepted * 500);
     expect(minor(after.held) + minor(after.available)).toBe(minor(start.held) + minor(start.available));
+  }, 60_000);
+  test('a key revoked on one instance is refused by the other at once; a rotated key keeps working on both', async () => {
+    const noKey = { 'api-key': '' };
+    const login = await callApi(a.baseUrl, 'POST', '/v1/sessions', { email: OPERATOR.email, password: OPERATOR.password }, noKey);
+    expect(login.status).toBe(200);
+    const session = { ...noKey, authorization: `Bearer ${String(login.body['session_token'])}` };
+    const verified = await callApi(b.baseUrl, 'POST', '/v1/sessions/verify', { code: totpCode(OPERATOR.totpSecret, totpStep(new Date())) }, session);
+    expect(verified.status).toBe(200);
+    const created = await callApi(a.baseUrl, 'POST', '/v1/api-keys', { name: 'two instances' }, session);
+    expect(created.status).toBe(200);
+    const key = { 'api-key': String(created.body['api_key']) };
+    expect((await callApi(b.baseUrl, 'GET', '/payments/list', undefined, key)).status).toBe(200);
+    const rotated = await callApi(b.baseUrl, 'POST', `/v1/api-keys/${String(created.body['key_id'])}/rotate`, undefined, session);
+    expect(rotated.status).toBe(200);
+    const replacement = { 'api-key': String(rotated.body['api_key']) };
+    for (const instance of [a, b]) {
+      expect((await callApi(instance.baseUrl, 'GET', '/payments/list', undefined, key)).status).toBe(200);
+      expect((await callApi(instance.baseUrl, 'GET', '/payments/list', undefined, replacement)).status).toBe(200);
+    }
+    // Warm both instances with the replacement, revoke it on a, and ask b straight after.
+    expect((await callApi(a.baseUrl, 'DELETE', `/v1/api-keys/${String(rotated.body['key_id'])}`, undefined, session)).status).toBe(200);
+    const refused = await callApi(b.baseUrl, 'GET', '/payments/list', undefined, replacement);
+    expect(refused.status).toBe(401);
+    expect(errorCode(refused)).toBe('ERR_1002');
+    expect((await callApi(a.baseUrl, 'GET', '/payments/list', undefined, replacement)).status).toBe(401);
   }, 60_000);
 });

@@ -12,7 +12,13 @@ import type { OperatorContext } from './operator-context';
 export async function verifySession(deps: CoreDeps, context: OperatorContext, body: VerifySessionRequest): Promise<{ verifiedAt: Date; freshUntil: Date }> {
   if (deps.operatorSecrets === undefined) throw new ApiError('ERR_5005', 'Two-factor verification is unavailable: the server has no vault key.');
   const { operator } = context;
-  const secret = deps.operatorSecrets.open(operator.totpSecret, operator.operatorId, operator.accountId);
+  let secret: string;
+  try {
+    secret = deps.operatorSecrets.open(operator.totpSecret, operator.operatorId, operator.accountId);
+  } catch (error) {
+    // Sealed under another vault key: instances of one deployment must share RAIL_VAULT_KEY (docs/operations.md).
+    throw new ApiError('ERR_5005', "The two-factor secret cannot be read with this server's vault key; retry, or contact the operator of this deployment.", { cause: error });
+  }
   const now = deps.clock.now();
   const step = matchTotpStep(secret, body.code, now);
   if (step === undefined || !(await deps.store.operators.claimTotpStep(operator.operatorId, step))) {
