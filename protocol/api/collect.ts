@@ -148,3 +148,12 @@ export const USDT_NETWORKS = {
   polygon: /^0x[0-9a-fA-F]{40}$/,
 } as const;
 export type UsdtNetwork = keyof typeof USDT_NETWORKS;
+
+/** PUT /v1/collect/wallet (operator session with fresh two-factor): the one wallet settlements may go to. */
+export const SaveSettlementWalletRequest = z
+  .strictObject({ network: z.enum(['tron', 'ethereum', 'polygon']), address: z.string().trim().min(1).max(100) })
+  .refine((wallet) => USDT_NETWORKS[wallet.network].test(wallet.address), { message: 'address is not a wallet address of that network', path: ['address'] })
+  .meta({ id: 'SaveSettlementWalletRequest' });
+export type SaveSettlementWalletRequest = z.infer<typeof SaveSettlementWalletRequest>;
+
+export const SettlementWallet = z.object({ network: z.enum(['tron', 'ethereum', 'polygon']), address: z.string() }).meta({ id: 'SettlementWallet' });

@@ -113,6 +113,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, ApiScope | null>> = {
   'POST /v1/sessions/verify': null,
   'DELETE /v1/sessions': null,
   'GET /v1/security-emails': null,
+  'PUT /v1/collect/wallet': null,
 };
 
 /** The route key of a Hono route path: `POST /payments/:payment_id` becomes `POST /payments/{payment_id}`. */

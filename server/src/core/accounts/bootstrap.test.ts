@@ -95,4 +95,30 @@ describe('bootstrap', () => {
     expect(await verifyPassword('s3cret-pass', hash)).toBe(true);
     expect(await verifyPassword('wrong', hash)).toBe(false);
   });
+  test('a wallet an operator saved outlives restarts; RAIL_ACCOUNT_CONFIG only seeds the first one', async () => {
+    const database = await freshDatabase();
+    const store = await openStore(database);
+    const boot = (settings = DEFAULT_ACCOUNT_SETTINGS) =>
+      bootstrap({ store, clock: systemClock, ids: cryptoIds, secretsFile: memorySecretsFile(), operatorSecrets: testOperatorSecrets() }, { settings });
+    const seeded = { network: 'tron' as const, address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' };
+    const first = await boot({ ...DEFAULT_ACCOUNT_SETTINGS, usdtWallet: seeded });
+    expect(first.account.settings.usdtWallet).toEqual(seeded);
+    const saved = { network: 'ethereum' as const, address: '0x52908400098527886E0F7030069857D2E4169EE7' };
+    await store.accounts.updateAccountSettings(first.account.accountId, { ...first.account.settings, usdtWallet: saved });
+    expect((await boot()).account.settings.usdtWallet).toEqual(saved);
+    expect((await boot({ ...DEFAULT_ACCOUNT_SETTINGS, usdtWallet: seeded })).account.settings.usdtWallet).toEqual(saved);
+  });
+
+  test('an operator TOTP secret stored in plain text by an older version is sealed at the next boot', async () => {
+    const database = await freshDatabase();
+    const store = await openStore(database);
+    const secrets = testOperatorSecrets();
+    const first = await bootstrap({ store, clock: systemClock, ids: cryptoIds, secretsFile: memorySecretsFile(), operatorSecrets: secrets }, { settings: DEFAULT_ACCOUNT_SETTINGS });
+    const [operator] = await store.operators.listOperators(first.account.accountId);
+    await store.operators.updateOperatorTotpSecret(operator!.operatorId, first.createdOperator!.totpSecret);
+    await bootstrap({ store, clock: systemClock, ids: cryptoIds, secretsFile: memorySecretsFile(), operatorSecrets: secrets }, { settings: DEFAULT_ACCOUNT_SETTINGS });
+    const [after] = await store.operators.listOperators(first.account.accountId);
+    expect(after!.totpSecret).not.toBe(first.createdOperator!.totpSecret);
+    expect(secrets.open(after!.totpSecret, after!.operatorId, first.account.accountId)).toBe(first.createdOperator!.totpSecret);
+  });
 });

@@ -20,8 +20,8 @@ export { GENERATED_KEY_SECRET_LENGTH, keyPrefix };
 
 export const DEFAULT_ACCOUNT_SLUG = 'default';
 export const DEFAULT_OPERATOR_EMAIL = 'operator@rail.local';
-/** Scopes of the bootstrap operator. */
-export const OPERATOR_SCOPES: readonly ApiScope[] = ['api_keys:manage'];
+/** Scopes of the bootstrap operator: key management and the settlement wallet. */
+export const OPERATOR_SCOPES: readonly ApiScope[] = ['api_keys:manage', 'collect:write'];
 
 /** Plaintext test keys kept across restarts (a file in the data directory; see main.ts). */
 export interface BootstrapSecretsFile {
@@ -84,7 +84,9 @@ export async function bootstrap(deps: BootstrapDeps, input: BootstrapInput): Pro
     url: input.webhookUrl ?? null,
     secret: input.webhookSecret || storedSecret || generateWebhookSecret(),
   };
-  const settings: AccountSettings = { ...input.settings, webhook };
+  // A wallet an operator saved (PUT /v1/collect/wallet) outlives restarts; RAIL_ACCOUNT_CONFIG's only seeds the first.
+  const usdtWallet = stored.settings.usdtWallet ?? input.settings.usdtWallet;
+  const settings: AccountSettings = { ...input.settings, webhook, ...(usdtWallet !== undefined ? { usdtWallet } : {}) };
   await deps.store.accounts.updateAccountSettings(stored.accountId, settings);
   const account: AccountRecord = { ...stored, name: input.settings.merchantName, settings };
 

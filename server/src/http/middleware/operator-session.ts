@@ -25,8 +25,9 @@ function sentApiKey(c: Context): boolean {
 }
 
 /**
- * Routes that take only an operator session (c.var.operator). `keyManagement`: the key mutations of spec rule 5,
- * which answer ERR_1019 to an API key or to no credential at all (they need a session with fresh two-factor);
+ * Routes that take only an operator session (c.var.operator). `keyManagement`: the key mutations of spec rule 5 and
+ * the settlement wallet, which answer ERR_1019 to an API key or to no credential at all (they need a session with
+ * fresh two-factor);
  * otherwise both are ERR_1008 (sign in first).
  */
 export function operatorSession(deps: CoreDeps, options: { keyManagement: boolean }) {
@@ -34,7 +35,7 @@ export function operatorSession(deps: CoreDeps, options: { keyManagement: boolea
     const token = readSessionToken(c);
     if (sentApiKey(c) || token === undefined) {
       if (options.keyManagement) {
-        throw new ApiError('ERR_1019', 'Key management takes an operator session with a fresh two-factor verification, not an API key (docs/keys.md).');
+        throw new ApiError('ERR_1019', 'This change takes an operator session with a fresh two-factor verification, not an API key (docs/keys.md).');
       }
       throw new ApiError('ERR_1008', 'This operation takes an operator session: sign in with POST /v1/sessions.');
     }

@@ -9,6 +9,7 @@ import { DEFAULT_ACCOUNT_SETTINGS } from '../../../core/accounts/account-setting
 import { COLLECTION_VALIDITY_MS, CREDIT_AFTER_MS, PAYER_ANSWERS_AFTER_MS, SETTLEMENT_COMPLETES_AFTER_MS } from '../../../rails/simulator/collect-simulator';
 import { apiRequest, expectApiError, expectOk, insertLiveSecretKey } from '../../../test-support/api-assertions';
 import { forEachEngine } from '../../../test-support/engines';
+import { totpCode, totpStep } from '../../../core/auth/totp';
 import { createHarness, type Harness } from '../../../test-support/harness';
 
 const WALLET = { network: 'tron' as const, address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' };
@@ -188,6 +189,34 @@ forEachEngine('Collect API', (engine) => {
       const empty = await expectOk<BalanceResponse>(await apiRequest(plain, 'GET', '/collect/balance'));
       expect(empty).toMatchObject({ currency: 'USDT', available: '0.000000', pending: '0.000000', held: '0.000000' });
       expect(empty.by_corridor.map((corridor) => corridor.currency)).toEqual(['KES', 'GHS', 'TZS', 'UGX']);
+    } finally {
+      await plain.close();
+    }
+  });
+
+  test(`[${engine}] an operator with a fresh two-factor step-up saves the wallet; settlements then go there and nowhere else`, async () => {
+    const plain = await createHarness(engine);
+    try {
+      const { email, password, totpSecret } = plain.boot.createdOperator!;
+      const put = (headers: Record<string, string>, body: unknown = WALLET) => apiRequest(plain, 'PUT', '/v1/collect/wallet', { key: null, headers, body });
+      // An API key never saves a wallet; nor does a session without two-factor.
+      await expectApiError(await apiRequest(plain, 'PUT', '/v1/collect/wallet', { body: WALLET }), 'ERR_1019');
+      const { session_token } = await expectOk<{ session_token: string }>(await apiRequest(plain, 'POST', '/v1/sessions', { key: null, body: { email, password } }));
+      const session = { authorization: `Bearer ${session_token}` };
+      await expectApiError(await put(session), 'ERR_1019');
+      await expectOk(await apiRequest(plain, 'POST', '/v1/sessions/verify', { key: null, headers: session, body: { code: totpCode(totpSecret, totpStep(plain.clock.now())) } }));
+      await expectApiError(await put(session, { network: 'ethereum', address: WALLET.address }), 'ERR_2003', 'address');
+      expect(await expectOk(await put(session))).toEqual(WALLET);
+      // Saved: the next settlement request sees it (no balance yet, so ERR_4073 rather than ERR_4075), and only it.
+      await expectApiError(await apiRequest(plain, 'POST', '/collect/settlements', { body: { amount: '1.00', currency: 'KES', wallet: WALLET.address } }), 'ERR_4073', 'amount');
+      await expectApiError(
+        await apiRequest(plain, 'POST', '/collect/settlements', { body: { amount: '1.00', currency: 'KES', wallet: '0x52908400098527886E0F7030069857D2E4169EE7' } }),
+        'ERR_4074',
+        'wallet',
+      );
+      const mails = await plain.db.selectFrom('security_emails').select(['subject', 'body']).where('subject', 'like', '%Settlement wallet changed%').execute();
+      expect(mails).toHaveLength(1);
+      expect(mails[0]!.body).toContain(WALLET.address);
     } finally {
       await plain.close();
     }
