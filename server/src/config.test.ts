@@ -30,6 +30,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ RAIL_DEMO: 'maybe' })).toThrow(/RAIL_DEMO/);
   });
 
+  test('security e-mail and key rotation settings (docs/keys.md)', () => {
+    expect(loadConfig({})).toMatchObject({ smtpUrl: undefined, securityEmailFrom: 'Rail security <security@rail.local>', keys: { rotationLimit: { limit: 10, windowSeconds: 3600 } } });
+    const config = loadConfig({ RAIL_SMTP_URL: 'smtps://user:pass@mail.example.com:465', RAIL_SECURITY_EMAIL_FROM: 'ops@example.com', RAIL_KEY_ROTATION_LIMIT: '3/60' });
+    expect(config).toMatchObject({ smtpUrl: 'smtps://user:pass@mail.example.com:465', securityEmailFrom: 'ops@example.com', keys: { rotationLimit: { limit: 3, windowSeconds: 60 } } });
+    expect(() => loadConfig({ RAIL_SMTP_URL: 'http://mail.example.com' })).toThrow(/RAIL_SMTP_URL/);
+    expect(() => loadConfig({ RAIL_KEY_ROTATION_LIMIT: '0/60' })).toThrow(/RAIL_KEY_ROTATION_LIMIT/);
+    expect(() => loadConfig({ RAIL_KEY_ROTATION_LIMIT: 'lots' })).toThrow(/RAIL_KEY_ROTATION_LIMIT/);
+  });
+
   test('defaults follow operations.md', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
