@@ -20,6 +20,8 @@ export const ID_PREFIX = {
   operator: 'op',
   session: 'ses',
   securityEmail: 'sem',
+  invitation: 'inv',
+  twoFactorReset: 'tfr',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

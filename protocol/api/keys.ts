@@ -31,12 +31,16 @@ export const SCOPES = [
   'routing:read',
   'routing:write',
   'api_keys:manage',
+  'operators:manage',
 ] as const;
 export const ApiScope = z.enum(SCOPES);
 export type ApiScope = z.infer<typeof ApiScope>;
 
-/** The 19 scopes of a new key (spec rule 1): all but routing:read and api_keys:manage, arranged through the account manager. */
-export const DEFAULT_KEY_SCOPES: readonly ApiScope[] = SCOPES.filter((scope) => scope !== 'routing:read' && scope !== 'api_keys:manage');
+/** Scopes only operators hold: what a key can never do. */
+export const OPERATOR_ONLY_SCOPES: readonly ApiScope[] = ['api_keys:manage', 'operators:manage'];
+
+/** The 19 scopes of a new key (spec rule 1): all but routing:read (arranged through the account manager) and the operators' own. */
+export const DEFAULT_KEY_SCOPES: readonly ApiScope[] = SCOPES.filter((scope) => scope !== 'routing:read' && !OPERATOR_ONLY_SCOPES.includes(scope));
 
 /** Key entries with this name are managed credentials (spec rule 4): hidden from the list, never rotated or revoked. */
 export const SERVICE_GATEWAY_KEY_NAME = 'service_gateway';
@@ -124,3 +128,66 @@ export const SecurityEmail = z
 export type SecurityEmail = z.infer<typeof SecurityEmail>;
 
 export const SecurityEmailList = z.object({ data: z.array(SecurityEmail) }).meta({ id: 'SecurityEmailList' });
+
+/** Operators managed by operators (docs/keys.md "Operators"). */
+export const OPERATOR_LIMITS = { passwordMin: 12, passwordMax: 1024 } as const;
+
+export const OperatorIdParam = z.object({ id: z.string().max(64) });
+export const ResetIdParam = z.object({ reset_id: z.string().max(64) });
+
+export const OperatorEntry = z
+  .object({
+    operator_id: z.string(),
+    email: z.string(),
+    scopes: z.array(ApiScope),
+    two_factor: z.enum(['enrolled', 'not_enrolled']),
+    created: z.string(),
+  })
+  .meta({ id: 'Operator' });
+export type OperatorEntry = z.infer<typeof OperatorEntry>;
+
+export const OperatorList = z.object({ data: z.array(OperatorEntry) }).meta({ id: 'OperatorList' });
+
+export const InviteOperatorRequest = z
+  .strictObject({
+    email: z.string().trim().toLowerCase().email().max(254),
+    /** Default: the inviting operator's own scopes; never more than they hold. */
+    scopes: z.array(ApiScope).max(SCOPES.length).optional(),
+  })
+  .meta({ id: 'InviteOperatorRequest' });
+export type InviteOperatorRequest = z.infer<typeof InviteOperatorRequest>;
+
+export const OperatorInvitation = z
+  .object({
+    invitation_id: z.string(),
+    email: z.string(),
+    scopes: z.array(ApiScope),
+    expires_at: z.string(),
+    /** The one-time token, in this answer only; the link carries it. */
+    token: z.string(),
+    accept_url: z.string(),
+  })
+  .meta({ id: 'OperatorInvitation' });
+
+export const AcceptInvitationRequest = z
+  .strictObject({ token: z.string().min(1).max(128), password: z.string().min(OPERATOR_LIMITS.passwordMin).max(OPERATOR_LIMITS.passwordMax) })
+  .meta({ id: 'AcceptInvitationRequest' });
+export type AcceptInvitationRequest = z.infer<typeof AcceptInvitationRequest>;
+
+export const TwoFactorEnrollment = z
+  .object({ totp_secret: z.string(), otpauth_uri: z.string() })
+  .meta({ id: 'TwoFactorEnrollment' });
+
+export const TwoFactorReset = z
+  .object({
+    reset_id: z.string(),
+    operator_id: z.string(),
+    requested_by: z.string(),
+    status: z.enum(['pending', 'approved']),
+    expires_at: z.string(),
+    approved_by: z.string().nullable(),
+  })
+  .meta({ id: 'TwoFactorReset' });
+export type TwoFactorReset = z.infer<typeof TwoFactorReset>;
+
+export const RemovedOperator = z.object({ operator_id: z.string(), removed: z.literal(true) }).meta({ id: 'RemovedOperator' });

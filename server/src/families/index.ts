@@ -16,6 +16,7 @@ import { systemFamily } from './system';
 import { vaultFamily } from './vault';
 import { keysFamily } from './keys';
 import { sessionsFamily } from './sessions';
+import { operatorsFamily } from './operators';
 
 export const FAMILIES: readonly Family[] = [
   systemFamily,
@@ -34,4 +35,5 @@ export const FAMILIES: readonly Family[] = [
   subscriptionsFamily,
   keysFamily,
   sessionsFamily,
+  operatorsFamily,
 ];

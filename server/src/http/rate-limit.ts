@@ -206,5 +206,6 @@ export const RATE_LIMITED_ROUTES: readonly { method: 'GET' | 'POST' | 'ALL'; pat
   { method: 'POST', path: '/customers/:customer_id/payment_methods/:payment_method_id/default', surface: 'client_updates' },
   { method: 'ALL', path: '/simulator/*', surface: 'simulator' },
   { method: 'POST', path: '/v1/sessions', surface: 'operator_login' },
+  { method: 'POST', path: '/v1/operators/invitations/accept', surface: 'operator_login' },
   { method: 'POST', path: '/v1/sessions/verify', surface: 'operator_verify' },
 ];

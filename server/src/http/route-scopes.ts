@@ -114,6 +114,13 @@ export const ROUTE_SCOPES: Readonly<Record<string, ApiScope | null>> = {
   'DELETE /v1/sessions': null,
   'GET /v1/security-emails': null,
   'PUT /v1/collect/wallet': null,
+  'POST /v1/sessions/two-factor': null,
+  'GET /v1/operators': null,
+  'POST /v1/operators/invitations': null,
+  'POST /v1/operators/invitations/accept': null,
+  'DELETE /v1/operators/{id}': null,
+  'POST /v1/operators/{id}/two-factor-resets': null,
+  'POST /v1/operators/two-factor-resets/{reset_id}/approve': null,
 };
 
 /** The route key of a Hono route path: `POST /payments/:payment_id` becomes `POST /payments/{payment_id}`. */

@@ -20,8 +20,8 @@ export { GENERATED_KEY_SECRET_LENGTH, keyPrefix };
 
 export const DEFAULT_ACCOUNT_SLUG = 'default';
 export const DEFAULT_OPERATOR_EMAIL = 'operator@rail.local';
-/** Scopes of the bootstrap operator: key management and the settlement wallet. */
-export const OPERATOR_SCOPES: readonly ApiScope[] = ['api_keys:manage', 'collect:write'];
+/** Scopes of the bootstrap operator: key management, the settlement wallet and the other operators. */
+export const OPERATOR_SCOPES: readonly ApiScope[] = ['api_keys:manage', 'collect:write', 'operators:manage'];
 
 /** Plaintext test keys kept across restarts (a file in the data directory; see main.ts). */
 export interface BootstrapSecretsFile {
@@ -151,7 +151,7 @@ export async function bootstrap(deps: BootstrapDeps, input: BootstrapInput): Pro
   }
   // Versions before key management stored the TOTP secret in plain text: seal it on the first boot after.
   for (const operator of await deps.store.operators.listOperators(account.accountId)) {
-    if (!deps.operatorSecrets.isSealed(operator.totpSecret)) {
+    if (operator.totpSecret !== '' && !deps.operatorSecrets.isSealed(operator.totpSecret)) {
       await deps.store.operators.updateOperatorTotpSecret(operator.operatorId, deps.operatorSecrets.seal(operator.totpSecret, operator.operatorId, account.accountId));
     }
   }

@@ -12,6 +12,9 @@ import type { OperatorContext } from './operator-context';
 export async function verifySession(deps: CoreDeps, context: OperatorContext, body: VerifySessionRequest): Promise<{ verifiedAt: Date; freshUntil: Date }> {
   if (deps.operatorSecrets === undefined) throw new ApiError('ERR_5005', 'Two-factor verification is unavailable: the server has no vault key.');
   const { operator } = context;
+  if (operator.totpSecret === '') {
+    throw new ApiError('ERR_1012', 'You have no second factor yet: POST /v1/sessions/two-factor gives you a TOTP secret, then verify a code from it.');
+  }
   let secret: string;
   try {
     secret = deps.operatorSecrets.open(operator.totpSecret, operator.operatorId, operator.accountId);

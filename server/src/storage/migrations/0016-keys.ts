@@ -11,7 +11,8 @@ const SCOPES_OF_EXISTING_KEYS = JSON.stringify([
 /**
  * Key management and operator sessions (docs/keys.md): scopes on keys and the key a rotation replaced; the last TOTP
  * time step an operator used (a code is good once); operator sessions, stored by the hash of their token; the
- * security e-mail outbox, written in the transaction of the change it reports.
+ * security e-mail outbox, written in the transaction of the change it reports; invitations (one-time links, stored
+ * by hash) and two-factor resets, which a second operator approves.
  */
 export const migration0016Keys: Migration = {
   async up(db: Kysely<unknown>): Promise<void> {
@@ -45,12 +46,37 @@ export const migration0016Keys: Migration = {
       .addColumn('sent_at', 'text')
       .addColumn('last_error', 'text')
       .execute();
+    await db.schema
+      .createTable('operator_invitations')
+      .addColumn('invitation_id', 'text', (col) => col.primaryKey())
+      .addColumn('account_id', 'text', (col) => col.notNull())
+      .addColumn('email', 'text', (col) => col.notNull())
+      .addColumn('scopes', 'text', (col) => col.notNull())
+      .addColumn('token_hash', 'text', (col) => col.notNull().unique())
+      .addColumn('invited_by', 'text', (col) => col.notNull())
+      .addColumn('created_at', 'text', (col) => col.notNull())
+      .addColumn('expires_at', 'text', (col) => col.notNull())
+      .addColumn('accepted_at', 'text')
+      .execute();
+    await db.schema
+      .createTable('two_factor_resets')
+      .addColumn('reset_id', 'text', (col) => col.primaryKey())
+      .addColumn('account_id', 'text', (col) => col.notNull())
+      .addColumn('operator_id', 'text', (col) => col.notNull())
+      .addColumn('requested_by', 'text', (col) => col.notNull())
+      .addColumn('created_at', 'text', (col) => col.notNull())
+      .addColumn('expires_at', 'text', (col) => col.notNull())
+      .addColumn('approved_by', 'text')
+      .addColumn('approved_at', 'text')
+      .execute();
     await db.schema.createIndex('security_emails_due_idx').on('security_emails').columns(['sent_at', 'next_attempt_at']).execute();
     await db.schema.createIndex('api_keys_replaces_idx').on('api_keys').columns(['account_id', 'replaces_key_id', 'created_at']).execute();
   },
 
   async down(db: Kysely<unknown>): Promise<void> {
     await db.schema.dropIndex('api_keys_replaces_idx').ifExists().execute();
+    await db.schema.dropTable('two_factor_resets').ifExists().execute();
+    await db.schema.dropTable('operator_invitations').ifExists().execute();
     await db.schema.dropTable('security_emails').ifExists().execute();
     await db.schema.dropTable('operator_sessions').ifExists().execute();
     await db.schema.alterTable('operators').dropColumn('totp_last_step').execute();

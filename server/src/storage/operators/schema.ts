@@ -34,9 +34,34 @@ export interface SecurityEmailsTable {
   last_error: string | null;
 }
 
+export interface OperatorInvitationsTable {
+  invitation_id: string;
+  account_id: string;
+  email: string;
+  scopes: string;
+  token_hash: string;
+  invited_by: string;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+}
+
+export interface TwoFactorResetsTable {
+  reset_id: string;
+  account_id: string;
+  operator_id: string;
+  requested_by: string;
+  created_at: string;
+  expires_at: string;
+  approved_by: string | null;
+  approved_at: string | null;
+}
+
 /** The operators tables, as storage/schema.ts composes them into the database. */
 export interface OperatorsSchema {
   operators: OperatorsTable;
   operator_sessions: OperatorSessionsTable;
   security_emails: SecurityEmailsTable;
+  operator_invitations: OperatorInvitationsTable;
+  two_factor_resets: TwoFactorResetsTable;
 }

@@ -1,9 +1,9 @@
 import type { Selectable } from 'kysely';
 import type { ApiScope } from '../../../../protocol/api/keys';
 import type { InsertResult } from '../../kernel/store-types';
-import type { OperatorRecord, OperatorSessionRecord, SecurityEmailRecord } from './records';
-import type { OperatorSessionsTable, OperatorsTable, SecurityEmailsTable } from './schema';
-import type { OperatorSessionStore, OperatorsStores, OperatorStore, SecurityEmailStore } from './store';
+import type { OperatorInvitationRecord, OperatorRecord, OperatorSessionRecord, SecurityEmailRecord, TwoFactorResetRecord } from './records';
+import type { OperatorInvitationsTable, OperatorSessionsTable, OperatorsTable, SecurityEmailsTable, TwoFactorResetsTable } from './schema';
+import type { OperatorInvitationStore, OperatorSessionStore, OperatorsStores, OperatorStore, SecurityEmailStore, TwoFactorResetStore } from './store';
 import { dateOrNull, type Db, insertResult, iso, isoOrNull } from '../sql-rows';
 
 function toOperator(row: Selectable<OperatorsTable>): OperatorRecord {
@@ -105,6 +105,134 @@ class SqlOperatorStore implements OperatorStore {
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
+
+  async enrollTotpSecret(operatorId: string, sealedSecret: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('operators')
+      .set({ totp_secret: sealedSecret, totp_last_step: null })
+      .where('operator_id', '=', operatorId)
+      .where('totp_secret', '=', '')
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async clearTotpSecret(operatorId: string): Promise<void> {
+    await this.db.updateTable('operators').set({ totp_secret: '', totp_last_step: null }).where('operator_id', '=', operatorId).execute();
+  }
+
+  async deleteOperator(accountId: string, operatorId: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('operators').where('account_id', '=', accountId).where('operator_id', '=', operatorId).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  async lockOperators(accountId: string): Promise<void> {
+    // A no-op update takes the row locks: concurrent removals of an account's operators run one after the other.
+    await this.db.updateTable('operators').set((eb) => ({ scopes: eb.ref('scopes') })).where('account_id', '=', accountId).execute();
+  }
+}
+
+function toInvitation(row: Selectable<OperatorInvitationsTable>): OperatorInvitationRecord {
+  return {
+    invitationId: row.invitation_id,
+    accountId: row.account_id,
+    email: row.email,
+    scopes: JSON.parse(row.scopes) as ApiScope[],
+    tokenHash: row.token_hash,
+    invitedBy: row.invited_by,
+    createdAt: new Date(row.created_at),
+    expiresAt: new Date(row.expires_at),
+    acceptedAt: dateOrNull(row.accepted_at),
+  };
+}
+
+function toReset(row: Selectable<TwoFactorResetsTable>): TwoFactorResetRecord {
+  return {
+    resetId: row.reset_id,
+    accountId: row.account_id,
+    operatorId: row.operator_id,
+    requestedBy: row.requested_by,
+    createdAt: new Date(row.created_at),
+    expiresAt: new Date(row.expires_at),
+    approvedBy: row.approved_by,
+    approvedAt: dateOrNull(row.approved_at),
+  };
+}
+
+class SqlOperatorInvitationStore implements OperatorInvitationStore {
+  constructor(private readonly db: Db) {}
+
+  async insertInvitation(invitation: OperatorInvitationRecord): Promise<InsertResult> {
+    const result = await this.db
+      .insertInto('operator_invitations')
+      .values({
+        invitation_id: invitation.invitationId,
+        account_id: invitation.accountId,
+        email: invitation.email,
+        scopes: JSON.stringify(invitation.scopes),
+        token_hash: invitation.tokenHash,
+        invited_by: invitation.invitedBy,
+        created_at: iso(invitation.createdAt),
+        expires_at: iso(invitation.expiresAt),
+        accepted_at: isoOrNull(invitation.acceptedAt),
+      })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    return insertResult(result);
+  }
+
+  async findInvitationByTokenHash(tokenHash: string): Promise<OperatorInvitationRecord | undefined> {
+    const row = await this.db.selectFrom('operator_invitations').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+    return row && toInvitation(row);
+  }
+
+  async acceptInvitation(invitationId: string, at: Date): Promise<boolean> {
+    const result = await this.db
+      .updateTable('operator_invitations')
+      .set({ accepted_at: iso(at) })
+      .where('invitation_id', '=', invitationId)
+      .where('accepted_at', 'is', null)
+      .where('expires_at', '>', iso(at))
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+}
+
+class SqlTwoFactorResetStore implements TwoFactorResetStore {
+  constructor(private readonly db: Db) {}
+
+  async insertReset(reset: TwoFactorResetRecord): Promise<InsertResult> {
+    const result = await this.db
+      .insertInto('two_factor_resets')
+      .values({
+        reset_id: reset.resetId,
+        account_id: reset.accountId,
+        operator_id: reset.operatorId,
+        requested_by: reset.requestedBy,
+        created_at: iso(reset.createdAt),
+        expires_at: iso(reset.expiresAt),
+        approved_by: reset.approvedBy,
+        approved_at: isoOrNull(reset.approvedAt),
+      })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    return insertResult(result);
+  }
+
+  async findReset(accountId: string, resetId: string): Promise<TwoFactorResetRecord | undefined> {
+    const row = await this.db.selectFrom('two_factor_resets').selectAll().where('account_id', '=', accountId).where('reset_id', '=', resetId).executeTakeFirst();
+    return row && toReset(row);
+  }
+
+  async approveReset(resetId: string, approvedBy: string, at: Date): Promise<boolean> {
+    const result = await this.db
+      .updateTable('two_factor_resets')
+      .set({ approved_by: approvedBy, approved_at: iso(at) })
+      .where('reset_id', '=', resetId)
+      .where('approved_at', 'is', null)
+      .where('expires_at', '>', iso(at))
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
 }
 
 class SqlOperatorSessionStore implements OperatorSessionStore {
@@ -135,6 +263,10 @@ class SqlOperatorSessionStore implements OperatorSessionStore {
 
   async markSessionVerified(sessionId: string, at: Date): Promise<void> {
     await this.db.updateTable('operator_sessions').set({ verified_at: iso(at) }).where('session_id', '=', sessionId).execute();
+  }
+
+  async clearVerificationsOf(operatorId: string): Promise<void> {
+    await this.db.updateTable('operator_sessions').set({ verified_at: null }).where('operator_id', '=', operatorId).execute();
   }
 
   async endSession(sessionId: string, at: Date): Promise<void> {
@@ -221,5 +353,11 @@ class SqlSecurityEmailStore implements SecurityEmailStore {
 
 /** The operators stores on one connection or transaction. */
 export function operatorsSqlStores(db: Db): OperatorsStores {
-  return { operators: new SqlOperatorStore(db), operatorSessions: new SqlOperatorSessionStore(db), securityEmails: new SqlSecurityEmailStore(db) };
+  return {
+    operators: new SqlOperatorStore(db),
+    operatorSessions: new SqlOperatorSessionStore(db),
+    securityEmails: new SqlSecurityEmailStore(db),
+    operatorInvitations: new SqlOperatorInvitationStore(db),
+    twoFactorResets: new SqlTwoFactorResetStore(db),
+  };
 }

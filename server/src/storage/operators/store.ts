@@ -1,5 +1,5 @@
 import type { InsertResult } from '../../kernel/store-types';
-import type { OperatorRecord, OperatorSessionRecord, SecurityEmailRecord } from './records';
+import type { OperatorInvitationRecord, OperatorRecord, OperatorSessionRecord, SecurityEmailRecord, TwoFactorResetRecord } from './records';
 
 export interface OperatorStore {
   insertOperator(operator: OperatorRecord): Promise<InsertResult>;
@@ -14,6 +14,27 @@ export interface OperatorStore {
    * code was used already (a replay), on this instance or another.
    */
   claimTotpStep(operatorId: string, step: number): Promise<boolean>;
+  /** Sets a new TOTP secret only while none is enrolled; false when one is (enrolment happens once per reset). */
+  enrollTotpSecret(operatorId: string, sealedSecret: string): Promise<boolean>;
+  /** Clears the operator's TOTP secret and last step (an approved reset): they enrol again at their next sign-in. */
+  clearTotpSecret(operatorId: string): Promise<void>;
+  deleteOperator(accountId: string, operatorId: string): Promise<boolean>;
+  /** Locks the account's operator rows until the transaction ends (PostgreSQL; SQLite has one writer). */
+  lockOperators(accountId: string): Promise<void>;
+}
+
+export interface OperatorInvitationStore {
+  insertInvitation(invitation: OperatorInvitationRecord): Promise<InsertResult>;
+  findInvitationByTokenHash(tokenHash: string): Promise<OperatorInvitationRecord | undefined>;
+  /** Marks the invitation used, only if it was not and has not expired; false otherwise (a link works once). */
+  acceptInvitation(invitationId: string, at: Date): Promise<boolean>;
+}
+
+export interface TwoFactorResetStore {
+  insertReset(reset: TwoFactorResetRecord): Promise<InsertResult>;
+  findReset(accountId: string, resetId: string): Promise<TwoFactorResetRecord | undefined>;
+  /** Approves a pending, unexpired reset; false when it was approved already or has expired. */
+  approveReset(resetId: string, approvedBy: string, at: Date): Promise<boolean>;
 }
 
 export interface OperatorSessionStore {
@@ -21,6 +42,8 @@ export interface OperatorSessionStore {
   findSessionByTokenHash(tokenHash: string): Promise<OperatorSessionRecord | undefined>;
   markSessionVerified(sessionId: string, at: Date): Promise<void>;
   endSession(sessionId: string, at: Date): Promise<void>;
+  /** Drops the two-factor verification of every session of an operator (their second factor was reset). */
+  clearVerificationsOf(operatorId: string): Promise<void>;
 }
 
 export interface SecurityEmailStore {
@@ -40,4 +63,6 @@ export interface OperatorsStores {
   operators: OperatorStore;
   operatorSessions: OperatorSessionStore;
   securityEmails: SecurityEmailStore;
+  operatorInvitations: OperatorInvitationStore;
+  twoFactorResets: TwoFactorResetStore;
 }

@@ -2,7 +2,8 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import { NoQuery } from '../../../../../protocol/api/no-query';
-import { CreateSessionRequest, EndedSession, SecurityEmailList, SessionResponse, VerifiedSession, VerifySessionRequest } from '../../../../../protocol/api/keys';
+import { CreateSessionRequest, EndedSession, SecurityEmailList, SessionResponse, TwoFactorEnrollment, VerifiedSession, VerifySessionRequest } from '../../../../../protocol/api/keys';
+import { enrollTwoFactor } from '../../../core/sessions/enroll-two-factor';
 import { listSecurityEmails } from '../../../core/security-emails/list-security-emails';
 import { createSession } from '../../../core/sessions/create-session';
 import { endSession } from '../../../core/sessions/end-session';
@@ -68,6 +69,20 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>, deps: SessionRou
       const { freshUntil } = await verifySession(deps, operator, c.req.valid('json'));
       return c.json({ expires_at: operator.session.expiresAt.toISOString(), two_factor_fresh_until: freshUntil.toISOString() }, 200);
     },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/sessions/two-factor',
+      tags: ['Sessions'],
+      summary: 'Enrol a second factor (an operator without one): the TOTP secret, shown once',
+      security: SESSION_SECURITY,
+      middleware: [operatorSession(deps, { keyManagement: false })] as const,
+      request: { query: NoQuery },
+      responses: { 200: { description: 'The new TOTP secret and its otpauth URI', ...json(TwoFactorEnrollment) }, ...ERROR_RESPONSES },
+    }),
+    async (c) => c.json(await enrollTwoFactor(deps, c.get('operator')), 200),
   );
 
   app.openapi(
