@@ -22,6 +22,7 @@ export const ID_PREFIX = {
   securityEmail: 'sem',
   invitation: 'inv',
   twoFactorReset: 'tfr',
+  webhookEndpoint: 'we',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

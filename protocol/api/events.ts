@@ -150,3 +150,46 @@ export type EventList = z.infer<typeof EventList>;
 
 export const EventAttemptList = z.object({ data: z.array(WebhookAttempt) }).meta({ id: 'WebhookAttemptList' });
 export type EventAttemptList = z.infer<typeof EventAttemptList>;
+
+/** Webhook endpoints operators register, one per mode (docs/webhooks.md "Endpoints"). */
+export const WebhookEndpointIdParam = z.object({ id: z.string().max(64) });
+
+const EndpointUrl = z
+  .string()
+  .trim()
+  .max(2048)
+  .url()
+  .refine((url) => /^https?:\/\//i.test(url), { message: 'url must be http(s)' });
+
+export const CreateWebhookEndpointRequest = z
+  .strictObject({ mode: z.enum(['test', 'live']).default('test'), url: EndpointUrl })
+  .meta({ id: 'CreateWebhookEndpointRequest' });
+export type CreateWebhookEndpointRequest = z.infer<typeof CreateWebhookEndpointRequest>;
+
+export const UpdateWebhookEndpointRequest = z
+  .strictObject({ url: EndpointUrl.optional(), enabled: z.boolean().optional() })
+  .meta({ id: 'UpdateWebhookEndpointRequest' });
+export type UpdateWebhookEndpointRequest = z.infer<typeof UpdateWebhookEndpointRequest>;
+
+export const WebhookEndpoint = z
+  .object({
+    endpoint_id: z.string(),
+    mode: z.enum(['test', 'live']),
+    url: z.string(),
+    enabled: z.boolean(),
+    created: z.string(),
+    updated: z.string(),
+    /** While a rotated secret still signs beside the new one. */
+    previous_secret_expires_at: z.string().nullable(),
+  })
+  .meta({ id: 'WebhookEndpoint' });
+export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
+
+/** A new endpoint or a rotated secret: the signing secret, in this answer only. */
+export const WebhookEndpointWithSecret = WebhookEndpoint.extend({ secret: z.string() }).meta({ id: 'WebhookEndpointWithSecret' });
+
+export const WebhookEndpointList = z.object({ data: z.array(WebhookEndpoint) }).meta({ id: 'WebhookEndpointList' });
+
+export const WebhookTestResult = z
+  .object({ delivered: z.boolean(), status_code: z.number().int().nullable(), error: z.string().nullable(), duration_ms: z.number().int() })
+  .meta({ id: 'WebhookTestResult' });

@@ -32,12 +32,13 @@ export const SCOPES = [
   'routing:write',
   'api_keys:manage',
   'operators:manage',
+  'webhooks:manage',
 ] as const;
 export const ApiScope = z.enum(SCOPES);
 export type ApiScope = z.infer<typeof ApiScope>;
 
 /** Scopes only operators hold: what a key can never do. */
-export const OPERATOR_ONLY_SCOPES: readonly ApiScope[] = ['api_keys:manage', 'operators:manage'];
+export const OPERATOR_ONLY_SCOPES: readonly ApiScope[] = ['api_keys:manage', 'operators:manage', 'webhooks:manage'];
 
 /** The 19 scopes of a new key (spec rule 1): all but routing:read (arranged through the account manager) and the operators' own. */
 export const DEFAULT_KEY_SCOPES: readonly ApiScope[] = SCOPES.filter((scope) => scope !== 'routing:read' && !OPERATOR_ONLY_SCOPES.includes(scope));

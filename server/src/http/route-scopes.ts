@@ -121,6 +121,12 @@ export const ROUTE_SCOPES: Readonly<Record<string, ApiScope | null>> = {
   'DELETE /v1/operators/{id}': null,
   'POST /v1/operators/{id}/two-factor-resets': null,
   'POST /v1/operators/two-factor-resets/{reset_id}/approve': null,
+  'GET /v1/webhook-endpoints': null,
+  'POST /v1/webhook-endpoints': null,
+  'POST /v1/webhook-endpoints/{id}': null,
+  'DELETE /v1/webhook-endpoints/{id}': null,
+  'POST /v1/webhook-endpoints/{id}/rotate-secret': null,
+  'POST /v1/webhook-endpoints/{id}/test': null,
 };
 
 /** The route key of a Hono route path: `POST /payments/:payment_id` becomes `POST /payments/{payment_id}`. */

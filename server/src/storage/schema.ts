@@ -20,6 +20,7 @@ import type { PaymentMethodsSchema } from './payment-methods/schema';
 import type { MandatesSchema } from './mandates/schema';
 import type { SubscriptionsSchema } from './subscriptions/schema';
 import type { OperatorsSchema } from './operators/schema';
+import type { WebhookEndpointsSchema } from './webhook-endpoints/schema';
 
 export interface Database
   extends AccountsSchema,
@@ -36,4 +37,5 @@ export interface Database
     PaymentMethodsSchema,
     MandatesSchema,
     SubscriptionsSchema,
-    OperatorsSchema {}
+    OperatorsSchema,
+    WebhookEndpointsSchema {}

@@ -20,6 +20,7 @@ import { paymentMethodsSqlStores } from './payment-methods/sql-store';
 import { mandatesSqlStores } from './mandates/sql-store';
 import { subscriptionsSqlStores } from './subscriptions/sql-store';
 import { operatorsSqlStores } from './operators/sql-store';
+import { webhookEndpointsSqlStores } from './webhook-endpoints/sql-store';
 
 /** Every family's SQL stores on one connection or transaction: one line per family. */
 function storesFor(db: Db): Stores {
@@ -39,6 +40,7 @@ function storesFor(db: Db): Stores {
     ...mandatesSqlStores(db),
     ...subscriptionsSqlStores(db),
     ...operatorsSqlStores(db),
+    ...webhookEndpointsSqlStores(db),
   };
 }
 

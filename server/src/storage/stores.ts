@@ -19,6 +19,7 @@ import type { PaymentMethodsStores } from './payment-methods/store';
 import type { MandatesStores } from './mandates/store';
 import type { SubscriptionsStores } from './subscriptions/store';
 import type { OperatorsStores } from './operators/store';
+import type { WebhookEndpointsStores } from './webhook-endpoints/store';
 
 /** The stores usable inside one transaction: one line per family. */
 export interface Stores
@@ -36,7 +37,8 @@ export interface Stores
     PaymentMethodsStores,
     MandatesStores,
     SubscriptionsStores,
-    OperatorsStores {}
+    OperatorsStores,
+    WebhookEndpointsStores {}
 
 /** The whole store: the stores plus transactions and lifecycle. */
 export interface Store extends Stores {

@@ -5,9 +5,9 @@
  * event_id); only webhook-timestamp and the signatures change (Standard Webhooks signs the attempt's time).
  */
 import type { Clock } from '../kernel/clock';
-import type { WebhookEndpointSettings } from '../kernel/account-settings-types';
 import type { Store } from '../storage/stores';
 import type { AttemptOutcome, AttemptTrigger, WebhookAttemptRecord, WebhookEventRecord } from '../storage/events/records';
+import type { DeliveryEndpoint } from '../storage/events/store';
 import { describeSendError, fetchWebhookSender, type WebhookSender } from './sender';
 import { webhookHeaders } from './signing';
 
@@ -100,7 +100,7 @@ export async function deliverClaimedEvent(
   deps: DeliveryDeps,
   config: WebhookDeliveryConfig,
   event: WebhookEventRecord,
-  endpoint: WebhookEndpointSettings & { url: string },
+  endpoint: UsableEndpoint,
   trigger: AttemptTrigger,
   leaseId: string,
 ): Promise<DeliveryResult> {
@@ -109,7 +109,7 @@ export async function deliverClaimedEvent(
   const headers = {
     'content-type': 'application/json',
     'user-agent': USER_AGENT,
-    ...webhookHeaders(endpoint.secret, event.eventId, timestamp, event.body),
+    ...webhookHeaders(endpoint.secrets, event.eventId, timestamp, event.body),
   };
   let statusCode: number | null = null;
   let responseBody: string | null = null;
@@ -146,7 +146,15 @@ export async function deliverClaimedEvent(
   return { attempt, recorded };
 }
 
-/** The endpoint to deliver to, or undefined when the account has none (no URL). */
-export function usableEndpoint(endpoint: WebhookEndpointSettings | undefined): (WebhookEndpointSettings & { url: string }) | undefined {
-  return endpoint !== undefined && endpoint.url !== null && endpoint.url !== '' ? { url: endpoint.url, secret: endpoint.secret } : undefined;
+/** An endpoint with a URL, and the secrets a delivery at this moment is signed with (current first). */
+export interface UsableEndpoint {
+  url: string;
+  secrets: string[];
+}
+
+/** The endpoint to deliver to at `now`, or undefined when there is none (no URL, or disabled). */
+export function usableEndpoint(endpoint: DeliveryEndpoint | undefined, now: Date): UsableEndpoint | undefined {
+  if (endpoint === undefined || endpoint.url === null || endpoint.url === '') return undefined;
+  const overlap = endpoint.previousSecret !== null && endpoint.previousSecretUntil !== null && endpoint.previousSecretUntil > now;
+  return { url: endpoint.url, secrets: overlap ? [endpoint.secret, endpoint.previousSecret!] : [endpoint.secret] };
 }

@@ -397,7 +397,7 @@ forEachEngine('Webhook dispatcher', (engine) => {
         { settings: DEFAULT_ACCOUNT_SETTINGS, webhookSecret: fromEnv },
       );
       expect(withEnv.webhook).toEqual({ url: null, secret: fromEnv, secretSource: 'env' });
-      expect(await s.store.webhooks.findWebhookEndpoint(s.boot.account.accountId)).toEqual({ url: null, secret: fromEnv });
+      expect(await s.store.webhooks.findWebhookEndpoint({ accountId: s.boot.account.accountId, mode: 'test' })).toEqual({ url: null, secret: fromEnv, previousSecret: null, previousSecretUntil: null });
     });
   });
 });

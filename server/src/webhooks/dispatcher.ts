@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger';
-import type { WebhookEndpointSettings } from '../kernel/account-settings-types';
+import type { DeliveryEndpoint } from '../storage/events/store';
 import { deliverClaimedEvent, usableEndpoint, type DeliveryDeps, type WebhookDeliveryConfig } from './delivery';
 
 export interface DispatcherOptions {
@@ -52,16 +52,17 @@ export class WebhookDispatcher {
     const now = clock.now();
     const leaseId = this.#newLeaseId();
     const claimed = await store.webhooks.claimDueEvents(now, new Date(now.getTime() + this.#config.leaseMs), leaseId, this.#batchSize);
-    const endpoints = new Map<string, Promise<WebhookEndpointSettings | undefined>>();
+    const endpoints = new Map<string, Promise<DeliveryEndpoint | undefined>>();
     await Promise.all(
       claimed.map(async (event) => {
         try {
-          let lookup = endpoints.get(event.accountId);
+          const key = `${event.accountId} ${event.mode}`;
+          let lookup = endpoints.get(key);
           if (lookup === undefined) {
-            lookup = store.webhooks.findWebhookEndpoint(event.accountId);
-            endpoints.set(event.accountId, lookup);
+            lookup = store.webhooks.findWebhookEndpoint({ accountId: event.accountId, mode: event.mode });
+            endpoints.set(key, lookup);
           }
-          const endpoint = usableEndpoint(await lookup);
+          const endpoint = usableEndpoint(await lookup, clock.now());
           if (endpoint === undefined) {
             await store.webhooks.markNoEndpoint(event.eventId, leaseId, clock.now());
             return;

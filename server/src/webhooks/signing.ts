@@ -39,13 +39,18 @@ export function signHyperswitch512(secret: string, body: string): string {
   return createHmac('sha512', Buffer.from(secret, 'utf8')).update(body, 'utf8').digest('hex');
 }
 
-/** Every header a delivery carries besides content-type and user-agent. */
-export function webhookHeaders(secret: string, eventId: string, timestampSeconds: number, body: string): Record<string, string> {
+/**
+ * Every header a delivery carries besides content-type and user-agent. `secrets` is the current secret, then, during
+ * a rotation's overlap, the old one: webhook-signature carries one `v1,` signature per secret, space-separated, so a
+ * receiver still on the old secret keeps verifying (Standard Webhooks); Hyperswitch's header takes the current one.
+ */
+export function webhookHeaders(secrets: string | readonly string[], eventId: string, timestampSeconds: number, body: string): Record<string, string> {
+  const all = typeof secrets === 'string' ? [secrets] : secrets;
   return {
     'webhook-id': eventId,
     'webhook-timestamp': String(timestampSeconds),
-    'webhook-signature': signStandardWebhook(secret, eventId, timestampSeconds, body),
-    'x-webhook-signature-512': signHyperswitch512(secret, body),
+    'webhook-signature': all.map((secret) => signStandardWebhook(secret, eventId, timestampSeconds, body)).join(' '),
+    'x-webhook-signature-512': signHyperswitch512(all[0]!, body),
   };
 }
 

@@ -20,8 +20,8 @@ export { GENERATED_KEY_SECRET_LENGTH, keyPrefix };
 
 export const DEFAULT_ACCOUNT_SLUG = 'default';
 export const DEFAULT_OPERATOR_EMAIL = 'operator@rail.local';
-/** Scopes of the bootstrap operator: key management, the settlement wallet and the other operators. */
-export const OPERATOR_SCOPES: readonly ApiScope[] = ['api_keys:manage', 'collect:write', 'operators:manage'];
+/** Scopes of the bootstrap operator: key management, the settlement wallet, the other operators, webhook endpoints. */
+export const OPERATOR_SCOPES: readonly ApiScope[] = ['api_keys:manage', 'collect:write', 'operators:manage', 'webhooks:manage'];
 
 /** Plaintext test keys kept across restarts (a file in the data directory; see main.ts). */
 export interface BootstrapSecretsFile {

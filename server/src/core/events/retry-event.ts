@@ -14,7 +14,7 @@ import { findEventOrThrow } from './retrieve-event';
  */
 export async function retryEvent(deps: CoreDeps, config: WebhookDeliveryConfig, auth: AuthContext, eventId: string): Promise<EventDetail> {
   await findEventOrThrow(deps, auth, eventId);
-  const endpoint = usableEndpoint(await deps.store.webhooks.findWebhookEndpoint(auth.accountId));
+  const endpoint = usableEndpoint(await deps.store.webhooks.findWebhookEndpoint(auth), deps.clock.now());
   if (endpoint === undefined) {
     throw new ApiError('ERR_4051', 'No webhook endpoint is configured for this account (RAIL_WEBHOOK_URL); the event cannot be redelivered.');
   }

@@ -5,11 +5,12 @@
  */
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { JsonObject } from '../../../../protocol/api/payments';
-import type { AccountSettings, WebhookEndpointSettings } from '../../kernel/account-settings-types';
+import type { AccountSettings } from '../../kernel/account-settings-types';
 import type { InsertResult, Scope } from '../../kernel/store-types';
+import { toWebhookEndpoint } from '../webhook-endpoints/sql-store';
 import type { AttemptOutcome, AttemptTrigger, ListEventsFilter, OutboxEventRecord, WebhookAttemptRecord, WebhookEventRecord } from './records';
 import type { WebhookAttemptsTable, WebhookEventsTable } from './schema';
-import type { EventsStores, OutboxStore, WebhookStore } from './store';
+import type { DeliveryEndpoint, EventsStores, OutboxStore, WebhookStore } from './store';
 import type { Database } from '../schema';
 import { dateOrNull, type Db, inScope, insertResult, iso } from '../sql-rows';
 
@@ -53,10 +54,21 @@ const leaseFree = (now: Date) => (eb: ExpressionBuilder<Database, 'webhook_event
 export class SqlWebhookStore implements WebhookStore {
   constructor(private readonly db: Db) {}
 
-  async findWebhookEndpoint(accountId: string): Promise<WebhookEndpointSettings | undefined> {
-    const row = await this.db.selectFrom('accounts').select('settings').where('account_id', '=', accountId).executeTakeFirst();
+  async findWebhookEndpoint(scope: Scope): Promise<DeliveryEndpoint | undefined> {
+    const registered = await this.db.selectFrom('webhook_endpoints').selectAll().where(inScope(scope)).executeTakeFirst();
+    if (registered !== undefined) {
+      const endpoint = toWebhookEndpoint(registered);
+      return {
+        url: endpoint.enabled ? endpoint.url : null,
+        secret: endpoint.secret,
+        previousSecret: endpoint.previousSecret,
+        previousSecretUntil: endpoint.previousSecretUntil,
+      };
+    }
+    const row = await this.db.selectFrom('accounts').select('settings').where('account_id', '=', scope.accountId).executeTakeFirst();
     if (row === undefined) return undefined;
-    return (JSON.parse(row.settings) as AccountSettings).webhook ?? undefined;
+    const configured = (JSON.parse(row.settings) as AccountSettings).webhook;
+    return configured === undefined ? undefined : { url: configured.url, secret: configured.secret, previousSecret: null, previousSecretUntil: null };
   }
 
   async findEvent(scope: Scope, eventId: string): Promise<WebhookEventRecord | undefined> {

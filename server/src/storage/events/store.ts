@@ -4,13 +4,25 @@
  * conditional UPDATE on a lease (lease_id, locked_until), so several dispatchers on one PostgreSQL database never
  * hold the same event at once; SQLite runs one process.
  */
-import type { WebhookEndpointSettings } from '../../kernel/account-settings-types';
 import type { InsertResult, Scope } from '../../kernel/store-types';
 import type { AttemptOutcome, ListEventsFilter, OutboxEventRecord, WebhookAttemptRecord, WebhookEventRecord } from './records';
 
+/** The endpoint a delivery goes to, and the secrets it is signed with. */
+export interface DeliveryEndpoint {
+  /** null: no endpoint (none configured, or disabled); events are recorded as no_endpoint. */
+  url: string | null;
+  secret: string;
+  /** After a secret rotation: the old secret, signing beside the new one until previousSecretUntil. */
+  previousSecret: string | null;
+  previousSecretUntil: Date | null;
+}
+
 export interface WebhookStore {
-  /** The account's webhook endpoint settings; undefined when the account has none (or does not exist). */
-  findWebhookEndpoint(accountId: string): Promise<WebhookEndpointSettings | undefined>;
+  /**
+   * Where a mode's events go: the endpoint an operator registered for the mode (a disabled one has no URL), else the
+   * account's endpoint from the environment (both modes); undefined when the account does not exist.
+   */
+  findWebhookEndpoint(scope: Scope): Promise<DeliveryEndpoint | undefined>;
   findEvent(scope: Scope, eventId: string): Promise<WebhookEventRecord | undefined>;
   /** Newest first (created, then event_id descending). */
   listEvents(scope: Scope, filter: ListEventsFilter): Promise<WebhookEventRecord[]>;

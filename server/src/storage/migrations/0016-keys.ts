@@ -12,7 +12,7 @@ const SCOPES_OF_EXISTING_KEYS = JSON.stringify([
  * Key management and operator sessions (docs/keys.md): scopes on keys and the key a rotation replaced; the last TOTP
  * time step an operator used (a code is good once); operator sessions, stored by the hash of their token; the
  * security e-mail outbox, written in the transaction of the change it reports; invitations (one-time links, stored
- * by hash) and two-factor resets, which a second operator approves.
+ * by hash) and two-factor resets, which a second operator approves; webhook endpoints operators register per mode.
  */
 export const migration0016Keys: Migration = {
   async up(db: Kysely<unknown>): Promise<void> {
@@ -69,12 +69,27 @@ export const migration0016Keys: Migration = {
       .addColumn('approved_by', 'text')
       .addColumn('approved_at', 'text')
       .execute();
+    await db.schema
+      .createTable('webhook_endpoints')
+      .addColumn('account_id', 'text', (col) => col.notNull())
+      .addColumn('mode', 'text', (col) => col.notNull())
+      .addColumn('endpoint_id', 'text', (col) => col.notNull().unique())
+      .addColumn('url', 'text', (col) => col.notNull())
+      .addColumn('secret', 'text', (col) => col.notNull())
+      .addColumn('previous_secret', 'text')
+      .addColumn('previous_secret_until', 'text')
+      .addColumn('enabled', 'integer', (col) => col.notNull())
+      .addColumn('created_at', 'text', (col) => col.notNull())
+      .addColumn('updated_at', 'text', (col) => col.notNull())
+      .addPrimaryKeyConstraint('webhook_endpoints_pk', ['account_id', 'mode'])
+      .execute();
     await db.schema.createIndex('security_emails_due_idx').on('security_emails').columns(['sent_at', 'next_attempt_at']).execute();
     await db.schema.createIndex('api_keys_replaces_idx').on('api_keys').columns(['account_id', 'replaces_key_id', 'created_at']).execute();
   },
 
   async down(db: Kysely<unknown>): Promise<void> {
     await db.schema.dropIndex('api_keys_replaces_idx').ifExists().execute();
+    await db.schema.dropTable('webhook_endpoints').ifExists().execute();
     await db.schema.dropTable('two_factor_resets').ifExists().execute();
     await db.schema.dropTable('operator_invitations').ifExists().execute();
     await db.schema.dropTable('security_emails').ifExists().execute();

@@ -1,0 +1,34 @@
+import type { UpdateWebhookEndpointRequest, WebhookEndpoint } from '../../../../protocol/api/events';
+import { queueSecurityEmail } from '../security-emails/queue-security-email';
+import type { OperatorContext } from '../sessions/operator-context';
+import { requireFreshStepUp } from '../sessions/require-key-manager';
+import type { CoreDeps } from '../shared/deps';
+import { findWebhookEndpointOrThrow } from './find-webhook-endpoint';
+import { requireUrlForMode } from './live-endpoint-url';
+import { toWebhookEndpoint } from './webhook-endpoint-view';
+
+/**
+ * POST /v1/webhook-endpoints/{id} (fresh step-up, webhooks:manage): a new URL, or enabled false (disable: the mode's
+ * events are recorded as no_endpoint meanwhile) and true again. The secret does not change (rotate it on its own).
+ */
+export async function updateWebhookEndpoint(deps: CoreDeps, context: OperatorContext, endpointId: string, body: UpdateWebhookEndpointRequest): Promise<WebhookEndpoint> {
+  requireFreshStepUp(deps, context, 'webhooks:manage');
+  const endpoint = await findWebhookEndpointOrThrow(deps, context.account.accountId, endpointId);
+  if (body.url !== undefined) requireUrlForMode(body.url, endpoint.mode);
+  const now = deps.clock.now();
+  const updated = { ...endpoint, url: body.url ?? endpoint.url, enabled: body.enabled ?? endpoint.enabled, updatedAt: now };
+  await deps.store.transaction(async (tx) => {
+    await tx.webhookEndpoints.updateWebhookEndpoint(updated);
+    const changes = [
+      ...(updated.url !== endpoint.url ? [`URL ${endpoint.url} -> ${updated.url}`] : []),
+      ...(updated.enabled !== endpoint.enabled ? [updated.enabled ? 'enabled' : 'disabled'] : []),
+    ];
+    if (changes.length > 0) {
+      await queueSecurityEmail(tx, deps, context.account, {
+        subject: `${endpoint.mode} webhook endpoint changed`,
+        body: `${context.operator.email} changed the ${endpoint.mode} webhook endpoint ${endpoint.endpointId}: ${changes.join('; ')}.`,
+      });
+    }
+  });
+  return toWebhookEndpoint(updated, now);
+}

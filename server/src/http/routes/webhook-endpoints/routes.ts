@@ -1,0 +1,118 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import {
+  CreateWebhookEndpointRequest,
+  UpdateWebhookEndpointRequest,
+  WebhookEndpoint,
+  WebhookEndpointIdParam,
+  WebhookEndpointList,
+  WebhookEndpointWithSecret,
+  WebhookTestResult,
+} from '../../../../../protocol/api/events';
+import { NoQuery } from '../../../../../protocol/api/no-query';
+import type { CoreDeps } from '../../../core/shared/deps';
+import { createWebhookEndpoint } from '../../../core/webhook-endpoints/create-webhook-endpoint';
+import { deleteWebhookEndpoint } from '../../../core/webhook-endpoints/delete-webhook-endpoint';
+import { listWebhookEndpoints } from '../../../core/webhook-endpoints/list-webhook-endpoints';
+import { rotateWebhookSecret } from '../../../core/webhook-endpoints/rotate-webhook-secret';
+import { sendTestEvent } from '../../../core/webhook-endpoints/send-test-event';
+import { updateWebhookEndpoint } from '../../../core/webhook-endpoints/update-webhook-endpoint';
+import type { WebhookDeliveryConfig } from '../../../webhooks/delivery';
+import type { AppEnv } from '../../env';
+import { parseJsonBody } from '../../middleware/json-body';
+import { operatorSession } from '../../middleware/operator-session';
+import { ERROR_RESPONSES } from '../../openapi';
+import { z } from 'zod';
+
+const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } }) as const;
+const SESSION_SECURITY = [{ SessionAuth: [] }];
+const Deleted = z.object({ endpoint_id: z.string(), deleted: z.literal(true) });
+
+/** Webhook endpoints per mode, managed by operators (docs/webhooks.md "Endpoints"). */
+export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, webhooks: WebhookDeliveryConfig): void {
+  const session = operatorSession(deps, { keyManagement: false });
+  const change = operatorSession(deps, { keyManagement: true });
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/webhook-endpoints',
+      tags: ['Webhook endpoints'],
+      summary: 'The webhook endpoints registered per mode (any operator session)',
+      security: SESSION_SECURITY,
+      middleware: [session] as const,
+      request: { query: NoQuery },
+      responses: { 200: { description: 'The endpoints', ...json(WebhookEndpointList) }, ...ERROR_RESPONSES },
+    }),
+    async (c) => c.json({ data: await listWebhookEndpoints(deps, c.get('operator')) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/webhook-endpoints',
+      tags: ['Webhook endpoints'],
+      summary: "Register a mode's webhook endpoint (fresh two-factor, webhooks:manage); its secret is shown once",
+      security: SESSION_SECURITY,
+      middleware: [change, parseJsonBody] as const,
+      request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: CreateWebhookEndpointRequest } } } },
+      responses: { 200: { description: 'The endpoint and its signing secret', ...json(WebhookEndpointWithSecret) }, ...ERROR_RESPONSES },
+    }),
+    async (c) => c.json(await createWebhookEndpoint(deps, c.get('operator'), c.req.valid('json')), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/webhook-endpoints/{id}',
+      tags: ['Webhook endpoints'],
+      summary: 'Change the URL, or disable and enable the endpoint',
+      security: SESSION_SECURITY,
+      middleware: [change, parseJsonBody] as const,
+      request: { query: NoQuery, params: WebhookEndpointIdParam, body: { required: true, content: { 'application/json': { schema: UpdateWebhookEndpointRequest } } } },
+      responses: { 200: { description: 'The endpoint', ...json(WebhookEndpoint) }, ...ERROR_RESPONSES },
+    }),
+    async (c) => c.json(await updateWebhookEndpoint(deps, c.get('operator'), c.req.valid('param').id, c.req.valid('json')), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/v1/webhook-endpoints/{id}',
+      tags: ['Webhook endpoints'],
+      summary: 'Delete the endpoint',
+      security: SESSION_SECURITY,
+      middleware: [change] as const,
+      request: { query: NoQuery, params: WebhookEndpointIdParam },
+      responses: { 200: { description: 'Deleted', ...json(Deleted) }, ...ERROR_RESPONSES },
+    }),
+    async (c) => c.json(await deleteWebhookEndpoint(deps, c.get('operator'), c.req.valid('param').id), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/webhook-endpoints/{id}/rotate-secret',
+      tags: ['Webhook endpoints'],
+      summary: 'A new signing secret, shown once; the old one signs too for 24 hours',
+      security: SESSION_SECURITY,
+      middleware: [change] as const,
+      request: { query: NoQuery, params: WebhookEndpointIdParam },
+      responses: { 200: { description: 'The endpoint and its new secret', ...json(WebhookEndpointWithSecret) }, ...ERROR_RESPONSES },
+    }),
+    async (c) => c.json(await rotateWebhookSecret(deps, c.get('operator'), c.req.valid('param').id), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/webhook-endpoints/{id}/test',
+      tags: ['Webhook endpoints'],
+      summary: 'Send one signed test event to the endpoint now',
+      security: SESSION_SECURITY,
+      middleware: [session] as const,
+      request: { query: NoQuery, params: WebhookEndpointIdParam },
+      responses: { 200: { description: 'What the endpoint answered', ...json(WebhookTestResult) }, ...ERROR_RESPONSES },
+    }),
+    async (c) => c.json(await sendTestEvent(deps, webhooks, c.get('operator'), c.req.valid('param').id), 200),
+  );
+}
