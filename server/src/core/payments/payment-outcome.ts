@@ -65,12 +65,29 @@ export function declinedOutcome(reference: string, errorCode: string, errorMessa
   return { kind: 'declined', reference, errorCode, errorMessage, errorReason: errorMessage };
 }
 
-/** Writes the outbox event a payment's new status announces, in the caller's transaction. */
-export async function recordPaymentEvent(deps: CoreDeps, tx: Stores, payment: PaymentRecord, now: Date): Promise<void> {
+/**
+ * Writes the outbox event a payment's new status announces, in the caller's transaction. Each (object, event_type)
+ * pair is sent once (docs/webhooks.md), but manual capture repeats event types on one payment (a second partial
+ * capture, an incremental or extended authorization): with `repeatable`, such a repeat is recorded under the object id
+ * `<payment_id>.<version>`, one per change, as subscription events are.
+ */
+export async function recordPaymentEvent(
+  deps: CoreDeps,
+  tx: Stores,
+  payment: PaymentRecord,
+  now: Date,
+  /** The manual-capture operations, whose event types can repeat on one payment. */
+  options: { repeatable?: boolean } = {},
+): Promise<void> {
   const eventType = PAYMENT_EVENT_FOR_STATUS[payment.status];
   if (eventType === undefined) return;
   const object = toPaymentResponse(payment);
-  await recordObjectEvent(deps, tx, { scope: payment, eventType, objectType: 'payment', objectId: payment.paymentId, contentType: 'payment_details', object }, now);
+  let objectId = payment.paymentId;
+  if (options.repeatable === true) {
+    const sent = await tx.outbox.listEventsForObject(payment, payment.paymentId);
+    if (sent.some((event) => event.eventType === eventType)) objectId = `${payment.paymentId}.${payment.version}`;
+  }
+  await recordObjectEvent(deps, tx, { scope: payment, eventType, objectType: 'payment', objectId, contentType: 'payment_details', object }, now);
 }
 
 /**
