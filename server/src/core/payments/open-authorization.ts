@@ -11,7 +11,7 @@ import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
 import { findPaymentOrThrow } from './find-payment';
 import { recordPaymentEvent } from './payment-outcome';
-import { decideTransition } from './payment-transitions';
+import { decideTransition, statusesAllowing } from './payment-transitions';
 
 /** A version-checked write that another write beat: read again and decide again. */
 export const LOST = Symbol('payment changed since it was read');
@@ -63,4 +63,15 @@ export async function expireLapsedAuthorization(deps: CoreDeps, payment: Payment
     current = await findPaymentOrThrow(deps, read, read.paymentId);
   }
   return current;
+}
+
+/**
+ * The expiry sweep (main.ts housekeeping): expires every open authorization past its expiry, at most `batchSize` per
+ * call, so their `payment_expired` (or `payment_captured`) events are written without anyone reading the payments.
+ * Several instances may sweep at once: each expiry is a version-checked write. Returns how many it looked at.
+ */
+export async function expireLapsedAuthorizations(deps: CoreDeps, batchSize: number): Promise<number> {
+  const lapsed = await deps.store.paymentList.listLapsedAuthorizations(statusesAllowing('authorization_expiry'), deps.clock.now(), batchSize);
+  for (const payment of lapsed) await expireLapsedAuthorization(deps, payment);
+  return lapsed.length;
 }

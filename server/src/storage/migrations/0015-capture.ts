@@ -26,9 +26,12 @@ export const migration0015Capture: Migration = {
       .addPrimaryKeyConstraint('payment_captures_pk', ['account_id', 'mode', 'capture_id'])
       .addUniqueConstraint('payment_captures_sequence_uq', ['account_id', 'mode', 'payment_id', 'capture_sequence'])
       .execute();
+    // The expiry sweep lists open authorizations by expiry, across accounts.
+    await db.schema.createIndex('payments_authorization_expiry_idx').on('payments').columns(['status', 'authorization_expires_at']).execute();
   },
 
   async down(db: Kysely<unknown>): Promise<void> {
+    await db.schema.dropIndex('payments_authorization_expiry_idx').ifExists().execute();
     await db.schema.dropTable('payment_captures').ifExists().execute();
     await db.schema.alterTable('payments').dropColumn('authorization_expires_at').execute();
     await db.schema.alterTable('payments').dropColumn('authorized_at').execute();

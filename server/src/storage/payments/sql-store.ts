@@ -158,6 +158,19 @@ export class SqlPaymentListStore implements PaymentListStore {
     return rows.map(toPayment);
   }
 
+  async listLapsedAuthorizations(statuses: readonly PaymentStatus[], at: Date, limit: number): Promise<PaymentRecord[]> {
+    if (statuses.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('status', 'in', [...statuses])
+      .where('authorization_expires_at', '<=', at.toISOString())
+      .orderBy('authorization_expires_at')
+      .limit(limit)
+      .execute();
+    return rows.map(toPayment);
+  }
+
   async listPayments(scope: Scope, query: PaymentListQuery): Promise<PaymentRecord[]> {
     // Timestamps are fixed-width ISO 8601 UTC text, so text comparison is instant comparison on both engines.
     let select = this.db

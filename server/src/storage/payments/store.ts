@@ -30,6 +30,11 @@ export interface PaymentListStore {
    * `before`, oldest first: the ones a crash or a silent rail may have left there.
    */
   listPaymentsProcessingBefore(before: Date, limit: number): Promise<PaymentRecord[]>;
+  /**
+   * At most `limit` payments of every account and mode in one of `statuses` whose authorization expired at or
+   * before `at` (manual capture), soonest expiry first.
+   */
+  listLapsedAuthorizations(statuses: readonly PaymentStatus[], at: Date, limit: number): Promise<PaymentRecord[]>;
 }
 
 export interface PaymentStore {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { PaymentResponse } from '../../../../../protocol/api/payments';
 import type { ErrorCode } from '../../../../../protocol/errors';
 import type { AccountSettings, RailCapabilities } from '../../../kernel/account-settings-types';
+import { expireLapsedAuthorizations } from '../../../core/payments/open-authorization';
 import { AUTHORIZATION_VALIDITY } from '../../../rails/simulator/authorization-terms';
 import { PENDING_RESOLVE_AFTER_MS } from '../../../rails/simulator/upi-simulator';
 import { apiRequest, type ApiRequestOptions, expectApiError, expectOk } from '../../../test-support/api-assertions';
@@ -321,6 +322,29 @@ forEachEngine('Manual capture API', (engine) => {
       h.clock.advance(AUTHORIZATION_VALIDITY.extendedMs - AUTHORIZATION_VALIDITY.standardMs - DAY_MS);
       expect((await retrieve(payment.payment_id)).status).toBe('expired');
       await expectApiError(await request('POST', `/payments/${payment.payment_id}/extend_authorization`), 'ERR_4003');
+    });
+
+    test('the expiry sweep expires lapsed authorizations and writes their events without a read', async () => {
+      // Authorizations of earlier tests that lapsed unread (the harness clock only moves forward) go first.
+      await expireLapsedAuthorizations(h.core, 1_000);
+      const lapsing = await cardPayment('manual');
+      const partial = await upiPayment('manual_multiple');
+      await ok(await capture(partial.payment_id, { amount_to_capture: 1_000 }));
+      const extended = await cardPayment('manual');
+      await ok(await request('POST', `/payments/${extended.payment_id}/extend_authorization`));
+      expect(await expireLapsedAuthorizations(h.core, 100)).toBe(0);
+      h.clock.advance(AUTHORIZATION_VALIDITY.standardMs + DAY_MS);
+      expect(await expireLapsedAuthorizations(h.core, 100)).toBeGreaterThanOrEqual(2);
+      expect((await events(lapsing.payment_id)).at(-1)).toBe('payment_expired');
+      expect((await events(partial.payment_id)).at(-1)).toBe('payment_captured');
+      const stored = async (id: string) => (await h.store.payments.findPayment(scope(), id))?.status;
+      expect([await stored(lapsing.payment_id), await stored(partial.payment_id), await stored(extended.payment_id)]).toEqual([
+        'expired',
+        'partially_captured',
+        'requires_capture',
+      ]);
+      // Nothing left to expire until the extended one lapses.
+      expect(await expireLapsedAuthorizations(h.core, 100)).toBe(0);
     });
 
     test('an extended authorization can still be captured after the standard validity', async () => {
