@@ -1,4 +1,5 @@
 import type { CapturePaymentRequest } from '../../../../protocol/api/payment-ops';
+import type { PaymentResponse } from '../../../../protocol/api/payments';
 import type { PaymentRecord } from '../../storage/payments/records';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
@@ -7,6 +8,8 @@ import { requireManualCaptureOperation } from './manual-capture';
 import { LOST, withCurrentPayment } from './open-authorization';
 import { recordPaymentEvent } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
+import { paymentCustomerDetails } from './payment-customer';
+import { toPaymentResponse } from './payment-view';
 
 /**
  * POST /payments/{payment_id}/capture (secret key). Spec Confirm rule 3: amount_to_capture <= amount_capturable,
@@ -70,4 +73,15 @@ export async function capturePayment(deps: CoreDeps, auth: AuthContext, paymentI
     });
     return captured;
   });
+}
+
+/** The capture as the API answers it: the payment with its stored customer (spec: "retrieve and capture responses"). */
+export async function capturePaymentResponse(
+  deps: CoreDeps,
+  auth: AuthContext,
+  paymentId: string,
+  body: CapturePaymentRequest,
+): Promise<PaymentResponse> {
+  const payment = await capturePayment(deps, auth, paymentId, body);
+  return { ...toPaymentResponse(payment), customer: await paymentCustomerDetails(deps, payment) };
 }

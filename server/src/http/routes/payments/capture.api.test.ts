@@ -137,6 +137,18 @@ forEachEngine('Manual capture API', (engine) => {
       expect(view.attempts?.map((attempt) => attempt.status)).toEqual(['charged']);
     });
 
+    test('the capture response carries the stored customer, as retrieve does', async () => {
+      const customer = await ok<{ customer_id: string }>(await request('POST', '/customers', { body: { name: 'Ada', email: 'ada@example.com' } }));
+      const payment = await ok(
+        await request('POST', '/payments', {
+          body: { amount: 1_000, currency: 'INR', capture_method: 'manual', confirm: true, customer_id: customer.customer_id, payment_method_data: { upi: { upi_collect: { vpa_id: 'success@upi' } } } },
+        }),
+      );
+      const captured = await ok(await capture(payment.payment_id));
+      expect(captured.customer).toMatchObject({ id: customer.customer_id, name: 'Ada', email: 'ada@example.com' });
+      expect(captured.customer).toEqual((await retrieve(payment.payment_id)).customer);
+    });
+
     test('capture_method manual: a partial capture releases the rest (partially_captured), nothing more can be captured', async () => {
       const payment = await cardPayment('manual');
       expect(await ok(await capture(payment.payment_id, { amount_to_capture: 4_000 }))).toMatchObject({
