@@ -50,6 +50,8 @@ export const ERROR_CATALOG = {
   ERR_4010: { status: 404, type: 'invalid_request', when: 'The psp_token is unknown, used, expired, or bound to another payment.' },
   ERR_4011: { status: 422, type: 'invalid_request', when: 'A live refund was asked for; no enabled rail refunds live payments.' },
   ERR_4012: { status: 400, type: 'invalid_request', when: 'capture_method is not supported by the rail that takes this payment (enabled rails capture automatically).' },
+  ERR_4014: { status: 400, type: 'invalid_request', when: 'amount_to_capture exceeds the payment\'s amount_capturable.' },
+  ERR_4015: { status: 422, type: 'invalid_request', when: 'The rail refused the incremental authorization (the new total is above what the acquirer allows for this authorization).' },
   ERR_4020: { status: 409, type: 'invalid_request', when: 'customer_id belonged to a deleted customer; the ids of deleted customers are not reused.' },
   ERR_4021: { status: 404, type: 'invalid_request', when: 'The ephemeral key does not exist for this account and mode (or was deleted).' },
   ERR_4013: { status: 400, type: 'invalid_request', when: 'A list cursor (starting_after or ending_before) names no payment of this account and mode.' },

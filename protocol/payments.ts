@@ -15,6 +15,8 @@ export const PAYMENT_STATUSES = [
   'cancelled_post_capture',
   'partially_captured',
   'partially_captured_and_capturable',
+  // Hyperswitch's IntentStatus for an authorization that lapsed uncaptured (manual capture).
+  'expired',
 ] as const;
 export const PaymentStatus = z.enum(PAYMENT_STATUSES);
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
@@ -26,6 +28,8 @@ export const FINAL_PAYMENT_STATUSES: readonly PaymentStatus[] = [
   'cancelled',
   'cancelled_post_capture',
   'partially_captured',
+  // `expired` (a lapsed manual-capture authorization) is final too; it is not listed yet because the runtime and the
+  // frame keep copies of this list (a test holds them equal) and no browser waits on requires_capture.
 ];
 
 /**

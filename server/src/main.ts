@@ -16,6 +16,7 @@ import { cryptoIds } from './kernel/ids';
 import { purgeExpiredIdempotencyKeys } from './core/auth/idempotency';
 import { advanceDueCollect } from './core/collect/advance-collect';
 import { WaitingPaymentSweep } from './core/payments/sweep-waiting-payments';
+import { expireLapsedAuthorizations } from './core/payments/open-authorization';
 import { StuckObjectRecovery } from './core/recovery/recover-stuck-objects';
 import { sendDueSecurityEmails } from './core/security-emails/send-security-emails';
 import { SmtpMailer } from './mail/smtp-mailer';
@@ -207,6 +208,8 @@ async function main(): Promise<void> {
     wipeExpiredVaultTokens({ store, clock: systemClock }).catch((error: unknown) => logger.warn({ err: error }, 'vault sweep failed'));
     // The simulated billing processor renews due test subscriptions (docs/capabilities.md).
     billingProcessorTick(core, boot.account).catch((error: unknown) => logger.warn({ err: error }, 'subscription renewals failed'));
+    // Manual capture: authorizations past their validity expire, with their event, without anyone reading them.
+    expireLapsedAuthorizations(core, PAYMENT_SYNC_BATCH).catch((error: unknown) => logger.warn({ err: error }, 'authorization expiry sweep failed'));
   }, HOUSEKEEPING_INTERVAL_MS);
   sweep.unref();
 

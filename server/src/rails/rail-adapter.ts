@@ -72,6 +72,34 @@ export type RefundOutcome =
   /** Accepted, outcome not known yet. */
   | { kind: 'pending'; reference: string };
 
+/**
+ * How long the rail holds an authorization open for capture (manual capture): its standard validity, and the longer
+ * one an extended authorization gets, both counted from the authorization.
+ */
+export interface AuthorizationValidity {
+  standardMs: number;
+  extendedMs: number;
+}
+
+/** Asks the rail to raise an open authorization to a new total (incremental authorization). */
+export interface IncrementAuthorizationRequest {
+  accountId: string;
+  mode: Mode;
+  paymentId: string;
+  /** The rail's reference of the authorization. */
+  railReference: string | null;
+  /** The amount first authorized, the amount authorized now, and the total asked for. */
+  originalAmount: number;
+  currentAmount: number;
+  newAmount: number;
+  currency: Currency;
+  now: Date;
+}
+
+export type IncrementAuthorizationOutcome =
+  | { kind: 'authorized'; reference: string }
+  | { kind: 'declined'; reference: string; errorCode: string; errorMessage: string };
+
 /** Asks a rail what it did with a request Rail sent under `reference` (an attempt id or a refund id). */
 export interface LookupRequest {
   accountId: string;
@@ -100,6 +128,13 @@ export interface RailAdapter {
    * mode is the account's capability data (core/accounts/account-settings.ts), never decided here.
    */
   refund?(request: RefundRequest): Promise<RefundOutcome>;
+  /**
+   * Manual capture: how long an authorization stays capturable on this rail. Whether an account may authorize
+   * without capturing is the account's capability data (manualCapture), never decided here.
+   */
+  readonly authorizationValidity?: AuthorizationValidity;
+  /** Raises an open authorization (incremental authorization); absent on rails that cannot. */
+  incrementAuthorization?(request: IncrementAuthorizationRequest): Promise<IncrementAuthorizationOutcome>;
   /** What the rail answered to the authorization sent under an attempt id (crash and timeout recovery). */
   lookupAuthorization?(request: LookupRequest): Promise<RailOutcome | NotReceived>;
   /** What the rail answered to the refund sent under a refund id. */

@@ -6,6 +6,7 @@ import { findPaymentOrThrow } from './find-payment';
 import { ApiError } from '../shared/errors';
 import { recordPaymentEvent } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
+import { expireLapsedAuthorization } from './open-authorization';
 
 /**
  * POST /payments/{payment_id}/cancel (secret key): `cancelled` from the statuses the transition table allows
@@ -18,7 +19,8 @@ export async function cancelPayment(
   paymentId: string,
   body: CancelPaymentRequest,
 ): Promise<PaymentRecord> {
-  const payment = await findPaymentOrThrow(deps, auth, paymentId);
+  // An open authorization past its expiry expires first (it is no longer there to void).
+  const payment = await expireLapsedAuthorization(deps, await findPaymentOrThrow(deps, auth, paymentId));
   const refuse = (status: string) => new ApiError('ERR_4003', `You cannot cancel this payment because it has status ${status}.`);
   const decision = decideTransition(payment.status, 'cancel', { hasPaymentMethodData: payment.paymentMethodData !== null, captureMethod: payment.captureMethod });
   if (!decision.allowed) throw refuse(payment.status);

@@ -2,9 +2,40 @@ import type { CancelPostCaptureRequest } from '../../../../protocol/api/payment-
 import type { PaymentRecord } from '../../storage/payments/records';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
-import { refuseManualCaptureOperation } from './manual-capture';
+import { ApiError } from '../shared/errors';
+import { requireManualCaptureOperation } from './manual-capture';
+import { LOST, withCurrentPayment } from './open-authorization';
+import { recordPaymentEvent } from './payment-outcome';
+import { decideTransition } from './payment-transitions';
 
-/** POST /payments/{payment_id}/cancel_post_capture (secret key): ERR_4003 on rails that capture as they authorize. */
-export async function cancelPostCapture(deps: CoreDeps, auth: AuthContext, paymentId: string, _body: CancelPostCaptureRequest): Promise<PaymentRecord> {
-  return refuseManualCaptureOperation(deps, auth, paymentId, 'cancel_post_capture');
+/**
+ * POST /payments/{payment_id}/cancel_post_capture (secret key): voids what was captured, before settlement, on a
+ * rail with manual capture (spec States table): succeeded, partially_captured or partially_captured_and_capturable
+ * become `cancelled_post_capture`, only while the payment has no refund (Hyperswitch). Nothing stays capturable;
+ * amount_received keeps what had been captured; the newest attempt is voided. One transaction with the event.
+ */
+export async function cancelPostCapture(deps: CoreDeps, auth: AuthContext, paymentId: string, body: CancelPostCaptureRequest): Promise<PaymentRecord> {
+  return withCurrentPayment(deps, auth, paymentId, async (payment) => {
+    requireManualCaptureOperation(auth, payment, 'cancel_post_capture');
+    // Read after the payment: a refund reserved later changes the payment's version, so the write below loses.
+    const refunded = (await deps.store.refunds.findRefundedAmount(auth, paymentId)) ?? 0;
+    const decision = decideTransition(payment.status, 'cancel_post_capture', { hasPaymentMethodData: true, captureMethod: payment.captureMethod, refunded });
+    if (!decision.allowed) {
+      throw new ApiError('ERR_4003', `You cannot cancel this payment after capture: ${refunded} of it has been refunded.`);
+    }
+    const now = deps.clock.now();
+    const reason = body.cancellation_reason ?? null;
+    return deps.store.transaction(async (tx) => {
+      const next = await tx.payments.updatePaymentIfVersion(auth, paymentId, payment.version, {
+        status: decision.to,
+        amountCapturable: 0,
+        cancellationReason: reason,
+        updatedAt: now,
+      });
+      if (next === undefined) return LOST;
+      await tx.attempts.updateLatestAttempt(auth, paymentId, { status: 'voided', cancellationReason: reason, updatedAt: now });
+      await recordPaymentEvent(deps, tx, next, now, { repeatable: true });
+      return next;
+    });
+  });
 }

@@ -4,7 +4,7 @@
  */
 import type { PaymentAttempt, PaymentCapture } from '../../../../protocol/api/payments';
 import type { RailOutcome } from '../../rails/rail-adapter';
-import type { AttemptStatus, PaymentAttemptRecord, PaymentRecord } from '../../storage/payments/records';
+import type { AttemptStatus, PaymentAttemptRecord, PaymentCaptureRecord, PaymentRecord } from '../../storage/payments/records';
 import type { Stores } from '../../storage/stores';
 
 const AUTOMATIC = new Set(['automatic', 'sequential_automatic']);
@@ -90,12 +90,13 @@ export function toAttemptResponse(attempt: PaymentAttemptRecord): PaymentAttempt
 }
 
 /**
- * Captures of a payment. Enabled rails capture as they authorize, so each charged attempt is one capture of its
- * whole amount (capture_sequence 1, id `<attempt_id>_1`).
+ * Captures of a payment with automatic capture: the rail captures as it authorizes, so each charged attempt is one
+ * capture of its whole amount (capture_sequence 1, id `<attempt_id>_1`). Manual captures are stored records
+ * (toCaptureResponse).
  */
 export function capturesOf(attempts: readonly PaymentAttemptRecord[]): PaymentCapture[] {
   return attempts
-    .filter((attempt) => attempt.status === 'charged')
+    .filter((attempt) => attempt.status === 'charged' && AUTOMATIC.has(attempt.captureMethod))
     .map((attempt) => ({
       capture_id: `${attempt.attemptId}_1`,
       status: 'charged' as const,
@@ -110,4 +111,22 @@ export function capturesOf(attempts: readonly PaymentAttemptRecord[]): PaymentCa
       error_reason: null,
       reference_id: attempt.referenceId,
     }));
+}
+
+/** One capture of a manual-capture payment, as expand_captures shows it (Hyperswitch CaptureResponse). */
+export function toCaptureResponse(capture: PaymentCaptureRecord): PaymentCapture {
+  return {
+    capture_id: capture.captureId,
+    status: capture.status,
+    amount: capture.amount,
+    currency: capture.currency,
+    connector: capture.connector,
+    authorized_attempt_id: capture.attemptId,
+    connector_capture_id: capture.connectorCaptureId,
+    capture_sequence: capture.captureSequence,
+    error_message: null,
+    error_code: null,
+    error_reason: null,
+    reference_id: capture.connectorCaptureId,
+  };
 }

@@ -1,5 +1,5 @@
 import type { PaymentStatus } from '../../../../protocol/payments';
-import type { RailOutcome } from '../../rails/rail-adapter';
+import type { AuthorizationValidity, RailOutcome } from '../../rails/rail-adapter';
 import type { PaymentPatch, PaymentRecord } from '../../storage/payments/records';
 import type { Stores } from '../../storage/stores';
 import type { CoreDeps } from '../shared/deps';
@@ -8,13 +8,24 @@ import { decideTransition, PAYMENT_EVENT_FOR_STATUS } from './payment-transition
 import { toPaymentResponse } from './payment-view';
 import { recordObjectEvent } from '../shared/outbox-event';
 import { type OutcomeHook, settlePendingSave } from '../mandates/save-for-future-usage';
+import { authorizationValidityOf } from './authorization-validity';
 
 const AUTOMATIC = new Set(['automatic', 'sequential_automatic']);
 
-function patchFor(payment: PaymentRecord, outcome: Exclude<RailOutcome, { kind: 'pending' }>, to: PaymentStatus, now: Date): PaymentPatch {
+function patchFor(
+  payment: PaymentRecord,
+  outcome: Exclude<RailOutcome, { kind: 'pending' }>,
+  to: PaymentStatus,
+  now: Date,
+  validity: AuthorizationValidity | undefined,
+): PaymentPatch {
   switch (outcome.kind) {
     case 'authorized':
       return {
+        // Manual capture: the authorization stays open for capture until the rail's validity runs out.
+        ...(to === 'requires_capture'
+          ? { authorizedAt: now, authorizationExpiresAt: validity === undefined ? null : new Date(now.getTime() + validity.standardMs) }
+          : {}),
         status: to,
         amountReceived: AUTOMATIC.has(payment.captureMethod) ? outcome.amountReceived : 0,
         amountCapturable: AUTOMATIC.has(payment.captureMethod) ? 0 : payment.amount,
@@ -54,12 +65,29 @@ export function declinedOutcome(reference: string, errorCode: string, errorMessa
   return { kind: 'declined', reference, errorCode, errorMessage, errorReason: errorMessage };
 }
 
-/** Writes the outbox event a payment's new status announces, in the caller's transaction. */
-export async function recordPaymentEvent(deps: CoreDeps, tx: Stores, payment: PaymentRecord, now: Date): Promise<void> {
+/**
+ * Writes the outbox event a payment's new status announces, in the caller's transaction. Each (object, event_type)
+ * pair is sent once (docs/webhooks.md), but manual capture repeats event types on one payment (a second partial
+ * capture, an incremental or extended authorization): with `repeatable`, such a repeat is recorded under the object id
+ * `<payment_id>.<version>`, one per change, as subscription events are.
+ */
+export async function recordPaymentEvent(
+  deps: CoreDeps,
+  tx: Stores,
+  payment: PaymentRecord,
+  now: Date,
+  /** The manual-capture operations, whose event types can repeat on one payment. */
+  options: { repeatable?: boolean } = {},
+): Promise<void> {
   const eventType = PAYMENT_EVENT_FOR_STATUS[payment.status];
   if (eventType === undefined) return;
   const object = toPaymentResponse(payment);
-  await recordObjectEvent(deps, tx, { scope: payment, eventType, objectType: 'payment', objectId: payment.paymentId, contentType: 'payment_details', object }, now);
+  let objectId = payment.paymentId;
+  if (options.repeatable === true) {
+    const sent = await tx.outbox.listEventsForObject(payment, payment.paymentId);
+    if (sent.some((event) => event.eventType === eventType)) objectId = `${payment.paymentId}.${payment.version}`;
+  }
+  await recordObjectEvent(deps, tx, { scope: payment, eventType, objectType: 'payment', objectId, contentType: 'payment_details', object }, now);
 }
 
 /**
@@ -89,7 +117,7 @@ export async function applyRailOutcome(
   }
   const now = deps.clock.now();
   const updated = await deps.store.transaction(async (tx) => {
-    let next = await tx.payments.updatePaymentIfStatus(payment, payment.paymentId, [payment.status], patchFor(payment, outcome, decision.to, now));
+    let next = await tx.payments.updatePaymentIfStatus(payment, payment.paymentId, [payment.status], patchFor(payment, outcome, decision.to, now, authorizationValidityOf(deps, payment)));
     if (next !== undefined) next = await onOutcome(tx, next, outcome.kind, now);
     if (next !== undefined) {
       await recordAttemptOutcome(tx, next, outcome, now);

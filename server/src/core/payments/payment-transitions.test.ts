@@ -50,10 +50,46 @@ describe('payment transition table', () => {
     });
   });
 
-  test('final statuses have no outgoing rows', () => {
-    for (const status of ['succeeded', 'failed'] as const) {
+  test('final statuses have no outgoing rows, but a captured payment can be cancelled post capture', () => {
+    for (const status of ['failed', 'cancelled', 'cancelled_post_capture', 'expired'] as const) {
       expect(PAYMENT_TRANSITIONS.filter((row) => row.from === status)).toEqual([]);
     }
+    for (const status of ['succeeded', 'partially_captured'] as const) {
+      expect(PAYMENT_TRANSITIONS.filter((row) => row.from === status).map((row) => row.trigger)).toEqual(['cancel_post_capture']);
+    }
+  });
+
+  const capture = (amount: number, capturedTotal: number, releaseRest: boolean) => facts({ captureMethod: 'manual_multiple', capture: { amount, capturedTotal, releaseRest } });
+  test.each([
+    { from: 'requires_capture', f: capture(1000, 1000, true), to: 'succeeded' },
+    { from: 'requires_capture', f: capture(1000, 400, true), to: 'partially_captured' },
+    { from: 'requires_capture', f: capture(1000, 400, false), to: 'partially_captured_and_capturable' },
+    { from: 'partially_captured_and_capturable', f: capture(1000, 700, false), to: 'partially_captured_and_capturable' },
+    { from: 'partially_captured_and_capturable', f: capture(1000, 700, true), to: 'partially_captured' },
+    { from: 'partially_captured_and_capturable', f: capture(1000, 1000, false), to: 'succeeded' },
+  ] as const)('capture: $from --> $to', ({ from, f, to }) => {
+    expect(decideTransition(from, 'capture', f)).toEqual({ allowed: true, to });
+  });
+
+  test.each(['requires_payment_method', 'requires_confirmation', 'processing', 'requires_customer_action', 'succeeded', 'partially_captured', 'cancelled', 'failed', 'expired'] as const)(
+    'refuses capture from %s',
+    (status) => {
+      expect(decideTransition(status, 'capture', capture(1000, 1000, true))).toEqual({ allowed: false, reason: 'status' });
+    },
+  );
+
+  test('cancel post capture only without refunds; incremental authorization only above the authorized amount', () => {
+    expect(decideTransition('succeeded', 'cancel_post_capture', facts({ refunded: 0 }))).toEqual({ allowed: true, to: 'cancelled_post_capture' });
+    expect(decideTransition('succeeded', 'cancel_post_capture', facts({ refunded: 1 }))).toEqual({ allowed: false, reason: 'condition' });
+    expect(decideTransition('requires_capture', 'incremental_authorization', facts({ increment: { authorized: 100, requested: 150 } }))).toEqual({ allowed: true, to: 'requires_capture' });
+    expect(decideTransition('requires_capture', 'incremental_authorization', facts({ increment: { authorized: 100, requested: 100 } }))).toEqual({ allowed: false, reason: 'condition' });
+    expect(decideTransition('partially_captured_and_capturable', 'incremental_authorization', facts({ increment: { authorized: 100, requested: 150 } }))).toEqual({ allowed: false, reason: 'status' });
+  });
+
+  test('an authorization that lapses: requires_capture expires, a partly captured one keeps its captures', () => {
+    expect(decideTransition('requires_capture', 'authorization_expiry', facts())).toEqual({ allowed: true, to: 'expired' });
+    expect(decideTransition('partially_captured_and_capturable', 'authorization_expiry', facts())).toEqual({ allowed: true, to: 'partially_captured' });
+    expect(decideTransition('succeeded', 'authorization_expiry', facts())).toEqual({ allowed: false, reason: 'status' });
   });
 
   test('every status named in the table is a protocol status', () => {

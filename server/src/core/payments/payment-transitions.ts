@@ -18,7 +18,17 @@ export type PaymentTrigger =
   /** POST /payments/{id}/cancel. */
   | 'cancel'
   /** Recovery gave up asking the rail about a payment in processing (RecoveryPolicy.deadlineMs). */
-  | 'recovery_deadline';
+  | 'recovery_deadline'
+  /** POST /payments/{id}/capture (manual capture). */
+  | 'capture'
+  /** POST /payments/{id}/cancel_post_capture. */
+  | 'cancel_post_capture'
+  /** POST /payments/{id}/incremental_authorization. */
+  | 'incremental_authorization'
+  /** POST /payments/{id}/extend_authorization. */
+  | 'extend_authorization'
+  /** The open authorization of a manual-capture payment reached its expiry (seen on the next read or operation). */
+  | 'authorization_expiry';
 
 /** What the rail said, as the table sees it. */
 export type RailResultKind = 'authorized' | 'declined' | 'customer_action' | 'pending';
@@ -30,12 +40,23 @@ export type TransitionCondition =
   | 'authorized_with_automatic_capture'
   | 'authorized_with_manual_capture'
   | 'declined'
-  | 'customer_action_required';
+  | 'customer_action_required'
+  | 'capture_completes_amount'
+  | 'capture_releases_rest'
+  | 'capture_keeps_rest'
+  | 'without_refunds'
+  | 'amount_above_authorized';
 
 export interface TransitionFacts {
   hasPaymentMethodData: boolean;
   captureMethod: CaptureMethod;
   railResult?: RailResultKind;
+  /** capture: the payment's amount, what it has captured including this capture, and whether the rest is released. */
+  capture?: { amount: number; capturedTotal: number; releaseRest: boolean };
+  /** cancel_post_capture: the sum of the payment's non-failed refunds. */
+  refunded?: number;
+  /** incremental_authorization: the authorized amount now and the total asked for. */
+  increment?: { authorized: number; requested: number };
 }
 
 export type PaymentTransition = Transition<PaymentStatus, PaymentTrigger, TransitionCondition>;
@@ -52,6 +73,11 @@ export const TRANSITION_CONDITIONS: Record<TransitionCondition, (facts: Transiti
     facts.railResult === 'authorized' && !AUTOMATIC_CAPTURE.includes(facts.captureMethod),
   declined: (facts) => facts.railResult === 'declined',
   customer_action_required: (facts) => facts.railResult === 'customer_action',
+  capture_completes_amount: (facts) => facts.capture !== undefined && facts.capture.capturedTotal >= facts.capture.amount,
+  capture_releases_rest: (facts) => facts.capture !== undefined && facts.capture.capturedTotal < facts.capture.amount && facts.capture.releaseRest,
+  capture_keeps_rest: (facts) => facts.capture !== undefined && facts.capture.capturedTotal < facts.capture.amount && !facts.capture.releaseRest,
+  without_refunds: (facts) => facts.refunded === 0,
+  amount_above_authorized: (facts) => facts.increment !== undefined && facts.increment.requested > facts.increment.authorized,
 };
 
 export const PAYMENT_TRANSITIONS: readonly PaymentTransition[] = [
@@ -82,6 +108,25 @@ export const PAYMENT_TRANSITIONS: readonly PaymentTransition[] = [
   { from: 'requires_confirmation', trigger: 'cancel', condition: 'always', to: 'cancelled' },
   { from: 'requires_capture', trigger: 'cancel', condition: 'always', to: 'cancelled' },
   { from: 'requires_customer_action', trigger: 'cancel', condition: 'always', to: 'cancelled' },
+  // Manual capture (spec Confirm rule 3, States table; Hyperswitch statuses). A capture of the whole authorized
+  // amount succeeds; a smaller one either releases the rest (capture_method manual, or refund_uncaptured_amount) or,
+  // with manual_multiple, keeps it capturable.
+  { from: 'requires_capture', trigger: 'capture', condition: 'capture_completes_amount', to: 'succeeded' },
+  { from: 'requires_capture', trigger: 'capture', condition: 'capture_releases_rest', to: 'partially_captured' },
+  { from: 'requires_capture', trigger: 'capture', condition: 'capture_keeps_rest', to: 'partially_captured_and_capturable' },
+  { from: 'partially_captured_and_capturable', trigger: 'capture', condition: 'capture_completes_amount', to: 'succeeded' },
+  { from: 'partially_captured_and_capturable', trigger: 'capture', condition: 'capture_releases_rest', to: 'partially_captured' },
+  { from: 'partially_captured_and_capturable', trigger: 'capture', condition: 'capture_keeps_rest', to: 'partially_captured_and_capturable' },
+  // Cancel post capture (a void of captured funds before settlement): only while nothing was refunded (Hyperswitch).
+  { from: 'succeeded', trigger: 'cancel_post_capture', condition: 'without_refunds', to: 'cancelled_post_capture' },
+  { from: 'partially_captured', trigger: 'cancel_post_capture', condition: 'without_refunds', to: 'cancelled_post_capture' },
+  { from: 'partially_captured_and_capturable', trigger: 'cancel_post_capture', condition: 'without_refunds', to: 'cancelled_post_capture' },
+  // Incremental authorization: the amount given is the new total; extended authorization moves the expiry only.
+  { from: 'requires_capture', trigger: 'incremental_authorization', condition: 'amount_above_authorized', to: 'requires_capture' },
+  { from: 'requires_capture', trigger: 'extend_authorization', condition: 'always', to: 'requires_capture' },
+  // An authorization that lapses uncaptured expires (Hyperswitch `expired`); one partly captured keeps what it took.
+  { from: 'requires_capture', trigger: 'authorization_expiry', condition: 'always', to: 'expired' },
+  { from: 'partially_captured_and_capturable', trigger: 'authorization_expiry', condition: 'always', to: 'partially_captured' },
 ];
 
 const PAYMENT_MACHINE = { rows: PAYMENT_TRANSITIONS, conditions: TRANSITION_CONDITIONS };
@@ -110,4 +155,5 @@ export const PAYMENT_EVENT_FOR_STATUS: Partial<Record<PaymentStatus, string>> = 
   partially_captured: 'payment_captured',
   partially_captured_and_capturable: 'payment_captured',
   requires_capture: 'payment_authorized',
+  expired: 'payment_expired',
 };

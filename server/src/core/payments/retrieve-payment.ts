@@ -6,7 +6,8 @@ import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { findPaymentOrThrow } from './find-payment';
 import { paymentCustomerDetails } from './payment-customer';
-import { capturesOf, toAttemptResponse } from './payment-attempts';
+import { capturesOf, toAttemptResponse, toCaptureResponse } from './payment-attempts';
+import { expireLapsedAuthorization } from './open-authorization';
 import { recoverUnsettledPayment, UNSETTLED_PAYMENT_STATUSES } from './recover-payment';
 import { applyRailOutcome } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
@@ -24,14 +25,17 @@ export async function retrievePayment(
   paymentId: string,
   query: RetrievePaymentQuery,
 ): Promise<PaymentRecord> {
-  const payment = await findPaymentOrThrow(deps, auth, paymentId);
-  authorizePaymentAccess(auth, payment, query.client_secret, deps.clock.now());
+  const found = await findPaymentOrThrow(deps, auth, paymentId);
+  authorizePaymentAccess(auth, found, query.client_secret, deps.clock.now());
+  // An open authorization (manual capture) past its expiry expires now, with its event.
+  const payment = await expireLapsedAuthorization(deps, found);
   return query.force_sync === 'true' ? forceSyncWithRail(deps, payment) : syncWithRail(deps, payment);
 }
 
 /**
  * GET /payments/{payment_id} as the API answers it: the payment, plus `attempts` (expand_attempts=true) and
- * `captures` (expand_captures=true; automatic capture: one capture per charged attempt).
+ * `captures` (expand_captures=true; automatic capture: one capture per charged attempt; manual capture: one per
+ * capture call, in sequence).
  */
 export async function retrievePaymentResponse(
   deps: CoreDeps,
@@ -44,10 +48,13 @@ export async function retrievePaymentResponse(
   const response = { ...toPaymentResponse(payment), customer: await paymentCustomerDetails(deps, payment) };
   if (query.expand_attempts !== 'true' && query.expand_captures !== 'true') return response;
   const attempts = await deps.store.attempts.listAttempts(payment, payment.paymentId);
+  const captures = query.expand_captures === 'true'
+    ? [...capturesOf(attempts), ...(await deps.store.captures.listCaptures(payment, payment.paymentId)).map(toCaptureResponse)]
+    : [];
   return {
     ...response,
     ...(query.expand_attempts === 'true' ? { attempts: attempts.map(toAttemptResponse) } : {}),
-    ...(query.expand_captures === 'true' ? { captures: capturesOf(attempts) } : {}),
+    ...(query.expand_captures === 'true' ? { captures } : {}),
   };
 }
 

@@ -11,7 +11,8 @@
 import type { Currency } from '../../../../protocol/currency';
 import type { IdGenerator } from '../../kernel/ids';
 import { SIMULATED_CARD_NETWORKS } from '../../vault/card-details';
-import type { AuthorizeRequest, RailAdapter, RailOutcome, SyncRequest } from '../rail-adapter';
+import type { AuthorizeRequest, IncrementAuthorizationRequest, RailAdapter, RailOutcome, SyncRequest } from '../rail-adapter';
+import { AUTHORIZATION_VALIDITY, simulateIncrement } from './authorization-terms';
 
 export const SIMULATOR_CARDS = {
   success: '4242424242424242',
@@ -44,6 +45,7 @@ export class CardSimulator implements RailAdapter {
   readonly rail = 'card' as const;
   readonly connector = 'card_simulator';
   readonly cardNetworks = SIMULATED_CARD_NETWORKS;
+  readonly authorizationValidity = AUTHORIZATION_VALIDITY;
 
   constructor(private readonly options: SimulatorOptions) {}
 
@@ -74,6 +76,10 @@ export class CardSimulator implements RailAdapter {
       default:
         return declined(reference, 'card_not_supported', 'card_not_supported');
     }
+  }
+
+  async incrementAuthorization(request: IncrementAuthorizationRequest) {
+    return simulateIncrement(this.options.ids, request);
   }
 
   async sync(request: SyncRequest): Promise<RailOutcome> {

@@ -32,6 +32,8 @@ export class RememberingRail implements RailAdapter {
   readonly cardNetworks: RailAdapter['cardNetworks'];
   readonly refund?: RailAdapter['refund'];
   readonly lookupRefund?: RailAdapter['lookupRefund'];
+  readonly authorizationValidity?: RailAdapter['authorizationValidity'];
+  readonly incrementAuthorization?: RailAdapter['incrementAuthorization'];
 
   constructor(
     private readonly inner: RailAdapter,
@@ -40,6 +42,9 @@ export class RememberingRail implements RailAdapter {
     this.rail = inner.rail;
     this.connector = inner.connector;
     this.cardNetworks = inner.cardNetworks;
+    if (inner.authorizationValidity !== undefined) this.authorizationValidity = inner.authorizationValidity;
+    // An increment is a fresh question each time (the core decides on the answer under the payment's version).
+    if (inner.incrementAuthorization !== undefined) this.incrementAuthorization = inner.incrementAuthorization.bind(inner);
     // A rail that does not refund keeps saying so (refund absent), so the core's capability check still applies.
     if (inner.refund !== undefined) {
       const refund = inner.refund.bind(inner);

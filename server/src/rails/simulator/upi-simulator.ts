@@ -16,7 +16,8 @@
  */
 import type { Currency } from '../../../../protocol/currency';
 import { currencyExponent } from '../../../../protocol/currency';
-import type { AuthorizeRequest, RailAdapter, RailOutcome, RefundOutcome, RefundRequest, SyncRequest } from '../rail-adapter';
+import type { AuthorizeRequest, IncrementAuthorizationRequest, RailAdapter, RailOutcome, RefundOutcome, RefundRequest, SyncRequest } from '../rail-adapter';
+import { AUTHORIZATION_VALIDITY, simulateIncrement } from './authorization-terms';
 import { simulatorPageUrl, type SimulatorOptions } from './card-simulator';
 import { qrSvgDataUrl } from './qr-image';
 
@@ -65,6 +66,7 @@ type PendingOutcome = 'succeeded' | 'failed';
 export class UpiSimulator implements RailAdapter {
   readonly rail = 'upi' as const;
   readonly connector = 'upi_simulator';
+  readonly authorizationValidity = AUTHORIZATION_VALIDITY;
 
   constructor(private readonly options: SimulatorOptions) {}
 
@@ -147,6 +149,10 @@ export class UpiSimulator implements RailAdapter {
     return outcome === 'failed'
       ? declined(request.railReference, 'DC_06', 'Payment is not successful')
       : { kind: 'authorized', reference: request.railReference, amountReceived: request.amount };
+  }
+
+  async incrementAuthorization(request: IncrementAuthorizationRequest) {
+    return simulateIncrement(this.ids, request);
   }
 
   async refund(request: RefundRequest): Promise<RefundOutcome> {

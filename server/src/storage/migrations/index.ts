@@ -11,6 +11,7 @@ import { migration0009Disputes } from './0009-disputes';
 import { migration0010Collect } from './0010-collect';
 import { migration0013Recurring } from './0013-recurring';
 import { migration0014Recovery } from './0014-recovery';
+import { migration0015Capture } from './0015-capture';
 import { migration0016Keys } from './0016-keys';
 
 /** In-code migrations, in order. File names sort; Kysely applies them by name. */
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010_collect': migration0010Collect,
   '0013_recurring': migration0013Recurring,
   '0014_recovery': migration0014Recovery,
+  '0015_capture': migration0015Capture,
   '0016_keys': migration0016Keys,
 };
 

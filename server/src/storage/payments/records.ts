@@ -48,6 +48,12 @@ export interface PaymentRecord extends Scope {
   paymentMethodId?: string | null;
   /** The mandate this payment created or was charged under (migration 0013); null otherwise. */
   mandateId?: string | null;
+  /**
+   * Manual capture (migration 0015): when the rail granted the open authorization, and until when it can be
+   * captured (extended authorization moves it); null otherwise.
+   */
+  authorizedAt?: Date | null;
+  authorizationExpiresAt?: Date | null;
   /** Incremented on every update. */
   version: number;
   createdAt: Date;
@@ -90,6 +96,9 @@ export type PaymentPatch = Partial<
     | 'cancellationReason'
     | 'paymentMethodId'
     | 'mandateId'
+    // Manual capture.
+    | 'authorizedAt'
+    | 'authorizationExpiresAt'
   >
 > & { updatedAt: Date };
 
@@ -123,6 +132,20 @@ export type PaymentAttemptPatch = Partial<
     'status' | 'referenceId' | 'errorCode' | 'errorMessage' | 'errorReason' | 'pollId' | 'cancellationReason'
   >
 > & { updatedAt: Date };
+
+/** One capture of a manual-capture payment (Hyperswitch's capture): capture_id is `<attempt_id>_<sequence>`. */
+export interface PaymentCaptureRecord extends Scope {
+  captureId: string;
+  paymentId: string;
+  attemptId: string;
+  captureSequence: number;
+  status: 'charged';
+  amount: number;
+  currency: Currency;
+  connector: string | null;
+  connectorCaptureId: string | null;
+  createdAt: Date;
+}
 
 /** Bounds on created (ISO 8601 UTC, compared as instants). */
 export interface CreatedRange {

@@ -47,9 +47,28 @@ export interface PaymentsTable {
   mandate_id?: string | null;
   /** Sum of the payment's non-failed refunds (migration 0004; defaults to 0, so payment inserts leave it out). */
   amount_refunded?: number;
+  /** Migration 0015: the open authorization of a manual-capture payment. */
+  authorized_at?: string | null;
+  authorization_expires_at?: string | null;
   version: number;
   created_at: string;
   updated_at: string;
+}
+
+/** One capture of a manual-capture payment (migration 0015). */
+export interface PaymentCapturesTable {
+  account_id: string;
+  mode: Mode;
+  capture_id: string;
+  payment_id: string;
+  attempt_id: string;
+  capture_sequence: number;
+  status: 'charged';
+  amount: number;
+  currency: string;
+  connector: string | null;
+  connector_capture_id: string | null;
+  created_at: string;
 }
 
 /** One confirm of a payment (migration 0002). */
@@ -81,4 +100,5 @@ export interface PaymentAttemptsTable {
 export interface PaymentsSchema {
   payments: PaymentsTable;
   payment_attempts: PaymentAttemptsTable;
+  payment_captures: PaymentCapturesTable;
 }

@@ -4,9 +4,9 @@ import type { PaymentMethod, PaymentMethodType } from '../../../../protocol/api/
 import type { Currency } from '../../../../protocol/currency';
 import type { NextAction, PaymentStatus } from '../../../../protocol/payments';
 import type { InsertResult, Scope } from '../../kernel/store-types';
-import type { PaymentAttemptPatch, PaymentAttemptRecord, PaymentListQuery, PaymentPatch, PaymentRecord, WaitingPaymentCursor } from './records';
-import type { PaymentAttemptsTable, PaymentsTable } from './schema';
-import type { PaymentAttemptStore, PaymentListStore, PaymentsStores, PaymentStore } from './store';
+import type { PaymentAttemptPatch, PaymentAttemptRecord, PaymentCaptureRecord, PaymentListQuery, PaymentPatch, PaymentRecord, WaitingPaymentCursor } from './records';
+import type { PaymentAttemptsTable, PaymentCapturesTable, PaymentsTable } from './schema';
+import type { PaymentAttemptStore, PaymentCaptureStore, PaymentListStore, PaymentsStores, PaymentStore } from './store';
 import { type Db, inScope, insertResult, iso, jsonOrNull, parseJson } from '../sql-rows';
 
 function toAttempt(row: Selectable<PaymentAttemptsTable>): PaymentAttemptRecord {
@@ -158,6 +158,19 @@ export class SqlPaymentListStore implements PaymentListStore {
     return rows.map(toPayment);
   }
 
+  async listLapsedAuthorizations(statuses: readonly PaymentStatus[], at: Date, limit: number): Promise<PaymentRecord[]> {
+    if (statuses.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('status', 'in', [...statuses])
+      .where('authorization_expires_at', '<=', at.toISOString())
+      .orderBy('authorization_expires_at')
+      .limit(limit)
+      .execute();
+    return rows.map(toPayment);
+  }
+
   async listPayments(scope: Scope, query: PaymentListQuery): Promise<PaymentRecord[]> {
     // Timestamps are fixed-width ISO 8601 UTC text, so text comparison is instant comparison on both engines.
     let select = this.db
@@ -241,6 +254,8 @@ export function toPayment(row: Selectable<PaymentsTable>): PaymentRecord {
     cancellationReason: row.cancellation_reason ?? null,
     paymentMethodId: row.payment_method_id ?? null,
     mandateId: row.mandate_id ?? null,
+    authorizedAt: row.authorized_at == null ? null : new Date(row.authorized_at),
+    authorizationExpiresAt: row.authorization_expires_at == null ? null : new Date(row.authorization_expires_at),
     version: row.version,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
@@ -286,6 +301,8 @@ function fromPayment(payment: PaymentRecord): PaymentsTable {
     cancellation_reason: payment.cancellationReason ?? null,
     payment_method_id: payment.paymentMethodId ?? null,
     mandate_id: payment.mandateId ?? null,
+    authorized_at: payment.authorizedAt == null ? null : iso(payment.authorizedAt),
+    authorization_expires_at: payment.authorizationExpiresAt == null ? null : iso(payment.authorizationExpiresAt),
     version: payment.version,
     created_at: iso(payment.createdAt),
     updated_at: iso(payment.updatedAt),
@@ -325,6 +342,10 @@ function patchColumns(patch: PaymentPatch): Partial<PaymentsTable> {
   if (patch.clientSecretExpiresAt !== undefined) columns.client_secret_expires_at = iso(patch.clientSecretExpiresAt);
   if (patch.requestFields !== undefined) columns.request_fields = JSON.stringify(patch.requestFields);
   if (patch.cancellationReason !== undefined) columns.cancellation_reason = patch.cancellationReason;
+  if (patch.authorizedAt !== undefined) columns.authorized_at = patch.authorizedAt === null ? null : iso(patch.authorizedAt);
+  if (patch.authorizationExpiresAt !== undefined) {
+    columns.authorization_expires_at = patch.authorizationExpiresAt === null ? null : iso(patch.authorizationExpiresAt);
+  }
   return columns;
 }
 
@@ -367,9 +388,80 @@ class SqlPaymentStore implements PaymentStore {
       .executeTakeFirst();
     return row && toPayment(row);
   }
+
+  async updatePaymentIfVersion(scope: Scope, paymentId: string, version: number, patch: PaymentPatch): Promise<PaymentRecord | undefined> {
+    // PostgreSQL re-checks the WHERE clause on the newest row version after waiting for a concurrent writer's row
+    // lock; SQLite runs one writer at a time. Either way only one of two writers that read `version` succeeds.
+    const row = await this.db
+      .updateTable('payments')
+      .set({ ...patchColumns(patch), version: sql<number>`version + 1` })
+      .where(inScope(scope))
+      .where('payment_id', '=', paymentId)
+      .where('version', '=', version)
+      .returningAll()
+      .executeTakeFirst();
+    return row && toPayment(row);
+  }
+}
+
+function toCapture(row: Selectable<PaymentCapturesTable>): PaymentCaptureRecord {
+  return {
+    accountId: row.account_id,
+    mode: row.mode,
+    captureId: row.capture_id,
+    paymentId: row.payment_id,
+    attemptId: row.attempt_id,
+    captureSequence: Number(row.capture_sequence),
+    status: row.status,
+    amount: Number(row.amount),
+    currency: row.currency as Currency,
+    connector: row.connector,
+    connectorCaptureId: row.connector_capture_id,
+    createdAt: new Date(row.created_at),
+  };
+}
+
+class SqlPaymentCaptureStore implements PaymentCaptureStore {
+  constructor(private readonly db: Db) {}
+
+  async insertCapture(capture: PaymentCaptureRecord): Promise<void> {
+    await this.db
+      .insertInto('payment_captures')
+      .values({
+        account_id: capture.accountId,
+        mode: capture.mode,
+        capture_id: capture.captureId,
+        payment_id: capture.paymentId,
+        attempt_id: capture.attemptId,
+        capture_sequence: capture.captureSequence,
+        status: capture.status,
+        amount: capture.amount,
+        currency: capture.currency,
+        connector: capture.connector,
+        connector_capture_id: capture.connectorCaptureId,
+        created_at: iso(capture.createdAt),
+      })
+      .execute();
+  }
+
+  async listCaptures(scope: Scope, paymentId: string): Promise<PaymentCaptureRecord[]> {
+    const rows = await this.db
+      .selectFrom('payment_captures')
+      .selectAll()
+      .where(inScope(scope))
+      .where('payment_id', '=', paymentId)
+      .orderBy('capture_sequence')
+      .execute();
+    return rows.map(toCapture);
+  }
 }
 
 /** The payments stores on one connection or transaction. */
 export function paymentsSqlStores(db: Db): PaymentsStores {
-  return { payments: new SqlPaymentStore(db), attempts: new SqlPaymentAttemptStore(db), paymentList: new SqlPaymentListStore(db) };
+  return {
+    payments: new SqlPaymentStore(db),
+    attempts: new SqlPaymentAttemptStore(db),
+    paymentList: new SqlPaymentListStore(db),
+    captures: new SqlPaymentCaptureStore(db),
+  };
 }

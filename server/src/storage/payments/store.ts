@@ -4,7 +4,7 @@
  */
 import type { PaymentStatus } from '../../../../protocol/payments';
 import type { InsertResult, Scope } from '../../kernel/store-types';
-import type { PaymentAttemptPatch, PaymentAttemptRecord, PaymentListQuery, PaymentPatch, PaymentRecord, WaitingPaymentCursor } from './records';
+import type { PaymentAttemptPatch, PaymentAttemptRecord, PaymentCaptureRecord, PaymentListQuery, PaymentPatch, PaymentRecord, WaitingPaymentCursor } from './records';
 
 export interface PaymentAttemptStore {
   insertAttempt(attempt: PaymentAttemptRecord): Promise<void>;
@@ -30,6 +30,11 @@ export interface PaymentListStore {
    * `before`, oldest first: the ones a crash or a silent rail may have left there.
    */
   listPaymentsProcessingBefore(before: Date, limit: number): Promise<PaymentRecord[]>;
+  /**
+   * At most `limit` payments of every account and mode in one of `statuses` whose authorization expired at or
+   * before `at` (manual capture), soonest expiry first.
+   */
+  listLapsedAuthorizations(statuses: readonly PaymentStatus[], at: Date, limit: number): Promise<PaymentRecord[]>;
 }
 
 export interface PaymentStore {
@@ -46,6 +51,19 @@ export interface PaymentStore {
     expectedStatuses: readonly PaymentStatus[],
     patch: PaymentPatch,
   ): Promise<PaymentRecord | undefined>;
+  /**
+   * Applies `patch` only if the payment is still at `version` (nothing changed it since it was read), and returns
+   * the updated payment, or undefined when another write came first. The manual-capture operations (capture, void
+   * after capture, incremental and extended authorization, expiry) decide on what they read and write with this, so
+   * concurrent captures never exceed amount_capturable and a capture racing a void has one winner.
+   */
+  updatePaymentIfVersion(scope: Scope, paymentId: string, version: number, patch: PaymentPatch): Promise<PaymentRecord | undefined>;
+}
+
+export interface PaymentCaptureStore {
+  insertCapture(capture: PaymentCaptureRecord): Promise<void>;
+  /** Oldest first (by capture_sequence). */
+  listCaptures(scope: Scope, paymentId: string): Promise<PaymentCaptureRecord[]>;
 }
 
 /** The payments stores, as storage/stores.ts composes them into Stores. */
@@ -53,4 +71,5 @@ export interface PaymentsStores {
   payments: PaymentStore;
   attempts: PaymentAttemptStore;
   paymentList: PaymentListStore;
+  captures: PaymentCaptureStore;
 }

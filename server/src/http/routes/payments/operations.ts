@@ -5,7 +5,7 @@ import { CancelPaymentRequest, CancelPostCaptureRequest, CapturePaymentRequest, 
 import { PaymentIdParam, PaymentResponse } from '../../../../../protocol/api/payments';
 import { cancelPayment } from '../../../core/payments/cancel-payment';
 import { cancelPostCapture } from '../../../core/payments/cancel-post-capture';
-import { capturePayment } from '../../../core/payments/capture-payment';
+import { capturePaymentResponse } from '../../../core/payments/capture-payment';
 import type { CoreDeps } from '../../../core/shared/deps';
 import { extendAuthorization } from '../../../core/payments/extend-authorization';
 import { incrementalAuthorization } from '../../../core/payments/incremental-authorization';
@@ -143,8 +143,7 @@ export function registerPaymentOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDep
       responses: { 200: { description: 'The captured payment', ...paymentJson }, ...ERROR_RESPONSES },
     }),
     async (c) => {
-      const payment = await capturePayment(deps, c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json'));
-      return c.json(toPaymentResponse(payment), 200);
+      return c.json(await capturePaymentResponse(deps, c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json')), 200);
     },
   );
 
