@@ -28,8 +28,8 @@ export const FINAL_PAYMENT_STATUSES: readonly PaymentStatus[] = [
   'cancelled',
   'cancelled_post_capture',
   'partially_captured',
-  // `expired` (a lapsed manual-capture authorization) is final too; it is not listed yet because the runtime and the
-  // frame keep copies of this list (a test holds them equal) and no browser waits on requires_capture.
+  // A lapsed manual-capture authorization.
+  'expired',
 ];
 
 /**

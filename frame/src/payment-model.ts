@@ -17,7 +17,7 @@ import { messagesFor, type MessageKey } from './i18n';
 import { MSISDN_RULE, TextFieldModel, VPA_RULE } from './text-field-model';
 
 /** Statuses after which a payment never changes (protocol/payments.ts FINAL_PAYMENT_STATUSES, kept zod-free). */
-export const FINAL_STATUSES: readonly string[] = ['succeeded', 'failed', 'cancelled', 'cancelled_post_capture', 'partially_captured'];
+export const FINAL_STATUSES: readonly string[] = ['succeeded', 'failed', 'cancelled', 'cancelled_post_capture', 'partially_captured', 'expired'];
 
 const MIN_POLL_MS = 250;
 const MAX_POLL_MS = 10_000;

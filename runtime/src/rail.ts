@@ -15,9 +15,9 @@ import { IntegrationError, describeValue, railError } from './errors';
 import type { RuntimeEnv } from './env';
 
 /** Statuses after which a payment never changes (protocol/payments.ts FINAL_PAYMENT_STATUSES, without zod). */
-export const FINAL_STATUSES = ['succeeded', 'failed', 'cancelled', 'cancelled_post_capture', 'partially_captured'];
+export const FINAL_STATUSES = ['succeeded', 'failed', 'cancelled', 'cancelled_post_capture', 'partially_captured', 'expired'];
 /** Final statuses that confirmPayment resolves as `{ error }` (type payment_failed), never as `{ payment }`. */
-export const UNSUCCESSFUL_STATUSES = ['failed', 'cancelled', 'cancelled_post_capture'];
+export const UNSUCCESSFUL_STATUSES = ['failed', 'cancelled', 'cancelled_post_capture', 'expired'];
 
 function paymentFailed(payment: PaymentResult): RailError {
   const error: RailError = { ...railError('ERR_6007', payment.error_message ?? `The payment ${payment.status === 'failed' ? 'failed' : 'was cancelled'}.`), payment };
