@@ -305,6 +305,18 @@ forEachEngine('key management and operator sessions', (engine: Engine) => {
   });
 });
 
+describe('the key service unavailable', () => {
+  test('key routes answer ERR_5005 (503, retry) when the store cannot be reached, not ERR_5000', async () => {
+    const h = await createHarness('sqlite');
+    const { email, password } = h.boot.createdOperator!;
+    const login = await expectOk<{ session_token: string }>(await apiRequest(h, 'POST', '/v1/sessions', { key: null, body: { email, password } }));
+    await h.db.destroy();
+    await expectApiError(await apiRequest(h, 'GET', '/v1/api-keys'), 'ERR_5005');
+    await expectApiError(await apiRequest(h, 'POST', `/v1/api-keys/key_${'a'.repeat(20)}/rotate`, { key: null, headers: { authorization: `Bearer ${login.session_token}` } }), 'ERR_5005');
+    await h.close().catch(() => undefined);
+  });
+});
+
 describe('rate limits of sign-in and two-factor codes', () => {
   let h: Harness;
   beforeAll(async () => {

@@ -7,6 +7,7 @@ import { revokeApiKey } from '../../../core/api-keys/revoke-api-key';
 import { rotateApiKey } from '../../../core/api-keys/rotate-api-key';
 import type { CoreDeps } from '../../../core/shared/deps';
 import { parseJsonBody } from '../../middleware/json-body';
+import { keyServiceErrors } from '../../middleware/key-service';
 import { callerAccountId, operatorSession } from '../../middleware/operator-session';
 import type { AppEnv } from '../../env';
 import { ERROR_RESPONSES } from '../../openapi';
@@ -34,6 +35,7 @@ export function registerKeyRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): voi
       path: '/v1/api-keys',
       tags: ['Keys'],
       summary: "List the account's working API keys (operator session or secret key); never a key's secret",
+      middleware: [keyServiceErrors] as const,
       request: { query: NoQuery },
       responses: { 200: { description: 'The keys', ...json(ApiKeyList) }, ...ERROR_RESPONSES },
     }),
@@ -47,7 +49,7 @@ export function registerKeyRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): voi
       tags: ['Keys'],
       summary: 'Create an API key (operator session with fresh two-factor, api_keys:manage); the plaintext is shown once',
       security: SESSION_SECURITY,
-      middleware: [operatorSession(deps, { keyManagement: true }), parseJsonBody] as const,
+      middleware: [keyServiceErrors, operatorSession(deps, { keyManagement: true }), parseJsonBody] as const,
       request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: CreateApiKeyRequest } } } },
       responses: { 200: { description: 'The new key, with its plaintext', ...json(IssuedApiKey) }, ...ERROR_RESPONSES },
     }),
@@ -61,7 +63,7 @@ export function registerKeyRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): voi
       tags: ['Keys'],
       summary: 'Rotate an API key: a replacement now, the old key working for 24 more hours',
       security: SESSION_SECURITY,
-      middleware: [operatorSession(deps, { keyManagement: true })] as const,
+      middleware: [keyServiceErrors, operatorSession(deps, { keyManagement: true })] as const,
       request: { query: NoQuery, params: KeyIdParam },
       responses: { 200: { description: 'The replacement, with its plaintext', ...json(IssuedApiKey) }, ...ERROR_RESPONSES },
     }),
@@ -75,7 +77,7 @@ export function registerKeyRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): voi
       tags: ['Keys'],
       summary: 'Revoke an API key at once (emergency revoke, no grace window)',
       security: SESSION_SECURITY,
-      middleware: [operatorSession(deps, { keyManagement: true })] as const,
+      middleware: [keyServiceErrors, operatorSession(deps, { keyManagement: true })] as const,
       request: { query: NoQuery, params: KeyIdParam },
       responses: { 200: { description: 'Revoked', ...json(RevokedApiKey) }, ...ERROR_RESPONSES },
     }),
