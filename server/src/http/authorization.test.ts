@@ -11,7 +11,9 @@ import type { ErrorCode } from '../../../protocol/errors';
 import { keyPrefix } from '../core/accounts/bootstrap';
 import { DEFAULT_KEY_SCOPES } from '../../../protocol/api/keys';
 import { hashSecret } from '../core/auth/secrets';
-import { apiRequest, type ApiRequestOptions } from '../test-support/api-assertions';
+import { apiRequest, insertLiveSecretKey, type ApiRequestOptions } from '../test-support/api-assertions';
+import { issueApiKey } from '../core/api-keys/issue-api-key';
+import { totpCode, totpStep } from '../core/auth/totp';
 import { multipartBody } from '../test-support/multipart';
 import { createHarness, type Harness } from '../test-support/harness';
 
@@ -26,9 +28,16 @@ const CREDENTIALS = [
   'publishable key + client_secret',
   'publishable key + wrong client_secret',
   'ephemeral key',
+  'live secret key',
+  'rotating key',
+  'operator session',
+  'operator session + step-up',
 ] as const;
 type Credential = (typeof CREDENTIALS)[number];
 type Expected = 'allowed' | 'n/a' | ErrorCode;
+
+/** The credentials of the merchant's own server: they own every payment of their account and mode. */
+const SECRET_KEYS = new Set<string>(['secret key', 'secret key + client_secret', 'live secret key', 'rotating key']);
 
 /** Codes that mean "refused for who is calling", as opposed to an answer about the operation itself. */
 const AUTHORIZATION_CODES = new Set(['ERR_1001', 'ERR_1002', 'ERR_1003', 'ERR_1004', 'ERR_1005', 'ERR_1006', 'ERR_1007', 'ERR_1008', 'ERR_1009', 'ERR_1019']);
@@ -77,7 +86,7 @@ const UPI_SUCCESS = { payment_method: 'upi', payment_method_type: 'upi_collect',
 describe('authorization matrix (docs/authorization.md)', () => {
   let h: Harness;
   const table = readTable();
-  const keys = {} as Record<'unknown' | 'revoked' | 'ephemeral', string>;
+  const keys = {} as Record<'unknown' | 'revoked' | 'ephemeral' | 'live' | 'rotating', string>;
   let customerOfEphemeralKey: string;
   let succeeded: { payment_id: string; client_secret: string };
   let refundId: string;
@@ -108,6 +117,18 @@ describe('authorization matrix (docs/authorization.md)', () => {
       replacesKeyId: null,
     });
     keys.revoked = revoked;
+    keys.live = await insertLiveSecretKey(h, { fill: 'L', keyId: 'key_matrix_live' });
+    const rotating = issueApiKey(h.core.ids, {
+      accountId: h.boot.account.accountId,
+      mode: 'test',
+      keyType: 'full',
+      name: 'rotating',
+      scopes: DEFAULT_KEY_SCOPES,
+      replacesKeyId: null,
+      createdAt: h.clock.now(),
+    });
+    await h.store.apiKeys.insertApiKey({ ...rotating.record, expiresAt: new Date(h.clock.now().getTime() + 30 * 86_400_000) });
+    keys.rotating = rotating.plaintext;
     keys.unknown = `rail_full_test_${'u'.repeat(40)}`;
     customerOfEphemeralKey = await newCustomer();
     keys.ephemeral = (await json<{ secret: string }>(await apiRequest(h, 'POST', '/ephemeral_keys', { body: { customer_id: customerOfEphemeralKey } }))).secret;
@@ -169,6 +190,11 @@ describe('authorization matrix (docs/authorization.md)', () => {
       'DELETE /disputes/evidence': { dispute_id: 'dp_matrix', evidence_type: 'receipt' },
       'POST /simulator/disputes': { payment_id: succeeded.payment_id },
       'POST /simulator/disputes/{dispute_id}/outcome': { outcome: 'won' },
+      'POST /v1/api-keys': { name: 'matrix' },
+      'PUT /v1/collect/wallet': { network: 'tron', address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' },
+      'POST /v1/operators/invitations': { email: 'matrix@example.com' },
+      'POST /v1/webhook-endpoints': { url: 'http://127.0.0.1:9/hooks' },
+      'POST /v1/webhook-endpoints/{id}': { enabled: true },
     };
     const sample: Sample = { path, ...(payment ? { payment } : {}) };
     if (route === 'POST /vault/tokens') sample.headers = { origin: 'http://127.0.0.1:8081' };
@@ -186,8 +212,23 @@ describe('authorization matrix (docs/authorization.md)', () => {
     return sample;
   }
 
+  /** A new operator session for one request (a request may end it), verified with a fresh code for the step-up column. */
+  async function sessionFor(credential: Credential): Promise<string> {
+    const { email, password, totpSecret } = h.boot.createdOperator!;
+    const { session_token } = await json<{ session_token: string }>(await apiRequest(h, 'POST', '/v1/sessions', { key: null, body: { email, password } }));
+    if (credential === 'operator session + step-up') {
+      // Each code is good once; the matrix verifies many times within one 30-second step.
+      await h.db.updateTable('operators').set({ totp_last_step: null }).execute();
+      const code = totpCode(totpSecret, totpStep(h.clock.now()));
+      await json(await apiRequest(h, 'POST', '/v1/sessions/verify', { key: null, headers: { authorization: `Bearer ${session_token}` }, body: { code } }));
+    }
+    return session_token;
+  }
+
   function keyOf(credential: Credential): string | null {
-    if (credential === 'no key') return null;
+    if (credential === 'no key' || credential.startsWith('operator session')) return null;
+    if (credential === 'live secret key') return keys.live;
+    if (credential === 'rotating key') return keys.rotating;
     if (credential === 'malformed key') return 'rail_nope';
     if (credential === 'unknown key') return keys.unknown;
     if (credential === 'revoked key') return keys.revoked;
@@ -206,6 +247,7 @@ describe('authorization matrix (docs/authorization.md)', () => {
     const clientSecret = clientSecretOf(credential, sample);
     let path = sample.path + extraQuery;
     const options: ApiRequestOptions = { key: keyOf(credential), headers: { ...sample.headers } };
+    if (credential.startsWith('operator session')) options.headers!['authorization'] = `Bearer ${await sessionFor(credential)}`;
     if (sample.body !== undefined) options.body = { ...sample.body, ...(clientSecret !== undefined && CLIENT_SECRET_IN[route] === 'body' ? { client_secret: clientSecret } : {}) };
     if (clientSecret !== undefined && CLIENT_SECRET_IN[route] === 'query') path += `${path.includes('?') ? '&' : '?'}client_secret=${clientSecret}`;
     if (sample.multipart !== undefined) {
@@ -259,7 +301,7 @@ describe('authorization matrix (docs/authorization.md)', () => {
         const { outcome, text, sample, presented } = await send(route, credential);
         expect(`${credential}: ${outcome}`, text).toBe(`${credential}: ${expected[credential]}`);
         // A client_secret reaches only a caller that presented it (a secret-key caller owns the payment).
-        if (!presented && sample.payment !== undefined && !credential.startsWith('secret')) {
+        if (!presented && sample.payment !== undefined && !SECRET_KEYS.has(credential)) {
           expect(text, `${credential} was shown the client_secret`).not.toContain(sample.payment.client_secret);
         }
       }
