@@ -242,21 +242,24 @@ forEachEngine('Fuzz of every operation', (engine) => {
   }
 
   test('every raw body on every operation, with and without an Idempotency-Key, twice: no 5xx, only catalog errors', async () => {
-    for (const op of operations) {
-      const path = op.path.replace(/\{[^}]+\}/g, existingPaymentId);
-      for (const [i, body] of RAW_BODIES.entries()) {
-        for (const idempotencyKey of [undefined, `raw-${op.method}-${path}-${i}`]) {
-          for (let round = 0; round < 2; round += 1) {
-            const headers: Record<string, string> = { 'api-key': h.secretKey, 'content-type': 'application/json' };
-            if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
-            const hasBody = op.method !== 'GET';
-            const response = await h.app.request(path, { method: op.method, headers, ...(hasBody ? { body } : {}) });
-            await check(response, `${op.method} ${path} raw#${i} key=${String(idempotencyKey)}`);
+    // Operations run side by side (each one's requests in order, so a repeated Idempotency-Key is a replay).
+    await Promise.all(
+      operations.map(async (op) => {
+        const path = op.path.replace(/\{[^}]+\}/g, existingPaymentId);
+        for (const [i, body] of RAW_BODIES.entries()) {
+          for (const idempotencyKey of [undefined, `raw-${op.method}-${path}-${i}`]) {
+            for (let round = 0; round < 2; round += 1) {
+              const headers: Record<string, string> = { 'api-key': h.secretKey, 'content-type': 'application/json' };
+              if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+              const hasBody = op.method !== 'GET';
+              const response = await h.app.request(path, { method: op.method, headers, ...(hasBody ? { body } : {}) });
+              await check(response, `${op.method} ${path} raw#${i} key=${String(idempotencyKey)}`);
+            }
           }
         }
-      }
-    }
-  }, 50_000);
+      }),
+    );
+  }, 120_000);
 
   test(`${numRuns} generated requests over every operation in /openapi.json: no 5xx, only catalog errors`, async () => {
     expect(operations.length).toBeGreaterThan(0);
