@@ -7,6 +7,8 @@
  *   stored add up to the amount received (never more), with one refund_succeeded outbox row per refund.
  * - Concurrent refunds of mixed amounts that together exceed the payment: the succeeded ones never add up to more
  *   than the amount received, and every refused one (ERR_4008) would indeed not have fit.
+ * - 20 concurrent captures of 1000 on a 10000 manual_multiple authorization: exactly 10 succeed, the captured total is
+ *   the amount; a capture racing a void of one authorization: exactly one wins, five times over.
  * - A key revoked on one instance is refused by the other on the very next request (no per-process key cache), and
  *   a rotated key works on both until its grace window ends.
  * - 50 concurrent Collect settlements of 5 KES against a 100 KES balance: exactly 20 accepted, the rest ERR_4073,
@@ -43,7 +45,14 @@ describe.skipIf(!reachable)('two instances on one PostgreSQL', () => {
     // Start one first so the migrations and bootstrap run once, then the second on the same database.
     // Both with the saved USDT wallet, so settlements can race across them, and one vault key (sealed TOTP secrets).
     const accountConfig = join(dirs[0] as string, 'account.json');
-    writeFileSync(accountConfig, JSON.stringify({ usdt_wallet: WALLET }));
+    // UPI with manual capture in test mode, so captures can race across them too.
+    writeFileSync(
+      accountConfig,
+      JSON.stringify({
+        usdt_wallet: WALLET,
+        rails: [{ rail: 'upi', currencies: ['INR'], modes: ['test', 'live'], capabilities: { test: { refunds: true, manual_capture: true } } }],
+      }),
+    );
     const env = { RAIL_ACCOUNT_CONFIG: accountConfig, RAIL_OPERATOR_EMAIL: OPERATOR.email, RAIL_OPERATOR_PASSWORD: OPERATOR.password, RAIL_OPERATOR_TOTP_SECRET: OPERATOR.totpSecret, RAIL_VAULT_KEY: randomBytes(32).toString('base64') };
     servers.push(await startServer({ dataDir: dirs[0] as string, databaseUrl: database.databaseUrl, env }));
     servers.push(await startServer({ dataDir: dirs[1] as string, databaseUrl: database.databaseUrl, env }));
@@ -227,5 +236,34 @@ describe.skipIf(!reachable)('two instances on one PostgreSQL', () => {
     expect(refused.status).toBe(401);
     expect(errorCode(refused)).toBe('ERR_1002');
     expect((await callApi(a.baseUrl, 'GET', '/payments/list', undefined, replacement)).status).toBe(401);
+  }, 60_000);
+  test('captures across both never exceed the authorization; a capture racing a void has one winner', async () => {
+    const authorize = async (captureMethod: string) => {
+      const created = await callApi(a.baseUrl, 'POST', '/payments', {
+        amount: 10_000,
+        currency: 'INR',
+        capture_method: captureMethod,
+        confirm: true,
+        payment_method_data: { upi: { upi_collect: { vpa_id: 'success@upi' } } },
+      });
+      expect(created.body['status']).toBe('requires_capture');
+      return String(created.body['payment_id']);
+    };
+    const multiple = await authorize('manual_multiple');
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => callApi(either(i), 'POST', `/payments/${multiple}/capture`, { amount_to_capture: 1_000 })));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(10);
+    for (const loser of results.filter((r) => r.status !== 200)) expect(['ERR_4003', 'ERR_4014']).toContain(errorCode(loser));
+    expect((await callApi(b.baseUrl, 'GET', `/payments/${multiple}`)).body).toMatchObject({ status: 'succeeded', amount_received: 10_000, amount_capturable: 0 });
+
+    for (let round = 0; round < 5; round += 1) {
+      const payment = await authorize('manual');
+      const [captured, voided] = await Promise.all([
+        callApi(a.baseUrl, 'POST', `/payments/${payment}/capture`, {}),
+        callApi(b.baseUrl, 'POST', `/payments/${payment}/cancel`, { cancellation_reason: 'race' }),
+      ]);
+      expect([captured.status, voided.status].filter((status) => status === 200)).toHaveLength(1);
+      const final = (await callApi(a.baseUrl, 'GET', `/payments/${payment}`)).body['status'];
+      expect(final).toBe(captured.status === 200 ? 'succeeded' : 'cancelled');
+    }
   }, 60_000);
 });
