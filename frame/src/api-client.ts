@@ -1,5 +1,5 @@
 import type { ApiErrorObject } from '../../protocol/errors';
-import type { FrameConfig, PaymentResult } from '../../protocol/frame-messages';
+import type { PaymentResult, ResolvedFrameConfig } from '../../protocol/frame-messages';
 import { paymentIdFromClientSecret } from '../../protocol/ids';
 import type { VaultCard } from './card-model';
 import { clientError } from './errors';
@@ -55,7 +55,7 @@ function toApiError(error: Record<string, unknown>): ApiErrorObject {
 }
 
 /** The three calls the frame makes, with the publishable key and the payment's client_secret. */
-export function createApiClient(fetchImpl: typeof fetch, config: FrameConfig) {
+export function createApiClient(fetchImpl: typeof fetch, config: ResolvedFrameConfig) {
   const paymentId = encodeURIComponent(paymentIdFromClientSecret(config.clientSecret) ?? 'invalid');
   const secret = encodeURIComponent(config.clientSecret);
 

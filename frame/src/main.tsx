@@ -5,7 +5,7 @@ import { applyAppearance, applyFonts } from './appearance';
 import { PaymentForm } from './components/payment-form';
 import { CARD_INPUT_IDS } from './components/card-form';
 import { connectHost } from './host-connection';
-import { parseFrameParams, sanitizeUpdate } from './params';
+import { documentApiBaseUrl, parseFrameParams, sanitizeUpdate } from './params';
 import { PaymentModel } from './payment-model';
 import { observeHeight } from './resize';
 import './styles.css';
@@ -33,7 +33,7 @@ function trackFocus(root: HTMLElement, emit: (event: FrameEvent) => void): void 
 }
 
 function start(root: HTMLElement): void {
-  const params = parseFrameParams(window.location.hash);
+  const params = parseFrameParams(window.location.hash, documentApiBaseUrl(document));
   if (!params) {
     // Opened outside an element (or with a tampered URL): talk to nobody.
     root.textContent = 'This page works only inside a Rail payment element.';
