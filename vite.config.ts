@@ -62,6 +62,29 @@ export function reloadFrameOnModuleEdit(): Plugin {
   };
 }
 
+/**
+ * The frame document runs a small boot script that starts the API calls and then imports the frame app (a dynamic
+ * chunk). The document names that chunk in a modulepreload link, so the browser fetches the app in parallel with
+ * the boot script instead of after it.
+ */
+export function preloadFrameApp(): Plugin {
+  return {
+    name: 'rail-frame-preload-app',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, context) {
+        const chunks = Object.values(context.bundle ?? {}).filter((chunk) => chunk.type === 'chunk' && chunk.isDynamicEntry);
+        return chunks.map((chunk) => ({
+          tag: 'link',
+          attrs: { rel: 'modulepreload', crossorigin: true, href: `/frame/${chunk.fileName}` },
+          injectTo: 'head' as const,
+        }));
+      },
+    },
+  };
+}
+
 function runtimeConfig(): UserConfig {
   return {
     publicDir: false,
@@ -86,7 +109,7 @@ function frameConfig(): UserConfig {
     root: at('frame'),
     base: '/frame/',
     publicDir: false,
-    plugins: [preact(), reloadFrameOnModuleEdit()],
+    plugins: [preact(), reloadFrameOnModuleEdit(), preloadFrameApp()],
     build: {
       target: TARGET,
       outDir: at('dist/frame'),

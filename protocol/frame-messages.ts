@@ -46,14 +46,21 @@ export type LoaderOption = 'auto' | 'always' | 'never';
 export type FrameConfig = {
   publishableKey: string;
   clientSecret: string;
-  /** The API origin the frame calls (customBackendUrl or the server's base_url). */
-  apiBaseUrl: string;
+  /**
+   * The API origin the frame calls: the merchant's customBackendUrl. Absent: the base_url of the deployment that
+   * serves the frame (the js listener writes it into the frame document), so the runtime script itself carries no
+   * deployment value and one build has one hash everywhere.
+   */
+  apiBaseUrl?: string;
   appearance?: Appearance;
   locale?: Locale;
   profileId?: string;
   fonts?: FontSource[];
   loader?: LoaderOption;
 };
+
+/** FrameConfig as the frame uses it: the API base settled (the host's, else the frame document's). */
+export type ResolvedFrameConfig = FrameConfig & { apiBaseUrl: string };
 
 /** The part of FrameConfig that `elements.update()` may change live. */
 export type FrameConfigUpdate = Partial<Pick<FrameConfig, 'clientSecret' | 'appearance' | 'locale'>>;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import type { RuntimeManifest } from '../../protocol/runtime-manifest';
 import { E2E } from '../env';
@@ -10,6 +11,9 @@ async function pinnedRuntime(request: APIRequestContext): Promise<RuntimeManifes
   expect(response.status()).toBe(200);
   return ((await response.json()) as RuntimeManifest).runtime;
 }
+
+const DIST = join(import.meta.dirname, '..', '..', 'dist');
+const sri = (bytes: Buffer) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
 
 const pinnedPage = (src: string, integrity: string) => `/runtime-integrity.html?${new URLSearchParams({ src, integrity })}`;
 
@@ -24,6 +28,53 @@ test('the manifest pins the bytes /v1/ serves, and the server printed the same p
   const log = readFileSync(SERVER_LOG, 'utf8');
   expect(log).toContain(`pinned runtime        ${src}\n`);
   expect(log).toContain(`runtime integrity     ${integrity}\n`);
+});
+
+test('one build, one hash: the served runtime is the built file, with no base_url in it; the frame document carries the base_url', async ({ request }) => {
+  const { integrity } = await pinnedRuntime(request);
+  const built = readFileSync(join(DIST, 'runtime', 'rail.js'));
+  expect(integrity).toBe(sri(built));
+  const served = await (await request.get(`${E2E.jsUrl}/v1/`)).body();
+  expect(served.toString()).not.toContain(E2E.baseUrl);
+  const frame = await (await request.get(`${E2E.jsUrl}/frame/`)).text();
+  expect(frame).toContain(`<meta name="rail-api-base-url" content="${E2E.baseUrl}" />`);
+  expect(await (await request.get(`${E2E.jsUrl}/v1/config.json`)).json()).toEqual({ api_base_url: E2E.baseUrl });
+});
+
+test('every archived release stays served at its content-addressed URL, and its bytes match the manifest integrity', async ({ request }) => {
+  const { releases } = ((await (await request.get(`${E2E.jsUrl}/v1/manifest.json`)).json()) as RuntimeManifest);
+  const archive = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'runtime', 'releases', 'index.json'), 'utf8')) as { hash: string; integrity: string }[];
+  expect(archive.length).toBeGreaterThan(0);
+  expect(releases.map((release) => release.integrity)).toEqual(archive.map((entry) => entry.integrity));
+  for (const release of releases) {
+    const response = await request.get(release.src);
+    expect(response.status(), release.src).toBe(200);
+    expect(response.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(sri(await response.body()), release.src).toBe(release.integrity);
+  }
+});
+
+test('a page pinned to each archived release (script tag with its integrity) defines Rail and its payment element gets ready', async ({ page, request }) => {
+  const { releases } = ((await (await request.get(`${E2E.jsUrl}/v1/manifest.json`)).json()) as RuntimeManifest);
+  expect(releases.length).toBeGreaterThan(0);
+  for (const release of releases) {
+    await page.goto(pinnedPage(release.src, release.integrity));
+    await expect(page.locator('#script-event')).toHaveText('load');
+    await expect(page.locator('#element-event')).toHaveText('ready', { timeout: 15_000 });
+  }
+});
+
+test("retrievePayment from the served runtime reads the payment through the deployment's base_url (/v1/config.json)", async ({ page }) => {
+  await page.goto('/checkout.html');
+  await page.waitForFunction(() => typeof window.Rail === 'function');
+  const configRequest = page.waitForRequest(`${E2E.jsUrl}/v1/config.json`);
+  const result = await page.evaluate(async (publishableKey) => {
+    const created = await fetch('/create-payment', { method: 'POST' }).then((r) => r.json());
+    const { payment, error } = await window.Rail!(publishableKey).retrievePayment(created.client_secret);
+    return { id: created.payment_id, payment: payment?.payment_id, status: payment?.status, error: error?.code };
+  }, E2E.publishableKey);
+  await configRequest;
+  expect(result).toEqual({ id: result.id, payment: result.id, status: 'requires_payment_method', error: undefined });
 });
 
 test("a script tag with the manifest's src and integrity defines Rail, and the payment element gets ready", async ({ page, request }) => {

@@ -1,6 +1,7 @@
 import type { ApiErrorObject } from '../../protocol/errors';
-import type { FrameConfig, PaymentResult } from '../../protocol/frame-messages';
+import type { PaymentResult, ResolvedFrameConfig } from '../../protocol/frame-messages';
 import { paymentIdFromClientSecret } from '../../protocol/ids';
+import { apiHeaders, loadPaths } from './load-requests';
 import type { VaultCard } from './card-model';
 import { clientError } from './errors';
 
@@ -55,7 +56,7 @@ function toApiError(error: Record<string, unknown>): ApiErrorObject {
 }
 
 /** The three calls the frame makes, with the publishable key and the payment's client_secret. */
-export function createApiClient(fetchImpl: typeof fetch, config: FrameConfig) {
+export function createApiClient(fetchImpl: typeof fetch, config: ResolvedFrameConfig) {
   const paymentId = encodeURIComponent(paymentIdFromClientSecret(config.clientSecret) ?? 'invalid');
   const secret = encodeURIComponent(config.clientSecret);
 
@@ -64,7 +65,7 @@ export function createApiClient(fetchImpl: typeof fetch, config: FrameConfig) {
     try {
       response = await fetchImpl(config.apiBaseUrl + path, {
         ...init,
-        headers: { 'api-key': config.publishableKey, ...(init?.body ? { 'content-type': 'application/json' } : {}) },
+        headers: { ...apiHeaders(config.publishableKey), ...(init?.body ? { 'content-type': 'application/json' } : {}) },
       });
     } catch {
       return { ok: false, error: clientError('ERR_6004', 'Could not reach the payments API.') };
@@ -83,12 +84,13 @@ export function createApiClient(fetchImpl: typeof fetch, config: FrameConfig) {
     return { ok: true, value: body };
   }
 
+  const load = loadPaths(config.clientSecret);
   return {
     listPaymentMethods: () =>
-      request(`/account/payment_methods?client_secret=${secret}`, (value): value is PaymentMethodList =>
+      request(load.methods, (value): value is PaymentMethodList =>
         Array.isArray((value as PaymentMethodList | null)?.payment_methods),
       ),
-    retrievePayment: () => request(`/payments/${paymentId}?client_secret=${secret}`, isPayment),
+    retrievePayment: () => request(load.payment, isPayment),
     /** The saved methods of the payment's customer (none for a guest). */
     listSavedMethods: () =>
       request(`/customers/payment_methods?client_secret=${secret}`, (value): value is SavedMethodList =>

@@ -5,10 +5,10 @@ import { applyAppearance, applyFonts } from './appearance';
 import { PaymentForm } from './components/payment-form';
 import { CARD_INPUT_IDS } from './components/card-form';
 import { connectHost } from './host-connection';
-import { parseFrameParams, sanitizeUpdate } from './params';
+import { withPrefetched, type Prefetched } from './load-requests';
+import { sanitizeUpdate, type FrameParams } from './params';
 import { PaymentModel } from './payment-model';
 import { observeHeight } from './resize';
-import './styles.css';
 
 /**
  * focus when focus enters the form, blur when it leaves it, once each. Focus moving to the merchant page fires
@@ -32,8 +32,11 @@ function trackFocus(root: HTMLElement, emit: (event: FrameEvent) => void): void 
   window.addEventListener('blur', () => setTimeout(leave));
 }
 
-function start(root: HTMLElement): void {
-  const params = parseFrameParams(window.location.hash);
+/**
+ * The frame app, started by the boot script (boot.ts) with the parsed fragment and the load requests it already
+ * started.
+ */
+export function start(root: HTMLElement, params: FrameParams | undefined, prefetched?: Prefetched): void {
   if (!params) {
     // Opened outside an element (or with a tampered URL): talk to nobody.
     root.textContent = 'This page works only inside a Rail payment element.';
@@ -44,7 +47,8 @@ function start(root: HTMLElement): void {
   const model = new PaymentModel({
     config: params.config,
     emit,
-    fetch: (...args) => window.fetch(...args),
+    // The first load takes the boot script's responses; every later call fetches.
+    fetch: withPrefetched(prefetched, (...args) => window.fetch(...args)),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     now: () => Date.now(),
   });
@@ -81,4 +85,3 @@ function start(root: HTMLElement): void {
   height.measure();
 }
 
-start(document.getElementById('root') as HTMLElement);

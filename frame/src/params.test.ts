@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { parseFrameParams, sanitizeUpdate } from './params';
+import { API_BASE_META, documentApiBaseUrl, parseFrameParams, sanitizeUpdate } from './params';
 import { CONFIG } from './test-utils';
 
 const hash = (params: Record<string, string>) => '#' + new URLSearchParams(params).toString();
@@ -20,6 +20,15 @@ describe('parseFrameParams', () => {
     expect(parseFrameParams(hash({ ...GOOD, config: JSON.stringify({ ...CONFIG, locale: 'xx' }) }))?.config.locale).toBe('en');
   });
 
+  test("without the host's apiBaseUrl it takes the deployment's; the host's (customBackendUrl) wins", () => {
+    const { apiBaseUrl: _omitted, ...fromScript } = CONFIG;
+    const fragment = hash({ ...GOOD, config: JSON.stringify(fromScript) });
+    expect(parseFrameParams(fragment, 'https://api.deploy.test/')?.config.apiBaseUrl).toBe('https://api.deploy.test');
+    expect(parseFrameParams(fragment)).toBeUndefined();
+    expect(parseFrameParams(hash(GOOD), 'https://api.deploy.test')?.config.apiBaseUrl).toBe(CONFIG.apiBaseUrl);
+    expect(parseFrameParams(hash({ ...GOOD, config: JSON.stringify({ ...CONFIG, apiBaseUrl: 'javascript:alert(1)' }) }), 'https://api.deploy.test')).toBeUndefined();
+  });
+
   test.each([
     ['no fragment', ''],
     ['a wildcard origin', hash({ ...GOOD, origin: '*' })],
@@ -31,6 +40,22 @@ describe('parseFrameParams', () => {
     ['config without a client secret', hash({ ...GOOD, config: JSON.stringify({ ...CONFIG, clientSecret: 1 }) })],
   ])('refuses %s', (_name, value) => {
     expect(parseFrameParams(value)).toBeUndefined();
+  });
+});
+
+describe('documentApiBaseUrl', () => {
+  test.each([
+    ['https://api.example.com', 'https://api.example.com'],
+    ['__RAIL_API_BASE_URL__', undefined],
+    ['javascript:alert(1)', undefined],
+  ])('a meta content of %s gives %s', (content, expected) => {
+    document.head.innerHTML = `<meta name="${API_BASE_META}" content="${content}">`;
+    expect(documentApiBaseUrl(document)).toBe(expected);
+  });
+
+  test('no meta tag gives undefined', () => {
+    document.head.innerHTML = '';
+    expect(documentApiBaseUrl(document)).toBeUndefined();
   });
 });
 

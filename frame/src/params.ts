@@ -1,10 +1,31 @@
-import type { FrameConfig, FrameConfigUpdate, Locale } from '../../protocol/frame-messages';
+import type { FrameConfig, FrameConfigUpdate, Locale, ResolvedFrameConfig } from '../../protocol/frame-messages';
 
 export interface FrameParams {
   /** The merchant page's origin: the only origin the frame talks to. */
   merchantOrigin: string;
   channel: string;
-  config: FrameConfig;
+  config: ResolvedFrameConfig;
+}
+
+/** The meta tag in which the js listener writes its deployment's API base_url (frame/index.html). */
+export const API_BASE_META = 'rail-api-base-url';
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'https:' || protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The API base_url the serving deployment wrote into the frame document, or undefined (a document not served by
+ * the js listener, such as the vite dev server's, still holds the placeholder).
+ */
+export function documentApiBaseUrl(doc: Document): string | undefined {
+  const content = doc.querySelector<HTMLMetaElement>(`meta[name="${API_BASE_META}"]`)?.content ?? '';
+  return isHttpUrl(content) ? content : undefined;
 }
 
 const LOCALES: readonly Locale[] = ['en', 'fr', 'hi', 'es'];
@@ -18,8 +39,12 @@ function isOrigin(value: string): boolean {
   }
 }
 
-/** Reads `#origin=...&channel=...&config=...` (runtime/src/payment-element.ts builds it); undefined when unusable. */
-export function parseFrameParams(hash: string): FrameParams | undefined {
+/**
+ * Reads `#origin=...&channel=...&config=...` (runtime/src/payment-element.ts builds it); undefined when unusable.
+ * The API base is the host's `config.apiBaseUrl` (customBackendUrl) when given, else `defaultApiBaseUrl` (the
+ * deployment's, from the frame document); with neither the frame cannot work.
+ */
+export function parseFrameParams(hash: string, defaultApiBaseUrl?: string): FrameParams | undefined {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
   const merchantOrigin = params.get('origin') ?? '';
   const channel = params.get('channel') ?? '';
@@ -30,13 +55,13 @@ export function parseFrameParams(hash: string): FrameParams | undefined {
   } catch {
     return undefined;
   }
-  if (!raw || typeof raw.publishableKey !== 'string' || typeof raw.clientSecret !== 'string' || typeof raw.apiBaseUrl !== 'string') {
-    return undefined;
-  }
-  const config: FrameConfig = {
+  if (!raw || typeof raw.publishableKey !== 'string' || typeof raw.clientSecret !== 'string') return undefined;
+  const apiBaseUrl = raw.apiBaseUrl === undefined ? defaultApiBaseUrl : raw.apiBaseUrl;
+  if (typeof apiBaseUrl !== 'string' || !isHttpUrl(apiBaseUrl)) return undefined;
+  const config: ResolvedFrameConfig = {
     publishableKey: raw.publishableKey,
     clientSecret: raw.clientSecret,
-    apiBaseUrl: raw.apiBaseUrl.replace(/\/+$/, ''),
+    apiBaseUrl: apiBaseUrl.replace(/\/+$/, ''),
     locale: LOCALES.includes(raw.locale as Locale) ? raw.locale : 'en',
   };
   if (raw.appearance && typeof raw.appearance === 'object') config.appearance = raw.appearance;

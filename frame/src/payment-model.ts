@@ -3,7 +3,7 @@ import type { ApiErrorObject } from '../../protocol/errors';
 import type {
   ConfirmOutcome,
   ConfirmRequest,
-  FrameConfig,
+  ResolvedFrameConfig,
   FrameConfigUpdate,
   FrameEvent,
   PaymentResult,
@@ -35,7 +35,7 @@ export interface Notice {
 }
 
 export interface PaymentModelDeps {
-  config: FrameConfig;
+  config: ResolvedFrameConfig;
   emit(event: FrameEvent): void;
   fetch: typeof fetch;
   sleep(ms: number): Promise<void>;
@@ -126,7 +126,7 @@ const CARD_MESSAGES: Record<CardField, string> = {
  * final status. Components only render it and forward DOM events.
  */
 export const PaymentModel = createModel((deps: PaymentModelDeps) => {
-  const config = signal<FrameConfig>(deps.config);
+  const config = signal<ResolvedFrameConfig>(deps.config);
   const phase = signal<Phase>('loading');
   const amount = signal<{ value: number; currency: string } | null>(null);
   const methods = signal<MethodOption[]>([]);

@@ -1,9 +1,9 @@
 import { render } from 'preact';
 import { afterEach, beforeEach, vi } from 'vitest';
-import type { FrameConfig, FrameEvent, PaymentResult } from '../../protocol/frame-messages';
+import type { ResolvedFrameConfig, FrameEvent, PaymentResult } from '../../protocol/frame-messages';
 import type { PaymentModelDeps } from './payment-model';
 
-export const CONFIG: FrameConfig = {
+export const CONFIG: ResolvedFrameConfig = {
   publishableKey: 'rail_open_test_' + 'k'.repeat(32),
   clientSecret: 'pay_abc123_secret_' + 'S'.repeat(20),
   apiBaseUrl: 'https://api.rail.test',
@@ -52,7 +52,7 @@ export function fakeApi(overrides: { methods?: Route; retrieve?: Route; confirm?
 }
 
 /** Model dependencies with a virtual clock: sleep advances `now` at once. */
-export function modelDeps(fetch: typeof globalThis.fetch, config: FrameConfig = CONFIG) {
+export function modelDeps(fetch: typeof globalThis.fetch, config: ResolvedFrameConfig = CONFIG) {
   const events: FrameEvent[] = [];
   let clock = 1_700_000_000_000;
   const deps: PaymentModelDeps = {

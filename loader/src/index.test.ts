@@ -80,7 +80,7 @@ describe('loadRail', () => {
   test('rejects a malformed integrity with a TypeError before touching the page', async () => {
     const { loadRail } = await freshLoader();
     await expect(loadRail(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC, integrity: 'sha1-abc' })).rejects.toThrow(
-      /Expected option integrity to be one sha256-, sha384- or sha512- hash in base64, got "sha1-abc"\./,
+      /Expected option integrity "sha\(256\|384\|512\)-<base64>", got "sha1-abc"\./,
     );
     expect(railScripts()).toHaveLength(0);
   });

@@ -17,16 +17,11 @@ export type * from './types.js';
  * Resolves null when there is no `window` (server-side rendering); rejects with a TypeError for invalid options
  * and a LoadError (`failed_to_load`, `global_missing`) when the script cannot be used.
  */
-export function loadRail(publishableKey: string, options: LoadRailOptions): Promise<Rail | null> {
-  return Promise.resolve().then(() => {
-    const { scriptSrc, customBackendUrl, profileId, nonce, integrity } = validateOptions(publishableKey, options);
-    // Resolve to null when imported server side, so isomorphic apps can call it unconditionally.
-    if (typeof window === 'undefined') return null;
-    return loadScript(scriptSrc, nonce, integrity).then((Rail) =>
-      Rail(publishableKey, {
-        ...(customBackendUrl === undefined ? {} : { customBackendUrl }),
-        ...(profileId === undefined ? {} : { profileId }),
-      }),
-    );
-  });
+export async function loadRail(publishableKey: string, options: LoadRailOptions): Promise<Rail | null> {
+  // async: invalid options reject (never throw synchronously).
+  const { scriptSrc, nonce, integrity, ...railOptions } = validateOptions(publishableKey, options);
+  // Resolve to null when imported server side, so isomorphic apps can call it unconditionally.
+  if (typeof window === 'undefined') return null;
+  // What is left are the runtime's options (customBackendUrl, profileId).
+  return (await loadScript(scriptSrc, nonce, integrity))(publishableKey, railOptions);
 }

@@ -9,65 +9,55 @@ export type LoadErrorCode = 'failed_to_load' | 'global_missing' | 'integrity_mis
  */
 export class LoadError extends Error {
   override name = 'LoadError';
-  constructor(
-    readonly code: LoadErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+  declare readonly code: LoadErrorCode;
+  constructor(code: LoadErrorCode, message: string) {
+    super(message);
+    this.code = code;
   }
 }
 
 // One in-flight promise per script URL and integrity; a failure deletes it so a later call can retry.
 const loading = new Map<string, Promise<RailConstructor>>();
 
-/** A script tag already on the page for this (absolute) URL, whoever added it. */
-export function findScript(src: string): HTMLScriptElement | undefined {
-  return [...document.querySelectorAll<HTMLScriptElement>('script[src]')].find((script) => script.src === src);
-}
-
-/** A new async script tag for `src`; the caller listens to it before inserting it. */
-export function createScript(src: string, nonce?: string, integrity?: string): HTMLScriptElement {
-  const script = document.createElement('script');
-  script.src = src;
-  script.async = true;
-  if (nonce) script.nonce = nonce;
-  if (integrity) {
-    script.integrity = integrity;
-    // Integrity needs a CORS response: without it the browser blocks a cross-origin script that has one.
-    script.crossOrigin = 'anonymous';
-  }
-  return script;
-}
-
 /** Resolves window.Rail, loading `src` at most once at a time. */
-export function loadScript(scriptSrc: string, nonce?: string, integrity?: string): Promise<RailConstructor> {
+export async function loadScript(scriptSrc: string, nonce?: string, integrity?: string): Promise<RailConstructor> {
   const src = new URL(scriptSrc, document.baseURI).href;
-  const existing = findScript(src);
+  // A script tag already on the page for this URL, whoever added it, is waited for instead of a second one.
+  const existing = [...document.scripts].find((script) => script.src === src);
+  const key = src + ' ' + integrity;
   // A pinned load vouches only for a tag with the same pin; a runtime from any other tag was never checked.
   if (integrity && (existing ? existing.integrity !== integrity : window.Rail)) {
-    return Promise.reject(new LoadError('integrity_mismatch', `Rail is on the page without integrity ${integrity}.`));
+    throw new LoadError('integrity_mismatch', 'Rail was loaded without integrity ' + integrity);
   }
-  if (window.Rail) return Promise.resolve(window.Rail);
-  const key = src + ' ' + (integrity ?? '');
+  if (window.Rail) return window.Rail;
   let promise = loading.get(key);
   if (!promise) {
+    const tag = existing ?? document.createElement('script');
+    if (!existing) {
+      tag.src = src;
+      tag.async = true;
+      if (nonce) tag.nonce = nonce;
+      if (integrity) {
+        tag.integrity = integrity;
+        // Integrity needs a CORS response: without it the browser blocks a cross-origin script that has one.
+        tag.crossOrigin = 'anonymous';
+      }
+    }
     promise = new Promise<RailConstructor>((resolve, reject) => {
-      const script = existing ?? createScript(src, nonce, integrity);
-      script.addEventListener('load', () =>
-        window.Rail ? resolve(window.Rail) : reject(new LoadError('global_missing', `Loaded ${src} but window.Rail is missing.`)),
-      );
-      script.addEventListener('error', (cause) => {
+      const fail = (code: LoadErrorCode, message: string) => {
+        loading.delete(key);
+        reject(new LoadError(code, message + src));
+      };
+      tag.addEventListener('load', () => (window.Rail ? resolve(window.Rail) : fail('global_missing', 'No window.Rail after ')));
+      tag.addEventListener('error', () => {
         // A failed tag never fires again; drop it so a retry injects a fresh one.
-        script.remove();
-        reject(new LoadError('failed_to_load', `Failed to load the Rail runtime from ${src}.`, { cause }));
+        tag.remove();
+        fail('failed_to_load', 'Failed to load ');
       });
-      if (!existing) (document.head || document.body).appendChild(script);
-    }).catch((error) => {
-      loading.delete(key);
-      throw error;
     });
+    // Remembered before the tag goes in: a failure may be reported at once, and must find it to forget it.
     loading.set(key, promise);
+    if (!existing) document.head.append(tag);
   }
   return promise;
 }

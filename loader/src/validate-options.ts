@@ -13,7 +13,7 @@ export interface LoadRailOptions {
   integrity?: string;
 }
 
-const OPTION_NAMES = ['scriptSrc', 'customBackendUrl', 'profileId', 'nonce', 'integrity'];
+const OPTION_NAMES = 'scriptSrc customBackendUrl profileId nonce integrity'.split(' ');
 
 // Browsers ignore an integrity value they cannot parse and run the script unchecked, so only the exact shape of
 // one standard-base64 digest passes; a truncated copy fails here instead.
@@ -21,32 +21,24 @@ const INTEGRITY = /^sha(256-[A-Za-z\d+/]{43}=|384-[A-Za-z\d+/]{64}|512-[A-Za-z\d
 
 const describe = (value: unknown) => (value === null ? 'null' : typeof value);
 
+/** A TypeError saying what was expected and what arrived: `Expected <what>, got <got>.` */
+const expected = (what: string, got: string) => new TypeError(`Expected ${what}, got ${got}.`);
+
 /** Throws a TypeError saying what was expected and what arrived. */
 export function validateOptions(publishableKey: unknown, options: unknown): LoadRailOptions {
   if (typeof publishableKey !== 'string' || !publishableKey.startsWith('rail_open_')) {
-    throw new TypeError(
-      `Expected publishableKey to be a string starting with "rail_open_", got ${
-        typeof publishableKey === 'string' ? (publishableKey.startsWith('rail_full_') ? 'a secret key' : 'another string') : describe(publishableKey)
-      }.`,
-    );
+    // A secret key is named, never echoed.
+    throw expected('publishableKey "rail_open_..."', typeof publishableKey === 'string' && publishableKey.startsWith('rail_full_') ? 'a secret key' : describe(publishableKey));
   }
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`Expected options to be an object like {scriptSrc: "https://.../v1/"}, got ${describe(options)}.`);
-  }
+  if (!options || typeof options !== 'object') throw expected('options {scriptSrc, ...}', describe(options));
   for (const [name, value] of Object.entries(options)) {
-    if (!OPTION_NAMES.includes(name)) {
-      throw new TypeError(`Expected options among ${OPTION_NAMES.join(', ')}, got unknown option "${name}".`);
-    }
-    if (value !== undefined && typeof value !== 'string') {
-      throw new TypeError(`Expected option ${name} to be a string, got ${describe(value)}.`);
-    }
+    if (!OPTION_NAMES.includes(name)) throw expected(`options among ${OPTION_NAMES}`, `unknown option "${name}"`);
+    if (value !== undefined && typeof value !== 'string') throw expected(`option ${name} to be a string`, describe(value));
   }
   const { scriptSrc, integrity } = options as LoadRailOptions;
-  if (!scriptSrc) {
-    throw new TypeError('Expected option scriptSrc to be the runtime URL ({js_url}/v1/), got undefined.');
-  }
+  if (!scriptSrc) throw expected('option scriptSrc ({js_url}/v1/)', 'undefined');
   if (integrity !== undefined && !INTEGRITY.test(integrity)) {
-    throw new TypeError(`Expected option integrity to be one sha256-, sha384- or sha512- hash in base64, got "${integrity}".`);
+    throw expected('option integrity "sha(256|384|512)-<base64>"', `"${integrity}"`);
   }
   return options as LoadRailOptions;
 }

@@ -6,8 +6,14 @@ export interface RuntimeEnv {
   frameOrigin: string;
   /** `{js_origin}/frame/` */
   frameUrl: string;
-  /** API base URL used when the merchant gives no customBackendUrl. */
-  apiBaseUrl: string;
+  /**
+   * API base URL used when the merchant gives no customBackendUrl, when the runtime knows it up front (the dev
+   * server). Otherwise the frame uses its deployment's (written into the frame document) and retrievePayment asks
+   * `deploymentApiBaseUrl`: the built script holds no deployment value, so one build has one hash.
+   */
+  apiBaseUrl?: string;
+  /** The API base_url of the deployment that served the script (`{js_url}/v1/config.json`), fetched once. */
+  deploymentApiBaseUrl(): Promise<string>;
   frameTimeout: number;
   connectFrame: ConnectFrame;
   /** Top-level navigation (return_url, redirect_to_url). */

@@ -10,8 +10,6 @@ import type { RailConstructor } from '../../loader/src/types';
 import { connectFrame } from './frame-connection';
 import { createRail } from './rail';
 
-// The server replaces this placeholder with its public base_url when it serves the script.
-const API_BASE_URL = '__RAIL_API_BASE_URL__';
 const FRAME_TIMEOUT_MS = 15_000;
 
 // Captured synchronously: currentScript is only set while this script runs.
@@ -25,12 +23,31 @@ const jsOrigin = new URL(scriptSrc).origin;
 const dev = import.meta.env.DEV ? (window as { __RAIL_DEV__?: { frameOrigin: string; apiBaseUrl: string } }).__RAIL_DEV__ : undefined;
 const frameOrigin = dev?.frameOrigin ?? jsOrigin;
 
+/**
+ * The script is served as built (one build, one SRI hash on every deployment), so it does not know the API's
+ * base_url: the frame reads it from its own document, and the one call the page makes itself (retrievePayment)
+ * asks the js listener that served this script, once per page.
+ */
+let deploymentApiBaseUrl: Promise<string> | undefined;
+const loadDeploymentApiBaseUrl = (): Promise<string> =>
+  (deploymentApiBaseUrl ??= window
+    .fetch(jsOrigin + '/v1/config.json')
+    .then((response) => response.json())
+    .then((body: { api_base_url?: unknown }) => {
+      if (typeof body?.api_base_url !== 'string') throw new Error('no api_base_url');
+      return body.api_base_url;
+    })
+    .catch((error: unknown) => {
+      deploymentApiBaseUrl = undefined;
+      throw error;
+    }));
+
 const Rail: RailConstructor = (publishableKey, options) =>
   createRail(publishableKey, options, {
     frameOrigin,
     frameUrl: frameOrigin + '/frame/',
-    // An unreplaced placeholder (dev server, file copy) falls back to the script's own origin.
-    apiBaseUrl: dev?.apiBaseUrl ?? (/^__RAIL_/.test(API_BASE_URL) ? jsOrigin : API_BASE_URL),
+    ...(dev ? { apiBaseUrl: dev.apiBaseUrl } : {}),
+    deploymentApiBaseUrl: loadDeploymentApiBaseUrl,
     frameTimeout: FRAME_TIMEOUT_MS,
     connectFrame,
     navigate: (url) => window.location.assign(url),

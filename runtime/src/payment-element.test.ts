@@ -33,7 +33,6 @@ describe('mount()', () => {
     expect(JSON.parse(params.get('config')!)).toEqual({
       publishableKey: PUBLISHABLE_KEY,
       clientSecret: CLIENT_SECRET,
-      apiBaseUrl: 'https://api.rail.test',
       locale: 'fr',
       appearance: { theme: 'night' },
     });

@@ -55,6 +55,15 @@ describe('Rail()', () => {
     expect(config).not.toHaveProperty('profileId');
   });
 
+  test('without customBackendUrl the frame gets no API base (it uses its deployment\'s) and nothing is fetched', () => {
+    const fake = fakeEnv();
+    createRail(PUBLISHABLE_KEY, undefined, fake.env).elements({ clientSecret: CLIENT_SECRET }).create('payment').mount('#payment');
+    const config = JSON.parse(new URLSearchParams(new URL(fake.connections[0]!.iframe.src).hash.slice(1)).get('config')!);
+    expect(config).not.toHaveProperty('apiBaseUrl');
+    expect(fake.env.deploymentApiBaseUrl).not.toHaveBeenCalled();
+    expect(fake.fetch).not.toHaveBeenCalled();
+  });
+
   test('refuses profileId with an IntegrationError saying it is not supported, instead of ignoring it', () => {
     const { env } = fakeEnv();
     expect(() => createRail(PUBLISHABLE_KEY, { profileId: 'pro_1' }, env)).toThrow(IntegrationError);
@@ -242,6 +251,25 @@ describe('rail.retrievePayment()', () => {
       `https://api.rail.test/payments/pay_abc123?client_secret=${encodeURIComponent(CLIENT_SECRET)}`,
       { headers: { 'api-key': PUBLISHABLE_KEY } },
     );
+  });
+
+  test('with customBackendUrl it calls that backend and does not ask the deployment', async () => {
+    const fake = fakeEnv();
+    const rail = createRail(PUBLISHABLE_KEY, { customBackendUrl: 'https://backend.test/' }, fake.env);
+    fake.fetch.mockResolvedValueOnce(new Response(JSON.stringify(PAYMENT), { status: 200 }));
+    expect(await rail.retrievePayment(CLIENT_SECRET)).toEqual({ payment: PAYMENT });
+    expect(fake.fetch.mock.calls[0]![0]).toBe(`https://backend.test/payments/pay_abc123?client_secret=${encodeURIComponent(CLIENT_SECRET)}`);
+    expect(fake.env.deploymentApiBaseUrl).not.toHaveBeenCalled();
+  });
+
+  test.each([
+    ['the deployment config cannot be read', () => Promise.reject(new TypeError('Failed to fetch'))],
+    ['the deployment names a base that is not http(s)', () => Promise.resolve('javascript:alert(1)')],
+  ])('resolves ERR_6004 when %s, without calling the API', async (_name, answer) => {
+    const { rail, fetch, env } = setup();
+    vi.mocked(env.deploymentApiBaseUrl).mockImplementationOnce(answer);
+    expect((await rail.retrievePayment(CLIENT_SECRET)).error?.code).toBe('ERR_6004');
+    expect(fetch).not.toHaveBeenCalled();
   });
 
   test('resolves the API error body', async () => {

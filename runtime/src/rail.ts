@@ -65,7 +65,8 @@ export function createRail(publishableKey: string, options: RailOptions | undefi
   if (customBackendUrl !== undefined && (typeof customBackendUrl !== 'string' || !checkHttpUrl(customBackendUrl))) {
     throw new IntegrationError('ERR_6002', `Expected customBackendUrl to be an http(s) URL, got ${describeValue(customBackendUrl)}.`);
   }
-  const apiBaseUrl = (customBackendUrl ?? env.apiBaseUrl).replace(/\/+$/, '');
+  // Undefined: the deployment's (the frame reads it from its document; retrievePayment asks the js listener).
+  const apiBaseUrl = (customBackendUrl ?? env.apiBaseUrl)?.replace(/\/+$/, '');
   const instanceEnv: RuntimeEnv = {
     ...env,
     frameTimeout: typeof options?.frameTimeout === 'number' && options.frameTimeout > 0 ? options.frameTimeout : env.frameTimeout,
@@ -122,8 +123,10 @@ export function createRail(publishableKey: string, options: RailOptions | undefi
     const paymentId = typeof clientSecret === 'string' ? paymentIdFromClientSecret(clientSecret) : undefined;
     if (!paymentId) return { error: railError('ERR_6002', `Expected a client secret, got ${describeValue(clientSecret)}.`, 'client_secret') };
     try {
+      const base = apiBaseUrl ?? (await env.deploymentApiBaseUrl()).replace(/\/+$/, '');
+      if (!checkHttpUrl(base)) throw new Error('The API base URL is not http(s).');
       const response = await env.fetch(
-        `${apiBaseUrl}/payments/${encodeURIComponent(paymentId)}?client_secret=${encodeURIComponent(clientSecret)}`,
+        `${base}/payments/${encodeURIComponent(paymentId)}?client_secret=${encodeURIComponent(clientSecret)}`,
         { headers: { 'api-key': publishableKey } },
       );
       const body = await response.json();
@@ -137,7 +140,7 @@ export function createRail(publishableKey: string, options: RailOptions | undefi
 
   return {
     elements(elementsOptions: ElementsOptions): Elements {
-      return createElements(instanceEnv, { publishableKey, apiBaseUrl }, elementsOptions, (elements, state) =>
+      return createElements(instanceEnv, apiBaseUrl === undefined ? { publishableKey } : { publishableKey, apiBaseUrl }, elementsOptions, (elements, state) =>
         groups.set(elements, state),
       );
     },

@@ -48,7 +48,8 @@ export function fakeEnv(outcome: ConfirmOutcome = { payment: PAYMENT }) {
   const env: RuntimeEnv = {
     frameOrigin: FRAME_ORIGIN,
     frameUrl: FRAME_ORIGIN + '/frame/',
-    apiBaseUrl: 'https://api.rail.test',
+    // As served: no API base in the script; retrievePayment asks the deployment.
+    deploymentApiBaseUrl: vi.fn(async () => 'https://api.rail.test'),
     frameTimeout: 1000,
     connectFrame: (iframe, options) => {
       let resolve!: (remote: FrameRemote) => void;

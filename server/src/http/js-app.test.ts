@@ -1,22 +1,47 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { createLogger } from '../logger';
 import type { RuntimeManifest } from '../../../protocol/runtime-manifest';
-import { API_BASE_URL_PLACEHOLDER, createJsApp, frameCsp, readRuntimeManifest } from './js-app';
+import { API_BASE_URL_PLACEHOLDER, RELEASES_DIR, createJsApp, frameCsp, readRuntimeManifest } from './js-app';
 
 const ANCESTORS = ['https://shop.example.com', 'http://localhost:*', 'http://127.0.0.1:*'];
 const JS_URL = 'https://js.example.com';
+
+const RUNTIME = 'window.Rail=function(){};';
+
+function digestOf(bytes: string | Uint8Array) {
+  const digest = createHash('sha384').update(bytes).digest();
+  return { hash: digest.subarray(0, 8).toString('hex'), integrity: `sha384-${digest.toString('base64')}` };
+}
+
+/** Archives `bytes` as a release in dist (as scripts/runtime-releases.mjs stage lays it out). */
+function addRelease(dist: string, bytes: string, released: string, entry = digestOf(bytes)): { hash: string; integrity: string } {
+  const dir = join(dist, RELEASES_DIR);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `rail.${entry.hash}.js`), bytes);
+  let index: unknown[] = [];
+  try {
+    index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as unknown[];
+  } catch {
+    index = [];
+  }
+  writeFileSync(join(dir, 'index.json'), JSON.stringify([...index, { ...entry, released }]));
+  return entry;
+}
 
 function makeDist(): string {
   const dist = mkdtempSync(join(tmpdir(), 'rail-dist-'));
   mkdirSync(join(dist, 'runtime'));
   mkdirSync(join(dist, 'frame', 'assets'), { recursive: true });
-  writeFileSync(join(dist, 'runtime', 'rail.js'), `window.Rail={api:"${API_BASE_URL_PLACEHOLDER}"};`);
-  writeFileSync(join(dist, 'frame', 'index.html'), '<!doctype html><script type="module" src="/frame/assets/index-abc.js"></script>');
+  writeFileSync(join(dist, 'runtime', 'rail.js'), RUNTIME);
+  writeFileSync(
+    join(dist, 'frame', 'index.html'),
+    `<!doctype html><meta name="rail-api-base-url" content="${API_BASE_URL_PLACEHOLDER}"><script type="module" src="/frame/assets/index-abc.js"></script>`,
+  );
   writeFileSync(join(dist, 'frame', 'assets', 'index-abc.js'), 'console.log(1)');
   writeFileSync(join(dist, 'frame', 'assets', 'style-abc.css'), 'body{}');
   writeFileSync(join(dist, 'secret.txt'), 'not served');
@@ -31,7 +56,7 @@ async function manifestOf(js: ReturnType<typeof app>): Promise<RuntimeManifest> 
 }
 
 describe('js listener', () => {
-  test('GET /v1/ serves the runtime with the base_url written in, cacheable, with a strong ETag', async () => {
+  test('GET /v1/ serves the runtime exactly as built, cacheable, with a strong ETag', async () => {
     const js = app(makeDist());
     const response = await js.request('/v1/');
     expect(response.status).toBe(200);
@@ -40,7 +65,7 @@ describe('js listener', () => {
     const etag = response.headers.get('etag');
     expect(etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
     const text = await response.text();
-    expect(text).toBe('window.Rail={api:"https://api.example.com"};');
+    expect(text).toBe(RUNTIME);
     const again = await js.request('/v1/', { headers: { 'if-none-match': etag ?? '' } });
     expect(again.status).toBe(304);
   });
@@ -56,6 +81,7 @@ describe('js listener', () => {
     const digest = createHash('sha384').update(served).digest();
     expect(manifest).toEqual({
       runtime: { src: `${JS_URL}/v1/rail.${digest.subarray(0, 8).toString('hex')}.js`, integrity: `sha384-${digest.toString('base64')}` },
+      releases: [],
     });
     expect(await readRuntimeManifest(js)).toEqual(manifest);
   });
@@ -93,7 +119,7 @@ describe('js listener', () => {
     }
   });
 
-  test('the hash follows the served bytes: another base_url is another URL and integrity', async () => {
+  test('one build, one hash: deployments with other base_urls serve the same bytes, URL and integrity as the file', async () => {
     const dist = makeDist();
     const other = createJsApp({
       logger: createLogger('silent'),
@@ -103,9 +129,70 @@ describe('js listener', () => {
       frameAncestors: ANCESTORS,
     });
     const [mine, theirs] = [(await manifestOf(app(dist))).runtime, (await manifestOf(other)).runtime];
-    expect(theirs.src).not.toBe(mine.src);
-    expect(theirs.integrity).not.toBe(mine.integrity);
-    expect((await other.request(new URL(mine.src).pathname)).status).toBe(404);
+    expect(theirs).toEqual(mine);
+    const file = digestOf(readFileSync(join(dist, 'runtime', 'rail.js')));
+    expect(mine).toEqual({ src: `${JS_URL}/v1/rail.${file.hash}.js`, integrity: file.integrity });
+    expect(new Uint8Array(await (await other.request('/v1/')).arrayBuffer())).toEqual(new Uint8Array(readFileSync(join(dist, 'runtime', 'rail.js'))));
+  });
+
+  test('GET /v1/config.json names this deployment\'s API base_url, readable cross-origin', async () => {
+    const response = await app(makeDist()).request('/v1/config.json');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(await response.json()).toEqual({ api_base_url: 'https://api.example.com' });
+  });
+
+  test('the frame document carries the API base_url (HTML-escaped); the runtime does not', async () => {
+    const html = await (await app(makeDist()).request('/frame/')).text();
+    expect(html).toContain('<meta name="rail-api-base-url" content="https://api.example.com">');
+    expect(html).not.toContain(API_BASE_URL_PLACEHOLDER);
+    const odd = createJsApp({ logger: createLogger('silent'), distDir: makeDist(), publicBaseUrl: 'https://api.example.com/a"b<c', publicJsUrl: JS_URL, frameAncestors: [] });
+    expect(await (await odd.request('/frame/')).text()).toContain('content="https://api.example.com/a&#34;b&#60;c"');
+  });
+
+  test('archived releases stay served at their content-addressed URLs, immutable, and the manifest lists them', async () => {
+    const dist = makeDist();
+    const old = addRelease(dist, 'window.Rail=function(){/* release 1 */};', '2026-11-01');
+    const current = addRelease(dist, RUNTIME, '2026-11-25');
+    const js = app(dist);
+    const manifest = await manifestOf(js);
+    expect(manifest.releases).toEqual([
+      { src: `${JS_URL}/v1/rail.${old.hash}.js`, integrity: old.integrity, released: '2026-11-01' },
+      { src: `${JS_URL}/v1/rail.${current.hash}.js`, integrity: current.integrity, released: '2026-11-25' },
+    ]);
+    expect(manifest.runtime).toEqual({ src: `${JS_URL}/v1/rail.${current.hash}.js`, integrity: current.integrity });
+    for (const release of manifest.releases) {
+      const response = await js.request(new URL(release.src).pathname, { headers: { 'accept-encoding': 'identity' } });
+      expect(response.status, release.src).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(digestOf(new Uint8Array(await response.arrayBuffer())).integrity).toBe(release.integrity);
+    }
+    // /v1/ is the current build, not the old release.
+    expect(await (await js.request('/v1/')).text()).toBe(RUNTIME);
+  });
+
+  test('an archived release whose bytes do not match its recorded hash is neither listed nor served', async () => {
+    const dist = makeDist();
+    const good = addRelease(dist, 'window.Rail=function(){/* good */};', '2026-11-01');
+    const claimed = digestOf('window.Rail=function(){/* what was released */};');
+    addRelease(dist, 'window.Rail=function(){/* tampered */};', '2026-11-02', claimed);
+    const js = app(dist);
+    expect((await manifestOf(js)).releases.map((release) => release.integrity)).toEqual([good.integrity]);
+    const response = await js.request(`/v1/rail.${claimed.hash}.js`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error: { code: 'ERR_2006' } });
+  });
+
+  test('a malformed releases index serves the current build and no release', async () => {
+    const dist = makeDist();
+    mkdirSync(join(dist, RELEASES_DIR), { recursive: true });
+    writeFileSync(join(dist, RELEASES_DIR, 'index.json'), '{"not":"a list"}');
+    const js = app(dist);
+    expect((await manifestOf(js)).releases).toEqual([]);
+    expect((await js.request('/v1/')).status).toBe(200);
   });
 
   test('GET /frame/ serves the frame with its CSP', async () => {
@@ -193,6 +280,14 @@ describe('js listener: compressed bytes, negotiated on Accept-Encoding', () => {
       expect(cached.status).toBe(304);
     }
     expect(etags.size).toBe(3);
+  });
+
+  test("the runtime is served as built, so the build's precompressed siblings are what /v1/ sends", async () => {
+    const dist = makeDist();
+    writeFileSync(join(dist, 'runtime', 'rail.js.br'), brotliCompressSync(Buffer.from(RUNTIME)));
+    writeFileSync(join(dist, 'runtime', 'rail.js.gz'), Buffer.from('precompressed-runtime'));
+    const response = await app(dist).request('/v1/', { headers: { 'accept-encoding': 'gzip' } });
+    expect(Buffer.from(await response.arrayBuffer()).toString()).toBe('precompressed-runtime');
   });
 
   test("the build's precompressed siblings are served for files served as built", async () => {

@@ -1,24 +1,33 @@
 /**
- * The js listener ({js_url}): the runtime script at /v1/ and at its content-addressed URL /v1/rail.<hash>.js,
- * /v1/manifest.json naming that URL and its SRI integrity, the hosted frame at /frame/ with its assets, and /health.
+ * The js listener ({js_url}): the runtime script at /v1/ and at its content-addressed URL /v1/rail.<hash>.js (and
+ * every archived release at its own), /v1/manifest.json naming those URLs and their SRI integrity, /v1/config.json
+ * (this deployment's API base_url), the hosted frame at /frame/ with its assets, and /health.
  * Its own origin keeps the frame isolated from merchant pages and from the API.
+ *
+ * The runtime is served exactly as built: it holds no deployment value, so one build has one hash on every
+ * deployment. The API base_url reaches the frame in its document (a meta tag this listener fills in) and the
+ * runtime's own calls through /v1/config.json.
  */
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Hono, type Context } from 'hono';
-import type { RuntimeManifest } from '../../../protocol/runtime-manifest';
+import type { RuntimeConfig, RuntimeManifest, RuntimeRelease } from '../../../protocol/runtime-manifest';
 import { ApiError } from '../core/shared/errors';
 import type { Logger } from '../logger';
 import { createErrorHandler, createNotFoundHandler, errorResponse } from './error-handler';
 import { CachedFile, contentTypeFor, loadBuiltFile, negotiateEncoding, safeSegments, type LoadedFile } from './static-files';
 
-/** Placeholder in the built runtime that the server replaces with its public base_url. */
+/** Placeholder in the built frame document (frame/index.html) that the server replaces with its public base_url. */
 export const API_BASE_URL_PLACEHOLDER = '__RAIL_API_BASE_URL__';
+
+/** Where the build puts the archived runtime releases (scripts/runtime-releases.mjs stage). */
+export const RELEASES_DIR = join('runtime', 'releases');
 
 export interface JsAppDeps {
   logger: Logger;
   /** Directory of the vite build (dist/). */
   distDir: string;
-  /** The API's public base_url, written into the runtime script. */
+  /** The API's public base_url, written into the frame document and answered at /v1/config.json. */
   publicBaseUrl: string;
   /** This listener's public URL (js_url), for the runtime's pinned URL in /v1/manifest.json. */
   publicJsUrl: string;
@@ -32,7 +41,61 @@ interface PinnedRuntime {
   file: LoadedFile;
   fileName: string;
   manifestJson: string;
+  /** Archived releases whose bytes match their recorded hash and integrity, by file name. */
+  releases: Map<string, LoadedFile>;
 }
+
+/** One row of runtime/releases/index.json. */
+interface ReleaseEntry {
+  hash: string;
+  integrity: string;
+  released: string;
+}
+
+function isReleaseEntry(value: unknown): value is ReleaseEntry {
+  const entry = value as ReleaseEntry | null;
+  return (
+    typeof entry?.hash === 'string' &&
+    /^[0-9a-f]{16}$/.test(entry.hash) &&
+    typeof entry.integrity === 'string' &&
+    typeof entry.released === 'string'
+  );
+}
+
+/**
+ * The archived releases the build staged (dist/runtime/releases), each read and checked once: a file whose bytes
+ * do not hash to its recorded name and integrity is left out (and logged), never served under a pin it fails.
+ */
+async function loadReleases(dir: string, logger: Logger): Promise<{ entry: ReleaseEntry; file: LoadedFile }[]> {
+  let entries: unknown;
+  try {
+    entries = JSON.parse(await readFile(join(dir, 'index.json'), 'utf8'));
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(entries)) {
+    logger.error({ dir }, 'runtime releases index is not a list; no archived release is served');
+    return [];
+  }
+  const releases = [];
+  for (const entry of entries) {
+    if (!isReleaseEntry(entry)) {
+      logger.error({ dir, entry }, 'runtime release entry is malformed; left out');
+      continue;
+    }
+    const file = await loadBuiltFile(join(dir, `rail.${entry.hash}.js`));
+    if (file === undefined || file.contentHash !== entry.hash || file.integrity !== entry.integrity) {
+      logger.error({ dir, hash: entry.hash }, 'runtime release is missing or its bytes do not match its hash; left out');
+      continue;
+    }
+    releases.push({ entry, file });
+  }
+  return releases;
+}
+
+/** A value written into an HTML attribute. */
+const escapeAttribute = (value: string) =>
+  value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 const RUNTIME_HEADERS = {
   'Content-Type': 'text/javascript; charset=utf-8',
@@ -75,8 +138,10 @@ export function frameCsp(frameAncestors: readonly string[]): string {
 
 export function createJsApp(deps: JsAppDeps): Hono {
   const app = new Hono();
-  const runtime = new CachedFile([join(deps.distDir, 'runtime', 'rail.js')], { [API_BASE_URL_PLACEHOLDER]: deps.publicBaseUrl });
-  const frameHtml = new CachedFile([join(deps.distDir, 'frame', 'index.html')]);
+  // As built: its precompressed siblings are served too, and its hash is the build's on every deployment.
+  const runtime = new CachedFile([join(deps.distDir, 'runtime', 'rail.js')]);
+  const frameHtml = new CachedFile([join(deps.distDir, 'frame', 'index.html')], { [API_BASE_URL_PLACEHOLDER]: escapeAttribute(deps.publicBaseUrl) });
+  const configJson = JSON.stringify({ api_base_url: deps.publicBaseUrl } satisfies RuntimeConfig);
   const csp = frameCsp(deps.frameAncestors);
   let pinned: PinnedRuntime | undefined;
   const pinnedRuntime = async (): Promise<PinnedRuntime | undefined> => {
@@ -84,8 +149,19 @@ export function createJsApp(deps: JsAppDeps): Hono {
     const file = await runtime.get();
     if (file === undefined) return undefined;
     const fileName = `rail.${file.contentHash}.js`;
-    const manifest: RuntimeManifest = { runtime: { src: `${deps.publicJsUrl}/v1/${fileName}`, integrity: file.integrity } };
-    pinned = { file, fileName, manifestJson: JSON.stringify(manifest) };
+    const archived = await loadReleases(join(deps.distDir, RELEASES_DIR), deps.logger);
+    const releases: RuntimeRelease[] = archived.map(({ entry }) => ({
+      src: `${deps.publicJsUrl}/v1/rail.${entry.hash}.js`,
+      integrity: entry.integrity,
+      released: entry.released,
+    }));
+    const manifest: RuntimeManifest = { runtime: { src: `${deps.publicJsUrl}/v1/${fileName}`, integrity: file.integrity }, releases };
+    pinned = {
+      file,
+      fileName,
+      manifestJson: JSON.stringify(manifest),
+      releases: new Map(archived.map(({ entry, file: bytes }) => [`rail.${entry.hash}.js`, bytes])),
+    };
     return pinned;
   };
   // Load once at startup; a missing build is retried on request.
@@ -116,6 +192,17 @@ export function createJsApp(deps: JsAppDeps): Hono {
   app.get('/v1/', serveRuntime);
   app.get('/v1', serveRuntime);
 
+  // This deployment's API base_url, for the runtime's own calls (retrievePayment) when the page set no
+  // customBackendUrl. Not part of the pinned bytes, so it may follow the deployment.
+  app.get('/v1/config.json', (c) => {
+    c.header('Content-Type', 'application/json');
+    c.header('Cache-Control', STABLE_URL_CACHE);
+    c.header('Access-Control-Allow-Origin', '*');
+    c.header('Cross-Origin-Resource-Policy', 'cross-origin');
+    c.header('X-Content-Type-Options', 'nosniff');
+    return c.body(configJson, 200);
+  });
+
   app.get(
     '/v1/manifest.json',
     withRuntime((c, current) => {
@@ -129,12 +216,13 @@ export function createJsApp(deps: JsAppDeps): Hono {
   app.get(
     '/v1/:fileName{rail[^/]*\\.js}',
     withRuntime((c, current) => {
-      const fileName = c.req.param('fileName');
-      // Only the build this server holds: an older hash would need the older bytes, which are gone.
-      if (fileName !== current.fileName) {
-        return runtimeMiss(c, new ApiError('ERR_2006', `No runtime script ${fileName} on this server; /v1/manifest.json names the current one.`));
+      const fileName = c.req.param('fileName') ?? '';
+      // The build this server holds, or an archived release (a page pinned to it keeps working after a deployment).
+      const file = fileName === current.fileName ? current.file : current.releases.get(fileName);
+      if (file === undefined) {
+        return runtimeMiss(c, new ApiError('ERR_2006', `No runtime script ${fileName} on this server; /v1/manifest.json names the current one and the releases.`));
       }
-      return serveFile(c, current.file, { ...RUNTIME_HEADERS, 'Cache-Control': CONTENT_ADDRESSED_CACHE });
+      return serveFile(c, file, { ...RUNTIME_HEADERS, 'Cache-Control': CONTENT_ADDRESSED_CACHE });
     }),
   );
 

@@ -1,0 +1,35 @@
+import { expect, test } from '@playwright/test';
+import { E2E } from '../env';
+import { waitForRailReady } from '../helpers/rail-test-helpers';
+import { elementEvents } from './support';
+
+/**
+ * The mount path (issue 17 §4): the frame document's small boot script starts the payment and methods GETs and the
+ * app chunk is preloaded beside it; the app then takes those responses instead of asking again.
+ */
+test('the frame document preloads its app chunk and preconnects to the API; both scripts are served', async ({ request }) => {
+  const html = await (await request.get(`${E2E.jsUrl}/frame/`)).text();
+  expect(html).toContain(`<link rel="preconnect" href="${E2E.baseUrl}" crossorigin />`);
+  const boot = /<script type="module" crossorigin src="(\/frame\/assets\/[^"]+\.js)"><\/script>/.exec(html)?.[1];
+  const app = /<link rel="modulepreload" crossorigin href="(\/frame\/assets\/[^"]+\.js)">/.exec(html)?.[1];
+  expect(boot).toBeTruthy();
+  expect(app).toBeTruthy();
+  expect(app).not.toBe(boot);
+  for (const path of [boot!, app!]) expect((await request.get(`${E2E.jsUrl}${path}`)).status(), path).toBe(200);
+  // The boot script is the small part; the app holds the rest.
+  const [bootBytes, appBytes] = [(await (await request.get(`${E2E.jsUrl}${boot}`)).body()).length, (await (await request.get(`${E2E.jsUrl}${app}`)).body()).length];
+  expect(bootBytes * 10).toBeLessThan(appBytes);
+});
+
+test('mounting asks the API for the payment and its methods once each, and the element gets ready', async ({ page }) => {
+  const loads: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.origin !== E2E.baseUrl || request.method() !== 'GET') return;
+    if (/^\/payments\/pay_\w+$/.test(url.pathname) || url.pathname === '/account/payment_methods') loads.push(url.pathname.replace(/pay_\w+/, '{id}'));
+  });
+  await page.goto('/checkout.html');
+  await waitForRailReady(page);
+  expect((await elementEvents(page)).filter((entry) => entry.type === 'ready')).toHaveLength(1);
+  expect(loads.sort()).toEqual(['/account/payment_methods', '/payments/{id}']);
+});

@@ -1,0 +1,42 @@
+import type { ResolvedFrameConfig } from '../../protocol/frame-messages';
+import { paymentIdFromClientSecret } from '../../protocol/ids';
+
+/** The two GETs the frame needs before it can show anything: the payment and its methods (made in parallel). */
+export function loadPaths(clientSecret: string): { methods: string; payment: string } {
+  const secret = encodeURIComponent(clientSecret);
+  const paymentId = encodeURIComponent(paymentIdFromClientSecret(clientSecret) ?? 'invalid');
+  return { methods: `/account/payment_methods?client_secret=${secret}`, payment: `/payments/${paymentId}?client_secret=${secret}` };
+}
+
+/** Headers of every API call of the frame (a body adds its content-type). */
+export const apiHeaders = (publishableKey: string): Record<string, string> => ({ 'api-key': publishableKey });
+
+/** Responses started before the frame app ran, by URL; each is handed out once. */
+export type Prefetched = Map<string, Promise<Response>>;
+
+/**
+ * Starts the load GETs at once, from the frame's small boot script, so they run while the frame app downloads
+ * and parses instead of after it.
+ */
+export function startLoadRequests(config: ResolvedFrameConfig, fetchImpl: typeof fetch): Prefetched {
+  const prefetched: Prefetched = new Map();
+  for (const path of Object.values(loadPaths(config.clientSecret))) {
+    const url = config.apiBaseUrl + path;
+    const response = fetchImpl(url, { headers: apiHeaders(config.publishableKey) });
+    // Handed out later; a failure is the taker's to report, not an unhandled rejection now.
+    response.catch(() => {});
+    prefetched.set(url, response);
+  }
+  return prefetched;
+}
+
+/** A fetch that answers a GET of a prefetched URL with its started response (once), and fetches anything else. */
+export function withPrefetched(prefetched: Prefetched | undefined, fetchImpl: typeof fetch): typeof fetch {
+  return (input, init) => {
+    const url = typeof input === 'string' ? input : undefined;
+    const started = url !== undefined && (init?.method ?? 'GET') === 'GET' ? prefetched?.get(url) : undefined;
+    if (started === undefined) return fetchImpl(input, init);
+    prefetched!.delete(url!);
+    return started;
+  };
+}
