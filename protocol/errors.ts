@@ -84,6 +84,7 @@ export const ERROR_CATALOG = {
   ERR_4087: { status: 409, type: 'invalid_request', when: 'Two-factor is enrolled already; an approved reset allows a new enrolment.' },
   ERR_4089: { status: 409, type: 'invalid_request', when: 'The account has a webhook endpoint for this mode already; update it or delete it first.' },
   ERR_4092: { status: 404, type: 'invalid_request', when: 'The webhook endpoint does not exist for this account.' },
+  ERR_4093: { status: 409, type: 'invalid_request', when: "The webhook endpoint's previous secret still signs (a rotation's 24-hour overlap); rotate again after it ends." },
   ERR_4088: { status: 400, type: 'invalid_request', when: 'Off-session charge without a usable mandate.' },
   ERR_4100: { status: 404, type: 'invalid_request', when: 'The stored payment method does not exist for this account and mode.' },
   ERR_4101: { status: 404, type: 'invalid_request', when: 'The mandate does not exist for this account and mode.' },

@@ -1,4 +1,5 @@
-import { DEFAULT_KEY_SCOPES, type CreateApiKeyRequest, type IssuedApiKey } from '../../../../protocol/api/keys';
+import { DEFAULT_KEY_SCOPES, SERVICE_GATEWAY_KEY_NAME, type CreateApiKeyRequest, type IssuedApiKey } from '../../../../protocol/api/keys';
+import { ApiError } from '../shared/errors';
 import { queueSecurityEmail } from '../security-emails/queue-security-email';
 import type { OperatorContext } from '../sessions/operator-context';
 import { requireKeyManager } from '../sessions/require-key-manager';
@@ -13,6 +14,10 @@ import { issueApiKey } from './issue-api-key';
  */
 export async function createApiKey(deps: CoreDeps, context: OperatorContext, body: CreateApiKeyRequest): Promise<IssuedApiKey> {
   requireKeyManager(deps, context);
+  // The managed credentials' name is reserved: a key named so would be hidden from the list and irrevocable.
+  if (body.name.trim().toLowerCase() === SERVICE_GATEWAY_KEY_NAME) {
+    throw new ApiError('ERR_2003', `The name ${SERVICE_GATEWAY_KEY_NAME} is reserved for managed credentials.`, { fieldName: 'name' });
+  }
   const { plaintext, record } = issueApiKey(deps.ids, {
     accountId: context.account.accountId,
     mode: body.mode,

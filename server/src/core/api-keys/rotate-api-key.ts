@@ -11,7 +11,7 @@ import { issueApiKey } from './issue-api-key';
 /**
  * POST /v1/api-keys/{id}/rotate (spec rule 2): a replacement with the same name, mode, kind and scopes; the old key
  * keeps working for the grace window (24 hours) and then stops. Rate limited per account (ERR_4290 with
- * Retry-After), counted from the stored keys so the limit holds across instances. The old key's end, the new key
+ * Retry-After), counted from the stored keys under a lock of the account so it holds across instances and in parallel. The old key's end, the new key
  * and the security e-mail to every operator commit together; of two rotations of one key at once, one wins and
  * the other gets ERR_4081.
  */
@@ -25,9 +25,6 @@ export async function rotateApiKey(deps: CoreDeps, context: OperatorContext, key
     throw new ApiError('ERR_4081', 'This key was already rotated or revoked; rotate its replacement instead.');
   }
   const { limit, windowSeconds } = policy.rotationLimit;
-  if ((await deps.store.apiKeys.countRotationsSince(accountId, new Date(now.getTime() - windowSeconds * 1000))) >= limit) {
-    throw new ApiError('ERR_4290', `At most ${limit} key rotations per ${windowSeconds} seconds; retry later.`, { retryAfterSeconds: windowSeconds });
-  }
   const graceEnds = new Date(now.getTime() + policy.rotationGraceMs);
   const { plaintext, record } = issueApiKey(deps.ids, {
     accountId,
@@ -39,6 +36,11 @@ export async function rotateApiKey(deps: CoreDeps, context: OperatorContext, key
     createdAt: now,
   });
   await deps.store.transaction(async (tx) => {
+    // Rotations of one account run one at a time from here, so parallel ones cannot all pass the count.
+    await tx.accounts.lockAccount(accountId);
+    if ((await tx.apiKeys.countRotationsSince(accountId, new Date(now.getTime() - windowSeconds * 1000))) >= limit) {
+      throw new ApiError('ERR_4290', `At most ${limit} key rotations per ${windowSeconds} seconds; retry later.`, { retryAfterSeconds: windowSeconds });
+    }
     if (!(await tx.apiKeys.endApiKey(accountId, old.keyId, { expiresAt: graceEnds }))) {
       throw new ApiError('ERR_4081', 'This key was already rotated or revoked; rotate its replacement instead.');
     }

@@ -7,8 +7,8 @@ import { ApiError } from '../shared/errors';
 import { toTwoFactorReset } from './operator-view';
 
 /**
- * POST /v1/operators/two-factor-resets/{reset_id}/approve (fresh step-up, operators:manage, not the operator who
- * asked): the target's TOTP secret is cleared, their sessions lose their verification, and they enrol a new one at
+ * POST /v1/operators/two-factor-resets/{reset_id}/approve (fresh step-up, operators:manage, neither the operator who
+ * asked nor the one it resets): the target's TOTP secret is cleared, their sessions lose their verification, and they enrol a new one at
  * their next sign-in. The two-person rule means no single operator can take over another's second factor.
  */
 export async function approveTwoFactorReset(deps: CoreDeps, context: OperatorContext, resetId: string): Promise<TwoFactorReset> {
@@ -17,6 +17,7 @@ export async function approveTwoFactorReset(deps: CoreDeps, context: OperatorCon
   const reset = await deps.store.twoFactorResets.findReset(context.account.accountId, resetId);
   if (reset === undefined) throw refused('it does not exist in this account');
   if (reset.requestedBy === context.operator.operatorId) throw refused('a second operator must approve it, not the one who asked');
+  if (reset.operatorId === context.operator.operatorId) throw refused('the operator whose second factor is reset cannot approve it');
   const now = deps.clock.now();
   const target = await deps.store.operators.findOperatorById(reset.operatorId);
   if (target === undefined) throw refused('its operator was removed');

@@ -19,6 +19,9 @@ export async function removeOperator(deps: CoreDeps, context: OperatorContext, o
     if (target === undefined) throw new ApiError('ERR_4082', 'No operator with this id exists in this account.');
     if (operators.length <= 1) throw new ApiError('ERR_4083', 'The last operator of an account cannot be removed; invite another first.');
     await tx.operators.deleteOperator(accountId, operatorId);
+    // What they set in motion ends with them: their pending invitations and the resets they asked for.
+    await tx.operatorInvitations.expireInvitationsBy(operatorId, deps.clock.now());
+    await tx.twoFactorResets.expireResetsRequestedBy(operatorId, deps.clock.now());
     await queueSecurityEmail(tx, deps, context.account, {
       subject: `Operator removed: ${target.email}`,
       body: `${context.operator.email} removed the operator ${target.email} (${target.operatorId}); their sessions ended at once.`,

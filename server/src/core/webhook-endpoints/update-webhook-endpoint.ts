@@ -3,6 +3,7 @@ import { queueSecurityEmail } from '../security-emails/queue-security-email';
 import type { OperatorContext } from '../sessions/operator-context';
 import { requireFreshStepUp } from '../sessions/require-key-manager';
 import type { CoreDeps } from '../shared/deps';
+import { ApiError } from '../shared/errors';
 import { findWebhookEndpointOrThrow } from './find-webhook-endpoint';
 import { requireUrlForMode } from './live-endpoint-url';
 import { toWebhookEndpoint } from './webhook-endpoint-view';
@@ -18,7 +19,9 @@ export async function updateWebhookEndpoint(deps: CoreDeps, context: OperatorCon
   const now = deps.clock.now();
   const updated = { ...endpoint, url: body.url ?? endpoint.url, enabled: body.enabled ?? endpoint.enabled, updatedAt: now };
   await deps.store.transaction(async (tx) => {
-    await tx.webhookEndpoints.updateWebhookEndpoint(updated);
+    if (!(await tx.webhookEndpoints.updateWebhookEndpointSettings(endpoint.accountId, endpointId, updated))) {
+      throw new ApiError('ERR_4092', 'No webhook endpoint with this id exists for this account.');
+    }
     const changes = [
       ...(updated.url !== endpoint.url ? [`URL ${endpoint.url} -> ${updated.url}`] : []),
       ...(updated.enabled !== endpoint.enabled ? [updated.enabled ? 'enabled' : 'disabled'] : []),

@@ -82,6 +82,10 @@ class SqlAccountStore implements AccountStore {
     return row && toAccount(row);
   }
 
+  async lockAccount(accountId: string): Promise<void> {
+    await this.db.updateTable('accounts').set((eb) => ({ name: eb.ref('name') })).where('account_id', '=', accountId).execute();
+  }
+
   async findAccountById(accountId: string): Promise<AccountRecord | undefined> {
     const row = await this.db.selectFrom('accounts').selectAll().where('account_id', '=', accountId).executeTakeFirst();
     return row && toAccount(row);

@@ -7,6 +7,8 @@ export interface AccountStore {
   findAccountBySlug(slug: string): Promise<AccountRecord | undefined>;
   findAccountById(accountId: string): Promise<AccountRecord | undefined>;
   updateAccountSettings(accountId: string, settings: AccountSettings): Promise<void>;
+  /** Locks the account row until the transaction ends (PostgreSQL; SQLite has one writer): account-wide counts. */
+  lockAccount(accountId: string): Promise<void>;
 }
 
 export interface ProfileStore {

@@ -22,6 +22,10 @@ export const migration0016Keys: Migration = {
       .execute();
     await db.schema.alterTable('api_keys').addColumn('replaces_key_id', 'text').execute();
     await db.schema.alterTable('operators').addColumn('totp_last_step', 'integer').execute();
+    // The bootstrap operator of earlier versions held api_keys:manage only; it gets the operator scopes that came
+    // with this version (the settlement wallet, operators, webhook endpoints), and e-mails are matched lowercased.
+    await sql`update operators set scopes = ${JSON.stringify(['api_keys:manage', 'collect:write', 'operators:manage', 'webhooks:manage'])} where scopes = ${JSON.stringify(['api_keys:manage'])}`.execute(db);
+    await sql`update operators set email = lower(email)`.execute(db);
     await db.schema
       .createTable('operator_sessions')
       .addColumn('session_id', 'text', (col) => col.primaryKey())

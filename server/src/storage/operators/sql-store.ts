@@ -195,6 +195,16 @@ class SqlOperatorInvitationStore implements OperatorInvitationStore {
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
+
+  async expireInvitationsBy(operatorId: string, at: Date): Promise<void> {
+    await this.db
+      .updateTable('operator_invitations')
+      .set({ expires_at: iso(at) })
+      .where('invited_by', '=', operatorId)
+      .where('accepted_at', 'is', null)
+      .where('expires_at', '>', iso(at))
+      .execute();
+  }
 }
 
 class SqlTwoFactorResetStore implements TwoFactorResetStore {
@@ -221,6 +231,16 @@ class SqlTwoFactorResetStore implements TwoFactorResetStore {
   async findReset(accountId: string, resetId: string): Promise<TwoFactorResetRecord | undefined> {
     const row = await this.db.selectFrom('two_factor_resets').selectAll().where('account_id', '=', accountId).where('reset_id', '=', resetId).executeTakeFirst();
     return row && toReset(row);
+  }
+
+  async expireResetsRequestedBy(operatorId: string, at: Date): Promise<void> {
+    await this.db
+      .updateTable('two_factor_resets')
+      .set({ expires_at: iso(at) })
+      .where('requested_by', '=', operatorId)
+      .where('approved_at', 'is', null)
+      .where('expires_at', '>', iso(at))
+      .execute();
   }
 
   async approveReset(resetId: string, approvedBy: string, at: Date): Promise<boolean> {

@@ -28,6 +28,8 @@ export interface OperatorInvitationStore {
   findInvitationByTokenHash(tokenHash: string): Promise<OperatorInvitationRecord | undefined>;
   /** Marks the invitation used, only if it was not and has not expired; false otherwise (a link works once). */
   acceptInvitation(invitationId: string, at: Date): Promise<boolean>;
+  /** Ends the pending invitations an operator sent (they were removed). */
+  expireInvitationsBy(operatorId: string, at: Date): Promise<void>;
 }
 
 export interface TwoFactorResetStore {
@@ -35,6 +37,8 @@ export interface TwoFactorResetStore {
   findReset(accountId: string, resetId: string): Promise<TwoFactorResetRecord | undefined>;
   /** Approves a pending, unexpired reset; false when it was approved already or has expired. */
   approveReset(resetId: string, approvedBy: string, at: Date): Promise<boolean>;
+  /** Ends the pending resets an operator asked for (they were removed). */
+  expireResetsRequestedBy(operatorId: string, at: Date): Promise<void>;
 }
 
 export interface OperatorSessionStore {

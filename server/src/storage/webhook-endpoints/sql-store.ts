@@ -58,20 +58,26 @@ class SqlWebhookEndpointStore implements WebhookEndpointStore {
     return rows.map(toWebhookEndpoint);
   }
 
-  async updateWebhookEndpoint(endpoint: WebhookEndpointRecord): Promise<void> {
-    await this.db
+  async updateWebhookEndpointSettings(accountId: string, endpointId: string, change: { url: string; enabled: boolean; updatedAt: Date }): Promise<boolean> {
+    const result = await this.db
       .updateTable('webhook_endpoints')
-      .set({
-        url: endpoint.url,
-        secret: endpoint.secret,
-        previous_secret: endpoint.previousSecret,
-        previous_secret_until: isoOrNull(endpoint.previousSecretUntil),
-        enabled: endpoint.enabled ? 1 : 0,
-        updated_at: iso(endpoint.updatedAt),
-      })
-      .where('account_id', '=', endpoint.accountId)
-      .where('endpoint_id', '=', endpoint.endpointId)
-      .execute();
+      .set({ url: change.url, enabled: change.enabled ? 1 : 0, updated_at: iso(change.updatedAt) })
+      .where('account_id', '=', accountId)
+      .where('endpoint_id', '=', endpointId)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async rotateWebhookSecret(accountId: string, endpointId: string, rotation: { expected: string; secret: string; previousUntil: Date; at: Date }): Promise<boolean> {
+    const result = await this.db
+      .updateTable('webhook_endpoints')
+      .set({ secret: rotation.secret, previous_secret: rotation.expected, previous_secret_until: iso(rotation.previousUntil), updated_at: iso(rotation.at) })
+      .where('account_id', '=', accountId)
+      .where('endpoint_id', '=', endpointId)
+      .where('secret', '=', rotation.expected)
+      .where((eb) => eb.or([eb('previous_secret_until', 'is', null), eb('previous_secret_until', '<=', iso(rotation.at))]))
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   async deleteWebhookEndpoint(accountId: string, endpointId: string): Promise<boolean> {

@@ -7,8 +7,13 @@ export interface WebhookEndpointStore {
   findWebhookEndpointById(accountId: string, endpointId: string): Promise<WebhookEndpointRecord | undefined>;
   findWebhookEndpointOfMode(scope: Scope): Promise<WebhookEndpointRecord | undefined>;
   listWebhookEndpoints(accountId: string): Promise<WebhookEndpointRecord[]>;
-  /** Writes url, enabled, secrets and updatedAt of an existing endpoint. */
-  updateWebhookEndpoint(endpoint: WebhookEndpointRecord): Promise<void>;
+  /** Writes url, enabled and updatedAt (never the secrets: a rotation at the same moment is kept); false when gone. */
+  updateWebhookEndpointSettings(accountId: string, endpointId: string, change: { url: string; enabled: boolean; updatedAt: Date }): Promise<boolean>;
+  /**
+   * Replaces the secret `expected` with `secret`, the old one signing until `previousUntil`, only while it is still
+   * the current secret and no earlier rotation's overlap is open at `at`; false otherwise.
+   */
+  rotateWebhookSecret(accountId: string, endpointId: string, rotation: { expected: string; secret: string; previousUntil: Date; at: Date }): Promise<boolean>;
   deleteWebhookEndpoint(accountId: string, endpointId: string): Promise<boolean>;
 }
 

@@ -129,6 +129,8 @@ forEachEngine('key management and operator sessions', (engine: Engine) => {
     await expectApiError(await createKey(token, { name: '' }), 'ERR_2003', 'name');
     await expectApiError(await createKey(token, { name: 'x', mode: 'staging' }), 'ERR_2003', 'mode');
     await expectApiError(await createKey(token, { name: 'x', scopes: ['api_keys:manage'] }), 'ERR_2004', 'scopes');
+    // The managed credentials' name is reserved: such a key would be hidden and irrevocable.
+    await expectApiError(await createKey(token, { name: ' Service_Gateway ' }), 'ERR_2003', 'name');
   });
 
   test('GET /v1/api-keys: a session or a secret key; a publishable key is ERR_1003', async () => {
@@ -190,6 +192,16 @@ forEachEngine('key management and operator sessions', (engine: Engine) => {
       expect(response.headers.get('retry-after')).toBe('600');
       const stored = await limited.db.selectFrom('api_keys').select(['expires_at']).where('key_id', '=', key.key_id).executeTakeFirstOrThrow();
       expect(stored.expires_at).toBeNull();
+      // Parallel rotations of different keys cannot all pass the count: the account is locked while it is read.
+      const others = await Promise.all(
+        [1, 2, 3].map(async (i) => expectOk<IssuedApiKey>(await apiRequest(limited, 'POST', '/v1/api-keys', { ...bearer(session_token), body: { name: `parallel ${i}` } }))),
+      );
+      const parallel = await Promise.all(others.map((other) => apiRequest(limited, 'POST', `/v1/api-keys/${other.key_id}/rotate`, bearer(session_token))));
+      expect(parallel.map((r) => r.status)).toEqual([429, 429, 429]);
+      limited.clock.advance(600_001);
+      await expectOk(await apiRequest(limited, 'POST', '/v1/sessions/verify', { ...bearer(session_token), body: { code: totpCode(creds.totpSecret, totpStep(limited.clock.now())) } }));
+      const burst = await Promise.all(others.map((other) => apiRequest(limited, 'POST', `/v1/api-keys/${other.key_id}/rotate`, bearer(session_token))));
+      expect(burst.map((r) => r.status).sort()).toEqual([200, 200, 429]);
       limited.clock.advance(600_001);
       await expectOk(await apiRequest(limited, 'POST', '/v1/sessions/verify', { ...bearer(session_token), body: { code: totpCode(creds.totpSecret, totpStep(limited.clock.now())) } }));
       await expectOk(await apiRequest(limited, 'POST', `/v1/api-keys/${key.key_id}/rotate`, bearer(session_token)));

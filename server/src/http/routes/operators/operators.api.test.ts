@@ -97,6 +97,13 @@ forEachEngine('operators managed by operators', (engine: Engine) => {
     await expectApiError(await apiRequest(h, 'GET', '/v1/operators', bearer(other.token)), 'ERR_1008');
     await expectApiError(await apiRequest(h, 'DELETE', `/v1/operators/${other.id}`, bearer(await owner())), 'ERR_4082');
 
+    // What a removed operator set in motion ends with them: their pending invitation no longer works.
+    const leaver = await newOperator(await owner(), 'leaver@example.com');
+    await h.db.updateTable('operators').set({ scopes: JSON.stringify(['operators:manage']) }).where('operator_id', '=', leaver.id).execute();
+    const pending = await expectOk<{ token: string }>(await apiRequest(h, 'POST', '/v1/operators/invitations', { ...bearer(leaver.token), body: { email: 'friend-of-leaver@example.com' } }));
+    await expectOk(await apiRequest(h, 'DELETE', `/v1/operators/${leaver.id}`, bearer(await owner())));
+    await expectApiError(await apiRequest(h, 'POST', '/v1/operators/invitations/accept', { key: null, body: { token: pending.token, password: 'a long enough password' } }), 'ERR_4084');
+
     const lone = await createHarness(engine);
     try {
       const { email, password, totpSecret } = lone.boot.createdOperator!;
@@ -134,6 +141,8 @@ forEachEngine('operators managed by operators', (engine: Engine) => {
     const reset = await expectOk<{ reset_id: string; status: string }>(await apiRequest(h, 'POST', `/v1/operators/${target.id}/two-factor-resets`, bearer(asker)));
     expect(reset.status).toBe('pending');
     await expectApiError(await apiRequest(h, 'POST', `/v1/operators/two-factor-resets/${reset.reset_id}/approve`, bearer(await owner())), 'ERR_4086');
+    // Nor the operator whose second factor it resets.
+    await expectApiError(await apiRequest(h, 'POST', `/v1/operators/two-factor-resets/${reset.reset_id}/approve`, bearer(target.token)), 'ERR_4086');
     // Nothing changed yet: the target's second factor still works.
     await expectOk(await verify(target.token, target.secret));
     await expectOk(await verify(approver.token, approver.secret));

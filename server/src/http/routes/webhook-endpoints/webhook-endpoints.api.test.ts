@@ -106,12 +106,25 @@ forEachEngine('webhook endpoints managed by operators', (engine: Engine) => {
     );
     expect(rotated.secret).not.toBe(created.secret);
     expect(new Date(rotated.previous_secret_expires_at).getTime() - h.clock.now().getTime()).toBe(WEBHOOK_SECRET_OVERLAP_MS);
+    // A second rotation inside the overlap would drop the secret promised for the day.
+    await expectApiError(await apiRequest(h, 'POST', `/v1/webhook-endpoints/${created.endpoint_id}/rotate-secret`, session), 'ERR_4093');
     const [during] = await pay();
     expect(signaturesOf(during!)).toEqual([expectedSignature(rotated.secret, during!), expectedSignature(created.secret, during!)]);
     expect(during!.headers['x-webhook-signature-512']).toBe(signHyperswitch512(rotated.secret, during!.body));
     h.clock.advance(WEBHOOK_SECRET_OVERLAP_MS);
     const [after] = await pay();
     expect(signaturesOf(after!)).toEqual([expectedSignature(rotated.secret, after!)]);
+
+    // A URL change racing a rotation never loses the secret the rotation answered.
+    await stepUp();
+    const [, raced] = await Promise.all([
+      apiRequest(h, 'POST', `/v1/webhook-endpoints/${created.endpoint_id}`, { ...session, body: { url: `${receiver.url}?v=2` } }),
+      apiRequest(h, 'POST', `/v1/webhook-endpoints/${created.endpoint_id}/rotate-secret`, session),
+    ]);
+    const current = (await expectOk<{ secret: string }>(raced)).secret;
+    const stored = await h.db.selectFrom('webhook_endpoints').select(['secret', 'previous_secret', 'url']).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ secret: current, previous_secret: rotated.secret, url: `${receiver.url}?v=2` });
+    h.clock.advance(WEBHOOK_SECRET_OVERLAP_MS);
 
     // Disabled: the mode's events are recorded as no_endpoint; enabled again, they flow.
     await stepUp();
@@ -127,7 +140,7 @@ forEachEngine('webhook endpoints managed by operators', (engine: Engine) => {
     expect(result).toMatchObject({ delivered: true, status_code: 200 });
     const testDelivery = receiver.received.at(-1)!;
     expect(JSON.parse(testDelivery.body)).toMatchObject({ event_type: 'webhook_endpoint.test', mode: 'test', account_id: h.boot.account.accountId });
-    expect(signaturesOf(testDelivery)).toEqual([expectedSignature(rotated.secret, testDelivery)]);
+    expect(signaturesOf(testDelivery)).toEqual([expectedSignature(current, testDelivery)]);
     receiver.status.code = 500;
     expect(await expectOk(await apiRequest(h, 'POST', `/v1/webhook-endpoints/${created.endpoint_id}/test`, session))).toMatchObject({ delivered: false, status_code: 500 });
     receiver.status.code = 200;
