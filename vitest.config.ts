@@ -9,7 +9,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['protocol/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts', 'packages/server/**/*.test.ts'],
+          include: ['protocol/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts', 'packages/server/**/*.test.ts', 'packages/vite/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
