@@ -32,6 +32,9 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/** Errors in Rail's envelope, with codes of its catalog (protocol/errors.ts). */
+const unavailable = (message: string) => ({ error: { type: 'api_error', message, code: 'ERR_5006' } });
+
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.statusCode = status;
   res.setHeader('content-type', 'application/json');
@@ -70,13 +73,14 @@ export function rail(options: RailPluginOptions = {}): Plugin {
         if (req.method !== 'POST') return next();
         void (async () => {
           const server = running;
-          if (server === undefined) return json(res, 503, { error: { type: 'server_error', message: 'The Rail dev server is not running.', code: 'RAIL_DEV_STOPPED' } });
+          if (server === undefined) return json(res, 503, unavailable('The Rail dev server is not running.'));
           let body: string;
           try {
             body = await readBody(req);
-            if (body.trim() !== '') JSON.parse(body);
+            const parsed: unknown = body.trim() === '' ? {} : JSON.parse(body);
+            if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new TypeError('not an object');
           } catch {
-            return json(res, 400, { error: { type: 'invalid_request', message: 'The body must be a JSON object of at most 64 KiB.', code: 'RAIL_DEV_BODY' } });
+            return json(res, 400, { error: { type: 'invalid_request', message: 'The body must be a JSON object of at most 64 KiB.', code: 'ERR_2005' } });
           }
           const created = await fetch(`${server.baseUrl}/payments`, {
             method: 'POST',
@@ -87,7 +91,7 @@ export function rail(options: RailPluginOptions = {}): Plugin {
           // Only what the page needs: the payment id and its client secret (or Rail's error envelope).
           if (!created.ok) return json(res, created.status, answer);
           json(res, 200, { payment_id: answer.payment_id, client_secret: answer.client_secret });
-        })().catch((error: unknown) => json(res, 502, { error: { type: 'server_error', message: String(error), code: 'RAIL_DEV_UPSTREAM' } }));
+        })().catch((error: unknown) => json(res, 503, unavailable(`The Rail dev server did not answer: ${String(error)}`)));
       });
     },
     async closeBundle() {

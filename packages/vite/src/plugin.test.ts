@@ -67,7 +67,9 @@ describe('rail() under vite dev', () => {
   test('a bad body gets an error envelope, never a 5xx', async () => {
     const malformed = await fetch(`${url}/__rail/payment`, { method: 'POST', body: '{not json' });
     expect(malformed.status).toBe(400);
-    expect(await malformed.json()).toMatchObject({ error: { type: 'invalid_request', code: 'RAIL_DEV_BODY' } });
+    expect(await malformed.json()).toMatchObject({ error: { type: 'invalid_request', code: 'ERR_2005' } });
+    const notAnObject = await fetch(`${url}/__rail/payment`, { method: 'POST', body: '[1]' });
+    expect(notAnObject.status).toBe(400);
     const refusedByRail = await fetch(`${url}/__rail/payment`, { method: 'POST', body: JSON.stringify({ amount: -5, currency: 'INR' }) });
     expect(refusedByRail.status).toBe(400);
     expect(await refusedByRail.json()).toMatchObject({ error: { type: 'invalid_request' } });
