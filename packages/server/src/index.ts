@@ -4,6 +4,7 @@
  * package's compiled CLI, and resolves once both listeners answer.
  */
 import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,19 @@ import type { RunningRail, StartRail, StartRailOptions } from './types';
 
 export type { RunningRail, StartRail, StartRailOptions } from './types';
 export { DEFAULT_TEST_ACCOUNT } from './default-account';
+
+/**
+ * Where a temporary data directory goes: /dev/shm when there is a writable one (memory: SQLite's migrations and
+ * commits do not wait for a disk, which makes the start 2-3 times faster), else the system's temporary directory.
+ */
+function temporaryBase(): string {
+  try {
+    accessSync('/dev/shm', constants.W_OK);
+    return '/dev/shm';
+  } catch {
+    return tmpdir();
+  }
+}
 
 /** The RAIL_* environment of a server started with these options in `dataDir`. */
 async function environment(options: StartRailOptions, dataDir: string, defaultLogLevel: string): Promise<Record<string, string>> {
@@ -115,7 +129,7 @@ async function startChildProcess(options: StartRailOptions, dataDir: string, cle
 /** Starts a Rail test server (see StartRailOptions) and resolves once it answers. */
 export const startRail: StartRail = async (options = {}) => {
   const temporary = options.dataDir === undefined;
-  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'rail-')));
+  const dataDir = options.dataDir ?? (await mkdtemp(join(temporaryBase(), 'rail-')));
   const cleanup = async () => {
     if (temporary) await rm(dataDir, { recursive: true, force: true });
   };

@@ -4,7 +4,10 @@
 
 /** What `startRail()` starts. Every member is optional. */
 export interface StartRailOptions {
-  /** Where the SQLite file, the vault key and the generated keys live. Default: a new temporary directory, removed by `stop()`. */
+  /**
+   * Where the SQLite file, the vault key and the generated keys live. Default: a new temporary directory (in
+   * /dev/shm when writable, else the system's), removed by `stop()`.
+   */
   dataDir?: string;
   /** The API port (base_url). Default 0: a free port. */
   port?: number;
