@@ -19,7 +19,8 @@ export default defineConfig({
     },
   },
   webServer: [
-    { command: 'npx vite preview', url: 'http://127.0.0.1:4317', reuseExistingServer: false, timeout: 30_000 },
-    { command: 'npx vite', url: 'http://127.0.0.1:4318', reuseExistingServer: false, timeout: 30_000 },
+    // SIGTERM (not the default SIGKILL): vite closes, and @rail/vite stops its Rail and removes its data directory.
+    { command: 'npx vite preview', url: 'http://127.0.0.1:4317', reuseExistingServer: false, timeout: 30_000, gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 } },
+    { command: 'npx vite', url: 'http://127.0.0.1:4318', reuseExistingServer: false, timeout: 30_000, gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 } },
   ],
 });

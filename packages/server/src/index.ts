@@ -4,7 +4,7 @@
  * package's compiled CLI, and resolves once both listeners answer.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,8 +130,14 @@ async function startChildProcess(options: StartRailOptions, dataDir: string, cle
 export const startRail: StartRail = async (options = {}) => {
   const temporary = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await mkdtemp(join(temporaryBase(), 'rail-')));
+  // A process that exits without stop() (process.exit() in a signal handler, a test runner ending) still removes
+  // the temporary directory (SIGKILL cannot be helped).
+  const onExit = () => rmSync(dataDir, { recursive: true, force: true });
+  if (temporary) process.once('exit', onExit);
   const cleanup = async () => {
-    if (temporary) await rm(dataDir, { recursive: true, force: true });
+    if (!temporary) return;
+    process.off('exit', onExit);
+    await rm(dataDir, { recursive: true, force: true });
   };
   try {
     if (options.mode === 'child-process') return await startChildProcess(options, dataDir, cleanup);
