@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 import preact from '@preact/preset-vite';
 
-// Two projects: server and protocol run in Node; the browser rooms (loader, runtime, frame) run in happy-dom.
+// Three projects: server, protocol and the Node packages run in Node; the browser rooms (loader, runtime, frame)
+// run in happy-dom with Preact; the React bindings in happy-dom with React.
 export default defineConfig({
   test: {
     projects: [
@@ -9,7 +10,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['protocol/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: ['protocol/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts', 'packages/server/**/*.test.ts', 'packages/vite/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -20,6 +21,14 @@ export default defineConfig({
           name: 'dom',
           environment: 'happy-dom',
           include: ['loader/**/*.test.{ts,tsx}', 'runtime/**/*.test.{ts,tsx}', 'frame/**/*.test.{ts,tsx}'],
+        },
+      },
+      // The React bindings run against real React (the dom project's Preact preset would alias it to preact/compat).
+      {
+        test: {
+          name: 'react',
+          environment: 'happy-dom',
+          include: ['packages/react/**/*.test.{ts,tsx}'],
         },
       },
     ],

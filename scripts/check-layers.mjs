@@ -19,7 +19,7 @@ export const ROOMS = [
   { room: 'webhooks', match: /^server\/src\/webhooks\//, may: ['kernel', 'protocol', 'storage', 'webhooks', 'logger'] },
   { room: 'core', match: /^server\/src\/core\//, may: ['kernel', 'protocol', 'storage', 'rails', 'vault', 'webhooks', 'core'] },
   { room: 'http', match: /^server\/src\/http\//, may: ['kernel', 'protocol', 'storage', 'rails', 'vault', 'webhooks', 'logger', 'core', 'http'] },
-  { room: 'top', match: /^server\/src\/(families\/|compose\.ts$|app\.ts$|main\.ts$|config\.ts$)/, may: ['*'] },
+  { room: 'top', match: /^server\/src\/(families\/|compose\.ts$|app\.ts$|main\.ts$|run\.ts$|start\.ts$|config\.ts$)/, may: ['*'] },
 ];
 
 // Tests: unit and API tests (*.test.ts) and the long proofs of npm run test:reliability (*.reliability.ts).

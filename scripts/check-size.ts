@@ -2,7 +2,7 @@
  * Size budgets of what a shopper downloads (run `npm run build` first). The runtime and the frame are measured as
  * the js listener serves them (server/src/http/js-app.ts, in process): the gzip bytes a browser that accepts gzip
  * gets, with the brotli bytes beside them. The loader is an npm package bundled by the merchant: gzip -9 of the
- * built file. Prints a table and exits 1 when a budget is exceeded or a file is missing.
+ * built file, and so are the React bindings (packages/react). Prints a table and exits 1 when a budget is exceeded or a file is missing.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -45,6 +45,8 @@ function budgets(): Budget[] {
   const frameHtml = resolve(ROOT, 'dist/frame/index.html');
   return [
     { name: 'loader (loader/dist/index.js)', files: [resolve(ROOT, 'loader/dist/index.js')], limit: 1024 },
+    // What the React bindings add to a merchant's bundle (react itself is the app's): gzip -9 of the built file.
+    { name: 'React bindings (packages/react/dist/index.js)', files: [resolve(ROOT, 'packages/react/dist/index.js')], limit: 1536 },
     { name: 'runtime (served at /v1/)', files: [resolve(ROOT, 'dist/runtime/rail.js')], served: ['/v1/'], limit: 10 * 1024 },
     {
       name: 'frame initial JS (served, /frame/ scripts)',

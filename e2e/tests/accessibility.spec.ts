@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { TEST_CARDS, TEST_VPAS, fillCard, fillUpi, railFrame, selectPaymentMethod } from '../helpers/rail-test-helpers';
+import { TEST_CARDS, TEST_VPAS, fillCard, fillUpi, railFrame, selectPaymentMethod } from '@rail/playwright';
 import { pay, shown } from './support';
 
 /**

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, test, type Page } from '@playwright/test';
-import { TEST_CARDS, accountOffers, completeThreeDsChallenge, fillCard, railFrame, waitForPaymentStatus } from '../helpers/rail-test-helpers';
+import { TEST_CARDS, accountOffers, completeThreeDsChallenge, fillCard, railFrame, waitForPaymentStatus } from '@rail/playwright';
 import { SERVER_LOG } from '../playwright.config';
 import { API, pay, shown } from './support';
 

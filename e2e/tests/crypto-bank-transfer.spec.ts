@@ -10,7 +10,7 @@ import {
   selectPaymentMethod,
   TEST_MSISDNS,
   waitForPaymentStatus,
-} from '../helpers/rail-test-helpers';
+} from '@rail/playwright';
 import { API, pay, shown } from './support';
 
 /** Crypto (EUR/USD/GBP) and bank transfer / mobile money (KES/GHS/TZS/UGX) simulators are switched on by e2e/account-config.json. */

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E } from '../env';
-import { TEST_VPAS, fillUpi, railFrame, selectPaymentMethod } from '../helpers/rail-test-helpers';
+import { TEST_VPAS, fillUpi, railFrame, selectPaymentMethod } from '@rail/playwright';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PAGE_URL = `http://localhost:${E2E.dev.pagePort}/`;

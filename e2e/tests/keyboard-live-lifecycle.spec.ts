@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { TEST_VPAS, fillUpi, railFrame, selectPaymentMethod, waitForPaymentStatus, waitForRailReady } from '../helpers/rail-test-helpers';
+import { TEST_VPAS, fillUpi, railFrame, selectPaymentMethod, waitForPaymentStatus, waitForRailReady } from '@rail/playwright';
 import { API, elementEvents, pay, shown } from './support';
 
 test('keyboard only: Tab into the frame, type the VPA, Enter submits the merchant form', async ({ page }) => {

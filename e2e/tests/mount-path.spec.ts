@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { E2E } from '../env';
-import { waitForRailReady } from '../helpers/rail-test-helpers';
+import { waitForRailReady } from '@rail/playwright';
 import { elementEvents } from './support';
 
 /**

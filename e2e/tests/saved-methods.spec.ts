@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { TEST_VPAS, fillUpi, retrievePayment } from '../helpers/rail-test-helpers';
+import { TEST_VPAS, fillUpi, retrievePayment } from '@rail/playwright';
 import { API, pay } from './support';
 
 /** A customer made with the secret key, as a merchant backend would. */

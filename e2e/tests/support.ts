@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import { E2E } from '../env';
-import type { ApiAccess } from '../helpers/rail-test-helpers';
+import type { ApiAccess } from '@rail/playwright';
 
 export const API: ApiAccess = { apiBaseUrl: E2E.baseUrl, secretKey: E2E.secretKey };
 

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { E2E } from '../env';
-import { TEST_VPAS, approveUpiRequest, fillUpi, retrievePayment, waitForPaymentStatus } from '../helpers/rail-test-helpers';
+import { TEST_VPAS, approveUpiRequest, fillUpi, retrievePayment, waitForPaymentStatus } from '@rail/playwright';
 import { API, pay, shown } from './support';
 
 const CARD_LIKE_DIGITS = /\d{13,19}/;

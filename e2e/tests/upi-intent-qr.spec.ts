@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type FrameLocator } from '@playwright/test';
 import jsQR from 'jsqr';
 import { E2E } from '../env';
-import { accountOffers, answerUpiSimulatorPage, answerUpiSimulatorPageAt, railFrame, retrievePayment, selectPaymentMethod, upiSimulatorPageUrl, waitForPaymentStatus } from '../helpers/rail-test-helpers';
+import { accountOffers, answerUpiSimulatorPage, answerUpiSimulatorPageAt, railFrame, retrievePayment, selectPaymentMethod, upiSimulatorPageUrl, waitForPaymentStatus } from '@rail/playwright';
 import { API, shown } from './support';
 
 /**

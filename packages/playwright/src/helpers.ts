@@ -1,10 +1,11 @@
 /**
  * Playwright helpers for checkout tests of pages that embed the Rail payment element. They drive the hosted
  * frame the way a customer does (typing, Tab, Enter), wait on what the customer sees, and read payments with the
- * merchant's secret key. They depend on @playwright/test only; copy this file into your own suite.
+ * merchant's secret key. Published as @rail/playwright (with the `test` fixture of fixture.ts); this file depends
+ * on @playwright/test only.
  *
  * @example
- * import { fillCard, railFrame, waitForPaymentStatus, TEST_CARDS } from './rail-test-helpers';
+ * import { fillCard, railFrame, waitForPaymentStatus, TEST_CARDS } from '@rail/playwright';
  * await page.goto('/checkout');
  * await fillCard(page, { number: TEST_CARDS.success, expiry: '12/34', cvc: '123', name: 'Asha Rao' });
  * await page.getByRole('button', { name: 'Pay' }).click();
