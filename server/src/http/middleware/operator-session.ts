@@ -25,10 +25,9 @@ function sentApiKey(c: Context): boolean {
 }
 
 /**
- * Routes that take only an operator session (c.var.operator). `keyManagement`: the key mutations of spec rule 5 and
- * the settlement wallet, which answer ERR_1019 to an API key or to no credential at all (they need a session with
- * fresh two-factor);
- * otherwise both are ERR_1008 (sign in first).
+ * Routes that take only an operator session (c.var.operator). `keyManagement`: the changes that need a fresh
+ * two-factor (keys, spec rule 5; the settlement wallet; operators; webhook endpoints) answer ERR_1019 to an API key or
+ * to no credential at all; the other session routes answer ERR_1008 (sign in first).
  */
 export function operatorSession(deps: CoreDeps, options: { keyManagement: boolean }) {
   return createMiddleware<AppEnv>(async (c, next) => {
