@@ -8,7 +8,12 @@ import { pay, shown } from './support';
  * audited (`#payment` holds it); the fixture page around it is not ours.
  */
 async function auditFrame(page: Page, state: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).include('#payment').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  // @axe-core/playwright gives up injecting axe into a frame after a fixed 1 s and then audits without it; on a busy
+  // machine that happens now and then, so an audit that did not reach into the frame is run again (at most 3 times).
+  let results = await new AxeBuilder({ page }).include('#payment').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  for (let attempt = 1; attempt < 3 && !results.passes.some((rule) => rule.nodes.some((node) => node.target.length > 1)); attempt += 1) {
+    results = await new AxeBuilder({ page }).include('#payment').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  }
   const summary = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   expect(summary, `axe violations in ${state}`).toEqual([]);
   // The audit did reach into the cross-origin frame: passing nodes have a target path through the iframe.
