@@ -188,6 +188,8 @@ export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
 /** A new endpoint or a rotated secret: the signing secret, in this answer only. */
 export const WebhookEndpointWithSecret = WebhookEndpoint.extend({ secret: z.string() }).meta({ id: 'WebhookEndpointWithSecret' });
 
+export const DeletedWebhookEndpoint = z.object({ endpoint_id: z.string(), deleted: z.literal(true) }).meta({ id: 'DeletedWebhookEndpoint' });
+
 export const WebhookEndpointList = z.object({ data: z.array(WebhookEndpoint) }).meta({ id: 'WebhookEndpointList' });
 
 export const WebhookTestResult = z

@@ -1,3 +1,4 @@
+import type { ZodType } from 'zod';
 import { ApiErrorBody } from '../../../protocol/errors';
 
 const ERROR_CONTENT = { 'application/json': { schema: ApiErrorBody.meta({ id: 'Error' }) } } as const;
@@ -12,3 +13,9 @@ export const ERROR_RESPONSES = {
 } as const;
 
 export const SECURITY: Record<string, string[]>[] = [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
+
+/** The operator-session routes under /v1 (`Authorization: Bearer ops_...` or the rail_session cookie; docs/keys.md). */
+export const SESSION_SECURITY: Record<string, string[]>[] = [{ SessionAuth: [] }];
+
+/** A JSON response body of `schema`, as createRoute's responses take it. */
+export const jsonContent = <T extends ZodType>(schema: T) => ({ content: { 'application/json': { schema } } }) as const;

@@ -2,7 +2,7 @@ import { DEFAULT_KEY_SCOPES, SERVICE_GATEWAY_KEY_NAME, type CreateApiKeyRequest,
 import { ApiError } from '../shared/errors';
 import { queueSecurityEmail } from '../security-emails/queue-security-email';
 import type { OperatorContext } from '../sessions/operator-context';
-import { requireKeyManager } from '../sessions/require-key-manager';
+import { requireKeyManager } from '../sessions/require-fresh-step-up';
 import type { CoreDeps } from '../shared/deps';
 import { toIssuedApiKey } from './api-key-view';
 import { issueApiKey } from './issue-api-key';

@@ -1,6 +1,6 @@
 import { queueSecurityEmail } from '../security-emails/queue-security-email';
 import type { OperatorContext } from '../sessions/operator-context';
-import { requireKeyManager } from '../sessions/require-key-manager';
+import { requireKeyManager } from '../sessions/require-fresh-step-up';
 import type { CoreDeps } from '../shared/deps';
 import { findManageableKey } from './find-managed-key';
 

@@ -1,7 +1,7 @@
 import type { IssuedApiKey } from '../../../../protocol/api/keys';
 import { queueSecurityEmail } from '../security-emails/queue-security-email';
 import type { OperatorContext } from '../sessions/operator-context';
-import { requireKeyManager } from '../sessions/require-key-manager';
+import { requireKeyManager } from '../sessions/require-fresh-step-up';
 import { DEFAULT_KEY_POLICY, type CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
 import { toIssuedApiKey } from './api-key-view';

@@ -2,7 +2,7 @@ import type { SaveSettlementWalletRequest } from '../../../../protocol/api/colle
 import type { UsdtWalletSettings } from '../../kernel/account-settings-types';
 import { queueSecurityEmail } from '../security-emails/queue-security-email';
 import type { OperatorContext } from '../sessions/operator-context';
-import { requireFreshStepUp } from '../sessions/require-key-manager';
+import { requireFreshStepUp } from '../sessions/require-fresh-step-up';
 import type { CoreDeps } from '../shared/deps';
 
 /**

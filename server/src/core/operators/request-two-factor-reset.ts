@@ -1,7 +1,7 @@
 import type { TwoFactorReset } from '../../../../protocol/api/keys';
 import { queueSecurityEmail } from '../security-emails/queue-security-email';
 import type { OperatorContext } from '../sessions/operator-context';
-import { requireFreshStepUp } from '../sessions/require-key-manager';
+import { requireFreshStepUp } from '../sessions/require-fresh-step-up';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
 import { toTwoFactorReset } from './operator-view';

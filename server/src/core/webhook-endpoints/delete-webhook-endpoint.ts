@@ -1,6 +1,6 @@
 import { queueSecurityEmail } from '../security-emails/queue-security-email';
 import type { OperatorContext } from '../sessions/operator-context';
-import { requireFreshStepUp } from '../sessions/require-key-manager';
+import { requireFreshStepUp } from '../sessions/require-fresh-step-up';
 import type { CoreDeps } from '../shared/deps';
 import { findWebhookEndpointOrThrow } from './find-webhook-endpoint';
 

@@ -1,7 +1,7 @@
 import type { UpdateWebhookEndpointRequest, WebhookEndpoint } from '../../../../protocol/api/events';
 import { queueSecurityEmail } from '../security-emails/queue-security-email';
 import type { OperatorContext } from '../sessions/operator-context';
-import { requireFreshStepUp } from '../sessions/require-key-manager';
+import { requireFreshStepUp } from '../sessions/require-fresh-step-up';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
 import { findWebhookEndpointOrThrow } from './find-webhook-endpoint';

@@ -125,10 +125,6 @@ class SqlOperatorStore implements OperatorStore {
     return result.numDeletedRows > 0n;
   }
 
-  async lockOperators(accountId: string): Promise<void> {
-    // A no-op update takes the row locks: concurrent removals of an account's operators run one after the other.
-    await this.db.updateTable('operators').set((eb) => ({ scopes: eb.ref('scopes') })).where('account_id', '=', accountId).execute();
-  }
 }
 
 function toInvitation(row: Selectable<OperatorInvitationsTable>): OperatorInvitationRecord {

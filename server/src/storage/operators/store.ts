@@ -19,8 +19,6 @@ export interface OperatorStore {
   /** Clears the operator's TOTP secret and last step (an approved reset): they enrol again at their next sign-in. */
   clearTotpSecret(operatorId: string): Promise<void>;
   deleteOperator(accountId: string, operatorId: string): Promise<boolean>;
-  /** Locks the account's operator rows until the transaction ends (PostgreSQL; SQLite has one writer). */
-  lockOperators(accountId: string): Promise<void>;
 }
 
 export interface OperatorInvitationStore {

@@ -19,9 +19,8 @@ import type { CoreDeps } from '../../../core/shared/deps';
 import type { AppEnv } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
 import { parseJsonBody } from '../../middleware/json-body';
-import { ERROR_RESPONSES, SECURITY } from '../../openapi';
+import { ERROR_RESPONSES, SECURITY, jsonContent } from '../../openapi';
 
-const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } }) as const;
 const COLLECT_ERROR_RESPONSES = {
   ...ERROR_RESPONSES,
   404: { ...ERROR_RESPONSES[404], description: 'Not found (ERR_4071 collection, ERR_4072 settlement)' },
@@ -38,8 +37,8 @@ export function registerCollectRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       summary: 'Create a collection',
       security: SECURITY,
       middleware: [authenticate(deps, ['secret']), parseJsonBody] as const,
-      request: { query: NoQuery, body: { required: true, ...json(CreateCollectionRequest) } },
-      responses: { 200: { description: 'The collection, pending, with what the payer does', ...json(CollectionResponse) }, ...COLLECT_ERROR_RESPONSES },
+      request: { query: NoQuery, body: { required: true, ...jsonContent(CreateCollectionRequest) } },
+      responses: { 200: { description: 'The collection, pending, with what the payer does', ...jsonContent(CollectionResponse) }, ...COLLECT_ERROR_RESPONSES },
     }),
     async (c) => c.json(toCollectionResponse(await createCollection(deps, c.get('auth'), c.req.valid('json'))), 200),
   );
@@ -53,7 +52,7 @@ export function registerCollectRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       security: SECURITY,
       middleware: [authenticate(deps, ['secret'])] as const,
       request: { query: NoQuery, params: z.object({ collection_id: CollectIdParam }) },
-      responses: { 200: { description: 'The collection', ...json(CollectionResponse) }, ...COLLECT_ERROR_RESPONSES },
+      responses: { 200: { description: 'The collection', ...jsonContent(CollectionResponse) }, ...COLLECT_ERROR_RESPONSES },
     }),
     async (c) => c.json(toCollectionResponse(await retrieveCollection(deps, c.get('auth'), c.req.valid('param').collection_id)), 200),
   );
@@ -67,7 +66,7 @@ export function registerCollectRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       security: SECURITY,
       middleware: [authenticate(deps, ['secret'])] as const,
       request: { query: NoQuery },
-      responses: { 200: { description: 'The balance', ...json(BalanceResponse) }, ...COLLECT_ERROR_RESPONSES },
+      responses: { 200: { description: 'The balance', ...jsonContent(BalanceResponse) }, ...COLLECT_ERROR_RESPONSES },
     }),
     async (c) => c.json(await readBalance(deps, c.get('auth')), 200),
   );
@@ -80,8 +79,8 @@ export function registerCollectRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       summary: 'Request a settlement to the saved USDT wallet',
       security: SECURITY,
       middleware: [authenticate(deps, ['secret']), parseJsonBody] as const,
-      request: { query: NoQuery, body: { required: true, ...json(RequestSettlementRequest) } },
-      responses: { 200: { description: 'The settlement, processing', ...json(SettlementResponse) }, ...COLLECT_ERROR_RESPONSES },
+      request: { query: NoQuery, body: { required: true, ...jsonContent(RequestSettlementRequest) } },
+      responses: { 200: { description: 'The settlement, processing', ...jsonContent(SettlementResponse) }, ...COLLECT_ERROR_RESPONSES },
     }),
     async (c) => c.json(toSettlementResponse(await requestSettlement(deps, c.get('auth'), c.req.valid('json'))), 200),
   );
@@ -95,7 +94,7 @@ export function registerCollectRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       security: SECURITY,
       middleware: [authenticate(deps, ['secret'])] as const,
       request: { query: NoQuery, params: z.object({ settlement_id: CollectIdParam }) },
-      responses: { 200: { description: 'The settlement, with its on-chain reference once completed', ...json(SettlementResponse) }, ...COLLECT_ERROR_RESPONSES },
+      responses: { 200: { description: 'The settlement, with its on-chain reference once completed', ...jsonContent(SettlementResponse) }, ...COLLECT_ERROR_RESPONSES },
     }),
     async (c) => c.json(toSettlementResponse(await retrieveSettlement(deps, c.get('auth'), c.req.valid('param').settlement_id)), 200),
   );

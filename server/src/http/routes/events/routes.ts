@@ -9,10 +9,9 @@ import { retryEvent } from '../../../core/events/retry-event';
 import type { WebhookDeliveryConfig } from '../../../webhooks/delivery';
 import type { AppEnv } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
-import { ERROR_RESPONSES, SECURITY } from '../../openapi';
+import { ERROR_RESPONSES, SECURITY, jsonContent } from '../../openapi';
 
 const EventPath = z.object({ event_id: EventIdParam });
-const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } }) as const;
 
 /** GET /events, GET /events/{event_id}, GET /events/{event_id}/attempts, POST /events/{event_id}/retry (secret key). */
 export function registerEventRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, webhooks: WebhookDeliveryConfig): void {
@@ -25,7 +24,7 @@ export function registerEventRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, we
       security: SECURITY,
       middleware: [authenticate(deps, ['secret'])] as const,
       request: { query: ListEventsQuery },
-      responses: { 200: { description: 'A page of events', ...json(EventList) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'A page of events', ...jsonContent(EventList) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await listEvents(deps, c.get('auth'), c.req.valid('query')), 200),
   );
@@ -39,7 +38,7 @@ export function registerEventRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, we
       security: SECURITY,
       middleware: [authenticate(deps, ['secret'])] as const,
       request: { query: NoQuery, params: EventPath },
-      responses: { 200: { description: 'The event', ...json(EventDetail) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'The event', ...jsonContent(EventDetail) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await retrieveEvent(deps, c.get('auth'), c.req.valid('param').event_id), 200),
   );
@@ -53,7 +52,7 @@ export function registerEventRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, we
       security: SECURITY,
       middleware: [authenticate(deps, ['secret'])] as const,
       request: { query: NoQuery, params: EventPath },
-      responses: { 200: { description: 'The attempts', ...json(EventAttemptList) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'The attempts', ...jsonContent(EventAttemptList) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await listEventAttempts(deps, c.get('auth'), c.req.valid('param').event_id), 200),
   );
@@ -67,7 +66,7 @@ export function registerEventRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, we
       security: SECURITY,
       middleware: [authenticate(deps, ['secret'])] as const,
       request: { query: NoQuery, params: EventPath },
-      responses: { 200: { description: 'The event with the new attempt last', ...json(EventDetail) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'The event with the new attempt last', ...jsonContent(EventDetail) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await retryEvent(deps, webhooks, c.get('auth'), c.req.valid('param').event_id), 200),
   );

@@ -10,10 +10,8 @@ import { parseJsonBody } from '../../middleware/json-body';
 import { keyServiceErrors } from '../../middleware/key-service';
 import { callerAccountId, operatorSession } from '../../middleware/operator-session';
 import type { AppEnv } from '../../env';
-import { ERROR_RESPONSES } from '../../openapi';
+import { ERROR_RESPONSES, SESSION_SECURITY, jsonContent } from '../../openapi';
 
-const json = <T extends import('zod').ZodType>(schema: T) => ({ content: { 'application/json': { schema } } }) as const;
-const SESSION_SECURITY = [{ SessionAuth: [] }];
 
 /** The spec's key management under {base_url}/v1: scopes, and API keys listed, created, rotated and revoked (docs/keys.md). */
 export function registerKeyRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): void {
@@ -24,7 +22,7 @@ export function registerKeyRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): voi
       tags: ['Keys'],
       summary: 'List the scopes a key or operator may hold (no authentication)',
       request: { query: NoQuery },
-      responses: { 200: { description: 'The scopes', ...json(ScopesResponse) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'The scopes', ...jsonContent(ScopesResponse) }, ...ERROR_RESPONSES },
     }),
     (c) => c.json({ scopes: [...SCOPES] }, 200),
   );
@@ -37,7 +35,7 @@ export function registerKeyRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): voi
       summary: "List the account's working API keys (operator session or secret key); never a key's secret",
       middleware: [keyServiceErrors] as const,
       request: { query: NoQuery },
-      responses: { 200: { description: 'The keys', ...json(ApiKeyList) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'The keys', ...jsonContent(ApiKeyList) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await listApiKeys(deps, await callerAccountId(c, deps)), 200),
   );
@@ -51,7 +49,7 @@ export function registerKeyRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): voi
       security: SESSION_SECURITY,
       middleware: [keyServiceErrors, operatorSession(deps, { keyManagement: true }), parseJsonBody] as const,
       request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: CreateApiKeyRequest } } } },
-      responses: { 200: { description: 'The new key, with its plaintext', ...json(IssuedApiKey) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'The new key, with its plaintext', ...jsonContent(IssuedApiKey) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await createApiKey(deps, c.get('operator'), c.req.valid('json')), 200),
   );
@@ -65,7 +63,7 @@ export function registerKeyRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): voi
       security: SESSION_SECURITY,
       middleware: [keyServiceErrors, operatorSession(deps, { keyManagement: true })] as const,
       request: { query: NoQuery, params: KeyIdParam },
-      responses: { 200: { description: 'The replacement, with its plaintext', ...json(IssuedApiKey) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'The replacement, with its plaintext', ...jsonContent(IssuedApiKey) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await rotateApiKey(deps, c.get('operator'), c.req.valid('param').id), 200),
   );
@@ -79,7 +77,7 @@ export function registerKeyRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): voi
       security: SESSION_SECURITY,
       middleware: [keyServiceErrors, operatorSession(deps, { keyManagement: true })] as const,
       request: { query: NoQuery, params: KeyIdParam },
-      responses: { 200: { description: 'Revoked', ...json(RevokedApiKey) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'Revoked', ...jsonContent(RevokedApiKey) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await revokeApiKey(deps, c.get('operator'), c.req.valid('param').id), 200),
   );

@@ -21,10 +21,8 @@ import type { CoreDeps } from '../../../core/shared/deps';
 import type { AppEnv } from '../../env';
 import { parseJsonBody } from '../../middleware/json-body';
 import { operatorSession } from '../../middleware/operator-session';
-import { ERROR_RESPONSES } from '../../openapi';
+import { ERROR_RESPONSES, SESSION_SECURITY, jsonContent } from '../../openapi';
 
-const json = <T extends import('zod').ZodType>(schema: T) => ({ content: { 'application/json': { schema } } }) as const;
-const SESSION_SECURITY = [{ SessionAuth: [] }];
 
 /** Operators managed by operators (docs/keys.md "Operators"): list, invite, accept, remove, two-person two-factor reset. */
 export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps & { publicBaseUrl: string }): void {
@@ -37,7 +35,7 @@ export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps 
       security: SESSION_SECURITY,
       middleware: [operatorSession(deps, { keyManagement: false })] as const,
       request: { query: NoQuery },
-      responses: { 200: { description: 'The operators', ...json(OperatorList) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'The operators', ...jsonContent(OperatorList) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json({ data: await listOperators(deps, c.get('operator')) }, 200),
   );
@@ -51,7 +49,7 @@ export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps 
       security: SESSION_SECURITY,
       middleware: [operatorSession(deps, { keyManagement: true }), parseJsonBody] as const,
       request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: InviteOperatorRequest } } } },
-      responses: { 200: { description: 'The invitation, with its one-time token', ...json(OperatorInvitation) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'The invitation, with its one-time token', ...jsonContent(OperatorInvitation) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await inviteOperator(deps, c.get('operator'), c.req.valid('json'), deps.publicBaseUrl), 200),
   );
@@ -64,7 +62,7 @@ export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps 
       summary: "Accept an invitation with its token and a password (no key); two-factor is enrolled at the first sign-in",
       middleware: [parseJsonBody] as const,
       request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: AcceptInvitationRequest } } } },
-      responses: { 200: { description: 'The new operator', ...json(OperatorEntry) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'The new operator', ...jsonContent(OperatorEntry) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await acceptInvitation(deps, c.req.valid('json')), 200),
   );
@@ -78,7 +76,7 @@ export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps 
       security: SESSION_SECURITY,
       middleware: [operatorSession(deps, { keyManagement: true })] as const,
       request: { query: NoQuery, params: OperatorIdParam },
-      responses: { 200: { description: 'Removed', ...json(RemovedOperator) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'Removed', ...jsonContent(RemovedOperator) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await removeOperator(deps, c.get('operator'), c.req.valid('param').id), 200),
   );
@@ -92,7 +90,7 @@ export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps 
       security: SESSION_SECURITY,
       middleware: [operatorSession(deps, { keyManagement: true })] as const,
       request: { query: NoQuery, params: OperatorIdParam },
-      responses: { 200: { description: 'The pending reset', ...json(TwoFactorReset) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'The pending reset', ...jsonContent(TwoFactorReset) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await requestTwoFactorReset(deps, c.get('operator'), c.req.valid('param').id), 200),
   );
@@ -106,7 +104,7 @@ export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps 
       security: SESSION_SECURITY,
       middleware: [operatorSession(deps, { keyManagement: true })] as const,
       request: { query: NoQuery, params: ResetIdParam },
-      responses: { 200: { description: 'The approved reset', ...json(TwoFactorReset) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'The approved reset', ...jsonContent(TwoFactorReset) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await approveTwoFactorReset(deps, c.get('operator'), c.req.valid('param').reset_id), 200),
   );

@@ -12,11 +12,9 @@ import type { CoreDeps } from '../../../core/shared/deps';
 import { parseJsonBody } from '../../middleware/json-body';
 import { operatorSession, SESSION_COOKIE } from '../../middleware/operator-session';
 import type { AppEnv } from '../../env';
-import { ERROR_RESPONSES } from '../../openapi';
+import { ERROR_RESPONSES, SESSION_SECURITY, jsonContent } from '../../openapi';
 import { limitSubject, type RateLimitDeps } from '../../rate-limit';
 
-const json = <T extends import('zod').ZodType>(schema: T) => ({ content: { 'application/json': { schema } } }) as const;
-const SESSION_SECURITY = [{ SessionAuth: [] }];
 
 export interface SessionRouteDeps extends CoreDeps {
   publicBaseUrl: string;
@@ -41,7 +39,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>, deps: SessionRou
       summary: 'Sign in with e-mail and password; the session needs a TOTP verification before key management',
       middleware: [parseJsonBody] as const,
       request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: CreateSessionRequest } } } },
-      responses: { 200: { description: 'The session token (also set as an HttpOnly cookie)', ...json(SessionResponse) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'The session token (also set as an HttpOnly cookie)', ...jsonContent(SessionResponse) }, ...ERROR_RESPONSES },
     }),
     async (c) => {
       const body = c.req.valid('json');
@@ -61,7 +59,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>, deps: SessionRou
       security: SESSION_SECURITY,
       middleware: [operatorSession(deps, { keyManagement: false }), parseJsonBody] as const,
       request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: VerifySessionRequest } } } },
-      responses: { 200: { description: 'Verified', ...json(VerifiedSession) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'Verified', ...jsonContent(VerifiedSession) }, ...ERROR_RESPONSES },
     }),
     async (c) => {
       const operator = c.get('operator');
@@ -80,7 +78,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>, deps: SessionRou
       security: SESSION_SECURITY,
       middleware: [operatorSession(deps, { keyManagement: false })] as const,
       request: { query: NoQuery },
-      responses: { 200: { description: 'The new TOTP secret and its otpauth URI', ...json(TwoFactorEnrollment) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'The new TOTP secret and its otpauth URI', ...jsonContent(TwoFactorEnrollment) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await enrollTwoFactor(deps, c.get('operator')), 200),
   );
@@ -94,7 +92,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>, deps: SessionRou
       security: SESSION_SECURITY,
       middleware: [operatorSession(deps, { keyManagement: false })] as const,
       request: { query: NoQuery },
-      responses: { 200: { description: 'Ended', ...json(EndedSession) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'Ended', ...jsonContent(EndedSession) }, ...ERROR_RESPONSES },
     }),
     async (c: Context<AppEnv>) => {
       await endSession(deps, c.get('operator'));
@@ -112,7 +110,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>, deps: SessionRou
       security: SESSION_SECURITY,
       middleware: [operatorSession(deps, { keyManagement: false })] as const,
       request: { query: NoQuery },
-      responses: { 200: { description: 'Newest first', ...json(SecurityEmailList) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'Newest first', ...jsonContent(SecurityEmailList) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json({ data: await listSecurityEmails(deps, c.get('operator')) }, 200),
   );

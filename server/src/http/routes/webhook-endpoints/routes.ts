@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import {
   CreateWebhookEndpointRequest,
+  DeletedWebhookEndpoint,
   UpdateWebhookEndpointRequest,
   WebhookEndpoint,
   WebhookEndpointIdParam,
@@ -20,12 +21,8 @@ import type { WebhookDeliveryConfig } from '../../../webhooks/delivery';
 import type { AppEnv } from '../../env';
 import { parseJsonBody } from '../../middleware/json-body';
 import { operatorSession } from '../../middleware/operator-session';
-import { ERROR_RESPONSES } from '../../openapi';
-import { z } from 'zod';
+import { ERROR_RESPONSES, SESSION_SECURITY, jsonContent } from '../../openapi';
 
-const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } }) as const;
-const SESSION_SECURITY = [{ SessionAuth: [] }];
-const Deleted = z.object({ endpoint_id: z.string(), deleted: z.literal(true) });
 
 /** Webhook endpoints per mode, managed by operators (docs/webhooks.md "Endpoints"). */
 export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, webhooks: WebhookDeliveryConfig): void {
@@ -41,7 +38,7 @@ export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>, deps: Co
       security: SESSION_SECURITY,
       middleware: [session] as const,
       request: { query: NoQuery },
-      responses: { 200: { description: 'The endpoints', ...json(WebhookEndpointList) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'The endpoints', ...jsonContent(WebhookEndpointList) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json({ data: await listWebhookEndpoints(deps, c.get('operator')) }, 200),
   );
@@ -55,7 +52,7 @@ export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>, deps: Co
       security: SESSION_SECURITY,
       middleware: [change, parseJsonBody] as const,
       request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: CreateWebhookEndpointRequest } } } },
-      responses: { 200: { description: 'The endpoint and its signing secret', ...json(WebhookEndpointWithSecret) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'The endpoint and its signing secret', ...jsonContent(WebhookEndpointWithSecret) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await createWebhookEndpoint(deps, c.get('operator'), c.req.valid('json')), 200),
   );
@@ -69,7 +66,7 @@ export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>, deps: Co
       security: SESSION_SECURITY,
       middleware: [change, parseJsonBody] as const,
       request: { query: NoQuery, params: WebhookEndpointIdParam, body: { required: true, content: { 'application/json': { schema: UpdateWebhookEndpointRequest } } } },
-      responses: { 200: { description: 'The endpoint', ...json(WebhookEndpoint) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'The endpoint', ...jsonContent(WebhookEndpoint) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await updateWebhookEndpoint(deps, c.get('operator'), c.req.valid('param').id, c.req.valid('json')), 200),
   );
@@ -83,7 +80,7 @@ export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>, deps: Co
       security: SESSION_SECURITY,
       middleware: [change] as const,
       request: { query: NoQuery, params: WebhookEndpointIdParam },
-      responses: { 200: { description: 'Deleted', ...json(Deleted) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'Deleted', ...jsonContent(DeletedWebhookEndpoint) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await deleteWebhookEndpoint(deps, c.get('operator'), c.req.valid('param').id), 200),
   );
@@ -97,7 +94,7 @@ export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>, deps: Co
       security: SESSION_SECURITY,
       middleware: [change] as const,
       request: { query: NoQuery, params: WebhookEndpointIdParam },
-      responses: { 200: { description: 'The endpoint and its new secret', ...json(WebhookEndpointWithSecret) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'The endpoint and its new secret', ...jsonContent(WebhookEndpointWithSecret) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await rotateWebhookSecret(deps, c.get('operator'), c.req.valid('param').id), 200),
   );
@@ -111,7 +108,7 @@ export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>, deps: Co
       security: SESSION_SECURITY,
       middleware: [session] as const,
       request: { query: NoQuery, params: WebhookEndpointIdParam },
-      responses: { 200: { description: 'What the endpoint answered', ...json(WebhookTestResult) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'What the endpoint answered', ...jsonContent(WebhookTestResult) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await sendTestEvent(deps, webhooks, c.get('operator'), c.req.valid('param').id), 200),
   );
