@@ -1,7 +1,8 @@
 /**
  * Group commit on SQLite (storage/sqlite-group-commit.ts): a transaction resolves only once a second connection
- * can read what it wrote (committed, so durable under synchronous=FULL); concurrent transactions share COMMITs; one
- * that fails takes none of the others down; a single write outside a transaction is committed before it resolves.
+ * can read what it wrote and the WAL sync that covers its COMMIT has finished; concurrent transactions share COMMITs
+ * and syncs; one that fails takes none of the others down; a single write outside a transaction (an
+ * `insert ... returning` too) is committed and synced before it resolves; a failed sync acknowledges nothing.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,8 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { RailLedgerKey } from './recovery/records';
 import { groupCommitOf, openDatabase } from './database';
+import type { Kysely } from 'kysely';
+import type { Database } from './schema';
 import { SqlStore } from './sql-store';
 import type { SqliteGroupCommit } from './sqlite-group-commit';
 
@@ -78,5 +81,98 @@ describe('SQLite group commit', () => {
     expect(committed('single').n).toBe(1);
     await inTransaction;
     expect(committed('tx').n).toBe(1);
+  });
+
+  /** The same store on its own file, with WAL syncs that wait until the test lets them finish. */
+  async function heldSyncStore() {
+    const heldFile = join(dir, 'held.sqlite');
+    const pending: { resolve(): void; reject(error: Error): void }[] = [];
+    const { db } = openDatabase({
+      sqliteFile: heldFile,
+      sqliteSync: () => () => new Promise<void>((resolve, reject) => pending.push({ resolve, reject })),
+    });
+    const held = new SqlStore(db, 'sqlite');
+    const migrating = held.migrate();
+    // Migrations write too: let every sync they ask for finish.
+    const releaser = setInterval(() => pending.splice(0).forEach((sync) => sync.resolve()), 1);
+    await migrating;
+    clearInterval(releaser);
+    const heldReader = new BetterSqlite3(heldFile, { readonly: true });
+    const seen = (reference: string) => (heldReader.prepare('select count(*) as n from rail_ledger where reference = ?').get(reference) as { n: number }).n;
+    const turns = async (n: number) => {
+      for (let i = 0; i < n; i += 1) await new Promise((resolve) => setImmediate(resolve));
+    };
+    return { held, db: db as Kysely<Database>, group: groupCommitOf(db)!, pending, seen, turns, close: async () => {
+      heldReader.close();
+      const closing = held.close();
+      const releasing = setInterval(() => pending.splice(0).forEach((sync) => sync.resolve()), 1);
+      await closing;
+      clearInterval(releasing);
+    } };
+  }
+
+  test('a transaction, a single write and an insert ... returning resolve only after the sync that covers their COMMIT', async () => {
+    const s = await heldSyncStore();
+    try {
+      const settled: string[] = [];
+      const inTransaction = s.held.transaction((tx) => tx.railLedger.rememberRailAnswer(key('held-tx'), { kind: 'pending' }, new Date())).then(() => settled.push('tx'));
+      const single = s.held.railLedger.rememberRailAnswer(key('held-single'), { kind: 'pending' }, new Date()).then(() => settled.push('single'));
+      const returning = s.db
+        .insertInto('rail_ledger')
+        .values({ account_id: 'acc_group', mode: 'test', rail: 'upi', operation: 'authorize', reference: 'held-returning', answer: '{}', created_at: new Date().toISOString() })
+        .returningAll()
+        .execute()
+        .then(() => settled.push('returning'));
+      await s.turns(20);
+      // Committed (another connection reads them) but not yet synced: nobody is told.
+      expect([s.seen('held-tx'), s.seen('held-single'), s.seen('held-returning')]).toEqual([1, 1, 1]);
+      expect(settled).toEqual([]);
+      expect(s.pending.length).toBe(1);
+      while (s.pending.length > 0) {
+        s.pending.splice(0).forEach((sync) => sync.resolve());
+        await s.turns(5);
+      }
+      await Promise.all([inTransaction, single, returning]);
+      expect(settled.sort()).toEqual(['returning', 'single', 'tx']);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('writes committed while a sync runs wait for the next sync', async () => {
+    const s = await heldSyncStore();
+    try {
+      let first = false;
+      let second = false;
+      const one = s.held.transaction((tx) => tx.railLedger.rememberRailAnswer(key('first'), { kind: 'pending' }, new Date())).then(() => (first = true));
+      await s.turns(10);
+      expect(s.pending.length).toBe(1);
+      const two = s.held.transaction((tx) => tx.railLedger.rememberRailAnswer(key('second'), { kind: 'pending' }, new Date())).then(() => (second = true));
+      await s.turns(10);
+      expect(s.seen('second')).toBe(1);
+      s.pending.shift()!.resolve();
+      await one;
+      await s.turns(10);
+      expect([first, second]).toEqual([true, false]);
+      expect(s.pending.length).toBe(1);
+      s.pending.shift()!.resolve();
+      await two;
+      expect(s.group.syncs).toBeGreaterThanOrEqual(2);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a failed sync acknowledges neither the writes it covered nor any later one', async () => {
+    const s = await heldSyncStore();
+    try {
+      const covered = s.held.transaction((tx) => tx.railLedger.rememberRailAnswer(key('lost'), { kind: 'pending' }, new Date()));
+      await s.turns(10);
+      s.pending.shift()!.reject(new Error('EIO'));
+      await expect(covered).rejects.toThrow('EIO');
+      await expect(s.held.railLedger.rememberRailAnswer(key('later'), { kind: 'pending' }, new Date())).rejects.toThrow('EIO');
+    } finally {
+      await s.close().catch(() => undefined);
+    }
   });
 });

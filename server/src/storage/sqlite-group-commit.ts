@@ -1,17 +1,24 @@
 /**
- * Group commit for SQLite: one fsync acknowledges every transaction that committed since the last one.
+ * Group commit for SQLite: one fsync acknowledges every transaction that committed since the last one, and that
+ * fsync runs off the event loop.
  *
- * With synchronous=FULL each COMMIT waits for an fsync of the WAL on the event loop's thread, and under load that
- * wait is most of what a payment costs (docs/benchmarks.md). Here a logical transaction (Store.transaction) is a
- * SAVEPOINT inside one open database transaction, the batch; RELEASE ends it, and the batch COMMITs (one fsync) at
- * the next turn of the event loop when no logical transaction is in progress. Store.transaction resolves only
- * after the COMMIT of its batch, so nothing is acknowledged before it is durable; a crash loses only transactions
- * nobody was told about. A logical transaction that fails rolls back to its savepoint and leaves the batch intact.
+ * A logical transaction (Store.transaction) is a SAVEPOINT inside one open database transaction, the batch; RELEASE
+ * ends it, and the batch COMMITs at the next turn of the event loop when no logical transaction is in progress. The
+ * connection runs with synchronous=NORMAL, so COMMIT only writes the WAL; durability comes from an fdatasync of the
+ * WAL file on libuv's thread pool (the same sync synchronous=FULL would do inside COMMIT, on the event loop's
+ * thread, where under load it was most of what a payment cost: docs/benchmarks-reading.md). One sync covers every
+ * batch committed before it started; batches committed while it runs wait for the next one. Store.transaction
+ * resolves only after a sync that covers its batch, so nothing is acknowledged before it is durable; a crash or a
+ * power loss loses only transactions nobody was told about. A logical transaction that fails rolls back to its
+ * savepoint and leaves the batch intact.
  *
- * A write outside a logical transaction (a single statement) autocommits when no batch is open; inside an open batch
- * it joins the batch, and its caller resumes after the batch's COMMIT, as a transaction's does. Reads may see a logical transaction's writes before its batch is
- * durable (one connection); what they answer is never acknowledged as a write of theirs.
+ * A write outside a logical transaction (a single statement) opens a batch when none is open, or joins the open
+ * one, and its caller resumes after that batch is durable, as a transaction's does. Reads may see a logical
+ * transaction's writes before its batch is durable (one connection); what they answer is never acknowledged as a
+ * write of theirs.
  */
+import { closeSync, fdatasync, fsyncSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Database as SqliteHandle } from 'better-sqlite3';
 import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
 
@@ -19,6 +26,31 @@ interface Batch {
   promise: Promise<void>;
   resolve(): void;
   reject(error: unknown): void;
+}
+
+/** Makes everything committed so far durable. */
+export type SyncCommitted = () => Promise<void>;
+
+/**
+ * fdatasync of the database's WAL file (where a WAL-mode COMMIT writes), on the thread pool. The directory is synced
+ * once, so that the WAL file's own entry survives a power loss (what SQLite does when it creates the file).
+ */
+export function walSync(sqlite: SqliteHandle): SyncCommitted {
+  if (sqlite.memory) return () => Promise.resolve();
+  let fd: number | undefined;
+  return () => {
+    if (fd === undefined) {
+      fd = openSync(`${sqlite.name}-wal`, 'r');
+      const directory = openSync(dirname(sqlite.name), 'r');
+      try {
+        fsyncSync(directory);
+      } finally {
+        closeSync(directory);
+      }
+    }
+    const handle = fd;
+    return new Promise<void>((resolve, reject) => fdatasync(handle, (error) => (error ? reject(error) : resolve())));
+  };
 }
 
 export class SqliteGroupCommit {
@@ -29,24 +61,42 @@ export class SqliteGroupCommit {
   #flushScheduled = false;
   /** Set when a statement that writes runs outside a logical transaction; the batch then commits on release. */
   #singleWrite = false;
+  /** The last batch committed, and the last one a finished sync covers. */
+  #committedThrough = -1;
+  #durableThrough = -1;
+  #syncing: Promise<void> | undefined;
+  /** Set when a sync failed: what was committed may not be on disk, so no later write is acknowledged either. */
+  #syncError: unknown;
   readonly #batches = new Map<number, Batch>();
   /** Batches whose COMMIT failed, for callers that ask after the fact. */
   readonly #failed = new Map<number, unknown>();
-  /** COMMITs so far (one fsync each). */
+  /** COMMITs so far, and the syncs that made them durable (one sync covers one or more COMMITs). */
   commits = 0;
+  syncs = 0;
 
-  constructor(private readonly sqlite: SqliteHandle) {}
+  constructor(
+    private readonly sqlite: SqliteHandle,
+    private readonly syncCommitted: SyncCommitted = walSync(sqlite),
+  ) {}
 
-  /** A statement about to run: a write outside a logical transaction makes the batch commit on release. */
-  noteStatement(reader: boolean): void {
-    if (!reader && this.#activeTransactions === 0) this.#singleWrite = true;
+  /**
+   * A statement about to run. One that writes (is not read-only: `insert ... returning` writes too) outside a logical
+   * transaction runs in the batch, opening one when none is open, and makes the batch commit on release.
+   */
+  noteStatement(readonly: boolean): void {
+    if (readonly || this.#activeTransactions > 0) return;
+    this.#openBatch();
+    this.#singleWrite = true;
+  }
+
+  #openBatch(): void {
+    if (this.#batchOpen) return;
+    this.sqlite.exec('BEGIN IMMEDIATE');
+    this.#batchOpen = true;
   }
 
   beginTransaction(): void {
-    if (!this.#batchOpen) {
-      this.sqlite.exec('BEGIN IMMEDIATE');
-      this.#batchOpen = true;
-    }
+    this.#openBatch();
     this.#activeTransactions += 1;
   }
 
@@ -69,11 +119,12 @@ export class SqliteGroupCommit {
     return this.#batchId;
   }
 
-  /** Resolves once batch `id` is committed (durable); rejects if its COMMIT failed. */
+  /** Resolves once batch `id` is committed and synced (durable); rejects if its COMMIT or a sync failed. */
   durable(id: number): Promise<void> {
-    if (id < this.#batchId || !this.#batchOpen) {
-      return this.#failed.has(id) ? Promise.reject(this.#failed.get(id)) : Promise.resolve();
-    }
+    if (this.#failed.has(id)) return Promise.reject(this.#failed.get(id));
+    if (this.#syncError !== undefined) return Promise.reject(this.#syncError);
+    // Nothing was written under an id that is neither open nor committed.
+    if (id <= this.#durableThrough || (id === this.#batchId && !this.#batchOpen)) return Promise.resolve();
     let batch = this.#batches.get(id);
     if (batch === undefined) {
       let resolve!: () => void;
@@ -89,13 +140,12 @@ export class SqliteGroupCommit {
   }
 
   /**
-   * Connection released. A single write since the last release that ran inside the open batch returns that batch,
-   * for its caller to wait on (it joins the batch's COMMIT like a transaction); otherwise undefined (autocommit).
+   * Connection released. A single write since the last release returns its batch, for its caller to wait on (it
+   * joins the batch's COMMIT and sync like a transaction); otherwise undefined.
    */
   released(): number | undefined {
     if (!this.#singleWrite) return undefined;
     this.#singleWrite = false;
-    if (!this.#batchOpen) return undefined;
     this.#scheduleFlush();
     return this.#batchId;
   }
@@ -106,8 +156,6 @@ export class SqliteGroupCommit {
     const id = this.#batchId;
     this.#batchOpen = false;
     this.#batchId += 1;
-    const batch = this.#batches.get(id);
-    this.#batches.delete(id);
     try {
       this.sqlite.exec('COMMIT');
       this.commits += 1;
@@ -115,10 +163,52 @@ export class SqliteGroupCommit {
       if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
       this.#failed.set(id, error);
       if (this.#failed.size > 100) this.#failed.delete(this.#failed.keys().next().value as number);
+      const batch = this.#batches.get(id);
+      this.#batches.delete(id);
       batch?.reject(error);
       return;
     }
-    batch?.resolve();
+    this.#committedThrough = id;
+    this.#startSync();
+  }
+
+  /** One sync at a time; a sync covers the batches committed before it started. */
+  #startSync(): void {
+    if (this.#syncing !== undefined || this.#durableThrough >= this.#committedThrough || this.#syncError !== undefined) return;
+    const through = this.#committedThrough;
+    const settled = (error?: unknown) => {
+      this.#syncing = undefined;
+      if (error !== undefined) this.#syncError = error;
+      else {
+        this.syncs += 1;
+        this.#durableThrough = through;
+      }
+      this.#settle(through, error);
+      this.#startSync();
+    };
+    let started: Promise<void>;
+    try {
+      started = this.syncCommitted();
+    } catch (error) {
+      started = Promise.reject(error);
+    }
+    this.#syncing = started.then(() => settled(), (error: unknown) => settled(error ?? new Error('WAL sync failed')));
+  }
+
+  /** Resolves (or rejects with `error`) every waiting batch up to `through`. */
+  #settle(through: number, error?: unknown): void {
+    for (const [id, batch] of this.#batches) {
+      if (id > through) continue;
+      this.#batches.delete(id);
+      if (error === undefined) batch.resolve();
+      else batch.reject(error);
+    }
+  }
+
+  /** Commits the open batch and waits until everything committed is durable (before closing the connection). */
+  async drain(): Promise<void> {
+    this.flush();
+    while (this.#syncing !== undefined) await this.#syncing;
   }
 }
 
@@ -168,7 +258,7 @@ export class GroupCommitSqliteDriver extends SqliteDriver {
   }
 
   override async destroy(): Promise<void> {
-    this.group.flush();
+    await this.group.drain();
     await super.destroy();
   }
 }
