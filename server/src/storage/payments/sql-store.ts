@@ -76,14 +76,6 @@ export class SqlPaymentAttemptStore implements PaymentAttemptStore {
   }
 
   async updateLatestAttempt(scope: Scope, paymentId: string, patch: PaymentAttemptPatch): Promise<PaymentAttemptRecord | undefined> {
-    const latest = await this.db
-      .selectFrom('payment_attempts')
-      .select('attempt_id')
-      .where(inScope(scope))
-      .where('payment_id', '=', paymentId)
-      .orderBy('attempt_number', 'desc')
-      .executeTakeFirst();
-    if (latest === undefined) return undefined;
     const columns: Partial<PaymentAttemptsTable> = { updated_at: patch.updatedAt.toISOString() };
     if (patch.status !== undefined) columns.status = patch.status;
     if (patch.referenceId !== undefined) columns.reference_id = patch.referenceId;
@@ -92,11 +84,20 @@ export class SqlPaymentAttemptStore implements PaymentAttemptStore {
     if (patch.errorReason !== undefined) columns.error_reason = patch.errorReason;
     if (patch.pollId !== undefined) columns.poll_id = patch.pollId;
     if (patch.cancellationReason !== undefined) columns.cancellation_reason = patch.cancellationReason;
+    // One statement (one round trip on PostgreSQL): the newest attempt is found by the update itself.
     const row = await this.db
       .updateTable('payment_attempts')
       .set(columns)
       .where(inScope(scope))
-      .where('attempt_id', '=', latest.attempt_id)
+      .where('attempt_id', '=', (eb) =>
+        eb
+          .selectFrom('payment_attempts')
+          .select('attempt_id')
+          .where(inScope(scope))
+          .where('payment_id', '=', paymentId)
+          .orderBy('attempt_number', 'desc')
+          .limit(1),
+      )
       .returningAll()
       .executeTakeFirst();
     return row && toAttempt(row);
