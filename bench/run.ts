@@ -6,14 +6,15 @@
  * - pgbench's TPC-B-like transactions on the same PostgreSQL at the same client count.
  * It prints one table and writes docs/benchmarks.md. Never part of the test run.
  *
- * Environment: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 16), BENCH_PROFILE=0 skips the CPU profile.
+ * Environment: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 16), BENCH_PROFILE=0 skips the CPU profile,
+ * BENCH_SCALE_OUT=0 skips the 1/2/4-process curve on PostgreSQL.
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, postgresReachable } from '../server/src/test-support/harness';
-import { FIXED_SECRET_KEY, freePort, ROOT } from '../server/src/test-support/server-process';
+import { FIXED_SECRET_KEY, freePort, railEnv, ROOT } from '../server/src/test-support/server-process';
 import { openLoopPayments, runChain, type ChainResult, type PaymentLatency } from './load';
 import { mountBench, mountTable } from './mount';
 import { bootServer, pgbenchTps, rssMb, summarizeProfile, tempDir } from './process-metrics';
@@ -21,6 +22,7 @@ import { bootServer, pgbenchTps, rssMb, summarizeProfile, tempDir } from './proc
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 16);
 const PROFILE = process.env['BENCH_PROFILE'] !== '0';
+const SCALE_OUT = process.env['BENCH_SCALE_OUT'] !== '0';
 const WARMUP_SECONDS = 2;
 const SERVER = ['--enable-source-maps', 'dist/server/main.js'];
 
@@ -95,6 +97,85 @@ async function profileUnderLoad(dataDir: string, databaseUrl: string | undefined
   return summary;
 }
 
+// --- throughput: the scale-out curve on PostgreSQL (issue 16) ---
+
+const SCALE_OUT_PROCESSES = [1, 2, 4];
+
+interface ScaleOutPoint {
+  processes: number;
+  paymentsPerSecond: number;
+  callP99: number;
+  errors: number;
+}
+
+/** N processes of the compiled server behind one port (bench/cluster-server.mjs), on one fresh PostgreSQL database. */
+async function scaleOutCurve(): Promise<ScaleOutPoint[]> {
+  const database = await createTestDatabase('postgres');
+  const data = tempDir('rail-bench-cluster-');
+  try {
+    // One process migrates and bootstraps first, so N processes start on a ready store.
+    await (await bootServer(SERVER, { dataDir: data.path, databaseUrl: database.databaseUrl })).stop();
+    const points: ScaleOutPoint[] = [];
+    for (const processes of SCALE_OUT_PROCESSES) {
+      const cluster = await startCluster(processes, data.path, database.databaseUrl!);
+      try {
+        await runChain(cluster.baseUrl, { connections: CONNECTIONS, seconds: WARMUP_SECONDS, apiKey: FIXED_SECRET_KEY });
+        const result = await runChain(cluster.baseUrl, { connections: CONNECTIONS, seconds: SECONDS, apiKey: FIXED_SECRET_KEY });
+        points.push({ processes, paymentsPerSecond: result.paymentsPerSecond, callP99: result.callP99, errors: result.errors });
+        console.log(`PostgreSQL, ${processes} process(es): ${fixed(result.paymentsPerSecond)} payments/s`);
+      } finally {
+        await cluster.stop();
+      }
+    }
+    return points;
+  } finally {
+    data.remove();
+    await database.drop();
+  }
+}
+
+async function startCluster(processes: number, dataDir: string, databaseUrl: string): Promise<{ baseUrl: string; stop(): Promise<void> }> {
+  const { spawn } = await import('node:child_process');
+  const [port, jsPort] = [await freePort(), await freePort()];
+  const child = spawn(process.execPath, ['bench/cluster-server.mjs'], {
+    cwd: ROOT,
+    env: { ...railEnv({ port, jsPort, dataDir, databaseUrl, logLevel: 'error' }), RAIL_RATE_LIMITS: 'off', RAIL_BENCH_PROCESSES: String(processes) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+  await new Promise<void>((resolveReady, rejectReady) => {
+    let output = '';
+    const timer = setTimeout(() => rejectReady(new Error(`${processes} processes did not start within 60 s`)), 60_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('cluster ready')) {
+        clearTimeout(timer);
+        resolveReady();
+      }
+    });
+    child.once('exit', () => rejectReady(new Error(`the cluster exited during start:\n${output}`)));
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+function renderScaleOut(points: ScaleOutPoint[]): string {
+  if (points.length === 0) return '(not measured: PostgreSQL not reachable, or BENCH_SCALE_OUT=0)';
+  const one = points[0]!.paymentsPerSecond;
+  return [
+    '| processes | payments/s | vs 1 process | per-call p99 (ms) | errors |',
+    '|---|---|---|---|---|',
+    ...points.map((p) => `| ${p.processes} | ${fixed(p.paymentsPerSecond)} | ${fixed(p.paymentsPerSecond / one, 2)}x | ${fixed(p.callP99, 1)} | ${p.errors} |`),
+  ].join('\n');
+}
+
+// --- end of the throughput section ---
+
 function render(bare: ChainResult & { startupMs: number }, results: EngineResult[], pgbench: number | undefined): string {
   const lines = [
     '| measure | SQLite | PostgreSQL | goal |',
@@ -135,6 +216,7 @@ async function main(): Promise<void> {
   console.log(`bare Hono handler: ${fixed(bare.callsPerSecond)} req/s`);
   const results: EngineResult[] = [await measureEngine('SQLite', undefined)];
   let pgbench: number | undefined;
+  let scaleOut: ScaleOutPoint[] = [];
   if (await postgresReachable()) {
     const bench = await createTestDatabase('postgres');
     try {
@@ -148,10 +230,12 @@ async function main(): Promise<void> {
     } finally {
       await database.drop();
     }
+    if (SCALE_OUT) scaleOut = await scaleOutCurve();
   }
   const table = render(bare, results, pgbench);
   const profiles = renderProfiles(results);
-  console.log(`\n${table}\n\n${profiles}\n`);
+  const scaleOutTable = renderScaleOut(scaleOut);
+  console.log(`\n${table}\n\n${scaleOutTable}\n\n${profiles}\n`);
   const mount = mountTable(await mountBench());
   console.log(`\n${mount}\n`);
 
@@ -182,6 +266,13 @@ Generated by \`npm run bench\` (bench/run.ts) on ${new Date().toISOString().slic
 ## Results
 
 ${table}
+
+## Scale-out on PostgreSQL
+
+The same closed loop (${CONNECTIONS} connections) against N processes of the compiled server behind one port
+(bench/cluster-server.mjs, node:cluster), on one PostgreSQL, on this ${availableParallelism()}-CPU machine:
+
+${scaleOutTable}
 
 ## Where the time goes
 
