@@ -12,8 +12,10 @@
  * power loss loses only transactions nobody was told about. A logical transaction that fails rolls back to its
  * savepoint and leaves the batch intact.
  *
- * A write outside a logical transaction (a single statement) opens a batch when none is open, or joins the open
- * one, and its caller resumes after that batch is durable, as a transaction's does. Reads may see a logical
+ * A write outside a logical transaction (a single statement) joins the open batch, or autocommits when none is open
+ * (so it holds the write lock only while it runs: another connection to the file, as in the two-instance tests,
+ * never waits for this process's event loop); either way its caller resumes only after a sync covers it, as a
+ * transaction's does. Reads may see a logical
  * transaction's writes before its batch is durable (one connection); what they answer is never acknowledged as a
  * write of theirs.
  */
@@ -59,8 +61,8 @@ export class SqliteGroupCommit {
   #batchId = 0;
   #activeTransactions = 0;
   #flushScheduled = false;
-  /** Set when a statement that writes runs outside a logical transaction; the batch then commits on release. */
-  #singleWrite = false;
+  /** Set when a statement that writes runs outside a logical transaction: in the open batch, or on its own. */
+  #singleWrite: 'in-batch' | 'autocommit' | undefined;
   /** The last batch committed, and the last one a finished sync covers. */
   #committedThrough = -1;
   #durableThrough = -1;
@@ -81,12 +83,12 @@ export class SqliteGroupCommit {
 
   /**
    * A statement about to run. One that writes (is not read-only: `insert ... returning` writes too) outside a logical
-   * transaction runs in the batch, opening one when none is open, and makes the batch commit on release.
+   * transaction joins the open batch, or autocommits when none is open (holding the write lock only while it runs);
+   * either way its caller waits for a sync that covers it (released()).
    */
   noteStatement(readonly: boolean): void {
     if (readonly || this.#activeTransactions > 0) return;
-    this.#openBatch();
-    this.#singleWrite = true;
+    this.#singleWrite = this.#batchOpen ? 'in-batch' : 'autocommit';
   }
 
   #openBatch(): void {
@@ -140,14 +142,25 @@ export class SqliteGroupCommit {
   }
 
   /**
-   * Connection released. A single write since the last release returns its batch, for its caller to wait on (it
-   * joins the batch's COMMIT and sync like a transaction); otherwise undefined.
+   * Connection released. A single write since the last release returns the batch id to wait on: the open batch's,
+   * whose COMMIT and sync it joins like a transaction, or, for an autocommitted write, an id of its own that the
+   * next sync covers. Otherwise undefined.
    */
   released(): number | undefined {
-    if (!this.#singleWrite) return undefined;
-    this.#singleWrite = false;
-    this.#scheduleFlush();
-    return this.#batchId;
+    const write = this.#singleWrite;
+    if (write === undefined) return undefined;
+    this.#singleWrite = undefined;
+    // (A batch opened since an autocommit would cover it too: its sync comes after.)
+    if (write === 'in-batch' || this.#batchOpen) {
+      this.#scheduleFlush();
+      return this.#batchId;
+    }
+    // Committed already (autocommit, which writes the WAL without a sync): its id takes the place of a batch.
+    const id = this.#batchId;
+    this.#batchId += 1;
+    this.#committedThrough = id;
+    this.#startSync();
+    return id;
   }
 
   /** Commits the open batch unless a logical transaction is in progress (its end schedules the next try). */
