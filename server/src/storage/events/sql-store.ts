@@ -122,20 +122,20 @@ export class SqlWebhookStore implements WebhookStore {
       .orderBy('event_id')
       .limit(limit)
       .execute();
-    const claimed: WebhookEventRecord[] = [];
-    for (const { event_id } of candidates) {
-      const row = await this.db
-        .updateTable('webhook_events')
-        .set({ lease_id: leaseId, locked_until: iso(lockedUntil) })
-        .where('event_id', '=', event_id)
-        .where('delivery_status', '=', 'pending')
-        .where('next_attempt_at', '<=', iso(now))
-        .where(leaseFree(now))
-        .returningAll()
-        .executeTakeFirst();
-      if (row !== undefined) claimed.push(toDeliveryEvent(row));
-    }
-    return claimed;
+    if (candidates.length === 0) return [];
+    // One conditional update for the whole batch (one statement, one commit): a row another instance claimed since
+    // the select no longer matches, so each event goes to exactly one lease.
+    const rows = await this.db
+      .updateTable('webhook_events')
+      .set({ lease_id: leaseId, locked_until: iso(lockedUntil) })
+      .where('event_id', 'in', candidates.map((candidate) => candidate.event_id))
+      .where('delivery_status', '=', 'pending')
+      .where('next_attempt_at', '<=', iso(now))
+      .where(leaseFree(now))
+      .returningAll()
+      .execute();
+    const order = new Map(candidates.map((candidate, index) => [candidate.event_id, index]));
+    return rows.map(toDeliveryEvent).sort((a, b) => order.get(a.eventId)! - order.get(b.eventId)!);
   }
 
   async claimEvent(scope: Scope, eventId: string, now: Date, lockedUntil: Date, leaseId: string): Promise<WebhookEventRecord | undefined> {
