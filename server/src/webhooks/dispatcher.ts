@@ -53,6 +53,8 @@ export class WebhookDispatcher {
     const leaseId = this.#newLeaseId();
     const claimed = await store.webhooks.claimDueEvents(now, new Date(now.getTime() + this.#config.leaseMs), leaseId, this.#batchSize);
     const endpoints = new Map<string, Promise<DeliveryEndpoint | undefined>>();
+    // Events of accounts without a usable endpoint are marked together: one write for the claim, not one per event.
+    const noEndpoint: string[] = [];
     await Promise.all(
       claimed.map(async (event) => {
         try {
@@ -64,7 +66,7 @@ export class WebhookDispatcher {
           }
           const endpoint = usableEndpoint(await lookup, clock.now());
           if (endpoint === undefined) {
-            await store.webhooks.markNoEndpoint(event.eventId, leaseId, clock.now());
+            noEndpoint.push(event.eventId);
             return;
           }
           const { attempt, recorded } = await deliverClaimedEvent(this.#deps, this.#config, event, endpoint, 'scheduled', leaseId);
@@ -78,6 +80,12 @@ export class WebhookDispatcher {
         }
       }),
     );
+    try {
+      await store.webhooks.markNoEndpoint(noEndpoint, leaseId, clock.now());
+    } catch (error) {
+      // The leases expire and the events are claimed again later.
+      this.#logger?.error({ err: error, events: noEndpoint.length }, 'could not record events without an endpoint');
+    }
     return claimed.length;
   }
 

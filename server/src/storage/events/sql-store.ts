@@ -190,14 +190,15 @@ export class SqlWebhookStore implements WebhookStore {
     return (result.numUpdatedRows ?? 0n) > 0n;
   }
 
-  async markNoEndpoint(eventId: string, leaseId: string, now: Date): Promise<boolean> {
+  async markNoEndpoint(eventIds: readonly string[], leaseId: string, now: Date): Promise<number> {
+    if (eventIds.length === 0) return 0;
     const result = await this.db
       .updateTable('webhook_events')
       .set({ delivery_status: 'no_endpoint', next_attempt_at: null, lease_id: null, locked_until: null, updated_at: iso(now) })
-      .where('event_id', '=', eventId)
+      .where('event_id', 'in', eventIds)
       .where('lease_id', '=', leaseId)
       .executeTakeFirst();
-    return (result.numUpdatedRows ?? 0n) > 0n;
+    return Number(result.numUpdatedRows ?? 0n);
   }
 
   async releaseEvent(eventId: string, leaseId: string): Promise<void> {

@@ -42,8 +42,11 @@ export interface WebhookStore {
    * lease was lost (it expired and another claimer took the event).
    */
   completeAttempt(eventId: string, leaseId: string, outcome: AttemptOutcome): Promise<boolean>;
-  /** Marks a claimed event no_endpoint and releases the lease. */
-  markNoEndpoint(eventId: string, leaseId: string, now: Date): Promise<boolean>;
+  /**
+   * Marks claimed events no_endpoint and releases their lease, those that `leaseId` still holds; returns how many.
+   * One statement for the whole claim (one commit on PostgreSQL).
+   */
+  markNoEndpoint(eventIds: readonly string[], leaseId: string, now: Date): Promise<number>;
   /** Releases a lease without changing anything else. */
   releaseEvent(eventId: string, leaseId: string): Promise<void>;
 }
