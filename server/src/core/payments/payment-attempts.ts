@@ -14,16 +14,15 @@ export function pollIdFor(paymentId: string): string {
   return `poll_${paymentId}`;
 }
 
-/** Opens the next attempt of a payment just claimed by confirm (status `pending`), in the caller's transaction. */
+/**
+ * Opens the next attempt of a payment just claimed by confirm (status `pending`), in the caller's transaction. The
+ * store numbers it: Hyperswitch's attempt id, `<payment_id>_<attempt_count>`.
+ */
 export async function openAttempt(tx: Stores, payment: PaymentRecord, now: Date): Promise<PaymentAttemptRecord> {
-  const attemptNumber = (await tx.attempts.countAttempts(payment, payment.paymentId)) + 1;
-  const attempt: PaymentAttemptRecord = {
+  return tx.attempts.insertNextAttempt({
     accountId: payment.accountId,
     mode: payment.mode,
-    // Hyperswitch's attempt id: `<payment_id>_<attempt_count>`.
-    attemptId: `${payment.paymentId}_${attemptNumber}`,
     paymentId: payment.paymentId,
-    attemptNumber,
     status: 'pending',
     amount: payment.amount,
     currency: payment.currency,
@@ -39,9 +38,7 @@ export async function openAttempt(tx: Stores, payment: PaymentRecord, now: Date)
     cancellationReason: null,
     createdAt: now,
     updatedAt: now,
-  };
-  await tx.attempts.insertAttempt(attempt);
-  return attempt;
+  });
 }
 
 function attemptStatusFor(outcome: Exclude<RailOutcome, { kind: 'pending' }>, payment: PaymentRecord): AttemptStatus {

@@ -6,7 +6,7 @@ import type { NextAction, PaymentStatus } from '../../../../protocol/payments';
 import type { InsertResult, Scope } from '../../kernel/store-types';
 import type { PaymentAttemptPatch, PaymentAttemptRecord, PaymentCaptureRecord, PaymentListQuery, PaymentPatch, PaymentRecord, WaitingPaymentCursor } from './records';
 import type { PaymentAttemptsTable, PaymentCapturesTable, PaymentsTable } from './schema';
-import type { PaymentAttemptStore, PaymentCaptureStore, PaymentListStore, PaymentsStores, PaymentStore } from './store';
+import type { NewPaymentAttempt, PaymentAttemptStore, PaymentCaptureStore, PaymentListStore, PaymentsStores, PaymentStore } from './store';
 import { type Db, inScope, insertResult, iso, jsonOrNull, parseJson } from '../sql-rows';
 
 function toAttempt(row: Selectable<PaymentAttemptsTable>): PaymentAttemptRecord {
@@ -37,42 +37,43 @@ function toAttempt(row: Selectable<PaymentAttemptsTable>): PaymentAttemptRecord 
 export class SqlPaymentAttemptStore implements PaymentAttemptStore {
   constructor(private readonly db: Db) {}
 
-  async insertAttempt(attempt: PaymentAttemptRecord): Promise<void> {
-    await this.db
-      .insertInto('payment_attempts')
-      .values({
-        account_id: attempt.accountId,
-        mode: attempt.mode,
-        attempt_id: attempt.attemptId,
-        payment_id: attempt.paymentId,
-        attempt_number: attempt.attemptNumber,
-        status: attempt.status,
-        amount: attempt.amount,
-        currency: attempt.currency,
-        payment_method: attempt.paymentMethod,
-        payment_method_type: attempt.paymentMethodType,
-        capture_method: attempt.captureMethod,
-        connector: attempt.connector,
-        reference_id: attempt.referenceId,
-        error_code: attempt.errorCode,
-        error_message: attempt.errorMessage,
-        error_reason: attempt.errorReason,
-        poll_id: attempt.pollId,
-        cancellation_reason: attempt.cancellationReason,
-        created_at: attempt.createdAt.toISOString(),
-        updated_at: attempt.updatedAt.toISOString(),
-      })
-      .execute();
-  }
-
-  async countAttempts(scope: Scope, paymentId: string): Promise<number> {
+  async insertNextAttempt(attempt: NewPaymentAttempt): Promise<PaymentAttemptRecord> {
+    // Counted in the insert itself (one round trip on PostgreSQL); the caller's claim on the payment row keeps two
+    // confirms of one payment from counting at once.
     const row = await this.db
-      .selectFrom('payment_attempts')
-      .select((eb) => eb.fn.countAll<number | string>().as('count'))
-      .where(inScope(scope))
-      .where('payment_id', '=', paymentId)
+      .insertInto('payment_attempts')
+      .values((eb) => {
+        const nextNumber = eb
+          .selectFrom('payment_attempts')
+          .select(sql<number>`count(*) + 1`.as('next_number'))
+          .where(inScope(attempt))
+          .where('payment_id', '=', attempt.paymentId);
+        return {
+          account_id: attempt.accountId,
+          mode: attempt.mode,
+          attempt_id: sql<string>`cast(${attempt.paymentId} as text) || '_' || cast((${nextNumber}) as text)`,
+          payment_id: attempt.paymentId,
+          attempt_number: nextNumber,
+          status: attempt.status,
+          amount: attempt.amount,
+          currency: attempt.currency,
+          payment_method: attempt.paymentMethod,
+          payment_method_type: attempt.paymentMethodType,
+          capture_method: attempt.captureMethod,
+          connector: attempt.connector,
+          reference_id: attempt.referenceId,
+          error_code: attempt.errorCode,
+          error_message: attempt.errorMessage,
+          error_reason: attempt.errorReason,
+          poll_id: attempt.pollId,
+          cancellation_reason: attempt.cancellationReason,
+          created_at: attempt.createdAt.toISOString(),
+          updated_at: attempt.updatedAt.toISOString(),
+        };
+      })
+      .returningAll()
       .executeTakeFirstOrThrow();
-    return Number(row.count);
+    return toAttempt(row);
   }
 
   async updateLatestAttempt(scope: Scope, paymentId: string, patch: PaymentAttemptPatch): Promise<PaymentAttemptRecord | undefined> {

@@ -6,10 +6,15 @@ import type { PaymentStatus } from '../../../../protocol/payments';
 import type { InsertResult, Scope } from '../../kernel/store-types';
 import type { PaymentAttemptPatch, PaymentAttemptRecord, PaymentCaptureRecord, PaymentListQuery, PaymentPatch, PaymentRecord, WaitingPaymentCursor } from './records';
 
+/** An attempt before the store numbers it. */
+export type NewPaymentAttempt = Omit<PaymentAttemptRecord, 'attemptId' | 'attemptNumber'>;
+
 export interface PaymentAttemptStore {
-  insertAttempt(attempt: PaymentAttemptRecord): Promise<void>;
-  /** Number of attempts the payment has (the next attempt_number is this plus one). */
-  countAttempts(scope: Scope, paymentId: string): Promise<number>;
+  /**
+   * Inserts the payment's next attempt in one statement: attempt_number is the number of its attempts so far plus
+   * one, attempt_id `<payment_id>_<attempt_number>` (Hyperswitch's attempt id). Returns the stored attempt.
+   */
+  insertNextAttempt(attempt: NewPaymentAttempt): Promise<PaymentAttemptRecord>;
   /** Updates the payment's newest attempt; undefined when it has none. */
   updateLatestAttempt(scope: Scope, paymentId: string, patch: PaymentAttemptPatch): Promise<PaymentAttemptRecord | undefined>;
   /** Oldest first. */

@@ -373,6 +373,38 @@ forEachEngine('Payment operations API', (engine) => {
   });
 
   describe(`[${engine}] retrieve options`, () => {
+    test('the store numbers each new attempt after the ones before it (count + 1, id <payment_id>_<number>)', async () => {
+      const payment = await confirmed('success@upi');
+      const now = new Date();
+      const second = await h.store.transaction((tx) =>
+        tx.attempts.insertNextAttempt({
+          ...scope(),
+          paymentId: payment.payment_id,
+          status: 'pending',
+          amount: 10_000,
+          currency: 'INR',
+          paymentMethod: 'upi',
+          paymentMethodType: 'upi_collect',
+          captureMethod: 'automatic',
+          connector: null,
+          referenceId: null,
+          errorCode: null,
+          errorMessage: null,
+          errorReason: null,
+          pollId: null,
+          cancellationReason: null,
+          createdAt: now,
+          updatedAt: now,
+        }),
+      );
+      expect(second).toMatchObject({ attemptId: `${payment.payment_id}_2`, attemptNumber: 2, status: 'pending' });
+      const attempts = await h.store.attempts.listAttempts(scope(), payment.payment_id);
+      expect(attempts.map((attempt) => [attempt.attemptId, attempt.attemptNumber])).toEqual([
+        [`${payment.payment_id}_1`, 1],
+        [`${payment.payment_id}_2`, 2],
+      ]);
+    });
+
     test('expand_attempts: one attempt per confirm with its outcome', async () => {
       const payment = await confirmed('success@upi');
       const plain = await ok<Json>(await retrieve(payment.payment_id));
