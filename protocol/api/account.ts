@@ -92,6 +92,14 @@ export const ListPaymentMethodsResponse = z
   .meta({ id: 'PaymentMethodList' });
 export type ListPaymentMethodsResponse = z.infer<typeof ListPaymentMethodsResponse>;
 
+/**
+ * POST /demo/payments body (demo merchant backend, test mode only): the currency picks which methods the demo shows
+ * (INR: UPI and cards; EUR: cards and crypto; KES: bank transfer and mobile money). Absent: INR.
+ */
+export const DEMO_CURRENCIES = ['INR', 'EUR', 'KES'] as const;
+export const DemoPaymentRequest = z.object({ currency: z.enum(DEMO_CURRENCIES).optional() }).strict();
+export type DemoPaymentRequest = z.infer<typeof DemoPaymentRequest>;
+
 /** POST /demo/payments answer (demo merchant backend, test mode only). */
 export const DemoPaymentResponse = z.object({ payment_id: z.string(), client_secret: z.string() });
 export type DemoPaymentResponse = z.infer<typeof DemoPaymentResponse>;
