@@ -1,8 +1,8 @@
 /**
  * The frame document's only script: small, so it runs as soon as it arrives. It reads the fragment and starts the
- * two load requests (the payment, its methods), then runs the frame app (main.tsx, a separate chunk the document
- * preloads in parallel), which takes those responses instead of asking again. The API calls so overlap the
- * download and parse of the app instead of following them (issue 17 §4).
+ * load request (the payment's methods with the payment expanded: one request, one CORS preflight), then runs the
+ * frame app (main.tsx, a separate chunk the document preloads in parallel), which takes that response instead of
+ * asking again. The API call so overlaps the download and parse of the app instead of following it (issue 17 §4).
  */
 import { startLoadRequests } from './load-requests';
 import { documentApiBaseUrl, parseFrameParams } from './params';
