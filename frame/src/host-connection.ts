@@ -14,6 +14,8 @@ export function connectHost(merchantOrigin: string, channel: string, methods: Fr
   let queue: FrameEvent[] | null = [];
   let send: ((event: FrameEvent) => void) | null = null;
   connection.promise.then((host) => {
+    // Read by the mount benchmark (bench/mount.ts): when the handshake with the host finished.
+    performance.mark('rail:connected');
     send = (event) => void host.emit(event).catch(() => {});
     const pending = queue ?? [];
     queue = null;

@@ -42,6 +42,8 @@ export function start(root: HTMLElement, params: FrameParams | undefined, prefet
     root.textContent = 'This page works only inside a Rail payment element.';
     return;
   }
+  // Read by the mount benchmark (bench/mount.ts): the app chunk has run.
+  performance.mark('rail:app-start');
   let host: ReturnType<typeof connectHost> | undefined;
   const emit = (event: FrameEvent) => host?.emit(event);
   const model = new PaymentModel({

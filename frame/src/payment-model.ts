@@ -195,6 +195,7 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
     phase.value = 'ready';
     if (!readySent) {
       readySent = true;
+      performance.mark('rail:methods');
       deps.emit({ type: 'ready' });
     }
   }
