@@ -16,9 +16,9 @@ test('the frame document preloads its app chunk and preconnects to the API; both
   expect(app).toMatch(/^\/frame\/assets\/.+\.js$/);
   expect(app).not.toBe(boot);
   for (const path of [boot!, app!]) expect((await request.get(`${E2E.jsUrl}${path}`)).status(), path).toBe(200);
-  // The boot script is the small part; the app holds the rest.
+  // The boot script is the small part (the fragment, the load request and the penpal handshake); the app holds the rest.
   const [bootBytes, appBytes] = [(await (await request.get(`${E2E.jsUrl}${boot}`)).body()).length, (await (await request.get(`${E2E.jsUrl}${app}`)).body()).length];
-  expect(bootBytes * 10).toBeLessThan(appBytes);
+  expect(bootBytes * 4).toBeLessThan(appBytes);
 });
 
 test('mounting asks the API once, for the methods with the payment expanded (one preflight), and the element gets ready', async ({ page }) => {
