@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Route } from '@playwright/test';
 import { TEST_CARDS, TEST_MSISDNS, TEST_VPAS, fillCard, fillMobileMoney, fillUpi, railFrame, selectPaymentMethod, waitForRailReady } from '@rail/playwright';
-import { pay, shown } from './support';
+import { API, pay, shown } from './support';
 
 /**
  * axe-core (WCAG 2.0/2.1 A and AA rules) on the hosted frame, in each state the customer can reach. Only the frame is
@@ -178,4 +178,20 @@ test('keyboard only, card: Tab into the frame, arrow to Card, type every field, 
   await page.keyboard.press('Enter');
   await expect(page.locator('#result')).toHaveText(shown('failed'), { timeout: 20_000 });
   await expectAnnounced(page, /^The payment failed\./);
+});
+
+test('a saved method (returning customer)', async ({ page }) => {
+  test.setTimeout(60_000);
+  const created = await fetch(`${API.apiBaseUrl}/customers`, {
+    method: 'POST',
+    headers: { 'api-key': API.secretKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Returning customer' }),
+  });
+  const { customer_id: customerId } = (await created.json()) as { customer_id: string };
+  await page.goto(`/checkout.html?customer_id=${customerId}&setup_future_usage=on_session`);
+  await fillUpi(page, TEST_VPAS.success);
+  expect((await pay(page)).text).toBe('succeeded');
+  await page.goto(`/checkout.html?customer_id=${customerId}`);
+  await expect(railFrame(page).getByTestId('saved-method')).toBeVisible({ timeout: 15_000 });
+  await auditFrame(page, 'the saved method');
 });
