@@ -34,6 +34,10 @@ export class RememberingRail implements RailAdapter {
   readonly lookupRefund?: RailAdapter['lookupRefund'];
   readonly authorizationValidity?: RailAdapter['authorizationValidity'];
   readonly incrementAuthorization?: RailAdapter['incrementAuthorization'];
+  readonly authenticateThreeDs?: RailAdapter['authenticateThreeDs'];
+  readonly completeAuthorization?: RailAdapter['completeAuthorization'];
+  readonly walletSessionTokens?: RailAdapter['walletSessionTokens'];
+  readonly openWalletOrder?: RailAdapter['openWalletOrder'];
 
   constructor(
     private readonly inner: RailAdapter,
@@ -45,6 +49,11 @@ export class RememberingRail implements RailAdapter {
     if (inner.authorizationValidity !== undefined) this.authorizationValidity = inner.authorizationValidity;
     // An increment is a fresh question each time (the core decides on the answer under the payment's version).
     if (inner.incrementAuthorization !== undefined) this.incrementAuthorization = inner.incrementAuthorization.bind(inner);
+    // External 3DS and wallets ask about the payment's state as it is now, like sync: nothing to remember.
+    if (inner.authenticateThreeDs !== undefined) this.authenticateThreeDs = inner.authenticateThreeDs.bind(inner);
+    if (inner.completeAuthorization !== undefined) this.completeAuthorization = inner.completeAuthorization.bind(inner);
+    if (inner.walletSessionTokens !== undefined) this.walletSessionTokens = inner.walletSessionTokens.bind(inner);
+    if (inner.openWalletOrder !== undefined) this.openWalletOrder = inner.openWalletOrder.bind(inner);
     // A rail that does not refund keeps saying so (refund absent), so the core's capability check still applies.
     if (inner.refund !== undefined) {
       const refund = inner.refund.bind(inner);
