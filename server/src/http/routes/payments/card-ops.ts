@@ -25,7 +25,8 @@ import { postSessionTokens } from '../../../core/payments/post-session-tokens';
 import type { CoreDeps } from '../../../core/shared/deps';
 import type { AppEnv } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
-import { parseJsonBody, rejectRawCardNumbers } from '../../middleware/json-body';
+import { parseJsonBody } from '../../middleware/json-body';
+import { rejectRawCardNumbersInBody } from '../../middleware/reject-raw-card-body';
 import { secretKeyOrOperatorSession } from '../../middleware/secret-key-or-session';
 import { ERROR_RESPONSES, SECURITY, SESSION_SECURITY } from '../../openapi';
 
@@ -60,7 +61,7 @@ export function registerCardOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       tags: ['Cards'],
       summary: 'Wallet session tokens for a payment (publishable key with client_secret)',
       security: SECURITY,
-      middleware: [authenticate(deps, ['publishable']), parseJsonBody, rejectRawCardNumbers] as const,
+      middleware: [authenticate(deps, ['publishable']), parseJsonBody, rejectRawCardNumbersInBody] as const,
       request: { query: NoQuery, body: jsonBody(SessionTokenRequest) },
       responses: { 200: { description: 'A session token per offered wallet', ...json(SessionTokenResponse) }, ...ERROR_RESPONSES },
     }),
@@ -74,7 +75,7 @@ export function registerCardOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       tags: ['Cards'],
       summary: 'Run the external 3DS authentication of a card payment (publishable key with client_secret)',
       security: SECURITY,
-      middleware: [authenticate(deps, ['publishable']), parseJsonBody, rejectRawCardNumbers] as const,
+      middleware: [authenticate(deps, ['publishable']), parseJsonBody, rejectRawCardNumbersInBody] as const,
       request: { query: NoQuery, params: PaymentPath, body: jsonBody(ExternalThreeDsAuthenticationRequest) },
       responses: { 200: { description: 'The authentication result', ...json(ExternalThreeDsAuthenticationResponse) }, ...ERROR_RESPONSES },
     }),
@@ -88,7 +89,7 @@ export function registerCardOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       tags: ['Cards'],
       summary: 'Authorize a card payment after its external 3DS authentication (publishable key with client_secret)',
       security: SECURITY,
-      middleware: [authenticate(deps, ['publishable']), parseJsonBody, rejectRawCardNumbers] as const,
+      middleware: [authenticate(deps, ['publishable']), parseJsonBody, rejectRawCardNumbersInBody] as const,
       request: { query: NoQuery, params: PaymentPath, body: jsonBody(CompleteAuthorizeRequest) },
       responses: { 200: { description: 'The payment', ...json(PaymentResponse) }, ...ERROR_RESPONSES },
     }),
@@ -105,7 +106,7 @@ export function registerCardOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       tags: ['Cards'],
       summary: 'Open the wallet order a client SDK needs before confirm (publishable key with client_secret)',
       security: SECURITY,
-      middleware: [authenticate(deps, ['publishable']), parseJsonBody, rejectRawCardNumbers] as const,
+      middleware: [authenticate(deps, ['publishable']), parseJsonBody, rejectRawCardNumbersInBody] as const,
       request: { query: NoQuery, params: PaymentPath, body: jsonBody(PostSessionTokensRequest) },
       responses: { 200: { description: 'What the client SDK does next', ...json(PostSessionTokensResponse) }, ...ERROR_RESPONSES },
     }),
@@ -119,7 +120,7 @@ export function registerCardOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       tags: ['Cards'],
       summary: 'Run the 3DS decision rule set on a payment description (secret key)',
       security: SECURITY,
-      middleware: [authenticate(deps, ['secret']), parseJsonBody, rejectRawCardNumbers] as const,
+      middleware: [authenticate(deps, ['secret']), parseJsonBody, rejectRawCardNumbersInBody] as const,
       request: { query: NoQuery, body: jsonBody(ThreeDsDecisionExecuteRequest) },
       responses: { 200: { description: 'The decision', ...json(ThreeDsDecisionExecuteResponse) }, ...ERROR_RESPONSES },
     }),
