@@ -10,6 +10,7 @@
  *   ("authentication_failed").
  * - 4000008400001629: 3DS authentication rejected by the issuer: declined ("authentication_failed").
  * - any other number: declined, "card_not_supported".
+ * Refunds answer at once like the UPI simulator's (simulated-refund.ts), where the account's card rail has refunds.
  * With request_external_three_ds_authentication the authorization waits (next_action three_ds_invoke) for the
  * client's POST /payments/{id}/3ds/authentication, whose transStatus follows the same numbers (Y, C, N; 4242 and
  * 4000000000000002 authenticate frictionless), then for POST /payments/{id}/complete_authorize.
@@ -24,6 +25,8 @@ import type {
   IncrementAuthorizationRequest,
   RailAdapter,
   RailOutcome,
+  RefundOutcome,
+  RefundRequest,
   SyncRequest,
   ThreeDsAuthenticationOutcome,
   ThreeDsAuthenticationRequest,
@@ -31,6 +34,7 @@ import type {
   WalletSessionToken,
 } from '../rail-adapter';
 import { AUTHORIZATION_VALIDITY, simulateIncrement } from './authorization-terms';
+import { simulateRefund } from './simulated-refund';
 
 export const SIMULATOR_CARDS = {
   success: '4242424242424242',
@@ -267,6 +271,11 @@ export class CardSimulator implements RailAdapter {
 
   private expiry(now: Date): string {
     return new Date(now.getTime() + THREE_DS_VALIDITY_MS).toISOString();
+  }
+
+  /** Refunds of captured card payments, as the UPI simulator answers them (whether an account may: its capabilities). */
+  async refund(request: RefundRequest): Promise<RefundOutcome> {
+    return simulateRefund(this.options.ids, request);
   }
 
   async incrementAuthorization(request: IncrementAuthorizationRequest) {

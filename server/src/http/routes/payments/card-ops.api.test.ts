@@ -1,6 +1,6 @@
 /**
  * API suite of the card payment operations (issue 12) on an account with the simulated card acquirer (manual capture
- * on): card issuers, the 3DS decision rules, wallet session tokens, post session tokens, external 3DS authentication
+ * and refunds on): card issuers, the 3DS decision rules, wallet session tokens, post session tokens, external 3DS authentication
  * with each outcome (frictionless, challenge completed or failed, rejected, expired) and complete authorize, the
  * simulator's own 3DS cards at confirm, the state errors and the webhook event of every change. SQLite and
  * PostgreSQL.
@@ -20,7 +20,7 @@ const JS_ORIGIN = 'http://127.0.0.1:8081';
 const NONE: RailCapabilities = { refunds: false, metadataUpdates: false, recurring: false, manualCapture: false, disputes: false };
 const CARD_SETTINGS: AccountSettings = {
   ...ALL_RAILS_SETTINGS,
-  rails: ALL_RAILS_SETTINGS.rails.map((rail) => (rail.rail === 'card' ? { ...rail, capabilities: { test: { ...NONE, manualCapture: true }, live: NONE } } : rail)),
+  rails: ALL_RAILS_SETTINGS.rails.map((rail) => (rail.rail === 'card' ? { ...rail, capabilities: { test: { ...NONE, manualCapture: true, refunds: true }, live: NONE } } : rail)),
 };
 
 const CARDS = {
@@ -232,6 +232,32 @@ forEachEngine('Card operations API', (engine) => {
       const rejected = await cardPayment(CARDS.rejected);
       expect(rejected).toMatchObject({ status: 'failed', error_code: 'authentication_failed', next_action: null });
       expect(await events(rejected.payment_id)).toEqual(['payment_failed']);
+    });
+  });
+
+  describe(`[${engine}] card refunds on the simulated acquirer`, () => {
+    test('a captured card payment refunds up to what was captured; the documented reason fails a refund; each with its event', async () => {
+      const payment = await cardPayment(CARDS.success, { capture_method: 'manual' });
+      expect(payment.status).toBe('requires_capture');
+      const captured = await ok(await request('POST', `/payments/${payment.payment_id}/capture`, { body: { amount_to_capture: 6_000 } }));
+      expect(captured).toMatchObject({ status: 'partially_captured', amount_received: 6_000 });
+      const refund = (body: Json) => request('POST', '/refunds', { body: { payment_id: payment.payment_id, ...body } });
+      const first = await ok<Json>(await refund({ amount: 2_500 }));
+      expect(first).toMatchObject({ status: 'succeeded', amount: 2_500, connector: 'card_simulator' });
+      const declined = await ok<Json>(await refund({ amount: 1_000, reason: 'simulate_refund_failure' }));
+      expect(declined).toMatchObject({ status: 'failed', error_code: 'SIM_REFUND_DECLINED' });
+      await expectApiError(await refund({ amount: 3_501 }), 'ERR_4008');
+      expect(await ok<Json>(await refund({ amount: 3_500 }))).toMatchObject({ status: 'succeeded' });
+      const refundEvents = await h.db
+        .selectFrom('webhook_events')
+        .select(['event_type', 'object_id'])
+        .where('account_id', '=', h.boot.account.accountId)
+        .where('object_id', 'in', [first['refund_id'] as string, declined['refund_id'] as string])
+        .execute();
+      expect(refundEvents.map((event) => `${event.object_id === first['refund_id'] ? 'first' : 'declined'} ${event.event_type}`).sort()).toEqual([
+        'declined refund_failed',
+        'first refund_succeeded',
+      ]);
     });
   });
 
