@@ -137,6 +137,11 @@ export type ThreeDsAuthenticationOutcome =
     }
   | { kind: 'not_waiting' };
 
+/** External 3DS: authorize the payment under its rail reference once its authentication succeeded. */
+export interface CompleteAuthorizationRequest extends SyncRequest {
+  accountId: string;
+}
+
 /** A wallet's session token for the client SDK (its fields depend on the wallet; docs/simulator.md). */
 export type WalletSessionToken = { wallet_name: string; connector: string } & JsonObject;
 
@@ -191,7 +196,7 @@ export interface RailAdapter {
    * External 3DS: authorizes a payment once its authentication succeeded; `pending` while it has not (no
    * authentication yet, or a challenge still open).
    */
-  completeAuthorization?(request: SyncRequest): Promise<RailOutcome>;
+  completeAuthorization?(request: CompleteAuthorizationRequest): Promise<RailOutcome>;
   /** Wallet session tokens for the wallets of `wallets` the rail offers (the others are left out). */
   walletSessionTokens?(request: WalletSessionRequest): WalletSessionToken[];
   /** Opens a wallet order for the client SDK (post_session_tokens); undefined when the rail has no such wallet. */

@@ -57,6 +57,7 @@ export async function authenticateExternalThreeDs(
   if (authenticated === undefined) throw new ApiError('ERR_4016', NOT_WAITING);
   if (outcome.transStatus === 'N') {
     const decline = await adapter.completeAuthorization?.({
+      accountId: auth.accountId,
       mode: auth.mode,
       paymentId: payment.paymentId,
       amount: payment.amount,

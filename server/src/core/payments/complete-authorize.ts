@@ -26,6 +26,7 @@ export async function completeAuthorize(
   authorizePaymentAccess(auth, payment, body.client_secret, deps.clock.now());
   const { adapter, railReference } = externalThreeDsAdapter(deps, payment, 'complete the authorization of');
   const outcome = await adapter.completeAuthorization?.({
+    accountId: auth.accountId,
     mode: auth.mode,
     paymentId: payment.paymentId,
     amount: payment.amount,

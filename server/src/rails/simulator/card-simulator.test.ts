@@ -56,7 +56,7 @@ describe('card simulator 3DS', () => {
     if (waiting.kind !== 'customer_action') throw new Error(`expected customer_action, got ${waiting.kind}`);
     expect(waiting.nextAction).toMatchObject({ type: 'three_ds_invoke', three_ds_data: { three_ds_authorize_url: 'http://api.test/payments/pay_1/complete_authorize' } });
     expect(JSON.stringify(waiting.state)).not.toContain(SIMULATOR_CARDS.declined);
-    const sync = { mode: 'test' as const, paymentId: 'pay_1', amount: 1_000, railReference: 'sim_1', now: NOW };
+    const sync = { accountId: 'acc_1', mode: 'test' as const, paymentId: 'pay_1', amount: 1_000, railReference: 'sim_1', now: NOW };
     expect(await simulator.completeAuthorization({ ...sync, railState: waiting.state })).toEqual({ kind: 'pending', reference: 'sim_1' });
     const answered = await simulator.authenticateThreeDs(authenticateRequest(waiting.state));
     if (answered.kind !== 'answered') throw new Error('expected an answer');

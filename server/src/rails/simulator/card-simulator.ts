@@ -22,6 +22,7 @@ import { SIMULATED_CARD_NETWORKS } from '../../vault/card-details';
 import type { JsonObject } from '../../../../protocol/api/payments';
 import type {
   AuthorizeRequest,
+  CompleteAuthorizationRequest,
   IncrementAuthorizationRequest,
   RailAdapter,
   RailOutcome,
@@ -195,7 +196,7 @@ export class CardSimulator implements RailAdapter {
     }
   }
 
-  async completeAuthorization(request: SyncRequest): Promise<RailOutcome> {
+  async completeAuthorization(request: CompleteAuthorizationRequest): Promise<RailOutcome> {
     const state = request.railState;
     if (state?.['flow'] !== 'external_3ds') return { kind: 'pending', reference: request.railReference };
     if (expired(state, request.now)) return declined(request.railReference, 'authentication_expired', 'authentication_expired');

@@ -49,9 +49,19 @@ export class RememberingRail implements RailAdapter {
     if (inner.authorizationValidity !== undefined) this.authorizationValidity = inner.authorizationValidity;
     // An increment is a fresh question each time (the core decides on the answer under the payment's version).
     if (inner.incrementAuthorization !== undefined) this.incrementAuthorization = inner.incrementAuthorization.bind(inner);
-    // External 3DS and wallets ask about the payment's state as it is now, like sync: nothing to remember.
+    // External 3DS authentication and wallets ask about the payment's state as it is now, like sync: nothing to remember.
     if (inner.authenticateThreeDs !== undefined) this.authenticateThreeDs = inner.authenticateThreeDs.bind(inner);
-    if (inner.completeAuthorization !== undefined) this.completeAuthorization = inner.completeAuthorization.bind(inner);
+    // Completing an authorization moves money: the first answer is kept under the rail's reference, so two completes
+    // (a retry, a race) authorize once. `pending` (not authenticated yet) is no answer and is not kept.
+    if (inner.completeAuthorization !== undefined) {
+      const complete = inner.completeAuthorization.bind(inner);
+      this.completeAuthorization = async (request) => {
+        const answer = await complete(request);
+        if (answer.kind === 'pending') return answer;
+        const key = this.key(request.accountId, request, 'complete_authorization', request.railReference);
+        return (await this.options.ledger.rememberRailAnswer(key, answer as unknown as JsonObject, request.now)) as unknown as RailOutcome;
+      };
+    }
     if (inner.walletSessionTokens !== undefined) this.walletSessionTokens = inner.walletSessionTokens.bind(inner);
     if (inner.openWalletOrder !== undefined) this.openWalletOrder = inner.openWalletOrder.bind(inner);
     // A rail that does not refund keeps saying so (refund absent), so the core's capability check still applies.

@@ -368,5 +368,25 @@ forEachEngine('Card operations API', (engine) => {
       await expectApiError(refused, 'ERR_4016');
       expect(await ok(await completeAuthorize(payment))).toMatchObject({ status: 'succeeded' });
     });
+
+    test('two concurrent complete_authorize calls authorize once: one rail answer kept, one event', async () => {
+      const payment = await external(CARDS.frictionless);
+      await ok(await authenticate(payment));
+      const answers = await Promise.all([completeAuthorize(payment), completeAuthorize(payment)]);
+      for (const response of answers) {
+        if (response.status === 200) expect(await response.json()).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
+        else await expectApiError(response, 'ERR_4003');
+      }
+      expect(answers.map((response) => response.status)).toContain(200);
+      expect(await events(payment.payment_id)).toEqual(['action_required', 'payment_succeeded']);
+      const kept = await h.db
+        .selectFrom('rail_ledger')
+        .select(['operation'])
+        .where('account_id', '=', h.boot.account.accountId)
+        .where('operation', '=', 'complete_authorization')
+        .where('reference', '=', String((await retrieve(payment.payment_id)).reference_id))
+        .execute();
+      expect(kept).toHaveLength(1);
+    });
   });
 });
