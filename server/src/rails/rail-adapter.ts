@@ -155,6 +155,9 @@ export interface WalletSessionRequest {
   now: Date;
 }
 
+/** post_session_tokens: the wallet order a client SDK opens before confirm. */
+export type WalletOrderRequest = Omit<WalletSessionRequest, 'wallets'> & { wallet: PaymentMethodType };
+
 /** Asks a rail what it did with a request Rail sent under `reference` (an attempt id or a refund id). */
 export interface LookupRequest {
   accountId: string;
@@ -200,7 +203,7 @@ export interface RailAdapter {
   /** Wallet session tokens for the wallets of `wallets` the rail offers (the others are left out). */
   walletSessionTokens?(request: WalletSessionRequest): WalletSessionToken[];
   /** Opens a wallet order for the client SDK (post_session_tokens); undefined when the rail has no such wallet. */
-  openWalletOrder?(request: WalletSessionRequest & { wallet: PaymentMethodType }): { orderId: string } | undefined;
+  openWalletOrder?(request: WalletOrderRequest): { orderId: string } | undefined;
   /** What the rail answered to the authorization sent under an attempt id (crash and timeout recovery). */
   lookupAuthorization?(request: LookupRequest): Promise<RailOutcome | NotReceived>;
   /** What the rail answered to the refund sent under a refund id. */

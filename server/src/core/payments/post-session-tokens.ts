@@ -33,7 +33,6 @@ export async function postSessionTokens(
     paymentId: payment.paymentId,
     amount: payment.amount,
     currency: payment.currency,
-    wallets: [body.payment_method_type],
     wallet: body.payment_method_type,
     now: deps.clock.now(),
   });

@@ -91,7 +91,7 @@ describe('card simulator wallets', () => {
     expect(simulator.walletSessionTokens({ ...request, currency: 'EUR', amount: 1_005, wallets: ['apple_pay'] })[0]).toMatchObject({
       payment_request_data: { total: { amount: '10.05' } },
     });
-    expect(simulator.openWalletOrder({ ...request, wallets: ['paypal'], wallet: 'paypal' })?.orderId).toMatch(/^sim_order_/);
-    expect(simulator.openWalletOrder({ ...request, wallets: ['google_pay'], wallet: 'google_pay' })).toBeUndefined();
+    expect(simulator.openWalletOrder({ ...request, wallet: 'paypal' })?.orderId).toMatch(/^sim_order_/);
+    expect(simulator.openWalletOrder({ ...request, wallet: 'google_pay' })).toBeUndefined();
   });
 });

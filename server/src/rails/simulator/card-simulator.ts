@@ -31,6 +31,7 @@ import type {
   SyncRequest,
   ThreeDsAuthenticationOutcome,
   ThreeDsAuthenticationRequest,
+  WalletOrderRequest,
   WalletSessionRequest,
   WalletSessionToken,
 } from '../rail-adapter';
@@ -51,25 +52,23 @@ interface ThreeDsProfile {
   authorization: 'approve' | 'decline';
 }
 
+/** The simulator's cards as a table: what 3DS does with each, and what the acquirer then answers. */
+const CARD_PROFILES: Readonly<Record<string, ThreeDsProfile>> = {
+  [SIMULATOR_CARDS.success]: { authentication: 'frictionless', authorization: 'approve' },
+  [SIMULATOR_CARDS.declined]: { authentication: 'frictionless', authorization: 'decline' },
+  [SIMULATOR_CARDS.threeDsFrictionless]: { authentication: 'frictionless', authorization: 'approve' },
+  [SIMULATOR_CARDS.threeDs]: { authentication: 'challenge', authorization: 'approve' },
+  [SIMULATOR_CARDS.threeDsRejected]: { authentication: 'rejected', authorization: 'approve' },
+};
+
+/** force_3ds_challenge challenges the card that would authenticate frictionless with 3DS (not the others). */
 function threeDsProfile(number: string | undefined, forceChallenge: boolean): ThreeDsProfile | undefined {
-  switch (number) {
-    case SIMULATOR_CARDS.success:
-      return { authentication: 'frictionless', authorization: 'approve' };
-    case SIMULATOR_CARDS.declined:
-      return { authentication: 'frictionless', authorization: 'decline' };
-    case SIMULATOR_CARDS.threeDsFrictionless:
-      return { authentication: forceChallenge ? 'challenge' : 'frictionless', authorization: 'approve' };
-    case SIMULATOR_CARDS.threeDs:
-      return { authentication: 'challenge', authorization: 'approve' };
-    case SIMULATOR_CARDS.threeDsRejected:
-      return { authentication: 'rejected', authorization: 'approve' };
-    default:
-      return undefined;
-  }
+  const profile = number === undefined ? undefined : CARD_PROFILES[number];
+  if (profile !== undefined && forceChallenge && number === SIMULATOR_CARDS.threeDsFrictionless) return { ...profile, authentication: 'challenge' };
+  return profile;
 }
 
-/** The wallets whose session tokens the simulator answers, and the one whose order post_session_tokens opens. */
-export const SIMULATOR_WALLETS = ['google_pay', 'apple_pay', 'paypal'] as const;
+/** The wallet whose order post_session_tokens opens (session tokens: google_pay, apple_pay and paypal). */
 export const SIMULATOR_ORDER_WALLET = 'paypal';
 
 /** The EMV 3DS protocol version the simulated directory server speaks. */
@@ -113,27 +112,17 @@ export class CardSimulator implements RailAdapter {
 
   async authorize(request: AuthorizeRequest): Promise<RailOutcome> {
     const reference = `sim_${this.options.ids.secret(20)}`;
-    const number = request.card?.revealNumber();
-    const forceChallenge = request.threeDs?.forceChallenge === true;
-    if (request.threeDs?.external === true) {
-      const profile = threeDsProfile(number, forceChallenge);
-      if (profile === undefined) return declined(reference, 'card_not_supported', 'card_not_supported');
-      return this.awaitExternalAuthentication(request, reference, profile);
-    }
-    switch (number) {
-      case SIMULATOR_CARDS.success:
-        return { kind: 'authorized', reference, amountReceived: request.amount };
-      case SIMULATOR_CARDS.declined:
-        return declined(reference, 'card_declined', 'card_declined');
-      case SIMULATOR_CARDS.threeDsFrictionless:
-        if (!forceChallenge) return { kind: 'authorized', reference, amountReceived: request.amount };
+    const profile = threeDsProfile(request.card?.revealNumber(), request.threeDs?.forceChallenge === true);
+    if (profile === undefined) return declined(reference, 'card_not_supported', 'card_not_supported');
+    if (request.threeDs?.external === true) return this.awaitExternalAuthentication(request, reference, profile);
+    switch (profile.authentication) {
+      case 'challenge':
         return this.challenge(request, reference);
-      case SIMULATOR_CARDS.threeDs:
-        return this.challenge(request, reference);
-      case SIMULATOR_CARDS.threeDsRejected:
+      case 'rejected':
         return declined(reference, 'authentication_failed', 'authentication_failed');
-      default:
-        return declined(reference, 'card_not_supported', 'card_not_supported');
+      case 'frictionless':
+        if (profile.authorization === 'decline') return declined(reference, 'card_declined', 'card_declined');
+        return { kind: 'authorized', reference, amountReceived: request.amount };
     }
   }
 
@@ -260,7 +249,7 @@ export class CardSimulator implements RailAdapter {
     return tokens;
   }
 
-  openWalletOrder(request: WalletSessionRequest & { wallet: string }): { orderId: string } | undefined {
+  openWalletOrder(request: WalletOrderRequest): { orderId: string } | undefined {
     if (request.wallet !== SIMULATOR_ORDER_WALLET) return undefined;
     return { orderId: `sim_order_${this.options.ids.secret(20)}` };
   }
