@@ -28,11 +28,10 @@ import { authenticate } from '../../middleware/authenticate';
 import { parseJsonBody } from '../../middleware/json-body';
 import { rejectRawCardNumbersInBody } from '../../middleware/reject-raw-card-body';
 import { secretKeyOrOperatorSession } from '../../middleware/secret-key-or-session';
-import { ERROR_RESPONSES, SECURITY, SESSION_SECURITY } from '../../openapi';
+import { ERROR_RESPONSES, SECURITY, SESSION_SECURITY, jsonContent } from '../../openapi';
 
 const PaymentPath = z.object({ payment_id: PaymentIdParam });
-const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } }) as const;
-const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, ...json(schema) }) as const;
+const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, ...jsonContent(schema) }) as const;
 
 /**
  * The card payment operations of the spec (issue 12): card issuers, wallet session tokens, external 3DS
@@ -49,7 +48,7 @@ export function registerCardOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       security: [...SECURITY, ...SESSION_SECURITY],
       middleware: [secretKeyOrOperatorSession(deps)] as const,
       request: { query: CardIssuerListQuery },
-      responses: { 200: { description: 'The matching issuers', ...json(CardIssuerListResponse) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'The matching issuers', ...jsonContent(CardIssuerListResponse) }, ...ERROR_RESPONSES },
     }),
     (c) => c.json(listCardIssuers(c.req.valid('query')), 200),
   );
@@ -63,7 +62,7 @@ export function registerCardOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       security: SECURITY,
       middleware: [authenticate(deps, ['publishable']), parseJsonBody, rejectRawCardNumbersInBody] as const,
       request: { query: NoQuery, body: jsonBody(SessionTokenRequest) },
-      responses: { 200: { description: 'A session token per offered wallet', ...json(SessionTokenResponse) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'A session token per offered wallet', ...jsonContent(SessionTokenResponse) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await createSessionTokens(deps, c.get('auth'), c.req.valid('json')), 200),
   );
@@ -77,7 +76,7 @@ export function registerCardOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       security: SECURITY,
       middleware: [authenticate(deps, ['publishable']), parseJsonBody, rejectRawCardNumbersInBody] as const,
       request: { query: NoQuery, params: PaymentPath, body: jsonBody(ExternalThreeDsAuthenticationRequest) },
-      responses: { 200: { description: 'The authentication result', ...json(ExternalThreeDsAuthenticationResponse) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'The authentication result', ...jsonContent(ExternalThreeDsAuthenticationResponse) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await authenticateExternalThreeDs(deps, c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json')), 200),
   );
@@ -91,7 +90,7 @@ export function registerCardOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       security: SECURITY,
       middleware: [authenticate(deps, ['publishable']), parseJsonBody, rejectRawCardNumbersInBody] as const,
       request: { query: NoQuery, params: PaymentPath, body: jsonBody(CompleteAuthorizeRequest) },
-      responses: { 200: { description: 'The payment', ...json(PaymentResponse) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'The payment', ...jsonContent(PaymentResponse) }, ...ERROR_RESPONSES },
     }),
     async (c) => {
       const payment = await completeAuthorize(deps, c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json'));
@@ -108,7 +107,7 @@ export function registerCardOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       security: SECURITY,
       middleware: [authenticate(deps, ['publishable']), parseJsonBody, rejectRawCardNumbersInBody] as const,
       request: { query: NoQuery, params: PaymentPath, body: jsonBody(PostSessionTokensRequest) },
-      responses: { 200: { description: 'What the client SDK does next', ...json(PostSessionTokensResponse) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'What the client SDK does next', ...jsonContent(PostSessionTokensResponse) }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await postSessionTokens(deps, c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json')), 200),
   );
@@ -122,7 +121,7 @@ export function registerCardOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       security: SECURITY,
       middleware: [authenticate(deps, ['secret']), parseJsonBody, rejectRawCardNumbersInBody] as const,
       request: { query: NoQuery, body: jsonBody(ThreeDsDecisionExecuteRequest) },
-      responses: { 200: { description: 'The decision', ...json(ThreeDsDecisionExecuteResponse) }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'The decision', ...jsonContent(ThreeDsDecisionExecuteResponse) }, ...ERROR_RESPONSES },
     }),
     (c) => c.json(executeThreeDsDecision(c.req.valid('json')), 200),
   );
