@@ -94,6 +94,28 @@ forEachEngine('Card operations API', (engine) => {
     expect(response.status, await response.clone().text()).toBe(200);
   };
 
+  describe(`[${engine}] an account without a card acquirer (the default account)`, () => {
+    test('card issuers, the 3DS decision rules and wallet session tokens answer ERR_4004; the external 3DS calls find no card payment', async () => {
+      const plain = await createHarness(engine);
+      try {
+        const send = (method: string, path: string, options: ApiRequestOptions = {}) => apiRequest(plain, method, path, options);
+        await expectApiError(await send('GET', '/card_issuers'), 'ERR_4004');
+        const { email, password } = plain.boot.createdOperator!;
+        const { session_token } = await expectOk<{ session_token: string }>(await send('POST', '/v1/sessions', { key: null, body: { email, password } }));
+        await expectApiError(await send('GET', '/card_issuers', { key: null, headers: { authorization: `Bearer ${session_token}` } }), 'ERR_4004');
+        await expectApiError(await send('POST', '/three_ds_decision/execute', { body: { routing_id: 'rail_3ds_default', payment: { amount: 100, currency: 'EUR' } } }), 'ERR_4004');
+        const payment = await expectOk<PaymentResponse>(await send('POST', '/payments', { body: { amount: 10_000, currency: 'INR' } }));
+        const asClient = (path: string, body: Json) => send('POST', path, { key: plain.publishableKey, body: { client_secret: payment.client_secret, ...body } });
+        await expectApiError(await asClient('/payments/session_tokens', { payment_id: payment.payment_id, wallets: ['google_pay'] }), 'ERR_4004');
+        await expectApiError(await asClient(`/payments/${payment.payment_id}/post_session_tokens`, { payment_method: 'wallet', payment_method_type: 'paypal' }), 'ERR_4004');
+        await expectApiError(await asClient(`/payments/${payment.payment_id}/3ds/authentication`, { device_channel: 'BRW', threeds_method_comp_ind: 'N' }), 'ERR_4003');
+        await expectApiError(await asClient(`/payments/${payment.payment_id}/complete_authorize`, {}), 'ERR_4003');
+      } finally {
+        await plain.close();
+      }
+    });
+  });
+
   describe(`[${engine}] GET /card_issuers`, () => {
     test('lists issuers alphabetically, at most 10 by default, searched case-insensitively by name and bounded by limit', async () => {
       const all = await ok<{ issuers: { id: string; issuer_name: string }[] }>(await request('GET', '/card_issuers'));

@@ -22,6 +22,7 @@ import { completeAuthorize } from '../../../core/payments/complete-authorize';
 import { createSessionTokens } from '../../../core/payments/create-session-tokens';
 import { toPaymentResponse } from '../../../core/payments/payment-view';
 import { postSessionTokens } from '../../../core/payments/post-session-tokens';
+import type { AuthContext } from '../../../core/auth/auth-context';
 import type { CoreDeps } from '../../../core/shared/deps';
 import type { AppEnv } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
@@ -50,7 +51,12 @@ export function registerCardOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       request: { query: CardIssuerListQuery },
       responses: { 200: { description: 'The matching issuers', ...jsonContent(CardIssuerListResponse) }, ...ERROR_RESPONSES },
     }),
-    (c) => c.json(listCardIssuers(c.req.valid('query')), 200),
+    (c) => {
+      // Set by the middleware: the key's context, or the operator session's (no mode).
+      const auth = c.get('auth') as AuthContext | undefined;
+      const settings = auth?.account.settings ?? c.get('operator').account.settings;
+      return c.json(listCardIssuers(settings, auth?.mode, c.req.valid('query')), 200);
+    },
   );
 
   app.openapi(
@@ -123,6 +129,6 @@ export function registerCardOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       request: { query: NoQuery, body: jsonBody(ThreeDsDecisionExecuteRequest) },
       responses: { 200: { description: 'The decision', ...jsonContent(ThreeDsDecisionExecuteResponse) }, ...ERROR_RESPONSES },
     }),
-    (c) => c.json(executeThreeDsDecision(c.req.valid('json')), 200),
+    (c) => c.json(executeThreeDsDecision(c.get('auth'), c.req.valid('json')), 200),
   );
 }
