@@ -24,8 +24,8 @@ export function externalThreeDsAdapter(deps: CoreDeps, payment: PaymentRecord, o
  * POST /payments/{payment_id}/3ds/authentication (publishable key with the payment's client_secret): runs the
  * authentication of a card payment confirmed with request_external_three_ds_authentication, once. The rail's
  * transStatus is kept in its state: Y (frictionless) lets complete_authorize authorize; C opens a challenge at
- * acs_url (the payment's next_action becomes that redirect); N fails the payment (authentication_failed) with its
- * event, in one transaction.
+ * acs_url (the payment's next_action becomes that redirect); N then fails the payment (authentication_failed), the
+ * failure and its event committing in one transaction.
  */
 export async function authenticateExternalThreeDs(
   deps: CoreDeps,
@@ -41,7 +41,7 @@ export async function authenticateExternalThreeDs(
     accountId: auth.accountId,
     mode: auth.mode,
     paymentId: payment.paymentId,
-    railReference: railReference,
+    railReference,
     railState: payment.railState,
     deviceChannel: body.device_channel,
     threedsMethodCompInd: body.threeds_method_comp_ind,
@@ -61,7 +61,7 @@ export async function authenticateExternalThreeDs(
       mode: auth.mode,
       paymentId: payment.paymentId,
       amount: payment.amount,
-      railReference: railReference,
+      railReference,
       railState: authenticated.railState,
       now,
     });

@@ -30,7 +30,7 @@ export async function completeAuthorize(
     mode: auth.mode,
     paymentId: payment.paymentId,
     amount: payment.amount,
-    railReference: railReference,
+    railReference,
     railState: payment.railState,
     now: deps.clock.now(),
   });
