@@ -16,6 +16,7 @@ import { createTestDatabase, postgresReachable } from '../server/src/test-suppor
 import { FIXED_SECRET_KEY, freePort, ROOT } from '../server/src/test-support/server-process';
 import { openLoopPayments, runChain, type ChainResult, type PaymentLatency } from './load';
 import { mountBench, mountTable } from './mount';
+import { startupBench, startupTable } from './startup';
 import { bootServer, pgbenchTps, rssMb, summarizeProfile, tempDir } from './process-metrics';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
@@ -127,6 +128,17 @@ function renderProfiles(results: EngineResult[]): string {
     .join('\n\n');
 }
 
+/** Start-up and memory (bench/startup.ts): needs the packages built (`npm run build`), as the CLI and startRail() run. */
+async function startupSection(): Promise<string> {
+  execFileSync('npm', ['run', 'build', '-w', '@rail/server'], { cwd: ROOT, stdio: 'inherit' });
+  const table = startupTable(await startupBench());
+  console.log(`\n${table}\n`);
+  return `Spawn (or the call) to the first 200, ratios to the bare Hono handler started in the same rounds (bench/startup.ts,
+alone: \`node --import tsx bench/startup.ts\`):
+
+${table}`;
+}
+
 async function main(): Promise<void> {
   const loadBefore = loadavg()[0] ?? 0;
   execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
@@ -154,6 +166,7 @@ async function main(): Promise<void> {
   console.log(`\n${table}\n\n${profiles}\n`);
   const mount = mountTable(await mountBench());
   console.log(`\n${mount}\n`);
+  const startup = await startupSection();
 
   const machine = `${availableParallelism()} CPUs ${cpus()[0]?.model ?? ''}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}; 1-minute load average before the run ${loadBefore.toFixed(1)} (near or above the CPU count: other work shared the machine, and absolute numbers are pessimistic; the ratios compare figures taken in the same window)`;
   writeFileSync(
@@ -188,6 +201,10 @@ ${table}
 A V8 CPU profile of the server under the same load (a separate, shorter run), self time by where the code lives:
 
 ${profiles || '(profile skipped: BENCH_PROFILE=0)'}
+
+## Start-up and memory
+
+${startup}
 
 ## Mount to ready, and the bytes the browser gets
 
