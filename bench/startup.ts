@@ -5,7 +5,8 @@
  * so that each sees the same machine load; medians. The ratio base is the bare Hono handler
  * (bench/bare-server.mjs: the HTTP stack Rail runs on, with none of Rail's work) started in the same rounds.
  * - server: dist/server/main.js with plain node (production), SQLite; first boot (empty store: migrations,
- *   bootstrap, key and password hashing) and restart (the store exists);
+ *   bootstrap, key and password hashing) and restart (the store exists), and the restart with
+ *   --enable-source-maps (`npm start`'s flag: Node reads and keeps the 4 MB source map at load);
  * - `rail start`: the CLI of the built @rail/server (packages/server/dist/cli.js), restart;
  * - startRail() in a test process (bench/start-rail-probe.mjs): in process and as a child process, each on a fresh
  *   temporary store (a first boot, as every test run's); the call alone, and spawn-to-ready of the whole process;
@@ -65,10 +66,11 @@ async function startBare(): Promise<Started> {
 }
 
 /** The compiled server (`main`) or the `rail start` CLI (`cli`) of the checkout at `root`, on SQLite in `dataDir`. */
-async function startRail(root: string, entry: 'main' | 'cli', dataDir: string): Promise<Started> {
+async function startRail(root: string, entry: 'main' | 'main with source maps' | 'cli', dataDir: string): Promise<Started> {
   const [port, jsPort] = [await freePort(), await freePort()];
   const env = { ...railEnv({ port, jsPort, dataDir, logLevel: 'error' }), RAIL_RATE_LIMITS: 'off' };
-  const args = entry === 'main' ? ['dist/server/main.js'] : ['packages/server/dist/cli.js', 'start'];
+  const args =
+    entry === 'cli' ? ['packages/server/dist/cli.js', 'start'] : [...(entry === 'main' ? [] : ['--enable-source-maps']), 'dist/server/main.js'];
   return spawnUntilReady(args, root, env, port, health);
 }
 
@@ -149,6 +151,11 @@ export async function startupBench(): Promise<StartupResult> {
           rss[`server${label}`] = { idle, load: rssMb(restart.child.pid!) };
         }
         await restart.stop();
+        // As `npm start` and the throughput rows run it: Node reads the bundle's source map at load.
+        const mapped = await startRail(root, 'main with source maps', store.main);
+        note(`mapped${label}`, mapped.ms);
+        if (round === ROUNDS - 1) rss[`server${label}, --enable-source-maps`] = { idle: await idleRss(mapped) };
+        await mapped.stop();
         const cli = await startRail(root, 'cli', store.cli);
         if (round > 0) note(`cli${label}`, cli.ms);
         if (round === ROUNDS - 1) rss[`rail start${label}`] = { idle: await idleRss(cli) };
@@ -183,6 +190,7 @@ export function startupTable(result: StartupResult): string {
   row('bare Hono handler (bench/bare-server.mjs), spawn to first 200', 'bare');
   for (const label of ['', ...(result.baseline ? [' (baseline)'] : [])]) {
     row(`server${label} (dist/server/main.js), restart on an existing store`, `restart${label}`, label ? '' : '<= 300 ms');
+    row(`server${label}, restart with \`--enable-source-maps\` (as \`npm start\` runs it)`, `mapped${label}`);
     row(`server${label}, first boot (empty store)`, `first${label}`);
     row(`\`rail start\`${label} (packages/server/dist/cli.js), restart`, `cli${label}`);
   }
