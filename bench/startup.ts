@@ -15,7 +15,7 @@
  * measures that checkout's server and CLI too, in the same rounds (before/after).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FIXED_SECRET_KEY, freePort, railEnv, ROOT } from '../server/src/test-support/server-process';
@@ -30,6 +30,8 @@ interface Started {
   child: ChildProcess;
   port: number;
   ms: number;
+  /** CPU time (user + system) the process used up to its first 200: what a loaded machine does not inflate. */
+  cpuMs: number;
   stop(): Promise<void>;
 }
 
@@ -49,11 +51,18 @@ async function spawnUntilReady(args: string[], cwd: string, env: NodeJS.ProcessE
     child,
     port,
     ms,
+    cpuMs: cpuMsOf(child.pid!),
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
     },
   };
+}
+
+/** utime + stime of a process (Linux /proc, clock ticks of 10 ms). */
+export function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 const health = async (port: number) => (await fetch(`http://127.0.0.1:${port}/health`)).status === 200;
@@ -78,6 +87,10 @@ interface ProbeResult {
   importMs: number;
   startMs: number;
   rssMb: number;
+  /** CPU of the test process during the call (in process), of the whole test process, of the server's own process (child). */
+  startCpuMs: number;
+  processCpuMs: number;
+  childCpuMs?: number;
   /** Spawn of the probe process to its ready line (import + startRail() + first 200). */
   processMs: number;
 }
@@ -109,6 +122,8 @@ export interface StartupResult {
   rounds: number;
   /** Medians in ms, by measure. */
   ms: Record<string, number>;
+  /** Medians of the CPU ms the starting process used, by measure. */
+  cpuMs: Record<string, number>;
   /** MB, by process. */
   rss: Record<string, { idle: number; load?: number }>;
   baseline?: string;
@@ -121,7 +136,11 @@ async function idleRss(started: Started): Promise<number> {
 
 export async function startupBench(): Promise<StartupResult> {
   const samples = new Map<string, number[]>();
-  const note = (name: string, ms: number) => samples.set(name, [...(samples.get(name) ?? []), ms]);
+  const note = (name: string, ms: number, cpuMs?: number) => {
+    samples.set(name, [...(samples.get(name) ?? []), ms]);
+    if (cpuMs !== undefined) cpu.set(name, [...(cpu.get(name) ?? []), cpuMs]);
+  };
+  const cpu = new Map<string, number[]>();
   const checkouts: [string, string][] = [['', ROOT], ...(BASELINE ? [[' (baseline)', resolve(BASELINE)] as [string, string]] : [])];
   const rss: StartupResult['rss'] = {};
   const dirs: string[] = [];
@@ -134,17 +153,17 @@ export async function startupBench(): Promise<StartupResult> {
     const stores = new Map(checkouts.map(([label]) => [label, { main: tempDir(), cli: tempDir() }]));
     for (let round = 0; round < ROUNDS; round += 1) {
       const bare = await startBare();
-      note('bare', bare.ms);
+      note('bare', bare.ms, bare.cpuMs);
       if (round === 0) rss['bare Hono handler'] = { idle: await idleRss(bare) };
       await bare.stop();
       for (const [label, root] of checkouts) {
         const store = stores.get(label)!;
         const first = await startRail(root, 'main', tempDir());
-        note(`first${label}`, first.ms);
+        note(`first${label}`, first.ms, first.cpuMs);
         await first.stop();
         // The store of round 0 is the one every later round restarts on (round 0's own start was a first boot).
         const restart = await startRail(root, 'main', store.main);
-        if (round > 0) note(`restart${label}`, restart.ms);
+        if (round > 0) note(`restart${label}`, restart.ms, restart.cpuMs);
         if (round === ROUNDS - 1) {
           const idle = await idleRss(restart);
           await runChain(`http://127.0.0.1:${restart.port}`, { connections: 16, seconds: LOAD_SECONDS, apiKey: FIXED_SECRET_KEY });
@@ -153,20 +172,20 @@ export async function startupBench(): Promise<StartupResult> {
         await restart.stop();
         // As `npm start` and the throughput rows run it: Node reads the bundle's source map at load.
         const mapped = await startRail(root, 'main with source maps', store.main);
-        note(`mapped${label}`, mapped.ms);
+        note(`mapped${label}`, mapped.ms, mapped.cpuMs);
         if (round === ROUNDS - 1) rss[`server${label}, --enable-source-maps`] = { idle: await idleRss(mapped) };
         await mapped.stop();
         const cli = await startRail(root, 'cli', store.cli);
-        if (round > 0) note(`cli${label}`, cli.ms);
+        if (round > 0) note(`cli${label}`, cli.ms, cli.cpuMs);
         if (round === ROUNDS - 1) rss[`rail start${label}`] = { idle: await idleRss(cli) };
         await cli.stop();
       }
       const inProcess = await probe('in-process');
-      note('startRail in-process call', inProcess.startMs);
-      note('startRail in-process process', inProcess.processMs);
+      note('startRail in-process call', inProcess.startMs, inProcess.startCpuMs);
+      note('startRail in-process process', inProcess.processMs, inProcess.processCpuMs);
       note('import @rail/server', inProcess.importMs);
       const child = await probe('child-process');
-      note('startRail child-process call', child.startMs);
+      note('startRail child-process call', child.startMs, child.childCpuMs);
       if (round === ROUNDS - 1) {
         rss['test process with startRail() in process'] = { idle: inProcess.rssMb };
         rss['startRail() child process'] = { idle: child.rssMb };
@@ -176,16 +195,21 @@ export async function startupBench(): Promise<StartupResult> {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
   const ms = Object.fromEntries([...samples].map(([name, values]) => [name, median(values)]));
-  return { rounds: ROUNDS, ms, rss, ...(BASELINE ? { baseline: BASELINE } : {}) };
+  const cpuMs = Object.fromEntries([...cpu].map(([name, values]) => [name, median(values)]));
+  return { rounds: ROUNDS, ms, cpuMs, rss, ...(BASELINE ? { baseline: BASELINE } : {}) };
 }
 
 export function startupTable(result: StartupResult): string {
   const bare = result.ms['bare'] ?? Number.NaN;
+  const bareCpu = result.cpuMs['bare'] ?? Number.NaN;
   const fixed = (value: number | undefined, digits = 0) => (value !== undefined && Number.isFinite(value) ? value.toFixed(digits) : '-');
-  const lines = ['| start-up to the first 200 (median) | ms | x bare Hono | goal |', '|---|---:|---:|---|'];
+  const lines = ['| start-up to the first 200 (median) | ms | x bare Hono | CPU ms | CPU x bare Hono | goal |', '|---|---:|---:|---:|---:|---|'];
   const row = (name: string, key: string, goal = '') => {
     if (result.ms[key] === undefined) return;
-    lines.push(`| ${name} | ${fixed(result.ms[key])} | ${fixed((result.ms[key] as number) / bare, 1)} | ${goal} |`);
+    const cpuMs = result.cpuMs[key];
+    lines.push(
+      `| ${name} | ${fixed(result.ms[key])} | ${fixed((result.ms[key] as number) / bare, 1)} | ${fixed(cpuMs)} | ${cpuMs === undefined ? '' : fixed(cpuMs / bareCpu, 1)} | ${goal} |`,
+    );
   };
   row('bare Hono handler (bench/bare-server.mjs), spawn to first 200', 'bare');
   for (const label of ['', ...(result.baseline ? [' (baseline)'] : [])]) {
@@ -205,7 +229,7 @@ export function startupTable(result: StartupResult): string {
   }
   lines.push(
     '',
-    `${result.rounds} rounds, medians; restarts from the second round. After load: ${LOAD_SECONDS} s of create+confirm at 16 connections. ` +
+    `${result.rounds} rounds, medians; restarts from the second round. CPU ms: user + system time of the starting process up to its first 200 (10 ms ticks; the in-process call: the test process's CPU during the call; the child-process call: the server process's), which a machine shared with other work inflates far less than wall time. After load: ${LOAD_SECONDS} s of create+confirm at 16 connections. ` +
       (result.baseline ? `Baseline: the checkout at ${result.baseline}, measured in the same rounds.` : ''),
   );
   return lines.join('\n');
