@@ -3,7 +3,8 @@
  * server process on loopback (dist/server/main.js, as production runs it): the time from `element.mount()` to its
  * `ready` event, cold (a fresh browser context: empty cache) and warm (the same context again: runtime and frame
  * files cached), ROUNDS rounds each after one discarded warm-up round, medians.
- * Also the bytes the js listener sends for each file (identity, gzip, br) and the loader's gzip -9 size.
+ * Also where the time goes (the frame's own Navigation and Resource Timing and first paint, as ms from mount()),
+ * the bytes the js listener sends for each file (identity, gzip, br) and the loader's gzip -9 size.
  * Part of `npm run bench`; never a test.
  *
  * Before/after: BENCH_MOUNT_BASELINE=<another built checkout> (npm run build there) measures that checkout too,
@@ -26,9 +27,31 @@ const BASELINE = process.env['BENCH_MOUNT_BASELINE'];
 /** Added to every request by Chromium's network emulation (0: loopback as is); a deployment has real round trips. */
 const LATENCY_MS = Number(process.env['BENCH_MOUNT_LATENCY_MS'] ?? 0);
 
+/**
+ * Where one mount's time went, in ms from `mount()` (medians over the rounds), read from the frame's own
+ * Navigation and Resource Timing entries and its first paint.
+ */
+export interface MountPhases {
+  /** The frame document has arrived (its response ended). */
+  frameDocument: number;
+  /** The last of the frame's scripts (boot and app chunks) has arrived. */
+  scripts: number;
+  /** The frame's load request (methods with the payment) was sent, and its answer ended. */
+  apiStart: number;
+  apiEnd: number;
+  /** The frame's first paint (the skeleton). */
+  firstPaint: number;
+  /** The frame's marks: its app chunk ran, the penpal handshake finished, the methods were in (just before `ready`). */
+  appStart: number;
+  connected: number;
+  methods: number;
+}
+
 export interface MountResult {
   coldMs: number;
   warmMs: number;
+  coldPhases: MountPhases;
+  warmPhases: MountPhases;
   rounds: number;
   files: { path: string; identity: number; gzip: number; br: number }[];
   /** gzip -9 of loader/dist/index.js (an npm package the merchant bundles; not served by the listener). */
@@ -53,6 +76,7 @@ const page = (jsUrl: string, clientSecret: string, publishableKey: string) => `<
   const rail = Rail(${JSON.stringify(publishableKey)});
   const element = rail.elements({ clientSecret: ${JSON.stringify(clientSecret)} }).create('payment');
   const start = performance.now();
+  window.__mountEpoch = performance.timeOrigin + start;
   element.on('ready', () => { window.__mountMs = performance.now() - start; });
   element.on('loaderror', (event) => { window.__mountError = event.error.code; });
   element.mount('#payment');
@@ -73,9 +97,14 @@ async function servedBytes(jsUrl: string, path: string): Promise<{ identity: num
 }
 
 /** One checkout's server and merchant page, measured by `measure` in a given browser context. */
+interface Measurement {
+  ms: number;
+  phases: MountPhases;
+}
+
 interface Subject {
   jsUrl: string;
-  measure(context: BrowserContext): Promise<number>;
+  measure(context: BrowserContext): Promise<Measurement>;
   stop(): Promise<void>;
 }
 
@@ -111,9 +140,43 @@ async function startSubject(serverProcess: ServerProcessModule): Promise<Subject
       await tab.goto(pageUrl);
       const handle = await tab.waitForFunction(() => (window as never as { __mountMs?: number; __mountError?: string }).__mountMs ?? (window as never as { __mountError?: string }).__mountError, undefined, { timeout: 20_000 });
       const value = await handle.jsonValue();
+      if (typeof value !== 'number') {
+        await tab.close();
+        throw new Error(`mount failed: ${String(value)}`);
+      }
+      const mountEpoch = await tab.evaluate(() => (window as never as { __mountEpoch: number }).__mountEpoch);
+      const frame = tab.frames().find((candidate) => candidate.url().startsWith(`${jsUrl}/frame/`));
+      const timing = await frame!.evaluate(() => {
+        const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+        const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+        const api = resources.find((entry) => entry.name.includes('/account/payment_methods'));
+        return {
+          origin: performance.timeOrigin,
+          document: navigation.responseEnd,
+          scripts: Math.max(...resources.filter((entry) => entry.name.endsWith('.js')).map((entry) => entry.responseEnd)),
+          apiStart: api?.startTime ?? NaN,
+          apiEnd: api?.responseEnd ?? NaN,
+          firstPaint: performance.getEntriesByName('first-paint')[0]?.startTime ?? NaN,
+          appStart: performance.getEntriesByName('rail:app-start')[0]?.startTime ?? NaN,
+          connected: performance.getEntriesByName('rail:connected')[0]?.startTime ?? NaN,
+          methods: performance.getEntriesByName('rail:methods')[0]?.startTime ?? NaN,
+        };
+      });
       await tab.close();
-      if (typeof value !== 'number') throw new Error(`mount failed: ${String(value)}`);
-      return value;
+      const since = (frameTime: number) => timing.origin + frameTime - mountEpoch;
+      return {
+        ms: value,
+        phases: {
+          frameDocument: since(timing.document),
+          scripts: since(timing.scripts),
+          apiStart: since(timing.apiStart),
+          apiEnd: since(timing.apiEnd),
+          firstPaint: since(timing.firstPaint),
+          appStart: since(timing.appStart),
+          connected: since(timing.connected),
+          methods: since(timing.methods),
+        },
+      };
     },
     stop: async () => {
       merchant.close();
@@ -124,7 +187,7 @@ async function startSubject(serverProcess: ServerProcessModule): Promise<Subject
 }
 
 /** Cold then warm in one fresh context. */
-async function round(browser: Browser, subject: Subject): Promise<{ cold: number; warm: number }> {
+async function round(browser: Browser, subject: Subject): Promise<{ cold: Measurement; warm: Measurement }> {
   const context = await browser.newContext();
   try {
     return { cold: await subject.measure(context), warm: await subject.measure(context) };
@@ -148,7 +211,7 @@ export async function mountBench(): Promise<MountResult> {
     }
     // One discarded round each: the server's first requests and the browser's first contexts are slower.
     for (const subject of subjects) await round(browser, subject);
-    const times = subjects.map(() => ({ cold: [] as number[], warm: [] as number[] }));
+    const times = subjects.map(() => ({ cold: [] as Measurement[], warm: [] as Measurement[] }));
     for (let index = 0; index < ROUNDS; index += 1) {
       // ABBA: neither checkout always goes first.
       const order = index % 2 === 0 ? subjects.map((_, i) => i) : subjects.map((_, i) => i).reverse();
@@ -164,20 +227,29 @@ export async function mountBench(): Promise<MountResult> {
     const files = [];
     for (const path of ['/v1/', '/frame/', ...assets]) files.push({ path, ...(await servedBytes(jsUrl, path)) });
     const loaderGzip = gzipSync(readFileSync(resolve(here.ROOT, 'loader/dist/index.js')), { level: 9 }).length;
+    const ms = (measurements: Measurement[]) => median(measurements.map((measurement) => measurement.ms));
     return {
-      coldMs: median(times[0]!.cold),
-      warmMs: median(times[0]!.warm),
+      coldMs: ms(times[0]!.cold),
+      warmMs: ms(times[0]!.warm),
+      coldPhases: medianPhases(times[0]!.cold),
+      warmPhases: medianPhases(times[0]!.warm),
       rounds: ROUNDS,
       files,
       loaderGzip,
       latencyMs: LATENCY_MS,
       loadAverage,
-      ...(baseline ? { baseline: { root: BASELINE!, coldMs: median(times[1]!.cold), warmMs: median(times[1]!.warm) } } : {}),
+      ...(baseline ? { baseline: { root: BASELINE!, coldMs: ms(times[1]!.cold), warmMs: ms(times[1]!.warm) } } : {}),
     };
   } finally {
     await browser.close();
     for (const subject of subjects) await subject.stop();
   }
+}
+
+function medianPhases(measurements: Measurement[]): MountPhases {
+  const phase = (name: keyof MountPhases) => median(measurements.map((measurement) => measurement.phases[name]));
+  const names = ['frameDocument', 'scripts', 'apiStart', 'apiEnd', 'firstPaint', 'appStart', 'connected', 'methods'] as const;
+  return Object.fromEntries(names.map((name) => [name, phase(name)])) as unknown as MountPhases;
 }
 
 /** The docs/benchmarks.md section. */
@@ -200,6 +272,24 @@ export function mountTable(result: MountResult): string {
         ]),
     '',
     `Load average (1 min) at the start: ${result.loadAverage.toFixed(1)}. The path is CPU-bound (parse, render, the penpal handshake): on a busy machine every figure grows.`,
+    '',
+    'Where the time goes (this build; ms from `mount()`, medians; from the frame\'s Navigation and Resource Timing and its first paint):',
+    '',
+    '| step | cold | warm |',
+    '|---|---:|---:|',
+    ...(
+      [
+        ['the frame document has arrived', 'frameDocument'],
+        ['its scripts (boot and app chunks) have arrived', 'scripts'],
+        ['the load request (methods with the payment) is sent', 'apiStart'],
+        ['its answer has arrived', 'apiEnd'],
+        ['the app chunk runs (mark rail:app-start)', 'appStart'],
+        ['first paint of the frame (skeleton)', 'firstPaint'],
+        ['the penpal handshake with the page is done (rail:connected)', 'connected'],
+        ['the methods are in, `ready` is sent (rail:methods)', 'methods'],
+      ] as const
+    ).map(([label, key]) => `| ${label} | ${result.coldPhases[key].toFixed(0)} | ${result.warmPhases[key].toFixed(0)} |`),
+    `| \`ready\` reaches the page | ${result.coldMs.toFixed(0)} | ${result.warmMs.toFixed(0)} |`,
     '',
     'Bytes the js listener sends per file (measured in the same run):',
     '',

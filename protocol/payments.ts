@@ -62,5 +62,17 @@ export const NextAction = z.discriminatedUnion('type', [
     pay_amount: z.string(),
     hosted_page_url: z.string(),
   }),
+  // External 3DS (request_external_three_ds_authentication): the client authenticates at the first URL, then
+  // completes the authorization at the second (Hyperswitch ThreeDsData).
+  z.object({
+    type: z.literal('three_ds_invoke'),
+    three_ds_data: z.object({
+      three_ds_authentication_url: z.string(),
+      three_ds_authorize_url: z.string(),
+      three_ds_method_details: z.object({ three_ds_method_data_submission: z.boolean() }),
+      message_version: z.string(),
+      directory_server_id: z.string(),
+    }),
+  }),
 ]);
 export type NextAction = z.infer<typeof NextAction>;

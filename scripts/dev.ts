@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer, type Plugin, type ViteDevServer } from 'vite';
+import { demoKey } from '../server/src/core/accounts/ensure-demo-account';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const PAGE_PORT = Number(process.env.RAIL_DEV_PAGE_PORT ?? 5173);
@@ -34,14 +35,14 @@ const ACCOUNT_CONFIG = process.env.RAIL_ACCOUNT_CONFIG ?? 'e2e/account-config.js
  */
 const FRAME_ROOT = resolve(ROOT, process.env.RAIL_DEV_FRAME_ROOT ?? 'frame');
 
-/** Serves demo/index.html with the runtime as a module from runtime/src and the dev keys filled in. */
+/** Serves demo/index.html with the runtime as a module from runtime/src and the demo account's key filled in. */
 function demoPage(): Plugin {
   return {
     name: 'rail-dev-demo-page',
     transformIndexHtml(html) {
       return (
         html
-          .replaceAll('__RAIL_PUBLISHABLE_KEY__', DEV_PUBLISHABLE_KEY)
+          .replaceAll('__RAIL_PUBLISHABLE_KEY__', demoKey(DEV_SECRET_KEY, 'open'))
           .replace(
             /<script src="__RAIL_JS_URL__\/v1\/"><\/script>/,
             `<script>window.__RAIL_DEV__ = ${JSON.stringify({ frameOrigin: FRAME_ORIGIN, apiBaseUrl: API_URL })};</script>\n` +

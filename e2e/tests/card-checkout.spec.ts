@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, test, type Page } from '@playwright/test';
-import { TEST_CARDS, accountOffers, completeThreeDsChallenge, fillCard, railFrame, waitForPaymentStatus } from '@rail/playwright';
+import { TEST_CARDS, accountOffers, fillCard, railFrame, waitForPaymentStatus } from '@rail/playwright';
 import { SERVER_LOG } from '../playwright.config';
 import { API, pay, shown } from './support';
 
@@ -40,25 +40,6 @@ test('an invalid card number is refused in the frame before any request, with th
   expect((await pay(page)).text).toBe('error:ERR_6005');
   await expect(number).toBeFocused();
 });
-
-for (const outcome of ['complete', 'fail'] as const) {
-  test(`3DS challenge ${outcome === 'complete' ? 'completed' : 'failed'}: the top window goes to the challenge and back to return_url`, async ({ page }) => {
-    await page.goto(CHECKOUT);
-    // The fixture assigns window.__rail after creating the payment: wait for it rather than racing it.
-    const handle = await page.waitForFunction(() => (window as never as { __rail?: { paymentId: string } }).__rail?.paymentId);
-    const paymentId = String(await handle.jsonValue());
-    await fillCard(page, { number: TEST_CARDS.threeDsChallenge, ...CARD });
-    await page.locator('#pay').click();
-    await completeThreeDsChallenge(page, outcome);
-    const expected = outcome === 'complete' ? 'succeeded' : 'failed';
-    const url = new URL(page.url());
-    expect(url.pathname).toBe('/return.html');
-    expect(url.searchParams.get('payment_id')).toBe(paymentId);
-    await expect(page.locator('#query-status')).toHaveText(expected);
-    await expect(page.locator('#server-status')).toHaveText(expected);
-    await waitForPaymentStatus(API, paymentId, expected);
-  });
-}
 
 test('keyboard only: Tab through the card fields, Enter pays', async ({ page }) => {
   await page.goto(CHECKOUT);

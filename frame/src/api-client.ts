@@ -43,6 +43,11 @@ export interface PaymentMethodList {
   payment_methods: { payment_method: string; payment_method_types?: { payment_method_type: string }[] }[];
 }
 
+/** GET /account/payment_methods with expand_payment=true: the methods and the payment they are for. */
+export interface PaymentMethodsWithPayment extends PaymentMethodList {
+  payment: PaymentResult;
+}
+
 function isPayment(value: unknown): value is PaymentResult {
   const payment = value as PaymentResult | null;
   return !!payment && typeof payment.payment_id === 'string' && typeof payment.status === 'string';
@@ -55,7 +60,7 @@ function toApiError(error: Record<string, unknown>): ApiErrorObject {
   return result;
 }
 
-/** The three calls the frame makes, with the publishable key and the payment's client_secret. */
+/** The calls the frame makes, with the publishable key and the payment's client_secret. */
 export function createApiClient(fetchImpl: typeof fetch, config: ResolvedFrameConfig) {
   const paymentId = encodeURIComponent(paymentIdFromClientSecret(config.clientSecret) ?? 'invalid');
   const secret = encodeURIComponent(config.clientSecret);
@@ -86,9 +91,10 @@ export function createApiClient(fetchImpl: typeof fetch, config: ResolvedFrameCo
 
   const load = loadPaths(config.clientSecret);
   return {
-    listPaymentMethods: () =>
-      request(load.methods, (value): value is PaymentMethodList =>
-        Array.isArray((value as PaymentMethodList | null)?.payment_methods),
+    /** The methods and the payment in one request (the boot script started it). */
+    loadPaymentAndMethods: () =>
+      request(load.load, (value): value is PaymentMethodsWithPayment =>
+        Array.isArray((value as PaymentMethodList | null)?.payment_methods) && isPayment((value as PaymentMethodsWithPayment).payment),
       ),
     retrievePayment: () => request(load.payment, isPayment),
     /** The saved methods of the payment's customer (none for a guest). */

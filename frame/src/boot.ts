@@ -1,14 +1,25 @@
 /**
- * The frame document's only script: small, so it runs as soon as it arrives. It reads the fragment and starts the
- * two load requests (the payment, its methods), then runs the frame app (main.tsx, a separate chunk the document
- * preloads in parallel), which takes those responses instead of asking again. The API calls so overlap the
- * download and parse of the app instead of following them (issue 17 §4).
+ * The frame document's only script: small, so it runs as soon as it arrives. It reads the fragment, starts the
+ * load request (the payment's methods with the payment expanded: one request, one CORS preflight) and the penpal
+ * handshake with the page, then runs the frame app (main.tsx, a separate chunk the document preloads in parallel),
+ * which takes that response and that connection instead of starting them. Both so overlap the download and parse of
+ * the app instead of following it (issue 17 §4).
  */
+import type { FrameMethods } from '../../protocol/frame-messages';
+import { clientError } from './errors';
+import { connectHost, methodsOnceStarted } from './host-connection';
 import { startLoadRequests } from './load-requests';
 import { documentApiBaseUrl, parseFrameParams } from './params';
 import './styles.css';
 
 const params = parseFrameParams(window.location.hash, documentApiBaseUrl(document));
 const prefetched = params ? startLoadRequests(params.config, (...args) => window.fetch(...args)) : undefined;
+// The penpal handshake with the page starts now too, so it is done by the time the app has its methods.
+let startApp!: (methods: FrameMethods) => void;
+const host = params ? connectHost(params.merchantOrigin, params.channel, methodsOnceStarted(new Promise((resolve) => (startApp = resolve)))) : undefined;
 
-void import('./main').then(({ start }) => start(document.getElementById('root') as HTMLElement, params, prefetched));
+import('./main').then(
+  ({ start }) => start(document.getElementById('root') as HTMLElement, params, prefetched, host && { host, started: startApp }),
+  // The app chunk did not load (network, deployment): the page hears it at once instead of waiting for `ready`.
+  () => host?.emit({ type: 'loaderror', error: clientError('ERR_6003', 'The payment form did not load. Refresh the page to try again.') }),
+);

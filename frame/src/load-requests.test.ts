@@ -7,31 +7,32 @@ const PAYMENT = { payment_id: 'pay_abc123', status: 'requires_payment_method', a
 const METHODS = { payment_methods: [] };
 
 describe('load requests started by the boot script', () => {
-  test('start the payment and methods GETs at once, with the headers the API client sends', () => {
+  test('start the one load GET (methods with the payment expanded), with the headers the API client sends', () => {
     const fetch = vi.fn<typeof globalThis.fetch>(async () => new Response('{}'));
     const prefetched = startLoadRequests(CONFIG, fetch);
-    const paths = loadPaths(CONFIG.clientSecret);
-    expect([...prefetched.keys()].sort()).toEqual([CONFIG.apiBaseUrl + paths.methods, CONFIG.apiBaseUrl + paths.payment].sort());
-    expect(fetch.mock.calls.map(([, init]) => init)).toEqual([
-      { headers: { 'api-key': CONFIG.publishableKey } },
-      { headers: { 'api-key': CONFIG.publishableKey } },
-    ]);
+    const url = CONFIG.apiBaseUrl + loadPaths(CONFIG.clientSecret).load;
+    expect(url).toBe(`${CONFIG.apiBaseUrl}/account/payment_methods?client_secret=${encodeURIComponent(CONFIG.clientSecret)}&expand_payment=true`);
+    expect([...prefetched.keys()]).toEqual([url]);
+    expect(fetch.mock.calls).toEqual([[url, { headers: { 'api-key': CONFIG.publishableKey } }]]);
   });
 
-  test("the API client's load takes the started responses, once; later calls fetch again", async () => {
-    const early = vi.fn<typeof globalThis.fetch>(async (input) =>
-      new Response(JSON.stringify(String(input).includes('/account/') ? METHODS : PAYMENT)),
-    );
+  test("the API client's load takes the started response, once; later loads and polls fetch again", async () => {
+    const early = vi.fn<typeof globalThis.fetch>(async () => new Response(JSON.stringify({ ...METHODS, payment: PAYMENT })));
     const late = vi.fn<typeof globalThis.fetch>(async (input) =>
-      new Response(JSON.stringify(String(input).includes('/account/') ? METHODS : { ...PAYMENT, status: 'succeeded' })),
+      new Response(JSON.stringify(String(input).includes('/account/') ? { ...METHODS, payment: { ...PAYMENT, status: 'succeeded' } } : { ...PAYMENT, status: 'succeeded' })),
     );
     const api = createApiClient(withPrefetched(startLoadRequests(CONFIG, early), late), CONFIG);
-    const [methods, payment] = await Promise.all([api.listPaymentMethods(), api.retrievePayment()]);
-    expect(methods).toEqual({ ok: true, value: METHODS });
-    expect(payment).toEqual({ ok: true, value: PAYMENT });
+    expect(await api.loadPaymentAndMethods()).toEqual({ ok: true, value: { ...METHODS, payment: PAYMENT } });
     expect(late).not.toHaveBeenCalled();
+    expect(await api.loadPaymentAndMethods()).toEqual({ ok: true, value: { ...METHODS, payment: { ...PAYMENT, status: 'succeeded' } } });
     expect(await api.retrievePayment()).toEqual({ ok: true, value: { ...PAYMENT, status: 'succeeded' } });
-    expect(late).toHaveBeenCalledTimes(1);
+    expect(late).toHaveBeenCalledTimes(2);
+  });
+
+  test('an answer without the payment is not usable (ERR_6004), so an API without expand_payment cannot half-load the frame', async () => {
+    const api = createApiClient(vi.fn<typeof globalThis.fetch>(async () => new Response(JSON.stringify(METHODS))), CONFIG);
+    const loaded = await api.loadPaymentAndMethods();
+    expect(!loaded.ok && loaded.error.code).toBe('ERR_6004');
   });
 
   test('a started request that failed is reported by its taker as a network error (ERR_6004), with no unhandled rejection', async () => {
@@ -39,14 +40,14 @@ describe('load requests started by the boot script', () => {
       throw new TypeError('Failed to fetch');
     });
     const api = createApiClient(withPrefetched(startLoadRequests(CONFIG, early), vi.fn()), CONFIG);
-    const payment = await api.retrievePayment();
-    expect(payment.ok).toBe(false);
-    expect(!payment.ok && payment.error.code).toBe('ERR_6004');
+    const loaded = await api.loadPaymentAndMethods();
+    expect(loaded.ok).toBe(false);
+    expect(!loaded.ok && loaded.error.code).toBe('ERR_6004');
   });
 
   test('another URL, or a POST to a started URL, is fetched normally', async () => {
     const started = Promise.resolve(new Response('"started"'));
-    const url = CONFIG.apiBaseUrl + loadPaths(CONFIG.clientSecret).payment;
+    const url = CONFIG.apiBaseUrl + loadPaths(CONFIG.clientSecret).load;
     const fetch = vi.fn<typeof globalThis.fetch>(async () => new Response('"fetched"'));
     const wrapped = withPrefetched(new Map([[url, started]]), fetch);
     expect(await (await wrapped(url, { method: 'POST' })).json()).toBe('fetched');

@@ -1,11 +1,15 @@
 import type { ResolvedFrameConfig } from '../../protocol/frame-messages';
 import { paymentIdFromClientSecret } from '../../protocol/ids';
 
-/** The two GETs the frame needs before it can show anything: the payment and its methods (made in parallel). */
-export function loadPaths(clientSecret: string): { methods: string; payment: string } {
+/**
+ * The frame's GETs of a payment: `load`, the one request it needs before it can show anything (the methods and,
+ * expanded, the payment itself: one preflight and one request instead of two of each), and `payment`, which the
+ * wait screens poll.
+ */
+export function loadPaths(clientSecret: string): { load: string; payment: string } {
   const secret = encodeURIComponent(clientSecret);
   const paymentId = encodeURIComponent(paymentIdFromClientSecret(clientSecret) ?? 'invalid');
-  return { methods: `/account/payment_methods?client_secret=${secret}`, payment: `/payments/${paymentId}?client_secret=${secret}` };
+  return { load: `/account/payment_methods?client_secret=${secret}&expand_payment=true`, payment: `/payments/${paymentId}?client_secret=${secret}` };
 }
 
 /** Headers of every API call of the frame (a body adds its content-type). */
@@ -15,19 +19,15 @@ export const apiHeaders = (publishableKey: string): Record<string, string> => ({
 export type Prefetched = Map<string, Promise<Response>>;
 
 /**
- * Starts the load GETs at once, from the frame's small boot script, so they run while the frame app downloads
- * and parses instead of after it.
+ * Starts the load GET at once, from the frame's small boot script, so it runs while the frame app downloads and
+ * parses instead of after it.
  */
 export function startLoadRequests(config: ResolvedFrameConfig, fetchImpl: typeof fetch): Prefetched {
-  const prefetched: Prefetched = new Map();
-  for (const path of Object.values(loadPaths(config.clientSecret))) {
-    const url = config.apiBaseUrl + path;
-    const response = fetchImpl(url, { headers: apiHeaders(config.publishableKey) });
-    // Handed out later; a failure is the taker's to report, not an unhandled rejection now.
-    response.catch(() => {});
-    prefetched.set(url, response);
-  }
-  return prefetched;
+  const url = config.apiBaseUrl + loadPaths(config.clientSecret).load;
+  const response = fetchImpl(url, { headers: apiHeaders(config.publishableKey) });
+  // Handed out later; a failure is the taker's to report, not an unhandled rejection now.
+  response.catch(() => {});
+  return new Map([[url, response]]);
 }
 
 /** A fetch that answers a GET of a prefetched URL with its started response (once), and fetches anything else. */

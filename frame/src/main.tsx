@@ -4,7 +4,7 @@ import type { FrameEvent, FrameMethods } from '../../protocol/frame-messages';
 import { applyAppearance, applyFonts } from './appearance';
 import { PaymentForm } from './components/payment-form';
 import { CARD_INPUT_IDS } from './components/card-form';
-import { connectHost } from './host-connection';
+import { connectHost, type HostConnection } from './host-connection';
 import { withPrefetched, type Prefetched } from './load-requests';
 import { sanitizeUpdate, type FrameParams } from './params';
 import { PaymentModel } from './payment-model';
@@ -33,16 +33,23 @@ function trackFocus(root: HTMLElement, emit: (event: FrameEvent) => void): void 
 }
 
 /**
- * The frame app, started by the boot script (boot.ts) with the parsed fragment and the load requests it already
- * started.
+ * The frame app, started by the boot script (boot.ts) with the parsed fragment, the load request it already started
+ * and its connection to the page (whose calls wait for `started`).
  */
-export function start(root: HTMLElement, params: FrameParams | undefined, prefetched?: Prefetched): void {
+export function start(
+  root: HTMLElement,
+  params: FrameParams | undefined,
+  prefetched?: Prefetched,
+  connection?: { host: HostConnection; started(methods: FrameMethods): void },
+): void {
   if (!params) {
     // Opened outside an element (or with a tampered URL): talk to nobody.
     root.textContent = 'This page works only inside a Rail payment element.';
     return;
   }
-  let host: ReturnType<typeof connectHost> | undefined;
+  // Read by the mount benchmark (bench/mount.ts): the app chunk has run.
+  performance.mark('rail:app-start');
+  let host: HostConnection | undefined = connection?.host;
   const emit = (event: FrameEvent) => host?.emit(event);
   const model = new PaymentModel({
     config: params.config,
@@ -68,7 +75,8 @@ export function start(root: HTMLElement, params: FrameParams | undefined, prefet
     blur: () => (document.activeElement as HTMLElement | null)?.blur(),
     clear: () => model.clear(),
   };
-  host = connectHost(params.merchantOrigin, params.channel, methods);
+  if (connection) connection.started(methods);
+  else host = connectHost(params.merchantOrigin, params.channel, methods);
   // The API calls start before the handshake finishes; they need nothing from the host.
   void model.load();
 

@@ -18,14 +18,13 @@ const WAIT = {
 };
 
 describe('load()', () => {
-  test('fetches methods and payment with the publishable key, then emits ready once', async () => {
+  test('fetches methods and payment in one request with the publishable key, then emits ready once', async () => {
     const { model, events, requests } = await loaded();
     expect(model.phase.value).toBe('ready');
     expect(model.amount.value).toEqual({ value: 10050, currency: 'INR' });
     expect(model.methodAvailable.value).toBe(true);
     expect(requests.map((request) => [request.method, request.url, request.headers['api-key']])).toEqual([
-      ['GET', `https://api.rail.test/account/payment_methods?client_secret=${encodeURIComponent(CONFIG.clientSecret)}`, CONFIG.publishableKey],
-      ['GET', `https://api.rail.test/payments/pay_abc123?client_secret=${encodeURIComponent(CONFIG.clientSecret)}`, CONFIG.publishableKey],
+      ['GET', `https://api.rail.test/account/payment_methods?client_secret=${encodeURIComponent(CONFIG.clientSecret)}&expand_payment=true`, CONFIG.publishableKey],
     ]);
     await model.load();
     expect(events.filter((event) => event.type === 'ready')).toHaveLength(1);
@@ -186,7 +185,7 @@ describe('update() and clear()', () => {
     model.update({ clientSecret: 'pay_xyz_secret_' + 'T'.repeat(20) });
     expect(model.upi.text.value).toBe('');
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(requests.at(-1)?.url).toContain('/payments/pay_xyz?');
+    expect(requests.at(-1)?.url).toBe(`https://api.rail.test/account/payment_methods?client_secret=pay_xyz_secret_${'T'.repeat(20)}&expand_payment=true`);
   });
 
   test('clear empties the field', async () => {

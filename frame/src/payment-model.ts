@@ -175,26 +175,27 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
     notice.value = null;
     screen.value = null;
     const api = createApiClient(deps.fetch, config.peek());
-    const [list, payment] = await Promise.all([api.listPaymentMethods(), api.retrievePayment()]);
+    const loaded = await api.loadPaymentAndMethods();
     if (generation !== loadGeneration) return;
-    if (!list.ok || !payment.ok) {
-      const error = !list.ok ? list.error : (payment as { error: ApiErrorObject }).error;
+    if (!loaded.ok) {
       phase.value = 'loaderror';
       notice.value = { kind: 'error', key: 'loadFailed' };
-      deps.emit({ type: 'loaderror', error });
+      deps.emit({ type: 'loaderror', error: loaded.error });
       return;
     }
-    amount.value = { value: payment.value.amount, currency: payment.value.currency || list.value.currency || 'INR' };
+    const { payment, ...list } = loaded.value;
+    amount.value = { value: payment.amount, currency: payment.currency || list.currency || 'INR' };
     // A payment of a known customer offers the customer's saved methods first; without them the frame works as before.
-    const saved = typeof payment.value['customer_id'] === 'string' ? await api.listSavedMethods() : undefined;
+    const saved = typeof payment['customer_id'] === 'string' ? await api.listSavedMethods() : undefined;
     if (generation !== loadGeneration) return;
-    const options = [...(saved?.ok ? savedOptions(saved.value) : []), ...methodOptions(list.value)];
+    const options = [...(saved?.ok ? savedOptions(saved.value) : []), ...methodOptions(list)];
     methods.value = options;
     if (!options.some((option) => option.id === selectedId.peek())) selectedId.value = options[0]?.id ?? null;
     if (options.length === 0) notice.value = { kind: 'error', key: 'noMethods' };
     phase.value = 'ready';
     if (!readySent) {
       readySent = true;
+      performance.mark('rail:methods');
       deps.emit({ type: 'ready' });
     }
   }

@@ -34,7 +34,7 @@ export const json = (body: unknown, status = 200) => new Response(JSON.stringify
 
 type Route = (request: { url: string; method: string; body: unknown }) => Response | Promise<Response>;
 
-/** A fetch that answers the frame's three API calls from handlers, recording every request. */
+/** A fetch that answers the frame's API calls from handlers, recording every request. */
 export function fakeApi(overrides: { methods?: Route; retrieve?: Route; confirm?: Route; vault?: Route } = {}) {
   const requests: { url: string; method: string; headers: Record<string, string>; body: unknown }[] = [];
   const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -43,7 +43,14 @@ export function fakeApi(overrides: { methods?: Route; retrieve?: Route; confirm?
     const body = init?.body ? JSON.parse(String(init.body)) : undefined;
     requests.push({ url, method, headers: (init?.headers ?? {}) as Record<string, string>, body });
     const request = { url, method, body };
-    if (url.includes('/account/payment_methods')) return (overrides.methods ?? (() => json(METHODS)))(request);
+    if (url.includes('/account/payment_methods')) {
+      // expand_payment=true: the list and the payment in one answer, or the first error of the two.
+      const methods = await (overrides.methods ?? (() => json(METHODS)))(request);
+      if (!url.includes('expand_payment=true') || !methods.ok) return methods;
+      const payment = await (overrides.retrieve ?? (() => json(PAYMENT)))(request);
+      if (!payment.ok) return payment;
+      return json({ ...(await methods.json()), payment: await payment.json() });
+    }
     if (url.endsWith('/vault/tokens')) return (overrides.vault ?? (() => json(VAULT_TOKEN)))(request);
     if (url.endsWith('/confirm')) return (overrides.confirm ?? (() => json({ ...PAYMENT, status: 'succeeded' })))(request);
     return (overrides.retrieve ?? (() => json(PAYMENT)))(request);

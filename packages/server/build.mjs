@@ -1,5 +1,6 @@
 // Builds @rail/server into dist/: the library (index.js) and the CLI (cli.js) compiled by esbuild with the server
-// sources bundled in and their npm dependencies left as imports; the runtime, frame and demo page copied to
+// sources and their pure-JavaScript npm dependencies bundled in (the repository's scripts/build-server.mjs says which
+// stay imports, and why: start-up time); the runtime, frame and demo page copied to
 // dist/assets/ (run the repository's `npm run build` first: it builds them, then this); declarations from
 // src/types.ts. Usage: node build.mjs
 import { execFileSync } from 'node:child_process';
@@ -8,6 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { SERVER_BUNDLE_OPTIONS } from '../../scripts/build-server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repository = join(here, '..', '..');
@@ -19,19 +21,12 @@ for (const built of ['dist/runtime/rail.js', 'dist/frame/index.html']) {
 }
 rmSync(out, { recursive: true, force: true });
 await build({
+  ...SERVER_BUNDLE_OPTIONS,
   entryPoints: { index: join(here, 'src/index.ts'), cli: join(here, 'src/cli.ts') },
   outdir: out,
-  bundle: true,
   splitting: true,
   chunkNames: 'chunk-[hash]',
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  sourcemap: 'linked',
-  legalComments: 'none',
-  logLevel: 'warning',
-  banner: { js: '#!/usr/bin/env node' },
+  banner: { js: `#!/usr/bin/env node\n${SERVER_BUNDLE_OPTIONS.banner.js}` },
 });
 mkdirSync(join(out, 'assets', 'demo'), { recursive: true });
 cpSync(join(repository, 'dist', 'runtime'), join(out, 'assets', 'runtime'), { recursive: true });

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { CURRENCIES } from '../currency';
 import { CARD_NETWORKS, COUNTRIES } from './enums';
-import { Currency, PaymentExperience, PaymentMethod, PaymentMethodType, PaymentType } from './payments';
+import { Currency, PaymentExperience, PaymentMethod, PaymentMethodType, PaymentResponse, PaymentType } from './payments';
 
 const CardNetwork = z.enum(CARD_NETWORKS);
 
@@ -51,6 +51,11 @@ export const ListPaymentMethodsQuery = z.strictObject({
   limit: int64Param.optional(),
   card_networks: cardNetworks.optional(),
   'card_networks[]': cardNetworks.optional(),
+  /**
+   * `true` (with a client_secret): the answer also holds `payment`, the payment as GET /payments/{id} answers it, so
+   * the payment element loads with one request instead of two (issue 17 §4; docs/open-points.md).
+   */
+  expand_payment: z.enum(['true', 'false']).optional(),
 });
 export type ListPaymentMethodsQuery = z.infer<typeof ListPaymentMethodsQuery>;
 
@@ -91,6 +96,20 @@ export const ListPaymentMethodsResponse = z
   })
   .meta({ id: 'PaymentMethodList' });
 export type ListPaymentMethodsResponse = z.infer<typeof ListPaymentMethodsResponse>;
+
+/** GET /account/payment_methods?client_secret=...&expand_payment=true: the list and the payment it was made for. */
+export const PaymentMethodsWithPaymentResponse = ListPaymentMethodsResponse.extend({ payment: PaymentResponse }).meta({ id: 'PaymentMethodListWithPayment' });
+export type PaymentMethodsWithPaymentResponse = z.infer<typeof PaymentMethodsWithPaymentResponse>;
+/** What GET /account/payment_methods answers: the list, or the list and its payment (expand_payment=true). */
+export const ListPaymentMethodsAnswer = z.union([PaymentMethodsWithPaymentResponse, ListPaymentMethodsResponse]);
+
+/**
+ * POST /demo/payments body (demo merchant backend, test mode only): the currency picks which methods the demo shows
+ * (INR: UPI and cards; EUR: cards and crypto; KES: bank transfer and mobile money). Absent: INR.
+ */
+export const DEMO_CURRENCIES = ['INR', 'EUR', 'KES'] as const;
+export const DemoPaymentRequest = z.object({ currency: z.enum(DEMO_CURRENCIES).optional() }).strict();
+export type DemoPaymentRequest = z.infer<typeof DemoPaymentRequest>;
 
 /** POST /demo/payments answer (demo merchant backend, test mode only). */
 export const DemoPaymentResponse = z.object({ payment_id: z.string(), client_secret: z.string() });

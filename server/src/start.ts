@@ -160,6 +160,19 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const publicBaseUrl = withPort(config.publicBaseUrl, apiListener.port);
   const publicJsUrl = withPort(config.publicJsUrl, jsListener.port);
 
+  let ready = false;
+  const isReady = () => ready;
+  // Made first: it starts reading, hashing and compressing (on the thread pool) the runtime and the frame, which
+  // then overlaps opening, migrating and bootstrapping the store instead of following it.
+  const js = createJsApp({
+    logger,
+    distDir: options.distDir,
+    publicBaseUrl,
+    publicJsUrl,
+    frameAncestors: frameAncestors(config, publicBaseUrl),
+    isReady,
+  });
+
   let composed: Awaited<ReturnType<typeof compose>>;
   try {
     const vaultKey = await loadOrCreateVaultKey(config.vaultKey, config.dataDir);
@@ -200,8 +213,6 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   }
   const dispatcher = new WebhookDispatcher({ store, clock: systemClock }, webhooks, { logger: logger.child({ component: 'webhooks' }) });
 
-  let ready = false;
-  const isReady = () => ready;
   const api = createApp({
     ...core,
     logger,
@@ -219,14 +230,6 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
             pagePaths: options.demoPagePaths,
             offWhenLiveKeysExist: config.demo === 'auto',
           },
-  });
-  const js = createJsApp({
-    logger,
-    distDir: options.distDir,
-    publicBaseUrl,
-    publicJsUrl,
-    frameAncestors: frameAncestors(config, publicBaseUrl),
-    isReady,
   });
 
   // Waiting payments resolve (and their webhook events are written) without anyone reading them.

@@ -1,3 +1,4 @@
+import { registerCardOpsRoutes } from '../http/routes/payments/card-ops';
 import { registerPaymentOpsRoutes } from '../http/routes/payments/operations';
 import { registerPaymentRoutes } from '../http/routes/payments/routes';
 import type { Family } from './family';
@@ -7,5 +8,6 @@ export const paymentsFamily: Family = {
   routes: (app, deps) => {
     registerPaymentRoutes(app, deps);
     registerPaymentOpsRoutes(app, deps);
+    registerCardOpsRoutes(app, deps);
   },
 };

@@ -106,7 +106,7 @@ describe('rate limits on the browser and public surfaces', () => {
     }
   });
 
-  test('every surface is limited: demo payments, vault tokens, retrieve, poll, payment methods, update, eligibility, simulator pages', async () => {
+  test('every surface is limited: demo payments, vault tokens, retrieve, poll, payment methods, update, eligibility, the card operations, simulator pages', async () => {
     h.clock.advance(3_600_000);
     const payment = await newPayment();
     const surfaces: [string, string, Record<string, unknown> | undefined, Record<string, string>?][] = [
@@ -117,6 +117,10 @@ describe('rate limits on the browser and public surfaces', () => {
       ['GET', `/account/payment_methods?client_secret=${payment.client_secret}`, undefined],
       ['POST', `/payments/${payment.payment_id}`, { client_secret: payment.client_secret }],
       ['POST', `/payments/${payment.payment_id}/eligibility`, { client_secret: payment.client_secret }],
+      ['POST', '/payments/session_tokens', { payment_id: payment.payment_id, client_secret: payment.client_secret, wallets: [] }],
+      ['POST', `/payments/${payment.payment_id}/3ds/authentication`, { client_secret: payment.client_secret }],
+      ['POST', `/payments/${payment.payment_id}/post_session_tokens`, { client_secret: payment.client_secret }],
+      ['POST', `/payments/${payment.payment_id}/complete_authorize`, { client_secret: payment.client_secret }],
       ['GET', `/simulator/upi/${payment.payment_id}`, undefined],
     ];
     // One address per route: routes of one surface (retrieve, poll, payment methods) share its bucket.

@@ -202,6 +202,11 @@ export const RATE_LIMITED_ROUTES: readonly { method: 'GET' | 'POST' | 'ALL'; pat
   { method: 'GET', path: '/customers/payment_methods', surface: 'client_reads' },
   { method: 'POST', path: '/payments/:payment_id', surface: 'client_updates' },
   { method: 'POST', path: '/payments/:payment_id/eligibility', surface: 'client_updates' },
+  // POST /payments/session_tokens is counted by the POST /payments/:payment_id row above (same surface; a row of its
+  // own would take two tokens per request).
+  { method: 'POST', path: '/payments/:payment_id/3ds/authentication', surface: 'client_updates' },
+  { method: 'POST', path: '/payments/:payment_id/post_session_tokens', surface: 'client_updates' },
+  { method: 'POST', path: '/payments/:payment_id/complete_authorize', surface: 'confirm' },
   { method: 'POST', path: '/payment_methods/:method_id/update', surface: 'client_updates' },
   { method: 'POST', path: '/customers/:customer_id/payment_methods/:payment_method_id/default', surface: 'client_updates' },
   { method: 'ALL', path: '/simulator/*', surface: 'simulator' },

@@ -25,6 +25,12 @@ export const ROUTE_SCOPES: Readonly<Record<string, ApiScope | null>> = {
   'POST /payments/{payment_id}/update_metadata': 'payments:write',
   'POST /payments/{payment_id}/eligibility': 'payments:write',
   'GET /poll/status/{poll_id}': 'payments:read',
+  'POST /payments/session_tokens': 'payments:write',
+  'POST /payments/{payment_id}/3ds/authentication': 'payments:write',
+  'POST /payments/{payment_id}/complete_authorize': 'payments:write',
+  'POST /payments/{payment_id}/post_session_tokens': 'payments:write',
+  'POST /three_ds_decision/execute': 'payments:read',
+  'GET /card_issuers': 'payments:read',
   'GET /account/payment_methods': 'payments:read',
   'POST /vault/tokens': 'payments:write',
 

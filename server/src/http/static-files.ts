@@ -7,7 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip as gzipCallback } from 'node:zlib';
 
 export type ContentEncoding = 'br' | 'gzip';
 
@@ -25,11 +26,19 @@ export interface LoadedFile {
 
 const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|map|txt)$/;
 
-export function compress(bytes: Uint8Array): Record<ContentEncoding, Uint8Array> {
-  return {
-    br: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
-    gzip: gzipSync(bytes, { level: 9 }),
-  };
+const brotli = promisify(brotliCompress);
+const gzip = promisify(gzipCallback);
+
+/**
+ * Compressed on libuv's thread pool, not the event loop: brotli at quality 11 takes tens of milliseconds for the
+ * runtime, which the server's start (it loads the runtime for its manifest) would otherwise wait for on one core.
+ */
+export async function compress(bytes: Uint8Array): Promise<Record<ContentEncoding, Uint8Array>> {
+  const [br, gz] = await Promise.all([
+    brotli(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+    gzip(bytes, { level: 9 }),
+  ]);
+  return { br, gzip: gz };
 }
 
 /** The build's .br and .gz beside `path` (scripts/compress-dist.mjs), or undefined when either is missing. */
@@ -51,7 +60,7 @@ export async function loadBuiltFile(path: string): Promise<LoadedFile | undefine
     return undefined;
   }
   const body = new Uint8Array(bytes);
-  const encoded = COMPRESSIBLE.test(path) ? ((await precompressed(path)) ?? compress(body)) : undefined;
+  const encoded = COMPRESSIBLE.test(path) ? ((await precompressed(path)) ?? (await compress(body))) : undefined;
   return { ...loadedFile(body), ...(encoded ? { encoded } : {}) };
 }
 
@@ -113,7 +122,7 @@ export class CachedFile {
       for (const [placeholder, value] of Object.entries(this.replacements)) text = text.replaceAll(placeholder, value);
       const body = new TextEncoder().encode(text);
       // The build's precompressed bytes fit only when nothing was replaced.
-      const encoded = (text === built ? await precompressed(path) : undefined) ?? compress(body);
+      const encoded = (text === built ? await precompressed(path) : undefined) ?? (await compress(body));
       this.#loaded = { ...loadedFile(body), encoded };
       return this.#loaded;
     }

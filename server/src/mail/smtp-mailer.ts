@@ -2,7 +2,9 @@
  * Security e-mails over SMTP (RAIL_SMTP_URL, e.g. smtp://user:pass@mail.example.com:587 or smtps://...:465), with
  * nodemailer. One pooled transport per process; a refusal or an unreachable server rejects, and the outbox retries.
  */
-import nodemailer, { type Transporter } from 'nodemailer';
+import { createRequire } from 'node:module';
+import type Nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export interface SmtpMailerOptions {
   url: string;
@@ -18,6 +20,8 @@ export class SmtpMailer {
   constructor(options: SmtpMailerOptions) {
     const timeout = options.timeoutMs ?? 10_000;
     const url = new URL(options.url);
+    // Loaded here, not at import: a server without RAIL_SMTP_URL never loads nodemailer (it costs start-up time).
+    const nodemailer = createRequire(import.meta.url)('nodemailer') as typeof Nodemailer;
     this.#transport = nodemailer.createTransport({
       host: url.hostname,
       port: url.port === '' ? (url.protocol === 'smtps:' ? 465 : 587) : Number(url.port),

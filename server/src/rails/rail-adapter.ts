@@ -27,7 +27,14 @@ export interface AuthorizeRequest {
   returnUrl: string | null;
   /** The card, decrypted from the vault for this one authorization (card rail only; never stored or logged). */
   card?: CardDetails;
+  /** Card rail: what the payment asked of 3-D Secure (request_external_three_ds_authentication, force_3ds_challenge). */
+  threeDs?: ThreeDsRequest;
   now: Date;
+}
+
+export interface ThreeDsRequest {
+  external: boolean;
+  forceChallenge: boolean;
 }
 
 export interface SyncRequest {
@@ -100,6 +107,57 @@ export type IncrementAuthorizationOutcome =
   | { kind: 'authorized'; reference: string }
   | { kind: 'declined'; reference: string; errorCode: string; errorMessage: string };
 
+/** External 3DS: the client's authentication request for a payment that waits with next_action three_ds_invoke. */
+export interface ThreeDsAuthenticationRequest {
+  accountId: string;
+  mode: Mode;
+  paymentId: string;
+  railReference: string;
+  railState: JsonObject | null;
+  deviceChannel: 'APP' | 'BRW';
+  threedsMethodCompInd: 'Y' | 'N' | 'U';
+  now: Date;
+}
+
+/**
+ * The directory server's answer (EMV 3DS transStatus): Y authenticated without a challenge, C a challenge at acsUrl,
+ * N not authenticated; `state` replaces the payment's rail state. `not_waiting`: the rail holds no authentication
+ * open for this payment.
+ */
+export type ThreeDsAuthenticationOutcome =
+  | {
+      kind: 'answered';
+      transStatus: 'Y' | 'C' | 'N';
+      acsTransId: string;
+      serverTransId: string;
+      acsReferenceNumber: string;
+      acsUrl: string | null;
+      challengeRequest: string | null;
+      state: JsonObject;
+    }
+  | { kind: 'not_waiting' };
+
+/** External 3DS: authorize the payment under its rail reference once its authentication succeeded. */
+export interface CompleteAuthorizationRequest extends SyncRequest {
+  accountId: string;
+}
+
+/** A wallet's session token for the client SDK (its fields depend on the wallet; docs/simulator.md). */
+export type WalletSessionToken = { wallet_name: string; connector: string } & JsonObject;
+
+export interface WalletSessionRequest {
+  accountId: string;
+  mode: Mode;
+  paymentId: string;
+  amount: number;
+  currency: Currency;
+  wallets: readonly PaymentMethodType[];
+  now: Date;
+}
+
+/** post_session_tokens: the wallet order a client SDK opens before confirm. */
+export type WalletOrderRequest = Omit<WalletSessionRequest, 'wallets'> & { wallet: PaymentMethodType };
+
 /** Asks a rail what it did with a request Rail sent under `reference` (an attempt id or a refund id). */
 export interface LookupRequest {
   accountId: string;
@@ -135,6 +193,17 @@ export interface RailAdapter {
   readonly authorizationValidity?: AuthorizationValidity;
   /** Raises an open authorization (incremental authorization); absent on rails that cannot. */
   incrementAuthorization?(request: IncrementAuthorizationRequest): Promise<IncrementAuthorizationOutcome>;
+  /** External 3DS: runs the authentication of a payment whose authorization waits for it (card rails). */
+  authenticateThreeDs?(request: ThreeDsAuthenticationRequest): Promise<ThreeDsAuthenticationOutcome>;
+  /**
+   * External 3DS: authorizes a payment once its authentication succeeded; `pending` while it has not (no
+   * authentication yet, or a challenge still open).
+   */
+  completeAuthorization?(request: CompleteAuthorizationRequest): Promise<RailOutcome>;
+  /** Wallet session tokens for the wallets of `wallets` the rail offers (the others are left out). */
+  walletSessionTokens?(request: WalletSessionRequest): WalletSessionToken[];
+  /** Opens a wallet order for the client SDK (post_session_tokens); undefined when the rail has no such wallet. */
+  openWalletOrder?(request: WalletOrderRequest): { orderId: string } | undefined;
   /** What the rail answered to the authorization sent under an attempt id (crash and timeout recovery). */
   lookupAuthorization?(request: LookupRequest): Promise<RailOutcome | NotReceived>;
   /** What the rail answered to the refund sent under a refund id. */

@@ -10,7 +10,8 @@ export interface RailLedgerKey {
   accountId: string;
   mode: Mode;
   rail: string;
-  operation: 'authorize' | 'refund';
+  /** complete_authorization: the authorization that follows an external 3DS authentication, under the rail's reference. */
+  operation: 'authorize' | 'refund' | 'complete_authorization';
   reference: string;
 }
 

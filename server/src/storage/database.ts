@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, type SqliteDatabase as KyselySqliteDatabase, type SqliteStatement } from 'kysely';
 import { GroupCommitSqliteDialect, SqliteGroupCommit, type SyncCommitted } from './sqlite-group-commit';
-import pg from 'pg';
+import type Pg from 'pg';
 import type { Database } from './schema';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -34,10 +35,17 @@ function parseInt8(value: string): number {
   return parsed;
 }
 
-const pgTypes = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-};
+/** pg, loaded when a PostgreSQL database is opened: a server on SQLite never pays for loading it at start. */
+function loadPg(): typeof Pg {
+  return createRequire(import.meta.url)('pg') as typeof Pg;
+}
+
+function pgTypes(pg: typeof Pg): { getTypeParser: typeof Pg.types.getTypeParser } {
+  return {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+      oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof Pg.types.getTypeParser,
+  };
+}
 
 const groupCommits = new WeakMap<Kysely<Database>, SqliteGroupCommit>();
 
@@ -77,10 +85,11 @@ export function withStatementCache(sqlite: SqliteDatabase.Database, size = STATE
  */
 export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Database>; engine: Engine } {
   if (options.databaseUrl) {
+    const pg = loadPg();
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
-      types: pgTypes,
+      types: pgTypes(pg),
     });
     pool.on('error', (error) => options.onIdleConnectionError?.(error));
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), engine: 'postgres' };

@@ -162,6 +162,10 @@ export async function executeConfirm(
     paymentMethodData: data,
     returnUrl: claimed.returnUrl,
     ...(card !== undefined ? { card } : {}),
+    threeDs: {
+      external: claimed.requestFields['request_external_three_ds_authentication'] === true,
+      forceChallenge: claimed.requestFields['force_3ds_challenge'] === true,
+    },
     now,
   }));
   const afterOutcome = recurringAfterOutcome(deps, auth, claimed, {

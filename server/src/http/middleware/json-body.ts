@@ -5,7 +5,7 @@ import type { AppEnv } from '../env';
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
-function isJsonContentType(contentType: string | undefined): boolean {
+export function isJsonContentType(contentType: string | undefined): boolean {
   return contentType !== undefined && JSON_MEDIA_TYPE.test(contentType.split(';')[0]?.trim() ?? '');
 }
 

@@ -3,22 +3,76 @@
  * the vault for this one call. Outcomes by number (docs/simulator.md):
  * - 4242424242424242: authorized (succeeded).
  * - 4000000000000002: declined, error_code / error_message "card_declined".
+ * - 4000000000003055: 3DS frictionless (the issuer authenticates without a challenge): authorized; with
+ *   force_3ds_challenge it is challenged like 4000003800000446.
  * - 4000003800000446: 3DS challenge: requires_customer_action with a redirect_to_url to the simulator's 3DS page
  *   on the API listener; "Complete authentication" authorizes, "Fail authentication" declines
  *   ("authentication_failed").
+ * - 4000008400001629: 3DS authentication rejected by the issuer: declined ("authentication_failed").
  * - any other number: declined, "card_not_supported".
+ * Refunds answer at once like the UPI simulator's (simulated-refund.ts), where the account's card rail has refunds.
+ * With request_external_three_ds_authentication the authorization waits (next_action three_ds_invoke) for the
+ * client's POST /payments/{id}/3ds/authentication, whose transStatus follows the same numbers (Y, C, N; 4242 and
+ * 4000000000000002 authenticate frictionless), then for POST /payments/{id}/complete_authorize.
+ * It also answers wallet session tokens (google_pay, apple_pay, paypal) with documented fake shapes.
  */
-import type { Currency } from '../../../../protocol/currency';
+import { currencyExponent, minorToDecimal, type Currency } from '../../../../protocol/currency';
 import type { IdGenerator } from '../../kernel/ids';
 import { SIMULATED_CARD_NETWORKS } from '../../vault/card-details';
-import type { AuthorizeRequest, IncrementAuthorizationRequest, RailAdapter, RailOutcome, SyncRequest } from '../rail-adapter';
+import type { JsonObject } from '../../../../protocol/api/payments';
+import type {
+  AuthorizeRequest,
+  CompleteAuthorizationRequest,
+  IncrementAuthorizationRequest,
+  RailAdapter,
+  RailOutcome,
+  RefundOutcome,
+  RefundRequest,
+  SyncRequest,
+  ThreeDsAuthenticationOutcome,
+  ThreeDsAuthenticationRequest,
+  WalletOrderRequest,
+  WalletSessionRequest,
+  WalletSessionToken,
+} from '../rail-adapter';
 import { AUTHORIZATION_VALIDITY, simulateIncrement } from './authorization-terms';
+import { simulateRefund } from './simulated-refund';
 
 export const SIMULATOR_CARDS = {
   success: '4242424242424242',
   declined: '4000000000000002',
   threeDs: '4000003800000446',
+  threeDsFrictionless: '4000000000003055',
+  threeDsRejected: '4000008400001629',
 } as const;
+
+/** What the simulated issuer's 3DS does with a card, and what the acquirer answers once it is authenticated. */
+interface ThreeDsProfile {
+  authentication: 'frictionless' | 'challenge' | 'rejected';
+  authorization: 'approve' | 'decline';
+}
+
+/** The simulator's cards as a table: what 3DS does with each, and what the acquirer then answers. */
+const CARD_PROFILES: Readonly<Record<string, ThreeDsProfile>> = {
+  [SIMULATOR_CARDS.success]: { authentication: 'frictionless', authorization: 'approve' },
+  [SIMULATOR_CARDS.declined]: { authentication: 'frictionless', authorization: 'decline' },
+  [SIMULATOR_CARDS.threeDsFrictionless]: { authentication: 'frictionless', authorization: 'approve' },
+  [SIMULATOR_CARDS.threeDs]: { authentication: 'challenge', authorization: 'approve' },
+  [SIMULATOR_CARDS.threeDsRejected]: { authentication: 'rejected', authorization: 'approve' },
+};
+
+/** force_3ds_challenge challenges the card that would authenticate frictionless with 3DS (not the others). */
+function threeDsProfile(number: string | undefined, forceChallenge: boolean): ThreeDsProfile | undefined {
+  const profile = number === undefined ? undefined : CARD_PROFILES[number];
+  if (profile !== undefined && forceChallenge && number === SIMULATOR_CARDS.threeDsFrictionless) return { ...profile, authentication: 'challenge' };
+  return profile;
+}
+
+/** The wallet whose order post_session_tokens opens (session tokens: google_pay, apple_pay and paypal). */
+export const SIMULATOR_ORDER_WALLET = 'paypal';
+
+/** The EMV 3DS protocol version the simulated directory server speaks. */
+const MESSAGE_VERSION = '2.2.0';
 
 /** How long a 3DS challenge stays open before the payment fails on the next read. */
 export const THREE_DS_VALIDITY_MS = 10 * 60_000;
@@ -58,24 +112,160 @@ export class CardSimulator implements RailAdapter {
 
   async authorize(request: AuthorizeRequest): Promise<RailOutcome> {
     const reference = `sim_${this.options.ids.secret(20)}`;
-    const number = request.card?.revealNumber();
-    switch (number) {
-      case SIMULATOR_CARDS.success:
+    const profile = threeDsProfile(request.card?.revealNumber(), request.threeDs?.forceChallenge === true);
+    if (profile === undefined) return declined(reference, 'card_not_supported', 'card_not_supported');
+    if (request.threeDs?.external === true) return this.awaitExternalAuthentication(request, reference, profile);
+    switch (profile.authentication) {
+      case 'challenge':
+        return this.challenge(request, reference);
+      case 'rejected':
+        return declined(reference, 'authentication_failed', 'authentication_failed');
+      case 'frictionless':
+        if (profile.authorization === 'decline') return declined(reference, 'card_declined', 'card_declined');
         return { kind: 'authorized', reference, amountReceived: request.amount };
-      case SIMULATOR_CARDS.declined:
-        return declined(reference, 'card_declined', 'card_declined');
-      case SIMULATOR_CARDS.threeDs: {
+    }
+  }
+
+  private challenge(request: AuthorizeRequest, reference: string): RailOutcome {
+    const challenge = this.options.ids.secret(24);
+    return {
+      kind: 'customer_action',
+      reference,
+      nextAction: { type: 'redirect_to_url', redirect_to_url: simulatorPageUrl(this.options.publicBaseUrl, '3ds', request, challenge) },
+      state: { challenge, expires_at: this.expiry(request.now) },
+    };
+  }
+
+  /** External 3DS: the authorization waits for the client's authentication (next_action three_ds_invoke). */
+  private awaitExternalAuthentication(request: AuthorizeRequest, reference: string, profile: ThreeDsProfile): RailOutcome {
+    const paymentUrl = `${this.options.publicBaseUrl}/payments/${encodeURIComponent(request.paymentId)}`;
+    return {
+      kind: 'customer_action',
+      reference,
+      nextAction: {
+        type: 'three_ds_invoke',
+        three_ds_data: {
+          three_ds_authentication_url: `${paymentUrl}/3ds/authentication`,
+          three_ds_authorize_url: `${paymentUrl}/complete_authorize`,
+          // The simulated ACS runs no 3DS method (device fingerprinting) step.
+          three_ds_method_details: { three_ds_method_data_submission: false },
+          message_version: MESSAGE_VERSION,
+          directory_server_id: 'rail_simulator_ds',
+        },
+      },
+      state: { flow: 'external_3ds', stage: 'awaiting_authentication', ...profile, expires_at: this.expiry(request.now) },
+    };
+  }
+
+  async authenticateThreeDs(request: ThreeDsAuthenticationRequest): Promise<ThreeDsAuthenticationOutcome> {
+    const state = request.railState;
+    if (state?.['flow'] !== 'external_3ds' || state['stage'] !== 'awaiting_authentication' || expired(state, request.now)) return { kind: 'not_waiting' };
+    const ids = {
+      acsTransId: `acs_${this.options.ids.secret(20)}`,
+      serverTransId: `3dss_${this.options.ids.secret(20)}`,
+      acsReferenceNumber: 'RAIL-SIMULATOR-ACS',
+    };
+    switch (state['authentication']) {
+      case 'frictionless':
+        return { kind: 'answered', transStatus: 'Y', ...ids, acsUrl: null, challengeRequest: null, state: { ...state, stage: 'authenticated' } };
+      case 'rejected':
+        return { kind: 'answered', transStatus: 'N', ...ids, acsUrl: null, challengeRequest: null, state: { ...state, stage: 'rejected' } };
+      default: {
         const challenge = this.options.ids.secret(24);
+        const creq = { threeDSServerTransID: ids.serverTransId, acsTransID: ids.acsTransId, messageType: 'CReq', messageVersion: MESSAGE_VERSION, challengeWindowSize: '05' };
         return {
-          kind: 'customer_action',
-          reference,
-          nextAction: { type: 'redirect_to_url', redirect_to_url: simulatorPageUrl(this.options.publicBaseUrl, '3ds', request, challenge) },
-          state: { challenge, expires_at: new Date(request.now.getTime() + THREE_DS_VALIDITY_MS).toISOString() },
+          kind: 'answered',
+          transStatus: 'C',
+          ...ids,
+          acsUrl: simulatorPageUrl(this.options.publicBaseUrl, '3ds', request, challenge),
+          challengeRequest: Buffer.from(JSON.stringify(creq)).toString('base64url'),
+          state: { ...state, stage: 'challenge', challenge },
         };
       }
-      default:
-        return declined(reference, 'card_not_supported', 'card_not_supported');
     }
+  }
+
+  async completeAuthorization(request: CompleteAuthorizationRequest): Promise<RailOutcome> {
+    const state = request.railState;
+    if (state?.['flow'] !== 'external_3ds') return { kind: 'pending', reference: request.railReference };
+    if (expired(state, request.now)) return declined(request.railReference, 'authentication_expired', 'authentication_expired');
+    if (state['stage'] === 'rejected') return declined(request.railReference, 'authentication_failed', 'authentication_failed');
+    if (state['stage'] !== 'authenticated') return { kind: 'pending', reference: request.railReference };
+    return this.authorizeAuthenticated(request, state);
+  }
+
+  walletSessionTokens(request: WalletSessionRequest): WalletSessionToken[] {
+    const amount = minorToDecimal(request.amount, currencyExponent(request.currency));
+    const tokens: WalletSessionToken[] = [];
+    for (const wallet of new Set(request.wallets)) {
+      if (wallet === 'google_pay') {
+        tokens.push({
+          wallet_name: 'google_pay',
+          connector: this.connector,
+          delayed_session_token: false,
+          merchant_info: { merchant_name: 'Rail test merchant' },
+          allowed_payment_methods: [
+            {
+              type: 'CARD',
+              parameters: { allowed_auth_methods: ['PAN_ONLY', 'CRYPTOGRAM_3DS'], allowed_card_networks: ['VISA', 'MASTERCARD'] },
+              tokenization_specification: { type: 'PAYMENT_GATEWAY', parameters: { gateway: 'railsimulator', gateway_merchant_id: request.accountId } },
+            },
+          ],
+          transaction_info: { currency_code: request.currency, total_price_status: 'FINAL', total_price: amount },
+          sdk_next_action: { next_action: 'confirm' },
+        });
+      } else if (wallet === 'apple_pay') {
+        tokens.push({
+          wallet_name: 'apple_pay',
+          connector: this.connector,
+          delayed_session_token: false,
+          session_token_data: {
+            epoch_timestamp: Math.floor(request.now.getTime() / 1000),
+            expires_at: Math.floor(request.now.getTime() / 1000) + 300,
+            merchant_session_identifier: `sim_session_${this.options.ids.secret(20)}`,
+            nonce: this.options.ids.secret(16),
+            merchant_identifier: 'merchant.rail.simulator',
+            display_name: 'Rail test merchant',
+            signature: 'simulated',
+            psp_id: 'rail_simulator',
+          },
+          payment_request_data: {
+            currency_code: request.currency,
+            total: { label: 'Rail test merchant', type: 'final', amount },
+            merchant_capabilities: ['supports3DS'],
+            supported_networks: ['visa', 'masterCard'],
+          },
+          sdk_next_action: { next_action: 'confirm' },
+        });
+      } else if (wallet === 'paypal') {
+        tokens.push({
+          wallet_name: 'paypal',
+          connector: this.connector,
+          session_token: `sim_paypal_${this.options.ids.secret(20)}`,
+          sdk_next_action: { next_action: 'post_session_tokens' },
+        });
+      }
+    }
+    return tokens;
+  }
+
+  openWalletOrder(request: WalletOrderRequest): { orderId: string } | undefined {
+    if (request.wallet !== SIMULATOR_ORDER_WALLET) return undefined;
+    return { orderId: `sim_order_${this.options.ids.secret(20)}` };
+  }
+
+  private authorizeAuthenticated(request: SyncRequest, state: JsonObject): RailOutcome {
+    if (state['authorization'] === 'decline') return declined(request.railReference, 'card_declined', 'card_declined');
+    return { kind: 'authorized', reference: request.railReference, amountReceived: request.amount };
+  }
+
+  private expiry(now: Date): string {
+    return new Date(now.getTime() + THREE_DS_VALIDITY_MS).toISOString();
+  }
+
+  /** Refunds of captured card payments, as the UPI simulator answers them (whether an account may: its capabilities). */
+  async refund(request: RefundRequest): Promise<RefundOutcome> {
+    return simulateRefund(this.options.ids, request);
   }
 
   async incrementAuthorization(request: IncrementAuthorizationRequest) {
@@ -83,14 +273,24 @@ export class CardSimulator implements RailAdapter {
   }
 
   async sync(request: SyncRequest): Promise<RailOutcome> {
-    const expiresAt = request.railState?.['expires_at'];
-    if (typeof expiresAt === 'string' && request.now.getTime() >= Date.parse(expiresAt)) {
+    const state = request.railState;
+    if (state !== null && expired(state, request.now)) {
       return declined(request.railReference, 'authentication_expired', 'authentication_expired');
     }
-    if (request.customerDecision === 'complete') return { kind: 'authorized', reference: request.railReference, amountReceived: request.amount };
+    // External 3DS: only its challenge answers the customer here; the other stages wait for the client's calls.
+    if (state?.['flow'] === 'external_3ds' && state['stage'] !== 'challenge') return { kind: 'pending', reference: request.railReference };
     if (request.customerDecision === 'fail') return declined(request.railReference, 'authentication_failed', 'authentication_failed');
+    if (request.customerDecision === 'complete') {
+      if (state?.['flow'] === 'external_3ds') return this.authorizeAuthenticated(request, state);
+      return { kind: 'authorized', reference: request.railReference, amountReceived: request.amount };
+    }
     return { kind: 'pending', reference: request.railReference };
   }
+}
+
+function expired(state: JsonObject, now: Date): boolean {
+  const expiresAt = state['expires_at'];
+  return typeof expiresAt === 'string' && now.getTime() >= Date.parse(expiresAt);
 }
 
 export function declined(reference: string, errorCode: string, errorMessage: string): RailOutcome {

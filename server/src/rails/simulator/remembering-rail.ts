@@ -34,6 +34,10 @@ export class RememberingRail implements RailAdapter {
   readonly lookupRefund?: RailAdapter['lookupRefund'];
   readonly authorizationValidity?: RailAdapter['authorizationValidity'];
   readonly incrementAuthorization?: RailAdapter['incrementAuthorization'];
+  readonly authenticateThreeDs?: RailAdapter['authenticateThreeDs'];
+  readonly completeAuthorization?: RailAdapter['completeAuthorization'];
+  readonly walletSessionTokens?: RailAdapter['walletSessionTokens'];
+  readonly openWalletOrder?: RailAdapter['openWalletOrder'];
 
   constructor(
     private readonly inner: RailAdapter,
@@ -45,6 +49,21 @@ export class RememberingRail implements RailAdapter {
     if (inner.authorizationValidity !== undefined) this.authorizationValidity = inner.authorizationValidity;
     // An increment is a fresh question each time (the core decides on the answer under the payment's version).
     if (inner.incrementAuthorization !== undefined) this.incrementAuthorization = inner.incrementAuthorization.bind(inner);
+    // External 3DS authentication and wallets ask about the payment's state as it is now, like sync: nothing to remember.
+    if (inner.authenticateThreeDs !== undefined) this.authenticateThreeDs = inner.authenticateThreeDs.bind(inner);
+    // Completing an authorization moves money: the first answer is kept under the rail's reference, so two completes
+    // (a retry, a race) authorize once. `pending` (not authenticated yet) is no answer and is not kept.
+    if (inner.completeAuthorization !== undefined) {
+      const complete = inner.completeAuthorization.bind(inner);
+      this.completeAuthorization = async (request) => {
+        const answer = await complete(request);
+        if (answer.kind === 'pending') return answer;
+        const key = this.key(request.accountId, request, 'complete_authorization', request.railReference);
+        return (await this.options.ledger.rememberRailAnswer(key, answer as unknown as JsonObject, request.now)) as unknown as RailOutcome;
+      };
+    }
+    if (inner.walletSessionTokens !== undefined) this.walletSessionTokens = inner.walletSessionTokens.bind(inner);
+    if (inner.openWalletOrder !== undefined) this.openWalletOrder = inner.openWalletOrder.bind(inner);
     // A rail that does not refund keeps saying so (refund absent), so the core's capability check still applies.
     if (inner.refund !== undefined) {
       const refund = inner.refund.bind(inner);

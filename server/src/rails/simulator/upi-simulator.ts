@@ -20,6 +20,7 @@ import type { AuthorizeRequest, IncrementAuthorizationRequest, RailAdapter, Rail
 import { AUTHORIZATION_VALIDITY, simulateIncrement } from './authorization-terms';
 import { simulatorPageUrl, type SimulatorOptions } from './card-simulator';
 import { qrSvgDataUrl } from './qr-image';
+import { simulateRefund } from './simulated-refund';
 
 /** How long a pending collect waits before the simulated customer answers. */
 export const PENDING_RESOLVE_AFTER_MS = 10_000;
@@ -55,11 +56,7 @@ export const SIMULATOR_VPAS = {
   pendingFailure: 'pending-failure@upi',
 } as const;
 
-/** Refund reasons that make the simulated rail answer other than succeeded (docs/simulator.md). */
-export const SIMULATOR_REFUND_REASONS = {
-  failure: 'simulate_refund_failure',
-  review: 'simulate_refund_review',
-} as const;
+export { SIMULATOR_REFUND_REASONS } from './simulated-refund';
 
 type PendingOutcome = 'succeeded' | 'failed';
 
@@ -156,15 +153,7 @@ export class UpiSimulator implements RailAdapter {
   }
 
   async refund(request: RefundRequest): Promise<RefundOutcome> {
-    const reference = `simref_${this.ids.secret(20)}`;
-    switch (request.reason) {
-      case SIMULATOR_REFUND_REASONS.failure:
-        return { kind: 'failed', reference, errorCode: 'SIM_REFUND_DECLINED', errorMessage: 'Refund declined by the simulated rail' };
-      case SIMULATOR_REFUND_REASONS.review:
-        return { kind: 'review', reference };
-      default:
-        return { kind: 'succeeded', reference };
-    }
+    return simulateRefund(this.ids, request);
   }
 }
 

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { ListPaymentMethodsQuery, ListPaymentMethodsResponse } from '../../../../../protocol/api/account';
+import { ListPaymentMethodsAnswer, ListPaymentMethodsQuery } from '../../../../../protocol/api/account';
 import type { CoreDeps } from '../../../core/shared/deps';
-import { listPaymentMethods } from '../../../core/accounts/list-payment-methods';
+import { listPaymentMethodsWithPayment } from '../../../core/payments/list-payment-methods-with-payment';
 import type { AppEnv } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
@@ -18,10 +18,13 @@ export function registerAccountRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       middleware: [authenticate(deps, ['secret', 'publishable'])] as const,
       request: { query: ListPaymentMethodsQuery },
       responses: {
-        200: { description: 'Payment methods', content: { 'application/json': { schema: ListPaymentMethodsResponse } } },
+        200: {
+          description: 'Payment methods (and, with expand_payment=true, the payment of the client_secret)',
+          content: { 'application/json': { schema: ListPaymentMethodsAnswer } },
+        },
         ...ERROR_RESPONSES,
       },
     }),
-    async (c) => c.json(await listPaymentMethods(deps, c.get('auth'), c.req.valid('query')), 200),
+    async (c) => c.json(await listPaymentMethodsWithPayment(deps, c.get('auth'), c.req.valid('query')), 200),
   );
 }

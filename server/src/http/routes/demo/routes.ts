@@ -1,23 +1,26 @@
 /**
  * DEMO MERCHANT BACKEND. Not part of the payments API: it plays the merchant's server for the demo checkout
  * page at {base_url}/demo. It exists only when the test-mode bootstrap keys are known, and it only ever creates
- * test-mode payments (with the test secret key, through the core, as a merchant server would).
+ * test-mode payments, on the demo's own test account (every simulator rail; core/accounts/ensure-demo-account.ts),
+ * with that account's test secret key, through the core, as a merchant server would. The default account keeps
+ * the spec's rails.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
+import { ensureDemoAccount, demoKey, type DemoAccountKeys } from '../../../core/accounts/ensure-demo-account';
 import { authenticateApiKey } from '../../../core/auth/auth';
 import { createPayment } from '../../../core/payments/create-payment';
 import type { CoreDeps } from '../../../core/shared/deps';
 import { ApiError } from '../../../core/shared/errors';
-import type { DemoPaymentResponse } from '../../../../../protocol/api/account';
+import { DemoPaymentRequest, type DemoPaymentResponse } from '../../../../../protocol/api/account';
 import type { AppEnv } from '../../env';
 import { errorResponse } from '../../error-handler';
 import { CachedFile } from '../../static-files';
 
 export interface DemoOptions {
-  /** Test secret key the demo merchant backend uses. */
+  /** The default account's test secret key: the demo account's keys are derived from it. */
   testSecretKey: string;
-  /** Test publishable key written into the demo page. */
+  /** The default account's test publishable key (the page gets the demo account's). */
   testPublishableKey: string;
   /** Where the demo page is (first existing path wins). */
   pagePaths: readonly string[];
@@ -25,23 +28,22 @@ export interface DemoOptions {
   offWhenLiveKeysExist?: boolean;
 }
 
-export const DEMO_AMOUNT = 10_000;
-export const DEMO_CURRENCY = 'INR';
+/** What the demo charges in each of its currencies (minor units): INR 100.00, EUR 25.00, KES 1,500.00. */
+export const DEMO_AMOUNTS: Record<NonNullable<DemoPaymentRequest['currency']>, number> = { INR: 10_000, EUR: 2_500, KES: 150_000 };
 
 export function registerDemoRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, demo: DemoOptions, urls: { publicBaseUrl: string; publicJsUrl: string }): void {
   if (!/^rail_full_test_/.test(demo.testSecretKey)) throw new Error('the demo merchant backend needs a test secret key');
   const page = new CachedFile(demo.pagePaths, {
     __RAIL_JS_URL__: urls.publicJsUrl,
-    __RAIL_PUBLISHABLE_KEY__: demo.testPublishableKey,
+    __RAIL_PUBLISHABLE_KEY__: demoKey(demo.testSecretKey, 'open'),
     __RAIL_API_BASE_URL__: urls.publicBaseUrl,
   });
   void page.get();
-  // The demo's account and whether it may still serve: an unauthenticated way to create payments has no place on
-  // an account that takes live payments.
-  const demoAuth = () => authenticateApiKey(deps, demo.testSecretKey);
+  // Whether the demo may still serve: an unauthenticated way to create payments has no place on a server whose
+  // account takes live payments.
   const offOnLiveAccounts: MiddlewareHandler<AppEnv> = async (c, next) => {
     if (demo.offWhenLiveKeysExist === true) {
-      const auth = await demoAuth();
+      const auth = await authenticateApiKey(deps, demo.testSecretKey);
       if (await deps.store.apiKeys.hasUsableKeys({ accountId: auth.accountId, mode: 'live' }, deps.clock.now())) {
         return errorResponse(c, new ApiError('ERR_2006', 'The demo is off on this server: its account has live keys (RAIL_DEMO).'));
       }
@@ -50,10 +52,20 @@ export function registerDemoRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, dem
   };
   app.use('/demo', offOnLiveAccounts);
   app.use('/demo/*', offOnLiveAccounts);
+  // Created on the first demo request, not at boot: a server that never shows the demo never has the account.
+  let demoAccount: Promise<DemoAccountKeys> | undefined;
+  const demoAccountKeys = () => {
+    demoAccount ??= ensureDemoAccount(deps, demo.testSecretKey).catch((error: unknown) => {
+      demoAccount = undefined;
+      throw error;
+    });
+    return demoAccount;
+  };
 
   app.get('/demo', async (c) => {
     const file = await page.get();
     if (file === undefined) return errorResponse(c, new ApiError('ERR_5007', 'The demo page (demo/index.html) is not present on this server.'));
+    await demoAccountKeys();
     c.header('Content-Type', 'text/html; charset=utf-8');
     c.header('Cache-Control', 'no-store');
     c.header('X-Content-Type-Options', 'nosniff');
@@ -61,10 +73,20 @@ export function registerDemoRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, dem
   });
 
   app.post('/demo/payments', async (c) => {
-    const auth = await demoAuth();
+    const text = await c.req.text();
+    let json: unknown = {};
+    try {
+      if (text.trim() !== '') json = JSON.parse(text);
+    } catch {
+      throw new ApiError('ERR_2003', 'The body is not JSON: send {"currency": "INR"}, "EUR" or "KES".');
+    }
+    const request = DemoPaymentRequest.safeParse(json);
+    if (!request.success) throw new ApiError('ERR_2003', `The demo takes {"currency"} with one of ${Object.keys(DEMO_AMOUNTS).join(', ')}.`, { fieldName: 'currency' });
+    const currency = request.data.currency ?? 'INR';
+    const auth = await authenticateApiKey(deps, (await demoAccountKeys()).testSecretKey);
     const { payment } = await createPayment(deps, auth, {
-      amount: DEMO_AMOUNT,
-      currency: DEMO_CURRENCY,
+      amount: DEMO_AMOUNTS[currency],
+      currency,
       description: 'Rail demo checkout',
       metadata: { source: 'demo' },
     });

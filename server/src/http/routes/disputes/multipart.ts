@@ -5,10 +5,11 @@
  * from Content-Length before reading, or while counting), the file at maxFileBytes (ERR_2009), one file, a few
  * short fields. A truncated or malformed body answers ERR_2010. Whatever fails, staged bytes are removed.
  */
+import { createRequire } from 'node:module';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
-import busboy from 'busboy';
+import type busboy from 'busboy';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { z } from 'zod';
@@ -84,7 +85,9 @@ export async function readUploadForm<S extends z.ZodType>(c: Context<AppEnv>, de
   }
   let parser: busboy.Busboy;
   try {
-    parser = busboy({
+    // Loaded on the first upload rather than at start (the server's start-up time; docs/benchmarks.md).
+    const startParser = createRequire(import.meta.url)('busboy') as typeof busboy;
+    parser = startParser({
       headers: { 'content-type': contentType },
       limits: { files: 1, fields: 10, parts: 12, fieldSize: FIELD_VALUE_MAX, fieldNameSize: 100, fileSize: FILE_LIMITS.maxFileBytes + 1 },
     });

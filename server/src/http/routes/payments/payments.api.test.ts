@@ -17,6 +17,7 @@ import type { Engine } from '../../../storage/database';
 import { apiRequest, expectApiError, insertLiveSecretKey, type ApiRequestOptions } from '../../../test-support/api-assertions';
 import { createHarness, type Harness } from '../../../test-support/harness';
 import { forEachEngine } from '../../../test-support/engines';
+import { demoKey } from '../../../core/accounts/ensure-demo-account';
 
 type Json = Record<string, unknown>;
 
@@ -650,12 +651,13 @@ forEachEngine('Payments API', (engine) => {
   });
 
   describe(`[${engine}] demo merchant backend`, () => {
-    test('POST /demo/payments creates a test INR 10000 payment and returns its client_secret', async () => {
+    test('POST /demo/payments creates a test INR 10000 payment (on the demo account) and returns its client_secret', async () => {
       const response = await h.app.request('/demo/payments', { method: 'POST' });
       expect(response.status).toBe(200);
       const body = (await response.json()) as { payment_id: string; client_secret: string };
       expect(body.client_secret).toMatch(/^pay_[A-Za-z0-9]{20}_secret_[A-Za-z0-9]{20}$/);
-      const payment = (await (await request('GET', `/payments/${body.payment_id}`)).json()) as PaymentResponse;
+      const demoSecretKey = demoKey(h.secretKey, 'full');
+      const payment = (await (await h.app.request(`/payments/${body.payment_id}`, { headers: { 'api-key': demoSecretKey } })).json()) as PaymentResponse;
       expect(payment).toMatchObject({ amount: 10_000, currency: 'INR', status: 'requires_payment_method' });
     });
 

@@ -1,0 +1,25 @@
+import { createMiddleware } from 'hono/factory';
+import type { CoreDeps } from '../../core/shared/deps';
+import { authenticateSession } from '../../core/sessions/authenticate-session';
+import type { AppEnv } from '../env';
+import { authenticate, readApiKey } from './authenticate';
+import { readSessionToken } from './operator-session';
+
+/**
+ * Routes the spec gives to "api_key, jwt_key": a secret key (with the route's scope, as `authenticate` checks it),
+ * or an operator session (the dashboard's token, `Authorization: Bearer ops_...` or the session cookie) when no API
+ * key is sent. Without either the caller gets the API-key answer (ERR_1001).
+ */
+export function secretKeyOrOperatorSession(deps: CoreDeps) {
+  const byKey = authenticate(deps, ['secret']);
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const bearer = readApiKey(undefined, c.req.header('authorization'));
+    const sentKey = (c.req.header('api-key') ?? '').trim() !== '' || (bearer !== undefined && !bearer.startsWith('ops_'));
+    const token = readSessionToken(c);
+    if (!sentKey && token !== undefined) {
+      c.set('operator', await authenticateSession(deps, token));
+      return next();
+    }
+    return byKey(c, next);
+  });
+}
