@@ -13,9 +13,7 @@ test.beforeEach(async () => {
 
 const CARD = { expiry: '12/34', cvc: '123', name: 'Asha Rao' };
 const CHECKOUT = '/checkout.html?currency=EUR&amount=2500';
-/** Simulator cards the @rail/playwright helpers do not name (docs/simulator.md). */
-const THREE_DS_FRICTIONLESS = '4000000000003055';
-const THREE_DS_REJECTED = '4000008400001629';
+const { threeDsFrictionless: THREE_DS_FRICTIONLESS, threeDsRejected: THREE_DS_REJECTED } = TEST_CARDS;
 
 test('a frictionless 3DS card succeeds in the frame without leaving the checkout', async ({ page }) => {
   await page.goto(CHECKOUT);
@@ -55,3 +53,51 @@ for (const outcome of ['complete', 'fail'] as const) {
     if (outcome === 'fail') expect(await retrievePayment(API, paymentId)).toMatchObject({ error_code: 'authentication_failed' });
   });
 }
+
+/**
+ * External 3DS: the merchant creates the payment with request_external_three_ds_authentication, confirm answers
+ * next_action three_ds_invoke, and the frame authenticates (POST .../3ds/authentication) and, on a frictionless
+ * answer, authorizes (POST .../complete_authorize) with the client_secret, never seeing a card number again.
+ */
+const EXTERNAL = `${CHECKOUT}&request_external_three_ds_authentication=true`;
+
+/** The API paths the page's frames posted to, in order. */
+function postedPaths(page: import('@playwright/test').Page): string[] {
+  const paths: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().startsWith(API.apiBaseUrl)) paths.push(new URL(request.url()).pathname.replace(/pay_\w+/, '{id}'));
+  });
+  return paths;
+}
+
+test('external 3DS, frictionless: the frame authenticates, then completes the authorization', async ({ page }) => {
+  const paths = postedPaths(page);
+  await page.goto(EXTERNAL);
+  await fillCard(page, { number: THREE_DS_FRICTIONLESS, ...CARD });
+  const { text, paymentId } = await pay(page);
+  expect(text).toBe('succeeded');
+  expect(paths).toEqual(['/vault/tokens', '/payments/{id}/confirm', '/payments/{id}/3ds/authentication', '/payments/{id}/complete_authorize']);
+  expect(await retrievePayment(API, paymentId)).toMatchObject({ status: 'succeeded', amount_received: 2500, next_action: null });
+});
+
+test('external 3DS, rejected by the issuer (N): failed, with no authorization', async ({ page }) => {
+  const paths = postedPaths(page);
+  await page.goto(EXTERNAL);
+  await fillCard(page, { number: THREE_DS_REJECTED, ...CARD });
+  const { text, paymentId } = await pay(page);
+  expect(text).toBe(shown('failed'));
+  expect(paths).not.toContain('/payments/{id}/complete_authorize');
+  expect(await retrievePayment(API, paymentId)).toMatchObject({ status: 'failed', error_code: 'authentication_failed' });
+});
+
+test('external 3DS, challenged (C): the top window goes to the challenge and back to return_url', async ({ page }) => {
+  await page.goto(`${EXTERNAL}&force_3ds_challenge=true`);
+  const handle = await page.waitForFunction(() => (window as never as { __rail?: { paymentId: string } }).__rail?.paymentId);
+  const paymentId = String(await handle.jsonValue());
+  await fillCard(page, { number: THREE_DS_FRICTIONLESS, ...CARD });
+  await page.locator('#pay').click();
+  await completeThreeDsChallenge(page, 'complete');
+  expect(new URL(page.url()).pathname).toBe('/return.html');
+  await expect(page.locator('#server-status')).toHaveText('succeeded');
+  await waitForPaymentStatus(API, paymentId, 'succeeded');
+});

@@ -38,6 +38,21 @@ export interface SavedMethodList {
   customer_payment_methods: SavedMethod[];
 }
 
+/** POST /payments/{id}/3ds/authentication answer: what the issuer said (Y frictionless, C challenge, N rejected). */
+export interface ThreeDsAuthentication {
+  trans_status: string;
+}
+
+/** POST /payments/session_tokens answer: one token per wallet the acquirer offers for this payment. */
+export interface WalletSessionTokens {
+  session_token: { wallet_name: string }[];
+}
+
+/** POST /payments/{id}/post_session_tokens answer: the wallet order the client confirms with. */
+export interface WalletOrder {
+  next_action: { type: 'invoke_sdk_client'; next_action_data: { order_id: string } };
+}
+
 export interface PaymentMethodList {
   currency?: string;
   payment_methods: { payment_method: string; payment_method_types?: { payment_method_type: string }[] }[];
@@ -89,6 +104,11 @@ export function createApiClient(fetchImpl: typeof fetch, config: ResolvedFrameCo
     return { ok: true, value: body };
   }
 
+  const post = (body: Record<string, unknown>) => ({
+    method: 'POST',
+    body: JSON.stringify({ client_secret: config.clientSecret, ...body }),
+  });
+
   const load = loadPaths(config.clientSecret);
   return {
     /** The methods and the payment in one request (the boot script started it). */
@@ -129,6 +149,31 @@ export function createApiClient(fetchImpl: typeof fetch, config: ResolvedFrameCo
           ...(returnUrl ? { return_url: returnUrl } : {}),
         }),
       }),
+    /**
+     * External 3DS (next_action three_ds_invoke): the browser authenticates on this payment's own path of the API it
+     * was configured with, never at a URL taken from a response. This frame runs no 3DS method (comp_ind U).
+     */
+    authenticateThreeDs: () =>
+      request(
+        `/payments/${paymentId}/3ds/authentication`,
+        (value): value is ThreeDsAuthentication => typeof (value as ThreeDsAuthentication | null)?.trans_status === 'string',
+        post({ device_channel: 'BRW', threeds_method_comp_ind: 'U' }),
+      ),
+    completeAuthorize: () => request(`/payments/${paymentId}/complete_authorize`, isPayment, post({})),
+    /** Session tokens of the wallets the list offers; a wallet without one is not shown. */
+    walletSessionTokens: (wallets: string[]) =>
+      request(
+        '/payments/session_tokens',
+        (value): value is WalletSessionTokens => Array.isArray((value as WalletSessionTokens | null)?.session_token),
+        post({ payment_id: paymentIdFromClientSecret(config.clientSecret), wallets }),
+      ),
+    /** Opens the wallet order (PayPal) that the confirm then names. */
+    openWalletOrder: (wallet: string) =>
+      request(
+        `/payments/${paymentId}/post_session_tokens`,
+        (value): value is WalletOrder => typeof (value as WalletOrder | null)?.next_action?.next_action_data?.order_id === 'string',
+        post({ payment_method: 'wallet', payment_method_type: wallet }),
+      ),
     /**
      * The only request that carries card data: from this frame (js_url's origin) to the API's vault, which answers
      * a single-use psp_token. The card is serialized here and nowhere else.

@@ -74,9 +74,18 @@ export type ScreenAction = Exclude<NextAction, { type: 'wait_screen_information'
 
 export const CRYPTO_CURRENCIES = ['BTC', 'ETH', 'USDC', 'USDT'] as const;
 
-const ORDER = ['card', 'upi_collect', 'upi_intent', 'upi_qr', 'bank_transfer', 'mobile_payment', 'crypto'];
+/**
+ * Wallets the frame offers as tabs when the list names them and the acquirer answers a session token for them: in
+ * test mode the simulated acquirer's, whose confirm takes the simulator's test tokens (docs/simulator.md).
+ */
+const WALLETS = { google_pay: 'tabGooglePay', apple_pay: 'tabApplePay', paypal: 'tabPayPal' } as const;
 
-/** The methods of the list this frame can take, in display order; others (wallets, pay later) are left out. */
+/** What the test wallet's sheet answers: the simulator's approved or declined token. */
+export type WalletOutcome = 'approved' | 'declined';
+
+const ORDER = ['card', 'wallet', 'upi_collect', 'upi_intent', 'upi_qr', 'bank_transfer', 'mobile_payment', 'crypto'];
+
+/** The methods of the list this frame can take, in display order; others (pay later, unknown wallets) are left out. */
 export function methodOptions(list: PaymentMethodList): MethodOption[] {
   const options: MethodOption[] = [];
   for (const method of list.payment_methods) {
@@ -100,6 +109,13 @@ export function methodOptions(list: PaymentMethodList): MethodOption[] {
       case 'bank_transfer':
         for (const type of types.length ? types : ['local_bank_transfer']) {
           options.push({ id: `bank_transfer:${type}`, payment_method: 'bank_transfer', payment_method_type: type, label: 'tabBankTransfer' });
+        }
+        break;
+      case 'wallet':
+        for (const type of types) {
+          if (Object.hasOwn(WALLETS, type)) {
+            options.push({ id: `wallet:${type}`, payment_method: 'wallet', payment_method_type: type, label: WALLETS[type as keyof typeof WALLETS] });
+          }
         }
         break;
       case 'mobile_payment':
@@ -139,6 +155,7 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
   const mobileMoney = new TextFieldModel(MSISDN_RULE);
   const card = new CardModel();
   const cryptoCurrency = signal<string>(CRYPTO_CURRENCIES[0]);
+  const walletOutcome = signal<WalletOutcome>('approved');
   const locale = computed(() => config.value.locale ?? 'en');
   const messages = computed(() => messagesFor(locale.value));
   const appearance = computed(() => config.value.appearance);
@@ -164,7 +181,7 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
     const { complete, empty } = state.value;
     const key = `${type}:${complete}:${empty}`;
     if (previous !== '' && key !== previous) {
-      deps.emit({ type: 'change', complete, empty, value: { type: type.split(':')[0] ?? type } });
+      deps.emit({ type: 'change', complete, empty, value: { type: type.startsWith('wallet:') ? type.slice('wallet:'.length) : (type.split(':')[0] ?? type) } });
     }
     previous = key;
   });
@@ -185,10 +202,19 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
     }
     const { payment, ...list } = loaded.value;
     amount.value = { value: payment.amount, currency: payment.currency || list.currency || 'INR' };
+    const listed = methodOptions(list);
+    const wallets = listed.filter((option) => option.payment_method === 'wallet').map((option) => option.payment_method_type);
     // A payment of a known customer offers the customer's saved methods first; without them the frame works as before.
-    const saved = typeof payment['customer_id'] === 'string' ? await api.listSavedMethods() : undefined;
+    const [saved, tokens] = await Promise.all([
+      typeof payment['customer_id'] === 'string' ? api.listSavedMethods() : undefined,
+      wallets.length > 0 ? api.walletSessionTokens(wallets) : undefined,
+    ]);
     if (generation !== loadGeneration) return;
-    const options = [...(saved?.ok ? savedOptions(saved.value) : []), ...methodOptions(list)];
+    const tokenized = new Set(tokens?.ok ? tokens.value.session_token.map((token) => token.wallet_name) : []);
+    const options = [
+      ...(saved?.ok ? savedOptions(saved.value) : []),
+      ...listed.filter((option) => option.payment_method !== 'wallet' || tokenized.has(option.payment_method_type)),
+    ];
     methods.value = options;
     if (!options.some((option) => option.id === selectedId.peek())) selectedId.value = options[0]?.id ?? null;
     if (options.length === 0) notice.value = { kind: 'error', key: 'noMethods' };
@@ -280,9 +306,49 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
         return { ok: true, value: { ...base, payment_method_data: { crypto: { pay_currency: cryptoCurrency.value } } } };
       case 'mobile_payment':
         return { ok: true, value: { ...base, payment_method_data: { mobile_payment: { momo: { msisdn: mobileMoney.value.value } } } } };
+      case 'wallet':
+        return walletMethod(api, option.payment_method_type);
       default:
         return { ok: true, value: { ...base, payment_method_data: { [option.payment_method]: { [option.payment_method_type]: {} } } } };
     }
+  }
+
+  /**
+   * The test wallet's confirm body, in the wallet's own shape, with the token the simulator reads (docs/simulator.md):
+   * PayPal confirms with the order post_session_tokens opens, or with the declined token.
+   */
+  async function walletMethod(api: ReturnType<typeof createApiClient>, wallet: string): Promise<{ ok: true; value: ConfirmMethod } | { ok: false; error: ApiErrorObject }> {
+    const token = `sim_wallet_${walletOutcome.value}`;
+    const base = { payment_method: 'wallet', payment_method_type: wallet };
+    if (wallet === 'paypal') {
+      if (walletOutcome.value === 'declined') return { ok: true, value: { ...base, payment_method_data: { wallet: { paypal_sdk: { token } } } } };
+      const order = await api.openWalletOrder(wallet);
+      if (!order.ok) return order;
+      return { ok: true, value: { ...base, payment_method_data: { wallet: { paypal_sdk: { token: order.value.next_action.next_action_data.order_id } } } } };
+    }
+    const card = { display_name: 'Visa 4242', network: 'Visa', type: 'debit' };
+    const data =
+      wallet === 'apple_pay'
+        ? { apple_pay: { payment_data: token, payment_method: card, transaction_identifier: `sim_txn_${deps.now()}` } }
+        : {
+            google_pay: {
+              type: 'CARD',
+              description: 'Visa •••• 4242',
+              info: { card_network: 'VISA', card_details: '4242' },
+              tokenization_data: { type: 'PAYMENT_GATEWAY', token },
+            },
+          };
+    return { ok: true, value: { ...base, payment_method_data: { wallet: data } } };
+  }
+
+  /**
+   * External 3DS (next_action three_ds_invoke): authenticates, then authorizes a frictionless (Y) answer; after a
+   * challenge (C) or a rejection (N) the payment itself says what follows (a redirect to the challenge, or failed).
+   */
+  async function authenticateExternally(api: ReturnType<typeof createApiClient>) {
+    const authentication = await api.authenticateThreeDs();
+    if (!authentication.ok) return authentication;
+    return authentication.value.trans_status === 'Y' ? api.completeAuthorize() : api.retrievePayment();
   }
 
   async function runConfirm(request: ConfirmRequest): Promise<ConfirmOutcome> {
@@ -303,12 +369,13 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
     phase.value = 'processing';
     notice.value = { kind: 'info', key: 'processing' };
     const method = option.paymentToken === undefined ? await confirmMethod(api, option) : undefined;
-    const confirmed =
+    let confirmed =
       option.paymentToken !== undefined
         ? await api.confirmSaved(option.paymentToken, request.return_url)
         : method?.ok
           ? await api.confirm(method.value, request.return_url)
           : (method as { ok: false; error: ApiErrorObject });
+    if (confirmed.ok && confirmed.value.next_action?.type === 'three_ds_invoke') confirmed = await authenticateExternally(api);
     if (!confirmed.ok) {
       phase.value = 'ready';
       notice.value = {
@@ -360,6 +427,7 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
     mobileMoney,
     card,
     cryptoCurrency,
+    walletOutcome,
     locale,
     messages,
     appearance,

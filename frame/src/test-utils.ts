@@ -35,7 +35,18 @@ export const json = (body: unknown, status = 200) => new Response(JSON.stringify
 type Route = (request: { url: string; method: string; body: unknown }) => Response | Promise<Response>;
 
 /** A fetch that answers the frame's API calls from handlers, recording every request. */
-export function fakeApi(overrides: { methods?: Route; retrieve?: Route; confirm?: Route; vault?: Route } = {}) {
+export function fakeApi(
+  overrides: {
+    methods?: Route;
+    retrieve?: Route;
+    confirm?: Route;
+    vault?: Route;
+    threeDs?: Route;
+    completeAuthorize?: Route;
+    sessionTokens?: Route;
+    walletOrder?: Route;
+  } = {},
+) {
   const requests: { url: string; method: string; headers: Record<string, string>; body: unknown }[] = [];
   const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
@@ -52,6 +63,11 @@ export function fakeApi(overrides: { methods?: Route; retrieve?: Route; confirm?
       return json({ ...(await methods.json()), payment: await payment.json() });
     }
     if (url.endsWith('/vault/tokens')) return (overrides.vault ?? (() => json(VAULT_TOKEN)))(request);
+    const missing = () => json({ error: { type: 'invalid_request', code: 'ERR_2004', message: `No fake route for ${method} ${url}` } }, 404);
+    if (url.endsWith('/3ds/authentication')) return (overrides.threeDs ?? missing)(request);
+    if (url.endsWith('/complete_authorize')) return (overrides.completeAuthorize ?? missing)(request);
+    if (url.endsWith('/payments/session_tokens')) return (overrides.sessionTokens ?? missing)(request);
+    if (url.endsWith('/post_session_tokens')) return (overrides.walletOrder ?? missing)(request);
     if (url.endsWith('/confirm')) return (overrides.confirm ?? (() => json({ ...PAYMENT, status: 'succeeded' })))(request);
     return (overrides.retrieve ?? (() => json(PAYMENT)))(request);
   }) as unknown as typeof globalThis.fetch;

@@ -1,9 +1,10 @@
 import type { Messages } from '../i18n';
-import { CRYPTO_CURRENCIES, type Payment } from '../payment-model';
+import { CRYPTO_CURRENCIES, type Payment, type WalletOutcome } from '../payment-model';
 import { CardForm } from './card-form';
 import { TextFieldForm } from './text-field-form';
 
 export const CRYPTO_SELECT_ID = 'rail-crypto-currency';
+export const WALLET_OUTCOME_ID = 'rail-wallet-outcome';
 
 /** The inputs (or the explanation) of the selected method. */
 export function MethodPanel({ model, messages, disabled }: { model: Payment; messages: Messages; disabled: boolean }) {
@@ -28,6 +29,25 @@ export function MethodPanel({ model, messages, disabled }: { model: Payment; mes
       return <p class="Hint Panel">{messages.bankTransferHint}</p>;
     case 'mobile_payment':
       return <TextFieldForm field="msisdn" form={model.mobileMoney} messages={messages} disabled={disabled} />;
+    case 'wallet':
+      return (
+        <div class="Form" data-testid="test-wallet">
+          <label class="Label" for={WALLET_OUTCOME_ID}>
+            {messages.walletOutcomeLabel}
+          </label>
+          <select
+            id={WALLET_OUTCOME_ID}
+            class="Input"
+            disabled={disabled}
+            value={model.walletOutcome.value}
+            onChange={(event) => (model.walletOutcome.value = event.currentTarget.value as WalletOutcome)}
+          >
+            <option value="approved">{messages.walletApproved}</option>
+            <option value="declined">{messages.walletDeclined}</option>
+          </select>
+          <p class="Hint">{messages.walletHint}</p>
+        </div>
+      );
     case 'crypto':
       return (
         <div class="Form">

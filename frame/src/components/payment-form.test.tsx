@@ -3,6 +3,7 @@ import { act } from 'preact/test-utils';
 import { describe, expect, test } from 'vitest';
 import { PaymentModel } from '../payment-model';
 import { PAYMENT, fakeApi, json, modelDeps, renderTarget } from '../test-utils';
+import { WALLET_OUTCOME_ID } from './method-panel';
 import { NOTICE_ID, PaymentForm } from './payment-form';
 import { VPA_INPUT_ID } from './text-field-form';
 
@@ -84,5 +85,28 @@ describe('PaymentForm', () => {
     const { input } = await mounted(() => (escaped += 1));
     input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
     expect(escaped).toBe(1);
+  });
+});
+
+describe('PaymentForm: a test wallet', () => {
+  test('shows a labelled answer select and a hint; the select sets what the simulated wallet answers', async () => {
+    const api = fakeApi({
+      methods: () => json({ payment_methods: [{ payment_method: 'card' }, { payment_method: 'wallet', payment_method_types: [{ payment_method_type: 'google_pay' }] }] }),
+      sessionTokens: () => json({ session_token: [{ wallet_name: 'google_pay', connector: 'card_simulator' }] }),
+    });
+    const model = new PaymentModel(modelDeps(api.fetch).deps);
+    await model.load();
+    await act(() => render(<PaymentForm model={model} onEscape={() => {}} />, scratch));
+    const tab = [...scratch.querySelectorAll('label.Tab')].find((label) => label.textContent === 'Google Pay (test)');
+    expect(tab).toBeDefined();
+    await act(() => model.select('wallet:google_pay'));
+    const select = scratch.querySelector<HTMLSelectElement>(`#${WALLET_OUTCOME_ID}`)!;
+    expect(scratch.querySelector(`label[for="${WALLET_OUTCOME_ID}"]`)?.textContent).toBe('Wallet answer');
+    expect(scratch.querySelector('[data-testid="test-wallet"] .Hint')?.textContent).toContain('Test mode');
+    await act(() => {
+      select.value = 'declined';
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    expect(model.walletOutcome.value).toBe('declined');
   });
 });

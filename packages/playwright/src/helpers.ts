@@ -18,7 +18,14 @@ export const TEST_CARDS = {
   success: '4242424242424242',
   declined: '4000000000000002',
   threeDsChallenge: '4000003800000446',
+  /** 3DS without a challenge (challenged when the payment has force_3ds_challenge). */
+  threeDsFrictionless: '4000000000003055',
+  /** 3DS authentication the issuer rejects: failed, authentication_failed. */
+  threeDsRejected: '4000008400001629',
 } as const;
+
+/** The test wallets of the simulated card acquirer, by the name of their tab in the frame (docs/simulator.md). */
+export const TEST_WALLETS = { google_pay: 'Google Pay (test)', apple_pay: 'Apple Pay (test)', paypal: 'PayPal (test)' } as const;
 
 /** VPAs the UPI collect simulator answers deterministically (docs/simulator.md). */
 export const TEST_VPAS = {
@@ -148,6 +155,20 @@ export async function completeThreeDsChallenge(page: Page, outcome: 'complete' |
   const button = page.getByRole('button', { name });
   await button.waitFor({ timeout: 15_000 });
   await Promise.all([page.waitForURL((url) => url.searchParams.has('payment_id'), { timeout: 15_000 }), button.click()]);
+}
+
+/**
+ * Pays with a test wallet in test mode: selects its tab and sets what the simulated wallet answers (the simulator's
+ * approved or declined token). The confirm itself is the page's, as with every method.
+ */
+export async function chooseTestWallet(
+  page: Page,
+  wallet: keyof typeof TEST_WALLETS,
+  answer: 'approved' | 'declined' = 'approved',
+  options: FrameOptions = {},
+): Promise<void> {
+  await selectPaymentMethod(page, TEST_WALLETS[wallet], options);
+  await railFrame(page, options).getByLabel('Wallet answer', { exact: true }).selectOption(answer);
 }
 
 /** Selects mobile money (when there is a choice) and types the payer's number into the frame. */
