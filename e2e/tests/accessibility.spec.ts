@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Route } from '@playwright/test';
-import { TEST_CARDS, TEST_MSISDNS, TEST_VPAS, fillCard, fillMobileMoney, fillUpi, railFrame, selectPaymentMethod, waitForRailReady } from '@rail/playwright';
+import { TEST_CARDS, TEST_MSISDNS, TEST_VPAS, chooseTestWallet, fillCard, fillMobileMoney, fillUpi, railFrame, selectPaymentMethod, waitForRailReady } from '@rail/playwright';
 import { API, pay, shown } from './support';
 
 /**
@@ -61,6 +61,12 @@ test('card declined (notice shown)', async ({ page }) => {
   expect((await pay(page)).text).toBe(shown('failed'));
   await expectAnnounced(page, /^The payment failed\./);
   await auditFrame(page, 'the declined notice');
+});
+
+test('a test wallet tab and its answer select', async ({ page }) => {
+  await page.goto('/checkout.html?currency=EUR&amount=2500');
+  await chooseTestWallet(page, 'google_pay', 'declined');
+  await auditFrame(page, 'the test wallet tab');
 });
 
 test('UPI collect form and its wait screen', async ({ page }) => {

@@ -30,7 +30,7 @@ test('each currency shows its methods: INR UPI and cards, EUR cards and crypto, 
 test('the test inputs are beside the form', async ({ page }) => {
   await page.goto(DEMO);
   const inputs = page.getByRole('complementary', { name: 'Test inputs' });
-  for (const value of [TEST_VPAS.success, TEST_VPAS.failure, TEST_VPAS.pending, '4242 4242 4242 4242', '4000 0000 0000 0002', '4000 0038 0000 0446', TEST_MSISDNS.success]) {
+  for (const value of [TEST_VPAS.success, TEST_VPAS.failure, TEST_VPAS.pending, '4242 4242 4242 4242', '4000 0000 0000 0002', '4000 0038 0000 0446', '4000 0000 0000 3055', '4000 0084 0000 1629', 'Google Pay', TEST_MSISDNS.success]) {
     await expect(inputs).toContainText(value);
   }
 });
