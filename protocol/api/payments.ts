@@ -29,6 +29,8 @@ export const PAYMENT_LIMITS = {
   maxSessionExpiry: 2_147_483_647,
   vpaIdMax: 255,
   pspTokenMax: 128,
+  /** A wallet's payment token (Google Pay tokenization_data.token, Apple Pay payment_data, a PayPal order id). */
+  walletTokenMax: 8192,
 } as const;
 
 /** Default client_secret lifetime in seconds (spec: 15 minutes). */
@@ -127,6 +129,77 @@ export const CryptoData = z.strictObject({
 });
 export type CryptoData = z.infer<typeof CryptoData>;
 
+/** Google Pay payment_method_data (Hyperswitch's GooglePayWalletData): what the Google Pay API hands the page. */
+export const GooglePayWalletData = z.strictObject({
+  type: z.enum(['CARD']),
+  description: z.string().max(PAYMENT_LIMITS.referenceMax),
+  info: z.strictObject({
+    card_network: z.string().min(1).max(32),
+    /** The last four digits of the card (Google Pay's cardDetails); never the number. */
+    card_details: z.string().regex(/^\d{4}$/, 'card_details must be the last four digits of the card'),
+  }),
+  tokenization_data: z.strictObject({
+    type: z.enum(['PAYMENT_GATEWAY', 'DIRECT']),
+    token: z.string().min(1).max(PAYMENT_LIMITS.walletTokenMax),
+  }),
+});
+
+/** Apple Pay payment_method_data (Hyperswitch's ApplePayWalletData): the payment token Apple Pay hands the page. */
+export const ApplePayWalletData = z.strictObject({
+  payment_data: z.string().min(1).max(PAYMENT_LIMITS.walletTokenMax),
+  payment_method: z.strictObject({
+    /** Apple Pay's display name of the card, e.g. "Visa 4242". */
+    display_name: z.string().min(1).max(64),
+    network: z.string().min(1).max(32),
+    type: z.string().min(1).max(16),
+  }),
+  transaction_identifier: z.string().min(1).max(PAYMENT_LIMITS.referenceMax),
+});
+
+/** PayPal through its SDK (Hyperswitch's PayPalWalletData `paypal_sdk`): the order id post_session_tokens opened. */
+export const PaypalSdkData = z.strictObject({ token: z.string().min(1).max(PAYMENT_LIMITS.walletTokenMax) });
+
+/**
+ * Wallet payment_method_data (Hyperswitch's WalletData): exactly one of google_pay, apple_pay, paypal_sdk. Other
+ * Hyperswitch wallet variants are refused here (ERR_2004): no rail of Rail takes them.
+ */
+export const WalletData = z
+  .strictObject({
+    google_pay: GooglePayWalletData.optional(),
+    apple_pay: ApplePayWalletData.optional(),
+    paypal_sdk: PaypalSdkData.optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (Object.values(value).filter((variant) => variant !== undefined).length !== 1) {
+      ctx.addIssue({ code: 'custom', message: 'wallet must hold exactly one of google_pay, apple_pay, paypal_sdk' });
+    }
+  });
+export type WalletData = z.infer<typeof WalletData>;
+
+/** The payment_method_type each wallet variant of payment_method_data means (Hyperswitch's pairing). */
+export const WALLET_VARIANT_TYPES = { google_pay: 'google_pay', apple_pay: 'apple_pay', paypal_sdk: 'paypal' } as const satisfies Record<
+  keyof WalletData,
+  z.infer<typeof PaymentMethodType>
+>;
+
+/**
+ * What a payment shows of the wallet that paid (Hyperswitch's WalletAdditionalDataForCard for the card wallets):
+ * the card's last four digits, network and type as the wallet reported them; never the wallet's token.
+ */
+export const WalletCardSummary = z.object({
+  last4: z.string().nullable(),
+  card_network: z.string().nullable(),
+  type: z.string().nullable(),
+});
+export const WalletSummary = z
+  .object({
+    google_pay: WalletCardSummary.optional(),
+    apple_pay: WalletCardSummary.optional(),
+    paypal: z.object({}).optional(),
+  })
+  .meta({ id: 'WalletSummary' });
+export type WalletSummary = z.infer<typeof WalletSummary>;
+
 /**
  * Mobile money payment_method_data: `momo` carries the payer's number (the provider sends its approval prompt there).
  * Other mobile_payment types (Hyperswitch's direct_carrier_billing) stay free-form JSON and are refused at confirm
@@ -139,7 +212,7 @@ export type MobilePaymentData = z.infer<typeof MobilePaymentData>;
 
 /**
  * payment_method_data: one variant key (Hyperswitch names) plus an optional billing object. Only the UPI, crypto, mobile
- * money and psp_token variants have a shape Rail checks today; the other variants are accepted as JSON objects and are
+ * money, wallet and psp_token variants have a shape Rail checks today; the other variants are accepted as JSON objects and are
  * refused at confirm when no rail of the account takes them. Raw card numbers never get this far (ERR_2029).
  */
 export const PaymentMethodData = z
@@ -148,7 +221,7 @@ export const PaymentMethodData = z
     psp_token: z.string().min(1).max(PAYMENT_LIMITS.pspTokenMax).optional(),
     card: JsonObject.optional(),
     card_redirect: JsonObject.optional(),
-    wallet: JsonObject.optional(),
+    wallet: WalletData.optional(),
     pay_later: JsonObject.optional(),
     bank_redirect: JsonObject.optional(),
     bank_debit: JsonObject.optional(),
@@ -448,8 +521,11 @@ export const PaymentResponse = z
     order_tax_amount: z.int().nullable(),
     profile_id: z.string(),
     connector: z.string().nullable(),
-    /** A display summary of the instrument (cards: last4, network, expiry; never the number) and its billing address. */
-    payment_method_data: z.object({ card: CardSummary.optional(), billing: JsonObject.optional() }).nullable(),
+    /**
+     * A display summary of the instrument (cards: last4, network, expiry, never the number; wallets: the card the
+     * wallet reported, never its token) and its billing address.
+     */
+    payment_method_data: z.object({ card: CardSummary.optional(), wallet: WalletSummary.optional(), billing: JsonObject.optional() }).nullable(),
     /** The addresses as sent (Hyperswitch clients read back what they sent). */
     billing: JsonObject.nullable(),
     shipping: JsonObject.nullable(),

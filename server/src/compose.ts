@@ -23,6 +23,7 @@ import { CardVault } from './vault/card-vault';
 import { VaultCipher } from './vault/vault-cipher';
 import { OperatorSecretBox } from './vault/operator-secret-box';
 import type { Kysely } from 'kysely';
+import { hkdfSync } from 'node:crypto';
 import { dirname, join } from 'node:path';
 
 export interface CompositionOptions {
@@ -85,6 +86,8 @@ export async function compose(options: CompositionOptions): Promise<Composition>
   const simulators = createSimulatorRegistry({
     ids: options.ids,
     publicBaseUrl: options.publicBaseUrl,
+    // A key of its own for the simulated PayPal order ids, derived from the vault key (every instance has it).
+    walletOrderKey: Buffer.from(hkdfSync('sha256', options.vaultKey, Buffer.alloc(0), 'rail simulator: wallet order ids', 32)),
     ledger: store.railLedger,
     ...(options.simulatorFaults !== undefined ? { faults: options.simulatorFaults } : {}),
   });

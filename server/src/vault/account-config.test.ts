@@ -13,7 +13,7 @@ function configFile(content: unknown): string {
   return file;
 }
 
-const registry = createSimulatorRegistry({ ids: cryptoIds, publicBaseUrl: 'http://127.0.0.1:8080' });
+const registry = createSimulatorRegistry({ ids: cryptoIds, publicBaseUrl: 'http://127.0.0.1:8080', walletOrderKey: Buffer.alloc(32, 7) });
 
 test('the default account: no card rail; UPI and crypto simulated in test mode; bank transfer listed but not provisioned (ERR_3010); no live rail', () => {
   expect(DEFAULT_ACCOUNT_SETTINGS.rails.map((rail) => rail.rail)).toEqual(['upi', 'bank_transfer', 'crypto']);

@@ -128,6 +128,11 @@ export const RAIL_CATALOG: Record<RailName, RailCatalogEntry> = {
     methods: [
       { paymentMethod: 'card', paymentMethodType: 'credit', paymentExperience: [], cardNetworks: CARD_NETWORKS, requiredFields: null },
       { paymentMethod: 'card', paymentMethodType: 'debit', paymentExperience: [], cardNetworks: CARD_NETWORKS, requiredFields: null },
+      // Wallets the card acquirer takes (listed where its adapter offers them: the simulator does, in test mode). The
+      // client shows their buttons from POST /payments/session_tokens and confirms with the wallet's token.
+      { paymentMethod: 'wallet', paymentMethodType: 'google_pay', paymentExperience: ['invoke_sdk_client'], cardNetworks: null, requiredFields: null },
+      { paymentMethod: 'wallet', paymentMethodType: 'apple_pay', paymentExperience: ['invoke_sdk_client'], cardNetworks: null, requiredFields: null },
+      { paymentMethod: 'wallet', paymentMethodType: 'paypal', paymentExperience: ['invoke_sdk_client'], cardNetworks: null, requiredFields: null },
     ],
   },
 };

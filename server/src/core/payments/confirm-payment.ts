@@ -15,6 +15,7 @@ import { callRail } from '../shared/rail-call';
 import { chooseRail, resolvePaymentMethod } from './payment-method';
 import { decideTransition } from './payment-transitions';
 import { HOW_THE_CUSTOMER_PAYS, refuseChargeChanges } from './charge-fields';
+import { withoutWalletToken } from './wallet-data';
 
 /**
  * Confirm-body fields that confirm applies or that only matter at confirm. Every other field may be repeated at
@@ -109,7 +110,8 @@ export async function executeConfirm(
   const now = deps.clock.now();
   const patch: PaymentPatch = {
     status: decision.to,
-    paymentMethodData: data,
+    // A wallet's token goes to the rail below and is not kept on the payment.
+    paymentMethodData: withoutWalletToken(data),
     paymentMethod: method.paymentMethod,
     paymentMethodType: rail.paymentMethodType,
     rail: rail.settings.rail,
@@ -125,7 +127,8 @@ export async function executeConfirm(
   const pspToken = data.psp_token;
   // One transaction: the psp_token (if any) is consumed, the payment claimed and the attempt it opens inserted, or
   // none of it. A confirm that loses the claim rolls back and leaves the token unused; of two confirms with one
-  // token only one can use it. The payment keeps a display summary of the card instead of the token.
+  // token only one can use it. The payment keeps a display summary of the card instead of the token (and a wallet's
+  // data without its token).
   const claim = await deps.store
     .transaction(async (tx) => {
       let card: CardDetails | undefined = savedInstrument?.card;

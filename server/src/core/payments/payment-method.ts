@@ -3,7 +3,7 @@
  */
 import type { Currency } from '../../../../protocol/currency';
 import type { Mode } from '../../../../protocol/ids';
-import type { CaptureMethod, PaymentMethodData } from '../../../../protocol/api/payments';
+import { WALLET_VARIANT_TYPES, type CaptureMethod, type PaymentMethodData } from '../../../../protocol/api/payments';
 import type { PaymentMethod, PaymentMethodType } from '../../../../protocol/api/enums';
 import type { RailAdapter, RailRegistry } from '../../rails/rail-adapter';
 import { provisionedAdapter, supportedCaptureMethods } from '../accounts/account-settings';
@@ -39,6 +39,8 @@ const RAIL_OF_METHOD: Partial<Record<PaymentMethod, RailName>> = {
   mobile_payment: 'bank_transfer',
   crypto: 'crypto',
   card: 'card',
+  // Card wallets (Google Pay, Apple Pay) and PayPal go to the card acquirer, which offers them (session tokens).
+  wallet: 'card',
 };
 
 export interface ResolvedMethod {
@@ -47,7 +49,7 @@ export interface ResolvedMethod {
 }
 
 /**
- * Derives payment_method (and, for UPI, payment_method_type) from payment_method_data and checks that explicit
+ * Derives payment_method (and, for UPI and wallets, payment_method_type) from payment_method_data and checks that explicit
  * payment_method / payment_method_type agree with it (ERR_2003 otherwise).
  */
 export function resolvePaymentMethod(
@@ -70,6 +72,11 @@ export function resolvePaymentMethod(
   let derivedType: PaymentMethodType | null = null;
   if (data.upi) {
     derivedType = 'upi_collect' in data.upi ? 'upi_collect' : 'upi_intent' in data.upi ? 'upi_intent' : 'upi_qr';
+  }
+  if (data.wallet) {
+    const wallet = data.wallet;
+    const walletVariant = (Object.keys(WALLET_VARIANT_TYPES) as (keyof typeof WALLET_VARIANT_TYPES)[]).find((key) => wallet[key] !== undefined);
+    if (walletVariant !== undefined) derivedType = WALLET_VARIANT_TYPES[walletVariant];
   }
   if (explicitType != null && derivedType !== null && explicitType !== derivedType) {
     throw new ApiError('ERR_2003', `payment_method_type ${explicitType} does not match payment_method_data (${derivedType}).`, {

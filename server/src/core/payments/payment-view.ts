@@ -1,4 +1,4 @@
-import type { JsonObject, PaymentResponse } from '../../../../protocol/api/payments';
+import type { JsonObject, PaymentResponse, WalletSummary } from '../../../../protocol/api/payments';
 import type { CardSummary } from '../../../../protocol/api/vault';
 import type { PaymentRecord } from '../../storage/payments/records';
 
@@ -13,14 +13,34 @@ function cardSummary(payment: PaymentRecord): CardSummary | undefined {
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
+/**
+ * What a wallet payment shows of its wallet once the card acquirer took it, keyed by payment_method_type: the card
+ * the wallet reported (Google Pay info.card_details / card_network, Apple Pay payment_method.display_name's last four
+ * digits / network / type), never the token. PayPal reports no card: `{}`.
+ */
+function walletSummary(payment: PaymentRecord): WalletSummary | undefined {
+  const wallet = payment.rail === 'card' && payment.paymentMethod === 'wallet' ? payment.paymentMethodData?.wallet : undefined;
+  if (wallet === undefined) return undefined;
+  if (wallet.google_pay !== undefined) {
+    const { info, type } = wallet.google_pay;
+    return { google_pay: { last4: info.card_details, card_network: info.card_network, type } };
+  }
+  if (wallet.apple_pay !== undefined) {
+    const method = wallet.apple_pay.payment_method;
+    return { apple_pay: { last4: /(\d{4})$/.exec(method.display_name)?.[1] ?? null, card_network: method.network, type: method.type } };
+  }
+  if (wallet.paypal_sdk !== undefined) return { paypal: {} };
+  return undefined;
+}
+
 function objectOrNull(value: unknown): JsonObject | null {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : null;
 }
 
-/** What the response shows of the instrument: the card summary and the billing address sent with it. */
-function methodDataView(card: CardSummary | undefined, billing: JsonObject | null): PaymentResponse['payment_method_data'] {
-  if (card === undefined && billing === null) return null;
-  return { ...(card !== undefined ? { card } : {}), ...(billing !== null ? { billing } : {}) };
+/** What the response shows of the instrument: the card or wallet summary and the billing address sent with it. */
+function methodDataView(card: CardSummary | undefined, wallet: WalletSummary | undefined, billing: JsonObject | null): PaymentResponse['payment_method_data'] {
+  if (card === undefined && wallet === undefined && billing === null) return null;
+  return { ...(card !== undefined ? { card } : {}), ...(wallet !== undefined ? { wallet } : {}), ...(billing !== null ? { billing } : {}) };
 }
 
 /**
@@ -79,7 +99,7 @@ export function toPaymentResponse(payment: PaymentRecord): PaymentResponse {
     order_tax_amount: payment.orderTaxAmount,
     profile_id: payment.profileId,
     connector: payment.connector,
-    payment_method_data: methodDataView(card, objectOrNull(payment.paymentMethodData?.['billing'])),
+    payment_method_data: methodDataView(card, walletSummary(payment), objectOrNull(payment.paymentMethodData?.['billing'])),
     billing: objectOrNull(payment.requestFields['billing']),
     shipping: objectOrNull(payment.requestFields['shipping']),
     cancellation_reason: payment.cancellationReason ?? null,

@@ -14,12 +14,19 @@
  * With request_external_three_ds_authentication the authorization waits (next_action three_ds_invoke) for the
  * client's POST /payments/{id}/3ds/authentication, whose transStatus follows the same numbers (Y, C, N; 4242 and
  * 4000000000000002 authenticate frictionless), then for POST /payments/{id}/complete_authorize.
- * It also answers wallet session tokens (google_pay, apple_pay, paypal) with documented fake shapes.
+ * It also answers wallet session tokens (google_pay, apple_pay, paypal) with documented fake shapes, opens PayPal
+ * orders whose id is derived from the payment (post_session_tokens), and authorizes wallet payments by the wallet's
+ * token (WALLET_OUTCOMES): sim_wallet_approved authorizes like 4242424242424242, sim_wallet_declined declines
+ * ("card_declined"), PayPal authorizes with the order opened for this payment, anything else fails
+ * ("wallet_token_invalid"). Wallet payments skip 3DS: the wallet authenticated the customer.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { currencyExponent, minorToDecimal, type Currency } from '../../../../protocol/currency';
+import type { Mode } from '../../../../protocol/ids';
 import type { IdGenerator } from '../../kernel/ids';
 import { SIMULATED_CARD_NETWORKS } from '../../vault/card-details';
-import type { JsonObject } from '../../../../protocol/api/payments';
+import type { JsonObject, PaymentMethodData } from '../../../../protocol/api/payments';
+import type { PaymentMethodType } from '../../../../protocol/api/enums';
 import type {
   AuthorizeRequest,
   CompleteAuthorizationRequest,
@@ -71,6 +78,44 @@ function threeDsProfile(number: string | undefined, forceChallenge: boolean): Th
 /** The wallet whose order post_session_tokens opens (session tokens: google_pay, apple_pay and paypal). */
 export const SIMULATOR_ORDER_WALLET = 'paypal';
 
+/** The wallets the simulated acquirer takes (payment_method wallet): session tokens, the method list, confirm. */
+export const SIMULATOR_WALLETS = ['google_pay', 'apple_pay', 'paypal'] as const;
+type SimulatorWallet = (typeof SIMULATOR_WALLETS)[number];
+
+/** The tokens a test wallet hands over at confirm (Google Pay tokenization_data.token, Apple Pay payment_data, PayPal token). */
+export const SIMULATOR_WALLET_TOKENS = {
+  approved: 'sim_wallet_approved',
+  declined: 'sim_wallet_declined',
+} as const;
+
+/** What a wallet's token is to the simulator: one of its test tokens, the PayPal order opened for this payment, or else. */
+type WalletTokenKind = 'approved' | 'declined' | 'own_order' | 'other';
+type WalletAnswer = 'authorize' | 'decline' | 'invalid';
+
+/**
+ * The simulated wallets' answers as a table: token kind x wallet. PayPal authorizes only the order post_session_tokens
+ * opened for this payment (its token is an order id); the card wallets authorize the approved token. `decline` fails
+ * with card_declined, `invalid` with wallet_token_invalid.
+ */
+const WALLET_OUTCOMES: Readonly<Record<WalletTokenKind, Readonly<Record<SimulatorWallet, WalletAnswer>>>> = {
+  approved: { google_pay: 'authorize', apple_pay: 'authorize', paypal: 'invalid' },
+  declined: { google_pay: 'decline', apple_pay: 'decline', paypal: 'decline' },
+  own_order: { google_pay: 'invalid', apple_pay: 'invalid', paypal: 'authorize' },
+  other: { google_pay: 'invalid', apple_pay: 'invalid', paypal: 'invalid' },
+};
+
+/** The token each wallet variant of payment_method_data carries (Hyperswitch's WalletData shapes). */
+function walletToken(data: PaymentMethodData): string | undefined {
+  const wallet = data.wallet;
+  return wallet?.google_pay?.tokenization_data.token ?? wallet?.apple_pay?.payment_data ?? wallet?.paypal_sdk?.token;
+}
+
+function isSimulatorWallet(type: PaymentMethodType): type is SimulatorWallet {
+  return (SIMULATOR_WALLETS as readonly string[]).includes(type);
+}
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
 /** The EMV 3DS protocol version the simulated directory server speaks. */
 const MESSAGE_VERSION = '2.2.0';
 
@@ -81,6 +126,15 @@ export interface SimulatorOptions {
   ids: IdGenerator;
   /** The API's public base_url: simulator pages live on it. */
   publicBaseUrl: string;
+}
+
+export interface CardSimulatorOptions extends SimulatorOptions {
+  /**
+   * Key of the PayPal order ids: an order id is an HMAC of (account, mode, payment), so confirm tells the order that
+   * post_session_tokens opened for this payment from any other id without storing anything, and no client can make
+   * one up. compose.ts derives it from the vault key (shared by every instance).
+   */
+  walletOrderKey: Buffer;
 }
 
 /** `{base_url}/simulator/{kind}/{payment_id}?account=...&challenge=...` */
@@ -101,17 +155,19 @@ export class CardSimulator implements RailAdapter {
   readonly cardNetworks = SIMULATED_CARD_NETWORKS;
   readonly authorizationValidity = AUTHORIZATION_VALIDITY;
 
-  constructor(private readonly options: SimulatorOptions) {}
+  constructor(private readonly options: CardSimulatorOptions) {}
 
   paymentMethodTypes(_currency: Currency) {
     return [
       { paymentMethod: 'card', paymentMethodType: 'credit' },
       { paymentMethod: 'card', paymentMethodType: 'debit' },
+      ...SIMULATOR_WALLETS.map((wallet) => ({ paymentMethod: 'wallet', paymentMethodType: wallet }) as const),
     ] as const;
   }
 
   async authorize(request: AuthorizeRequest): Promise<RailOutcome> {
     const reference = `sim_${this.options.ids.secret(20)}`;
+    if (request.paymentMethod === 'wallet') return this.authorizeWallet(request, reference);
     const profile = threeDsProfile(request.card?.revealNumber(), request.threeDs?.forceChallenge === true);
     if (profile === undefined) return declined(reference, 'card_not_supported', 'card_not_supported');
     if (request.threeDs?.external === true) return this.awaitExternalAuthentication(request, reference, profile);
@@ -124,6 +180,36 @@ export class CardSimulator implements RailAdapter {
         if (profile.authorization === 'decline') return declined(reference, 'card_declined', 'card_declined');
         return { kind: 'authorized', reference, amountReceived: request.amount };
     }
+  }
+
+  /** A wallet payment, answered by its token (WALLET_OUTCOMES); no 3DS, the wallet authenticated the customer. */
+  private authorizeWallet(request: AuthorizeRequest, reference: string): RailOutcome {
+    const token = walletToken(request.paymentMethodData);
+    const answer = isSimulatorWallet(request.paymentMethodType) && token !== undefined ? WALLET_OUTCOMES[this.walletTokenKind(request, token)][request.paymentMethodType] : 'invalid';
+    switch (answer) {
+      case 'authorize':
+        return { kind: 'authorized', reference, amountReceived: request.amount };
+      case 'decline':
+        return declined(reference, 'card_declined', 'card_declined');
+      case 'invalid':
+        return declined(reference, 'wallet_token_invalid', 'wallet_token_invalid');
+    }
+  }
+
+  private walletTokenKind(request: AuthorizeRequest, token: string): WalletTokenKind {
+    if (token === SIMULATOR_WALLET_TOKENS.approved) return 'approved';
+    if (token === SIMULATOR_WALLET_TOKENS.declined) return 'declined';
+    const order = Buffer.from(this.walletOrderId(request));
+    const given = Buffer.from(token);
+    return given.length === order.length && timingSafeEqual(given, order) ? 'own_order' : 'other';
+  }
+
+  /** The id of the PayPal order of a payment: `sim_order_` + 20 base62 characters of HMAC-SHA256(account, mode, payment). */
+  walletOrderId(payment: { accountId: string; mode: Mode; paymentId: string }): string {
+    const digest = createHmac('sha256', this.options.walletOrderKey).update(`paypal order\n${payment.accountId}\n${payment.mode}\n${payment.paymentId}`).digest();
+    let id = '';
+    for (let index = 0; index < 20; index += 1) id += BASE62[digest[index]! % 62];
+    return `sim_order_${id}`;
   }
 
   private challenge(request: AuthorizeRequest, reference: string): RailOutcome {
@@ -251,7 +337,8 @@ export class CardSimulator implements RailAdapter {
 
   openWalletOrder(request: WalletOrderRequest): { orderId: string } | undefined {
     if (request.wallet !== SIMULATOR_ORDER_WALLET) return undefined;
-    return { orderId: `sim_order_${this.options.ids.secret(20)}` };
+    // The same id for every call on this payment: confirm recognises it without a stored order.
+    return { orderId: this.walletOrderId(request) };
   }
 
   private authorizeAuthenticated(request: SyncRequest, state: JsonObject): RailOutcome {

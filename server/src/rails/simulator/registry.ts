@@ -1,13 +1,13 @@
 import { createRailRegistry, type RailAdapter, type RailRegistry } from '../rail-adapter';
 import { createMemoryRailLedger, type RailLedger } from '../rail-ledger';
 import { BankTransferSimulator } from './bank-transfer-simulator';
-import { CardSimulator, type SimulatorOptions } from './card-simulator';
+import { CardSimulator, type CardSimulatorOptions } from './card-simulator';
 import { CryptoSimulator } from './crypto-simulator';
 import { RememberingRail } from './remembering-rail';
 import { SimulatorFaults } from './simulator-faults';
 import { UpiSimulator } from './upi-simulator';
 
-export interface SimulatorRegistryOptions extends SimulatorOptions {
+export interface SimulatorRegistryOptions extends CardSimulatorOptions {
   /** Where the simulators remember their answers (the database in compose.ts; memory when absent). */
   ledger?: RailLedger;
   /** Faults to play on demand (tests); none when absent. */

@@ -39,8 +39,9 @@ forEachEngine('demo checkout', (engine) => {
   });
 
   test('demo payments live on the demo account, which offers every simulated method by currency', async () => {
-    expect((await demoMethods()).types).toEqual(['credit', 'debit', 'upi_collect', 'upi_intent', 'upi_qr']);
-    expect((await demoMethods('EUR')).types).toEqual(['credit', 'crypto_currency', 'debit']);
+    // The simulated card acquirer also offers its test wallets (docs/simulator.md).
+    expect((await demoMethods()).types).toEqual(['apple_pay', 'credit', 'debit', 'google_pay', 'paypal', 'upi_collect', 'upi_intent', 'upi_qr']);
+    expect((await demoMethods('EUR')).types).toEqual(['apple_pay', 'credit', 'crypto_currency', 'debit', 'google_pay', 'paypal']);
     expect((await demoMethods('KES')).types).toEqual(['local_bank_transfer', 'momo']);
     const { payment } = await demoMethods('INR');
     // Not the default account's payment: its keys cannot read it.

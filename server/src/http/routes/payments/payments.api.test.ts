@@ -174,7 +174,8 @@ forEachEngine('Payments API', (engine) => {
       [{ amount: 1, currency: 'INR', amount_to_capture: 2 }, 'amount_to_capture'],
       [{ amount: 1, currency: 'INR', request_extended_authorization: true }, 'request_extended_authorization'],
       [{ amount: 10, currency: 'INR', order_details: [{ product_name: 'a', quantity: 2, amount: 4 }] }, 'order_details'],
-      [{ amount: 1, currency: 'INR', payment_method_data: { upi: { upi_collect: { vpa_id: 'a@b' } }, wallet: {} } }, 'payment_method_data'],
+      [{ amount: 1, currency: 'INR', payment_method_data: { upi: { upi_collect: { vpa_id: 'a@b' } }, wallet: { paypal_sdk: { token: 'x' } } } }, 'payment_method_data'],
+      [{ amount: 1, currency: 'INR', payment_method_data: { wallet: {} } }, 'payment_method_data.wallet'],
     ])('wrong type or limit #%$: ERR_2003 naming the field', async (body, field) => {
       await expectError(await request('POST', '/payments', { body }), 'ERR_2003', field);
     });

@@ -714,18 +714,19 @@ forEachEngine('Vault API', (engine) => {
       return (await response.json()) as { payment_methods: { payment_method: string; payment_method_types: { payment_method_type: string; card_networks: Json[] | null }[] }[] };
     };
 
-    test('USD: card (credit, debit, with networks) and crypto', async () => {
+    test('USD: card (credit, debit, with networks), the simulated acquirer\'s wallets, and crypto', async () => {
       const body = await list(await createPayment(h));
-      expect(body.payment_methods.map((entry) => entry.payment_method)).toEqual(['card', 'crypto']);
+      expect(body.payment_methods.map((entry) => entry.payment_method)).toEqual(['card', 'wallet', 'crypto']);
       const card = body.payment_methods[0];
       expect(card?.payment_method_types.map((entry) => entry.payment_method_type)).toEqual(['credit', 'debit']);
       expect(card?.payment_method_types[0]?.card_networks).toEqual(
         expect.arrayContaining([{ card_network: 'Visa', surcharge_details: null, eligible_connectors: ['card_simulator'] }]),
       );
-      expect(body.payment_methods[1]?.payment_method_types).toEqual([expect.objectContaining({ payment_method_type: 'crypto_currency', card_networks: null })]);
+      expect(body.payment_methods[1]?.payment_method_types.map((entry) => entry.payment_method_type)).toEqual(['google_pay', 'apple_pay', 'paypal']);
+      expect(body.payment_methods[2]?.payment_method_types).toEqual([expect.objectContaining({ payment_method_type: 'crypto_currency', card_networks: null })]);
     });
 
-    test('KES: bank transfer and mobile money; INR: UPI and card', async () => {
+    test('KES: bank transfer and mobile money; INR: UPI, card and wallets', async () => {
       const kes = await list(await createPayment(h, { currency: 'KES' }));
       expect(kes.payment_methods.map((entry) => [entry.payment_method, entry.payment_method_types.map((t) => t.payment_method_type)])).toEqual([
         ['bank_transfer', ['local_bank_transfer']],
@@ -736,7 +737,7 @@ forEachEngine('Vault API', (engine) => {
         required_fields: { 'payment_method_data.mobile_payment.momo.msisdn': { field_type: 'user_msisdn', display_name: 'msisdn', value: null } },
       });
       const inr = await list(await createPayment(h, { currency: 'INR' }));
-      expect(inr.payment_methods.map((entry) => entry.payment_method)).toEqual(['upi', 'card']);
+      expect(inr.payment_methods.map((entry) => entry.payment_method)).toEqual(['upi', 'card', 'wallet']);
     });
 
     test('allowed_payment_method_types narrows the list', async () => {
