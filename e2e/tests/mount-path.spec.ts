@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { E2E } from '../env';
-import { waitForRailReady } from '@rail/playwright';
+import { railFrame, waitForRailReady } from '@rail/playwright';
 import { elementEvents } from './support';
 
 /**
@@ -28,10 +28,20 @@ test('mounting asks the API once, for the methods with the payment expanded (one
     if (url.origin !== E2E.baseUrl) return;
     calls.push(`${request.method()} ${url.pathname.replace(/pay_\w+/, '{id}')}${url.searchParams.has('expand_payment') ? `?expand_payment=${url.searchParams.get('expand_payment')}` : ''}`);
   });
+  // The e2e account's simulated card acquirer offers test wallets, whose session tokens the frame asks for after
+  // `ready`: held here until `ready` has arrived, which it must do without them.
+  let releaseTokens!: () => void;
+  const tokensHeld = new Promise<void>((resolve) => (releaseTokens = resolve));
+  await page.route(`${E2E.baseUrl}/payments/session_tokens`, async (route) => {
+    if (route.request().method() === 'POST') await tokensHeld;
+    await route.continue();
+  });
   await page.goto('/checkout.html');
   await waitForRailReady(page);
   expect((await elementEvents(page)).filter((entry) => entry.type === 'ready')).toHaveLength(1);
   // The merchant page's own POST /create-payment goes to its server, not the API: these are the frame's calls only.
   expect(calls.filter((call) => call.startsWith('GET '))).toEqual(['GET /account/payment_methods?expand_payment=true']);
-  expect(calls.filter((call) => !call.startsWith('GET ') && !call.startsWith('OPTIONS '))).toEqual([]);
+  expect(calls.filter((call) => !call.startsWith('GET ') && !call.startsWith('OPTIONS ') && call !== 'POST /payments/session_tokens')).toEqual([]);
+  releaseTokens();
+  await expect(railFrame(page).getByRole('radio', { name: 'Google Pay (test)', exact: true })).toBeVisible();
 });

@@ -15,10 +15,12 @@ const WITH_WALLETS = {
 
 const tokens = (...wallets: string[]) => json({ payment_id: 'pay_abc123', client_secret: CONFIG.clientSecret, session_token: wallets.map((wallet_name) => ({ wallet_name, connector: 'card_simulator' })) });
 
+/** Loads, then lets the wallet session tokens (requested after `ready`) arrive. */
 async function loaded(api: ReturnType<typeof fakeApi>) {
   const harness = modelDeps(api.fetch);
   const model = new PaymentModel(harness.deps);
   await model.load();
+  await new Promise((resolve) => setTimeout(resolve, 0));
   return { model, ...harness, ...api };
 }
 
@@ -36,6 +38,27 @@ describe('test wallets', () => {
     expect(posts(requests)).toEqual([
       { path: '/payments/session_tokens', body: { client_secret: CONFIG.clientSecret, payment_id: 'pay_abc123', wallets: ['google_pay', 'apple_pay', 'paypal'] } },
     ]);
+  });
+
+  test('ready does not wait for the session tokens: the wallet tabs join when they arrive, the selection stays', async () => {
+    let answer!: (response: Response) => void;
+    const api = fakeApi({ methods: () => json(WITH_WALLETS), sessionTokens: () => new Promise<Response>((resolve) => (answer = resolve)) });
+    const harness = modelDeps(api.fetch);
+    const model = new PaymentModel(harness.deps);
+    await model.load();
+    expect(harness.events.map((event) => event.type)).toEqual(['ready']);
+    expect(model.methods.value.map((option) => option.id)).toEqual(['card']);
+    answer(await tokens('apple_pay'));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(model.methods.value.map((option) => option.id)).toEqual(['card', 'wallet:apple_pay']);
+    expect(model.selectedId.value).toBe('card');
+  });
+
+  test('a list of wallets only: "no method" until a token arrives, then the first wallet is selected', async () => {
+    const onlyWallets = { payment_methods: [{ payment_method: 'wallet', payment_method_types: [{ payment_method_type: 'paypal' }] }] };
+    const { model } = await loaded(fakeApi({ methods: () => json(onlyWallets), sessionTokens: () => tokens('paypal') }));
+    expect(model.selectedId.value).toBe('wallet:paypal');
+    expect(model.notice.value).toBeNull();
   });
 
   test('no session token (or a refused request): no wallet tab, the other methods stay', async () => {

@@ -85,6 +85,9 @@ export type WalletOutcome = 'approved' | 'declined';
 
 const ORDER = ['card', 'wallet', 'upi_collect', 'upi_intent', 'upi_qr', 'bank_transfer', 'mobile_payment', 'crypto'];
 
+/** Display order of method options; saved methods (not in ORDER) come first. */
+const byDisplayOrder = (a: MethodOption, b: MethodOption) => ORDER.indexOf(a.id.split(':')[0] ?? '') - ORDER.indexOf(b.id.split(':')[0] ?? '');
+
 /** The methods of the list this frame can take, in display order; others (pay later, unknown wallets) are left out. */
 export function methodOptions(list: PaymentMethodList): MethodOption[] {
   const options: MethodOption[] = [];
@@ -123,8 +126,7 @@ export function methodOptions(list: PaymentMethodList): MethodOption[] {
         if (types.includes('momo')) options.push({ id: 'mobile_payment:momo', payment_method: 'mobile_payment', payment_method_type: 'momo', label: 'tabMobileMoney' });
     }
   }
-  const rank = (option: MethodOption) => ORDER.indexOf(option.id.split(':')[0] ?? '');
-  return options.sort((a, b) => rank(a) - rank(b));
+  return options.sort(byDisplayOrder);
 }
 
 const isHttpUrl = (url: string) => /^https?:\/\//i.test(url);
@@ -203,18 +205,11 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
     const { payment, ...list } = loaded.value;
     amount.value = { value: payment.amount, currency: payment.currency || list.currency || 'INR' };
     const listed = methodOptions(list);
-    const wallets = listed.filter((option) => option.payment_method === 'wallet').map((option) => option.payment_method_type);
+    const walletOptions = listed.filter((option) => option.payment_method === 'wallet');
     // A payment of a known customer offers the customer's saved methods first; without them the frame works as before.
-    const [saved, tokens] = await Promise.all([
-      typeof payment['customer_id'] === 'string' ? api.listSavedMethods() : undefined,
-      wallets.length > 0 ? api.walletSessionTokens(wallets) : undefined,
-    ]);
+    const saved = typeof payment['customer_id'] === 'string' ? await api.listSavedMethods() : undefined;
     if (generation !== loadGeneration) return;
-    const tokenized = new Set(tokens?.ok ? tokens.value.session_token.map((token) => token.wallet_name) : []);
-    const options = [
-      ...(saved?.ok ? savedOptions(saved.value) : []),
-      ...listed.filter((option) => option.payment_method !== 'wallet' || tokenized.has(option.payment_method_type)),
-    ];
+    const options = [...(saved?.ok ? savedOptions(saved.value) : []), ...listed.filter((option) => option.payment_method !== 'wallet')];
     methods.value = options;
     if (!options.some((option) => option.id === selectedId.peek())) selectedId.value = options[0]?.id ?? null;
     if (options.length === 0) notice.value = { kind: 'error', key: 'noMethods' };
@@ -223,6 +218,24 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
       readySent = true;
       performance.mark('rail:methods');
       deps.emit({ type: 'ready' });
+    }
+    if (walletOptions.length > 0) void addWallets(api, walletOptions, generation);
+  }
+
+  /**
+   * Wallet tabs join once their session tokens arrive, after `ready`: the element never waits for a second round
+   * trip, and a wallet without a token (or a refused request) is simply not offered.
+   */
+  async function addWallets(api: ReturnType<typeof createApiClient>, walletOptions: MethodOption[], generation: number): Promise<void> {
+    const tokens = await api.walletSessionTokens(walletOptions.map((option) => option.payment_method_type));
+    if (generation !== loadGeneration || !tokens.ok) return;
+    const tokenized = new Set(tokens.value.session_token.map((token) => token.wallet_name));
+    const offered = walletOptions.filter((option) => tokenized.has(option.payment_method_type));
+    if (offered.length === 0) return;
+    methods.value = [...methods.peek(), ...offered].sort(byDisplayOrder);
+    if (selectedId.peek() === null) {
+      selectedId.value = methods.peek()[0]?.id ?? null;
+      if (notice.peek()?.key === 'noMethods') notice.value = null;
     }
   }
 

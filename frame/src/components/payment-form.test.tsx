@@ -97,6 +97,8 @@ describe('PaymentForm: a test wallet', () => {
     const model = new PaymentModel(modelDeps(api.fetch).deps);
     await model.load();
     await act(() => render(<PaymentForm model={model} onEscape={() => {}} />, scratch));
+    // The wallet tabs join after ready, when their session tokens arrive.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
     const tab = [...scratch.querySelectorAll('label.Tab')].find((label) => label.textContent === 'Google Pay (test)');
     expect(tab).toBeDefined();
     await act(() => model.select('wallet:google_pay'));
