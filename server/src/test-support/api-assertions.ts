@@ -91,3 +91,25 @@ export async function expectOk<T = Record<string, unknown>>(response: Response):
   expect(response.status, text).toBe(200);
   return JSON.parse(text) as T;
 }
+
+/** apiRequest with each POST a second after the last on the harness clock, so a payment's outbox events sort by time. */
+export function clockedApiRequest(h: Pick<Harness, 'app' | 'secretKey' | 'clock'>) {
+  return (method: string, path: string, options: ApiRequestOptions = {}): Promise<Response> => {
+    if (method === 'POST') h.clock.advance(1_000);
+    return apiRequest(h, method, path, options);
+  };
+}
+
+/** The event types of a test-mode payment's outbox rows (under its own id), oldest first. */
+export async function paymentEventTypes(h: Pick<Harness, 'db' | 'boot'>, paymentId: string): Promise<string[]> {
+  const rows = await h.db
+    .selectFrom('webhook_events')
+    .select(['event_type'])
+    .where('account_id', '=', h.boot.account.accountId)
+    .where('mode', '=', 'test')
+    .where('object_id', '=', paymentId)
+    .orderBy('created_at')
+    .orderBy('event_id')
+    .execute();
+  return rows.map((row) => row.event_type);
+}

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { PaymentResponse } from '../../../../../protocol/api/payments';
 import type { AccountSettings, RailCapabilities } from '../../../kernel/account-settings-types';
 import { THREE_DS_VALIDITY_MS } from '../../../rails/simulator/card-simulator';
-import { apiRequest, type ApiRequestOptions, expectApiError, expectOk } from '../../../test-support/api-assertions';
+import { apiRequest, clockedApiRequest, type ApiRequestOptions, expectApiError, expectOk, paymentEventTypes } from '../../../test-support/api-assertions';
 import { forEachEngine } from '../../../test-support/engines';
 import { ALL_RAILS_SETTINGS } from '../../../test-support/fixtures';
 import { createHarness, type Harness } from '../../../test-support/harness';
@@ -41,23 +41,9 @@ forEachEngine('Card operations API', (engine) => {
     await h?.close();
   });
 
-  const request = (method: string, path: string, options: ApiRequestOptions = {}) => {
-    if (method === 'POST') h.clock.advance(1_000);
-    return apiRequest(h, method, path, options);
-  };
+  const request = (method: string, path: string, options: ApiRequestOptions = {}) => clockedApiRequest(h)(method, path, options);
   const ok = <T = PaymentResponse>(response: Response): Promise<T> => expectOk<T>(response);
-  const events = async (paymentId: string) => {
-    const rows = await h.db
-      .selectFrom('webhook_events')
-      .select(['event_type'])
-      .where('account_id', '=', h.boot.account.accountId)
-      .where('mode', '=', 'test')
-      .where('object_id', '=', paymentId)
-      .orderBy('created_at')
-      .orderBy('event_id')
-      .execute();
-    return rows.map((row) => row.event_type);
-  };
+  const events = (paymentId: string) => paymentEventTypes(h, paymentId);
   const retrieve = async (id: string) => ok(await request('GET', `/payments/${id}`));
   const createPayment = async (body: Json = {}) => ok(await request('POST', '/payments', { body: { amount: 10_000, currency: 'USD', ...body } }));
   /** A card payment created with `fields` and confirmed in the browser's way (psp_token, publishable key). */

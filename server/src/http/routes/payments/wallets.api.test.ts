@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { PaymentResponse } from '../../../../../protocol/api/payments';
 import type { AccountSettings, RailCapabilities } from '../../../kernel/account-settings-types';
 import type { ErrorCode } from '../../../../../protocol/errors';
-import { apiRequest, type ApiRequestOptions, expectApiError, expectOk } from '../../../test-support/api-assertions';
+import { apiRequest, clockedApiRequest, type ApiRequestOptions, expectApiError, expectOk, paymentEventTypes } from '../../../test-support/api-assertions';
 import { forEachEngine } from '../../../test-support/engines';
 import { ALL_RAILS_SETTINGS } from '../../../test-support/fixtures';
 import { createHarness, type Harness } from '../../../test-support/harness';
@@ -60,23 +60,9 @@ forEachEngine('Wallets API', (engine) => {
     await h?.close();
   });
 
-  const request = (method: string, path: string, options: ApiRequestOptions = {}) => {
-    if (method === 'POST') h.clock.advance(1_000);
-    return apiRequest(h, method, path, options);
-  };
+  const request = (method: string, path: string, options: ApiRequestOptions = {}) => clockedApiRequest(h)(method, path, options);
   const ok = <T = PaymentResponse>(response: Response): Promise<T> => expectOk<T>(response);
-  const events = async (paymentId: string) => {
-    const rows = await h.db
-      .selectFrom('webhook_events')
-      .select(['event_type'])
-      .where('account_id', '=', h.boot.account.accountId)
-      .where('mode', '=', 'test')
-      .where('object_id', '=', paymentId)
-      .orderBy('created_at')
-      .orderBy('event_id')
-      .execute();
-    return rows.map((row) => row.event_type);
-  };
+  const events = (paymentId: string) => paymentEventTypes(h, paymentId);
   const createPayment = async (body: Json = {}) => ok(await request('POST', '/payments', { body: { amount: 10_000, currency: 'USD', ...body } }));
   /** Confirms `payment` in the browser's way: publishable key and the payment's client_secret. */
   const confirm = (payment: PaymentResponse, body: Json, clientSecret = payment.client_secret) =>
