@@ -2,7 +2,8 @@
  * Group commit on SQLite (storage/sqlite-group-commit.ts): a transaction resolves only once a second connection
  * can read what it wrote and the WAL sync that covers its COMMIT has finished; concurrent transactions share COMMITs
  * and syncs; one that fails takes none of the others down; a single write outside a transaction (an
- * `insert ... returning` too) is committed and synced before it resolves; a failed sync acknowledges nothing.
+ * `insert ... returning` too) is committed and synced before it resolves; a failed sync acknowledges nothing; a write
+ * under deferDurability (the Idempotency-Key claim) resolves once committed and tells its durability apart.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,7 @@ import { groupCommitOf, openDatabase } from './database';
 import type { Kysely } from 'kysely';
 import type { Database } from './schema';
 import { SqlStore } from './sql-store';
-import type { SqliteGroupCommit } from './sqlite-group-commit';
+import { deferDurability, type SqliteGroupCommit } from './sqlite-group-commit';
 
 const key = (reference: string): RailLedgerKey => ({ accountId: 'acc_group', mode: 'test', rail: 'upi', operation: 'authorize', reference });
 
@@ -160,6 +161,48 @@ describe('SQLite group commit', () => {
       expect(s.group.syncs).toBeGreaterThanOrEqual(2);
     } finally {
       await s.close();
+    }
+  });
+
+  test('a single write under deferDurability (the Idempotency-Key claim) resolves once committed; `durable` after its sync', async () => {
+    const s = await heldSyncStore();
+    try {
+      const remember = (reference: string) => s.held.railLedger.rememberRailAnswer(key(reference), { kind: 'pending' }, new Date());
+      const deferred = await deferDurability(() => remember('claim'));
+      // Committed, so visible to every later statement, while its sync is still held.
+      expect(s.seen('claim')).toBe(1);
+      let durable = false;
+      const waiting = deferred.durable.then(() => (durable = true));
+      await s.turns(10);
+      expect(durable).toBe(false);
+      expect(s.pending.length).toBe(1);
+      // A later plain single write (the answer stored after the operation) still waits for a sync of its own.
+      let stored = false;
+      const storing = remember('answer').then(() => (stored = true));
+      await s.turns(10);
+      expect(stored).toBe(false);
+      s.pending.shift()!.resolve();
+      await waiting;
+      expect([durable, stored]).toEqual([true, false]);
+      while (!stored) {
+        s.pending.splice(0).forEach((sync) => sync.resolve());
+        await s.turns(5);
+      }
+      await storing;
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('deferDurability: a failed sync rejects `durable`', async () => {
+    const s = await heldSyncStore();
+    try {
+      const deferred = await deferDurability(() => s.held.railLedger.rememberRailAnswer(key('claim-lost'), { kind: 'pending' }, new Date()));
+      await s.turns(10);
+      s.pending.shift()!.reject(new Error('EIO'));
+      await expect(deferred.durable).rejects.toThrow('EIO');
+    } finally {
+      await s.close().catch(() => undefined);
     }
   });
 

@@ -19,6 +19,7 @@
  * transaction's writes before its batch is durable (one connection); what they answer is never acknowledged as a
  * write of theirs.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { closeSync, fdatasync, fsyncSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database as SqliteHandle } from 'better-sqlite3';
@@ -53,6 +54,26 @@ export function walSync(sqlite: SqliteHandle): SyncCommitted {
     const handle = fd;
     return new Promise<void>((resolve, reject) => fdatasync(handle, (error) => (error ? reject(error) : resolve())));
   };
+}
+
+/** Where the single writes of a deferDurability() call leave their wait for the sync, instead of waiting. */
+const deferredWaits = new AsyncLocalStorage<Promise<void>[]>();
+
+/**
+ * Runs `work`, whose single writes on a group-committed SQLite connection resume as soon as they ran (committed
+ * to the WAL, or in the open batch, and so visible to every later statement) instead of after the sync that
+ * covers them; `durable` resolves once they are durable, and rejects if their COMMIT or sync failed. The WAL
+ * is appended in order, so the sync that makes any later write durable covers them too. The caller must await
+ * `durable` before it acknowledges anything that depends on them. On PostgreSQL, or inside a transaction (which
+ * waits for its own sync), `durable` is resolved already.
+ */
+export async function deferDurability<T>(work: () => Promise<T>): Promise<{ result: T; durable: Promise<void> }> {
+  const waits: Promise<void>[] = [];
+  const result = await deferredWaits.run(waits, work);
+  const durable = Promise.all(waits).then(() => undefined);
+  // Rejections are the caller's to see when it awaits `durable`; never an unhandled rejection meanwhile.
+  durable.catch(() => undefined);
+  return { result, durable };
 }
 
 export class SqliteGroupCommit {
@@ -267,7 +288,12 @@ export class GroupCommitSqliteDriver extends SqliteDriver {
     const batch = this.group.released();
     await super.releaseConnection();
     // Released first, so the transactions queued behind this statement join the same COMMIT.
-    if (batch !== undefined) await this.group.durable(batch);
+    if (batch === undefined) return;
+    const durable = this.group.durable(batch);
+    const deferred = deferredWaits.getStore();
+    if (deferred === undefined) return durable;
+    durable.catch(() => undefined);
+    deferred.push(durable);
   }
 
   override async destroy(): Promise<void> {

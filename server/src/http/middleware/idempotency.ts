@@ -54,6 +54,7 @@ export async function runIdempotent(deps: CoreDeps, c: Context<AppEnv>, next: Ne
     // first run created (kernel/ids.ts) instead of creating it again.
     await withDerivedIds(`${scope.accountId}|${scope.mode}|${scope.keyKind}|${key}|${fingerprint}`, () => next());
   } catch (error) {
+    // The release is a write after the claim: the sync it waits for covers the claim too.
     await finishIdempotentRequest(deps, scope, key, decision.claimToken, { status: 500, headers: {}, body: '' }).catch(() => undefined);
     throw error;
   }
@@ -65,6 +66,8 @@ export async function runIdempotent(deps: CoreDeps, c: Context<AppEnv>, next: Ne
   }
   const stored: StoredResponse = { status: response.status, headers, body: await response.clone().text() };
   try {
+    // Nothing is answered before the claim is durable (the operation's own commit has usually covered it already).
+    await decision.claimDurable;
     await finishIdempotentRequest(deps, scope, key, decision.claimToken, stored);
   } catch (error) {
     // The operation's own outcome stands; the claim stays in flight until its lease runs out.

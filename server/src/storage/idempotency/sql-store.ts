@@ -3,6 +3,7 @@ import type { IdempotencyKeyRecord, IdempotencyScope, StoredResponse } from './r
 import type { InsertResult } from '../../kernel/store-types';
 import type { IdempotencyKeysTable } from './schema';
 import { type Db, inScope, insertResult, iso } from '../sql-rows';
+import { deferDurability } from '../sqlite-group-commit';
 import type { IdempotencyStore, IdempotencyStores } from './store';
 
 /** A fresh in-flight claim: the request it belongs to, no response yet. Shared by the first claim and a reclaim. */
@@ -51,19 +52,23 @@ function toRecord(row: Selectable<IdempotencyKeysTable>): IdempotencyKeyRecord {
 export class SqlIdempotencyStore implements IdempotencyStore {
   constructor(private readonly db: Db) {}
 
-  async insertClaim(record: IdempotencyKeyRecord): Promise<InsertResult> {
-    const result = await this.db
-      .insertInto('idempotency_keys')
-      .values({
-        account_id: record.accountId,
-        mode: record.mode,
-        key_kind: record.keyKind,
-        idempotency_key: record.key,
-        ...inFlightColumns(record),
-      })
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst();
-    return insertResult(result);
+  async insertClaim(record: IdempotencyKeyRecord): Promise<{ result: InsertResult; durable: Promise<void> }> {
+    // The claim only keeps concurrent repeats out: the request goes on as soon as the row is in, and waits for its
+    // durability before it answers (the operation's own commit is usually the sync that covers it).
+    const { result, durable } = await deferDurability(() =>
+      this.db
+        .insertInto('idempotency_keys')
+        .values({
+          account_id: record.accountId,
+          mode: record.mode,
+          key_kind: record.keyKind,
+          idempotency_key: record.key,
+          ...inFlightColumns(record),
+        })
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst(),
+    );
+    return { result: insertResult(result), durable };
   }
 
   async findKey(scope: IdempotencyScope, key: string): Promise<IdempotencyKeyRecord | undefined> {
