@@ -21,6 +21,9 @@ async function fingerprintOf(c: Context<AppEnv>): Promise<{ path: string; finger
   const contentType = c.req.header('content-type')?.split(';')[0]?.trim() ?? '';
   if (JSON_MEDIA_TYPE.test(contentType)) {
     const text = new TextDecoder().decode(raw);
+    // The JSON parser reads the text next: hand it over (Hono would rebuild it from the bytes through a Response
+    // and a Web stream). TextDecoder decodes as Response.text() does (UTF-8, a leading BOM dropped).
+    (c.req.bodyCache as { text?: unknown }).text = Promise.resolve(text);
     if (text.trim() === '') return { path, fingerprint: requestFingerprint(c.req.method, path, { json: {} }) };
     try {
       return { path, fingerprint: requestFingerprint(c.req.method, path, { json: JSON.parse(text) as unknown }) };
@@ -29,6 +32,25 @@ async function fingerprintOf(c: Context<AppEnv>): Promise<{ path: string; finger
     }
   }
   return { path, fingerprint: requestFingerprint(c.req.method, path, { raw }) };
+}
+
+/**
+ * Keeps the text of the JSON answer written with c.json by this request's handler or error handler, so that storing
+ * it needs no read-back: `response.clone().text()` turns Hono's light response into a Web stream and its tee, which
+ * the Node adapter then writes through the stream path (most of what the key cost per call). The text is returned
+ * only if that response is still the one to send; anything else is read back as before.
+ */
+function captureJsonText(c: Context<AppEnv>): () => string | undefined {
+  let captured: { response: Response; text: string } | undefined;
+  const body = c.body as (data: string, arg?: unknown, headers?: Record<string, string>) => Response;
+  // The same as Hono's c.json (JSON.stringify, then the default content type under any headers given).
+  c.json = ((object: unknown, arg?: unknown, headers?: Record<string, string>) => {
+    const text = JSON.stringify(object);
+    const response = body(text, arg, { 'Content-Type': 'application/json', ...headers });
+    captured = { response, text };
+    return response;
+  }) as typeof c.json;
+  return () => (captured !== undefined && captured.response === c.res ? captured.text : undefined);
 }
 
 /**
@@ -49,6 +71,7 @@ export async function runIdempotent(deps: CoreDeps, c: Context<AppEnv>, next: Ne
     const { status, headers, body } = decision.response;
     return new Response(body, { status, headers: { ...headers, [REPLAYED_HEADER]: 'true' } });
   }
+  const jsonText = captureJsonText(c);
   try {
     // Ids of this execution are derived from the key and the request, so a re-run after a crash finds what the
     // first run created (kernel/ids.ts) instead of creating it again.
@@ -64,7 +87,7 @@ export async function runIdempotent(deps: CoreDeps, c: Context<AppEnv>, next: Ne
     const value = response.headers.get(name);
     if (value !== null) headers[name] = value;
   }
-  const stored: StoredResponse = { status: response.status, headers, body: await response.clone().text() };
+  const stored: StoredResponse = { status: response.status, headers, body: jsonText() ?? (await response.clone().text()) };
   try {
     // Nothing is answered before the claim is durable (the operation's own commit has usually covered it already).
     await decision.claimDurable;
