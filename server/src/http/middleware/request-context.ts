@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
 import { redactCardNumbers } from '../../core/vault/card-number-guard';
 import type { Logger } from '../../logger';
+import { setAnswerHeader } from '../answer-headers';
 import type { AppEnv } from '../env';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -20,7 +21,7 @@ export function requestContext(logger: Logger) {
     c.set('logger', log);
     const started = performance.now();
     await next();
-    c.header('x-request-id', requestId);
+    setAnswerHeader(c, 'x-request-id', requestId);
     log.info(
       { method: c.req.method, path: redactCardNumbers(c.req.path), status: c.res.status, duration_ms: Math.round(performance.now() - started) },
       'request',
