@@ -46,13 +46,26 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     setAnswerHeader(c, 'Access-Control-Allow-Origin', '*');
     setAnswerHeader(c, 'Access-Control-Expose-Headers', exposeHeaders.join(','));
   });
+  const maxBodyBytes = deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const globalBodyLimit = bodyLimit({
-    maxSize: deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    maxSize: maxBodyBytes,
     onError: (c) => errorResponse(c, new ApiError('ERR_2009', 'The request body is too large.')),
   });
   // Routes that stream and bound their body themselves (file uploads) are left to their own, documented limit.
   const ownLimit = new Set(FAMILIES.flatMap((family) => family.ownBodyLimit ?? []).map((route) => `${route.method.toUpperCase()} ${route.path}`));
-  app.use('*', async (c, next) => (ownLimit.has(`${c.req.method} ${c.req.path}`) ? next() : globalBodyLimit(c, next)));
+  app.use('*', async (c, next) => {
+    if (ownLimit.has(`${c.req.method} ${c.req.path}`)) return next();
+    // What Hono's bodyLimit decides from the headers alone, without its first step (asking the request for its body
+    // stream, which makes the Node adapter build a Web Request for every call; http/request-body.ts): no body on
+    // GET and HEAD, and a declared Content-Length without Transfer-Encoding is checked as declared (Node's parser
+    // holds the body to it). Any other body is Hono's to count.
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    const declared = c.req.header('content-length');
+    if (declared !== undefined && c.req.header('transfer-encoding') === undefined) {
+      return Number.parseInt(declared || '0', 10) > maxBodyBytes ? errorResponse(c, new ApiError('ERR_2009', 'The request body is too large.')) : next();
+    }
+    return globalBodyLimit(c, next);
+  });
   app.use('*', rejectNulInUrl);
   if (deps.rateLimits !== undefined) {
     for (const { method, path, surface } of RATE_LIMITED_ROUTES) app.on(method, path, rateLimit(deps.rateLimits, surface));

@@ -5,6 +5,7 @@ import { beginIdempotentRequest, finishIdempotentRequest, IDEMPOTENCY_HEADER, pa
 import { withDerivedIds } from '../../kernel/ids';
 import type { StoredResponse } from '../../storage/idempotency/records';
 import type { AppEnv } from '../env';
+import { requestBodyBytes, requestBodyText } from '../request-body';
 
 /** Set on a replayed response (Stripe's name). */
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -16,14 +17,11 @@ const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 async function fingerprintOf(c: Context<AppEnv>): Promise<{ path: string; fingerprint: string }> {
   const url = new URL(c.req.url);
   const path = `${url.pathname}${url.search}`;
-  // arrayBuffer (not text) so a later multipart or binary reader sees the exact bytes through Hono's body cache.
-  const raw = new Uint8Array(await c.req.arrayBuffer());
+  // The bytes (not text) so a later multipart or binary reader sees the exact bytes through Hono's body cache.
+  const raw = await requestBodyBytes(c);
   const contentType = c.req.header('content-type')?.split(';')[0]?.trim() ?? '';
   if (JSON_MEDIA_TYPE.test(contentType)) {
-    const text = new TextDecoder().decode(raw);
-    // The JSON parser reads the text next: hand it over (Hono would rebuild it from the bytes through a Response
-    // and a Web stream). TextDecoder decodes as Response.text() does (UTF-8, a leading BOM dropped).
-    (c.req.bodyCache as { text?: unknown }).text = Promise.resolve(text);
+    const text = await requestBodyText(c);
     if (text.trim() === '') return { path, fingerprint: requestFingerprint(c.req.method, path, { json: {} }) };
     try {
       return { path, fingerprint: requestFingerprint(c.req.method, path, { json: JSON.parse(text) as unknown }) };
