@@ -42,7 +42,9 @@ function readAll(incoming: IncomingMessage): Promise<ArrayBuffer> {
     });
     incoming.once('error', rejectRead);
     incoming.once('close', () => {
-      if (!ended) rejectRead(new Error('The request body ended early (the client went away).'));
+      // Node emits 'error' (aborted, ECONNRESET) first when the client leaves; this only backs it up, in its shape
+      // (the error handler answers ERR_2012 for it, as for Hono's own reads).
+      if (!ended) rejectRead(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
     });
   });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
 import { redactCardNumbers } from '../../core/vault/card-number-guard';
-import type { Logger } from '../../logger';
+import { lazyChildLogger, type Logger } from '../../logger';
 import { setAnswerHeader } from '../answer-headers';
 import type { AppEnv } from '../env';
 
@@ -16,7 +16,7 @@ export function requestContext(logger: Logger) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const incoming = c.req.header('x-request-id');
     const requestId = incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    const log = logger.child({ request_id: requestId });
+    const log = lazyChildLogger(logger, { request_id: requestId });
     c.set('requestId', requestId);
     c.set('logger', log);
     const started = performance.now();
