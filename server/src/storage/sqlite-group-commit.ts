@@ -19,7 +19,6 @@
  * transaction's writes before its batch is durable (one connection); what they answer is never acknowledged as a
  * write of theirs.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { closeSync, fdatasync, fsyncSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database as SqliteHandle } from 'better-sqlite3';
@@ -56,25 +55,14 @@ export function walSync(sqlite: SqliteHandle): SyncCommitted {
   };
 }
 
-/** Where the single writes of a deferDurability() call leave their wait for the sync, instead of waiting. */
-const deferredWaits = new AsyncLocalStorage<Promise<void>[]>();
-
 /**
- * Runs `work`, whose single writes on a group-committed SQLite connection resume as soon as they ran (committed
- * to the WAL, or in the open batch, and so visible to every later statement) instead of after the sync that
- * covers them; `durable` resolves once they are durable, and rejects if their COMMIT or sync failed. The WAL
- * is appended in order, so the sync that makes any later write durable covers them too. The caller must await
- * `durable` before it acknowledges anything that depends on them. On PostgreSQL, or inside a transaction (which
- * waits for its own sync), `durable` is resolved already.
+ * Ends the SQL of a single write whose caller goes on once it ran (committed to the WAL, or in the open batch, and
+ * so visible to every later statement) instead of after the sync that covers it: the Idempotency-Key claim. The
+ * caller must wait for writtenSoFarDurable() before it acknowledges anything that depends on the write. The WAL is
+ * appended in order, so the sync that makes any later write durable covers it too. (A comment: SQLite and
+ * PostgreSQL ignore it; on PostgreSQL, and inside a transaction, the write waits as it always does.)
  */
-export async function deferDurability<T>(work: () => Promise<T>): Promise<{ result: T; durable: Promise<void> }> {
-  const waits: Promise<void>[] = [];
-  const result = await deferredWaits.run(waits, work);
-  const durable = Promise.all(waits).then(() => undefined);
-  // Rejections are the caller's to see when it awaits `durable`; never an unhandled rejection meanwhile.
-  durable.catch(() => undefined);
-  return { result, durable };
-}
+export const NO_DURABLE_WAIT = '/* rail: no durable wait */';
 
 export class SqliteGroupCommit {
   #batchOpen = false;
@@ -84,6 +72,8 @@ export class SqliteGroupCommit {
   #flushScheduled = false;
   /** Set when a statement that writes runs outside a logical transaction: in the open batch, or on its own. */
   #singleWrite: 'in-batch' | 'autocommit' | undefined;
+  /** That write's caller does not wait for its sync (NO_DURABLE_WAIT). */
+  #singleWriteWaits = true;
   /** The last batch committed, and the last one a finished sync covers. */
   #committedThrough = -1;
   #durableThrough = -1;
@@ -107,9 +97,15 @@ export class SqliteGroupCommit {
    * transaction joins the open batch, or autocommits when none is open (holding the write lock only while it runs);
    * either way its caller waits for a sync that covers it (released()).
    */
-  noteStatement(readonly: boolean): void {
+  noteStatement(readonly: boolean, sql = ''): void {
     if (readonly || this.#activeTransactions > 0) return;
     this.#singleWrite = this.#batchOpen ? 'in-batch' : 'autocommit';
+    this.#singleWriteWaits = !sql.endsWith(NO_DURABLE_WAIT);
+  }
+
+  /** Resolves once everything written so far is durable; rejects if a COMMIT or sync it depends on failed. */
+  writtenSoFarDurable(): Promise<void> {
+    return this.durable(this.#batchOpen ? this.#batchId : this.#committedThrough);
   }
 
   #openBatch(): void {
@@ -171,17 +167,18 @@ export class SqliteGroupCommit {
     const write = this.#singleWrite;
     if (write === undefined) return undefined;
     this.#singleWrite = undefined;
+    const waits = this.#singleWriteWaits;
     // (A batch opened since an autocommit would cover it too: its sync comes after.)
     if (write === 'in-batch' || this.#batchOpen) {
       this.#scheduleFlush();
-      return this.#batchId;
+      return waits ? this.#batchId : undefined;
     }
     // Committed already (autocommit, which writes the WAL without a sync): its id takes the place of a batch.
     const id = this.#batchId;
     this.#batchId += 1;
     this.#committedThrough = id;
     this.#startSync();
-    return id;
+    return waits ? id : undefined;
   }
 
   /** Commits the open batch unless a logical transaction is in progress (its end schedules the next try). */
@@ -288,12 +285,7 @@ export class GroupCommitSqliteDriver extends SqliteDriver {
     const batch = this.group.released();
     await super.releaseConnection();
     // Released first, so the transactions queued behind this statement join the same COMMIT.
-    if (batch === undefined) return;
-    const durable = this.group.durable(batch);
-    const deferred = deferredWaits.getStore();
-    if (deferred === undefined) return durable;
-    durable.catch(() => undefined);
-    deferred.push(durable);
+    if (batch !== undefined) await this.group.durable(batch);
   }
 
   override async destroy(): Promise<void> {
