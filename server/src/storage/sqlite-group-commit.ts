@@ -15,7 +15,8 @@
  * A write outside a logical transaction (a single statement) joins the open batch, or autocommits when none is open
  * (so it holds the write lock only while it runs: another connection to the file, as in the two-instance tests,
  * never waits for this process's event loop); either way its caller resumes only after a sync covers it, as a
- * transaction's does. Reads may see a logical
+ * transaction's does, unless its SQL ends with NO_DURABLE_WAIT (the Idempotency-Key claim), whose caller waits
+ * for writtenSoFarDurable() before it answers. Reads may see a logical
  * transaction's writes before its batch is durable (one connection); what they answer is never acknowledged as a
  * write of theirs.
  */
