@@ -8,6 +8,7 @@ import { cors } from 'hono/cors';
 import { ApiError } from './core/shared/errors';
 import { FAMILIES } from './families/index';
 import type { AppDeps } from './http/app-deps';
+import { setAnswerHeader } from './http/answer-headers';
 import type { AppEnv } from './http/env';
 import { createErrorHandler, createNotFoundHandler, errorResponse, validationHook } from './http/error-handler';
 import { rejectNulInUrl } from './http/middleware/json-body';
@@ -28,21 +29,43 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use('*', requestContext(deps.logger));
   // Browser calls come from the frame (js_url) and merchant pages with publishable keys; no cookies are used.
   // The vault has its own policy (js_url origin only; http/routes/vault/routes.ts).
-  const openCors = cors({
+  const exposeHeaders = ['x-request-id', 'idempotent-replayed'];
+  const preflight = cors({
     origin: '*',
     allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
     allowHeaders: ['api-key', 'authorization', 'content-type', 'idempotency-key'],
-    exposeHeaders: ['x-request-id', 'idempotent-replayed'],
+    exposeHeaders,
     maxAge: 600,
   });
-  app.use('*', async (c, next) => (c.req.path.startsWith(VAULT_PATH_PREFIX) ? next() : openCors(c, next)));
+  // Hono's cors answers preflights; on other requests it sets the same two headers as it would, on the route's
+  // answer rather than on a placeholder before the route (http/answer-headers.ts says why).
+  app.use('*', async (c, next) => {
+    if (c.req.path.startsWith(VAULT_PATH_PREFIX)) return next();
+    if (c.req.method === 'OPTIONS') return preflight(c, next);
+    await next();
+    setAnswerHeader(c, 'Access-Control-Allow-Origin', '*');
+    setAnswerHeader(c, 'Access-Control-Expose-Headers', exposeHeaders.join(','));
+  });
+  const maxBodyBytes = deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const globalBodyLimit = bodyLimit({
-    maxSize: deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    maxSize: maxBodyBytes,
     onError: (c) => errorResponse(c, new ApiError('ERR_2009', 'The request body is too large.')),
   });
   // Routes that stream and bound their body themselves (file uploads) are left to their own, documented limit.
   const ownLimit = new Set(FAMILIES.flatMap((family) => family.ownBodyLimit ?? []).map((route) => `${route.method.toUpperCase()} ${route.path}`));
-  app.use('*', async (c, next) => (ownLimit.has(`${c.req.method} ${c.req.path}`) ? next() : globalBodyLimit(c, next)));
+  app.use('*', async (c, next) => {
+    if (ownLimit.has(`${c.req.method} ${c.req.path}`)) return next();
+    // What Hono's bodyLimit decides from the headers alone, without its first step (asking the request for its body
+    // stream, which makes the Node adapter build a Web Request for every call; http/request-body.ts): no body on
+    // GET and HEAD, and a declared Content-Length without Transfer-Encoding is checked as declared (Node's parser
+    // holds the body to it). Any other body is Hono's to count.
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    const declared = c.req.header('content-length');
+    if (declared !== undefined && c.req.header('transfer-encoding') === undefined) {
+      return Number.parseInt(declared || '0', 10) > maxBodyBytes ? errorResponse(c, new ApiError('ERR_2009', 'The request body is too large.')) : next();
+    }
+    return globalBodyLimit(c, next);
+  });
   app.use('*', rejectNulInUrl);
   if (deps.rateLimits !== undefined) {
     for (const { method, path, surface } of RATE_LIMITED_ROUTES) app.on(method, path, rateLimit(deps.rateLimits, surface));

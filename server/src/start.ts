@@ -104,7 +104,8 @@ function frameAncestors(config: Config, publicBaseUrl: string): string[] {
   return [...origins];
 }
 
-type Handler = (request: Request) => Response | Promise<Response>;
+/** An app's fetch; `env` carries the Node adapter's bindings (the IncomingMessage: http/request-body.ts). */
+type Handler = (request: Request, env?: unknown) => Response | Promise<Response>;
 
 const notReady: Handler = () => new Response('starting', { status: 503, headers: { 'retry-after': '1' } });
 
@@ -114,7 +115,7 @@ const notReady: Handler = () => new Response('starting', { status: 503, headers:
  */
 async function bind(host: string, port: number): Promise<{ server: ServerType; port: number; handle(handler: Handler): void }> {
   let current: Handler = notReady;
-  const server = createAdaptorServer({ fetch: (request: Request) => current(request), hostname: host });
+  const server = createAdaptorServer({ fetch: (request: Request, env: unknown) => current(request, env), hostname: host });
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

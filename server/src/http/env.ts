@@ -1,4 +1,4 @@
-import type { Logger } from '../logger';
+import type { RequestLogger } from '../logger';
 import type { AuthContext } from '../core/auth/auth-context';
 import type { OperatorContext } from '../core/sessions/operator-context';
 
@@ -9,6 +9,6 @@ export interface AppEnv {
     /** Set by http/middleware/operator-session.ts on the operator-session routes. */
     operator: OperatorContext;
     requestId: string;
-    logger: Logger;
+    logger: RequestLogger;
   };
 }

@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import { ERROR_CATALOG, type ApiErrorBody, type ErrorCode } from '../../../protocol/errors';
 import { ApiError } from '../core/shared/errors';
 import { looksLikeCardNumber, redactCardNumbers } from '../core/vault/card-number-guard';
-import type { Logger } from '../logger';
+import type { Logger, RequestLogger } from '../logger';
 
 export function errorBody(code: ErrorCode, message: string, fieldName?: string): ApiErrorBody {
   const error: ApiErrorBody['error'] = { type: ERROR_CATALOG[code].type, message, code };
@@ -115,7 +115,7 @@ export function createErrorHandler(logger: Logger): ErrorHandler {
         return errorResponse(c, new ApiError(code, message));
       }
     }
-    const log = (c.get('logger') as Logger | undefined) ?? logger;
+    const log = (c.get('logger') as RequestLogger | undefined) ?? logger;
     if (isClientGone(error)) {
       // The client went away while its body was being read: nobody reads this answer, and nothing was done.
       log.info({ reason: (error as { code?: string }).code ?? error.message }, 'client disconnected');

@@ -73,7 +73,7 @@ export function withStatementCache(sqlite: SqliteDatabase.Database, size = STATE
         if (statements.size >= size) statements.delete(statements.keys().next().value as string);
         statements.set(sql, statement);
       }
-      group?.noteStatement((statement as unknown as SqliteDatabase.Statement).readonly);
+      group?.noteStatement((statement as unknown as SqliteDatabase.Statement).readonly, sql);
       return statement;
     },
   };

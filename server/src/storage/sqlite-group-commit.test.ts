@@ -2,7 +2,9 @@
  * Group commit on SQLite (storage/sqlite-group-commit.ts): a transaction resolves only once a second connection
  * can read what it wrote and the WAL sync that covers its COMMIT has finished; concurrent transactions share COMMITs
  * and syncs; one that fails takes none of the others down; a single write outside a transaction (an
- * `insert ... returning` too) is committed and synced before it resolves; a failed sync acknowledges nothing.
+ * `insert ... returning` too) is committed and synced before it resolves; a failed sync acknowledges nothing; a write
+ * marked NO_DURABLE_WAIT (the Idempotency-Key claim) resolves once committed, and writtenSoFarDurable() after the
+ * sync that covers it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,10 +13,10 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { RailLedgerKey } from './recovery/records';
 import { groupCommitOf, openDatabase } from './database';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema';
 import { SqlStore } from './sql-store';
-import type { SqliteGroupCommit } from './sqlite-group-commit';
+import { NO_DURABLE_WAIT, type SqliteGroupCommit } from './sqlite-group-commit';
 
 const key = (reference: string): RailLedgerKey => ({ accountId: 'acc_group', mode: 'test', rail: 'upi', operation: 'authorize', reference });
 
@@ -160,6 +162,56 @@ describe('SQLite group commit', () => {
       expect(s.group.syncs).toBeGreaterThanOrEqual(2);
     } finally {
       await s.close();
+    }
+  });
+
+  /** A single write of the ledger, marked NO_DURABLE_WAIT. */
+  const noWait = (db: Kysely<Database>, reference: string) =>
+    db
+      .insertInto('rail_ledger')
+      .values({ account_id: 'acc_group', mode: 'test', rail: 'upi', operation: 'authorize', reference, answer: '{}', created_at: new Date().toISOString() })
+      .modifyEnd(sql.raw(NO_DURABLE_WAIT))
+      .execute();
+
+  test('a single write marked NO_DURABLE_WAIT (the Idempotency-Key claim) resolves once committed; writtenSoFarDurable after its sync', async () => {
+    const s = await heldSyncStore();
+    try {
+      await noWait(s.db, 'claim');
+      // Committed, so visible to every later statement, while its sync is still held.
+      expect(s.seen('claim')).toBe(1);
+      let durable = false;
+      const waiting = s.group.writtenSoFarDurable().then(() => (durable = true));
+      await s.turns(10);
+      expect(durable).toBe(false);
+      expect(s.pending.length).toBe(1);
+      // A later plain single write (the answer stored after the operation) still waits for a sync of its own.
+      let stored = false;
+      const storing = s.held.railLedger.rememberRailAnswer(key('answer'), { kind: 'pending' }, new Date()).then(() => (stored = true));
+      await s.turns(10);
+      expect(stored).toBe(false);
+      s.pending.shift()!.resolve();
+      await waiting;
+      expect([durable, stored]).toEqual([true, false]);
+      while (!stored) {
+        s.pending.splice(0).forEach((sync) => sync.resolve());
+        await s.turns(5);
+      }
+      await storing;
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('NO_DURABLE_WAIT: a failed sync rejects writtenSoFarDurable', async () => {
+    const s = await heldSyncStore();
+    try {
+      await noWait(s.db, 'claim-lost');
+      const durable = s.group.writtenSoFarDurable();
+      await s.turns(10);
+      s.pending.shift()!.reject(new Error('EIO'));
+      await expect(durable).rejects.toThrow('EIO');
+    } finally {
+      await s.close().catch(() => undefined);
     }
   });
 

@@ -15,7 +15,8 @@
  * A write outside a logical transaction (a single statement) joins the open batch, or autocommits when none is open
  * (so it holds the write lock only while it runs: another connection to the file, as in the two-instance tests,
  * never waits for this process's event loop); either way its caller resumes only after a sync covers it, as a
- * transaction's does. Reads may see a logical
+ * transaction's does, unless its SQL ends with NO_DURABLE_WAIT (the Idempotency-Key claim), whose caller waits
+ * for writtenSoFarDurable() before it answers. Reads may see a logical
  * transaction's writes before its batch is durable (one connection); what they answer is never acknowledged as a
  * write of theirs.
  */
@@ -55,6 +56,15 @@ export function walSync(sqlite: SqliteHandle): SyncCommitted {
   };
 }
 
+/**
+ * Ends the SQL of a single write whose caller goes on once it ran (committed to the WAL, or in the open batch, and
+ * so visible to every later statement) instead of after the sync that covers it: the Idempotency-Key claim. The
+ * caller must wait for writtenSoFarDurable() before it acknowledges anything that depends on the write. The WAL is
+ * appended in order, so the sync that makes any later write durable covers it too. (A comment: SQLite and
+ * PostgreSQL ignore it; on PostgreSQL, and inside a transaction, the write waits as it always does.)
+ */
+export const NO_DURABLE_WAIT = '/* rail: no durable wait */';
+
 export class SqliteGroupCommit {
   #batchOpen = false;
   /** The batch now open (or the next one); ids of committed batches are below it. */
@@ -63,6 +73,8 @@ export class SqliteGroupCommit {
   #flushScheduled = false;
   /** Set when a statement that writes runs outside a logical transaction: in the open batch, or on its own. */
   #singleWrite: 'in-batch' | 'autocommit' | undefined;
+  /** That write's caller does not wait for its sync (NO_DURABLE_WAIT). */
+  #singleWriteWaits = true;
   /** The last batch committed, and the last one a finished sync covers. */
   #committedThrough = -1;
   #durableThrough = -1;
@@ -86,9 +98,15 @@ export class SqliteGroupCommit {
    * transaction joins the open batch, or autocommits when none is open (holding the write lock only while it runs);
    * either way its caller waits for a sync that covers it (released()).
    */
-  noteStatement(readonly: boolean): void {
+  noteStatement(readonly: boolean, sql = ''): void {
     if (readonly || this.#activeTransactions > 0) return;
     this.#singleWrite = this.#batchOpen ? 'in-batch' : 'autocommit';
+    this.#singleWriteWaits = !sql.endsWith(NO_DURABLE_WAIT);
+  }
+
+  /** Resolves once everything written so far is durable; rejects if a COMMIT or sync it depends on failed. */
+  writtenSoFarDurable(): Promise<void> {
+    return this.durable(this.#batchOpen ? this.#batchId : this.#committedThrough);
   }
 
   #openBatch(): void {
@@ -150,17 +168,18 @@ export class SqliteGroupCommit {
     const write = this.#singleWrite;
     if (write === undefined) return undefined;
     this.#singleWrite = undefined;
+    const waits = this.#singleWriteWaits;
     // (A batch opened since an autocommit would cover it too: its sync comes after.)
     if (write === 'in-batch' || this.#batchOpen) {
       this.#scheduleFlush();
-      return this.#batchId;
+      return waits ? this.#batchId : undefined;
     }
     // Committed already (autocommit, which writes the WAL without a sync): its id takes the place of a batch.
     const id = this.#batchId;
     this.#batchId += 1;
     this.#committedThrough = id;
     this.#startSync();
-    return id;
+    return waits ? id : undefined;
   }
 
   /** Commits the open batch unless a logical transaction is in progress (its end schedules the next try). */

@@ -61,7 +61,11 @@ export interface IdempotentRequest {
   fingerprint: string;
 }
 
-export type IdempotencyDecision = { kind: 'execute'; claimToken: string } | { kind: 'replay'; response: StoredResponse };
+/**
+ * execute: this request holds the key. `claimDurable` resolves once the claim survives a crash; the request may run
+ * meanwhile (the claim is visible to repeats already) but must await it before it answers.
+ */
+export type IdempotencyDecision = { kind: 'execute'; claimToken: string; claimDurable: Promise<void> } | { kind: 'replay'; response: StoredResponse };
 
 type Deps = Pick<CoreDeps, 'store' | 'clock' | 'ids'>;
 
@@ -108,13 +112,14 @@ export async function beginIdempotentRequest(
       createdAt: now,
       expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
     };
-    if ((await deps.store.idempotency.insertClaim(claim)) === 'inserted') return { kind: 'execute', claimToken: claim.claimToken };
+    const inserted = await deps.store.idempotency.insertClaim(claim);
+    if (inserted.result === 'inserted') return { kind: 'execute', claimToken: claim.claimToken, claimDurable: inserted.durable };
     const existing = await deps.store.idempotency.findKey(scope, key);
     if (existing === undefined) continue; // released or swept between the insert and the read: try again
     const decision = checkExisting(existing, request, now);
     if (decision !== 'reclaim') return decision;
     if (await deps.store.idempotency.reclaim(claim, new Date(now.getTime() - IDEMPOTENCY_LEASE_MS))) {
-      return { kind: 'execute', claimToken: claim.claimToken };
+      return { kind: 'execute', claimToken: claim.claimToken, claimDurable: Promise.resolve() };
     }
   }
   throw new ApiError('ERR_4090', `A request with this ${IDEMPOTENCY_HEADER} is still in flight; retry later.`, {

@@ -5,6 +5,7 @@ import { beginIdempotentRequest, finishIdempotentRequest, IDEMPOTENCY_HEADER, pa
 import { withDerivedIds } from '../../kernel/ids';
 import type { StoredResponse } from '../../storage/idempotency/records';
 import type { AppEnv } from '../env';
+import { requestBodyBytes, requestBodyText } from '../request-body';
 
 /** Set on a replayed response (Stripe's name). */
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -16,11 +17,11 @@ const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 async function fingerprintOf(c: Context<AppEnv>): Promise<{ path: string; fingerprint: string }> {
   const url = new URL(c.req.url);
   const path = `${url.pathname}${url.search}`;
-  // arrayBuffer (not text) so a later multipart or binary reader sees the exact bytes through Hono's body cache.
-  const raw = new Uint8Array(await c.req.arrayBuffer());
+  // The bytes (not text) so a later multipart or binary reader sees the exact bytes through Hono's body cache.
+  const raw = await requestBodyBytes(c);
   const contentType = c.req.header('content-type')?.split(';')[0]?.trim() ?? '';
   if (JSON_MEDIA_TYPE.test(contentType)) {
-    const text = new TextDecoder().decode(raw);
+    const text = await requestBodyText(c);
     if (text.trim() === '') return { path, fingerprint: requestFingerprint(c.req.method, path, { json: {} }) };
     try {
       return { path, fingerprint: requestFingerprint(c.req.method, path, { json: JSON.parse(text) as unknown }) };
@@ -29,6 +30,25 @@ async function fingerprintOf(c: Context<AppEnv>): Promise<{ path: string; finger
     }
   }
   return { path, fingerprint: requestFingerprint(c.req.method, path, { raw }) };
+}
+
+/**
+ * Keeps the text of the JSON answer written with c.json by this request's handler or error handler, so that storing
+ * it needs no read-back: `response.clone().text()` turns Hono's light response into a Web stream and its tee, which
+ * the Node adapter then writes through the stream path (most of what the key cost per call). The text is returned
+ * only if that response is still the one to send; anything else is read back as before.
+ */
+function captureJsonText(c: Context<AppEnv>): () => string | undefined {
+  let captured: { response: Response; text: string } | undefined;
+  const body = c.body as (data: string, arg?: unknown, headers?: Record<string, string>) => Response;
+  // The same as Hono's c.json (JSON.stringify, then the default content type under any headers given).
+  c.json = ((object: unknown, arg?: unknown, headers?: Record<string, string>) => {
+    const text = JSON.stringify(object);
+    const response = body(text, arg, { 'Content-Type': 'application/json', ...headers });
+    captured = { response, text };
+    return response;
+  }) as typeof c.json;
+  return () => (captured !== undefined && captured.response === c.res ? captured.text : undefined);
 }
 
 /**
@@ -49,11 +69,13 @@ export async function runIdempotent(deps: CoreDeps, c: Context<AppEnv>, next: Ne
     const { status, headers, body } = decision.response;
     return new Response(body, { status, headers: { ...headers, [REPLAYED_HEADER]: 'true' } });
   }
+  const jsonText = captureJsonText(c);
   try {
     // Ids of this execution are derived from the key and the request, so a re-run after a crash finds what the
     // first run created (kernel/ids.ts) instead of creating it again.
     await withDerivedIds(`${scope.accountId}|${scope.mode}|${scope.keyKind}|${key}|${fingerprint}`, () => next());
   } catch (error) {
+    // The release is a write after the claim: the sync it waits for covers the claim too.
     await finishIdempotentRequest(deps, scope, key, decision.claimToken, { status: 500, headers: {}, body: '' }).catch(() => undefined);
     throw error;
   }
@@ -63,8 +85,10 @@ export async function runIdempotent(deps: CoreDeps, c: Context<AppEnv>, next: Ne
     const value = response.headers.get(name);
     if (value !== null) headers[name] = value;
   }
-  const stored: StoredResponse = { status: response.status, headers, body: await response.clone().text() };
+  const stored: StoredResponse = { status: response.status, headers, body: jsonText() ?? (await response.clone().text()) };
   try {
+    // Nothing is answered before the claim is durable (the operation's own commit has usually covered it already).
+    await decision.claimDurable;
     await finishIdempotentRequest(deps, scope, key, decision.claimToken, stored);
   } catch (error) {
     // The operation's own outcome stands; the claim stays in flight until its lease runs out.

@@ -2,6 +2,7 @@ import { createMiddleware } from 'hono/factory';
 import { ApiError } from '../../core/shared/errors';
 import { containsRawCardNumber } from '../../core/vault/card-number-guard';
 import type { AppEnv } from '../env';
+import { requestBodyText } from '../request-body';
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
@@ -57,7 +58,7 @@ export const rejectNulInUrl = createMiddleware<AppEnv>(async (c, next) => {
  */
 export const parseJsonBody = createMiddleware<AppEnv>(async (c, next) => {
   if (isJsonContentType(c.req.header('content-type'))) {
-    const text = await c.req.text();
+    const text = await requestBodyText(c);
     let value: unknown = {};
     if (text.trim() !== '') {
       try {

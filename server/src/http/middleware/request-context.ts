@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
 import { redactCardNumbers } from '../../core/vault/card-number-guard';
-import type { Logger } from '../../logger';
+import { lazyChildLogger, type Logger } from '../../logger';
+import { setAnswerHeader } from '../answer-headers';
 import type { AppEnv } from '../env';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -15,12 +16,12 @@ export function requestContext(logger: Logger) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const incoming = c.req.header('x-request-id');
     const requestId = incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    const log = logger.child({ request_id: requestId });
+    const log = lazyChildLogger(logger, { request_id: requestId });
     c.set('requestId', requestId);
     c.set('logger', log);
     const started = performance.now();
     await next();
-    c.header('x-request-id', requestId);
+    setAnswerHeader(c, 'x-request-id', requestId);
     log.info(
       { method: c.req.method, path: redactCardNumbers(c.req.path), status: c.res.status, duration_ms: Math.round(performance.now() - started) },
       'request',

@@ -3,9 +3,10 @@ import type { AccountSettings } from '../../kernel/account-settings-types';
 import type { InsertResult, Scope } from '../../kernel/store-types';
 import type { ApiScope } from '../../../../protocol/api/keys';
 import type { AccountRecord, ApiKeyRecord, ProfileRecord } from './records';
-import type { AccountsTable, ApiKeysTable } from './schema';
+import type { AccountsTable, ApiKeysTable, ProfilesTable } from './schema';
 import type { AccountsStores, AccountStore, ApiKeyStore, ProfileStore } from './store';
 import { dateOrNull, type Db, insertResult, iso, isoOrNull, inScope } from '../sql-rows';
+import { compiledOnce } from '../compiled-query';
 
 export function toAccount(row: Selectable<AccountsTable>): AccountRecord {
   return {
@@ -41,6 +42,29 @@ export function toJoinedAccount(row: {
     created_at: row.account_created_at,
   });
 }
+
+type ApiKeyWithAccountRow = Selectable<ApiKeysTable> & { account_slug: string; account_name: string; account_settings: string; account_created_at: string };
+
+// The look-ups of every API call, compiled once (storage/compiled-query.ts).
+const findApiKeyByHashQuery = compiledOnce<{ keyHash: string }>((db, value) =>
+  db
+    .selectFrom('api_keys')
+    .innerJoin('accounts', 'accounts.account_id', 'api_keys.account_id')
+    .selectAll('api_keys')
+    .select(JOINED_ACCOUNT_COLUMNS)
+    .where('api_keys.key_hash', '=', value('keyHash')),
+);
+
+const findDefaultProfileQuery = compiledOnce<{ accountId: string }>((db, value) =>
+  db
+    .selectFrom('business_profiles')
+    .selectAll()
+    .where('account_id', '=', value('accountId'))
+    .where('is_default', '=', 1)
+    .orderBy('created_at')
+    .orderBy('profile_id')
+    .limit(1),
+);
 
 function toApiKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
   return {
@@ -119,14 +143,7 @@ class SqlProfileStore implements ProfileStore {
   }
 
   async findDefaultProfile(accountId: string): Promise<ProfileRecord | undefined> {
-    const row = await this.db
-      .selectFrom('business_profiles')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('is_default', '=', 1)
-      .orderBy('created_at')
-      .orderBy('profile_id')
-      .executeTakeFirst();
+    const [row] = (await findDefaultProfileQuery<Selectable<ProfilesTable>>(this.db, { accountId })).rows;
     return row && { profileId: row.profile_id, accountId: row.account_id, name: row.name, isDefault: true, createdAt: new Date(row.created_at) };
   }
 
@@ -175,13 +192,7 @@ class SqlApiKeyStore implements ApiKeyStore {
   }
 
   async findApiKeyByHash(keyHash: string): Promise<{ key: ApiKeyRecord; account: AccountRecord } | undefined> {
-    const row = await this.db
-      .selectFrom('api_keys')
-      .innerJoin('accounts', 'accounts.account_id', 'api_keys.account_id')
-      .selectAll('api_keys')
-      .select(JOINED_ACCOUNT_COLUMNS)
-      .where('api_keys.key_hash', '=', keyHash)
-      .executeTakeFirst();
+    const [row] = (await findApiKeyByHashQuery<ApiKeyWithAccountRow>(this.db, { keyHash })).rows;
     return row && { key: toApiKey(row), account: toJoinedAccount(row) };
   }
 

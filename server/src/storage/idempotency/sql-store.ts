@@ -1,8 +1,12 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database } from '../schema';
 import type { IdempotencyKeyRecord, IdempotencyScope, StoredResponse } from './records';
 import type { InsertResult } from '../../kernel/store-types';
 import type { IdempotencyKeysTable } from './schema';
 import { type Db, inScope, insertResult, iso } from '../sql-rows';
+import { NO_DURABLE_WAIT } from '../sqlite-group-commit';
+import { groupCommitOf } from '../database';
+import { compiledOnce } from '../compiled-query';
 import type { IdempotencyStore, IdempotencyStores } from './store';
 
 /** A fresh in-flight claim: the request it belongs to, no response yet. Shared by the first claim and a reclaim. */
@@ -21,6 +25,64 @@ function inFlightColumns(record: IdempotencyKeyRecord) {
     expires_at: iso(record.expiresAt),
   } as const;
 }
+
+/** inFlightColumns as the values of insertClaimQuery. */
+function inFlightValues(record: IdempotencyKeyRecord) {
+  return {
+    fingerprint: record.fingerprint,
+    method: record.method,
+    path: record.path,
+    claimToken: record.claimToken,
+    lockedAt: iso(record.lockedAt),
+    createdAt: iso(record.createdAt),
+    expiresAt: iso(record.expiresAt),
+  };
+}
+
+// The two statements of every request with a key, compiled once (storage/compiled-query.ts).
+const insertClaimQuery = compiledOnce<{ accountId: string; mode: string; keyKind: string; key: string } & ReturnType<typeof inFlightValues>>((db, value) =>
+  db
+    .insertInto('idempotency_keys')
+    .values({
+      account_id: value('accountId'),
+      mode: value('mode'),
+      key_kind: value('keyKind'),
+      idempotency_key: value('key'),
+      request_fingerprint: value('fingerprint'),
+      request_method: value('method'),
+      request_path: value('path'),
+      status: 'in_flight',
+      claim_token: value('claimToken'),
+      locked_at: value('lockedAt'),
+      response_status: null,
+      response_headers: null,
+      response_body: null,
+      created_at: value('createdAt'),
+      expires_at: value('expiresAt'),
+    })
+    .onConflict((oc) => oc.doNothing())
+    .modifyEnd(sql.raw(NO_DURABLE_WAIT)),
+);
+
+const completeQuery = compiledOnce<{
+  accountId: string;
+  mode: string;
+  keyKind: string;
+  key: string;
+  claimToken: string;
+  responseStatus: number;
+  responseHeaders: string;
+  responseBody: string;
+}>((db, value) =>
+  db
+    .updateTable('idempotency_keys')
+    .set({ status: 'done', response_status: value('responseStatus'), response_headers: value('responseHeaders'), response_body: value('responseBody') })
+    .where(inScope({ accountId: value('accountId'), mode: value('mode') }))
+    .where('key_kind', '=', value('keyKind'))
+    .where('idempotency_key', '=', value('key'))
+    .where('claim_token', '=', value('claimToken'))
+    .where('status', '=', 'in_flight'),
+);
 
 function toRecord(row: Selectable<IdempotencyKeysTable>): IdempotencyKeyRecord {
   return {
@@ -51,19 +113,21 @@ function toRecord(row: Selectable<IdempotencyKeysTable>): IdempotencyKeyRecord {
 export class SqlIdempotencyStore implements IdempotencyStore {
   constructor(private readonly db: Db) {}
 
-  async insertClaim(record: IdempotencyKeyRecord): Promise<InsertResult> {
-    const result = await this.db
-      .insertInto('idempotency_keys')
-      .values({
-        account_id: record.accountId,
-        mode: record.mode,
-        key_kind: record.keyKind,
-        idempotency_key: record.key,
-        ...inFlightColumns(record),
-      })
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst();
-    return insertResult(result);
+  async insertClaim(record: IdempotencyKeyRecord): Promise<{ result: InsertResult; durable: Promise<void> }> {
+    // The claim only keeps concurrent repeats out: the request goes on as soon as the row is in (NO_DURABLE_WAIT),
+    // and waits for its durability before it answers (the operation's own commit is usually the sync that covers it).
+    const result = await insertClaimQuery(this.db, {
+      accountId: record.accountId,
+      mode: record.mode,
+      keyKind: record.keyKind,
+      key: record.key,
+      ...inFlightValues(record),
+    });
+    const group = groupCommitOf(this.db as Kysely<Database>);
+    const durable = group === undefined ? Promise.resolve() : group.writtenSoFarDurable();
+    // Rejections are the caller's to see when it awaits `durable`; never an unhandled rejection meanwhile.
+    durable.catch(() => undefined);
+    return { result: insertResult({ numInsertedOrUpdatedRows: result.numAffectedRows }), durable };
   }
 
   async findKey(scope: IdempotencyScope, key: string): Promise<IdempotencyKeyRecord | undefined> {
@@ -96,21 +160,17 @@ export class SqlIdempotencyStore implements IdempotencyStore {
   }
 
   async complete(scope: IdempotencyScope, key: string, claimToken: string, response: StoredResponse): Promise<boolean> {
-    const result = await this.db
-      .updateTable('idempotency_keys')
-      .set({
-        status: 'done',
-        response_status: response.status,
-        response_headers: JSON.stringify(response.headers),
-        response_body: response.body,
-      })
-      .where(inScope(scope))
-      .where('key_kind', '=', scope.keyKind)
-      .where('idempotency_key', '=', key)
-      .where('claim_token', '=', claimToken)
-      .where('status', '=', 'in_flight')
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+    const result = await completeQuery(this.db, {
+      accountId: scope.accountId,
+      mode: scope.mode,
+      keyKind: scope.keyKind,
+      key,
+      claimToken,
+      responseStatus: response.status,
+      responseHeaders: JSON.stringify(response.headers),
+      responseBody: response.body,
+    });
+    return (result.numAffectedRows ?? 0n) > 0n;
   }
 
   async release(scope: IdempotencyScope, key: string, claimToken: string): Promise<void> {

@@ -2,8 +2,12 @@ import type { InsertResult } from '../../kernel/store-types';
 import type { IdempotencyKeyRecord, IdempotencyScope, StoredResponse } from './records';
 
 export interface IdempotencyStore {
-  /** Claims a key: inserts the in-flight row, or reports that a row for the key already exists. */
-  insertClaim(record: IdempotencyKeyRecord): Promise<InsertResult>;
+  /**
+   * Claims a key: inserts the in-flight row, or reports that a row for the key already exists. Resolves once the row
+   * is visible to every later request, which may be before a crash could not lose it: `durable` resolves then (on
+   * SQLite, the group commit's sync; storage/sqlite-group-commit.ts). Await it before answering the request.
+   */
+  insertClaim(record: IdempotencyKeyRecord): Promise<{ result: InsertResult; durable: Promise<void> }>;
   findKey(scope: IdempotencyScope, key: string): Promise<IdempotencyKeyRecord | undefined>;
   /**
    * Takes over an existing row (a conditional UPDATE): only when it has expired (`expires_at <= now`) or is an

@@ -8,6 +8,96 @@ import type { PaymentAttemptPatch, PaymentAttemptRecord, PaymentCaptureRecord, P
 import type { PaymentAttemptsTable, PaymentCapturesTable, PaymentsTable } from './schema';
 import type { NewPaymentAttempt, PaymentAttemptStore, PaymentCaptureStore, PaymentListStore, PaymentsStores, PaymentStore } from './store';
 import { type Db, inScope, insertResult, iso, jsonOrNull, parseJson } from '../sql-rows';
+import { compiledOnce } from '../compiled-query';
+
+// The statements of every payment, compiled once per shape (storage/compiled-query.ts). Values named `set:<column>`
+// are the columns an update sets, `status:<i>` the statuses it expects; the shape is the list of names.
+type Values = Record<string, unknown>;
+const shapeOf = (values: Values) => Object.keys(values).join(',');
+
+const insertNextAttemptQuery = compiledOnce<Values>((db, value) => {
+  const scope = { accountId: value('accountId'), mode: value('mode') };
+  const nextNumber = db
+    .selectFrom('payment_attempts')
+    .select(sql<number>`count(*) + 1`.as('next_number'))
+    .where(inScope(scope))
+    .where('payment_id', '=', value('paymentId'));
+  return db
+    .insertInto('payment_attempts')
+    .values({
+      account_id: value('accountId'),
+      mode: value('mode'),
+      attempt_id: sql<string>`cast(${value('paymentId')} as text) || '_' || cast((${nextNumber}) as text)`,
+      payment_id: value('paymentId'),
+      attempt_number: nextNumber,
+      status: value('status'),
+      amount: value('amount'),
+      currency: value('currency'),
+      payment_method: value('paymentMethod'),
+      payment_method_type: value('paymentMethodType'),
+      capture_method: value('captureMethod'),
+      connector: value('connector'),
+      reference_id: value('referenceId'),
+      error_code: value('errorCode'),
+      error_message: value('errorMessage'),
+      error_reason: value('errorReason'),
+      poll_id: value('pollId'),
+      cancellation_reason: value('cancellationReason'),
+      created_at: value('createdAt'),
+      updated_at: value('updatedAt'),
+    })
+    .returningAll();
+});
+
+const updateLatestAttemptQuery = compiledOnce<Values>((db, value, values) => {
+  const scope = { accountId: value('accountId'), mode: value('mode') };
+  const columns: Values = {};
+  for (const name of Object.keys(values)) if (name.startsWith('set:')) columns[name.slice(4)] = value(name);
+  return db
+    .updateTable('payment_attempts')
+    .set(columns as Partial<PaymentAttemptsTable>)
+    .where(inScope(scope))
+    .where('attempt_id', '=', (eb) =>
+      eb
+        .selectFrom('payment_attempts')
+        .select('attempt_id')
+        .where(inScope(scope))
+        .where('payment_id', '=', value('paymentId'))
+        .orderBy('attempt_number', 'desc')
+        .limit(1),
+    )
+    .returningAll();
+});
+
+const findPaymentQuery = compiledOnce<{ accountId: string; mode: string; paymentId: string }>((db, value) =>
+  db
+    .selectFrom('payments')
+    .selectAll()
+    .where(inScope({ accountId: value('accountId'), mode: value('mode') }))
+    .where('payment_id', '=', value('paymentId')),
+);
+
+const updatePaymentIfStatusQuery = compiledOnce<Values>((db, value, values) => {
+  const columns: Values = {};
+  const statuses: PaymentStatus[] = [];
+  for (const name of Object.keys(values)) {
+    if (name.startsWith('set:')) columns[name.slice(4)] = value(name);
+    else if (name.startsWith('status:')) statuses.push(value(name));
+  }
+  return db
+    .updateTable('payments')
+    .set({ ...(columns as Partial<PaymentsTable>), version: sql<number>`version + 1` })
+    .where(inScope({ accountId: value('accountId'), mode: value('mode') }))
+    .where('payment_id', '=', value('paymentId'))
+    .where('status', 'in', statuses)
+    .returningAll();
+});
+
+/** `columns` as `set:<column>` values. */
+function setValues(values: Values, columns: object): Values {
+  for (const [column, columnValue] of Object.entries(columns)) values[`set:${column}`] = columnValue;
+  return values;
+}
 
 function toAttempt(row: Selectable<PaymentAttemptsTable>): PaymentAttemptRecord {
   return {
@@ -40,39 +130,28 @@ export class SqlPaymentAttemptStore implements PaymentAttemptStore {
   async insertNextAttempt(attempt: NewPaymentAttempt): Promise<PaymentAttemptRecord> {
     // Counted in the insert itself (one round trip on PostgreSQL); the caller's claim on the payment row keeps two
     // confirms of one payment from counting at once.
-    const row = await this.db
-      .insertInto('payment_attempts')
-      .values((eb) => {
-        const nextNumber = eb
-          .selectFrom('payment_attempts')
-          .select(sql<number>`count(*) + 1`.as('next_number'))
-          .where(inScope(attempt))
-          .where('payment_id', '=', attempt.paymentId);
-        return {
-          account_id: attempt.accountId,
-          mode: attempt.mode,
-          attempt_id: sql<string>`cast(${attempt.paymentId} as text) || '_' || cast((${nextNumber}) as text)`,
-          payment_id: attempt.paymentId,
-          attempt_number: nextNumber,
-          status: attempt.status,
-          amount: attempt.amount,
-          currency: attempt.currency,
-          payment_method: attempt.paymentMethod,
-          payment_method_type: attempt.paymentMethodType,
-          capture_method: attempt.captureMethod,
-          connector: attempt.connector,
-          reference_id: attempt.referenceId,
-          error_code: attempt.errorCode,
-          error_message: attempt.errorMessage,
-          error_reason: attempt.errorReason,
-          poll_id: attempt.pollId,
-          cancellation_reason: attempt.cancellationReason,
-          created_at: attempt.createdAt.toISOString(),
-          updated_at: attempt.updatedAt.toISOString(),
-        };
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const values: Values = {
+      accountId: attempt.accountId,
+      mode: attempt.mode,
+      paymentId: attempt.paymentId,
+      status: attempt.status,
+      amount: attempt.amount,
+      currency: attempt.currency,
+      paymentMethod: attempt.paymentMethod,
+      paymentMethodType: attempt.paymentMethodType,
+      captureMethod: attempt.captureMethod,
+      connector: attempt.connector,
+      referenceId: attempt.referenceId,
+      errorCode: attempt.errorCode,
+      errorMessage: attempt.errorMessage,
+      errorReason: attempt.errorReason,
+      pollId: attempt.pollId,
+      cancellationReason: attempt.cancellationReason,
+      createdAt: attempt.createdAt.toISOString(),
+      updatedAt: attempt.updatedAt.toISOString(),
+    };
+    const [row] = (await insertNextAttemptQuery<Selectable<PaymentAttemptsTable>>(this.db, values)).rows;
+    if (row === undefined) throw new Error('the attempt insert returned no row');
     return toAttempt(row);
   }
 
@@ -86,21 +165,8 @@ export class SqlPaymentAttemptStore implements PaymentAttemptStore {
     if (patch.pollId !== undefined) columns.poll_id = patch.pollId;
     if (patch.cancellationReason !== undefined) columns.cancellation_reason = patch.cancellationReason;
     // One statement (one round trip on PostgreSQL): the newest attempt is found by the update itself.
-    const row = await this.db
-      .updateTable('payment_attempts')
-      .set(columns)
-      .where(inScope(scope))
-      .where('attempt_id', '=', (eb) =>
-        eb
-          .selectFrom('payment_attempts')
-          .select('attempt_id')
-          .where(inScope(scope))
-          .where('payment_id', '=', paymentId)
-          .orderBy('attempt_number', 'desc')
-          .limit(1),
-      )
-      .returningAll()
-      .executeTakeFirst();
+    const values = setValues({ accountId: scope.accountId, mode: scope.mode, paymentId }, columns);
+    const [row] = (await updateLatestAttemptQuery<Selectable<PaymentAttemptsTable>>(this.db, values, shapeOf(values))).rows;
     return row && toAttempt(row);
   }
 
@@ -364,12 +430,7 @@ class SqlPaymentStore implements PaymentStore {
   }
 
   async findPayment(scope: Scope, paymentId: string): Promise<PaymentRecord | undefined> {
-    const row = await this.db
-      .selectFrom('payments')
-      .selectAll()
-      .where(inScope(scope))
-      .where('payment_id', '=', paymentId)
-      .executeTakeFirst();
+    const [row] = (await findPaymentQuery<Selectable<PaymentsTable>>(this.db, { accountId: scope.accountId, mode: scope.mode, paymentId })).rows;
     return row && toPayment(row);
   }
 
@@ -380,14 +441,9 @@ class SqlPaymentStore implements PaymentStore {
     patch: PaymentPatch,
   ): Promise<PaymentRecord | undefined> {
     if (expectedStatuses.length === 0) return undefined;
-    const row = await this.db
-      .updateTable('payments')
-      .set({ ...patchColumns(patch), version: sql<number>`version + 1` })
-      .where(inScope(scope))
-      .where('payment_id', '=', paymentId)
-      .where('status', 'in', [...expectedStatuses])
-      .returningAll()
-      .executeTakeFirst();
+    const values = setValues({ accountId: scope.accountId, mode: scope.mode, paymentId }, patchColumns(patch));
+    expectedStatuses.forEach((status, index) => (values[`status:${index}`] = status));
+    const [row] = (await updatePaymentIfStatusQuery<Selectable<PaymentsTable>>(this.db, values, shapeOf(values))).rows;
     return row && toPayment(row);
   }
 

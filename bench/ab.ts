@@ -1,0 +1,64 @@
+/**
+ * A/B of two builds of the compiled server on the same machine in the same window: both servers run side by side
+ * (each with its own SQLite store), and short closed-loop rounds of create -> confirm alternate between them
+ * (A B B A A B ...), so that the load of a shared machine falls on both alike. Prints each round and the ratios B/A
+ * of the medians: calls/s, and the server's CPU time per call (user + system from /proc, which other processes'
+ * load disturbs far less than throughput); never part of the test run.
+ *
+ *   node --import tsx bench/ab.ts <A/main.js> <B/main.js> [rounds=4] [seconds=5] [keyed=0|1|01]
+ * keyed: 0 without Idempotency-Key, 1 with one on every call, 01 A without and B with (the key's overhead when A and
+ * B are the same build).
+ * Environment: BENCH_CONNECTIONS (default 16), DATABASE_URL_A / DATABASE_URL_B to run on PostgreSQL instead.
+ */
+import { readFileSync } from 'node:fs';
+import { FIXED_SECRET_KEY } from '../server/src/test-support/server-process';
+import { runChain, type ChainResult } from './load';
+import { bootServer, rssMb, tempDir } from './process-metrics';
+
+const [pathA, pathB, roundsArg = '4', secondsArg = '5', keyedArg = '0'] = process.argv.slice(2);
+if (pathA === undefined || pathB === undefined) throw new Error('usage: bench/ab.ts <A/main.js> <B/main.js> [rounds] [seconds] [keyed]');
+const rounds = Number(roundsArg);
+const seconds = Number(secondsArg);
+const keyedFor = (which: number) => keyedArg === '1' || (keyedArg === '01' && which === 1);
+const connections = Number(process.env['BENCH_CONNECTIONS'] ?? 16);
+
+/** CPU time (user + system) a process has used, in ms (Linux /proc; clock ticks of 10 ms). */
+const cpuMs = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+const dirs = [tempDir('rail-ab-a-'), tempDir('rail-ab-b-')];
+const servers = [
+  await bootServer([pathA], { dataDir: dirs[0]!.path, databaseUrl: process.env['DATABASE_URL_A'] }),
+  await bootServer([pathB], { dataDir: dirs[1]!.path, databaseUrl: process.env['DATABASE_URL_B'] }),
+];
+const results: ChainResult[][] = [[], []];
+const cpuPerCall: number[][] = [[], []];
+try {
+  for (const [which, server] of servers.entries()) await runChain(server.baseUrl, { connections, seconds: 2, apiKey: FIXED_SECRET_KEY, idempotency: keyedFor(which) });
+  for (let round = 0; round < rounds; round += 1) {
+    const order = round % 2 === 0 ? [0, 1] : [1, 0];
+    for (const which of order) {
+      const cpuBefore = cpuMs(servers[which]!.child.pid!);
+      const result = await runChain(servers[which]!.baseUrl, { connections, seconds, apiKey: FIXED_SECRET_KEY, idempotency: keyedFor(which) });
+      const perCall = (cpuMs(servers[which]!.child.pid!) - cpuBefore) / result.calls;
+      results[which]!.push(result);
+      cpuPerCall[which]!.push(perCall);
+      const rss = rssMb(servers[which]!.child.pid!);
+      console.log(`round ${round} ${which === 0 ? 'A' : 'B'}: ${result.callsPerSecond.toFixed(0)} calls/s, p99 ${result.callP99} ms, errors ${result.errors}, cpu ${perCall.toFixed(3)} ms/call, rss ${rss.toFixed(0)} MB`);
+    }
+  }
+  const [a, b] = results.map((list) => median(list.map((r) => r.callsPerSecond))) as [number, number];
+  const ratios = results[0]!.map((r, i) => (results[1]![i]!.callsPerSecond / r.callsPerSecond).toFixed(2));
+  console.log(`median calls/s A ${a.toFixed(0)} B ${b.toFixed(0)}: B/A ${(b / a).toFixed(2)} (per round ${ratios.join(', ')})`);
+  const [ca, cb] = cpuPerCall.map(median) as [number, number];
+  const cpuRatios = cpuPerCall[0]!.map((a, i) => (cpuPerCall[1]![i]! / a).toFixed(2));
+  console.log(`median cpu ms/call A ${ca.toFixed(3)} B ${cb.toFixed(3)}: B/A ${(cb / ca).toFixed(2)} (per round ${cpuRatios.join(', ')})`);
+  const [pa, pb] = results.map((list) => median(list.map((r) => r.callP99))) as [number, number];
+  console.log(`median call p99 A ${pa} ms B ${pb} ms; rss A ${rssMb(servers[0]!.child.pid!).toFixed(0)} MB B ${rssMb(servers[1]!.child.pid!).toFixed(0)} MB`);
+} finally {
+  for (const server of servers) await server.stop();
+  for (const dir of dirs) dir.remove();
+}

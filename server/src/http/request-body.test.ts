@@ -1,0 +1,125 @@
+/**
+ * Request bodies over Node's HTTP server (http/request-body.ts and the body limit in app.ts): a body read straight
+ * from the IncomingMessage answers as Hono's Web Request would have (the same bytes and text: a BOM dropped,
+ * invalid UTF-8 replaced), a declared Content-Length over the limit is refused before anything is read, a body
+ * without Content-Length (chunked) is still counted by Hono's limit, and an Idempotency-Key replay answers the very
+ * text the first call sent. app.request() tests never reach this path: they have no IncomingMessage.
+ */
+import { request as httpRequest, type Server } from 'node:http';
+import { serve } from '@hono/node-server';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createHarness, type Harness } from '../test-support/harness';
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+describe('request bodies over a real HTTP server', () => {
+  let h: Harness;
+  let server: Server;
+  let port: number;
+
+  beforeAll(async () => {
+    h = await createHarness('sqlite');
+    server = await new Promise<Server>((resolveServer) => {
+      const started = serve({ fetch: h.app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolveServer(started as Server)) as Server;
+    });
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    await new Promise((resolveClose) => server.close(resolveClose));
+    await h?.close();
+  });
+
+  /** POST with the given body; `chunks` sends it chunked (no Content-Length). */
+  function post(path: string, body: Buffer | Buffer[], headers: Record<string, string> = {}): Promise<Answer> {
+    return new Promise((resolveAnswer, reject) => {
+      const chunked = Array.isArray(body);
+      const request = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          path,
+          method: 'POST',
+          headers: {
+            'api-key': h.secretKey,
+            'content-type': 'application/json',
+            ...(chunked ? {} : { 'content-length': String(body.length) }),
+            ...headers,
+          },
+        },
+        (response) => {
+          const parts: Buffer[] = [];
+          response.on('data', (part: Buffer) => parts.push(part));
+          response.on('end', () => resolveAnswer({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(parts).toString('utf8') }));
+        },
+      );
+      request.on('error', reject);
+      for (const part of chunked ? body : [body]) request.write(part);
+      request.end();
+    });
+  }
+
+  const json = (value: unknown) => Buffer.from(JSON.stringify(value));
+
+  test('a JSON body with Content-Length is read and answered', async () => {
+    const answer = await post('/payments', json({ amount: 1234, currency: 'INR' }));
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.text)).toMatchObject({ amount: 1234, currency: 'INR' });
+    expect(answer.headers['access-control-allow-origin']).toBe('*');
+    expect(answer.headers['x-request-id']).toEqual(expect.any(String));
+  });
+
+  test('a leading UTF-8 BOM is dropped and invalid UTF-8 becomes U+FFFD, as Request.text() does', async () => {
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"amount":100,"currency":"INR","metadata":{"k":"a'), Buffer.from([0xff]), Buffer.from('b"}}')]);
+    const answer = await post('/payments', body);
+    expect(answer.status).toBe(200);
+    expect((JSON.parse(answer.text) as { metadata: Record<string, string> }).metadata['k']).toBe('a\ufffdb');
+  });
+
+  test('a declared Content-Length over the limit is refused (ERR_2009)', async () => {
+    const answer = await post('/payments', Buffer.alloc(300 * 1024, 0x20));
+    expect(JSON.parse(answer.text)).toMatchObject({ error: { code: 'ERR_2009' } });
+  });
+
+  test('a chunked body is counted by the limit: over it ERR_2009, within it answered', async () => {
+    // The server may answer and close before it has read the rest: a reset instead of the answer is a refusal too.
+    const over = await post('/payments', Array.from({ length: 30 }, () => Buffer.alloc(10 * 1024, 0x20))).catch((error: Error) => error);
+    if (over instanceof Error) expect(over.message).toMatch(/socket hang up|ECONNRESET|EPIPE/);
+    else expect(JSON.parse(over.text)).toMatchObject({ error: { code: 'ERR_2009' } });
+    const within = await post('/payments', [Buffer.from('{"amount":77,'), Buffer.from('"currency":"INR"}')]);
+    expect(within.status).toBe(200);
+    expect(JSON.parse(within.text)).toMatchObject({ amount: 77 });
+  });
+
+  test('malformed JSON is ERR_2005; an empty body reads as {}', async () => {
+    expect(JSON.parse((await post('/payments', Buffer.from('{"amount":'))).text)).toMatchObject({ error: { code: 'ERR_2005' } });
+    const created = JSON.parse((await post('/payments', json({ amount: 500, currency: 'INR' }))).text) as { payment_id: string };
+    const empty = await post(`/payments/${created.payment_id}/confirm`, Buffer.alloc(0));
+    expect(empty.text).not.toContain('ERR_2005');
+  });
+
+  test('Idempotency-Key: the replay answers the text the first call sent; another body with the key is ERR_4091', async () => {
+    const key = { 'idempotency-key': `body-${Date.now()}` };
+    const first = await post('/payments', json({ amount: 4242, currency: 'INR' }), key);
+    expect(first.status).toBe(200);
+    // The same request, keys in another order and other whitespace: the same fingerprint.
+    const again = await post('/payments', Buffer.from('{ "currency": "INR", "amount": 4242 }'), key);
+    expect(again.status).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.text).toBe(first.text);
+    const other = await post('/payments', json({ amount: 1, currency: 'INR' }), key);
+    expect(JSON.parse(other.text)).toMatchObject({ error: { code: 'ERR_4091' } });
+  });
+
+  test('Idempotency-Key on a request that fails validation stores and replays the error', async () => {
+    const key = { 'idempotency-key': `invalid-${Date.now()}` };
+    const first = await post('/payments', json({ amount: 'x' }), key);
+    expect(first.status).toBe(400);
+    const again = await post('/payments', json({ amount: 'x' }), key);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.text).toBe(first.text);
+  });
+});

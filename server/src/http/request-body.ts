@@ -1,0 +1,70 @@
+import type { IncomingMessage } from 'node:http';
+import type { Context } from 'hono';
+
+/**
+ * The request body, read once and kept in Hono's body cache for every later reader (c.req.text/json/arrayBuffer,
+ * the multipart parser). Read through Hono, the Node adapter first builds a Web Request around Node's
+ * IncomingMessage (an AbortController, a Web stream over the socket, undici's body mixin), and a text read after a
+ * bytes read goes through a Response and another stream; per API call that was more CPU than parsing and
+ * validating the body. So, when the request is still the adapter's own (not replaced by a Web Request: the
+ * uploads' counted stream, the limit of a body sent without Content-Length) and nothing has read its stream yet,
+ * the bytes come straight from the IncomingMessage. The result is the same bytes, and the same text:
+ * TextDecoder decodes as Request.text() does (UTF-8, invalid sequences replaced, a leading BOM dropped).
+ */
+interface BodyCache {
+  arrayBuffer?: Promise<ArrayBuffer>;
+  text?: Promise<string>;
+}
+
+/** The IncomingMessage behind the request when reading it directly is safe, else undefined. */
+function unreadIncoming(c: Context): IncomingMessage | undefined {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (incoming === undefined || typeof incoming.on !== 'function') return undefined;
+  // A Web Request put in place of the adapter's (whose prototype sits between it and Request.prototype).
+  if (Object.getPrototypeOf(c.req.raw) === Request.prototype) return undefined;
+  if (incoming.readableDidRead || incoming.readableEnded || incoming.listenerCount('data') > 0) return undefined;
+  return incoming;
+}
+
+function readAll(incoming: IncomingMessage): Promise<ArrayBuffer> {
+  return new Promise((resolveRead, rejectRead) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    let ended = false;
+    incoming.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      length += chunk.length;
+    });
+    incoming.once('end', () => {
+      ended = true;
+      const all = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
+      resolveRead(all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer);
+    });
+    incoming.once('error', rejectRead);
+    incoming.once('close', () => {
+      // Node emits 'error' (aborted, ECONNRESET) first when the client leaves; this only backs it up, in its shape
+      // (the error handler answers ERR_2012 for it, as for Hono's own reads).
+      if (!ended) rejectRead(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+    });
+  });
+}
+
+/** The body's bytes (cached as Hono's `arrayBuffer`). */
+export async function requestBodyBytes(c: Context): Promise<Uint8Array> {
+  const cache = c.req.bodyCache as BodyCache;
+  if (Object.keys(cache).length === 0) {
+    const incoming = unreadIncoming(c);
+    if (incoming !== undefined) cache.arrayBuffer = readAll(incoming);
+  }
+  return new Uint8Array(await c.req.arrayBuffer());
+}
+
+/** The body as text (cached as Hono's `text`, which c.req.json() parses). */
+export async function requestBodyText(c: Context): Promise<string> {
+  const cache = c.req.bodyCache as BodyCache;
+  if (cache.text === undefined && (Object.keys(cache).length === 0 || cache.arrayBuffer !== undefined)) {
+    const bytes = await requestBodyBytes(c);
+    cache.text ??= Promise.resolve(new TextDecoder().decode(bytes));
+  }
+  return c.req.text();
+}

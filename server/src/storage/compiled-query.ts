@@ -1,0 +1,50 @@
+import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
+import type { Db } from './sql-rows';
+
+/** Where one call's value goes in a query compiled once (compiledOnce). */
+class Slot {
+  constructor(readonly name: string) {}
+}
+
+interface Compiled {
+  query: CompiledQuery;
+  /** Per parameter of `query`: the name of the value that fills it, or undefined for a constant of the query. */
+  slots: (string | undefined)[];
+}
+
+/**
+ * A statement compiled once per shape and SQL dialect, then executed with each call's values. Kysely builds and
+ * compiles a query on every call (an operation-node tree, frozen, then walked into SQL), which for the statements
+ * of a payment cost about as much CPU as SQLite running them. `build(db, value, values)` writes the query with
+ * `value('name')` wherever a call's value goes; compiled once with a placeholder in each, it gives the SQL and
+ * which parameter each value fills. What changes the SQL (the columns a patch sets, the length of an `in` list) is
+ * the `shape` the caller names, and `build` may read `values` only for that.
+ *
+ * Kysely leaves out a column whose value is undefined (an insert's or an update's), so a call with an undefined
+ * value is built and compiled as before, and the statement is the one Kysely would have run.
+ */
+export function compiledOnce<Values extends Record<string, unknown>>(
+  build: (db: Db, value: (name: keyof Values & string) => never, values: Values) => Compilable<unknown>,
+): <Row>(db: Db, values: Values, shape?: string) => Promise<QueryResult<Row>> {
+  const byDialect = new WeakMap<object, Map<string, Compiled>>();
+  return async <Row>(db: Db, values: Values, shape = '') => {
+    for (const name in values) {
+      if (values[name] === undefined) return db.executeQuery<Row>(build(db, ((key: string) => values[key]) as (name: string) => never, values) as Compilable<Row>);
+    }
+    const adapter = db.getExecutor().adapter;
+    let shapes = byDialect.get(adapter);
+    if (shapes === undefined) {
+      shapes = new Map();
+      byDialect.set(adapter, shapes);
+    }
+    let compiled = shapes.get(shape);
+    if (compiled === undefined) {
+      const query = build(db, ((name: string) => new Slot(name)) as (name: string) => never, values).compile();
+      compiled = { query, slots: query.parameters.map((parameter) => (parameter instanceof Slot ? parameter.name : undefined)) };
+      shapes.set(shape, compiled);
+    }
+    const { query, slots } = compiled;
+    const parameters = slots.map((name, index) => (name === undefined ? query.parameters[index] : values[name]));
+    return db.executeQuery<Row>({ ...query, parameters });
+  };
+}
