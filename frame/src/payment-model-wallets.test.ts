@@ -69,6 +69,16 @@ describe('test wallets', () => {
     expect(none.model.methods.value.map((option) => option.id)).toEqual(['card']);
   });
 
+  test('a live publishable key gets no test wallet tab and asks for no session token', async () => {
+    const api = fakeApi({ methods: () => json(WITH_WALLETS), sessionTokens: () => tokens('google_pay') });
+    const harness = modelDeps(api.fetch, { ...CONFIG, publishableKey: 'rail_open_live_' + 'k'.repeat(32) });
+    const model = new PaymentModel(harness.deps);
+    await model.load();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(model.methods.value.map((option) => option.id)).toEqual(['card']);
+    expect(api.requests.filter((request) => request.url.includes('session_tokens'))).toEqual([]);
+  });
+
   test('a list without wallets asks for no session token', async () => {
     const { requests } = await loaded(fakeApi({ methods: () => json({ payment_methods: [{ payment_method: 'card' }] }) }));
     expect(requests.filter((request) => request.url.includes('session_tokens'))).toEqual([]);

@@ -205,7 +205,9 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
     const { payment, ...list } = loaded.value;
     amount.value = { value: payment.amount, currency: payment.currency || list.currency || 'INR' };
     const listed = methodOptions(list);
-    const walletOptions = listed.filter((option) => option.payment_method === 'wallet');
+    // The wallet tabs play a simulated wallet (an answer select, the simulator's tokens): test keys only.
+    const testMode = config.peek().publishableKey.startsWith('rail_open_test_');
+    const walletOptions = testMode ? listed.filter((option) => option.payment_method === 'wallet') : [];
     // A payment of a known customer offers the customer's saved methods first; without them the frame works as before.
     const saved = typeof payment['customer_id'] === 'string' ? await api.listSavedMethods() : undefined;
     if (generation !== loadGeneration) return;
