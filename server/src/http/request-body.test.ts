@@ -5,10 +5,13 @@
  * without Content-Length (chunked) is still counted by Hono's limit, and an Idempotency-Key replay answers the very
  * text the first call sent. app.request() tests never reach this path: they have no IncomingMessage.
  */
-import { request as httpRequest, type Server } from 'node:http';
+import { IncomingMessage, request as httpRequest, type Server } from 'node:http';
+import { Socket } from 'node:net';
+import type { Context } from 'hono';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHarness, type Harness } from '../test-support/harness';
+import { requestBodyBytes } from './request-body';
 
 interface Answer {
   status: number;
@@ -121,5 +124,26 @@ describe('request bodies over a real HTTP server', () => {
     const again = await post('/payments', json({ amount: 'x' }), key);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.text).toBe(first.text);
+  });
+});
+
+describe('requestBodyBytes on a request the client already left', () => {
+  test('rejects as aborted (ECONNRESET) at once instead of waiting for events that were emitted already', async () => {
+    const incoming = new IncomingMessage(new Socket());
+    const closed = new Promise((resolveClosed) => incoming.once('close', resolveClosed));
+    incoming.destroy();
+    // Its 'close' has been emitted before anything reads the body.
+    await closed;
+    const bodyCache: { arrayBuffer?: Promise<ArrayBuffer> } = {};
+    // The adapter's own request object is not a plain Web Request; only what requestBodyBytes reads is given.
+    const c = { env: { incoming }, req: { raw: Object.create({}), bodyCache, arrayBuffer: () => bodyCache.arrayBuffer! } } as unknown as Context;
+    const outcome = await Promise.race([
+      requestBodyBytes(c).then(
+        () => 'read',
+        (error: { code?: string }) => error.code,
+      ),
+      new Promise((resolveLater) => setTimeout(() => resolveLater('still waiting'), 1_000)),
+    ]);
+    expect(outcome).toBe('ECONNRESET');
   });
 });

@@ -26,8 +26,17 @@ function unreadIncoming(c: Context): IncomingMessage | undefined {
   return incoming;
 }
 
+/** Node's shape for a body the client did not finish sending (the error handler answers ERR_2012 for it). */
+const aborted = () => Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+
 function readAll(incoming: IncomingMessage): Promise<ArrayBuffer> {
   return new Promise((resolveRead, rejectRead) => {
+    // Destroyed before this read began (the client left while the request waited on something else): its 'error'
+    // and 'close' have been emitted already and will not come again.
+    if (incoming.destroyed || incoming.errored) {
+      rejectRead(aborted());
+      return;
+    }
     const chunks: Buffer[] = [];
     let length = 0;
     let ended = false;
@@ -44,7 +53,7 @@ function readAll(incoming: IncomingMessage): Promise<ArrayBuffer> {
     incoming.once('close', () => {
       // Node emits 'error' (aborted, ECONNRESET) first when the client leaves; this only backs it up, in its shape
       // (the error handler answers ERR_2012 for it, as for Hono's own reads).
-      if (!ended) rejectRead(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+      if (!ended) rejectRead(aborted());
     });
   });
 }

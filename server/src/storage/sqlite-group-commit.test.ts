@@ -215,6 +215,26 @@ describe('SQLite group commit', () => {
     }
   });
 
+  test('a failed sync also refuses what committed while it ran, instead of leaving it waiting', async () => {
+    const s = await heldSyncStore();
+    try {
+      const covered = s.held.transaction((tx) => tx.railLedger.rememberRailAnswer(key('covered'), { kind: 'pending' }, new Date()));
+      await s.turns(10);
+      expect(s.pending.length).toBe(1);
+      // Committed after the held sync started: it waits for the next sync, which the failure means never comes.
+      await noWait(s.db, 'claim-during-sync');
+      const durable = s.group.writtenSoFarDurable();
+      const during = s.held.transaction((tx) => tx.railLedger.rememberRailAnswer(key('during'), { kind: 'pending' }, new Date()));
+      await s.turns(10);
+      s.pending.shift()!.reject(new Error('EIO'));
+      await expect(covered).rejects.toThrow('EIO');
+      await expect(durable).rejects.toThrow('EIO');
+      await expect(during).rejects.toThrow('EIO');
+    } finally {
+      await s.close().catch(() => undefined);
+    }
+  });
+
   test('a failed sync acknowledges neither the writes it covered nor any later one', async () => {
     const s = await heldSyncStore();
     try {

@@ -215,7 +215,9 @@ export class SqliteGroupCommit {
         this.syncs += 1;
         this.#durableThrough = through;
       }
-      this.#settle(through, error);
+      // After a failed sync nothing becomes durable again: batches committed while it ran, and the open one, are
+      // refused now rather than left waiting for a sync that will never start.
+      this.#settle(error === undefined ? through : Number.POSITIVE_INFINITY, error);
       this.#startSync();
     };
     let started: Promise<void>;

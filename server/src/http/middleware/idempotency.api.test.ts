@@ -4,7 +4,7 @@
  * concurrent duplicates (exactly one payment), and every POST operation in /openapi.json honouring the header.
  * Runs on SQLite and PostgreSQL (forEachEngine).
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { beginIdempotentRequest, finishIdempotentRequest, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS, purgeExpiredIdempotencyKeys, requestFingerprint } from '../../core/auth/idempotency';
 import { cryptoIds } from '../../kernel/ids';
 import { openDatabase, type Engine } from '../../storage/database';
@@ -54,6 +54,25 @@ forEachEngine('Idempotency-Key', (engine) => {
 
   const deps = () => ({ store: h.store, clock: h.clock, ids: cryptoIds });
   const scope = () => ({ accountId: h.boot.account.accountId, mode: 'test' as const, keyKind: 'secret' });
+
+  test('a claim that never becomes durable (a failed WAL sync) fails the request with ERR_5000 instead of answering it', async () => {
+    const store = h.store.idempotency;
+    const insertClaim = store.insertClaim.bind(store);
+    const spy = vi.spyOn(store, 'insertClaim').mockImplementation(async (claim) => {
+      const inserted = await insertClaim(claim);
+      if (inserted.result !== 'inserted') return inserted;
+      const durable = Promise.reject(new Error('EIO: the sync that covers the claim failed'));
+      durable.catch(() => undefined);
+      return { ...inserted, durable };
+    });
+    try {
+      const response = await post('/payments', { amount: 1500, currency: 'INR' }, newKey());
+      expect(response.status).toBe(500);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('ERR_5000');
+    } finally {
+      spy.mockRestore();
+    }
+  });
 
   test('a repeat replays the first response with Idempotent-Replayed: true and creates nothing new', async () => {
     const key = newKey();

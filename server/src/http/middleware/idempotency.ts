@@ -86,9 +86,11 @@ export async function runIdempotent(deps: CoreDeps, c: Context<AppEnv>, next: Ne
     if (value !== null) headers[name] = value;
   }
   const stored: StoredResponse = { status: response.status, headers, body: jsonText() ?? (await response.clone().text()) };
+  // Nothing is answered before the claim is durable (the operation's own commit has usually covered it already). A
+  // claim that never became durable fails the request (500), as its insert failing did before: a retry then runs
+  // with the same derived ids and finds what this run created.
+  await decision.claimDurable;
   try {
-    // Nothing is answered before the claim is durable (the operation's own commit has usually covered it already).
-    await decision.claimDurable;
     await finishIdempotentRequest(deps, scope, key, decision.claimToken, stored);
   } catch (error) {
     // The operation's own outcome stands; the claim stays in flight until its lease runs out.
