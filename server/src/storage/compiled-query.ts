@@ -22,6 +22,9 @@ interface Compiled {
  *
  * Kysely leaves out a column whose value is undefined (an insert's or an update's), so a call with an undefined
  * value is built and compiled as before, and the statement is the one Kysely would have run.
+ *
+ * The cache is per dialect adapter: a `db` changed by withSchema() or withPlugin() shares its adapter but writes
+ * other SQL, so such a `db` must not be passed here (none is in server/src).
  */
 export function compiledOnce<Values extends Record<string, unknown>>(
   build: (db: Db, value: (name: keyof Values & string) => never, values: Values) => Compilable<unknown>,
