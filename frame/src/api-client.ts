@@ -1,3 +1,4 @@
+import type { ExternalThreeDsAuthenticationResponse, PostSessionTokensResponse, SessionTokenResponse } from '../../protocol/api/card-ops';
 import type { ApiErrorObject } from '../../protocol/errors';
 import type { PaymentResult, ResolvedFrameConfig } from '../../protocol/frame-messages';
 import { paymentIdFromClientSecret } from '../../protocol/ids';
@@ -38,20 +39,10 @@ export interface SavedMethodList {
   customer_payment_methods: SavedMethod[];
 }
 
-/** POST /payments/{id}/3ds/authentication answer: what the issuer said (Y frictionless, C challenge, N rejected). */
-export interface ThreeDsAuthentication {
-  trans_status: string;
-}
-
-/** POST /payments/session_tokens answer: one token per wallet the acquirer offers for this payment. */
-export interface WalletSessionTokens {
-  session_token: { wallet_name: string }[];
-}
-
-/** POST /payments/{id}/post_session_tokens answer: the wallet order the client confirms with. */
-export interface WalletOrder {
-  next_action: { type: 'invoke_sdk_client'; next_action_data: { order_id: string } };
-}
+/** A post_session_tokens answer that opened a wallet order: the order the client confirms with. */
+type WalletOrder = PostSessionTokensResponse & {
+  next_action: Extract<NonNullable<PostSessionTokensResponse['next_action']>, { type: 'invoke_sdk_client' }>;
+};
 
 export interface PaymentMethodList {
   currency?: string;
@@ -104,7 +95,8 @@ export function createApiClient(fetchImpl: typeof fetch, config: ResolvedFrameCo
     return { ok: true, value: body };
   }
 
-  const post = (body: Record<string, unknown>) => ({
+  /** A POST with the payment's client_secret first in its JSON body. */
+  const post = (body: object): RequestInit => ({
     method: 'POST',
     body: JSON.stringify({ client_secret: config.clientSecret, ...body }),
   });
@@ -124,31 +116,10 @@ export function createApiClient(fetchImpl: typeof fetch, config: ResolvedFrameCo
       ),
     /** Confirms with a saved method: its payment_token, no payment method data. */
     confirmSaved: (paymentToken: string, returnUrl: string | undefined) =>
-      request(`/payments/${paymentId}/confirm`, isPayment, {
-        method: 'POST',
-        body: JSON.stringify({ client_secret: config.clientSecret, payment_token: paymentToken, ...(returnUrl ? { return_url: returnUrl } : {}) }),
-      }),
+      request(`/payments/${paymentId}/confirm`, isPayment, post({ payment_token: paymentToken, ...(returnUrl ? { return_url: returnUrl } : {}) })),
     /** Confirms with the chosen method; `payment_method_data` never holds card data (only a psp_token). */
     confirm: (method: ConfirmMethod, returnUrl: string | undefined) =>
-      request(`/payments/${paymentId}/confirm`, isPayment, {
-        method: 'POST',
-        body: JSON.stringify({
-          client_secret: config.clientSecret,
-          ...method,
-          ...(returnUrl ? { return_url: returnUrl } : {}),
-        }),
-      }),
-    confirmUpiCollect: (vpaId: string, returnUrl: string | undefined) =>
-      request(`/payments/${paymentId}/confirm`, isPayment, {
-        method: 'POST',
-        body: JSON.stringify({
-          client_secret: config.clientSecret,
-          payment_method: 'upi',
-          payment_method_type: 'upi_collect',
-          payment_method_data: { upi: { upi_collect: { vpa_id: vpaId } } },
-          ...(returnUrl ? { return_url: returnUrl } : {}),
-        }),
-      }),
+      request(`/payments/${paymentId}/confirm`, isPayment, post({ ...method, ...(returnUrl ? { return_url: returnUrl } : {}) })),
     /**
      * External 3DS (next_action three_ds_invoke): the browser authenticates on this payment's own path of the API it
      * was configured with, never at a URL taken from a response. This frame runs no 3DS method (comp_ind U).
@@ -156,7 +127,7 @@ export function createApiClient(fetchImpl: typeof fetch, config: ResolvedFrameCo
     authenticateThreeDs: () =>
       request(
         `/payments/${paymentId}/3ds/authentication`,
-        (value): value is ThreeDsAuthentication => typeof (value as ThreeDsAuthentication | null)?.trans_status === 'string',
+        (value): value is ExternalThreeDsAuthenticationResponse => typeof (value as ExternalThreeDsAuthenticationResponse | null)?.trans_status === 'string',
         post({ device_channel: 'BRW', threeds_method_comp_ind: 'U' }),
       ),
     completeAuthorize: () => request(`/payments/${paymentId}/complete_authorize`, isPayment, post({})),
@@ -164,14 +135,17 @@ export function createApiClient(fetchImpl: typeof fetch, config: ResolvedFrameCo
     walletSessionTokens: (wallets: string[]) =>
       request(
         '/payments/session_tokens',
-        (value): value is WalletSessionTokens => Array.isArray((value as WalletSessionTokens | null)?.session_token),
+        (value): value is SessionTokenResponse => Array.isArray((value as SessionTokenResponse | null)?.session_token),
         post({ payment_id: paymentIdFromClientSecret(config.clientSecret), wallets }),
       ),
     /** Opens the wallet order (PayPal) that the confirm then names. */
     openWalletOrder: (wallet: string) =>
       request(
         `/payments/${paymentId}/post_session_tokens`,
-        (value): value is WalletOrder => typeof (value as WalletOrder | null)?.next_action?.next_action_data?.order_id === 'string',
+        (value): value is WalletOrder => {
+          const action = (value as PostSessionTokensResponse | null)?.next_action;
+          return action?.type === 'invoke_sdk_client' && typeof action.next_action_data.order_id === 'string';
+        },
         post({ payment_method: 'wallet', payment_method_type: wallet }),
       ),
     /**
@@ -179,10 +153,7 @@ export function createApiClient(fetchImpl: typeof fetch, config: ResolvedFrameCo
      * a single-use psp_token. The card is serialized here and nowhere else.
      */
     createVaultToken: (card: VaultCard) =>
-      request('/vault/tokens', isVaultToken, {
-        method: 'POST',
-        body: JSON.stringify({ client_secret: config.clientSecret, ...card }),
-      }),
+      request('/vault/tokens', isVaultToken, post({ ...card })),
   };
 }
 export type ApiClient = ReturnType<typeof createApiClient>;

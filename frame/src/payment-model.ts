@@ -8,6 +8,7 @@ import type {
   FrameEvent,
   PaymentResult,
 } from '../../protocol/frame-messages';
+import type { WalletData } from '../../protocol/api/payments';
 import type { NextAction } from '../../protocol/payments';
 import { createApiClient, type ConfirmMethod, type PaymentMethodList, type SavedMethodList } from './api-client';
 import { CardModel, type CardField } from './card-model';
@@ -321,39 +322,33 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
         return { ok: true, value: { ...base, payment_method_data: { crypto: { pay_currency: cryptoCurrency.value } } } };
       case 'mobile_payment':
         return { ok: true, value: { ...base, payment_method_data: { mobile_payment: { momo: { msisdn: mobileMoney.value.value } } } } };
-      case 'wallet':
-        return walletMethod(api, option.payment_method_type);
+      case 'wallet': {
+        const wallet = await walletData(api, option.payment_method_type);
+        if (!wallet.ok) return wallet;
+        return { ok: true, value: { ...base, payment_method_data: { wallet: wallet.value } } };
+      }
       default:
         return { ok: true, value: { ...base, payment_method_data: { [option.payment_method]: { [option.payment_method_type]: {} } } } };
     }
   }
 
   /**
-   * The test wallet's confirm body, in the wallet's own shape, with the token the simulator reads (docs/simulator.md):
-   * PayPal confirms with the order post_session_tokens opens, or with the declined token.
+   * The test wallet's payment_method_data, in the wallet's own shape, with the token the simulator reads
+   * (docs/simulator.md): an approved PayPal payment confirms with the order post_session_tokens opens for it.
    */
-  async function walletMethod(api: ReturnType<typeof createApiClient>, wallet: string): Promise<{ ok: true; value: ConfirmMethod } | { ok: false; error: ApiErrorObject }> {
+  async function walletData(api: ReturnType<typeof createApiClient>, wallet: string): Promise<{ ok: true; value: WalletData } | { ok: false; error: ApiErrorObject }> {
     const token = `sim_wallet_${walletOutcome.value}`;
-    const base = { payment_method: 'wallet', payment_method_type: wallet };
     if (wallet === 'paypal') {
-      if (walletOutcome.value === 'declined') return { ok: true, value: { ...base, payment_method_data: { wallet: { paypal_sdk: { token } } } } };
-      const order = await api.openWalletOrder(wallet);
-      if (!order.ok) return order;
-      return { ok: true, value: { ...base, payment_method_data: { wallet: { paypal_sdk: { token: order.value.next_action.next_action_data.order_id } } } } };
+      const order = walletOutcome.value === 'approved' ? await api.openWalletOrder(wallet) : undefined;
+      if (order && !order.ok) return order;
+      return { ok: true, value: { paypal_sdk: { token: order ? order.value.next_action.next_action_data.order_id : token } } };
     }
-    const card = { display_name: 'Visa 4242', network: 'Visa', type: 'debit' };
-    const data =
-      wallet === 'apple_pay'
-        ? { apple_pay: { payment_data: token, payment_method: card, transaction_identifier: `sim_txn_${deps.now()}` } }
-        : {
-            google_pay: {
-              type: 'CARD',
-              description: 'Visa •••• 4242',
-              info: { card_network: 'VISA', card_details: '4242' },
-              tokenization_data: { type: 'PAYMENT_GATEWAY', token },
-            },
-          };
-    return { ok: true, value: { ...base, payment_method_data: { wallet: data } } };
+    if (wallet === 'apple_pay') {
+      const card = { display_name: 'Visa 4242', network: 'Visa', type: 'debit' };
+      return { ok: true, value: { apple_pay: { payment_data: token, payment_method: card, transaction_identifier: `sim_txn_${deps.now()}` } } };
+    }
+    const google_pay = { type: 'CARD', description: 'Visa •••• 4242', info: { card_network: 'VISA', card_details: '4242' }, tokenization_data: { type: 'PAYMENT_GATEWAY', token } } as const;
+    return { ok: true, value: { google_pay } };
   }
 
   /**
