@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { PaymentModel, methodOptions } from './payment-model';
-import { CONFIG, PAYMENT, VAULT_TOKEN, fakeApi, json, modelDeps } from './test-utils';
+import { CONFIG, PAYMENT, VAULT_TOKEN, backgroundRequestsAnswered, fakeApi, json, modelDeps } from './test-utils';
 
 const WITH_WALLETS = {
   currency: 'EUR',
@@ -20,7 +20,7 @@ async function loaded(api: ReturnType<typeof fakeApi>) {
   const harness = modelDeps(api.fetch);
   const model = new PaymentModel(harness.deps);
   await model.load();
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await backgroundRequestsAnswered();
   return { model, ...harness, ...api };
 }
 
@@ -49,7 +49,7 @@ describe('test wallets', () => {
     expect(harness.events.map((event) => event.type)).toEqual(['ready']);
     expect(model.methods.value.map((option) => option.id)).toEqual(['card']);
     answer(await tokens('apple_pay'));
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await backgroundRequestsAnswered();
     expect(model.methods.value.map((option) => option.id)).toEqual(['card', 'wallet:apple_pay']);
     expect(model.selectedId.value).toBe('card');
   });
@@ -74,7 +74,7 @@ describe('test wallets', () => {
     const harness = modelDeps(api.fetch, { ...CONFIG, publishableKey: 'rail_open_live_' + 'k'.repeat(32) });
     const model = new PaymentModel(harness.deps);
     await model.load();
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await backgroundRequestsAnswered();
     expect(model.methods.value.map((option) => option.id)).toEqual(['card']);
     expect(api.requests.filter((request) => request.url.includes('session_tokens'))).toEqual([]);
   });

@@ -30,6 +30,9 @@ export const ALL_METHODS = {
   ],
 };
 
+/** Lets the requests the model started in the background (the wallet session tokens) answer. */
+export const backgroundRequestsAnswered = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 export const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
 
 type Route = (request: { url: string; method: string; body: unknown }) => Response | Promise<Response>;

@@ -2,7 +2,7 @@ import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { describe, expect, test } from 'vitest';
 import { PaymentModel } from '../payment-model';
-import { PAYMENT, fakeApi, json, modelDeps, renderTarget } from '../test-utils';
+import { PAYMENT, backgroundRequestsAnswered, fakeApi, json, modelDeps, renderTarget } from '../test-utils';
 import { WALLET_OUTCOME_ID } from './method-panel';
 import { NOTICE_ID, PaymentForm } from './payment-form';
 import { VPA_INPUT_ID } from './text-field-form';
@@ -98,7 +98,7 @@ describe('PaymentForm: a test wallet', () => {
     await model.load();
     await act(() => render(<PaymentForm model={model} onEscape={() => {}} />, scratch));
     // The wallet tabs join after ready, when their session tokens arrive.
-    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    await act(backgroundRequestsAnswered);
     const tab = [...scratch.querySelectorAll('label.Tab')].find((label) => label.textContent === 'Google Pay (test)');
     expect(tab).toBeDefined();
     await act(() => model.select('wallet:google_pay'));
