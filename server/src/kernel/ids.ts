@@ -43,8 +43,9 @@ export function withDerivedIds<T>(seed: string, work: () => Promise<T>): Promise
   return derivation.run({ seed, counters: new Map() }, work);
 }
 
-function derivedBase62(seed: string, label: string, length: number): string {
-  const digest = createHmac('sha512', seed).update(label).digest();
+/** `length` (at most 32) base62 characters of HMAC-SHA512(key, label): the same for the same key and label. */
+export function hmacBase62(key: string | Buffer, label: string, length: number): string {
+  const digest = createHmac('sha512', key).update(label).digest();
   let out = '';
   // Two bytes per character (64 bytes cover 32 characters) keep the modulo bias below 0.1 %; ids are names, not secrets.
   for (let i = 0; i < length; i += 1) out += BASE62[digest.readUInt16BE(i * 2) % 62];
@@ -57,7 +58,7 @@ export const cryptoIds: IdGenerator = {
     if (derived === undefined) return `${ID_PREFIX[kind]}_${randomBase62(GENERATED_ID_RANDOM_LENGTH)}`;
     const n = (derived.counters.get(kind) ?? 0) + 1;
     derived.counters.set(kind, n);
-    return `${ID_PREFIX[kind]}_${derivedBase62(derived.seed, `${kind}:${n}`, GENERATED_ID_RANDOM_LENGTH)}`;
+    return `${ID_PREFIX[kind]}_${hmacBase62(derived.seed, `${kind}:${n}`, GENERATED_ID_RANDOM_LENGTH)}`;
   },
   secret: (length) => randomBase62(length),
 };

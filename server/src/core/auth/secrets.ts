@@ -8,15 +8,7 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
-/**
- * Compares two secrets in constant time. Both sides are hashed first so that neither the content nor the
- * length of the expected value leaks through timing.
- */
-export function secretsEqual(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given, 'utf8').digest();
-  const b = createHash('sha256').update(expected, 'utf8').digest();
-  return timingSafeEqual(a, b);
-}
+export { secretsEqual } from '../../kernel/constant-time';
 
 const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 64 } as const;
 

@@ -20,10 +20,10 @@
  * ("card_declined"), PayPal authorizes with the order opened for this payment, anything else fails
  * ("wallet_token_invalid"). Wallet payments skip 3DS: the wallet authenticated the customer.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { currencyExponent, minorToDecimal, type Currency } from '../../../../protocol/currency';
 import type { Mode } from '../../../../protocol/ids';
-import type { IdGenerator } from '../../kernel/ids';
+import { secretsEqual } from '../../kernel/constant-time';
+import { hmacBase62, type IdGenerator } from '../../kernel/ids';
 import { SIMULATED_CARD_NETWORKS } from '../../vault/card-details';
 import type { JsonObject, PaymentMethodData } from '../../../../protocol/api/payments';
 import type { PaymentMethodType } from '../../../../protocol/api/enums';
@@ -114,8 +114,6 @@ function isSimulatorWallet(type: PaymentMethodType): type is SimulatorWallet {
   return (SIMULATOR_WALLETS as readonly string[]).includes(type);
 }
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
 /** The EMV 3DS protocol version the simulated directory server speaks. */
 const MESSAGE_VERSION = '2.2.0';
 
@@ -199,17 +197,12 @@ export class CardSimulator implements RailAdapter {
   private walletTokenKind(request: AuthorizeRequest, token: string): WalletTokenKind {
     if (token === SIMULATOR_WALLET_TOKENS.approved) return 'approved';
     if (token === SIMULATOR_WALLET_TOKENS.declined) return 'declined';
-    const order = Buffer.from(this.walletOrderId(request));
-    const given = Buffer.from(token);
-    return given.length === order.length && timingSafeEqual(given, order) ? 'own_order' : 'other';
+    return secretsEqual(token, this.walletOrderId(request)) ? 'own_order' : 'other';
   }
 
-  /** The id of the PayPal order of a payment: `sim_order_` + 20 base62 characters of HMAC-SHA256(account, mode, payment). */
+  /** The id of the PayPal order of a payment: `sim_order_` + 20 base62 characters of an HMAC of (account, mode, payment). */
   walletOrderId(payment: { accountId: string; mode: Mode; paymentId: string }): string {
-    const digest = createHmac('sha256', this.options.walletOrderKey).update(`paypal order\n${payment.accountId}\n${payment.mode}\n${payment.paymentId}`).digest();
-    let id = '';
-    for (let index = 0; index < 20; index += 1) id += BASE62[digest[index]! % 62];
-    return `sim_order_${id}`;
+    return `sim_order_${hmacBase62(this.options.walletOrderKey, `paypal order\n${payment.accountId}\n${payment.mode}\n${payment.paymentId}`, 20)}`;
   }
 
   private challenge(request: AuthorizeRequest, reference: string): RailOutcome {
