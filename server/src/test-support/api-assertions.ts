@@ -93,11 +93,9 @@ export async function expectOk<T = Record<string, unknown>>(response: Response):
 }
 
 /** apiRequest with each POST a second after the last on the harness clock, so a payment's outbox events sort by time. */
-export function clockedApiRequest(h: Pick<Harness, 'app' | 'secretKey' | 'clock'>) {
-  return (method: string, path: string, options: ApiRequestOptions = {}): Promise<Response> => {
-    if (method === 'POST') h.clock.advance(1_000);
-    return apiRequest(h, method, path, options);
-  };
+export function clockedApiRequest(h: Pick<Harness, 'app' | 'secretKey' | 'clock'>, method: string, path: string, options: ApiRequestOptions = {}): Promise<Response> {
+  if (method === 'POST') h.clock.advance(1_000);
+  return apiRequest(h, method, path, options);
 }
 
 /** The event types of a test-mode payment's outbox rows (under its own id), oldest first. */

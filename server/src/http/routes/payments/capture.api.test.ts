@@ -12,7 +12,7 @@ import type { AccountSettings, RailCapabilities } from '../../../kernel/account-
 import { expireLapsedAuthorizations } from '../../../core/payments/open-authorization';
 import { AUTHORIZATION_VALIDITY } from '../../../rails/simulator/authorization-terms';
 import { PENDING_RESOLVE_AFTER_MS } from '../../../rails/simulator/upi-simulator';
-import { apiRequest, type ApiRequestOptions, expectApiError, expectOk } from '../../../test-support/api-assertions';
+import { clockedApiRequest, type ApiRequestOptions, expectApiError, expectOk } from '../../../test-support/api-assertions';
 import { forEachEngine } from '../../../test-support/engines';
 import { ALL_RAILS_SETTINGS } from '../../../test-support/fixtures';
 import { createHarness, type Harness } from '../../../test-support/harness';
@@ -48,10 +48,7 @@ forEachEngine('Manual capture API', (engine) => {
   });
 
   /** Each POST a second after the last, so a payment's outbox events sort by time. */
-  const request = (method: string, path: string, options: ApiRequestOptions = {}) => {
-    if (method === 'POST') h.clock.advance(1_000);
-    return apiRequest(h, method, path, options);
-  };
+  const request = (method: string, path: string, options: ApiRequestOptions = {}) => clockedApiRequest(h, method, path, options);
   const ok = <T = PaymentResponse>(response: Response): Promise<T> => expectOk<T>(response);
   const scope = () => ({ accountId: h.boot.account.accountId, mode: 'test' as const });
   /** The payment's outbox events, oldest first: under its id, and repeats of an event type under `<payment_id>.<version>`. */

@@ -41,7 +41,7 @@ forEachEngine('Card operations API', (engine) => {
     await h?.close();
   });
 
-  const request = (method: string, path: string, options: ApiRequestOptions = {}) => clockedApiRequest(h)(method, path, options);
+  const request = (method: string, path: string, options: ApiRequestOptions = {}) => clockedApiRequest(h, method, path, options);
   const ok = <T = PaymentResponse>(response: Response): Promise<T> => expectOk<T>(response);
   const events = (paymentId: string) => paymentEventTypes(h, paymentId);
   const retrieve = async (id: string) => ok(await request('GET', `/payments/${id}`));

@@ -60,7 +60,7 @@ forEachEngine('Wallets API', (engine) => {
     await h?.close();
   });
 
-  const request = (method: string, path: string, options: ApiRequestOptions = {}) => clockedApiRequest(h)(method, path, options);
+  const request = (method: string, path: string, options: ApiRequestOptions = {}) => clockedApiRequest(h, method, path, options);
   const ok = <T = PaymentResponse>(response: Response): Promise<T> => expectOk<T>(response);
   const events = (paymentId: string) => paymentEventTypes(h, paymentId);
   const createPayment = async (body: Json = {}) => ok(await request('POST', '/payments', { body: { amount: 10_000, currency: 'USD', ...body } }));
