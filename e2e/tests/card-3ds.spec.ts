@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { TEST_CARDS, accountOffers, completeThreeDsChallenge, fillCard, railFrame, retrievePayment, waitForPaymentStatus } from '@rail/playwright';
 import { API, pay, shown } from './support';
 
@@ -62,7 +62,7 @@ for (const outcome of ['complete', 'fail'] as const) {
 const EXTERNAL = `${CHECKOUT}&request_external_three_ds_authentication=true`;
 
 /** The API paths the frame posted to for this payment's card, in order (the wallet session tokens left out). */
-function postedPaths(page: import('@playwright/test').Page): string[] {
+function postedPaths(page: Page): string[] {
   const paths: string[] = [];
   page.on('request', (request) => {
     const path = new URL(request.url()).pathname;
