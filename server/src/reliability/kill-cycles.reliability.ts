@@ -1,7 +1,8 @@
 /**
  * Kill cycles (`npm run test:reliability`, docs/reliability.md): the real server takes a mixed load (creates with
  * and without confirm, confirms, refunds, each with an Idempotency-Key) and is SIGKILLed after a random number of
- * acknowledged calls, then started again on the same data, RAIL_KILL_CYCLES times (default 5) on each engine. After every restart:
+ * acknowledged calls, then started again on the same data, RAIL_KILL_CYCLES times (default 5) on each engine.
+ * After every restart:
  * - every request that was in flight at the kill is sent again with its Idempotency-Key and must answer 200 (a
  *   replay or a first run), and no client reference may ever have two payments or two refunds;
  * - every acknowledged payment and refund exists with its acknowledged status, or a later one the rail allows;
