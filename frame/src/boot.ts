@@ -8,12 +8,13 @@
 import type { FrameMethods } from '../../protocol/frame-messages';
 import { clientError } from './errors';
 import { connectHost, methodsOnceStarted } from './host-connection';
-import { startLoadRequests } from './load-requests';
+import { startLoadRequests, takeEarlyLoad } from './load-requests';
 import { documentApiBaseUrl, parseFrameParams } from './params';
 import './styles.css';
 
 const params = parseFrameParams(window.location.hash, documentApiBaseUrl(document));
-const prefetched = params ? startLoadRequests(params.config, (...args) => window.fetch(...args)) : undefined;
+// Started by the document's inline script (early-load.ts) as the parser reached it; here only without that script.
+const prefetched = params ? (takeEarlyLoad(window) ?? startLoadRequests(params.config, (...args) => window.fetch(...args))) : undefined;
 // The penpal handshake with the page starts now too, so it is done by the time the app has its methods.
 let startApp!: (methods: FrameMethods) => void;
 const host = params ? connectHost(params.merchantOrigin, params.channel, methodsOnceStarted(new Promise((resolve) => (startApp = resolve)))) : undefined;
