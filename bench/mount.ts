@@ -13,6 +13,7 @@
  * BENCH_MOUNT_LATENCY_MS=40 adds that latency to every request (Chromium network emulation), as a deployment's
  * round trips would; loopback alone hides what overlapping requests saves.
  * BENCH_MOUNT_TRACE=<file.json> also records a Chromium performance trace of one more warm mount of this checkout
+ * (BENCH_MOUNT_TRACE_KIND=cold: of a cold one)
  * (devtools.timeline, v8, blink, loading categories) into that file: open it in DevTools' Performance panel, or
  * summarize it with `node --import tsx bench/mount-trace.ts <file.json>`.
  */
@@ -43,6 +44,8 @@ export const BROWSER_ARGS = [
   '--no-first-run',
 ];
 const TRACE_FILE = process.env['BENCH_MOUNT_TRACE'];
+/** `cold` traces the cold mount (a fresh context) instead of the warm one. */
+const TRACE_COLD = process.env['BENCH_MOUNT_TRACE_KIND'] === 'cold';
 /** What the trace records: the timeline (tasks, parse, layout, paint), V8 compile and code cache, loading. */
 export const TRACE_CATEGORIES = [
   'devtools.timeline',
@@ -269,7 +272,7 @@ export async function mountBench(): Promise<MountResult> {
         times[i]!.warm.push(warm);
       }
     }
-    if (TRACE_FILE !== undefined) await traceWarmMount(browser, current, TRACE_FILE);
+    if (TRACE_FILE !== undefined) await traceMount(browser, current, TRACE_FILE);
     const jsUrl = current.jsUrl;
     const html = await (await fetch(`${jsUrl}/frame/`)).text();
     const assets = [...new Set([...html.matchAll(/(?:src|href)="(\/frame\/assets\/[^"]+)"/g)].map((m) => m[1]!))];
@@ -295,15 +298,19 @@ export async function mountBench(): Promise<MountResult> {
   }
 }
 
-/** One cold mount to fill the cache, then one warm mount recorded in a Chromium trace. */
-async function traceWarmMount(browser: Browser, subject: Subject, file: string): Promise<void> {
+/** One mount recorded in a Chromium trace: the warm one after a cold one fills the cache, or the cold one. */
+async function traceMount(browser: Browser, subject: Subject, file: string): Promise<void> {
   const context = await browser.newContext();
+  const trace = {
+    start: (tab: Page) => browser.startTracing(tab, { path: file, screenshots: false, categories: TRACE_CATEGORIES }),
+    stop: () => browser.stopTracing(),
+  };
   try {
-    await subject.measure(context);
-    await subject.measure(context, {
-      start: (tab) => browser.startTracing(tab, { path: file, screenshots: false, categories: TRACE_CATEGORIES }),
-      stop: () => browser.stopTracing(),
-    });
+    if (TRACE_COLD) await subject.measure(context, trace);
+    else {
+      await subject.measure(context);
+      await subject.measure(context, trace);
+    }
   } finally {
     await context.close();
   }
