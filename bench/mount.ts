@@ -77,7 +77,7 @@ export interface MountPhases {
   /** The frame's load request (methods with the payment) was sent, and its answer ended. */
   apiStart: number;
   apiEnd: number;
-  /** The frame's first paint (the skeleton). */
+  /** The frame's first paint before `ready` reached the page (the skeleton); NaN when the form itself was painted first. */
   firstPaint: number;
   /** The frame's marks: its app chunk ran, the penpal handshake finished, the methods were in (just before `ready`). */
   appStart: number;
@@ -354,7 +354,7 @@ export function mountTable(result: MountResult): string {
         ['the load request (methods with the payment) is sent', 'apiStart'],
         ['its answer has arrived', 'apiEnd'],
         ['the app chunk runs (mark rail:app-start)', 'appStart'],
-        ['first paint of the frame (skeleton)', 'firstPaint'],
+        ['first paint of the frame before ready (the skeleton; NaN: none, the form was the first)', 'firstPaint'],
         ['the penpal handshake with the page is done (rail:connected)', 'connected'],
         ['the methods are in, `ready` is sent (rail:methods)', 'methods'],
       ] as const
