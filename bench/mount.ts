@@ -12,6 +12,10 @@
  *   BENCH_MOUNT_BASELINE=/tmp/rail-main node --import tsx bench/mount.ts
  * BENCH_MOUNT_LATENCY_MS=40 adds that latency to every request (Chromium network emulation), as a deployment's
  * round trips would; loopback alone hides what overlapping requests saves.
+ * BENCH_MOUNT_TRACE=<file.json> also records a Chromium performance trace of one more warm mount of this checkout
+ * (BENCH_MOUNT_TRACE_KIND=cold: of a cold one)
+ * (devtools.timeline, v8, blink, loading categories) into that file: open it in DevTools' Performance panel, or
+ * summarize it with `node --import tsx bench/mount-trace.ts <file.json>`.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
@@ -19,13 +23,47 @@ import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser, type BrowserContext } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import * as here from '../server/src/test-support/server-process';
 
 const ROUNDS = Number(process.env['BENCH_MOUNT_ROUNDS'] ?? 7);
 const BASELINE = process.env['BENCH_MOUNT_BASELINE'];
 /** Added to every request by Chromium's network emulation (0: loopback as is); a deployment has real round trips. */
 const LATENCY_MS = Number(process.env['BENCH_MOUNT_LATENCY_MS'] ?? 0);
+/**
+ * Debian's Chromium runs headless as the full browser, whose omnibox popup (a WebUI page in a renderer of its own)
+ * loads some 400 files for every new tab: 250 ms of CPU on a 2-core machine, during the mount being measured. A
+ * customer's browser has its tabs open before a checkout mounts, so the bench turns it off; the rest are the e2e
+ * suite's flags (no background requests to hosts this network refuses).
+ */
+export const BROWSER_ARGS = [
+  '--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+const TRACE_FILE = process.env['BENCH_MOUNT_TRACE'];
+/** `cold` traces the cold mount (a fresh context) instead of the warm one. */
+const TRACE_COLD = process.env['BENCH_MOUNT_TRACE_KIND'] === 'cold';
+/** What the trace records: the timeline (tasks, parse, layout, paint), V8 compile and code cache, loading. */
+export const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'disabled-by-default-devtools.timeline.frame',
+  'v8',
+  'v8.execute',
+  'disabled-by-default-v8.compile',
+  'blink',
+  'blink.user_timing',
+  'loading',
+  'netlog',
+  'disabled-by-default-netlog',
+  'toplevel',
+  'fonts',
+  'disabled-by-default-blink.debug.layout',
+  'disabled-by-default-fonts',
+];
 
 /**
  * Where one mount's time went, in ms from `mount()` (medians over the rounds), read from the frame's own
@@ -39,7 +77,7 @@ export interface MountPhases {
   /** The frame's load request (methods with the payment) was sent, and its answer ended. */
   apiStart: number;
   apiEnd: number;
-  /** The frame's first paint (the skeleton). */
+  /** The frame's first paint before `ready` reached the page (the skeleton); NaN when the form itself was painted first. */
   firstPaint: number;
   /** The frame's marks: its app chunk ran, the penpal handshake finished, the methods were in (just before `ready`). */
   appStart: number;
@@ -68,18 +106,25 @@ type ServerProcessModule = typeof here;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
-/** The merchant page: loads /v1/, mounts, and reports mount() -> ready in window.__mountMs. */
+/**
+ * The merchant page: loads /v1/ and creates the element; `window.__mount()` mounts it and resolves with the ms from
+ * mount() to ready (or the loaderror code). The bench calls it once the page has loaded and waits on the promise:
+ * nothing of the bench runs in the page while it mounts (a polling waitForFunction would run every frame on the
+ * renderer thread the frame shares).
+ */
 const page = (jsUrl: string, clientSecret: string, publishableKey: string) => `<!doctype html><meta charset="utf-8"><title>mount bench</title>
 <div id="payment"></div>
 <script src="${jsUrl}/v1/"></script>
 <script>
   const rail = Rail(${JSON.stringify(publishableKey)});
   const element = rail.elements({ clientSecret: ${JSON.stringify(clientSecret)} }).create('payment');
-  const start = performance.now();
-  window.__mountEpoch = performance.timeOrigin + start;
-  element.on('ready', () => { window.__mountMs = performance.now() - start; });
-  element.on('loaderror', (event) => { window.__mountError = event.error.code; });
-  element.mount('#payment');
+  window.__mount = () => new Promise((resolve) => {
+    element.on('ready', () => resolve(performance.mark('bench:ready').startTime - start));
+    element.on('loaderror', (event) => resolve(event.error.code));
+    const start = performance.mark('bench:mount').startTime;
+    window.__mountEpoch = performance.timeOrigin + start;
+    element.mount('#payment');
+  });
 </script>`;
 
 async function servedBytes(jsUrl: string, path: string): Promise<{ identity: number; gzip: number; br: number }> {
@@ -97,18 +142,19 @@ async function servedBytes(jsUrl: string, path: string): Promise<{ identity: num
 }
 
 /** One checkout's server and merchant page, measured by `measure` in a given browser context. */
-interface Measurement {
+export interface Measurement {
   ms: number;
   phases: MountPhases;
 }
 
-interface Subject {
+export interface Subject {
   jsUrl: string;
-  measure(context: BrowserContext): Promise<Measurement>;
+  /** `trace` starts with the new tab before it loads the merchant page and stops once `ready` has come. */
+  measure(context: BrowserContext, trace?: { start(tab: Page): Promise<void>; stop(): Promise<unknown> }): Promise<Measurement>;
   stop(): Promise<void>;
 }
 
-async function startSubject(serverProcess: ServerProcessModule): Promise<Subject> {
+export async function startSubject(serverProcess: ServerProcessModule): Promise<Subject> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rail-bench-mount-'));
   const server = await serverProcess.startServer({ dataDir, logLevel: 'error', entry: 'compiled' });
   const jsUrl = /pinned runtime\s+(http:\/\/[^/\s]+)\/v1\//.exec(server.output())?.[1];
@@ -130,16 +176,21 @@ async function startSubject(serverProcess: ServerProcessModule): Promise<Subject
   const pageUrl = `http://127.0.0.1:${(merchant.address() as AddressInfo).port}/`;
   return {
     jsUrl,
-    measure: async (context) => {
+    measure: async (context, trace) => {
       const tab = await context.newPage();
+      await trace?.start(tab);
       if (LATENCY_MS > 0) {
         const cdp = await context.newCDPSession(tab);
         await cdp.send('Network.enable');
         await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: LATENCY_MS, downloadThroughput: -1, uploadThroughput: -1 });
       }
       await tab.goto(pageUrl);
-      const handle = await tab.waitForFunction(() => (window as never as { __mountMs?: number; __mountError?: string }).__mountMs ?? (window as never as { __mountError?: string }).__mountError, undefined, { timeout: 20_000 });
-      const value = await handle.jsonValue();
+      let timer: NodeJS.Timeout | undefined;
+      const value = await Promise.race([
+        tab.evaluate('window.__mount()') as Promise<number | string>,
+        new Promise<string>((resolveTimeout) => (timer = setTimeout(() => resolveTimeout('no ready within 20 s'), 20_000))),
+      ]).finally(() => clearTimeout(timer));
+      await trace?.stop();
       if (typeof value !== 'number') {
         await tab.close();
         throw new Error(`mount failed: ${String(value)}`);
@@ -198,7 +249,7 @@ async function round(browser: Browser, subject: Subject): Promise<{ cold: Measur
 
 export async function mountBench(): Promise<MountResult> {
   const loadAverage = loadavg()[0] ?? NaN;
-  const browser = await chromium.launch({ executablePath: existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined });
+  const browser = await chromium.launch({ executablePath: existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined, args: BROWSER_ARGS });
   const subjects: Subject[] = [];
   try {
     const current = await startSubject(here);
@@ -221,6 +272,7 @@ export async function mountBench(): Promise<MountResult> {
         times[i]!.warm.push(warm);
       }
     }
+    if (TRACE_FILE !== undefined) await traceMount(browser, current, TRACE_FILE);
     const jsUrl = current.jsUrl;
     const html = await (await fetch(`${jsUrl}/frame/`)).text();
     const assets = [...new Set([...html.matchAll(/(?:src|href)="(\/frame\/assets\/[^"]+)"/g)].map((m) => m[1]!))];
@@ -243,6 +295,24 @@ export async function mountBench(): Promise<MountResult> {
   } finally {
     await browser.close();
     for (const subject of subjects) await subject.stop();
+  }
+}
+
+/** One mount recorded in a Chromium trace: the warm one after a cold one fills the cache, or the cold one. */
+async function traceMount(browser: Browser, subject: Subject, file: string): Promise<void> {
+  const context = await browser.newContext();
+  const trace = {
+    start: (tab: Page) => browser.startTracing(tab, { path: file, screenshots: false, categories: TRACE_CATEGORIES }),
+    stop: () => browser.stopTracing(),
+  };
+  try {
+    if (TRACE_COLD) await subject.measure(context, trace);
+    else {
+      await subject.measure(context);
+      await subject.measure(context, trace);
+    }
+  } finally {
+    await context.close();
   }
 }
 
@@ -284,7 +354,7 @@ export function mountTable(result: MountResult): string {
         ['the load request (methods with the payment) is sent', 'apiStart'],
         ['its answer has arrived', 'apiEnd'],
         ['the app chunk runs (mark rail:app-start)', 'appStart'],
-        ['first paint of the frame (skeleton)', 'firstPaint'],
+        ['first paint of the frame before ready (the skeleton; NaN: none, the form was the first)', 'firstPaint'],
         ['the penpal handshake with the page is done (rail:connected)', 'connected'],
         ['the methods are in, `ready` is sent (rail:methods)', 'methods'],
       ] as const

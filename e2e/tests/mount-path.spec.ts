@@ -1,11 +1,12 @@
+import { createHash } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { E2E } from '../env';
 import { railFrame, waitForRailReady } from '@rail/playwright';
 import { elementEvents } from './support';
 
 /**
- * The mount path (issue 17 §4): the frame document's small boot script starts the payment and methods GETs and the
- * app chunk is preloaded beside it; the app then takes those responses instead of asking again.
+ * The mount path (issue 17 §4): the frame document's inline head script starts the load GET (methods with the payment),
+ * the app chunk is preloaded beside the boot script, and the app takes that response instead of asking again.
  */
 test('the frame document preloads its app chunk and preconnects to the API; both scripts are served', async ({ request }) => {
   const html = await (await request.get(`${E2E.jsUrl}/frame/`)).text();
@@ -19,6 +20,17 @@ test('the frame document preloads its app chunk and preconnects to the API; both
   // The boot script is the small part (the fragment, the load request and the penpal handshake); the app holds the rest.
   const [bootBytes, appBytes] = [(await (await request.get(`${E2E.jsUrl}${boot}`)).body()).length, (await (await request.get(`${E2E.jsUrl}${app}`)).body()).length];
   expect(bootBytes * 4).toBeLessThan(appBytes);
+});
+
+test("the document's inline head script starts the load request before the stylesheet and the modules, allowed by its hash alone", async ({ request }) => {
+  const response = await request.get(`${E2E.jsUrl}/frame/`);
+  const html = await response.text();
+  const inline = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1];
+  expect(inline).toContain('/account/payment_methods');
+  expect(html.indexOf('<script>')).toBeLessThan(html.indexOf('rel="stylesheet"'));
+  expect(html.indexOf('<script>')).toBeLessThan(html.indexOf('<script type="module"'));
+  const scriptSrc = /script-src ([^;]+)/.exec(response.headers()['content-security-policy'] ?? '')?.[1];
+  expect(scriptSrc).toBe(`'self' 'sha256-${createHash('sha256').update(inline!).digest('base64')}'`);
 });
 
 test('mounting asks the API once, for the methods with the payment expanded (one preflight), and the element gets ready', async ({ page }) => {
@@ -36,8 +48,14 @@ test('mounting asks the API once, for the methods with the payment expanded (one
     if (route.request().method() === 'POST') await tokensHeld;
     await route.continue();
   });
+  const refused: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+  });
   await page.goto('/checkout.html');
   await waitForRailReady(page);
+  // The inline script ran (the frame's CSP allowed it) and the boot script took its request instead of asking again.
+  expect(refused).toEqual([]);
   expect((await elementEvents(page)).filter((entry) => entry.type === 'ready')).toHaveLength(1);
   // The merchant page's own POST /create-payment goes to its server, not the API: these are the frame's calls only.
   expect(calls.filter((call) => call.startsWith('GET '))).toEqual(['GET /account/payment_methods?expand_payment=true']);

@@ -1,19 +1,21 @@
 /**
- * The frame document's only script: small, so it runs as soon as it arrives. It reads the fragment, starts the
- * load request (the payment's methods with the payment expanded: one request, one CORS preflight) and the penpal
- * handshake with the page, then runs the frame app (main.tsx, a separate chunk the document preloads in parallel),
- * which takes that response and that connection instead of starting them. Both so overlap the download and parse of
- * the app instead of following it (issue 17 §4).
+ * The frame document's module script: small, so it runs as soon as it arrives. It reads the fragment, takes the
+ * load request the document's inline script started (the payment's methods with the payment expanded: one request,
+ * one CORS preflight; started here only when the document has no such script) and starts the penpal handshake with
+ * the page, then runs the frame app (main.tsx, a separate chunk the document preloads in parallel), which takes that
+ * response and that connection instead of starting them. Both so overlap the download and parse of the app instead
+ * of following it (issue 17 §4).
  */
 import type { FrameMethods } from '../../protocol/frame-messages';
 import { clientError } from './errors';
 import { connectHost, methodsOnceStarted } from './host-connection';
-import { startLoadRequests } from './load-requests';
+import { startLoadRequests, takeEarlyLoad } from './load-requests';
 import { documentApiBaseUrl, parseFrameParams } from './params';
 import './styles.css';
 
 const params = parseFrameParams(window.location.hash, documentApiBaseUrl(document));
-const prefetched = params ? startLoadRequests(params.config, (...args) => window.fetch(...args)) : undefined;
+// Started by the document's inline script (early-load.ts) as the parser reached it; here only without that script.
+const prefetched = params ? (takeEarlyLoad(window) ?? startLoadRequests(params.config, (...args) => window.fetch(...args))) : undefined;
 // The penpal handshake with the page starts now too, so it is done by the time the app has its methods.
 let startApp!: (methods: FrameMethods) => void;
 const host = params ? connectHost(params.merchantOrigin, params.channel, methodsOnceStarted(new Promise((resolve) => (startApp = resolve)))) : undefined;

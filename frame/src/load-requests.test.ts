@@ -1,6 +1,6 @@
 import { describe, expect, test, vi } from 'vitest';
 import { createApiClient } from './api-client';
-import { loadPaths, startLoadRequests, withPrefetched } from './load-requests';
+import { EARLY_LOAD_KEY, loadPaths, startLoadRequests, takeEarlyLoad, withPrefetched, type EarlyLoadWindow } from './load-requests';
 import { CONFIG } from './test-utils';
 
 const PAYMENT = { payment_id: 'pay_abc123', status: 'requires_payment_method', amount: 100, currency: 'INR' };
@@ -14,6 +14,14 @@ describe('load requests started by the boot script', () => {
     expect(url).toBe(`${CONFIG.apiBaseUrl}/account/payment_methods?client_secret=${encodeURIComponent(CONFIG.clientSecret)}&expand_payment=true`);
     expect([...prefetched.keys()]).toEqual([url]);
     expect(fetch.mock.calls).toEqual([[url, { headers: { 'api-key': CONFIG.publishableKey } }]]);
+  });
+
+  test("the boot script takes the request the document's inline script started, once; anything else there is ignored", () => {
+    const started = startLoadRequests(CONFIG, vi.fn<typeof globalThis.fetch>(async () => new Response('{}')));
+    const win = { [EARLY_LOAD_KEY]: started } as unknown as EarlyLoadWindow;
+    expect(takeEarlyLoad(win)).toBe(started);
+    expect(takeEarlyLoad(win)).toBeUndefined();
+    expect(takeEarlyLoad({ [EARLY_LOAD_KEY]: 'not a map' } as unknown as EarlyLoadWindow)).toBeUndefined();
   });
 
   test("the API client's load takes the started response, once; later loads and polls fetch again", async () => {

@@ -30,6 +30,17 @@ export function startLoadRequests(config: ResolvedFrameConfig, fetchImpl: typeof
   return new Map([[url, response]]);
 }
 
+/** Where the frame document's inline head script (early-load.ts) leaves the load request it started. */
+export const EARLY_LOAD_KEY = '__railEarlyLoad';
+export type EarlyLoadWindow = Window & { [EARLY_LOAD_KEY]?: Prefetched };
+
+/** The load request the document's inline script started (handed out once), or undefined. */
+export function takeEarlyLoad(win: EarlyLoadWindow): Prefetched | undefined {
+  const started = win[EARLY_LOAD_KEY];
+  delete win[EARLY_LOAD_KEY];
+  return started instanceof Map ? started : undefined;
+}
+
 /** A fetch that answers a GET of a prefetched URL with its started response (once), and fetches anything else. */
 export function withPrefetched(prefetched: Prefetched | undefined, fetchImpl: typeof fetch): typeof fetch {
   return (input, init) => {

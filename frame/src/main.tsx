@@ -10,6 +10,9 @@ import { sanitizeUpdate, type FrameParams } from './params';
 import { PaymentModel } from './payment-model';
 import { observeHeight } from './resize';
 
+/** How long the first render waits for the load answer before it shows the skeleton (loader 'auto' and 'never'). */
+const SKELETON_DELAY_MS = 100;
+
 /**
  * focus when focus enters the form, blur when it leaves it, once each. Focus moving to the merchant page fires
  * window blur in the frame (not always focusout), so both are watched.
@@ -51,9 +54,12 @@ export function start(
   performance.mark('rail:app-start');
   let host: HostConnection | undefined = connection?.host;
   const emit = (event: FrameEvent) => host?.emit(event);
+  // `ready` means the form is rendered and takes input: the model says the methods are in, and the page hears it
+  // once the form showing them is in the document (onRendered), not before.
+  let readyPending = false;
   const model = new PaymentModel({
     config: params.config,
-    emit,
+    emit: (event) => (event.type === 'ready' ? (readyPending = true) : emit(event)),
     // The first load takes the boot script's responses; every later call fetches.
     fetch: withPrefetched(prefetched, (...args) => window.fetch(...args)),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
@@ -78,7 +84,7 @@ export function start(
   if (connection) connection.started(methods);
   else host = connectHost(params.merchantOrigin, params.channel, methods);
   // The API calls start before the handshake finishes; they need nothing from the host.
-  void model.load();
+  const loaded = model.load();
 
   applyFonts(params.config.fonts);
   effect(() => {
@@ -86,10 +92,20 @@ export function start(
     document.documentElement.lang = model.locale.value;
   });
   trackFocus(root, emit);
-  render(<PaymentForm model={model} onEscape={() => emit({ type: 'escape' })} onSubmit={() => emit({ type: 'submit' })} />, root);
-
+  const onRendered = () => {
+    if (!readyPending || model.phase.peek() === 'loading') return;
+    readyPending = false;
+    emit({ type: 'ready' });
+  };
   const height = observeHeight(root, (value) => emit({ type: 'resize', height: value }));
-  new MutationObserver(height.measure).observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
-  height.measure();
+  const renderForm = () => {
+    render(<PaymentForm model={model} onEscape={() => emit({ type: 'escape' })} onSubmit={() => emit({ type: 'submit' })} onRendered={onRendered} />, root);
+    new MutationObserver(height.measure).observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
+    height.measure();
+  };
+  // The load answer is often in already (the document's inline script asked for it): then the first render is the
+  // form itself, with no skeleton rendered, laid out and painted just before it. loader 'always' shows it at once.
+  if (params.config.loader === 'always') renderForm();
+  else void Promise.race([loaded.catch(() => {}), new Promise((resolve) => setTimeout(resolve, SKELETON_DELAY_MS))]).then(renderForm);
 }
 

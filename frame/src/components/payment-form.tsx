@@ -1,3 +1,4 @@
+import { useLayoutEffect } from 'preact/hooks';
 import type { LoaderOption } from '../../../protocol/frame-messages';
 import { displayAmount } from '../display-amount';
 import type { Payment } from '../payment-model';
@@ -25,13 +26,16 @@ export interface PaymentFormProps {
   onEscape(): void;
   /** Enter in a field: implicit submission, forwarded to the host. */
   onSubmit?(): void;
+  /** After each render that changed the phase, once its DOM is in place (before the browser paints it). */
+  onRendered?(): void;
 }
 
 /** The element's whole UI: amount, method selector, the method form or next-action screen, and one polite live region. */
-export function PaymentForm({ model, onEscape, onSubmit }: PaymentFormProps) {
+export function PaymentForm({ model, onEscape, onSubmit, onRendered }: PaymentFormProps) {
   const messages = model.messages.value;
   const amount = model.amount.value;
   const phase = model.phase.value;
+  useLayoutEffect(() => onRendered?.(), [phase]);
   const notice = model.notice.value;
   const screen = model.screen.value;
   const busy = phase === 'processing' || phase === 'waiting' || phase === 'action';

@@ -6,7 +6,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { describe, expect, test } from 'vitest';
 import { createLogger } from '../logger';
 import type { RuntimeManifest } from '../../../protocol/runtime-manifest';
-import { API_BASE_URL_PLACEHOLDER, RELEASES_DIR, createJsApp, frameCsp, readRuntimeManifest } from './js-app';
+import { API_BASE_URL_PLACEHOLDER, RELEASES_DIR, createJsApp, frameCsp, inlineScriptHashes, readRuntimeManifest } from './js-app';
 
 const ANCESTORS = ['https://shop.example.com', 'http://localhost:*', 'http://127.0.0.1:*'];
 const JS_URL = 'https://js.example.com';
@@ -245,6 +245,20 @@ describe('js listener', () => {
     const post = await js.request('/v1/', { method: 'POST' });
     expect(post.status).toBe(405);
     expect(await post.json()).toMatchObject({ error: { code: 'ERR_2007' } });
+  });
+
+  test("the frame's CSP allows its inline script by the hash of the bytes served, and no other inline script", async () => {
+    const dist = makeDist();
+    const inline = 'window.started=1;';
+    writeFileSync(
+      join(dist, 'frame', 'index.html'),
+      `<!doctype html><meta name="rail-api-base-url" content="${API_BASE_URL_PLACEHOLDER}"><script>${inline}</script><script type="module" src="/frame/assets/index-abc.js"></script>`,
+    );
+    const csp = (await app(dist).request('/frame/')).headers.get('content-security-policy') ?? '';
+    const hash = createHash('sha256').update(inline).digest('base64');
+    expect(csp).toContain(`script-src 'self' 'sha256-${hash}';`);
+    expect(csp).not.toContain('unsafe-inline');
+    expect(inlineScriptHashes('<script type="module" src="/a.js"></script><p>no inline</p>')).toEqual([]);
   });
 
   test('frameCsp with no ancestors forbids framing', () => {

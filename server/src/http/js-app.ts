@@ -8,6 +8,7 @@
  * deployment. The API base_url reaches the frame in its document (a meta tag this listener fills in) and the
  * runtime's own calls through /v1/config.json.
  */
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Hono, type Context } from 'hono';
@@ -130,10 +131,19 @@ function serveFile(c: Context, file: LoadedFile, headers: Record<string, string>
   return c.body(bytes as Uint8Array<ArrayBuffer>, 200);
 }
 
-/** The frame's Content-Security-Policy. */
-export function frameCsp(frameAncestors: readonly string[]): string {
+/**
+ * The frame's Content-Security-Policy: scripts from js_url only, plus the document's own inline scripts by their
+ * hashes (the early-load script, frame/src/early-load.ts), so no other inline script can run.
+ */
+export function frameCsp(frameAncestors: readonly string[], inlineScriptHashes: readonly string[] = []): string {
   const ancestors = frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'";
-  return `frame-ancestors ${ancestors}; script-src 'self'; object-src 'none'; base-uri 'none'`;
+  const scripts = ["'self'", ...inlineScriptHashes].join(' ');
+  return `frame-ancestors ${ancestors}; script-src ${scripts}; object-src 'none'; base-uri 'none'`;
+}
+
+/** CSP hash sources (`'sha256-<base64>'`) of the inline scripts (`<script>` without attributes) of a document. */
+export function inlineScriptHashes(html: string): string[] {
+  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => `'sha256-${createHash('sha256').update(match[1]!).digest('base64')}'`);
 }
 
 export function createJsApp(deps: JsAppDeps): Hono {
@@ -142,7 +152,12 @@ export function createJsApp(deps: JsAppDeps): Hono {
   const runtime = new CachedFile([join(deps.distDir, 'runtime', 'rail.js')]);
   const frameHtml = new CachedFile([join(deps.distDir, 'frame', 'index.html')], { [API_BASE_URL_PLACEHOLDER]: escapeAttribute(deps.publicBaseUrl) });
   const configJson = JSON.stringify({ api_base_url: deps.publicBaseUrl } satisfies RuntimeConfig);
-  const csp = frameCsp(deps.frameAncestors);
+  // The frame's CSP names its document's inline scripts, so it is derived from the loaded document (once).
+  let frameDocumentCsp: { file: LoadedFile; csp: string } | undefined;
+  const cspFor = (file: LoadedFile): string => {
+    if (frameDocumentCsp?.file !== file) frameDocumentCsp = { file, csp: frameCsp(deps.frameAncestors, inlineScriptHashes(new TextDecoder().decode(file.body))) };
+    return frameDocumentCsp.csp;
+  };
   let pinned: PinnedRuntime | undefined;
   const pinnedRuntime = async (): Promise<PinnedRuntime | undefined> => {
     if (pinned) return pinned;
@@ -233,7 +248,7 @@ export function createJsApp(deps: JsAppDeps): Hono {
     return serveFile(c, file, {
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': 'no-cache',
-      'Content-Security-Policy': csp,
+      'Content-Security-Policy': cspFor(file),
       'Referrer-Policy': 'no-referrer',
     });
   });
