@@ -24,8 +24,9 @@ export default defineConfig({
     baseURL: E2E.merchantUrl,
     launchOptions: {
       executablePath: existsSync(DEBIAN_CHROMIUM) ? DEBIAN_CHROMIUM : undefined,
-      // Without these flags Chromium reaches for Google hosts that this network refuses.
-      args: ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+      // Without these flags Chromium reaches for Google hosts that this network refuses. Debian's headless Chromium
+      // also loads its omnibox popup (about 400 files) for every new page unless its WebUI is turned off.
+      args: ['--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
     },
   },
   webServer: [
