@@ -6,6 +6,8 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { closeSync, fdatasyncSync, openSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { freePort, ROOT } from '../server/src/test-support/server-process';
 
@@ -132,4 +134,30 @@ export async function startBareHandler(): Promise<{ url: string; startupMs: numb
   const child = spawn(process.execPath, ['bench/bare-server.mjs', String(port)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolveReady) => child.stdout.once('data', () => resolveReady()));
   return { url: `http://127.0.0.1:${port}`, startupMs: performance.now() - started, stop: () => child.kill('SIGTERM') };
+}
+
+/**
+ * The disk's own durable-write latency: `count` 4 KB writes each followed by an fdatasync, one at a time, to a file
+ * in `dir`, at `perSecond`. Every acknowledged Rail write waits for one such sync (SQLite's WAL, PostgreSQL's
+ * commit), and a payment for several in a row, so their tail is a floor under a payment's.
+ */
+export async function fdatasyncLatency(dir: string, perSecond: number, count: number): Promise<{ p50: number; p99: number }> {
+  const path = join(dir, 'fdatasync-probe');
+  const fd = openSync(path, 'w');
+  const page = Buffer.alloc(4096, 1);
+  const latencies: number[] = [];
+  try {
+    for (let i = 0; i < count; i += 1) {
+      writeSync(fd, page, 0, page.length, (i % 64) * page.length);
+      const started = performance.now();
+      fdatasyncSync(fd);
+      latencies.push(performance.now() - started);
+      await new Promise((resolveWait) => setTimeout(resolveWait, 1000 / perSecond));
+    }
+  } finally {
+    closeSync(fd);
+    rmSync(path, { force: true });
+  }
+  latencies.sort((a, b) => a - b);
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
 }
