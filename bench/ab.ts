@@ -9,10 +9,16 @@
  * keyed: 0 without Idempotency-Key, 1 with one on every call, 01 A without and B with (the key's overhead when A and
  * B are the same build).
  * Environment: BENCH_CONNECTIONS (default 16), DATABASE_URL_A / DATABASE_URL_B to run on PostgreSQL instead.
+ *
+ * BENCH_OPEN_LOOP=<payments/s>|half switches the rounds to the open loop of the bench's half-load figure (whole
+ * payments started at a fixed rate, timed from their scheduled start; `half` is half of A's closed-loop peak taken
+ * after the warm-up). Each round also runs the same client at the same rate against the bare Hono handler, the
+ * client's own tail on this machine. Prints each round's p50 / p90 / p99 / max and the medians of p99: B/A, and
+ * each build's over the bare handler's. BENCH_SERVER_FLAGS adds node flags to both servers (e.g. --trace-gc).
  */
 import { readFileSync } from 'node:fs';
 import { FIXED_SECRET_KEY } from '../server/src/test-support/server-process';
-import { runChain, type ChainResult } from './load';
+import { openLoopPayments, runChain, startBareHandler, type ChainResult, type PaymentLatency } from './load';
 import { bootServer, rssMb, tempDir } from './process-metrics';
 
 const [pathA, pathB, roundsArg = '4', secondsArg = '5', keyedArg = '0'] = process.argv.slice(2);
@@ -21,6 +27,8 @@ const rounds = Number(roundsArg);
 const seconds = Number(secondsArg);
 const keyedFor = (which: number) => keyedArg === '1' || (keyedArg === '01' && which === 1);
 const connections = Number(process.env['BENCH_CONNECTIONS'] ?? 16);
+const openLoop = process.env['BENCH_OPEN_LOOP'];
+const serverFlags = (process.env['BENCH_SERVER_FLAGS'] ?? '').split(' ').filter((flag) => flag !== '');
 
 /** CPU time (user + system) a process has used, in ms (Linux /proc; clock ticks of 10 ms). */
 const cpuMs = (pid: number) => {
@@ -31,9 +39,18 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 const dirs = [tempDir('rail-ab-a-'), tempDir('rail-ab-b-')];
 const servers = [
-  await bootServer([pathA], { dataDir: dirs[0]!.path, databaseUrl: process.env['DATABASE_URL_A'] }),
-  await bootServer([pathB], { dataDir: dirs[1]!.path, databaseUrl: process.env['DATABASE_URL_B'] }),
+  await bootServer([...serverFlags, pathA], { dataDir: dirs[0]!.path, databaseUrl: process.env['DATABASE_URL_A'] }),
+  await bootServer([...serverFlags, pathB], { dataDir: dirs[1]!.path, databaseUrl: process.env['DATABASE_URL_B'] }),
 ];
+if (openLoop !== undefined) {
+  try {
+    await openLoopRounds(openLoop);
+  } finally {
+    for (const server of servers) await server.stop();
+    for (const dir of dirs) dir.remove();
+  }
+  process.exit(0);
+}
 const results: ChainResult[][] = [[], []];
 const cpuPerCall: number[][] = [[], []];
 try {
@@ -61,4 +78,32 @@ try {
 } finally {
   for (const server of servers) await server.stop();
   for (const dir of dirs) dir.remove();
+}
+
+async function openLoopRounds(rateArg: string): Promise<void> {
+  const bare = await startBareHandler();
+  try {
+    for (const [which, server] of servers.entries()) await runChain(server.baseUrl, { connections, seconds: 2, apiKey: FIXED_SECRET_KEY, idempotency: keyedFor(which) });
+    const peak = rateArg === 'half' ? (await runChain(servers[0]!.baseUrl, { connections, seconds: 3, apiKey: FIXED_SECRET_KEY })).paymentsPerSecond : undefined;
+    const rate = peak === undefined ? Number(rateArg) : peak / 2;
+    console.log(`open loop at ${rate.toFixed(0)} payments/s${peak === undefined ? '' : ` (half of A's closed-loop ${peak.toFixed(0)})`}, ${seconds} s per round`);
+    await openLoopPayments(bare.url, FIXED_SECRET_KEY, rate, 1);
+    const latencies: PaymentLatency[][] = [[], [], []];
+    const show = (l: PaymentLatency) => `p50 ${l.p50.toFixed(1)} p90 ${l.p90.toFixed(1)} p99 ${l.p99.toFixed(1)} max ${l.max.toFixed(1)} ms, errors ${l.errors}`;
+    for (let round = 0; round < rounds; round += 1) {
+      const order = round % 2 === 0 ? [0, 1, 2] : [2, 1, 0];
+      for (const which of order) {
+        const url = which === 2 ? bare.url : servers[which]!.baseUrl;
+        const latency = await openLoopPayments(url, FIXED_SECRET_KEY, rate, seconds);
+        latencies[which]!.push(latency);
+        console.log(`round ${round} ${['A', 'B', 'bare'][which]}: ${show(latency)}`);
+      }
+    }
+    const [a, b, base] = latencies.map((list) => median(list.map((l) => l.p99))) as [number, number, number];
+    console.log(`median p99 A ${a.toFixed(1)} B ${b.toFixed(1)} bare ${base.toFixed(1)} ms: B/A ${(b / a).toFixed(2)}, A/bare ${(a / base).toFixed(2)}, B/bare ${(b / base).toFixed(2)}`);
+    const [a50, b50, base50] = latencies.map((list) => median(list.map((l) => l.p50))) as [number, number, number];
+    console.log(`median p50 A ${a50.toFixed(1)} B ${b50.toFixed(1)} bare ${base50.toFixed(1)} ms`);
+  } finally {
+    bare.stop();
+  }
 }

@@ -15,7 +15,7 @@ import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, postgresReachable } from '../server/src/test-support/harness';
 import { FIXED_SECRET_KEY, freePort, railEnv, ROOT } from '../server/src/test-support/server-process';
-import { openLoopPayments, runChain, type ChainResult, type PaymentLatency } from './load';
+import { fdatasyncLatency, openLoopPayments, runChain, startBareHandler, type ChainResult, type PaymentLatency } from './load';
 import { mountBench, mountTable } from './mount';
 import { startupBench, startupTable } from './startup';
 import { bootServer, pgbenchTps, rssMb, summarizeProfile, tempDir } from './process-metrics';
@@ -39,6 +39,10 @@ interface EngineResult {
   keyed: ChainResult;
   halfLoad: PaymentLatency;
   halfLoadRate: number;
+  /** The same open-loop client at the same rate against the bare handler, right after: the client's own tail. */
+  halfLoadBare: PaymentLatency;
+  /** The disk's fdatasync latency right after, at the half-load payment rate times the syncs of a payment. */
+  halfLoadSync: { p50: number; p99: number };
   profile: { category: string; percent: number }[];
 }
 
@@ -46,18 +50,26 @@ const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toF
 const percent = (part: number, whole: number) => `${fixed((100 * part) / whole, 1)} %`;
 
 async function bareCeiling(): Promise<ChainResult & { startupMs: number }> {
-  const port = await freePort();
-  const { spawn } = await import('node:child_process');
-  const started = performance.now();
-  const child = spawn(process.execPath, ['bench/bare-server.mjs', String(port)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolveReady) => child.stdout.once('data', () => resolveReady()));
-  const startupMs = performance.now() - started;
-  const url = `http://127.0.0.1:${port}`;
+  const bare = await startBareHandler();
   try {
-    await runChain(url, { connections: CONNECTIONS, seconds: WARMUP_SECONDS });
-    return { ...(await runChain(url, { connections: CONNECTIONS, seconds: SECONDS })), startupMs };
+    await runChain(bare.url, { connections: CONNECTIONS, seconds: WARMUP_SECONDS });
+    return { ...(await runChain(bare.url, { connections: CONNECTIONS, seconds: SECONDS })), startupMs: bare.startupMs };
   } finally {
-    child.kill('SIGTERM');
+    bare.stop();
+  }
+}
+
+/** Durable writes a payment waits for one after another: create's insert; confirm's claim, rail ledger, answer. */
+const DURABLE_WAITS_PER_PAYMENT = 4;
+
+/** The half-load open loop against the bare handler (after a 1 s warm-up at the same rate). */
+async function bareOpenLoop(perSecond: number): Promise<PaymentLatency> {
+  const bare = await startBareHandler();
+  try {
+    await openLoopPayments(bare.url, FIXED_SECRET_KEY, perSecond, 1);
+    return await openLoopPayments(bare.url, FIXED_SECRET_KEY, perSecond, SECONDS);
+  } finally {
+    bare.stop();
   }
 }
 
@@ -78,7 +90,9 @@ async function measureEngine(engine: EngineResult['engine'], databaseUrl: string
       const keyed = await runChain(server.baseUrl, { connections: CONNECTIONS, seconds: SECONDS, apiKey: FIXED_SECRET_KEY, idempotency: true });
       const halfLoadRate = plain.paymentsPerSecond / 2;
       const halfLoad = await openLoopPayments(server.baseUrl, FIXED_SECRET_KEY, halfLoadRate, SECONDS);
-      return { engine, firstBootMs: first.startupMs, restartMs: server.startupMs, rssIdleMb, rssLoadMb, plain, bareBeside, keyed, halfLoad, halfLoadRate, profile: PROFILE ? await profileUnderLoad(data.path, databaseUrl) : [] };
+      const halfLoadBare = await bareOpenLoop(halfLoadRate);
+      const halfLoadSync = await fdatasyncLatency(data.path, halfLoadRate * DURABLE_WAITS_PER_PAYMENT, 500);
+      return { engine, firstBootMs: first.startupMs, restartMs: server.startupMs, rssIdleMb, rssLoadMb, plain, bareBeside, keyed, halfLoad, halfLoadRate, halfLoadBare, halfLoadSync, profile: PROFILE ? await profileUnderLoad(data.path, databaseUrl) : [] };
     } finally {
       await server.stop();
     }
@@ -197,6 +211,16 @@ function render(bare: ChainResult & { startupMs: number }, results: EngineResult
   row('payments/s as a share of pgbench TPS (same clients)', (r) => (r.engine === 'PostgreSQL' && pgbench ? percent(r.plain.paymentsPerSecond, pgbench) : '-'), '>= 25 % (PostgreSQL)');
   row('per-call latency p50 / p99 at peak (ms)', (r) => `${fixed(r.plain.callP50, 1)} / ${fixed(r.plain.callP99, 1)}`, '');
   row('create+confirm p50 / p99 at 50 % of peak (ms)', (r) => `${fixed(r.halfLoad.p50, 1)} / ${fixed(r.halfLoad.p99, 1)} (${fixed(r.halfLoadRate)} payments/s, ${r.halfLoad.errors} errors)`, 'p99 <= 25 ms');
+  row(
+    'the same open loop against the bare handler: p50 / p99 (ms), and Rail p99 / bare p99',
+    (r) => `${fixed(r.halfLoadBare.p50, 1)} / ${fixed(r.halfLoadBare.p99, 1)} (${fixed(r.halfLoad.p99 / r.halfLoadBare.p99, 1)}x)`,
+    '',
+  );
+  row(
+    `the disk's fdatasync p50 / p99 (ms), right after (a payment waits for ${DURABLE_WAITS_PER_PAYMENT} in a row)`,
+    (r) => `${fixed(r.halfLoadSync.p50, 2)} / ${fixed(r.halfLoadSync.p99, 1)}`,
+    '',
+  );
   row('+ Idempotency-Key: payments/s (overhead)', (r) => `${fixed(r.keyed.paymentsPerSecond)} (${percent(r.plain.paymentsPerSecond - r.keyed.paymentsPerSecond, r.plain.paymentsPerSecond)})`, 'overhead <= 20 %');
   row('errors (non-2xx, closed loop)', (r) => String(r.plain.errors + r.keyed.errors), '0');
   row('start-up to first 200: first boot / restart (ms)', (r) => `${fixed(r.firstBootMs)} / ${fixed(r.restartMs)}`, 'restart <= 300 ms');
@@ -278,7 +302,10 @@ Generated by \`npm run bench\` (bench/run.ts) on ${new Date().toISOString().slic
   before each engine's closed loop (the share uses that adjacent figure: the machine's load moves within a run); pgbench's TPC-B-like transaction
   (5 statements, durable) at the same client count is the database's own ceiling.
 - Latency at half load: an open-loop client starts whole payments at half the measured peak rate and times each
-  from its scheduled start (queueing included).
+  from its scheduled start (queueing included). Right after, the same client at the same rate against the bare
+  handler: its p99 is the client's own scheduling delay on the shared cores, a floor under Rail's. Then the disk's
+  own fdatasync latency (4 KB write + fdatasync, one at a time, 500 of them at the rate a payment's durable writes
+  come at): a payment waits for several of these in a row, so their tail is another floor.
 - Start-up: spawn to the first 200 of \`/health\`, on an empty store (first boot: migrations, bootstrap, key
   hashing) and on an existing one (restart). Memory: VmRSS of the server process. The section "Start-up and
   memory" below (bench/startup.ts) times, in interleaved rounds, the compiled server, the \`rail start\` CLI and

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, type SqliteDatabase as KyselySqliteDatabase, type SqliteStatement } from 'kysely';
+import { FALLBACK_AUTOCHECKPOINT_PAGES, SqliteCheckpointer } from './sqlite-checkpointer';
 import { GroupCommitSqliteDialect, SqliteGroupCommit, type SyncCommitted } from './sqlite-group-commit';
 import type Pg from 'pg';
 import type { Database } from './schema';
@@ -24,6 +25,8 @@ export interface OpenDatabaseOptions {
   onIdleConnectionError?: (error: Error) => void;
   /** How SQLite's committed batches are made durable; the WAL's fdatasync unless a test holds it. */
   sqliteSync?: (sqlite: SqliteDatabase.Database) => SyncCommitted;
+  /** How often the checkpoint worker runs (storage/sqlite-checkpointer.ts); tests shorten it. */
+  checkpointIntervalMs?: number;
 }
 
 const INT8_OID = 20;
@@ -48,6 +51,13 @@ function pgTypes(pg: typeof Pg): { getTypeParser: typeof Pg.types.getTypeParser 
 }
 
 const groupCommits = new WeakMap<Kysely<Database>, SqliteGroupCommit>();
+
+const checkpointers = new WeakMap<Kysely<Database>, SqliteCheckpointer>();
+
+/** The checkpoint worker of a SQLite database opened here (undefined for PostgreSQL and in-memory databases). */
+export function checkpointerOf(db: Kysely<Database>): SqliteCheckpointer | undefined {
+  return checkpointers.get(db);
+}
 
 /** The group commit of a SQLite database opened here (undefined for PostgreSQL). */
 export function groupCommitOf(db: Kysely<Database>): SqliteGroupCommit | undefined {
@@ -102,8 +112,19 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // Checkpoints run on a worker thread (storage/sqlite-checkpointer.ts); this connection's own is the fallback.
+  const checkpointer = sqlite.memory
+    ? undefined
+    : new SqliteCheckpointer(sqlite.name, {
+        ...(options.checkpointIntervalMs !== undefined ? { intervalMs: options.checkpointIntervalMs } : {}),
+        onError: (message) => process.emitWarning(`SQLite checkpoint worker: ${message}`),
+      });
+  if (checkpointer !== undefined) sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   const group = new SqliteGroupCommit(sqlite, options.sqliteSync?.(sqlite));
-  const db = new Kysely<Database>({ dialect: new GroupCommitSqliteDialect({ database: withStatementCache(sqlite, STATEMENT_CACHE_SIZE, group) }, group) });
+  const db = new Kysely<Database>({
+    dialect: new GroupCommitSqliteDialect({ database: withStatementCache(sqlite, STATEMENT_CACHE_SIZE, group) }, group, () => checkpointer?.stop()),
+  });
   groupCommits.set(db, group);
+  if (checkpointer !== undefined) checkpointers.set(db, checkpointer);
   return { db, engine: 'sqlite' };
 }

@@ -253,6 +253,8 @@ export class GroupCommitSqliteDriver extends SqliteDriver {
   constructor(
     config: SqliteDialectConfig,
     private readonly group: SqliteGroupCommit,
+    /** Runs after the last sync and before the connection closes (the checkpoint worker's stop). */
+    private readonly beforeClose?: () => Promise<void> | undefined,
   ) {
     super(config);
   }
@@ -293,6 +295,7 @@ export class GroupCommitSqliteDriver extends SqliteDriver {
 
   override async destroy(): Promise<void> {
     await this.group.drain();
+    await this.beforeClose?.();
     await super.destroy();
   }
 }
@@ -302,11 +305,12 @@ export class GroupCommitSqliteDialect extends SqliteDialect {
   constructor(
     private readonly config: SqliteDialectConfig,
     private readonly group: SqliteGroupCommit,
+    private readonly beforeClose?: () => Promise<void> | undefined,
   ) {
     super(config);
   }
 
   override createDriver(): Driver {
-    return new GroupCommitSqliteDriver(this.config, this.group);
+    return new GroupCommitSqliteDriver(this.config, this.group, this.beforeClose);
   }
 }

@@ -1,0 +1,107 @@
+/**
+ * WAL checkpoints on the worker thread (storage/sqlite-checkpointer.ts): what the request connection committed
+ * reaches the database file itself without a checkpoint on the event loop, the WAL starts over once the worker has
+ * copied all of it (it does not grow without bound), and writes made while checkpoints run are all there after a
+ * reopen.
+ */
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { RailLedgerKey } from './recovery/records';
+import { checkpointerOf, openDatabase } from './database';
+import { SqlStore } from './sql-store';
+import type { SqliteCheckpointer } from './sqlite-checkpointer';
+
+const key = (reference: string): RailLedgerKey => ({ accountId: 'acc_ckpt', mode: 'test', rail: 'upi', operation: 'authorize', reference });
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('SQLite checkpoints on a worker thread', () => {
+  let dir: string;
+  let file: string;
+  let store: SqlStore;
+  let checkpointer: SqliteCheckpointer;
+
+  const open = async () => {
+    const { db } = openDatabase({ sqliteFile: file, checkpointIntervalMs: 5 });
+    store = new SqlStore(db, 'sqlite');
+    checkpointer = checkpointerOf(db)!;
+    await store.migrate();
+  };
+  const write = (references: string[]) =>
+    Promise.all(references.map((reference) => store.transaction((tx) => tx.railLedger.rememberRailAnswer(key(reference), { kind: 'pending' }, new Date()))));
+  const rowsIn = (path: string) => {
+    const connection = new BetterSqlite3(path);
+    try {
+      return (connection.prepare("select count(*) as n from rail_ledger where reference like 'ck-%'").get() as { n: number }).n;
+    } finally {
+      connection.close();
+    }
+  };
+  /** Every frame of the WAL copied into the database file, as of the worker's last checkpoint. */
+  const caughtUp = () => checkpointer.last !== undefined && checkpointer.last.busy === 0 && checkpointer.last.checkpointed === checkpointer.last.log;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rail-checkpoint-'));
+    file = join(dir, 'rail.sqlite');
+    await open();
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('committed writes reach the database file itself: the worker checkpointed them, far below any automatic threshold', async () => {
+    await write(['ck-1', 'ck-2', 'ck-3']);
+    // The database file alone, without its WAL: only what a checkpoint copied is in it.
+    const copy = join(dir, 'copy.sqlite');
+    const inFileAlone = () => {
+      rmSync(`${copy}-wal`, { force: true });
+      copyFileSync(file, copy);
+      try {
+        return rowsIn(copy);
+      } catch {
+        return 0; // not even the schema has been copied yet
+      }
+    };
+    await until(() => inFileAlone() === 3, 'the database file holds the three rows');
+    expect(inFileAlone()).toBe(3);
+  });
+
+  test('the WAL starts over once the worker has copied it all, instead of growing', async () => {
+    await write(Array.from({ length: 200 }, (_, i) => `ck-grow-${i}`));
+    await until(() => caughtUp() && checkpointer.last!.log > 20, 'the worker copied the first writes');
+    const grown = checkpointer.last!.log;
+    // A writer that finds every frame copied writes from the start of the WAL again; one that comes while a
+    // checkpoint still runs appends, so a trickle of writes is what an idle-ish server sees.
+    const trickle: Promise<unknown>[] = [];
+    await until(() => {
+      trickle.push(write([`ck-after-${trickle.length}`]));
+      return checkpointer.last!.log < grown;
+    }, 'a checkpoint saw the WAL start over');
+    await Promise.all(trickle);
+    expect(checkpointer.last!.log).toBeLessThan(grown);
+  });
+
+  test('writes made while checkpoints run are all there after a reopen', async () => {
+    const references: string[] = [];
+    for (let burst = 0; burst < 20; burst += 1) {
+      const batch = Array.from({ length: 50 }, (_, i) => `ck-many-${burst}-${i}`);
+      references.push(...batch);
+      await write(batch);
+      await new Promise((resolve) => setTimeout(resolve, 3));
+    }
+    expect(checkpointer.checkpoints).toBeGreaterThan(0);
+    await store.close();
+    await open();
+    expect(rowsIn(file)).toBe(references.length);
+  });
+});
