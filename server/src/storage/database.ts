@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, type SqliteDatabase as KyselySqliteDatabase, type SqliteStatement } from 'kysely';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, SqliteCheckpointer } from './sqlite-checkpointer';
-import { GroupCommitSqliteDialect, SqliteGroupCommit, type SyncCommitted } from './sqlite-group-commit';
+import { GroupCommitSqliteDialect, SqliteGroupCommit, walSync, type SyncCommitted } from './sqlite-group-commit';
 import type Pg from 'pg';
 import type { Database } from './schema';
 
@@ -112,7 +112,8 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  // Checkpoints run on a worker thread (storage/sqlite-checkpointer.ts); this connection's own is the fallback.
+  // Checkpoints run on a worker thread (storage/sqlite-checkpointer.ts), from the first sync on; this connection's own
+  // is the fallback.
   const checkpointer = sqlite.memory
     ? undefined
     : new SqliteCheckpointer(sqlite.name, {
@@ -120,7 +121,11 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
         onError: (message) => process.emitWarning(`SQLite checkpoint worker: ${message}`),
       });
   if (checkpointer !== undefined) sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
-  const group = new SqliteGroupCommit(sqlite, options.sqliteSync?.(sqlite));
+  const sync = options.sqliteSync?.(sqlite) ?? walSync(sqlite);
+  const group = new SqliteGroupCommit(sqlite, checkpointer === undefined ? sync : () => {
+    checkpointer.start();
+    return sync();
+  });
   const db = new Kysely<Database>({
     dialect: new GroupCommitSqliteDialect({ database: withStatementCache(sqlite, STATEMENT_CACHE_SIZE, group) }, group, () => checkpointer?.stop()),
   });

@@ -104,4 +104,15 @@ describe('SQLite checkpoints on a worker thread', () => {
     await open();
     expect(rowsIn(file)).toBe(references.length);
   });
+
+  test('the worker starts with the first write: a database opened and only read runs none', async () => {
+    await write(['ck-first']);
+    expect(checkpointer.started).toBe(true);
+    await store.close();
+    await open();
+    expect(await store.railLedger.findRailAnswer(key('ck-first'))).toEqual({ kind: 'pending' });
+    expect(checkpointer.started).toBe(false);
+    await write(['ck-second']);
+    expect(checkpointer.started).toBe(true);
+  });
 });

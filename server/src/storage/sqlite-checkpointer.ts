@@ -61,35 +61,57 @@ parentPort.on('message', (message) => {
 });
 `;
 
+/**
+ * Started by the first commit that needs a sync (start()), not at open: an idle server, and every database opened
+ * only to read or migrate nothing (a CLI command, a restart on an existing store), spends no thread and no V8 heap on
+ * it (some 15 MB of resident memory).
+ */
 export class SqliteCheckpointer {
-  readonly #worker: Worker;
-  readonly #exited: Promise<void>;
+  #worker: Worker | undefined;
+  #exited: Promise<void> = Promise.resolve();
   /** Checkpoints that copied or found new frames, and the last one's result. */
   checkpoints = 0;
   last: CheckpointResult | undefined;
-  #onError: (message: string) => void;
+  readonly #file: string;
+  readonly #intervalMs: number;
+  readonly #onError: (message: string) => void;
 
   constructor(file: string, options: { intervalMs?: number; onError?: (message: string) => void } = {}) {
+    this.#file = file;
+    this.#intervalMs = options.intervalMs ?? CHECKPOINT_INTERVAL_MS;
     this.#onError = options.onError ?? (() => {});
-    this.#worker = new Worker(WORKER_SOURCE, {
+  }
+
+  get started(): boolean {
+    return this.#worker !== undefined;
+  }
+
+  /** Starts the worker if it is not running. */
+  start(): void {
+    if (this.#worker !== undefined) return;
+    const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { file, intervalMs: options.intervalMs ?? CHECKPOINT_INTERVAL_MS, sqliteModule: createRequire(import.meta.url).resolve('better-sqlite3') },
+      workerData: { file: this.#file, intervalMs: this.#intervalMs, sqliteModule: createRequire(import.meta.url).resolve('better-sqlite3') },
     });
     // The server's lifetime is not the worker's to hold: a process that is done exits (and SQLite is crash-safe).
-    this.#worker.unref();
-    this.#worker.on('message', (message: { kind: 'checkpoint'; row: CheckpointResult } | { kind: 'error'; message: string }) => {
+    worker.unref();
+    worker.on('message', (message: { kind: 'checkpoint'; row: CheckpointResult } | { kind: 'error'; message: string }) => {
       if (message.kind === 'checkpoint') {
         this.checkpoints += 1;
         this.last = message.row;
       } else this.#onError(message.message);
     });
-    this.#worker.on('error', (error) => this.#onError(String(error)));
-    this.#exited = new Promise((resolve) => this.#worker.once('exit', () => resolve()));
+    worker.on('error', (error) => this.#onError(String(error)));
+    this.#exited = new Promise((resolve) => worker.once('exit', () => resolve()));
+    this.#worker = worker;
   }
 
   /** Stops the timer and closes the worker's connection (before the request connection closes). */
   async stop(): Promise<void> {
-    this.#worker.postMessage('stop');
+    const worker = this.#worker;
+    if (worker === undefined) return;
+    this.#worker = undefined;
+    worker.postMessage('stop');
     await this.#exited;
   }
 }
