@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHmac, randomInt } from 'node:crypto';
 import { GENERATED_ID_RANDOM_LENGTH, ID_PREFIX, type IdKind } from '../../../protocol/ids';
 
@@ -19,13 +18,6 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-interface Derivation {
-  seed: string;
-  counters: Map<IdKind, number>;
-}
-
-const derivation = new AsyncLocalStorage<Derivation>();
-
 /**
  * The kinds whose ids are derived: the objects a request creates, whose id tells a re-run that the object exists.
  * Events, attempts and keys stay random: side work a re-run may do differently must never reuse a first run's id.
@@ -33,14 +25,23 @@ const derivation = new AsyncLocalStorage<Derivation>();
 const DERIVED_KINDS: ReadonlySet<IdKind> = new Set<IdKind>(['payment', 'refund', 'customer', 'collection', 'settlement', 'dispute', 'file', 'paymentMethod', 'mandate', 'subscription']);
 
 /**
- * Runs `work` with the ids it generates derived from `seed` (the n-th id of each kind is a function of the seed,
- * the kind and n) instead of drawn at random. An Idempotency-Key request runs this way, seeded by its key and
- * request: if the process dies after the effect committed but before the answer was stored, the retry generates
- * the same ids, finds the object already there, and answers it instead of creating a second one. Only the ids of
- * created objects are derived (DERIVED_KINDS); secrets stay random.
+ * An IdGenerator whose ids of created objects (DERIVED_KINDS) are derived from `seed`: the n-th id of each kind is a
+ * function of the seed, the kind and n, instead of drawn at random. An Idempotency-Key request runs with one, seeded
+ * by its key and request: if the process dies after the effect committed but before the answer was stored, the
+ * retry generates the same ids, finds the object already there, and answers it instead of creating a second one.
+ * Other kinds and secrets come from `base`. One generator per request: it counts the ids it has given.
  */
-export function withDerivedIds<T>(seed: string, work: () => Promise<T>): Promise<T> {
-  return derivation.run({ seed, counters: new Map() }, work);
+export function derivedIds(seed: string, base: IdGenerator): IdGenerator {
+  const counters = new Map<IdKind, number>();
+  return {
+    id: (kind) => {
+      if (!DERIVED_KINDS.has(kind)) return base.id(kind);
+      const n = (counters.get(kind) ?? 0) + 1;
+      counters.set(kind, n);
+      return `${ID_PREFIX[kind]}_${hmacBase62(seed, `${kind}:${n}`, GENERATED_ID_RANDOM_LENGTH)}`;
+    },
+    secret: (length) => base.secret(length),
+  };
 }
 
 /** `length` (at most 32) base62 characters of HMAC-SHA512(key, label): the same for the same key and label. */
@@ -53,12 +54,6 @@ export function hmacBase62(key: string | Buffer, label: string, length: number):
 }
 
 export const cryptoIds: IdGenerator = {
-  id: (kind) => {
-    const derived = DERIVED_KINDS.has(kind) ? derivation.getStore() : undefined;
-    if (derived === undefined) return `${ID_PREFIX[kind]}_${randomBase62(GENERATED_ID_RANDOM_LENGTH)}`;
-    const n = (derived.counters.get(kind) ?? 0) + 1;
-    derived.counters.set(kind, n);
-    return `${ID_PREFIX[kind]}_${hmacBase62(derived.seed, `${kind}:${n}`, GENERATED_ID_RANDOM_LENGTH)}`;
-  },
+  id: (kind) => `${ID_PREFIX[kind]}_${randomBase62(GENERATED_ID_RANDOM_LENGTH)}`,
   secret: (length) => randomBase62(length),
 };

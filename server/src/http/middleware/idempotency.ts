@@ -2,7 +2,7 @@ import type { Context, Next } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { CoreDeps } from '../../core/shared/deps';
 import { beginIdempotentRequest, finishIdempotentRequest, IDEMPOTENCY_HEADER, parseIdempotencyKey, requestFingerprint } from '../../core/auth/idempotency';
-import { withDerivedIds } from '../../kernel/ids';
+import { derivedIds } from '../../kernel/ids';
 import type { StoredResponse } from '../../storage/idempotency/records';
 import type { AppEnv } from '../env';
 import { requestBodyBytes, requestBodyText } from '../request-body';
@@ -72,8 +72,9 @@ export async function runIdempotent(deps: CoreDeps, c: Context<AppEnv>, next: Ne
   const jsonText = captureJsonText(c);
   try {
     // Ids of this execution are derived from the key and the request, so a re-run after a crash finds what the
-    // first run created (kernel/ids.ts) instead of creating it again.
-    await withDerivedIds(`${scope.accountId}|${scope.mode}|${scope.keyKind}|${key}|${fingerprint}`, () => next());
+    // first run created (kernel/ids.ts) instead of creating it again. Routes hand them to the core (env.ts coreDeps).
+    c.set('derivedIds', derivedIds(`${scope.accountId}|${scope.mode}|${scope.keyKind}|${key}|${fingerprint}`, deps.ids));
+    await next();
   } catch (error) {
     // The release is a write after the claim: the sync it waits for covers the claim too.
     await finishIdempotentRequest(deps, scope, key, decision.claimToken, { status: 500, headers: {}, body: '' }).catch(() => undefined);

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../schema';
 import type { IdempotencyKeyRecord, IdempotencyScope, StoredResponse } from './records';
 import type { InsertResult } from '../../kernel/store-types';
@@ -39,9 +39,10 @@ function inFlightValues(record: IdempotencyKeyRecord) {
   };
 }
 
-// The two statements of every request with a key, compiled once (storage/compiled-query.ts).
-const insertClaimQuery = compiledOnce<{ accountId: string; mode: string; keyKind: string; key: string } & ReturnType<typeof inFlightValues>>((db, value) =>
-  db
+type ClaimValues = { accountId: string; mode: string; keyKind: string; key: string } & ReturnType<typeof inFlightValues>;
+
+function insertClaim(db: Db, value: (name: keyof ClaimValues & string) => never) {
+  return db
     .insertInto('idempotency_keys')
     .values({
       account_id: value('accountId'),
@@ -60,8 +61,20 @@ const insertClaimQuery = compiledOnce<{ accountId: string; mode: string; keyKind
       created_at: value('createdAt'),
       expires_at: value('expiresAt'),
     })
-    .onConflict((oc) => oc.doNothing())
-    .modifyEnd(sql.raw(NO_DURABLE_WAIT)),
+    .onConflict((oc) => oc.doNothing());
+}
+
+// The two statements of every request with a key, compiled once (storage/compiled-query.ts).
+const insertClaimQuery = compiledOnce<ClaimValues>((db, value) => insertClaim(db, value).modifyEnd(sql.raw(NO_DURABLE_WAIT)));
+
+/**
+ * PostgreSQL's form of NO_DURABLE_WAIT: the inserted row turns synchronous_commit off for the statement's own
+ * transaction (set_config local, so the session keeps it on), and the claim commits without waiting for its WAL
+ * flush. PostgreSQL flushes its WAL in order, so the next durable commit covers the claim: the operation's own, or
+ * the answer's update that the request waits for before it answers. A conflict inserts nothing and sets nothing.
+ */
+const insertClaimWithoutCommitWaitQuery = compiledOnce<ClaimValues>((db, value) =>
+  insertClaim(db, value).returning(sql<string>`set_config('synchronous_commit', 'off', true)`.as('synchronous_commit')),
 );
 
 const completeQuery = compiledOnce<{
@@ -116,7 +129,9 @@ export class SqlIdempotencyStore implements IdempotencyStore {
   async insertClaim(record: IdempotencyKeyRecord): Promise<{ result: InsertResult; durable: Promise<void> }> {
     // The claim only keeps concurrent repeats out: the request goes on as soon as the row is in (NO_DURABLE_WAIT),
     // and waits for its durability before it answers (the operation's own commit is usually the sync that covers it).
-    const result = await insertClaimQuery(this.db, {
+    // Inside a transaction the setting would weaken the whole transaction's commit: there the claim waits as any write.
+    const withoutCommitWait = this.db.getExecutor().adapter instanceof PostgresAdapter && !this.db.isTransaction;
+    const result = await (withoutCommitWait ? insertClaimWithoutCommitWaitQuery : insertClaimQuery)(this.db, {
       accountId: record.accountId,
       mode: record.mode,
       keyKind: record.keyKind,

@@ -5,7 +5,9 @@ export interface IdempotencyStore {
   /**
    * Claims a key: inserts the in-flight row, or reports that a row for the key already exists. Resolves once the row
    * is visible to every later request, which may be before a crash could not lose it: `durable` resolves then (on
-   * SQLite, the group commit's sync; storage/sqlite-group-commit.ts). Await it before answering the request.
+   * SQLite, the group commit's sync; storage/sqlite-group-commit.ts). Await it before answering the request. On
+   * PostgreSQL it resolves at once: the claim commits without waiting for its WAL flush, and the next durable
+   * commit covers it (the operation's own, or the answer's update, which the request waits for).
    */
   insertClaim(record: IdempotencyKeyRecord): Promise<{ result: InsertResult; durable: Promise<void> }>;
   findKey(scope: IdempotencyScope, key: string): Promise<IdempotencyKeyRecord | undefined>;

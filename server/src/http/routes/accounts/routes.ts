@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { ListPaymentMethodsAnswer, ListPaymentMethodsQuery } from '../../../../../protocol/api/account';
 import type { CoreDeps } from '../../../core/shared/deps';
 import { listPaymentMethodsWithPayment } from '../../../core/payments/list-payment-methods-with-payment';
-import type { AppEnv } from '../../env';
+import { type AppEnv, coreDeps } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
 
@@ -25,6 +25,6 @@ export function registerAccountRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
         ...ERROR_RESPONSES,
       },
     }),
-    async (c) => c.json(await listPaymentMethodsWithPayment(deps, c.get('auth'), c.req.valid('query')), 200),
+    async (c) => c.json(await listPaymentMethodsWithPayment(coreDeps(c, deps), c.get('auth'), c.req.valid('query')), 200),
   );
 }

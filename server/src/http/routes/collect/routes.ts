@@ -16,7 +16,7 @@ import { requestSettlement } from '../../../core/collect/request-settlement';
 import { retrieveCollection } from '../../../core/collect/retrieve-collection';
 import { retrieveSettlement } from '../../../core/collect/retrieve-settlement';
 import type { CoreDeps } from '../../../core/shared/deps';
-import type { AppEnv } from '../../env';
+import { type AppEnv, coreDeps } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
 import { parseJsonBody } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY, jsonContent } from '../../openapi';
@@ -40,7 +40,7 @@ export function registerCollectRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       request: { query: NoQuery, body: { required: true, ...jsonContent(CreateCollectionRequest) } },
       responses: { 200: { description: 'The collection, pending, with what the payer does', ...jsonContent(CollectionResponse) }, ...COLLECT_ERROR_RESPONSES },
     }),
-    async (c) => c.json(toCollectionResponse(await createCollection(deps, c.get('auth'), c.req.valid('json'))), 200),
+    async (c) => c.json(toCollectionResponse(await createCollection(coreDeps(c, deps), c.get('auth'), c.req.valid('json'))), 200),
   );
 
   app.openapi(
@@ -54,7 +54,7 @@ export function registerCollectRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       request: { query: NoQuery, params: z.object({ collection_id: CollectIdParam }) },
       responses: { 200: { description: 'The collection', ...jsonContent(CollectionResponse) }, ...COLLECT_ERROR_RESPONSES },
     }),
-    async (c) => c.json(toCollectionResponse(await retrieveCollection(deps, c.get('auth'), c.req.valid('param').collection_id)), 200),
+    async (c) => c.json(toCollectionResponse(await retrieveCollection(coreDeps(c, deps), c.get('auth'), c.req.valid('param').collection_id)), 200),
   );
 
   app.openapi(
@@ -68,7 +68,7 @@ export function registerCollectRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       request: { query: NoQuery },
       responses: { 200: { description: 'The balance', ...jsonContent(BalanceResponse) }, ...COLLECT_ERROR_RESPONSES },
     }),
-    async (c) => c.json(await readBalance(deps, c.get('auth')), 200),
+    async (c) => c.json(await readBalance(coreDeps(c, deps), c.get('auth')), 200),
   );
 
   app.openapi(
@@ -82,7 +82,7 @@ export function registerCollectRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       request: { query: NoQuery, body: { required: true, ...jsonContent(RequestSettlementRequest) } },
       responses: { 200: { description: 'The settlement, processing', ...jsonContent(SettlementResponse) }, ...COLLECT_ERROR_RESPONSES },
     }),
-    async (c) => c.json(toSettlementResponse(await requestSettlement(deps, c.get('auth'), c.req.valid('json'))), 200),
+    async (c) => c.json(toSettlementResponse(await requestSettlement(coreDeps(c, deps), c.get('auth'), c.req.valid('json'))), 200),
   );
 
   app.openapi(
@@ -96,6 +96,6 @@ export function registerCollectRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       request: { query: NoQuery, params: z.object({ settlement_id: CollectIdParam }) },
       responses: { 200: { description: 'The settlement, with its on-chain reference once completed', ...jsonContent(SettlementResponse) }, ...COLLECT_ERROR_RESPONSES },
     }),
-    async (c) => c.json(toSettlementResponse(await retrieveSettlement(deps, c.get('auth'), c.req.valid('param').settlement_id)), 200),
+    async (c) => c.json(toSettlementResponse(await retrieveSettlement(coreDeps(c, deps), c.get('auth'), c.req.valid('param').settlement_id)), 200),
   );
 }

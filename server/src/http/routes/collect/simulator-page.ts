@@ -7,7 +7,7 @@ import { currencyExponent, minorToDecimal } from '../../../../../protocol/curren
 import { answerCollectionPrompt, findPromptedCollection } from '../../../core/collect/answer-collection-prompt';
 import type { CoreDeps } from '../../../core/shared/deps';
 import { ApiError } from '../../../core/shared/errors';
-import type { AppEnv } from '../../env';
+import { type AppEnv, coreDeps } from '../../env';
 import { escapeHtml, layout, securityHeaders } from '../simulator/page';
 
 const TITLE = 'Test collection payer';
@@ -15,7 +15,7 @@ const TITLE = 'Test collection payer';
 export function registerCollectSimulatorPage(app: OpenAPIHono<AppEnv>, deps: CoreDeps, options: { jsOrigin: string }): void {
   app.get('/simulator/collect/:collection_id', async (c) => {
     const challenge = c.req.query('challenge') ?? '';
-    const collection = await findPromptedCollection(deps, c.req.param('collection_id'), challenge);
+    const collection = await findPromptedCollection(coreDeps(c, deps), c.req.param('collection_id'), challenge);
     const amount = `${minorToDecimal(collection.amount, currencyExponent(collection.currency))} ${collection.currency}`;
     const how = collection.method === 'mobile_money' ? `Mobile money prompt to <code>${escapeHtml(collection.phoneNumber ?? '')}</code>` : 'Bank transfer';
     const form = `<form method="post" action="/simulator/collect/${encodeURIComponent(collection.collectionId)}">
@@ -32,7 +32,7 @@ export function registerCollectSimulatorPage(app: OpenAPIHono<AppEnv>, deps: Cor
     const decision = form['decision'];
     if (decision !== 'pay' && decision !== 'fail') throw new ApiError('ERR_2003', 'decision must be pay or fail.', { fieldName: 'decision' });
     const challenge = typeof form['challenge'] === 'string' ? form['challenge'] : '';
-    const collection = await answerCollectionPrompt(deps, c.req.param('collection_id'), challenge, decision);
+    const collection = await answerCollectionPrompt(coreDeps(c, deps), c.req.param('collection_id'), challenge, decision);
     securityHeaders(c, null, options.jsOrigin);
     return c.html(layout(TITLE, `<h1>${TITLE}</h1>\n<p>Collection <code>${escapeHtml(collection.collectionId)}</code> is now <strong>${escapeHtml(collection.status)}</strong>. You can close this window.</p>`), 200);
   });

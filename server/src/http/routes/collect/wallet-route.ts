@@ -3,7 +3,7 @@ import { SaveSettlementWalletRequest, SettlementWallet } from '../../../../../pr
 import { NoQuery } from '../../../../../protocol/api/no-query';
 import { saveSettlementWallet } from '../../../core/collect/save-settlement-wallet';
 import type { CoreDeps } from '../../../core/shared/deps';
-import type { AppEnv } from '../../env';
+import { type AppEnv, coreDeps } from '../../env';
 import { parseJsonBody } from '../../middleware/json-body';
 import { operatorSession } from '../../middleware/operator-session';
 import { ERROR_RESPONSES } from '../../openapi';
@@ -21,6 +21,6 @@ export function registerSettlementWalletRoute(app: OpenAPIHono<AppEnv>, deps: Co
       request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: SaveSettlementWalletRequest } } } },
       responses: { 200: { description: 'The saved wallet', content: { 'application/json': { schema: SettlementWallet } } }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await saveSettlementWallet(deps, c.get('operator'), c.req.valid('json')), 200),
+    async (c) => c.json(await saveSettlementWallet(coreDeps(c, deps), c.get('operator'), c.req.valid('json')), 200),
   );
 }

@@ -10,7 +10,7 @@ import { createEphemeralKey, deleteEphemeralKey } from '../../../core/customers/
 import { listCustomers } from '../../../core/customers/list-customers';
 import { retrieveCustomer } from '../../../core/customers/retrieve-customer';
 import { updateCustomer } from '../../../core/customers/update-customer';
-import type { AppEnv } from '../../env';
+import { type AppEnv, coreDeps } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
 import { parseJsonBody } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
@@ -35,7 +35,7 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps)
       request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: CreateCustomerRequest } } } },
       responses: { 200: { description: 'The customer', ...customerJson }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(toCustomerResponse(await createCustomer(deps, c.get('auth'), c.req.valid('json'))), 200),
+    async (c) => c.json(toCustomerResponse(await createCustomer(coreDeps(c, deps), c.get('auth'), c.req.valid('json'))), 200),
   );
 
   app.openapi(
@@ -52,7 +52,7 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps)
         ...ERROR_RESPONSES,
       },
     }),
-    async (c) => c.json((await listCustomers(deps, c.get('auth'), c.req.valid('query'))).map(toCustomerResponse), 200),
+    async (c) => c.json((await listCustomers(coreDeps(c, deps), c.get('auth'), c.req.valid('query'))).map(toCustomerResponse), 200),
   );
 
   app.openapi(
@@ -66,7 +66,7 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps)
       request: { query: NoQuery, params: CustomerPath },
       responses: { 200: { description: 'The customer', ...customerJson }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(toCustomerResponse(await retrieveCustomer(deps, c.get('auth'), c.req.valid('param').customer_id)), 200),
+    async (c) => c.json(toCustomerResponse(await retrieveCustomer(coreDeps(c, deps), c.get('auth'), c.req.valid('param').customer_id)), 200),
   );
 
   app.openapi(
@@ -85,7 +85,7 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps)
       responses: { 200: { description: 'The updated customer', ...customerJson }, ...ERROR_RESPONSES },
     }),
     async (c) => {
-      const customer = await updateCustomer(deps, c.get('auth'), c.req.valid('param').customer_id, c.req.valid('json'));
+      const customer = await updateCustomer(coreDeps(c, deps), c.get('auth'), c.req.valid('param').customer_id, c.req.valid('json'));
       return c.json(toCustomerResponse(customer), 200);
     },
   );
@@ -104,7 +104,7 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps)
         ...ERROR_RESPONSES,
       },
     }),
-    async (c) => c.json(await deleteCustomer(deps, c.get('auth'), c.req.valid('param').customer_id), 200),
+    async (c) => c.json(await deleteCustomer(coreDeps(c, deps), c.get('auth'), c.req.valid('param').customer_id), 200),
   );
 
   app.openapi(
@@ -121,7 +121,7 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps)
         ...ERROR_RESPONSES,
       },
     }),
-    async (c) => c.json(await createEphemeralKey(deps, c.get('auth'), c.req.valid('json')), 200),
+    async (c) => c.json(await createEphemeralKey(coreDeps(c, deps), c.get('auth'), c.req.valid('json')), 200),
   );
 
   app.openapi(
@@ -138,6 +138,6 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps)
         ...ERROR_RESPONSES,
       },
     }),
-    async (c) => c.json(await deleteEphemeralKey(deps, c.get('auth'), c.req.valid('param').id), 200),
+    async (c) => c.json(await deleteEphemeralKey(coreDeps(c, deps), c.get('auth'), c.req.valid('param').id), 200),
   );
 }

@@ -18,7 +18,7 @@ import type { Scope } from '../../../kernel/store-types';
 import type { CoreDeps } from '../../../core/shared/deps';
 import { ApiError } from '../../../core/shared/errors';
 import { discardStagedUpload, stageUpload, type StagedFile } from '../../../core/disputes/stage-upload';
-import type { AppEnv } from '../../env';
+import { type AppEnv, coreDeps } from '../../env';
 import { fieldPath, validationError } from '../../error-handler';
 
 /** The largest multipart body an upload route reads. */
@@ -119,7 +119,7 @@ export async function readUploadForm<S extends z.ZodType>(c: Context<AppEnv>, de
     // The store may start reading after an await; an error that busboy puts on the stream before then (a truncated
     // body) must not be an uncaught 'error' event. The parse failure is reported below either way.
     stream.on('error', () => undefined);
-    staging = stageUpload(deps, scope, stream, info.filename ?? null);
+    staging = stageUpload(coreDeps(c, deps), scope, stream, info.filename ?? null);
     staging.catch((error: unknown) => {
       stream.resume();
       if (error instanceof ApiError) fail(error);
@@ -154,7 +154,7 @@ export async function readUploadForm<S extends z.ZodType>(c: Context<AppEnv>, de
     if (staged === undefined) throw new ApiError('ERR_2001', 'Missing required form field: file.', { fieldName: 'file' });
     return { fields: parsed.data, file: staged };
   } catch (error) {
-    if (staged !== undefined) await discardStagedUpload(deps, scope, staged);
+    if (staged !== undefined) await discardStagedUpload(coreDeps(c, deps), scope, staged);
     throw error;
   }
 }

@@ -34,7 +34,7 @@ import { retrieveFile } from '../../../core/disputes/retrieve-file';
 import { submitEvidence } from '../../../core/disputes/submit-evidence';
 import { uploadFile } from '../../../core/disputes/upload-file';
 import type { CoreDeps } from '../../../core/shared/deps';
-import type { AppEnv } from '../../env';
+import { type AppEnv, coreDeps } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
 import { parseJsonBody } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
@@ -72,7 +72,7 @@ export function registerDisputeRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       request: { query: NoQuery, params: DisputePath },
       responses: { 200: { description: 'The dispute, dispute_accepted', ...disputeJson }, ...DISPUTE_ERROR_RESPONSES },
     }),
-    async (c) => c.json(toDisputeResponse(await acceptDispute(deps, c.get('auth'), c.req.valid('param').dispute_id)), 200),
+    async (c) => c.json(toDisputeResponse(await acceptDispute(coreDeps(c, deps), c.get('auth'), c.req.valid('param').dispute_id)), 200),
   );
 
   app.openapi(
@@ -86,7 +86,7 @@ export function registerDisputeRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       request: { query: DisputeAggregateQuery },
       responses: { 200: { description: 'Counts per status', content: { 'application/json': { schema: DisputeAggregateResponse } } }, ...DISPUTE_ERROR_RESPONSES },
     }),
-    async (c) => c.json({ status_with_count: await aggregateDisputes(deps, c.get('auth'), c.req.valid('query')) }, 200),
+    async (c) => c.json({ status_with_count: await aggregateDisputes(coreDeps(c, deps), c.get('auth'), c.req.valid('query')) }, 200),
   );
 
   app.openapi(
@@ -100,7 +100,7 @@ export function registerDisputeRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: SubmitEvidenceRequest } } } },
       responses: { 200: { description: 'The dispute, dispute_challenged', ...disputeJson }, ...DISPUTE_ERROR_RESPONSES },
     }),
-    async (c) => c.json(toDisputeResponse(await submitEvidence(deps, c.get('auth'), c.req.valid('json'))), 200),
+    async (c) => c.json(toDisputeResponse(await submitEvidence(coreDeps(c, deps), c.get('auth'), c.req.valid('json'))), 200),
   );
 
   app.openapi(
@@ -118,7 +118,7 @@ export function registerDisputeRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
     async (c) => {
       const auth = c.get('auth');
       const form = await readUploadForm(c, deps, auth, AttachEvidenceForm);
-      const file = await attachEvidence(deps, auth, { disputeId: form.fields.dispute_id, evidenceType: form.fields.evidence_type, file: form.file });
+      const file = await attachEvidence(coreDeps(c, deps), auth, { disputeId: form.fields.dispute_id, evidenceType: form.fields.evidence_type, file: form.file });
       return c.json({ file_id: file.fileId }, 200);
     },
   );
@@ -136,7 +136,7 @@ export function registerDisputeRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const dispute = await deleteEvidence(deps, c.get('auth'), body);
+      const dispute = await deleteEvidence(coreDeps(c, deps), c.get('auth'), body);
       return c.json({ dispute_id: dispute.disputeId, evidence_type: body.evidence_type, deleted: true as const }, 200);
     },
   );
@@ -152,7 +152,7 @@ export function registerDisputeRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       request: { query: NoQuery, params: DisputePath },
       responses: { 200: { description: 'The evidence blocks', content: { 'application/json': { schema: z.array(EvidenceBlock) } } }, ...DISPUTE_ERROR_RESPONSES },
     }),
-    async (c) => c.json(await retrieveEvidence(deps, c.get('auth'), c.req.valid('param').dispute_id), 200),
+    async (c) => c.json(await retrieveEvidence(coreDeps(c, deps), c.get('auth'), c.req.valid('param').dispute_id), 200),
   );
 
   app.openapi(
@@ -167,7 +167,7 @@ export function registerDisputeRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       responses: { 200: { description: 'Facet values', content: { 'application/json': { schema: DisputeFiltersResponse } } }, ...DISPUTE_ERROR_RESPONSES },
     }),
     async (c) => {
-      const facets = await disputeFilters(deps, c.get('auth'));
+      const facets = await disputeFilters(coreDeps(c, deps), c.get('auth'));
       return c.json(
         { currency: facets.currencies, dispute_status: facets.statuses, dispute_stage: facets.stages, merchant_connector_id: facets.merchantConnectorIds },
         200,
@@ -186,7 +186,7 @@ export function registerDisputeRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       request: { query: ListDisputesQuery },
       responses: { 200: { description: 'Disputes, newest first', content: { 'application/json': { schema: DisputeListResponse } } }, ...DISPUTE_ERROR_RESPONSES },
     }),
-    async (c) => c.json((await listDisputes(deps, c.get('auth'), c.req.valid('query'))).map(toDisputeResponse), 200),
+    async (c) => c.json((await listDisputes(coreDeps(c, deps), c.get('auth'), c.req.valid('query'))).map(toDisputeResponse), 200),
   );
 
   app.openapi(
@@ -200,7 +200,7 @@ export function registerDisputeRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       request: { query: RetrieveDisputeQuery, params: DisputePath },
       responses: { 200: { description: 'The dispute', ...disputeJson }, ...DISPUTE_ERROR_RESPONSES },
     }),
-    async (c) => c.json(toDisputeResponse(await retrieveDispute(deps, c.get('auth'), c.req.valid('param').dispute_id)), 200),
+    async (c) => c.json(toDisputeResponse(await retrieveDispute(coreDeps(c, deps), c.get('auth'), c.req.valid('param').dispute_id)), 200),
   );
 
   app.openapi(
@@ -218,7 +218,7 @@ export function registerDisputeRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
     async (c) => {
       const auth = c.get('auth');
       const form = await readUploadForm(c, deps, auth, UploadFileForm);
-      const file = await uploadFile(deps, auth, { purpose: form.fields.purpose, disputeId: form.fields.dispute_id, file: form.file });
+      const file = await uploadFile(coreDeps(c, deps), auth, { purpose: form.fields.purpose, disputeId: form.fields.dispute_id, file: form.file });
       return c.json({ file_id: file.fileId }, 200);
     },
   );
@@ -235,7 +235,7 @@ export function registerDisputeRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       responses: { 200: { description: 'The bytes, with the content type detected at upload' }, ...DISPUTE_ERROR_RESPONSES },
     }),
     async (c) => {
-      const { file, bytes } = await retrieveFile(deps, c.get('auth'), c.req.valid('param').file_id);
+      const { file, bytes } = await retrieveFile(coreDeps(c, deps), c.get('auth'), c.req.valid('param').file_id);
       return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
         'content-type': file.contentType,
         'content-disposition': 'attachment',
@@ -258,7 +258,7 @@ export function registerDisputeRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
     }),
     async (c) => {
       const fileId = c.req.valid('param').file_id;
-      const { keptAsEvidence } = await deleteFile(deps, c.get('auth'), fileId);
+      const { keptAsEvidence } = await deleteFile(coreDeps(c, deps), c.get('auth'), fileId);
       return c.json({ file_id: fileId, deleted: true as const, kept_as_evidence: keptAsEvidence }, 200);
     },
   );

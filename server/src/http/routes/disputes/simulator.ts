@@ -6,7 +6,7 @@ import { decideDisputeOutcome } from '../../../core/disputes/decide-dispute-outc
 import { toDisputeResponse } from '../../../core/disputes/dispute-view';
 import { raiseDispute } from '../../../core/disputes/raise-dispute';
 import type { CoreDeps } from '../../../core/shared/deps';
-import type { AppEnv } from '../../env';
+import { type AppEnv, coreDeps } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
 import { parseJsonBody } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
@@ -29,7 +29,7 @@ export function registerDisputeSimulatorRoutes(app: OpenAPIHono<AppEnv>, deps: C
       request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: SimulateDisputeRequest } } } },
       responses: { 200: { description: 'The new dispute, dispute_opened', ...disputeJson }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(toDisputeResponse(await raiseDispute(deps, c.get('auth'), c.req.valid('json'))), 200),
+    async (c) => c.json(toDisputeResponse(await raiseDispute(coreDeps(c, deps), c.get('auth'), c.req.valid('json'))), 200),
   );
 
   app.openapi(
@@ -47,6 +47,6 @@ export function registerDisputeSimulatorRoutes(app: OpenAPIHono<AppEnv>, deps: C
       },
       responses: { 200: { description: 'The decided dispute', ...disputeJson }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(toDisputeResponse(await decideDisputeOutcome(deps, c.get('auth'), c.req.valid('param').dispute_id, c.req.valid('json'))), 200),
+    async (c) => c.json(toDisputeResponse(await decideDisputeOutcome(coreDeps(c, deps), c.get('auth'), c.req.valid('param').dispute_id, c.req.valid('json'))), 200),
   );
 }

@@ -7,7 +7,7 @@ import { listEvents } from '../../../core/events/list-events';
 import { listEventAttempts, retrieveEvent } from '../../../core/events/retrieve-event';
 import { retryEvent } from '../../../core/events/retry-event';
 import type { WebhookDeliveryConfig } from '../../../webhooks/delivery';
-import type { AppEnv } from '../../env';
+import { type AppEnv, coreDeps } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
 import { ERROR_RESPONSES, SECURITY, jsonContent } from '../../openapi';
 
@@ -26,7 +26,7 @@ export function registerEventRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, we
       request: { query: ListEventsQuery },
       responses: { 200: { description: 'A page of events', ...jsonContent(EventList) }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await listEvents(deps, c.get('auth'), c.req.valid('query')), 200),
+    async (c) => c.json(await listEvents(coreDeps(c, deps), c.get('auth'), c.req.valid('query')), 200),
   );
 
   app.openapi(
@@ -40,7 +40,7 @@ export function registerEventRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, we
       request: { query: NoQuery, params: EventPath },
       responses: { 200: { description: 'The event', ...jsonContent(EventDetail) }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await retrieveEvent(deps, c.get('auth'), c.req.valid('param').event_id), 200),
+    async (c) => c.json(await retrieveEvent(coreDeps(c, deps), c.get('auth'), c.req.valid('param').event_id), 200),
   );
 
   app.openapi(
@@ -54,7 +54,7 @@ export function registerEventRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, we
       request: { query: NoQuery, params: EventPath },
       responses: { 200: { description: 'The attempts', ...jsonContent(EventAttemptList) }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await listEventAttempts(deps, c.get('auth'), c.req.valid('param').event_id), 200),
+    async (c) => c.json(await listEventAttempts(coreDeps(c, deps), c.get('auth'), c.req.valid('param').event_id), 200),
   );
 
   app.openapi(
@@ -68,6 +68,6 @@ export function registerEventRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, we
       request: { query: NoQuery, params: EventPath },
       responses: { 200: { description: 'The event with the new attempt last', ...jsonContent(EventDetail) }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await retryEvent(deps, webhooks, c.get('auth'), c.req.valid('param').event_id), 200),
+    async (c) => c.json(await retryEvent(coreDeps(c, deps), webhooks, c.get('auth'), c.req.valid('param').event_id), 200),
   );
 }

@@ -9,7 +9,7 @@ import type { CoreDeps } from '../../../core/shared/deps';
 import { parseJsonBody } from '../../middleware/json-body';
 import { keyServiceErrors } from '../../middleware/key-service';
 import { callerAccountId, operatorSession } from '../../middleware/operator-session';
-import type { AppEnv } from '../../env';
+import { type AppEnv, coreDeps } from '../../env';
 import { ERROR_RESPONSES, SESSION_SECURITY, jsonContent } from '../../openapi';
 
 
@@ -37,7 +37,7 @@ export function registerKeyRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): voi
       request: { query: NoQuery },
       responses: { 200: { description: 'The keys', ...jsonContent(ApiKeyList) }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await listApiKeys(deps, await callerAccountId(c, deps)), 200),
+    async (c) => c.json(await listApiKeys(coreDeps(c, deps), await callerAccountId(c, deps)), 200),
   );
 
   app.openapi(
@@ -51,7 +51,7 @@ export function registerKeyRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): voi
       request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: CreateApiKeyRequest } } } },
       responses: { 200: { description: 'The new key, with its plaintext', ...jsonContent(IssuedApiKey) }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await createApiKey(deps, c.get('operator'), c.req.valid('json')), 200),
+    async (c) => c.json(await createApiKey(coreDeps(c, deps), c.get('operator'), c.req.valid('json')), 200),
   );
 
   app.openapi(
@@ -65,7 +65,7 @@ export function registerKeyRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): voi
       request: { query: NoQuery, params: KeyIdParam },
       responses: { 200: { description: 'The replacement, with its plaintext', ...jsonContent(IssuedApiKey) }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await rotateApiKey(deps, c.get('operator'), c.req.valid('param').id), 200),
+    async (c) => c.json(await rotateApiKey(coreDeps(c, deps), c.get('operator'), c.req.valid('param').id), 200),
   );
 
   app.openapi(
@@ -79,6 +79,6 @@ export function registerKeyRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): voi
       request: { query: NoQuery, params: KeyIdParam },
       responses: { 200: { description: 'Revoked', ...jsonContent(RevokedApiKey) }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await revokeApiKey(deps, c.get('operator'), c.req.valid('param').id), 200),
+    async (c) => c.json(await revokeApiKey(coreDeps(c, deps), c.get('operator'), c.req.valid('param').id), 200),
   );
 }

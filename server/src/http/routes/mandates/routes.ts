@@ -8,7 +8,7 @@ import { toMandateResponse } from '../../../core/mandates/mandate-view';
 import { retrieveMandate } from '../../../core/mandates/retrieve-mandate';
 import { revokeMandate } from '../../../core/mandates/revoke-mandate';
 import type { CoreDeps } from '../../../core/shared/deps';
-import type { AppEnv } from '../../env';
+import { type AppEnv, coreDeps } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
 import { parseJsonBody } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
@@ -29,7 +29,7 @@ export function registerMandateRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       request: { query: ListMandatesQuery },
       responses: { 200: { description: 'Mandates', ...listJson }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json((await listMandates(deps, c.get('auth'), c.req.valid('query'))).map(toMandateResponse), 200),
+    async (c) => c.json((await listMandates(coreDeps(c, deps), c.get('auth'), c.req.valid('query'))).map(toMandateResponse), 200),
   );
 
   app.openapi(
@@ -43,7 +43,7 @@ export function registerMandateRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       request: { query: NoQuery, params: z.object({ customer_id: CustomerId }) },
       responses: { 200: { description: 'Mandates', ...listJson }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json((await listMandatesOfCustomer(deps, c.get('auth'), c.req.valid('param').customer_id)).map(toMandateResponse), 200),
+    async (c) => c.json((await listMandatesOfCustomer(coreDeps(c, deps), c.get('auth'), c.req.valid('param').customer_id)).map(toMandateResponse), 200),
   );
 
   app.openapi(
@@ -60,7 +60,7 @@ export function registerMandateRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
         ...ERROR_RESPONSES,
       },
     }),
-    async (c) => c.json(await revokeMandate(deps, c.get('auth'), c.req.valid('param').mandate_id), 200),
+    async (c) => c.json(await revokeMandate(coreDeps(c, deps), c.get('auth'), c.req.valid('param').mandate_id), 200),
   );
 
   app.openapi(
@@ -74,6 +74,6 @@ export function registerMandateRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       request: { query: NoQuery, params: MandatePath },
       responses: { 200: { description: 'The mandate', content: { 'application/json': { schema: MandateResponse } } }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(toMandateResponse(await retrieveMandate(deps, c.get('auth'), c.req.valid('param').mandate_id)), 200),
+    async (c) => c.json(toMandateResponse(await retrieveMandate(coreDeps(c, deps), c.get('auth'), c.req.valid('param').mandate_id)), 200),
   );
 }

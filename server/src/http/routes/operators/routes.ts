@@ -18,7 +18,7 @@ import { listOperators } from '../../../core/operators/list-operators';
 import { removeOperator } from '../../../core/operators/remove-operator';
 import { requestTwoFactorReset } from '../../../core/operators/request-two-factor-reset';
 import type { CoreDeps } from '../../../core/shared/deps';
-import type { AppEnv } from '../../env';
+import { type AppEnv, coreDeps } from '../../env';
 import { parseJsonBody } from '../../middleware/json-body';
 import { operatorSession } from '../../middleware/operator-session';
 import { ERROR_RESPONSES, SESSION_SECURITY, jsonContent } from '../../openapi';
@@ -37,7 +37,7 @@ export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps 
       request: { query: NoQuery },
       responses: { 200: { description: 'The operators', ...jsonContent(OperatorList) }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json({ data: await listOperators(deps, c.get('operator')) }, 200),
+    async (c) => c.json({ data: await listOperators(coreDeps(c, deps), c.get('operator')) }, 200),
   );
 
   app.openapi(
@@ -51,7 +51,7 @@ export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps 
       request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: InviteOperatorRequest } } } },
       responses: { 200: { description: 'The invitation, with its one-time token', ...jsonContent(OperatorInvitation) }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await inviteOperator(deps, c.get('operator'), c.req.valid('json'), deps.publicBaseUrl), 200),
+    async (c) => c.json(await inviteOperator(coreDeps(c, deps), c.get('operator'), c.req.valid('json'), deps.publicBaseUrl), 200),
   );
 
   app.openapi(
@@ -64,7 +64,7 @@ export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps 
       request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: AcceptInvitationRequest } } } },
       responses: { 200: { description: 'The new operator', ...jsonContent(OperatorEntry) }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await acceptInvitation(deps, c.req.valid('json')), 200),
+    async (c) => c.json(await acceptInvitation(coreDeps(c, deps), c.req.valid('json')), 200),
   );
 
   app.openapi(
@@ -78,7 +78,7 @@ export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps 
       request: { query: NoQuery, params: OperatorIdParam },
       responses: { 200: { description: 'Removed', ...jsonContent(RemovedOperator) }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await removeOperator(deps, c.get('operator'), c.req.valid('param').id), 200),
+    async (c) => c.json(await removeOperator(coreDeps(c, deps), c.get('operator'), c.req.valid('param').id), 200),
   );
 
   app.openapi(
@@ -92,7 +92,7 @@ export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps 
       request: { query: NoQuery, params: OperatorIdParam },
       responses: { 200: { description: 'The pending reset', ...jsonContent(TwoFactorReset) }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await requestTwoFactorReset(deps, c.get('operator'), c.req.valid('param').id), 200),
+    async (c) => c.json(await requestTwoFactorReset(coreDeps(c, deps), c.get('operator'), c.req.valid('param').id), 200),
   );
 
   app.openapi(
@@ -106,6 +106,6 @@ export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps 
       request: { query: NoQuery, params: ResetIdParam },
       responses: { 200: { description: 'The approved reset', ...jsonContent(TwoFactorReset) }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await approveTwoFactorReset(deps, c.get('operator'), c.req.valid('param').reset_id), 200),
+    async (c) => c.json(await approveTwoFactorReset(coreDeps(c, deps), c.get('operator'), c.req.valid('param').reset_id), 200),
   );
 }

@@ -20,7 +20,7 @@ import { retrievePaymentMethod } from '../../../core/payment-methods/retrieve-pa
 import { setDefaultPaymentMethod } from '../../../core/payment-methods/set-default-payment-method';
 import { updatePaymentMethod } from '../../../core/payment-methods/update-payment-method';
 import type { CoreDeps } from '../../../core/shared/deps';
-import type { AppEnv } from '../../env';
+import { type AppEnv, coreDeps } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
 import { parseJsonBody } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
@@ -46,7 +46,7 @@ export function registerPaymentMethodRoutes(app: OpenAPIHono<AppEnv>, deps: Core
       request: { query: CustomerPaymentMethodsQuery },
       responses: { 200: { description: 'Saved methods', ...listJson }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await listPaymentMethodsForPayment(deps, c.get('auth'), c.req.valid('query')), 200),
+    async (c) => c.json(await listPaymentMethodsForPayment(coreDeps(c, deps), c.get('auth'), c.req.valid('query')), 200),
   );
 
   app.openapi(
@@ -60,7 +60,7 @@ export function registerPaymentMethodRoutes(app: OpenAPIHono<AppEnv>, deps: Core
       request: { query: CustomerPaymentMethodsQuery, params: z.object({ customer_id: CustomerId }) },
       responses: { 200: { description: 'Saved methods', ...listJson }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await listPaymentMethodsOfCustomer(deps, c.get('auth'), c.req.valid('param').customer_id, c.req.valid('query')), 200),
+    async (c) => c.json(await listPaymentMethodsOfCustomer(coreDeps(c, deps), c.get('auth'), c.req.valid('param').customer_id, c.req.valid('query')), 200),
   );
 
   app.openapi(
@@ -79,7 +79,7 @@ export function registerPaymentMethodRoutes(app: OpenAPIHono<AppEnv>, deps: Core
     }),
     async (c) => {
       const { customer_id, payment_method_id } = c.req.valid('param');
-      return c.json(await setDefaultPaymentMethod(deps, c.get('auth'), customer_id, payment_method_id), 200);
+      return c.json(await setDefaultPaymentMethod(coreDeps(c, deps), c.get('auth'), customer_id, payment_method_id), 200);
     },
   );
 
@@ -94,7 +94,7 @@ export function registerPaymentMethodRoutes(app: OpenAPIHono<AppEnv>, deps: Core
       request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: CreatePaymentMethodRequest } } } },
       responses: { 200: { description: 'The stored method', ...methodJson }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(toPaymentMethodResponse(await createPaymentMethod(deps, c.get('auth'), c.req.valid('json'))), 200),
+    async (c) => c.json(toPaymentMethodResponse(await createPaymentMethod(coreDeps(c, deps), c.get('auth'), c.req.valid('json'))), 200),
   );
 
   app.openapi(
@@ -108,7 +108,7 @@ export function registerPaymentMethodRoutes(app: OpenAPIHono<AppEnv>, deps: Core
       request: { query: NoQuery, params: MethodPath },
       responses: { 200: { description: 'The stored method', ...methodJson }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(toPaymentMethodResponse(await retrievePaymentMethod(deps, c.get('auth'), c.req.valid('param').method_id)), 200),
+    async (c) => c.json(toPaymentMethodResponse(await retrievePaymentMethod(coreDeps(c, deps), c.get('auth'), c.req.valid('param').method_id)), 200),
   );
 
   app.openapi(
@@ -124,7 +124,7 @@ export function registerPaymentMethodRoutes(app: OpenAPIHono<AppEnv>, deps: Core
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const method = await updatePaymentMethod(deps, c.get('auth'), c.req.valid('param').method_id, body);
+      const method = await updatePaymentMethod(coreDeps(c, deps), c.get('auth'), c.req.valid('param').method_id, body);
       return c.json(toPaymentMethodResponse(method, body.client_secret ?? null), 200);
     },
   );
@@ -143,6 +143,6 @@ export function registerPaymentMethodRoutes(app: OpenAPIHono<AppEnv>, deps: Core
         ...ERROR_RESPONSES,
       },
     }),
-    async (c) => c.json(await deletePaymentMethod(deps, c.get('auth'), c.req.valid('param').method_id), 200),
+    async (c) => c.json(await deletePaymentMethod(coreDeps(c, deps), c.get('auth'), c.req.valid('param').method_id), 200),
   );
 }

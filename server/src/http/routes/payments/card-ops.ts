@@ -24,7 +24,7 @@ import { toPaymentResponse } from '../../../core/payments/payment-view';
 import { postSessionTokens } from '../../../core/payments/post-session-tokens';
 import type { AuthContext } from '../../../core/auth/auth-context';
 import type { CoreDeps } from '../../../core/shared/deps';
-import type { AppEnv } from '../../env';
+import { type AppEnv, coreDeps } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
 import { parseJsonBody } from '../../middleware/json-body';
 import { rejectRawCardNumbersInBody } from '../../middleware/reject-raw-card-body';
@@ -70,7 +70,7 @@ export function registerCardOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       request: { query: NoQuery, body: jsonBody(SessionTokenRequest) },
       responses: { 200: { description: 'A session token per offered wallet', ...jsonContent(SessionTokenResponse) }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await createSessionTokens(deps, c.get('auth'), c.req.valid('json')), 200),
+    async (c) => c.json(await createSessionTokens(coreDeps(c, deps), c.get('auth'), c.req.valid('json')), 200),
   );
 
   app.openapi(
@@ -84,7 +84,7 @@ export function registerCardOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       request: { query: NoQuery, params: PaymentPath, body: jsonBody(ExternalThreeDsAuthenticationRequest) },
       responses: { 200: { description: 'The authentication result', ...jsonContent(ExternalThreeDsAuthenticationResponse) }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await authenticateExternalThreeDs(deps, c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json')), 200),
+    async (c) => c.json(await authenticateExternalThreeDs(coreDeps(c, deps), c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json')), 200),
   );
 
   app.openapi(
@@ -99,7 +99,7 @@ export function registerCardOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       responses: { 200: { description: 'The payment', ...jsonContent(PaymentResponse) }, ...ERROR_RESPONSES },
     }),
     async (c) => {
-      const payment = await completeAuthorize(deps, c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json'));
+      const payment = await completeAuthorize(coreDeps(c, deps), c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json'));
       return c.json(toPaymentResponse(payment), 200);
     },
   );
@@ -115,7 +115,7 @@ export function registerCardOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       request: { query: NoQuery, params: PaymentPath, body: jsonBody(PostSessionTokensRequest) },
       responses: { 200: { description: 'What the client SDK does next', ...jsonContent(PostSessionTokensResponse) }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await postSessionTokens(deps, c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json')), 200),
+    async (c) => c.json(await postSessionTokens(coreDeps(c, deps), c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json')), 200),
   );
 
   app.openapi(

@@ -15,7 +15,7 @@ import { retrievePollStatus } from '../../../core/payments/retrieve-poll-status'
 import { submitEligibility } from '../../../core/payments/submit-eligibility';
 import { updatePayment } from '../../../core/payments/update-payment';
 import { updatePaymentMetadata } from '../../../core/payments/update-payment-metadata';
-import type { AppEnv } from '../../env';
+import { type AppEnv, coreDeps } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
 import { parseJsonBody, rejectRawCardNumbers } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
@@ -43,7 +43,7 @@ export function registerPaymentOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDep
         ...ERROR_RESPONSES,
       },
     }),
-    async (c) => c.json(await listPayments(deps, c.get('auth'), c.req.valid('query')), 200),
+    async (c) => c.json(await listPayments(coreDeps(c, deps), c.get('auth'), c.req.valid('query')), 200),
   );
 
   app.openapi(
@@ -58,7 +58,7 @@ export function registerPaymentOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDep
       responses: { 200: { description: 'The updated payment', ...paymentJson }, ...ERROR_RESPONSES },
     }),
     async (c) => {
-      const payment = await updatePayment(deps, c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json'));
+      const payment = await updatePayment(coreDeps(c, deps), c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json'));
       return c.json(toPaymentResponse(payment), 200);
     },
   );
@@ -75,7 +75,7 @@ export function registerPaymentOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDep
       responses: { 200: { description: 'The cancelled payment', ...paymentJson }, ...ERROR_RESPONSES },
     }),
     async (c) => {
-      const payment = await cancelPayment(deps, c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json'));
+      const payment = await cancelPayment(coreDeps(c, deps), c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json'));
       return c.json(toPaymentResponse(payment), 200);
     },
   );
@@ -94,7 +94,7 @@ export function registerPaymentOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDep
         ...ERROR_RESPONSES,
       },
     }),
-    async (c) => c.json(await updatePaymentMetadata(deps, c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json')), 200),
+    async (c) => c.json(await updatePaymentMetadata(coreDeps(c, deps), c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json')), 200),
   );
 
   app.openapi(
@@ -111,7 +111,7 @@ export function registerPaymentOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDep
         ...ERROR_RESPONSES,
       },
     }),
-    async (c) => c.json(await submitEligibility(deps, c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json')), 200),
+    async (c) => c.json(await submitEligibility(coreDeps(c, deps), c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json')), 200),
   );
 
   app.openapi(
@@ -128,7 +128,7 @@ export function registerPaymentOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDep
         ...ERROR_RESPONSES,
       },
     }),
-    async (c) => c.json(await retrievePollStatus(deps, c.get('auth'), c.req.valid('param').poll_id, c.req.valid('query').client_secret), 200),
+    async (c) => c.json(await retrievePollStatus(coreDeps(c, deps), c.get('auth'), c.req.valid('param').poll_id, c.req.valid('query').client_secret), 200),
   );
 
   app.openapi(
@@ -143,7 +143,7 @@ export function registerPaymentOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDep
       responses: { 200: { description: 'The captured payment', ...paymentJson }, ...ERROR_RESPONSES },
     }),
     async (c) => {
-      return c.json(await capturePaymentResponse(deps, c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json')), 200);
+      return c.json(await capturePaymentResponse(coreDeps(c, deps), c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json')), 200);
     },
   );
 
@@ -159,7 +159,7 @@ export function registerPaymentOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDep
       responses: { 200: { description: 'The payment', ...paymentJson }, ...ERROR_RESPONSES },
     }),
     async (c) => {
-      const payment = await cancelPostCapture(deps, c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json'));
+      const payment = await cancelPostCapture(coreDeps(c, deps), c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json'));
       return c.json(toPaymentResponse(payment), 200);
     },
   );
@@ -176,7 +176,7 @@ export function registerPaymentOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDep
       responses: { 200: { description: 'The payment', ...paymentJson }, ...ERROR_RESPONSES },
     }),
     async (c) => {
-      const payment = await incrementalAuthorization(deps, c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json'));
+      const payment = await incrementalAuthorization(coreDeps(c, deps), c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json'));
       return c.json(toPaymentResponse(payment), 200);
     },
   );
@@ -193,7 +193,7 @@ export function registerPaymentOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDep
       responses: { 200: { description: 'The payment', ...paymentJson }, ...ERROR_RESPONSES },
     }),
     async (c) => {
-      const payment = await extendAuthorization(deps, c.get('auth'), c.req.valid('param').payment_id);
+      const payment = await extendAuthorization(coreDeps(c, deps), c.get('auth'), c.req.valid('param').payment_id);
       return c.json(toPaymentResponse(payment), 200);
     },
   );

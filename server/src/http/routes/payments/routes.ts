@@ -9,7 +9,7 @@ import { toPaymentResponse } from '../../../core/payments/payment-view';
 import { retrievePaymentResponse } from '../../../core/payments/retrieve-payment';
 import { listRefundsOfPayment } from '../../../core/refunds/list-refunds-of-payment';
 import { toRefundResponse } from '../../../core/refunds/refund-view';
-import type { AppEnv } from '../../env';
+import { type AppEnv, coreDeps } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
 import { parseJsonBody, rejectRawCardNumbers } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
@@ -31,7 +31,7 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       responses: { 200: { description: 'The payment (also for a repeated create with the same payment_id and body)', ...paymentJson }, ...ERROR_RESPONSES },
     }),
     async (c) => {
-      const { payment } = await createPayment(deps, c.get('auth'), c.req.valid('json'));
+      const { payment } = await createPayment(coreDeps(c, deps), c.get('auth'), c.req.valid('json'));
       return c.json(toPaymentResponse(payment), 200);
     },
   );
@@ -52,7 +52,7 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       responses: { 200: { description: 'The confirmed payment', ...paymentJson }, ...ERROR_RESPONSES },
     }),
     async (c) => {
-      const payment = await confirmPayment(deps, c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json'));
+      const payment = await confirmPayment(coreDeps(c, deps), c.get('auth'), c.req.valid('param').payment_id, c.req.valid('json'));
       return c.json(toPaymentResponse(payment), 200);
     },
   );
@@ -70,8 +70,8 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
     }),
     async (c) => {
       const auth = c.get('auth');
-      const payment = await retrievePaymentResponse(deps, auth, c.req.valid('param').payment_id, c.req.valid('query'));
-      const refunds = await listRefundsOfPayment(deps, auth, payment.payment_id);
+      const payment = await retrievePaymentResponse(coreDeps(c, deps), auth, c.req.valid('param').payment_id, c.req.valid('query'));
+      const refunds = await listRefundsOfPayment(coreDeps(c, deps), auth, payment.payment_id);
       return c.json(refunds.length === 0 ? payment : { ...payment, refunds: refunds.map(toRefundResponse) }, 200);
     },
   );

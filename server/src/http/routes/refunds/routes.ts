@@ -8,7 +8,7 @@ import { listRefunds } from '../../../core/refunds/list-refunds';
 import { retrieveRefund } from '../../../core/refunds/retrieve-refund';
 import { toRefundResponse } from '../../../core/refunds/refund-view';
 import { updateRefund } from '../../../core/refunds/update-refund';
-import type { AppEnv } from '../../env';
+import { type AppEnv, coreDeps } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
 import { parseJsonBody } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
@@ -39,7 +39,7 @@ export function registerRefundRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): 
       },
     }),
     async (c) => {
-      const refund = await createRefund(deps, c.get('auth'), c.req.valid('json'));
+      const refund = await createRefund(coreDeps(c, deps), c.get('auth'), c.req.valid('json'));
       return c.json(toRefundResponse(refund), 200);
     },
   );
@@ -60,7 +60,7 @@ export function registerRefundRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): 
       },
     }),
     async (c) => {
-      const page = await listRefunds(deps, c.get('auth'), c.req.valid('json'));
+      const page = await listRefunds(coreDeps(c, deps), c.get('auth'), c.req.valid('json'));
       return c.json({ count: page.refunds.length, total_count: page.totalCount, data: page.refunds.map(toRefundResponse) }, 200);
     },
   );
@@ -77,7 +77,7 @@ export function registerRefundRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): 
       responses: { 200: { description: 'The refund', ...refundJson }, ...REFUND_ERROR_RESPONSES },
     }),
     async (c) => {
-      const refund = await retrieveRefund(deps, c.get('auth'), c.req.valid('param').refund_id);
+      const refund = await retrieveRefund(coreDeps(c, deps), c.get('auth'), c.req.valid('param').refund_id);
       return c.json(toRefundResponse(refund), 200);
     },
   );
@@ -98,7 +98,7 @@ export function registerRefundRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): 
       responses: { 200: { description: 'The updated refund', ...refundJson }, ...REFUND_ERROR_RESPONSES },
     }),
     async (c) => {
-      const refund = await updateRefund(deps, c.get('auth'), c.req.valid('param').refund_id, c.req.valid('json'));
+      const refund = await updateRefund(coreDeps(c, deps), c.get('auth'), c.req.valid('param').refund_id, c.req.valid('json'));
       return c.json(toRefundResponse(refund), 200);
     },
   );

@@ -11,7 +11,7 @@ import { verifySession } from '../../../core/sessions/verify-session';
 import type { CoreDeps } from '../../../core/shared/deps';
 import { parseJsonBody } from '../../middleware/json-body';
 import { operatorSession, SESSION_COOKIE } from '../../middleware/operator-session';
-import type { AppEnv } from '../../env';
+import { type AppEnv, coreDeps } from '../../env';
 import { ERROR_RESPONSES, SESSION_SECURITY, jsonContent } from '../../openapi';
 import { limitSubject, type RateLimitDeps } from '../../rate-limit';
 
@@ -44,7 +44,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>, deps: SessionRou
     async (c) => {
       const body = c.req.valid('json');
       limitSubject(c, deps.rateLimits, 'operator_login', body.email.toLowerCase());
-      const { token, session } = await createSession(deps, body);
+      const { token, session } = await createSession(coreDeps(c, deps), body);
       setCookie(c, SESSION_COOKIE, token, { httpOnly: true, secure, sameSite: 'Strict', path: '/v1', expires: session.expiresAt });
       return c.json({ session_token: token, expires_at: session.expiresAt.toISOString(), two_factor_fresh_until: null }, 200);
     },
@@ -64,7 +64,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>, deps: SessionRou
     async (c) => {
       const operator = c.get('operator');
       limitSubject(c, deps.rateLimits, 'operator_verify', operator.operator.operatorId);
-      const { freshUntil } = await verifySession(deps, operator, c.req.valid('json'));
+      const { freshUntil } = await verifySession(coreDeps(c, deps), operator, c.req.valid('json'));
       return c.json({ expires_at: operator.session.expiresAt.toISOString(), two_factor_fresh_until: freshUntil.toISOString() }, 200);
     },
   );
@@ -80,7 +80,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>, deps: SessionRou
       request: { query: NoQuery },
       responses: { 200: { description: 'The new TOTP secret and its otpauth URI', ...jsonContent(TwoFactorEnrollment) }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await enrollTwoFactor(deps, c.get('operator')), 200),
+    async (c) => c.json(await enrollTwoFactor(coreDeps(c, deps), c.get('operator')), 200),
   );
 
   app.openapi(
@@ -95,7 +95,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>, deps: SessionRou
       responses: { 200: { description: 'Ended', ...jsonContent(EndedSession) }, ...ERROR_RESPONSES },
     }),
     async (c: Context<AppEnv>) => {
-      await endSession(deps, c.get('operator'));
+      await endSession(coreDeps(c, deps), c.get('operator'));
       deleteCookie(c, SESSION_COOKIE, { path: '/v1', secure });
       return c.json({ ended: true as const }, 200);
     },
@@ -112,6 +112,6 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>, deps: SessionRou
       request: { query: NoQuery },
       responses: { 200: { description: 'Newest first', ...jsonContent(SecurityEmailList) }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json({ data: await listSecurityEmails(deps, c.get('operator')) }, 200),
+    async (c) => c.json({ data: await listSecurityEmails(coreDeps(c, deps), c.get('operator')) }, 200),
   );
 }

@@ -11,7 +11,7 @@ import type { CoreDeps } from '../../../core/shared/deps';
 import { ApiError } from '../../../core/shared/errors';
 import { findSimulatorPayment, resolveSimulatorAction, type SimulatorActionInput } from '../../../core/payments/resolve-simulator-action';
 import type { PaymentRecord } from '../../../storage/payments/records';
-import type { AppEnv } from '../../env';
+import { type AppEnv, coreDeps } from '../../env';
 import { escapeHtml, layout, securityHeaders } from './page';
 
 const PAGES = {
@@ -57,7 +57,7 @@ export function registerSimulatorRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps
 
     app.get(`/simulator/${kind}/:payment_id`, async (c) => {
       const input = readQuery(c, kind);
-      const payment = await findSimulatorPayment(deps, input);
+      const payment = await findSimulatorPayment(coreDeps(c, deps), input);
       const form = `<form method="post" action="/simulator/${kind}/${encodeURIComponent(payment.paymentId)}">
 <input type="hidden" name="account" value="${escapeHtml(input.accountId)}">
 <input type="hidden" name="challenge" value="${escapeHtml(input.challenge)}">
@@ -75,7 +75,7 @@ export function registerSimulatorRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps
       if (decision !== 'complete' && decision !== 'fail') {
         throw new ApiError('ERR_2003', 'decision must be complete or fail.', { fieldName: 'decision' });
       }
-      const payment = await resolveSimulatorAction(deps, {
+      const payment = await resolveSimulatorAction(coreDeps(c, deps), {
         accountId: field('account'),
         paymentId: c.req.param('payment_id'),
         challenge: field('challenge'),

@@ -34,7 +34,7 @@ import {
   retrieveSubscription,
   updateSubscription,
 } from '../../../core/subscriptions/subscription-operations';
-import type { AppEnv } from '../../env';
+import { type AppEnv, coreDeps } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
 import { parseJsonBody } from '../../middleware/json-body';
 import { ApiError } from '../../../core/shared/errors';
@@ -62,7 +62,7 @@ export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>, deps: CoreD
       request: { query: NoQuery, body: jsonBody(CreateAndConfirmSubscriptionRequest) },
       responses: { 200: { description: 'The subscription', ...subscriptionJson }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await createAndConfirmSubscription(deps, c.get('auth'), c.req.header(PROFILE_ID_HEADER), c.req.valid('json')), 200),
+    async (c) => c.json(await createAndConfirmSubscription(coreDeps(c, deps), c.get('auth'), c.req.header(PROFILE_ID_HEADER), c.req.valid('json')), 200),
   );
 
   app.openapi(
@@ -77,8 +77,8 @@ export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>, deps: CoreD
       responses: { 200: { description: 'The subscription', ...subscriptionJson }, ...ERROR_RESPONSES },
     }),
     async (c) => {
-      const created = await createSubscription(deps, c.get('auth'), c.req.header(PROFILE_ID_HEADER), c.req.valid('json'));
-      return c.json(await respondWithSubscription(deps, created), 200);
+      const created = await createSubscription(coreDeps(c, deps), c.get('auth'), c.req.header(PROFILE_ID_HEADER), c.req.valid('json'));
+      return c.json(await respondWithSubscription(coreDeps(c, deps), created), 200);
     },
   );
 
@@ -93,7 +93,7 @@ export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>, deps: CoreD
       request: { query: SubscriptionEstimateQuery },
       responses: { 200: { description: 'The estimate', content: { 'application/json': { schema: SubscriptionEstimateResponse } } }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await estimateSubscription(deps, c.get('auth'), c.req.header(PROFILE_ID_HEADER), c.req.valid('query')), 200),
+    async (c) => c.json(await estimateSubscription(coreDeps(c, deps), c.get('auth'), c.req.header(PROFILE_ID_HEADER), c.req.valid('query')), 200),
   );
 
   app.openapi(
@@ -107,7 +107,7 @@ export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>, deps: CoreD
       request: { query: SubscriptionItemsQuery },
       responses: { 200: { description: 'Items', content: { 'application/json': { schema: z.array(z.record(z.string(), z.unknown())) } } }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await listSubscriptionItems(deps, c.get('auth'), c.req.header(PROFILE_ID_HEADER), c.req.valid('query')), 200),
+    async (c) => c.json(await listSubscriptionItems(coreDeps(c, deps), c.get('auth'), c.req.header(PROFILE_ID_HEADER), c.req.valid('query')), 200),
   );
 
   app.openapi(
@@ -121,7 +121,7 @@ export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>, deps: CoreD
       request: { query: ListSubscriptionsQuery },
       responses: { 200: { description: 'Subscriptions', content: { 'application/json': { schema: z.array(SubscriptionResponse) } } }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await listSubscriptions(deps, c.get('auth'), c.req.header(PROFILE_ID_HEADER), c.req.valid('query')), 200),
+    async (c) => c.json(await listSubscriptions(coreDeps(c, deps), c.get('auth'), c.req.header(PROFILE_ID_HEADER), c.req.valid('query')), 200),
   );
 
   app.openapi(
@@ -135,7 +135,7 @@ export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>, deps: CoreD
       request: { query: NoQuery, params: SubscriptionPath },
       responses: { 200: { description: 'The subscription', ...subscriptionJson }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await retrieveSubscription(deps, c.get('auth'), c.req.header(PROFILE_ID_HEADER), c.req.valid('param').subscription_id), 200),
+    async (c) => c.json(await retrieveSubscription(coreDeps(c, deps), c.get('auth'), c.req.header(PROFILE_ID_HEADER), c.req.valid('param').subscription_id), 200),
   );
 
   const changeRoute = (method: 'post' | 'put', path: string, schema: z.ZodType, summary: string, response: typeof subscriptionJson | typeof statusJson, kinds: readonly ('secret' | 'publishable')[] = ['secret']) =>
@@ -153,20 +153,20 @@ export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>, deps: CoreD
     [c.get('auth'), c.req.header(PROFILE_ID_HEADER), c.req.param('subscription_id') ?? ''] as const;
 
   app.openapi(changeRoute('post', '/subscriptions/{subscription_id}/cancel', CancelSubscriptionRequest, 'Cancel a subscription', statusJson), async (c) =>
-    c.json(await cancelSubscription(deps, ...target(c), c.req.valid('json') as CancelSubscriptionRequest), 200),
+    c.json(await cancelSubscription(coreDeps(c, deps), ...target(c), c.req.valid('json') as CancelSubscriptionRequest), 200),
   );
   app.openapi(
     changeRoute('post', '/subscriptions/{subscription_id}/confirm', ConfirmSubscriptionRequest, 'Confirm a subscription (pays the first invoice)', subscriptionJson, ['secret', 'publishable']),
-    async (c) => c.json(await confirmSubscription(deps, ...target(c), c.req.valid('json') as ConfirmSubscriptionRequest), 200),
+    async (c) => c.json(await confirmSubscription(coreDeps(c, deps), ...target(c), c.req.valid('json') as ConfirmSubscriptionRequest), 200),
   );
   app.openapi(changeRoute('post', '/subscriptions/{subscription_id}/pause', PauseSubscriptionRequest, 'Pause a subscription', statusJson), async (c) =>
-    c.json(await pauseSubscription(deps, ...target(c), c.req.valid('json') as PauseSubscriptionRequest), 200),
+    c.json(await pauseSubscription(coreDeps(c, deps), ...target(c), c.req.valid('json') as PauseSubscriptionRequest), 200),
   );
   app.openapi(changeRoute('post', '/subscriptions/{subscription_id}/resume', ResumeSubscriptionRequest, 'Resume a subscription', statusJson), async (c) =>
-    c.json(await resumeSubscription(deps, ...target(c), c.req.valid('json') as ResumeSubscriptionRequest), 200),
+    c.json(await resumeSubscription(coreDeps(c, deps), ...target(c), c.req.valid('json') as ResumeSubscriptionRequest), 200),
   );
   app.openapi(changeRoute('put', '/subscriptions/{subscription_id}/update', UpdateSubscriptionRequest, 'Change the plan of a subscription', subscriptionJson), async (c) =>
-    c.json(await updateSubscription(deps, ...target(c), c.req.valid('json') as UpdateSubscriptionRequest), 200),
+    c.json(await updateSubscription(coreDeps(c, deps), ...target(c), c.req.valid('json') as UpdateSubscriptionRequest), 200),
   );
 
   app.openapi(
@@ -188,7 +188,7 @@ export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>, deps: CoreD
       if (auth.mode !== 'test' || auth.account.settings.billingProcessor !== 'simulator') {
         throw new ApiError('ERR_2001', 'billing_processor_id is required: no simulated billing processor is connected in this mode.', { fieldName: 'billing_processor_id' });
       }
-      return c.json(await renewDueSubscriptions(deps, auth), 200);
+      return c.json(await renewDueSubscriptions(coreDeps(c, deps), auth), 200);
     },
   );
 }

@@ -6,7 +6,7 @@ import { CreateVaultTokenRequest, CreateVaultTokenResponse } from '../../../../.
 import { createPspToken } from '../../../core/vault/create-psp-token';
 import type { CoreDeps } from '../../../core/shared/deps';
 import { ApiError } from '../../../core/shared/errors';
-import type { AppEnv } from '../../env';
+import { type AppEnv, coreDeps } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
 import { parseJsonBody } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
@@ -53,6 +53,6 @@ export function registerVaultRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, op
         ...ERROR_RESPONSES,
       },
     }),
-    async (c) => c.json(await createPspToken(deps, c.get('auth'), c.req.valid('json')), 200),
+    async (c) => c.json(await createPspToken(coreDeps(c, deps), c.get('auth'), c.req.valid('json')), 200),
   );
 }

@@ -18,7 +18,7 @@ import { rotateWebhookSecret } from '../../../core/webhook-endpoints/rotate-webh
 import { sendTestEvent } from '../../../core/webhook-endpoints/send-test-event';
 import { updateWebhookEndpoint } from '../../../core/webhook-endpoints/update-webhook-endpoint';
 import type { WebhookDeliveryConfig } from '../../../webhooks/delivery';
-import type { AppEnv } from '../../env';
+import { type AppEnv, coreDeps } from '../../env';
 import { parseJsonBody } from '../../middleware/json-body';
 import { operatorSession } from '../../middleware/operator-session';
 import { ERROR_RESPONSES, SESSION_SECURITY, jsonContent } from '../../openapi';
@@ -40,7 +40,7 @@ export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>, deps: Co
       request: { query: NoQuery },
       responses: { 200: { description: 'The endpoints', ...jsonContent(WebhookEndpointList) }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json({ data: await listWebhookEndpoints(deps, c.get('operator')) }, 200),
+    async (c) => c.json({ data: await listWebhookEndpoints(coreDeps(c, deps), c.get('operator')) }, 200),
   );
 
   app.openapi(
@@ -54,7 +54,7 @@ export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>, deps: Co
       request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: CreateWebhookEndpointRequest } } } },
       responses: { 200: { description: 'The endpoint and its signing secret', ...jsonContent(WebhookEndpointWithSecret) }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await createWebhookEndpoint(deps, c.get('operator'), c.req.valid('json')), 200),
+    async (c) => c.json(await createWebhookEndpoint(coreDeps(c, deps), c.get('operator'), c.req.valid('json')), 200),
   );
 
   app.openapi(
@@ -68,7 +68,7 @@ export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>, deps: Co
       request: { query: NoQuery, params: WebhookEndpointIdParam, body: { required: true, content: { 'application/json': { schema: UpdateWebhookEndpointRequest } } } },
       responses: { 200: { description: 'The endpoint', ...jsonContent(WebhookEndpoint) }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await updateWebhookEndpoint(deps, c.get('operator'), c.req.valid('param').id, c.req.valid('json')), 200),
+    async (c) => c.json(await updateWebhookEndpoint(coreDeps(c, deps), c.get('operator'), c.req.valid('param').id, c.req.valid('json')), 200),
   );
 
   app.openapi(
@@ -82,7 +82,7 @@ export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>, deps: Co
       request: { query: NoQuery, params: WebhookEndpointIdParam },
       responses: { 200: { description: 'Deleted', ...jsonContent(DeletedWebhookEndpoint) }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await deleteWebhookEndpoint(deps, c.get('operator'), c.req.valid('param').id), 200),
+    async (c) => c.json(await deleteWebhookEndpoint(coreDeps(c, deps), c.get('operator'), c.req.valid('param').id), 200),
   );
 
   app.openapi(
@@ -96,7 +96,7 @@ export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>, deps: Co
       request: { query: NoQuery, params: WebhookEndpointIdParam },
       responses: { 200: { description: 'The endpoint and its new secret', ...jsonContent(WebhookEndpointWithSecret) }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await rotateWebhookSecret(deps, c.get('operator'), c.req.valid('param').id), 200),
+    async (c) => c.json(await rotateWebhookSecret(coreDeps(c, deps), c.get('operator'), c.req.valid('param').id), 200),
   );
 
   app.openapi(
@@ -110,6 +110,6 @@ export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>, deps: Co
       request: { query: NoQuery, params: WebhookEndpointIdParam },
       responses: { 200: { description: 'What the endpoint answered', ...jsonContent(WebhookTestResult) }, ...ERROR_RESPONSES },
     }),
-    async (c) => c.json(await sendTestEvent(deps, webhooks, c.get('operator'), c.req.valid('param').id), 200),
+    async (c) => c.json(await sendTestEvent(coreDeps(c, deps), webhooks, c.get('operator'), c.req.valid('param').id), 200),
   );
 }

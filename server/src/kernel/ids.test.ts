@@ -1,0 +1,58 @@
+import { expect, test } from 'vitest';
+import { cryptoIds, derivedIds, type IdGenerator } from './ids';
+
+/** Counts what it is asked, so a test can see which calls reach the base generator. */
+function countingBase(): IdGenerator & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    id: (kind) => {
+      calls.push(kind);
+      return cryptoIds.id(kind);
+    },
+    secret: (length) => {
+      calls.push(`secret:${length}`);
+      return cryptoIds.secret(length);
+    },
+  };
+}
+
+test('the n-th id of each derived kind is a function of the seed: two generators with one seed give the same sequence', () => {
+  const first = derivedIds('acc|test|secret|key-1|fp', cryptoIds);
+  const second = derivedIds('acc|test|secret|key-1|fp', cryptoIds);
+  const run = (ids: IdGenerator) => [ids.id('payment'), ids.id('refund'), ids.id('payment'), ids.id('customer')];
+  const ids = run(first);
+  expect(run(second)).toEqual(ids);
+  expect(ids[0]).toMatch(/^pay_[A-Za-z0-9]{20}$/);
+  expect(ids[1]).toMatch(/^ref_[A-Za-z0-9]{20}$/);
+  expect(ids[2]).not.toBe(ids[0]);
+});
+
+test('each kind counts on its own: a refund drawn first does not move the payments', () => {
+  const plain = derivedIds('seed', cryptoIds);
+  const withRefundFirst = derivedIds('seed', cryptoIds);
+  withRefundFirst.id('refund');
+  expect(withRefundFirst.id('payment')).toBe(plain.id('payment'));
+});
+
+test('another seed derives other ids', () => {
+  expect(derivedIds('seed-a', cryptoIds).id('payment')).not.toBe(derivedIds('seed-b', cryptoIds).id('payment'));
+});
+
+test('events, attempts, keys and secrets come from the base generator, random as before', () => {
+  const base = countingBase();
+  const ids = derivedIds('seed', base);
+  const again = derivedIds('seed', base);
+  const event = ids.id('event');
+  expect(event).not.toBe(again.id('event'));
+  ids.id('attempt');
+  ids.id('apiKey');
+  ids.secret(24);
+  ids.id('payment');
+  expect(base.calls).toEqual(['event', 'event', 'attempt', 'apiKey', 'secret:24']);
+});
+
+test('cryptoIds draws every id at random', () => {
+  expect(cryptoIds.id('payment')).not.toBe(cryptoIds.id('payment'));
+  expect(cryptoIds.id('payment')).toMatch(/^pay_[A-Za-z0-9]{20}$/);
+});

@@ -1,0 +1,89 @@
+/**
+ * The Idempotency-Key claim in the store: a first claim inserts, a repeat reports the row, on both engines. On
+ * PostgreSQL the claim commits without waiting for its WAL flush by turning synchronous_commit off for its own
+ * transaction only: the connection keeps it on afterwards, and inside a caller's transaction the claim leaves
+ * that transaction's commit as it was.
+ */
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { openDatabase } from '../database';
+import { forEachEngine } from '../../test-support/engines';
+import { createHarness, type Harness } from '../../test-support/harness';
+import type { IdempotencyKeyRecord } from './records';
+import { SqlIdempotencyStore } from './sql-store';
+
+forEachEngine('Idempotency store', (engine) => {
+  let h: Harness;
+  let seq = 0;
+
+  beforeAll(async () => {
+    h = await createHarness(engine);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const claim = (): IdempotencyKeyRecord => {
+    const now = new Date('2025-01-01T00:00:00.000Z');
+    seq += 1;
+    return {
+      accountId: h.boot.account.accountId,
+      mode: 'test',
+      keyKind: 'secret',
+      key: `store-${engine}-${seq}`,
+      fingerprint: 'f'.repeat(64),
+      method: 'POST',
+      path: '/payments',
+      status: 'in_flight',
+      claimToken: `token-${seq}`,
+      lockedAt: now,
+      response: null,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + 60_000),
+    };
+  };
+
+  /** One connection, so that what a statement leaves on the session is what the next one sees. */
+  async function withOneConnection(work: (db: ReturnType<typeof openDatabase>['db']) => Promise<void>): Promise<void> {
+    const { db } = openDatabase({ databaseUrl: h.database.databaseUrl, sqliteFile: h.database.sqliteFile, poolSize: 1 });
+    try {
+      await work(db);
+    } finally {
+      await db.destroy();
+    }
+  }
+
+  const synchronousCommit = async (db: Parameters<Parameters<typeof withOneConnection>[0]>[0]) =>
+    (await sql<{ setting: string }>`select current_setting('synchronous_commit') as setting`.execute(db)).rows[0]?.setting;
+
+  test('a first claim inserts the in-flight row; a repeat reports it and changes nothing', async () => {
+    await withOneConnection(async (db) => {
+      const store = new SqlIdempotencyStore(db);
+      const record = claim();
+      const first = await store.insertClaim(record);
+      await first.durable;
+      expect(first.result).toBe('inserted');
+      const repeat = await store.insertClaim({ ...record, claimToken: 'another' });
+      expect(repeat.result).not.toBe('inserted');
+      expect(await store.findKey(record, record.key)).toMatchObject({ status: 'in_flight', claimToken: record.claimToken, response: null });
+    });
+  });
+
+  test.runIf(engine === 'postgres')('the claim turns synchronous_commit off for its own commit only: the connection keeps it on', async () => {
+    await withOneConnection(async (db) => {
+      expect(await synchronousCommit(db)).toBe('on');
+      const store = new SqlIdempotencyStore(db);
+      expect((await store.insertClaim(claim())).result).toBe('inserted');
+      expect(await synchronousCommit(db)).toBe('on');
+    });
+  });
+
+  test.runIf(engine === 'postgres')("inside a caller's transaction the claim leaves that transaction's commit durable", async () => {
+    await withOneConnection(async (db) => {
+      await db.transaction().execute(async (tx) => {
+        expect((await new SqlIdempotencyStore(tx).insertClaim(claim())).result).toBe('inserted');
+        expect(await synchronousCommit(tx)).toBe('on');
+      });
+    });
+  });
+});
