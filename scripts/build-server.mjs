@@ -30,12 +30,17 @@ export const SERVER_BUNDLE_OPTIONS = {
   logLevel: 'warning',
 };
 
-/** A CommonJS bundle for the launcher: the sources' import.meta.url is the bundle's own file URL. */
+/**
+ * A CommonJS bundle for the launcher, written as the function expression Node would wrap a module in (the launcher
+ * compiles the file as it is, with no wrapped copy of its 1.6 MB), in strict mode as the ES modules it is made of
+ * are; the sources' import.meta.url is its own file URL.
+ */
 export const SERVER_CJS_OPTIONS = {
   ...SERVER_BUNDLE_OPTIONS,
   format: 'cjs',
   define: { 'import.meta.url': '__railBundleUrl' },
-  banner: { js: "const __railBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  banner: { js: "(function (exports, require, module, __filename, __dirname) {'use strict';const __railBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  footer: { js: '})' },
 };
 
 /** An ES module (the embeddable package's library entry): bundled CommonJS packages get a require() of their own. */

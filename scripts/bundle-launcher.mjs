@@ -34,12 +34,8 @@ export function runBundle(bundlePath, bundleHash) {
   } catch {
     cachedData = undefined;
   }
-  // The wrapper's own line is line 0, so the bundle's lines keep their numbers in stack traces.
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, {
-    filename: bundlePath,
-    lineOffset: -1,
-    cachedData,
-  });
+  // The bundle is the module wrapper function itself (build-server.mjs: SERVER_CJS_OPTIONS).
+  const script = new Script(source, { filename: bundlePath, cachedData });
   if (cachedData === undefined || script.cachedDataRejected) scheduleCacheWrite(script, cachePath);
   mapStackTraces(bundlePath);
   const module = { exports: {} };
