@@ -6,7 +6,8 @@
  * (bench/bare-server.mjs: the HTTP stack Rail runs on, with none of Rail's work) started in the same rounds.
  * - server: dist/server/main.js with plain node (production), SQLite; first boot (empty store: migrations,
  *   bootstrap, key and password hashing) and restart (the store exists), and the restart with
- *   --enable-source-maps (`npm start`'s flag: Node reads and keeps the 4 MB source map at load);
+ *   --enable-source-maps (it was `npm start`'s flag: Node reads and keeps the 4 MB source map at load; on a build whose
+ *   main.js runs the bundle through scripts/bundle-launcher.mjs it changes nothing, the launcher maps stacks itself);
  * - `rail start`: the CLI of the built @rail/server (packages/server/dist/cli.js), restart;
  * - startRail() in a test process (bench/start-rail-probe.mjs): in process and as a child process, each on a fresh
  *   temporary store (a first boot, as every test run's); the call alone, and spawn-to-ready of the whole process;
@@ -170,7 +171,7 @@ export async function startupBench(): Promise<StartupResult> {
           rss[`server${label}`] = { idle, load: rssMb(restart.child.pid!) };
         }
         await restart.stop();
-        // As `npm start` and the throughput rows run it: Node reads the bundle's source map at load.
+        // As the throughput rows run it (and `npm start` did): Node reads an ES module bundle's source map at load.
         const mapped = await startRail(root, 'main with source maps', store.main);
         note(`mapped${label}`, mapped.ms, mapped.cpuMs);
         if (round === ROUNDS - 1) rss[`server${label}, --enable-source-maps`] = { idle: await idleRss(mapped) };
@@ -214,7 +215,7 @@ export function startupTable(result: StartupResult): string {
   row('bare Hono handler (bench/bare-server.mjs), spawn to first 200', 'bare');
   for (const label of ['', ...(result.baseline ? [' (baseline)'] : [])]) {
     row(`server${label} (dist/server/main.js), restart on an existing store`, `restart${label}`, label ? '' : '<= 300 ms');
-    row(`server${label}, restart with \`--enable-source-maps\` (as \`npm start\` runs it)`, `mapped${label}`);
+    row(`server${label}, restart with \`--enable-source-maps\``, `mapped${label}`);
     row(`server${label}, first boot (empty store)`, `first${label}`);
     row(`\`rail start\`${label} (packages/server/dist/cli.js), restart`, `cli${label}`);
   }

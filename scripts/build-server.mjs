@@ -1,27 +1,28 @@
-// Compiles the server (server/src/main.ts and what it imports from server/ and protocol/) into one ES module,
-// dist/server/main.js. Production runs this file with plain node: no TypeScript transpiling at run time.
+// Compiles the server (server/src/main.ts and what it imports from server/ and protocol/) into
+// dist/server/server.cjs, and its entry dist/server/main.js, which runs that bundle with a V8 code cache
+// (scripts/bundle-launcher.mjs says how, and why a CommonJS bundle). Production runs dist/server/main.js with plain
+// node: no TypeScript transpiling at run time.
 //
 // Its pure-JavaScript npm dependencies (kysely, zod, hono, pino, ...) are bundled in: left as imports, a start
 // opened some 560 files under node_modules (kysely alone 260; 20 now), the largest single part of the start-up
 // time. Left as imports: better-sqlite3 (a native addon), and the packages a start does not need, which the
 // server loads on first use (pg with DATABASE_URL, nodemailer with RAIL_SMTP_URL, busboy on the first upload).
 // Usage: node scripts/build-server.mjs
-import { build } from 'esbuild';
-import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The esbuild options the server's bundles share (this script's dist/server/main.js and @rail/server's build). */
+/** The esbuild options the server's bundles share (dist/server/server.cjs and @rail/server's builds). */
 export const SERVER_BUNDLE_OPTIONS = {
   bundle: true,
   platform: 'node',
-  format: 'esm',
   target: 'node20',
   external: ['better-sqlite3', 'pg', 'nodemailer', 'busboy'],
-  // Bundled CommonJS packages (pino, ...) call require() for Node's built-ins; an ES module has none of its own.
-  banner: { js: "import { createRequire as __railCreateRequire } from 'node:module'; const require = __railCreateRequire(import.meta.url);" },
-  // Fewer bytes to parse at start; names are kept (stack traces stay readable, and the source map maps them back).
+  // Fewer bytes to read at start; names are kept (stack traces stay readable, and the source map maps them back).
   minifyWhitespace: true,
   minifySyntax: true,
   sourcemap: 'linked',
@@ -29,9 +30,57 @@ export const SERVER_BUNDLE_OPTIONS = {
   logLevel: 'warning',
 };
 
-export async function buildServer(outfile = join(root, 'dist/server/main.js')) {
-  await build({ ...SERVER_BUNDLE_OPTIONS, entryPoints: [join(root, 'server/src/main.ts')], outfile });
-  return outfile;
+/**
+ * A CommonJS bundle for the launcher, written as the function expression Node would wrap a module in (the launcher
+ * compiles the file as it is, with no wrapped copy of its 1.6 MB), in strict mode as the ES modules it is made of
+ * are; the sources' import.meta.url is its own file URL.
+ */
+export const SERVER_CJS_OPTIONS = {
+  ...SERVER_BUNDLE_OPTIONS,
+  format: 'cjs',
+  define: { 'import.meta.url': '__railBundleUrl' },
+  banner: { js: "(function (exports, require, module, __filename, __dirname) {'use strict';const __railBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  footer: { js: '})' },
+};
+
+/** An ES module (the embeddable package's library entry): bundled CommonJS packages get a require() of their own. */
+export const SERVER_ESM_OPTIONS = {
+  ...SERVER_BUNDLE_OPTIONS,
+  format: 'esm',
+  banner: { js: "import { createRequire as __railCreateRequire } from 'node:module'; const require = __railCreateRequire(import.meta.url);" },
+};
+
+/**
+ * Compiles `entry` into the CommonJS bundle `bundleFile` and writes `launcherFile`, the ES module that runs it
+ * through bundle-launcher.mjs; code caches of earlier builds of the bundle are deleted.
+ */
+export async function buildLaunchedBundle({ entry, bundleFile, launcherFile, banner = '' }) {
+  await build({ ...SERVER_CJS_OPTIONS, entryPoints: [entry], outfile: bundleFile });
+  const hash = createHash('sha256').update(readFileSync(bundleFile)).digest('hex').slice(0, 16);
+  const name = basename(bundleFile);
+  for (const file of readdirSync(dirname(bundleFile))) if (file.startsWith(`${name}.`) && file.includes('.v8cache')) rmSync(join(dirname(bundleFile), file));
+  await build({
+    stdin: {
+      contents: `import { runBundle } from './bundle-launcher.mjs';\nimport { fileURLToPath } from 'node:url';\nrunBundle(fileURLToPath(new URL(${JSON.stringify(`./${name}`)}, import.meta.url)), ${JSON.stringify(hash)});\n`,
+      resolveDir: dirname(fileURLToPath(import.meta.url)),
+      sourcefile: basename(launcherFile),
+    },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: launcherFile,
+    ...(banner ? { banner: { js: banner } } : {}),
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+}
+
+export async function buildServer(outDir = join(root, 'dist/server')) {
+  const launcherFile = join(outDir, 'main.js');
+  rmSync(`${launcherFile}.map`, { force: true });
+  await buildLaunchedBundle({ entry: join(root, 'server/src/main.ts'), bundleFile: join(outDir, 'server.cjs'), launcherFile });
+  return launcherFile;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

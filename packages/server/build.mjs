@@ -1,15 +1,16 @@
-// Builds @rail/server into dist/: the library (index.js) and the CLI (cli.js) compiled by esbuild with the server
-// sources and their pure-JavaScript npm dependencies bundled in (the repository's scripts/build-server.mjs says which
-// stay imports, and why: start-up time); the runtime, frame and demo page copied to
-// dist/assets/ (run the repository's `npm run build` first: it builds them, then this); declarations from
-// src/types.ts. Usage: node build.mjs
+// Builds @rail/server into dist/: the library (index.js) and the CLI compiled by esbuild with the server sources and
+// their pure-JavaScript npm dependencies bundled in (the repository's scripts/build-server.mjs says which stay
+// imports, and why: start-up time). The CLI is a CommonJS bundle (cli.cjs) that its entry, cli.js, runs with a V8
+// code cache, as dist/server/main.js runs the server (scripts/bundle-launcher.mjs). The runtime, frame and demo
+// page are copied to dist/assets/ (run the repository's `npm run build` first: it builds them, then this);
+// declarations come from src/types.ts. Usage: node build.mjs
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { SERVER_BUNDLE_OPTIONS } from '../../scripts/build-server.mjs';
+import { buildLaunchedBundle, SERVER_ESM_OPTIONS } from '../../scripts/build-server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repository = join(here, '..', '..');
@@ -20,13 +21,12 @@ for (const built of ['dist/runtime/rail.js', 'dist/frame/index.html']) {
   if (!existsSync(join(repository, built))) throw new Error(`@rail/server: ${built} is missing; run npm run build in the repository`);
 }
 rmSync(out, { recursive: true, force: true });
-await build({
-  ...SERVER_BUNDLE_OPTIONS,
-  entryPoints: { index: join(here, 'src/index.ts'), cli: join(here, 'src/cli.ts') },
-  outdir: out,
-  splitting: true,
-  chunkNames: 'chunk-[hash]',
-  banner: { js: `#!/usr/bin/env node\n${SERVER_BUNDLE_OPTIONS.banner.js}` },
+await build({ ...SERVER_ESM_OPTIONS, entryPoints: [join(here, 'src/index.ts')], outfile: join(out, 'index.js') });
+await buildLaunchedBundle({
+  entry: join(here, 'src/cli.ts'),
+  bundleFile: join(out, 'cli.cjs'),
+  launcherFile: join(out, 'cli.js'),
+  banner: '#!/usr/bin/env node',
 });
 mkdirSync(join(out, 'assets', 'demo'), { recursive: true });
 cpSync(join(repository, 'dist', 'runtime'), join(out, 'assets', 'runtime'), { recursive: true });

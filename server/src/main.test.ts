@@ -5,7 +5,7 @@
  * and starts it again to prove the bootstrap keys survive a restart without a second operator.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -99,6 +99,8 @@ describe('the compiled server (dist/server/main.js)', () => {
     expect(eventStatus).toBe('no_endpoint');
 
     expect(await stop(first.child)).toBe(0);
+    // The first run left the V8 code cache beside the bundle (scripts/bundle-launcher.mjs); the restart runs with it.
+    expect(readdirSync(join(ROOT, 'dist/server')).filter((file) => file.startsWith('server.cjs.') && file.endsWith('.v8cache'))).toHaveLength(1);
 
     const second = await start(port, jsPort);
     expect(field(second.banner, 'test secret key')).toBe(secretKey);

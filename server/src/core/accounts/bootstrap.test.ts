@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { openDatabase } from '../../storage/database';
+import { groupCommitOf, openDatabase } from '../../storage/database';
 import { SqlStore } from '../../storage/sql-store';
 import { createTestDatabase, memorySecretsFile, testOperatorSecrets, type TestDatabase } from '../../test-support/harness';
 import { DEFAULT_ACCOUNT_SETTINGS } from './account-settings';
@@ -12,11 +12,18 @@ const databases: TestDatabase[] = [];
 const stores: SqlStore[] = [];
 
 async function openStore(database: TestDatabase): Promise<SqlStore> {
+  return (await openStoreCountingSyncs(database)).store;
+}
+
+/** The store, and how many WAL syncs its writes have waited for since (each write waits for one). */
+async function openStoreCountingSyncs(database: TestDatabase): Promise<{ store: SqlStore; syncs: () => number }> {
   const { db } = openDatabase({ sqliteFile: database.sqliteFile });
   const store = new SqlStore(db, 'sqlite');
   await store.migrate();
   stores.push(store);
-  return store;
+  const group = groupCommitOf(db)!;
+  const before = group.syncs;
+  return { store, syncs: () => group.syncs - before };
 }
 
 afterEach(async () => {
@@ -53,6 +60,26 @@ describe('bootstrap', () => {
     expect(second.testPublishableKey).toBe(first.testPublishableKey);
     expect(second.createdOperator).toBeUndefined();
     expect(await store2.operators.countOperators(first.account.accountId)).toBe(1);
+  });
+
+  test('a restart with the same settings writes nothing; a changed merchant name is written', async () => {
+    const database = await freshDatabase();
+    const secrets = memorySecretsFile();
+    const deps = (store: SqlStore) => ({ store, clock: systemClock, ids: cryptoIds, secretsFile: secrets, operatorSecrets: testOperatorSecrets() });
+    const first = await openStoreCountingSyncs(database);
+    await bootstrap(deps(first.store), { settings: DEFAULT_ACCOUNT_SETTINGS });
+    expect(first.syncs()).toBeGreaterThan(0);
+    await first.store.close();
+
+    const restart = await openStoreCountingSyncs(database);
+    const again = await bootstrap(deps(restart.store), { settings: DEFAULT_ACCOUNT_SETTINGS });
+    expect(restart.syncs()).toBe(0);
+    expect(again.account.name).toBe(DEFAULT_ACCOUNT_SETTINGS.merchantName);
+
+    const renamed = await bootstrap(deps(restart.store), { settings: { ...DEFAULT_ACCOUNT_SETTINGS, merchantName: 'Renamed Shop' } });
+    expect(restart.syncs()).toBe(1);
+    expect(renamed.account.name).toBe('Renamed Shop');
+    expect((await restart.store.accounts.findAccountBySlug('default'))?.name).toBe('Renamed Shop');
   });
 
   test('uses well-shaped env keys and operator values; the password is stored as scrypt', async () => {

@@ -1,7 +1,9 @@
 /**
  * First-boot setup (operations.md "Bootstrap"): on an empty store, the default account, one business profile,
  * test-mode keys and the bootstrap operator. Every step is idempotent (unique keys + insert-or-nothing), so a
- * restart, or several instances starting together on PostgreSQL, keep what exists and never duplicate it.
+ * restart, or several instances starting together on PostgreSQL, keep what exists and never duplicate it. What
+ * exists is read first and written only when missing or changed: on SQLite every write waits for its WAL sync, and
+ * a restart on an existing store then writes nothing.
  */
 import type { Mode, KeyType } from '../../../../protocol/ids';
 import type { AccountRecord, ProfileRecord } from '../../storage/accounts/records';
@@ -68,15 +70,18 @@ export async function bootstrap(deps: BootstrapDeps, input: BootstrapInput): Pro
   const warnings: string[] = [];
   const now = deps.clock.now();
 
-  await deps.store.accounts.insertAccount({
-    accountId: deps.ids.id('account'),
-    slug: DEFAULT_ACCOUNT_SLUG,
-    name: input.settings.merchantName,
-    settings: input.settings,
-    createdAt: now,
-  });
-  const stored = await deps.store.accounts.findAccountBySlug(DEFAULT_ACCOUNT_SLUG);
-  if (stored === undefined) throw new Error('default account missing after insert');
+  let stored = await deps.store.accounts.findAccountBySlug(DEFAULT_ACCOUNT_SLUG);
+  if (stored === undefined) {
+    await deps.store.accounts.insertAccount({
+      accountId: deps.ids.id('account'),
+      slug: DEFAULT_ACCOUNT_SLUG,
+      name: input.settings.merchantName,
+      settings: input.settings,
+      createdAt: now,
+    });
+    stored = await deps.store.accounts.findAccountBySlug(DEFAULT_ACCOUNT_SLUG);
+    if (stored === undefined) throw new Error('default account missing after insert');
+  }
   // The webhook secret outlives restarts: the environment's wins, else the stored one, else a new one.
   const storedSecret = stored.settings.webhook?.secret;
   const secretSource = input.webhookSecret ? 'env' : storedSecret ? 'stored' : 'generated';
@@ -87,18 +92,23 @@ export async function bootstrap(deps: BootstrapDeps, input: BootstrapInput): Pro
   // A wallet an operator saved (PUT /v1/collect/wallet) outlives restarts; RAIL_ACCOUNT_CONFIG's only seeds the first.
   const usdtWallet = stored.settings.usdtWallet ?? input.settings.usdtWallet;
   const settings: AccountSettings = { ...input.settings, webhook, ...(usdtWallet !== undefined ? { usdtWallet } : {}) };
-  await deps.store.accounts.updateAccountSettings(stored.accountId, settings);
+  if (stored.name !== input.settings.merchantName || JSON.stringify(stored.settings) !== JSON.stringify(settings)) {
+    await deps.store.accounts.updateAccountSettings(stored.accountId, settings);
+  }
   const account: AccountRecord = { ...stored, name: input.settings.merchantName, settings };
 
-  await deps.store.profiles.insertProfile({
-    profileId: deps.ids.id('profile'),
-    accountId: account.accountId,
-    name: 'default',
-    isDefault: true,
-    createdAt: now,
-  });
-  const profile = await deps.store.profiles.findDefaultProfile(account.accountId);
-  if (profile === undefined) throw new Error('default profile missing after insert');
+  let profile = await deps.store.profiles.findDefaultProfile(account.accountId);
+  if (profile === undefined) {
+    await deps.store.profiles.insertProfile({
+      profileId: deps.ids.id('profile'),
+      accountId: account.accountId,
+      name: 'default',
+      isDefault: true,
+      createdAt: now,
+    });
+    profile = await deps.store.profiles.findDefaultProfile(account.accountId);
+    if (profile === undefined) throw new Error('default profile missing after insert');
+  }
 
   const persisted = await deps.secretsFile.read();
   const pick = (envValue: string | undefined, persistedValue: string | undefined, keyType: KeyType, envName: string) => {
@@ -128,7 +138,7 @@ export async function bootstrap(deps: BootstrapDeps, input: BootstrapInput): Pro
       createdAt: now,
       plaintext: key,
     });
-    await deps.store.apiKeys.insertApiKey(record);
+    if ((await deps.store.apiKeys.findApiKeyByHash(record.keyHash)) === undefined) await deps.store.apiKeys.insertApiKey(record);
   }
 
   let createdOperator: BootstrapResult['createdOperator'];

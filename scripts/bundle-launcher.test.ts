@@ -1,0 +1,68 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+// @ts-expect-error: a plain JavaScript build script, without declarations
+import { buildLaunchedBundle } from './build-server.mjs';
+
+const dir = mkdtempSync(join(tmpdir(), 'rail-launcher-'));
+const entry = join(dir, 'entry.ts');
+const launcher = join(dir, 'out', 'main.js');
+const caches = () => readdirSync(join(dir, 'out')).filter((file) => file.endsWith('.v8cache'));
+
+/** Runs the launcher with `args`; its stdout. */
+const run = (...args: string[]) => execFileSync(process.execPath, [launcher, ...args], { encoding: 'utf8' });
+
+beforeAll(async () => {
+  writeFileSync(
+    entry,
+    [
+      "import { readFileSync } from 'node:fs';",
+      "import { fileURLToPath } from 'node:url';",
+      'function failHere(): never {',
+      "  throw new Error('from the bundle');",
+      '}',
+      "if (process.argv[2] === 'throw') {",
+      '  try {',
+      '    failHere();',
+      '  } catch (error) {',
+      '    console.log((error as Error).stack);',
+      '  }',
+      '} else {',
+      '  const self = readFileSync(fileURLToPath(import.meta.url), "utf8");',
+      "  console.log(self.includes('from the bundle') ? 'ran from its own file' : 'import.meta.url is not the bundle');",
+      '}',
+      '',
+    ].join('\n'),
+  );
+  await buildLaunchedBundle({ entry, bundleFile: join(dir, 'out', 'bundle.cjs'), launcherFile: launcher });
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('bundle-launcher', () => {
+  test('runs the bundle with import.meta.url naming the bundle, and writes the code cache once', () => {
+    expect(caches()).toEqual([]);
+    expect(run()).toBe('ran from its own file\n');
+    const written = caches();
+    expect(written).toHaveLength(1);
+    expect(written[0]).toContain(`${process.version}-${process.arch}`);
+    expect(run()).toBe('ran from its own file\n');
+    expect(caches()).toEqual(written);
+  });
+
+  test("maps the bundle's frames to the sources through the source map", () => {
+    const stack = run('throw');
+    expect(stack).toMatch(/^Error: from the bundle\n {4}at failHere \(.*entry\.ts:4:9\)/);
+  });
+
+  test('a rebuild deletes the caches of the previous bundle', async () => {
+    run();
+    expect(caches()).toHaveLength(1);
+    writeFileSync(entry, "console.log('rebuilt');\n");
+    await buildLaunchedBundle({ entry, bundleFile: join(dir, 'out', 'bundle.cjs'), launcherFile: launcher });
+    expect(caches()).toEqual([]);
+    expect(run()).toBe('rebuilt\n');
+  });
+});
