@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, type SqliteDatabase as KyselySqliteDatabase, type SqliteStatement } from 'kysely';
+import { Kysely, PostgresDialect, type Transaction, type SqliteDatabase as KyselySqliteDatabase, type SqliteStatement } from 'kysely';
 import { GroupCommitSqliteDialect, SqliteGroupCommit, type SyncCommitted } from './sqlite-group-commit';
 import type Pg from 'pg';
 import type { Database } from './schema';
@@ -52,6 +52,22 @@ const groupCommits = new WeakMap<Kysely<Database>, SqliteGroupCommit>();
 /** The group commit of a SQLite database opened here (undefined for PostgreSQL). */
 export function groupCommitOf(db: Kysely<Database>): SqliteGroupCommit | undefined {
   return groupCommits.get(db);
+}
+
+/**
+ * Runs `work` in one transaction and resolves once it is durable: on SQLite a transaction is a savepoint of a group
+ * commit's batch, acknowledged only after the sync that covers the batch (storage/sqlite-group-commit.ts).
+ */
+export async function durableTransaction<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  const group = groupCommits.get(db);
+  if (group === undefined) return db.transaction().execute(work);
+  let batch = 0;
+  const result = await db.transaction().execute((trx) => {
+    batch = group.currentBatch();
+    return work(trx);
+  });
+  await group.durable(batch);
+  return result;
 }
 
 /** Prepared statements kept per SQLite connection; Kysely's queries are a fixed set of shapes, far fewer than this. */
