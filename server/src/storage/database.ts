@@ -14,7 +14,7 @@ export interface OpenDatabaseOptions {
   databaseUrl?: string | undefined;
   /** SQLite file used when no databaseUrl is given. */
   sqliteFile: string;
-  /** PostgreSQL pool size. */
+  /** PostgreSQL pool size (16 by default). */
   poolSize?: number;
   /**
    * Told when an idle pooled PostgreSQL connection fails (server restart, terminated backend). The pool has already
@@ -104,7 +104,8 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
     const pg = loadPg();
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
-      max: options.poolSize ?? 10,
+      // 16 matches the bench's 16 connections; 10 kept six of them waiting for a connection (measured 1.07x calls/s).
+      max: options.poolSize ?? 16,
       types: pgTypes(pg),
     });
     pool.on('error', (error) => options.onIdleConnectionError?.(error));
