@@ -218,6 +218,18 @@ const updatePaymentIfStatusQuery = compiledOnce<Values>((db, value, values) => {
     .returningAll();
 });
 
+const updatePaymentIfVersionQuery = compiledOnce<Values>((db, value, values) => {
+  const columns: Values = {};
+  for (const name of Object.keys(values)) if (name.startsWith('set:')) columns[name.slice(4)] = value(name);
+  return db
+    .updateTable('payments')
+    .set({ ...(columns as Partial<PaymentsTable>), version: sql<number>`version + 1` })
+    .where(inScope({ accountId: value('accountId'), mode: value('mode') }))
+    .where('payment_id', '=', value('paymentId'))
+    .where('version', '=', value('version'))
+    .returningAll();
+});
+
 /** `columns` as `set:<column>` values. */
 function setValues(values: Values, columns: object): Values {
   for (const [column, columnValue] of Object.entries(columns)) values[`set:${column}`] = columnValue;
@@ -634,14 +646,8 @@ class SqlPaymentStore implements PaymentStore {
   async updatePaymentIfVersion(scope: Scope, paymentId: string, version: number, patch: PaymentPatch): Promise<PaymentRecord | undefined> {
     // PostgreSQL re-checks the WHERE clause on the newest row version after waiting for a concurrent writer's row
     // lock; SQLite runs one writer at a time. Either way only one of two writers that read `version` succeeds.
-    const row = await this.db
-      .updateTable('payments')
-      .set({ ...patchColumns(patch), version: sql<number>`version + 1` })
-      .where(inScope(scope))
-      .where('payment_id', '=', paymentId)
-      .where('version', '=', version)
-      .returningAll()
-      .executeTakeFirst();
+    const values = setValues({ accountId: scope.accountId, mode: scope.mode, paymentId, version }, patchColumns(patch));
+    const [row] = (await updatePaymentIfVersionQuery<Selectable<PaymentsTable>>(this.db, values, shapeOf(values))).rows;
     return row && toPayment(row);
   }
 }
