@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { groupCommitOf, type Engine } from './database';
-import type { SqliteGroupCommit } from './sqlite-group-commit';
+import { durableTransaction, type Engine } from './database';
 import { migrateToLatest } from './migrations/index';
 import type { Database } from './schema';
 import type { Db } from './sql-rows';
@@ -87,7 +86,6 @@ export interface SqlStore extends Stores {}
 /** The Kysely implementation of Store, on SQLite or PostgreSQL. */
 export class SqlStore implements Store {
   readonly #db: Kysely<Database>;
-  readonly #group: SqliteGroupCommit | undefined;
   #closed = false;
 
   constructor(
@@ -95,7 +93,6 @@ export class SqlStore implements Store {
     readonly engine: Engine,
   ) {
     this.#db = db;
-    this.#group = groupCommitOf(db);
     Object.assign(this, storesFor(db));
   }
 
@@ -104,17 +101,8 @@ export class SqlStore implements Store {
     await migrateToLatest(this.#db as Kysely<unknown>);
   }
 
-  async transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T> {
-    const group = this.#group;
-    if (group === undefined) return this.#db.transaction().execute((trx) => work(transactionStores(trx)));
-    let batch = 0;
-    const result = await this.#db.transaction().execute((trx) => {
-      batch = group.currentBatch();
-      return work(transactionStores(trx));
-    });
-    // Acknowledged only once durable (storage/sqlite-group-commit.ts).
-    await group.durable(batch);
-    return result;
+  transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T> {
+    return durableTransaction(this.#db, (trx) => work(transactionStores(trx)));
   }
 
   async ping(): Promise<void> {

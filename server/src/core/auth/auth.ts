@@ -46,6 +46,7 @@ export async function authenticateApiKey(deps: CoreDeps, key: string | undefined
     keyKind: KIND_OF_TYPE[found.key.keyType],
     account: found.account,
     scopes: found.key.scopes,
+    ...(found.defaultProfile !== undefined ? { defaultProfile: found.defaultProfile } : {}),
   };
 }
 

@@ -7,10 +7,10 @@ import type { CoreDeps } from '../shared/deps';
 import { findPaymentOrThrow } from './find-payment';
 import { ApiError } from '../shared/errors';
 import { consumePspToken } from './consume-psp-token';
-import { openAttempt } from './payment-attempts';
+import type { Stores } from '../../storage/stores';
 import { recurringAfterOutcome } from '../mandates/save-for-future-usage';
 import { resolveStoredCharge } from '../mandates/stored-charge';
-import { applyRailOutcome } from './payment-outcome';
+import { applyRailOutcome, NO_OUTCOME_HOOK } from './payment-outcome';
 import { callRail } from '../shared/rail-call';
 import { chooseRail, resolvePaymentMethod } from './payment-method';
 import { decideTransition } from './payment-transitions';
@@ -125,28 +125,24 @@ export async function executeConfirm(
     updatedAt: now,
   };
   const pspToken = data.psp_token;
-  // One transaction: the psp_token (if any) is consumed, the payment claimed and the attempt it opens inserted, or
-  // none of it. A confirm that loses the claim rolls back and leaves the token unused; of two confirms with one
-  // token only one can use it. The payment keeps a display summary of the card instead of the token (and a wallet's
-  // data without its token).
-  const claim = await deps.store
-    .transaction(async (tx) => {
-      let card: CardDetails | undefined = savedInstrument?.card;
-      let stored = patch;
-      if (pspToken !== undefined) {
-        const consumed = await consumePspToken(deps, tx, auth, payment.paymentId, pspToken, now);
-        card = consumed.card;
-        stored = { ...patch, paymentMethodData: { card: consumed.summary } };
-      }
-      const next = await tx.payments.updatePaymentIfStatus(auth, payment.paymentId, [payment.status], stored);
-      if (next === undefined) throw new ClaimLost();
-      const attempt = await openAttempt(tx, next, now);
-      return { next, card, attemptId: attempt.attemptId };
-    })
-    .catch((error: unknown) => {
-      if (error instanceof ClaimLost) return undefined;
-      throw error;
-    });
+  // All or nothing: the psp_token (if any) is consumed, the payment claimed and the attempt it opens inserted. A
+  // confirm that loses the claim rolls back and leaves the token unused; of two confirms with one token only one can
+  // use it. The payment keeps a display summary of the card instead of the token (and a wallet's data without its
+  // token). Without a token the claim is one storage operation, atomic by itself (one statement on PostgreSQL).
+  const claim =
+    pspToken === undefined
+      ? await claimAndOpenAttempt(deps.store, auth, payment, patch, now, savedInstrument?.card)
+      : await deps.store
+          .transaction(async (tx) => {
+            const consumed = await consumePspToken(deps, tx, auth, payment.paymentId, pspToken, now);
+            const claimed = await claimAndOpenAttempt(tx, auth, payment, { ...patch, paymentMethodData: { card: consumed.summary } }, now, consumed.card);
+            if (claimed === undefined) throw new ClaimLost();
+            return claimed;
+          })
+          .catch((error: unknown) => {
+            if (error instanceof ClaimLost) return undefined;
+            throw error;
+          });
   if (claim === undefined) {
     const current = await deps.store.payments.findPayment(auth, payment.paymentId);
     throw new ApiError('ERR_4003', `You cannot confirm this payment because it has status ${current?.status ?? payment.status}.`);
@@ -183,7 +179,20 @@ export async function executeConfirm(
     if (afterOutcome !== undefined) await deps.store.transaction((tx) => afterOutcome(tx, claimed, 'customer_action', now));
     return claimed;
   }
-  return applyRailOutcome(deps, claimed, call.answer, 'rail_result', afterOutcome ?? (async (_tx, next) => next));
+  return applyRailOutcome(deps, claimed, call.answer, 'rail_result', afterOutcome ?? NO_OUTCOME_HOOK);
+}
+
+/** Claims the payment if it is still in the status it was read in, and opens its attempt. */
+async function claimAndOpenAttempt(
+  stores: Stores,
+  auth: AuthContext,
+  payment: PaymentRecord,
+  patch: PaymentPatch,
+  now: Date,
+  card: CardDetails | undefined,
+): Promise<{ next: PaymentRecord; card: CardDetails | undefined; attemptId: string } | undefined> {
+  const claimed = await stores.payments.claimPaymentAndOpenAttempt(auth, payment.paymentId, [payment.status], patch, now);
+  return claimed && { next: claimed.payment, card, attemptId: claimed.attempt.attemptId };
 }
 
 /** Rolls back the claim's transaction (token consumption included) when another request claimed the payment first. */

@@ -34,7 +34,7 @@ export async function createPayment(deps: CoreDeps, auth: AuthContext, body: Cre
 
   const profile =
     body.profile_id === undefined
-      ? await deps.store.profiles.findDefaultProfile(auth.accountId)
+      ? (auth.defaultProfile ?? (await deps.store.profiles.findDefaultProfile(auth.accountId)))
       : await deps.store.profiles.findProfile(auth.accountId, body.profile_id);
   if (profile === undefined) {
     if (body.profile_id !== undefined) {

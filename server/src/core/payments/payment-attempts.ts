@@ -4,7 +4,7 @@
  */
 import type { PaymentAttempt, PaymentCapture } from '../../../../protocol/api/payments';
 import type { RailOutcome } from '../../rails/rail-adapter';
-import type { AttemptStatus, PaymentAttemptRecord, PaymentCaptureRecord, PaymentRecord } from '../../storage/payments/records';
+import type { AttemptStatus, PaymentAttemptPatch, PaymentAttemptRecord, PaymentCaptureRecord, PaymentRecord } from '../../storage/payments/records';
 import type { Stores } from '../../storage/stores';
 
 const AUTOMATIC = new Set(['automatic', 'sequential_automatic']);
@@ -12,33 +12,6 @@ const AUTOMATIC = new Set(['automatic', 'sequential_automatic']);
 /** The poll id of a payment that waits for the customer (GET /poll/status/{poll_id}). */
 export function pollIdFor(paymentId: string): string {
   return `poll_${paymentId}`;
-}
-
-/**
- * Opens the next attempt of a payment just claimed by confirm (status `pending`), in the caller's transaction. The
- * store numbers it: Hyperswitch's attempt id, `<payment_id>_<attempt_count>`.
- */
-export async function openAttempt(tx: Stores, payment: PaymentRecord, now: Date): Promise<PaymentAttemptRecord> {
-  return tx.attempts.insertNextAttempt({
-    accountId: payment.accountId,
-    mode: payment.mode,
-    paymentId: payment.paymentId,
-    status: 'pending',
-    amount: payment.amount,
-    currency: payment.currency,
-    paymentMethod: payment.paymentMethod,
-    paymentMethodType: payment.paymentMethodType,
-    captureMethod: payment.captureMethod,
-    connector: payment.connector,
-    referenceId: null,
-    errorCode: null,
-    errorMessage: null,
-    errorReason: null,
-    pollId: null,
-    cancellationReason: null,
-    createdAt: now,
-    updatedAt: now,
-  });
 }
 
 function attemptStatusFor(outcome: Exclude<RailOutcome, { kind: 'pending' }>, payment: PaymentRecord): AttemptStatus {
@@ -55,7 +28,12 @@ function attemptStatusFor(outcome: Exclude<RailOutcome, { kind: 'pending' }>, pa
 /** Writes a rail answer onto the payment's newest attempt, in the caller's transaction. */
 export async function recordAttemptOutcome(tx: Stores, payment: PaymentRecord, outcome: RailOutcome, now: Date): Promise<void> {
   if (outcome.kind === 'pending') return;
-  await tx.attempts.updateLatestAttempt(payment, payment.paymentId, {
+  await tx.attempts.updateLatestAttempt(payment, payment.paymentId, attemptPatchFor(payment, outcome, now));
+}
+
+/** What a rail answer changes on the payment's newest attempt. */
+export function attemptPatchFor(payment: PaymentRecord, outcome: Exclude<RailOutcome, { kind: 'pending' }>, now: Date): PaymentAttemptPatch {
+  return {
     status: attemptStatusFor(outcome, payment),
     referenceId: outcome.reference,
     ...(outcome.kind === 'declined'
@@ -63,7 +41,7 @@ export async function recordAttemptOutcome(tx: Stores, payment: PaymentRecord, o
       : {}),
     ...(outcome.kind === 'customer_action' ? { pollId: pollIdFor(payment.paymentId) } : {}),
     updatedAt: now,
-  });
+  };
 }
 
 export function toAttemptResponse(attempt: PaymentAttemptRecord): PaymentAttempt {

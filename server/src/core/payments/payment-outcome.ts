@@ -3,10 +3,10 @@ import type { AuthorizationValidity, RailOutcome } from '../../rails/rail-adapte
 import type { PaymentPatch, PaymentRecord } from '../../storage/payments/records';
 import type { Stores } from '../../storage/stores';
 import type { CoreDeps } from '../shared/deps';
-import { recordAttemptOutcome } from './payment-attempts';
+import { attemptPatchFor, recordAttemptOutcome } from './payment-attempts';
 import { decideTransition, PAYMENT_EVENT_FOR_STATUS } from './payment-transitions';
 import { toPaymentResponse } from './payment-view';
-import { recordObjectEvent } from '../shared/outbox-event';
+import { type ObjectEvent, outboxEventOf, recordObjectEvent } from '../shared/outbox-event';
 import { type OutcomeHook, settlePendingSave } from '../mandates/save-for-future-usage';
 import { authorizationValidityOf } from './authorization-validity';
 
@@ -81,14 +81,20 @@ export async function recordPaymentEvent(
 ): Promise<void> {
   const eventType = PAYMENT_EVENT_FOR_STATUS[payment.status];
   if (eventType === undefined) return;
-  const object = toPaymentResponse(payment);
   let objectId = payment.paymentId;
   if (options.repeatable === true) {
     const sent = await tx.outbox.listEventsForObject(payment, payment.paymentId);
     if (sent.some((event) => event.eventType === eventType)) objectId = `${payment.paymentId}.${payment.version}`;
   }
-  await recordObjectEvent(deps, tx, { scope: payment, eventType, objectType: 'payment', objectId, contentType: 'payment_details', object }, now);
+  await recordObjectEvent(deps, tx, paymentEvent(payment, eventType, objectId), now);
 }
+
+function paymentEvent(payment: PaymentRecord, eventType: string, objectId: string): ObjectEvent {
+  return { scope: payment, eventType, objectType: 'payment', objectId, contentType: 'payment_details', object: toPaymentResponse(payment) };
+}
+
+/** The outcome hook of a confirm that saves nothing for future use. */
+export const NO_OUTCOME_HOOK: OutcomeHook = async (_tx, next) => next;
 
 /**
  * Applies a rail's answer: looks the transition up in the table, then updates the payment (only if it is still in
@@ -116,8 +122,19 @@ export async function applyRailOutcome(
     throw new Error(`no transition from ${payment.status} on ${trigger} for a ${outcome.kind} rail answer`);
   }
   const now = deps.clock.now();
+  const patch = patchFor(payment, outcome, decision.to, now, authorizationValidityOf(deps, payment));
+  if (onOutcome === NO_OUTCOME_HOOK) {
+    // One storage operation (one statement on PostgreSQL) while nothing else changed the payment since it was read:
+    // the attempt's answer and the event are then those of the payment as this change leaves it. Otherwise the
+    // transaction below applies the answer to the payment as stored.
+    const expected: PaymentRecord = { ...payment, ...patch, version: payment.version + 1 };
+    const eventType = PAYMENT_EVENT_FOR_STATUS[expected.status];
+    const event = eventType === undefined ? undefined : outboxEventOf(deps, paymentEvent(expected, eventType, expected.paymentId), now);
+    const changed = await deps.store.payments.updatePaymentIfVersionWithEvent(payment, payment.paymentId, payment.version, patch, attemptPatchFor(expected, outcome, now), event);
+    if (changed !== undefined) return changed;
+  }
   const updated = await deps.store.transaction(async (tx) => {
-    let next = await tx.payments.updatePaymentIfStatus(payment, payment.paymentId, [payment.status], patchFor(payment, outcome, decision.to, now, authorizationValidityOf(deps, payment)));
+    let next = await tx.payments.updatePaymentIfStatus(payment, payment.paymentId, [payment.status], patch);
     if (next !== undefined) next = await onOutcome(tx, next, outcome.kind, now);
     if (next !== undefined) {
       await recordAttemptOutcome(tx, next, outcome, now);

@@ -1,6 +1,6 @@
 import type { JsonObject } from '../../../../protocol/api/payments';
 import type { Scope } from '../../kernel/store-types';
-import type { EventObjectType } from '../../storage/events/records';
+import type { EventObjectType, OutboxEventRecord } from '../../storage/events/records';
 import type { Stores } from '../../storage/stores';
 import type { CoreDeps } from './deps';
 
@@ -21,9 +21,14 @@ export interface ObjectEvent {
  * together (api-conventions §7: `{event_id, event_type, created, account_id, mode, content: {type, object}}`).
  */
 export async function recordObjectEvent(deps: Pick<CoreDeps, 'ids'>, tx: Stores, event: ObjectEvent, now: Date): Promise<void> {
+  await tx.outbox.insertEvent(outboxEventOf(deps, event, now));
+}
+
+/** The outbox record of an event: its envelope, under a new event id. */
+export function outboxEventOf(deps: Pick<CoreDeps, 'ids'>, event: ObjectEvent, now: Date): OutboxEventRecord {
   const eventId = deps.ids.id('event');
   const { accountId, mode } = event.scope;
-  await tx.outbox.insertEvent({
+  return {
     eventId,
     accountId,
     mode,
@@ -39,5 +44,5 @@ export async function recordObjectEvent(deps: Pick<CoreDeps, 'ids'>, tx: Stores,
       mode,
       content: { type: event.contentType, object: event.object as JsonObject },
     },
-  });
+  };
 }

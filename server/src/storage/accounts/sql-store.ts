@@ -4,7 +4,7 @@ import type { InsertResult, Scope } from '../../kernel/store-types';
 import type { ApiScope } from '../../../../protocol/api/keys';
 import type { AccountRecord, ApiKeyRecord, ProfileRecord } from './records';
 import type { AccountsTable, ApiKeysTable, ProfilesTable } from './schema';
-import type { AccountsStores, AccountStore, ApiKeyStore, ProfileStore } from './store';
+import type { AccountsStores, AccountStore, ApiKeyStore, KeyWithAccount, ProfileStore } from './store';
 import { dateOrNull, type Db, insertResult, iso, isoOrNull, inScope } from '../sql-rows';
 import { compiledOnce } from '../compiled-query';
 
@@ -43,28 +43,42 @@ export function toJoinedAccount(row: {
   });
 }
 
-type ApiKeyWithAccountRow = Selectable<ApiKeysTable> & { account_slug: string; account_name: string; account_settings: string; account_created_at: string };
+type ApiKeyWithAccountRow = Selectable<ApiKeysTable> & {
+  account_slug: string;
+  account_name: string;
+  account_settings: string;
+  account_created_at: string;
+  default_profile_id: string | null;
+  default_profile_name: string | null;
+  default_profile_created_at: string | null;
+};
 
-// The look-ups of every API call, compiled once (storage/compiled-query.ts).
+/** The account's default profile: its oldest profile marked default (a migrated account may have had several). */
+const defaultProfileOf = (db: Db, accountId: unknown) =>
+  db
+    .selectFrom('business_profiles')
+    .where('account_id', '=', accountId as string)
+    .where('is_default', '=', 1)
+    .orderBy('created_at')
+    .orderBy('profile_id')
+    .limit(1);
+
+// The look-ups of every API call, compiled once (storage/compiled-query.ts). The key's look-up brings the account
+// and its default profile (what creating a payment needs) in the same round trip.
 const findApiKeyByHashQuery = compiledOnce<{ keyHash: string }>((db, value) =>
   db
     .selectFrom('api_keys')
     .innerJoin('accounts', 'accounts.account_id', 'api_keys.account_id')
+    .leftJoin('business_profiles as default_profile', (join) =>
+      join.on('default_profile.profile_id', '=', (eb) => defaultProfileOf(db, eb.ref('accounts.account_id')).select('business_profiles.profile_id')),
+    )
     .selectAll('api_keys')
     .select(JOINED_ACCOUNT_COLUMNS)
+    .select(['default_profile.profile_id as default_profile_id', 'default_profile.name as default_profile_name', 'default_profile.created_at as default_profile_created_at'])
     .where('api_keys.key_hash', '=', value('keyHash')),
 );
 
-const findDefaultProfileQuery = compiledOnce<{ accountId: string }>((db, value) =>
-  db
-    .selectFrom('business_profiles')
-    .selectAll()
-    .where('account_id', '=', value('accountId'))
-    .where('is_default', '=', 1)
-    .orderBy('created_at')
-    .orderBy('profile_id')
-    .limit(1),
-);
+const findDefaultProfileQuery = compiledOnce<{ accountId: string }>((db, value) => defaultProfileOf(db, value('accountId')).selectAll());
 
 function toApiKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
   return {
@@ -191,9 +205,14 @@ class SqlApiKeyStore implements ApiKeyStore {
     return insertResult(result);
   }
 
-  async findApiKeyByHash(keyHash: string): Promise<{ key: ApiKeyRecord; account: AccountRecord } | undefined> {
+  async findApiKeyByHash(keyHash: string): Promise<KeyWithAccount | undefined> {
     const [row] = (await findApiKeyByHashQuery<ApiKeyWithAccountRow>(this.db, { keyHash })).rows;
-    return row && { key: toApiKey(row), account: toJoinedAccount(row) };
+    if (row === undefined) return undefined;
+    const defaultProfile: ProfileRecord | undefined =
+      row.default_profile_id === null
+        ? undefined
+        : { profileId: row.default_profile_id, accountId: row.account_id, name: row.default_profile_name!, isDefault: true, createdAt: new Date(row.default_profile_created_at!) };
+    return { key: toApiKey(row), account: toJoinedAccount(row), defaultProfile };
   }
 
   async hasUsableKeys(scope: Scope, now: Date): Promise<boolean> {

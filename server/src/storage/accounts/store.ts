@@ -17,10 +17,17 @@ export interface ProfileStore {
   findProfile(accountId: string, profileId: string): Promise<ProfileRecord | undefined>;
 }
 
+/** A key, its account, and the account's default profile (findDefaultProfile) as read with them. */
+export interface KeyWithAccount {
+  key: ApiKeyRecord;
+  account: AccountRecord;
+  defaultProfile: ProfileRecord | undefined;
+}
+
 export interface ApiKeyStore {
   insertApiKey(key: ApiKeyRecord): Promise<InsertResult>;
   /** The key with this hash and its account, whatever its revocation state (the caller checks). */
-  findApiKeyByHash(keyHash: string): Promise<{ key: ApiKeyRecord; account: AccountRecord } | undefined>;
+  findApiKeyByHash(keyHash: string): Promise<KeyWithAccount | undefined>;
   /** True when the account has an unrevoked, unexpired key of this mode. */
   hasUsableKeys(scope: Scope, now: Date): Promise<boolean>;
   /** The account's keys of both modes that are unrevoked and unexpired at `now`, oldest first. */

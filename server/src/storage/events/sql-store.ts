@@ -224,26 +224,31 @@ export function toEvent(row: Selectable<WebhookEventsTable>): OutboxEventRecord 
   };
 }
 
+/** The row of a new outbox event, waiting for its first delivery. */
+export function outboxEventRow(event: OutboxEventRecord) {
+  return {
+    event_id: event.eventId,
+    account_id: event.accountId,
+    mode: event.mode,
+    event_type: event.eventType,
+    object_type: event.objectType,
+    object_id: event.objectId,
+    payload: JSON.stringify(event.payload),
+    delivery_status: 'pending' as const,
+    attempt_count: 0,
+    next_attempt_at: iso(event.createdAt),
+    created_at: iso(event.createdAt),
+    updated_at: iso(event.createdAt),
+  };
+}
+
 class SqlOutboxStore implements OutboxStore {
   constructor(private readonly db: Db) {}
 
   async insertEvent(event: OutboxEventRecord): Promise<InsertResult> {
     const result = await this.db
       .insertInto('webhook_events')
-      .values({
-        event_id: event.eventId,
-        account_id: event.accountId,
-        mode: event.mode,
-        event_type: event.eventType,
-        object_type: event.objectType,
-        object_id: event.objectId,
-        payload: JSON.stringify(event.payload),
-        delivery_status: 'pending',
-        attempt_count: 0,
-        next_attempt_at: iso(event.createdAt),
-        created_at: iso(event.createdAt),
-        updated_at: iso(event.createdAt),
-      })
+      .values(outboxEventRow(event))
       .onConflict((oc) => oc.doNothing())
       .executeTakeFirst();
     return insertResult(result);

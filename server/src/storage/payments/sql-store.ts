@@ -1,4 +1,4 @@
-import { type Selectable, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
 import type { FutureUsage, JsonObject, PaymentMethodData } from '../../../../protocol/api/payments';
 import type { PaymentMethod, PaymentMethodType } from '../../../../protocol/api/enums';
 import type { Currency } from '../../../../protocol/currency';
@@ -6,48 +6,173 @@ import type { NextAction, PaymentStatus } from '../../../../protocol/payments';
 import type { InsertResult, Scope } from '../../kernel/store-types';
 import type { PaymentAttemptPatch, PaymentAttemptRecord, PaymentCaptureRecord, PaymentListQuery, PaymentPatch, PaymentRecord, WaitingPaymentCursor } from './records';
 import type { PaymentAttemptsTable, PaymentCapturesTable, PaymentsTable } from './schema';
-import type { NewPaymentAttempt, PaymentAttemptStore, PaymentCaptureStore, PaymentListStore, PaymentsStores, PaymentStore } from './store';
+import type { ClaimedPayment, NewPaymentAttempt, PaymentAttemptStore, PaymentCaptureStore, PaymentListStore, PaymentsStores, PaymentStore } from './store';
 import { type Db, inScope, insertResult, iso, jsonOrNull, parseJson } from '../sql-rows';
 import { compiledOnce } from '../compiled-query';
+import { durableTransaction } from '../database';
+import type { Database } from '../schema';
+import { eventsSqlStores, outboxEventRow } from '../events/sql-store';
+import type { OutboxEventRecord } from '../events/records';
+import type { WebhookEventsTable } from '../events/schema';
 
 // The statements of every payment, compiled once per shape (storage/compiled-query.ts). Values named `set:<column>`
 // are the columns an update sets, `status:<i>` the statuses it expects; the shape is the list of names.
 type Values = Record<string, unknown>;
 const shapeOf = (values: Values) => Object.keys(values).join(',');
 
-const insertNextAttemptQuery = compiledOnce<Values>((db, value) => {
+/** The columns of a payment's next attempt: attempt_number counts its attempts so far, plus one. */
+function nextAttemptColumns(db: Db, value: (name: string) => never) {
   const scope = { accountId: value('accountId'), mode: value('mode') };
   const nextNumber = db
     .selectFrom('payment_attempts')
     .select(sql<number>`count(*) + 1`.as('next_number'))
     .where(inScope(scope))
     .where('payment_id', '=', value('paymentId'));
+  return {
+    account_id: value('accountId'),
+    mode: value('mode'),
+    attempt_id: sql<string>`cast(${value('paymentId')} as text) || '_' || cast((${nextNumber}) as text)`,
+    payment_id: value('paymentId'),
+    attempt_number: nextNumber,
+    status: value('status'),
+    amount: value('amount'),
+    currency: value('currency'),
+    payment_method: value('paymentMethod'),
+    payment_method_type: value('paymentMethodType'),
+    capture_method: value('captureMethod'),
+    connector: value('connector'),
+    reference_id: value('referenceId'),
+    error_code: value('errorCode'),
+    error_message: value('errorMessage'),
+    error_reason: value('errorReason'),
+    poll_id: value('pollId'),
+    cancellation_reason: value('cancellationReason'),
+    created_at: value('createdAt'),
+    updated_at: value('updatedAt'),
+  };
+}
+
+const insertNextAttemptQuery = compiledOnce<Values>((db, value) =>
+  db.insertInto('payment_attempts').values(nextAttemptColumns(db, value)).returningAll(),
+);
+
+/**
+ * PostgreSQL: the claim's conditional update and the insert of the attempt it opens, in one statement (one round
+ * trip, atomic without BEGIN and COMMIT). The attempt is inserted only for the row the update claimed, and copies
+ * the claimed row's amount, currency, payment method and type, capture method and connector.
+ */
+const claimPaymentAndOpenAttemptQuery = compiledOnce<Values>((db, value, values) => {
+  const columns: Values = {};
+  const statuses: PaymentStatus[] = [];
+  for (const name of Object.keys(values)) {
+    if (name.startsWith('set:')) columns[name.slice(4)] = value(name);
+    else if (name.startsWith('status:')) statuses.push(value(name));
+  }
+  const attempt: Record<string, unknown> = nextAttemptColumns(db, value);
+  for (const column of COPIED_FROM_PAYMENT) attempt[column] = sql.ref(`claimed.${column}`);
   return db
-    .insertInto('payment_attempts')
-    .values({
-      account_id: value('accountId'),
-      mode: value('mode'),
-      attempt_id: sql<string>`cast(${value('paymentId')} as text) || '_' || cast((${nextNumber}) as text)`,
-      payment_id: value('paymentId'),
-      attempt_number: nextNumber,
-      status: value('status'),
-      amount: value('amount'),
-      currency: value('currency'),
-      payment_method: value('paymentMethod'),
-      payment_method_type: value('paymentMethodType'),
-      capture_method: value('captureMethod'),
-      connector: value('connector'),
-      reference_id: value('referenceId'),
-      error_code: value('errorCode'),
-      error_message: value('errorMessage'),
-      error_reason: value('errorReason'),
-      poll_id: value('pollId'),
-      cancellation_reason: value('cancellationReason'),
-      created_at: value('createdAt'),
-      updated_at: value('updatedAt'),
-    })
-    .returningAll();
+    .with('claimed', (qb) =>
+      qb
+        .updateTable('payments')
+        .set({ ...(columns as Partial<PaymentsTable>), version: sql<number>`version + 1` })
+        .where(inScope({ accountId: value('accountId'), mode: value('mode') }))
+        .where('payment_id', '=', value('paymentId'))
+        .where('status', 'in', statuses)
+        .returningAll(),
+    )
+    .with('opened', (qb) =>
+      qb
+        .insertInto('payment_attempts')
+        .columns(Object.keys(attempt) as (keyof PaymentAttemptsTable)[])
+        .expression((eb) => eb.selectFrom('claimed').select(Object.entries(attempt).map(([column, expression]) => sql`${expression}`.as(column))))
+        .returning(['attempt_id', 'attempt_number']),
+    )
+    .selectFrom(['claimed', 'opened'])
+    .selectAll('claimed')
+    .select(['opened.attempt_id as opened_attempt_id', 'opened.attempt_number as opened_attempt_number']);
 });
+
+/**
+ * PostgreSQL: a payment's change (conditional on its version), the patch of its newest attempt and the insert of
+ * the event that announces it, in one statement. The attempt and the event are written only if the payment was.
+ * Values: `set:` the payment's columns, `attempt:` the attempt's, `event:` the event row's (absent: no event).
+ */
+const updatePaymentIfVersionWithEventQuery = compiledOnce<Values>((db, value, values) => {
+  const scope = { accountId: value('accountId'), mode: value('mode') };
+  const payment: Values = {};
+  const attempt: Values = {};
+  const event: Values = {};
+  for (const name of Object.keys(values)) {
+    if (name.startsWith('set:')) payment[name.slice(4)] = value(name);
+    else if (name.startsWith('attempt:')) attempt[name.slice(8)] = value(name);
+    else if (name.startsWith('event:')) event[name.slice(6)] = value(name);
+  }
+  let query = db.with('changed', (qb) =>
+    qb
+      .updateTable('payments')
+      .set({ ...(payment as Partial<PaymentsTable>), version: sql<number>`version + 1` })
+      .where(inScope(scope))
+      .where('payment_id', '=', value('paymentId'))
+      .where('version', '=', value('version'))
+      .returningAll(),
+  );
+  if (Object.keys(attempt).length > 0) {
+    query = query.with('attempt_changed', (qb) =>
+      qb
+        .updateTable('payment_attempts')
+        .set(attempt as Partial<PaymentAttemptsTable>)
+        .where(inScope(scope))
+        .where('attempt_id', '=', (eb) =>
+          eb.selectFrom('payment_attempts').select('attempt_id').where(inScope(scope)).where('payment_id', '=', value('paymentId')).orderBy('attempt_number', 'desc').limit(1),
+        )
+        .where((eb) => eb.exists(eb.selectFrom('changed').select('changed.payment_id')))
+        .returning('attempt_id'),
+    ) as unknown as typeof query;
+  }
+  if (Object.keys(event).length > 0) {
+    query = query.with('event_inserted', (qb) =>
+      qb
+        .insertInto('webhook_events')
+        .columns(Object.keys(event) as (keyof WebhookEventsTable)[])
+        .expression((eb) => eb.selectFrom('changed').select(Object.entries(event).map(([column, expression]) => sql`${expression}`.as(column))))
+        .onConflict((oc) => oc.doNothing())
+        .returning('event_id'),
+    ) as unknown as typeof query;
+  }
+  return query.selectFrom('changed').selectAll('changed');
+});
+
+/** What an attempt opened by a claim holds besides what it copies from the payment. */
+const OPENED_ATTEMPT = {
+  status: 'pending',
+  referenceId: null,
+  errorCode: null,
+  errorMessage: null,
+  errorReason: null,
+  pollId: null,
+  cancellationReason: null,
+} as const;
+
+/** The attempt a claim opens on the payment it claimed: pending, with the payment's amount and method. */
+function attemptOpenedFor(payment: PaymentRecord, now: Date): NewPaymentAttempt {
+  return {
+    ...OPENED_ATTEMPT,
+    accountId: payment.accountId,
+    mode: payment.mode,
+    paymentId: payment.paymentId,
+    amount: payment.amount,
+    currency: payment.currency,
+    paymentMethod: payment.paymentMethod,
+    paymentMethodType: payment.paymentMethodType,
+    captureMethod: payment.captureMethod,
+    connector: payment.connector,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** The attempt's columns that copy the payment it belongs to. */
+const COPIED_FROM_PAYMENT = ['amount', 'currency', 'payment_method', 'payment_method_type', 'capture_method', 'connector'] as const;
 
 const updateLatestAttemptQuery = compiledOnce<Values>((db, value, values) => {
   const scope = { accountId: value('accountId'), mode: value('mode') };
@@ -93,10 +218,34 @@ const updatePaymentIfStatusQuery = compiledOnce<Values>((db, value, values) => {
     .returningAll();
 });
 
+const updatePaymentIfVersionQuery = compiledOnce<Values>((db, value, values) => {
+  const columns: Values = {};
+  for (const name of Object.keys(values)) if (name.startsWith('set:')) columns[name.slice(4)] = value(name);
+  return db
+    .updateTable('payments')
+    .set({ ...(columns as Partial<PaymentsTable>), version: sql<number>`version + 1` })
+    .where(inScope({ accountId: value('accountId'), mode: value('mode') }))
+    .where('payment_id', '=', value('paymentId'))
+    .where('version', '=', value('version'))
+    .returningAll();
+});
+
 /** `columns` as `set:<column>` values. */
 function setValues(values: Values, columns: object): Values {
   for (const [column, columnValue] of Object.entries(columns)) values[`set:${column}`] = columnValue;
   return values;
+}
+
+function attemptPatchColumns(patch: PaymentAttemptPatch): Partial<PaymentAttemptsTable> {
+  const columns: Partial<PaymentAttemptsTable> = { updated_at: patch.updatedAt.toISOString() };
+  if (patch.status !== undefined) columns.status = patch.status;
+  if (patch.referenceId !== undefined) columns.reference_id = patch.referenceId;
+  if (patch.errorCode !== undefined) columns.error_code = patch.errorCode;
+  if (patch.errorMessage !== undefined) columns.error_message = patch.errorMessage;
+  if (patch.errorReason !== undefined) columns.error_reason = patch.errorReason;
+  if (patch.pollId !== undefined) columns.poll_id = patch.pollId;
+  if (patch.cancellationReason !== undefined) columns.cancellation_reason = patch.cancellationReason;
+  return columns;
 }
 
 function toAttempt(row: Selectable<PaymentAttemptsTable>): PaymentAttemptRecord {
@@ -156,14 +305,7 @@ export class SqlPaymentAttemptStore implements PaymentAttemptStore {
   }
 
   async updateLatestAttempt(scope: Scope, paymentId: string, patch: PaymentAttemptPatch): Promise<PaymentAttemptRecord | undefined> {
-    const columns: Partial<PaymentAttemptsTable> = { updated_at: patch.updatedAt.toISOString() };
-    if (patch.status !== undefined) columns.status = patch.status;
-    if (patch.referenceId !== undefined) columns.reference_id = patch.referenceId;
-    if (patch.errorCode !== undefined) columns.error_code = patch.errorCode;
-    if (patch.errorMessage !== undefined) columns.error_message = patch.errorMessage;
-    if (patch.errorReason !== undefined) columns.error_reason = patch.errorReason;
-    if (patch.pollId !== undefined) columns.poll_id = patch.pollId;
-    if (patch.cancellationReason !== undefined) columns.cancellation_reason = patch.cancellationReason;
+    const columns = attemptPatchColumns(patch);
     // One statement (one round trip on PostgreSQL): the newest attempt is found by the update itself.
     const values = setValues({ accountId: scope.accountId, mode: scope.mode, paymentId }, columns);
     const [row] = (await updateLatestAttemptQuery<Selectable<PaymentAttemptsTable>>(this.db, values, shapeOf(values))).rows;
@@ -447,17 +589,65 @@ class SqlPaymentStore implements PaymentStore {
     return row && toPayment(row);
   }
 
+  async claimPaymentAndOpenAttempt(
+    scope: Scope,
+    paymentId: string,
+    expectedStatuses: readonly PaymentStatus[],
+    patch: PaymentPatch,
+    now: Date,
+  ): Promise<ClaimedPayment | undefined> {
+    if (expectedStatuses.length === 0) return undefined;
+    if (this.db.getExecutor().adapter instanceof PostgresAdapter) {
+      const values = setValues({ accountId: scope.accountId, mode: scope.mode, paymentId }, patchColumns(patch));
+      expectedStatuses.forEach((status, index) => (values[`status:${index}`] = status));
+      Object.assign(values, OPENED_ATTEMPT, { createdAt: iso(now), updatedAt: iso(now) });
+      type Row = Selectable<PaymentsTable> & { opened_attempt_id: string; opened_attempt_number: number };
+      const [row] = (await claimPaymentAndOpenAttemptQuery<Row>(this.db, values, shapeOf(values))).rows;
+      if (row === undefined) return undefined;
+      const payment = toPayment(row);
+      return { payment, attempt: { ...attemptOpenedFor(payment, now), attemptId: row.opened_attempt_id, attemptNumber: row.opened_attempt_number } };
+    }
+    // SQLite: the two statements in one transaction (the caller's, when it runs in one).
+    const claim = async (db: Db): Promise<ClaimedPayment | undefined> => {
+      const payment = await new SqlPaymentStore(db).updatePaymentIfStatus(scope, paymentId, expectedStatuses, patch);
+      if (payment === undefined) return undefined;
+      return { payment, attempt: await new SqlPaymentAttemptStore(db).insertNextAttempt(attemptOpenedFor(payment, now)) };
+    };
+    return this.db.isTransaction ? claim(this.db) : durableTransaction(this.db as Kysely<Database>, claim);
+  }
+
+  async updatePaymentIfVersionWithEvent(
+    scope: Scope,
+    paymentId: string,
+    version: number,
+    patch: PaymentPatch,
+    attemptPatch: PaymentAttemptPatch | undefined,
+    event: OutboxEventRecord | undefined,
+  ): Promise<PaymentRecord | undefined> {
+    if (this.db.getExecutor().adapter instanceof PostgresAdapter) {
+      const values: Values = { accountId: scope.accountId, mode: scope.mode, paymentId, version };
+      setValues(values, patchColumns(patch));
+      if (attemptPatch !== undefined) for (const [column, columnValue] of Object.entries(attemptPatchColumns(attemptPatch))) values[`attempt:${column}`] = columnValue;
+      if (event !== undefined) for (const [column, columnValue] of Object.entries(outboxEventRow(event))) values[`event:${column}`] = columnValue;
+      const [row] = (await updatePaymentIfVersionWithEventQuery<Selectable<PaymentsTable>>(this.db, values, shapeOf(values))).rows;
+      return row && toPayment(row);
+    }
+    // SQLite: the three statements in one transaction (the caller's, when it runs in one).
+    const change = async (db: Db): Promise<PaymentRecord | undefined> => {
+      const payment = await new SqlPaymentStore(db).updatePaymentIfVersion(scope, paymentId, version, patch);
+      if (payment === undefined) return undefined;
+      if (attemptPatch !== undefined) await new SqlPaymentAttemptStore(db).updateLatestAttempt(scope, paymentId, attemptPatch);
+      if (event !== undefined) await eventsSqlStores(db).outbox.insertEvent(event);
+      return payment;
+    };
+    return this.db.isTransaction ? change(this.db) : durableTransaction(this.db as Kysely<Database>, change);
+  }
+
   async updatePaymentIfVersion(scope: Scope, paymentId: string, version: number, patch: PaymentPatch): Promise<PaymentRecord | undefined> {
     // PostgreSQL re-checks the WHERE clause on the newest row version after waiting for a concurrent writer's row
     // lock; SQLite runs one writer at a time. Either way only one of two writers that read `version` succeeds.
-    const row = await this.db
-      .updateTable('payments')
-      .set({ ...patchColumns(patch), version: sql<number>`version + 1` })
-      .where(inScope(scope))
-      .where('payment_id', '=', paymentId)
-      .where('version', '=', version)
-      .returningAll()
-      .executeTakeFirst();
+    const values = setValues({ accountId: scope.accountId, mode: scope.mode, paymentId, version }, patchColumns(patch));
+    const [row] = (await updatePaymentIfVersionQuery<Selectable<PaymentsTable>>(this.db, values, shapeOf(values))).rows;
     return row && toPayment(row);
   }
 }

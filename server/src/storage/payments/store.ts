@@ -4,10 +4,17 @@
  */
 import type { PaymentStatus } from '../../../../protocol/payments';
 import type { InsertResult, Scope } from '../../kernel/store-types';
+import type { OutboxEventRecord } from '../events/records';
 import type { PaymentAttemptPatch, PaymentAttemptRecord, PaymentCaptureRecord, PaymentListQuery, PaymentPatch, PaymentRecord, WaitingPaymentCursor } from './records';
 
 /** An attempt before the store numbers it. */
 export type NewPaymentAttempt = Omit<PaymentAttemptRecord, 'attemptId' | 'attemptNumber'>;
+
+/** A payment claimed by confirm and the attempt the claim opened. */
+export interface ClaimedPayment {
+  payment: PaymentRecord;
+  attempt: PaymentAttemptRecord;
+}
 
 export interface PaymentAttemptStore {
   /**
@@ -57,12 +64,39 @@ export interface PaymentStore {
     patch: PaymentPatch,
   ): Promise<PaymentRecord | undefined>;
   /**
+   * Confirm's claim: updatePaymentIfStatus, and for the payment it claimed the insert of its next attempt
+   * (insertNextAttempt: status pending, the claimed payment's amount, currency, payment method and type, capture
+   * method and connector, created at `now`), both or neither. Undefined when the payment was not in an expected
+   * status. Atomic on its own (one statement on PostgreSQL), or part of the caller's transaction.
+   */
+  claimPaymentAndOpenAttempt(
+    scope: Scope,
+    paymentId: string,
+    expectedStatuses: readonly PaymentStatus[],
+    patch: PaymentPatch,
+    now: Date,
+  ): Promise<ClaimedPayment | undefined>;
+  /**
    * Applies `patch` only if the payment is still at `version` (nothing changed it since it was read), and returns
    * the updated payment, or undefined when another write came first. The manual-capture operations (capture, void
    * after capture, incremental and extended authorization, expiry) decide on what they read and write with this, so
    * concurrent captures never exceed amount_capturable and a capture racing a void has one winner.
    */
   updatePaymentIfVersion(scope: Scope, paymentId: string, version: number, patch: PaymentPatch): Promise<PaymentRecord | undefined>;
+  /**
+   * updatePaymentIfVersion, the patch of the payment's newest attempt (updateLatestAttempt) and the insert of the
+   * event that announces the change (the outbox's insertEvent), all or nothing: undefined, and nothing written, when
+   * another write changed the payment first. Atomic on its own (one statement on PostgreSQL), or part of the
+   * caller's transaction.
+   */
+  updatePaymentIfVersionWithEvent(
+    scope: Scope,
+    paymentId: string,
+    version: number,
+    patch: PaymentPatch,
+    attemptPatch: PaymentAttemptPatch | undefined,
+    event: OutboxEventRecord | undefined,
+  ): Promise<PaymentRecord | undefined>;
 }
 
 export interface PaymentCaptureStore {

@@ -1,0 +1,104 @@
+/**
+ * The two storage operations of a confirm on both engines: the claim that opens an attempt, and a payment's change
+ * with its attempt's answer and its event. Each writes all of its rows or none.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { PaymentResponse } from '../../../../protocol/api/payments';
+import { forEachEngine } from '../../test-support/engines';
+import { createHarness, type Harness } from '../../test-support/harness';
+import type { OutboxEventRecord } from '../events/records';
+
+forEachEngine('confirm writes', (engine) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness(engine);
+  });
+  afterAll(async () => h.close());
+
+  const scope = () => ({ accountId: h.boot.account.accountId, mode: 'test' as const });
+  const createdPayment = async (): Promise<string> => {
+    const response = await h.app.request('/payments', {
+      method: 'POST',
+      headers: { 'api-key': h.secretKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 1_234, currency: 'INR', payment_method_data: { upi: { upi_collect: { vpa_id: 'success@upi' } } } }),
+    });
+    expect(response.status).toBe(200);
+    const payment = (await response.json()) as PaymentResponse;
+    expect(payment.status).toBe('requires_confirmation');
+    return payment.payment_id;
+  };
+  const eventFor = (paymentId: string, eventId: string): OutboxEventRecord => ({
+    ...scope(),
+    eventId,
+    eventType: 'payment_succeeded',
+    objectType: 'payment',
+    objectId: paymentId,
+    payload: { event_id: eventId },
+    createdAt: h.clock.now(),
+  });
+
+  describe('claimPaymentAndOpenAttempt', () => {
+    test('claims a payment in an expected status and opens its next attempt from the claimed row; a second claim gets nothing and opens nothing', async () => {
+      const paymentId = await createdPayment();
+      const now = h.clock.now();
+      const patch = { status: 'processing' as const, connector: 'upi_simulator', paymentMethod: 'upi' as const, updatedAt: now };
+      const claimed = await h.store.payments.claimPaymentAndOpenAttempt(scope(), paymentId, ['requires_confirmation'], patch, now);
+      expect(claimed?.payment).toMatchObject({ paymentId, status: 'processing', connector: 'upi_simulator', version: 2 });
+      expect(claimed?.attempt).toMatchObject({ attemptId: `${paymentId}_1`, attemptNumber: 1, status: 'pending', amount: 1_234, currency: 'INR', connector: 'upi_simulator', paymentMethod: 'upi' });
+      expect(await h.store.attempts.listAttempts(scope(), paymentId)).toEqual([claimed!.attempt]);
+
+      expect(await h.store.payments.claimPaymentAndOpenAttempt(scope(), paymentId, ['requires_confirmation'], patch, now)).toBeUndefined();
+      expect(await h.store.attempts.listAttempts(scope(), paymentId)).toHaveLength(1);
+    });
+
+    test('in a transaction that rolls back, neither the claim nor the attempt stays', async () => {
+      const paymentId = await createdPayment();
+      const now = h.clock.now();
+      await expect(
+        h.store.transaction(async (tx) => {
+          expect(await tx.payments.claimPaymentAndOpenAttempt(scope(), paymentId, ['requires_confirmation'], { status: 'processing', updatedAt: now }, now)).toBeDefined();
+          throw new Error('roll back');
+        }),
+      ).rejects.toThrow('roll back');
+      expect((await h.store.payments.findPayment(scope(), paymentId))?.status).toBe('requires_confirmation');
+      expect(await h.store.attempts.listAttempts(scope(), paymentId)).toEqual([]);
+    });
+  });
+
+  describe('updatePaymentIfVersionWithEvent', () => {
+    test('at the payment\'s version: the payment, its newest attempt and the event are written', async () => {
+      const paymentId = await createdPayment();
+      const now = h.clock.now();
+      const claimed = (await h.store.payments.claimPaymentAndOpenAttempt(scope(), paymentId, ['requires_confirmation'], { status: 'processing', updatedAt: now }, now))!;
+      const changed = await h.store.payments.updatePaymentIfVersionWithEvent(
+        scope(),
+        paymentId,
+        claimed.payment.version,
+        { status: 'succeeded', amountReceived: 1_234, updatedAt: now },
+        { status: 'charged', referenceId: 'ref_1', updatedAt: now },
+        eventFor(paymentId, `evt_${engine}_written`),
+      );
+      expect(changed).toMatchObject({ status: 'succeeded', amountReceived: 1_234, version: claimed.payment.version + 1 });
+      expect(await h.store.attempts.listAttempts(scope(), paymentId)).toMatchObject([{ status: 'charged', referenceId: 'ref_1' }]);
+      expect((await h.store.outbox.listEventsForObject(scope(), paymentId)).map((event) => event.eventId)).toEqual([`evt_${engine}_written`]);
+    });
+
+    test('at a stale version: nothing is written', async () => {
+      const paymentId = await createdPayment();
+      const now = h.clock.now();
+      const claimed = (await h.store.payments.claimPaymentAndOpenAttempt(scope(), paymentId, ['requires_confirmation'], { status: 'processing', updatedAt: now }, now))!;
+      const changed = await h.store.payments.updatePaymentIfVersionWithEvent(
+        scope(),
+        paymentId,
+        claimed.payment.version - 1,
+        { status: 'succeeded', amountReceived: 1_234, updatedAt: now },
+        { status: 'charged', referenceId: 'ref_1', updatedAt: now },
+        eventFor(paymentId, `evt_${engine}_stale`),
+      );
+      expect(changed).toBeUndefined();
+      expect(await h.store.payments.findPayment(scope(), paymentId)).toEqual(claimed.payment);
+      expect(await h.store.attempts.listAttempts(scope(), paymentId)).toEqual([claimed.attempt]);
+      expect(await h.store.outbox.listEventsForObject(scope(), paymentId)).toEqual([]);
+    });
+  });
+});
