@@ -25,7 +25,8 @@ const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 16);
 const PROFILE = process.env['BENCH_PROFILE'] !== '0';
 const SCALE_OUT = process.env['BENCH_SCALE_OUT'] !== '0';
 const WARMUP_SECONDS = 2;
-const SERVER = ['--enable-source-maps', 'dist/server/main.js'];
+/** As production runs it (the launcher maps stack traces itself; --enable-source-maps does not apply to its bundle). */
+const SERVER = ['dist/server/main.js'];
 
 interface EngineResult {
   engine: 'SQLite' | 'PostgreSQL';
