@@ -102,14 +102,19 @@ async function crashRun(engine: Engine): Promise<void> {
     server = await startServer({ dataDir, databaseUrl: database.databaseUrl, env });
     const stream = drive(server, 12);
     // Let the stream run, then kill the process without warning while requests (and webhook attempts) are in flight.
-    const deadline = Date.now() + 8_000;
-    while (stream.acked.size < 150 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    // The kill waits for a number of acknowledged calls, not a time, so a slow machine gets the same test; only a
+    // server that acknowledges nothing for 30 s fails here.
+    let [seen, stalledSince] = [0, Date.now()];
+    while (stream.acked.size < 150) {
+      if (stream.acked.size !== seen) [seen, stalledSince] = [stream.acked.size, Date.now()];
+      if (Date.now() - stalledSince > 30_000) throw new Error(`the server acknowledged nothing for 30 s (${seen} calls so far)`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
     receiver.mode = 'down';
     await new Promise((r) => setTimeout(r, 300));
     await server.kill();
     await stream.done;
     const acked = [...stream.acked.values()];
-    expect(acked.length).toBeGreaterThan(20);
 
     // The dead process held leases (locked_until = claim + 60 s) on the events it was attempting. They expire on
     // their own after 60 s; the test fast-forwards that expiry instead of waiting it out (recovery after expiry is
