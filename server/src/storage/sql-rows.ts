@@ -1,8 +1,17 @@
-import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { InsertResult, Scope } from '../kernel/store-types';
+import { durableTransaction } from './database';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database> | Transaction<Database>;
+
+/** Whether `db` talks to PostgreSQL: the few operations written once per engine ask this. */
+export const isPostgres = (db: Db): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
+
+/** Runs `work` in the caller's transaction when `db` is one, else in a durable transaction of its own. */
+export function inTransaction<T>(db: Db, work: (db: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : durableTransaction(db as Kysely<Database>, work);
+}
 
 export const iso = (date: Date): string => date.toISOString();
 

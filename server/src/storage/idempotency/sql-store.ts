@@ -1,9 +1,9 @@
-import { PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../schema';
 import type { IdempotencyKeyRecord, IdempotencyScope, StoredResponse } from './records';
 import type { InsertResult } from '../../kernel/store-types';
 import type { IdempotencyKeysTable } from './schema';
-import { type Db, inScope, insertResult, iso } from '../sql-rows';
+import { type Db, inScope, insertResult, isPostgres, iso } from '../sql-rows';
 import { NO_DURABLE_WAIT } from '../sqlite-group-commit';
 import { groupCommitOf } from '../database';
 import { compiledOnce } from '../compiled-query';
@@ -130,7 +130,7 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     // The claim only keeps concurrent repeats out: the request goes on as soon as the row is in (NO_DURABLE_WAIT),
     // and waits for its durability before it answers (the operation's own commit is usually the sync that covers it).
     // Inside a transaction the setting would weaken the whole transaction's commit: there the claim waits as any write.
-    const withoutCommitWait = this.db.getExecutor().adapter instanceof PostgresAdapter && !this.db.isTransaction;
+    const withoutCommitWait = isPostgres(this.db) && !this.db.isTransaction;
     const result = await (withoutCommitWait ? insertClaimWithoutCommitWaitQuery : insertClaimQuery)(this.db, {
       accountId: record.accountId,
       mode: record.mode,

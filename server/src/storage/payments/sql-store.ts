@@ -1,4 +1,4 @@
-import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { FutureUsage, JsonObject, PaymentMethodData } from '../../../../protocol/api/payments';
 import type { PaymentMethod, PaymentMethodType } from '../../../../protocol/api/enums';
 import type { Currency } from '../../../../protocol/currency';
@@ -7,10 +7,8 @@ import type { InsertResult, Scope } from '../../kernel/store-types';
 import type { PaymentAttemptPatch, PaymentAttemptRecord, PaymentCaptureRecord, PaymentListQuery, PaymentPatch, PaymentRecord, WaitingPaymentCursor } from './records';
 import type { PaymentAttemptsTable, PaymentCapturesTable, PaymentsTable } from './schema';
 import type { ClaimedPayment, NewPaymentAttempt, PaymentAttemptStore, PaymentCaptureStore, PaymentListStore, PaymentsStores, PaymentStore } from './store';
-import { type Db, inScope, insertResult, iso, jsonOrNull, parseJson } from '../sql-rows';
+import { type Db, inScope, insertResult, inTransaction, isPostgres, iso, jsonOrNull, parseJson } from '../sql-rows';
 import { compiledOnce } from '../compiled-query';
-import { durableTransaction } from '../database';
-import type { Database } from '../schema';
 import { eventsSqlStores, outboxEventRow } from '../events/sql-store';
 import type { OutboxEventRecord } from '../events/records';
 import type { WebhookEventsTable } from '../events/schema';
@@ -597,7 +595,7 @@ class SqlPaymentStore implements PaymentStore {
     now: Date,
   ): Promise<ClaimedPayment | undefined> {
     if (expectedStatuses.length === 0) return undefined;
-    if (this.db.getExecutor().adapter instanceof PostgresAdapter) {
+    if (isPostgres(this.db)) {
       const values = setValues({ accountId: scope.accountId, mode: scope.mode, paymentId }, patchColumns(patch));
       expectedStatuses.forEach((status, index) => (values[`status:${index}`] = status));
       Object.assign(values, OPENED_ATTEMPT, { createdAt: iso(now), updatedAt: iso(now) });
@@ -613,7 +611,7 @@ class SqlPaymentStore implements PaymentStore {
       if (payment === undefined) return undefined;
       return { payment, attempt: await new SqlPaymentAttemptStore(db).insertNextAttempt(attemptOpenedFor(payment, now)) };
     };
-    return this.db.isTransaction ? claim(this.db) : durableTransaction(this.db as Kysely<Database>, claim);
+    return inTransaction(this.db, claim);
   }
 
   async updatePaymentIfVersionWithEvent(
@@ -624,7 +622,7 @@ class SqlPaymentStore implements PaymentStore {
     attemptPatch: PaymentAttemptPatch | undefined,
     event: OutboxEventRecord | undefined,
   ): Promise<PaymentRecord | undefined> {
-    if (this.db.getExecutor().adapter instanceof PostgresAdapter) {
+    if (isPostgres(this.db)) {
       const values: Values = { accountId: scope.accountId, mode: scope.mode, paymentId, version };
       setValues(values, patchColumns(patch));
       if (attemptPatch !== undefined) for (const [column, columnValue] of Object.entries(attemptPatchColumns(attemptPatch))) values[`attempt:${column}`] = columnValue;
@@ -640,7 +638,7 @@ class SqlPaymentStore implements PaymentStore {
       if (event !== undefined) await eventsSqlStores(db).outbox.insertEvent(event);
       return payment;
     };
-    return this.db.isTransaction ? change(this.db) : durableTransaction(this.db as Kysely<Database>, change);
+    return inTransaction(this.db, change);
   }
 
   async updatePaymentIfVersion(scope: Scope, paymentId: string, version: number, patch: PaymentPatch): Promise<PaymentRecord | undefined> {
