@@ -1,4 +1,5 @@
-import { type Selectable, sql } from 'kysely';
+import { type QueryCreator, type Selectable, sql, type SqlBool } from 'kysely';
+import type { Database } from '../schema';
 import type { FutureUsage, JsonObject, PaymentMethodData } from '../../../../protocol/api/payments';
 import type { PaymentMethod, PaymentMethodType } from '../../../../protocol/api/enums';
 import type { Currency } from '../../../../protocol/currency';
@@ -17,6 +18,49 @@ import type { WebhookEventsTable } from '../events/schema';
 // are the columns an update sets, `status:<i>` the statuses it expects; the shape is the list of names.
 type Values = Record<string, unknown>;
 const shapeOf = (values: Values) => Object.keys(values).join(',');
+
+/** The placeholders of the values named `<prefix>:<column>`, by column. */
+function prefixed(values: Values, prefix: string, value: (name: string) => never): Values {
+  const columns: Values = {};
+  for (const name of Object.keys(values)) if (name.startsWith(`${prefix}:`)) columns[name.slice(prefix.length + 1)] = value(name);
+  return columns;
+}
+
+/** `columns` as `<prefix>:<column>` values (`set:` by default: the columns an update sets). */
+function setValues(values: Values, columns: object, prefix = 'set'): Values {
+  for (const [column, columnValue] of Object.entries(columns)) values[`${prefix}:${column}`] = columnValue;
+  return values;
+}
+
+/** The placeholders of the `status:<i>` values. */
+const expectedStatuses = (values: Values, value: (name: string) => never): PaymentStatus[] => Object.values(prefixed(values, 'status', value)) as PaymentStatus[];
+
+/** `statuses` as `status:<i>` values: the statuses a conditional update expects. */
+function statusValues(values: Values, statuses: readonly PaymentStatus[]): Values {
+  statuses.forEach((status, index) => (values[`status:${index}`] = status));
+  return values;
+}
+
+/** The update of one payment's `set:` columns, its version counted up (the caller adds its condition). */
+function updatePayment(db: QueryCreator<Database>, value: (name: string) => never, values: Values) {
+  return db
+    .updateTable('payments')
+    .set({ ...(prefixed(values, 'set', value) as Partial<PaymentsTable>), version: sql<number>`version + 1` })
+    .where(inScope({ accountId: value('accountId'), mode: value('mode') }))
+    .where('payment_id', '=', value('paymentId'));
+}
+
+/** The update of a payment's newest attempt with the values named `<prefix>:<column>`. */
+function updateLatestAttempt(db: QueryCreator<Database>, value: (name: string) => never, values: Values, prefix: string) {
+  const scope = { accountId: value('accountId'), mode: value('mode') };
+  return db
+    .updateTable('payment_attempts')
+    .set(prefixed(values, prefix, value) as Partial<PaymentAttemptsTable>)
+    .where(inScope(scope))
+    .where('attempt_id', '=', (eb) =>
+      eb.selectFrom('payment_attempts').select('attempt_id').where(inScope(scope)).where('payment_id', '=', value('paymentId')).orderBy('attempt_number', 'desc').limit(1),
+    );
+}
 
 /** The columns of a payment's next attempt: attempt_number counts its attempts so far, plus one. */
 function nextAttemptColumns(db: Db, value: (name: string) => never) {
@@ -60,24 +104,10 @@ const insertNextAttemptQuery = compiledOnce<Values>((db, value) =>
  * the claimed row's amount, currency, payment method and type, capture method and connector.
  */
 const claimPaymentAndOpenAttemptQuery = compiledOnce<Values>((db, value, values) => {
-  const columns: Values = {};
-  const statuses: PaymentStatus[] = [];
-  for (const name of Object.keys(values)) {
-    if (name.startsWith('set:')) columns[name.slice(4)] = value(name);
-    else if (name.startsWith('status:')) statuses.push(value(name));
-  }
   const attempt: Record<string, unknown> = nextAttemptColumns(db, value);
   for (const column of COPIED_FROM_PAYMENT) attempt[column] = sql.ref(`claimed.${column}`);
   return db
-    .with('claimed', (qb) =>
-      qb
-        .updateTable('payments')
-        .set({ ...(columns as Partial<PaymentsTable>), version: sql<number>`version + 1` })
-        .where(inScope({ accountId: value('accountId'), mode: value('mode') }))
-        .where('payment_id', '=', value('paymentId'))
-        .where('status', 'in', statuses)
-        .returningAll(),
-    )
+    .with('claimed', (qb) => updatePayment(qb, value, values).where('status', 'in', expectedStatuses(values, value)).returningAll())
     .with('opened', (qb) =>
       qb
         .insertInto('payment_attempts')
@@ -96,34 +126,13 @@ const claimPaymentAndOpenAttemptQuery = compiledOnce<Values>((db, value, values)
  * Values: `set:` the payment's columns, `attempt:` the attempt's, `event:` the event row's (absent: no event).
  */
 const updatePaymentIfVersionWithEventQuery = compiledOnce<Values>((db, value, values) => {
-  const scope = { accountId: value('accountId'), mode: value('mode') };
-  const payment: Values = {};
-  const attempt: Values = {};
-  const event: Values = {};
-  for (const name of Object.keys(values)) {
-    if (name.startsWith('set:')) payment[name.slice(4)] = value(name);
-    else if (name.startsWith('attempt:')) attempt[name.slice(8)] = value(name);
-    else if (name.startsWith('event:')) event[name.slice(6)] = value(name);
-  }
-  let query = db.with('changed', (qb) =>
-    qb
-      .updateTable('payments')
-      .set({ ...(payment as Partial<PaymentsTable>), version: sql<number>`version + 1` })
-      .where(inScope(scope))
-      .where('payment_id', '=', value('paymentId'))
-      .where('version', '=', value('version'))
-      .returningAll(),
-  );
-  if (Object.keys(attempt).length > 0) {
+  const event = prefixed(values, 'event', value);
+  let query = db.with('changed', (qb) => updatePayment(qb, value, values).where('version', '=', value('version')).returningAll());
+  if (Object.keys(values).some((name) => name.startsWith('attempt:'))) {
     query = query.with('attempt_changed', (qb) =>
-      qb
-        .updateTable('payment_attempts')
-        .set(attempt as Partial<PaymentAttemptsTable>)
-        .where(inScope(scope))
-        .where('attempt_id', '=', (eb) =>
-          eb.selectFrom('payment_attempts').select('attempt_id').where(inScope(scope)).where('payment_id', '=', value('paymentId')).orderBy('attempt_number', 'desc').limit(1),
-        )
-        .where((eb) => eb.exists(eb.selectFrom('changed').select('changed.payment_id')))
+      // The helper knows the schema's tables, not this statement's `changed`, hence the cast and the raw exists.
+      updateLatestAttempt(qb as unknown as QueryCreator<Database>, value, values, 'attempt')
+        .where(sql<SqlBool>`exists (select 1 from changed)`)
         .returning('attempt_id'),
     ) as unknown as typeof query;
   }
@@ -172,25 +181,7 @@ function attemptOpenedFor(payment: PaymentRecord, now: Date): NewPaymentAttempt 
 /** The attempt's columns that copy the payment it belongs to. */
 const COPIED_FROM_PAYMENT = ['amount', 'currency', 'payment_method', 'payment_method_type', 'capture_method', 'connector'] as const;
 
-const updateLatestAttemptQuery = compiledOnce<Values>((db, value, values) => {
-  const scope = { accountId: value('accountId'), mode: value('mode') };
-  const columns: Values = {};
-  for (const name of Object.keys(values)) if (name.startsWith('set:')) columns[name.slice(4)] = value(name);
-  return db
-    .updateTable('payment_attempts')
-    .set(columns as Partial<PaymentAttemptsTable>)
-    .where(inScope(scope))
-    .where('attempt_id', '=', (eb) =>
-      eb
-        .selectFrom('payment_attempts')
-        .select('attempt_id')
-        .where(inScope(scope))
-        .where('payment_id', '=', value('paymentId'))
-        .orderBy('attempt_number', 'desc')
-        .limit(1),
-    )
-    .returningAll();
-});
+const updateLatestAttemptQuery = compiledOnce<Values>((db, value, values) => updateLatestAttempt(db, value, values, 'set').returningAll());
 
 const findPaymentQuery = compiledOnce<{ accountId: string; mode: string; paymentId: string }>((db, value) =>
   db
@@ -200,39 +191,13 @@ const findPaymentQuery = compiledOnce<{ accountId: string; mode: string; payment
     .where('payment_id', '=', value('paymentId')),
 );
 
-const updatePaymentIfStatusQuery = compiledOnce<Values>((db, value, values) => {
-  const columns: Values = {};
-  const statuses: PaymentStatus[] = [];
-  for (const name of Object.keys(values)) {
-    if (name.startsWith('set:')) columns[name.slice(4)] = value(name);
-    else if (name.startsWith('status:')) statuses.push(value(name));
-  }
-  return db
-    .updateTable('payments')
-    .set({ ...(columns as Partial<PaymentsTable>), version: sql<number>`version + 1` })
-    .where(inScope({ accountId: value('accountId'), mode: value('mode') }))
-    .where('payment_id', '=', value('paymentId'))
-    .where('status', 'in', statuses)
-    .returningAll();
-});
+const updatePaymentIfStatusQuery = compiledOnce<Values>((db, value, values) =>
+  updatePayment(db, value, values).where('status', 'in', expectedStatuses(values, value)).returningAll(),
+);
 
-const updatePaymentIfVersionQuery = compiledOnce<Values>((db, value, values) => {
-  const columns: Values = {};
-  for (const name of Object.keys(values)) if (name.startsWith('set:')) columns[name.slice(4)] = value(name);
-  return db
-    .updateTable('payments')
-    .set({ ...(columns as Partial<PaymentsTable>), version: sql<number>`version + 1` })
-    .where(inScope({ accountId: value('accountId'), mode: value('mode') }))
-    .where('payment_id', '=', value('paymentId'))
-    .where('version', '=', value('version'))
-    .returningAll();
-});
-
-/** `columns` as `set:<column>` values. */
-function setValues(values: Values, columns: object): Values {
-  for (const [column, columnValue] of Object.entries(columns)) values[`set:${column}`] = columnValue;
-  return values;
-}
+const updatePaymentIfVersionQuery = compiledOnce<Values>((db, value, values) =>
+  updatePayment(db, value, values).where('version', '=', value('version')).returningAll(),
+);
 
 function attemptPatchColumns(patch: PaymentAttemptPatch): Partial<PaymentAttemptsTable> {
   const columns: Partial<PaymentAttemptsTable> = { updated_at: patch.updatedAt.toISOString() };
@@ -581,8 +546,7 @@ class SqlPaymentStore implements PaymentStore {
     patch: PaymentPatch,
   ): Promise<PaymentRecord | undefined> {
     if (expectedStatuses.length === 0) return undefined;
-    const values = setValues({ accountId: scope.accountId, mode: scope.mode, paymentId }, patchColumns(patch));
-    expectedStatuses.forEach((status, index) => (values[`status:${index}`] = status));
+    const values = statusValues(setValues({ accountId: scope.accountId, mode: scope.mode, paymentId }, patchColumns(patch)), expectedStatuses);
     const [row] = (await updatePaymentIfStatusQuery<Selectable<PaymentsTable>>(this.db, values, shapeOf(values))).rows;
     return row && toPayment(row);
   }
@@ -596,8 +560,7 @@ class SqlPaymentStore implements PaymentStore {
   ): Promise<ClaimedPayment | undefined> {
     if (expectedStatuses.length === 0) return undefined;
     if (isPostgres(this.db)) {
-      const values = setValues({ accountId: scope.accountId, mode: scope.mode, paymentId }, patchColumns(patch));
-      expectedStatuses.forEach((status, index) => (values[`status:${index}`] = status));
+      const values = statusValues(setValues({ accountId: scope.accountId, mode: scope.mode, paymentId }, patchColumns(patch)), expectedStatuses);
       Object.assign(values, OPENED_ATTEMPT, { createdAt: iso(now), updatedAt: iso(now) });
       type Row = Selectable<PaymentsTable> & { opened_attempt_id: string; opened_attempt_number: number };
       const [row] = (await claimPaymentAndOpenAttemptQuery<Row>(this.db, values, shapeOf(values))).rows;
@@ -625,8 +588,8 @@ class SqlPaymentStore implements PaymentStore {
     if (isPostgres(this.db)) {
       const values: Values = { accountId: scope.accountId, mode: scope.mode, paymentId, version };
       setValues(values, patchColumns(patch));
-      if (attemptPatch !== undefined) for (const [column, columnValue] of Object.entries(attemptPatchColumns(attemptPatch))) values[`attempt:${column}`] = columnValue;
-      if (event !== undefined) for (const [column, columnValue] of Object.entries(outboxEventRow(event))) values[`event:${column}`] = columnValue;
+      if (attemptPatch !== undefined) setValues(values, attemptPatchColumns(attemptPatch), 'attempt');
+      if (event !== undefined) setValues(values, outboxEventRow(event), 'event');
       const [row] = (await updatePaymentIfVersionWithEventQuery<Selectable<PaymentsTable>>(this.db, values, shapeOf(values))).rows;
       return row && toPayment(row);
     }
