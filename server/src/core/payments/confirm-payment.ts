@@ -10,7 +10,7 @@ import { consumePspToken } from './consume-psp-token';
 import type { Stores } from '../../storage/stores';
 import { recurringAfterOutcome } from '../mandates/save-for-future-usage';
 import { resolveStoredCharge } from '../mandates/stored-charge';
-import { applyRailOutcome, NO_OUTCOME_HOOK } from './payment-outcome';
+import { applyRailOutcome } from './payment-outcome';
 import { callRail } from '../shared/rail-call';
 import { chooseRail, resolvePaymentMethod } from './payment-method';
 import { decideTransition } from './payment-transitions';
@@ -179,7 +179,7 @@ export async function executeConfirm(
     if (afterOutcome !== undefined) await deps.store.transaction((tx) => afterOutcome(tx, claimed, 'customer_action', now));
     return claimed;
   }
-  return applyRailOutcome(deps, claimed, call.answer, 'rail_result', afterOutcome ?? NO_OUTCOME_HOOK);
+  return applyRailOutcome(deps, claimed, call.answer, 'rail_result', afterOutcome ?? null);
 }
 
 /** Claims the payment if it is still in the status it was read in, and opens its attempt. */

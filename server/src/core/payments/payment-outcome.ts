@@ -93,9 +93,6 @@ function paymentEvent(payment: PaymentRecord, eventType: string, objectId: strin
   return { scope: payment, eventType, objectType: 'payment', objectId, contentType: 'payment_details', object: toPaymentResponse(payment) };
 }
 
-/** The outcome hook of a confirm that saves nothing for future use. */
-export const NO_OUTCOME_HOOK: OutcomeHook = async (_tx, next) => next;
-
 /**
  * Applies a rail's answer: looks the transition up in the table, then updates the payment (only if it is still in
  * the status it was read in) and writes its outbox event in the same transaction. If another request applied an
@@ -108,9 +105,9 @@ export async function applyRailOutcome(
   trigger: 'rail_result' | 'rail_sync',
   /**
    * Runs in the transaction of the outcome, before its event (recurring: save the method and the mandate). A later
-   * answer (rail_sync) settles what confirm left pending.
+   * answer (rail_sync) settles what confirm left pending. null: nothing runs (a confirm that saves nothing).
    */
-  onOutcome: OutcomeHook = (tx, next, kind, now) => settlePendingSave(deps, tx, next, kind, now),
+  onOutcome: OutcomeHook | null = (tx, next, kind, now) => settlePendingSave(deps, tx, next, kind, now),
 ): Promise<PaymentRecord> {
   if (outcome.kind === 'pending') return payment;
   const decision = decideTransition(payment.status, trigger, {
@@ -123,7 +120,7 @@ export async function applyRailOutcome(
   }
   const now = deps.clock.now();
   const patch = patchFor(payment, outcome, decision.to, now, authorizationValidityOf(deps, payment));
-  if (onOutcome === NO_OUTCOME_HOOK) {
+  if (onOutcome === null) {
     // One storage operation (one statement on PostgreSQL) while nothing else changed the payment since it was read:
     // the attempt's answer and the event are then those of the payment as this change leaves it. Otherwise the
     // transaction below applies the answer to the payment as stored.
@@ -135,7 +132,7 @@ export async function applyRailOutcome(
   }
   const updated = await deps.store.transaction(async (tx) => {
     let next = await tx.payments.updatePaymentIfStatus(payment, payment.paymentId, [payment.status], patch);
-    if (next !== undefined) next = await onOutcome(tx, next, outcome.kind, now);
+    if (next !== undefined && onOutcome !== null) next = await onOutcome(tx, next, outcome.kind, now);
     if (next !== undefined) {
       await recordAttemptOutcome(tx, next, outcome, now);
       await recordPaymentEvent(deps, tx, next, now);
