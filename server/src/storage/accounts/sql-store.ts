@@ -80,6 +80,10 @@ const findApiKeyByHashQuery = compiledOnce<{ keyHash: string }>((db, value) =>
 
 const findDefaultProfileQuery = compiledOnce<{ accountId: string }>((db, value) => defaultProfileOf(db, value('accountId')).selectAll());
 
+function toProfile(row: Selectable<ProfilesTable>): ProfileRecord {
+  return { profileId: row.profile_id, accountId: row.account_id, name: row.name, isDefault: row.is_default === 1, createdAt: new Date(row.created_at) };
+}
+
 function toApiKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
   return {
     keyId: row.key_id,
@@ -158,7 +162,7 @@ class SqlProfileStore implements ProfileStore {
 
   async findDefaultProfile(accountId: string): Promise<ProfileRecord | undefined> {
     const [row] = (await findDefaultProfileQuery<Selectable<ProfilesTable>>(this.db, { accountId })).rows;
-    return row && { profileId: row.profile_id, accountId: row.account_id, name: row.name, isDefault: true, createdAt: new Date(row.created_at) };
+    return row && toProfile(row);
   }
 
   async findProfile(accountId: string, profileId: string): Promise<ProfileRecord | undefined> {
@@ -168,15 +172,7 @@ class SqlProfileStore implements ProfileStore {
       .where('account_id', '=', accountId)
       .where('profile_id', '=', profileId)
       .executeTakeFirst();
-    return (
-      row && {
-        profileId: row.profile_id,
-        accountId: row.account_id,
-        name: row.name,
-        isDefault: row.is_default === 1,
-        createdAt: new Date(row.created_at),
-      }
-    );
+    return row && toProfile(row);
   }
 }
 
@@ -208,10 +204,10 @@ class SqlApiKeyStore implements ApiKeyStore {
   async findApiKeyByHash(keyHash: string): Promise<KeyWithAccount | undefined> {
     const [row] = (await findApiKeyByHashQuery<ApiKeyWithAccountRow>(this.db, { keyHash })).rows;
     if (row === undefined) return undefined;
-    const defaultProfile: ProfileRecord | undefined =
+    const defaultProfile =
       row.default_profile_id === null
         ? undefined
-        : { profileId: row.default_profile_id, accountId: row.account_id, name: row.default_profile_name!, isDefault: true, createdAt: new Date(row.default_profile_created_at!) };
+        : toProfile({ profile_id: row.default_profile_id, account_id: row.account_id, name: row.default_profile_name!, is_default: 1, created_at: row.default_profile_created_at! });
     return { key: toApiKey(row), account: toJoinedAccount(row), defaultProfile };
   }
 
