@@ -21,6 +21,12 @@ export const ALL_RAILS_SETTINGS: AccountSettings = {
   ],
 };
 
+/** ALL_RAILS_SETTINGS with the simulated card acquirer taking manual capture and refunds in test mode. */
+export const CARD_CAPTURE_SETTINGS: AccountSettings = {
+  ...ALL_RAILS_SETTINGS,
+  rails: ALL_RAILS_SETTINGS.rails.map((rail) => (rail.rail === 'card' ? { ...rail, capabilities: { test: { ...NONE, manualCapture: true, refunds: true }, live: NONE } } : rail)),
+};
+
 /** A demo page fixture with the placeholders the demo page carries. */
 export function writeDemoPage(): string {
   const dir = mkdtempSync(join(tmpdir(), 'rail-demo-'));

@@ -7,21 +7,15 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { PaymentResponse } from '../../../../../protocol/api/payments';
-import type { AccountSettings, RailCapabilities } from '../../../kernel/account-settings-types';
 import { THREE_DS_VALIDITY_MS } from '../../../rails/simulator/card-simulator';
 import { apiRequest, clockedApiRequest, type ApiRequestOptions, expectApiError, expectOk, paymentEventTypes } from '../../../test-support/api-assertions';
 import { forEachEngine } from '../../../test-support/engines';
-import { ALL_RAILS_SETTINGS } from '../../../test-support/fixtures';
+import { CARD_CAPTURE_SETTINGS } from '../../../test-support/fixtures';
 import { createHarness, type Harness } from '../../../test-support/harness';
 
 type Json = Record<string, unknown>;
 
 const JS_ORIGIN = 'http://127.0.0.1:8081';
-const NONE: RailCapabilities = { refunds: false, metadataUpdates: false, recurring: false, manualCapture: false, disputes: false };
-const CARD_SETTINGS: AccountSettings = {
-  ...ALL_RAILS_SETTINGS,
-  rails: ALL_RAILS_SETTINGS.rails.map((rail) => (rail.rail === 'card' ? { ...rail, capabilities: { test: { ...NONE, manualCapture: true, refunds: true }, live: NONE } } : rail)),
-};
 
 const CARDS = {
   success: '4242424242424242',
@@ -35,7 +29,7 @@ forEachEngine('Card operations API', (engine) => {
   let h: Harness;
 
   beforeAll(async () => {
-    h = await createHarness(engine, { settings: CARD_SETTINGS });
+    h = await createHarness(engine, { settings: CARD_CAPTURE_SETTINGS });
   });
   afterAll(async () => {
     await h?.close();

@@ -8,20 +8,14 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { PaymentResponse } from '../../../../../protocol/api/payments';
-import type { AccountSettings, RailCapabilities } from '../../../kernel/account-settings-types';
 import type { ErrorCode } from '../../../../../protocol/errors';
 import { apiRequest, clockedApiRequest, type ApiRequestOptions, expectApiError, expectOk, paymentEventTypes } from '../../../test-support/api-assertions';
 import { forEachEngine } from '../../../test-support/engines';
-import { ALL_RAILS_SETTINGS } from '../../../test-support/fixtures';
+import { CARD_CAPTURE_SETTINGS } from '../../../test-support/fixtures';
 import { createHarness, type Harness } from '../../../test-support/harness';
 
 type Json = Record<string, unknown>;
 
-const NONE: RailCapabilities = { refunds: false, metadataUpdates: false, recurring: false, manualCapture: false, disputes: false };
-const CARD_SETTINGS: AccountSettings = {
-  ...ALL_RAILS_SETTINGS,
-  rails: ALL_RAILS_SETTINGS.rails.map((rail) => (rail.rail === 'card' ? { ...rail, capabilities: { test: { ...NONE, manualCapture: true, refunds: true }, live: NONE } } : rail)),
-};
 
 const APPROVED = 'sim_wallet_approved';
 const DECLINED = 'sim_wallet_declined';
@@ -54,7 +48,7 @@ forEachEngine('Wallets API', (engine) => {
   let h: Harness;
 
   beforeAll(async () => {
-    h = await createHarness(engine, { settings: CARD_SETTINGS });
+    h = await createHarness(engine, { settings: CARD_CAPTURE_SETTINGS });
   });
   afterAll(async () => {
     await h?.close();
