@@ -11,7 +11,4 @@ import { documentApiBaseUrl, parseFrameParams } from './params';
 const params = parseFrameParams(window.location.hash, documentApiBaseUrl(document));
 if (params) {
   (window as EarlyLoadWindow)[EARLY_LOAD_KEY] = startLoadRequests(params.config, (...args) => window.fetch(...args));
-  // The first Intl formatter of a renderer process loads ICU's data: 10 to 40 ms of main thread, which the amount's
-  // formatter would otherwise pay in the first render. Here it fills time spent waiting for the network and the cache.
-  new Intl.NumberFormat(params.config.locale).format(0);
 }

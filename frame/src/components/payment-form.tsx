@@ -1,4 +1,4 @@
-import { useLayoutEffect } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import type { LoaderOption } from '../../../protocol/frame-messages';
 import { displayAmount } from '../display-amount';
 import type { Payment } from '../payment-model';
@@ -19,6 +19,24 @@ function Loading({ text, loader }: { text: string; loader: LoaderOption }) {
       <p class="VisuallyHidden">{text}</p>
     </div>
   );
+}
+
+/** Whether this document has formatted an amount already: ICU's data is loaded, formatting is cheap. */
+let amountFormattedBefore = false;
+
+/**
+ * The amount's value, formatted after the first paint of the form. The first Intl formatter of a renderer process
+ * loads ICU's data, 10 to 40 ms of main thread: paid in the first render, it would hold `ready` back by as much,
+ * while the fields that take input need no Intl. So the line is there from the first render and its value follows
+ * a frame later (docs/runtime.md, "Mount to ready"); once ICU is loaded, the value renders with the line.
+ */
+function AmountValue({ value, currency, locale }: { value: number; currency: string; locale: string }) {
+  const [text, setText] = useState(() => (amountFormattedBefore ? displayAmount(value, currency, locale) : ''));
+  useEffect(() => {
+    amountFormattedBefore = true;
+    setText(displayAmount(value, currency, locale));
+  }, [value, currency, locale]);
+  return <span class="Amount-value">{text}</span>;
 }
 
 export interface PaymentFormProps {
@@ -59,7 +77,7 @@ export function PaymentForm({ model, onEscape, onSubmit, onRendered }: PaymentFo
       {amount && (
         <p class="Amount">
           <span class="Amount-label">{messages.amount}</span>{' '}
-          <span class="Amount-value">{displayAmount(amount.value, amount.currency, model.locale.value)}</span>
+          <AmountValue value={amount.value} currency={amount.currency} locale={model.locale.value} />
         </p>
       )}
       {phase === 'loading' && <Loading text={messages.loading} loader={model.config.value.loader ?? 'auto'} />}
