@@ -101,7 +101,10 @@ export function start(
   const renderForm = () => {
     render(<PaymentForm model={model} onEscape={() => emit({ type: 'escape' })} onSubmit={() => emit({ type: 'submit' })} onRendered={onRendered} />, root);
     new MutationObserver(height.measure).observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
-    height.measure();
+    // In a task of its own: measuring lays the new form out at once, and `ready` (sent in the render above) should
+    // reach the page first, which on a same-site page shares this thread. The browser lays it out before its first
+    // paint either way.
+    setTimeout(height.measure);
   };
   // The load answer is often in already (the document's inline script asked for it): then the first render is the
   // form itself, with no skeleton rendered, laid out and painted just before it. loader 'always' shows it at once.
