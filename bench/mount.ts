@@ -12,6 +12,7 @@
  *   BENCH_MOUNT_BASELINE=/tmp/rail-main node --import tsx bench/mount.ts
  * BENCH_MOUNT_LATENCY_MS=40 adds that latency to every request (Chromium network emulation), as a deployment's
  * round trips would; loopback alone hides what overlapping requests saves.
+ * BENCH_MOUNT_PAGE_HOST=localhost serves the merchant page from another site than the frame (see PAGE_HOST).
  * BENCH_MOUNT_TRACE=<file.json> also records a Chromium performance trace of one more warm mount of this checkout
  * (BENCH_MOUNT_TRACE_KIND=cold: of a cold one)
  * (devtools.timeline, v8, blink, loading categories) into that file: open it in DevTools' Performance panel, or
@@ -43,6 +44,12 @@ export const BROWSER_ARGS = [
   '--disable-sync',
   '--no-first-run',
 ];
+/**
+ * The merchant page's host. 127.0.0.1, the frame's own host on another port, is the same site: page and frame share
+ * one renderer process and its main thread. `localhost` makes the frame cross-site, as on a merchant's own domain:
+ * it gets a renderer process of its own (whose start the mount then pays), running beside the page's.
+ */
+const PAGE_HOST = process.env['BENCH_MOUNT_PAGE_HOST'] ?? '127.0.0.1';
 const TRACE_FILE = process.env['BENCH_MOUNT_TRACE'];
 /** `cold` traces the cold mount (a fresh context) instead of the warm one. */
 const TRACE_COLD = process.env['BENCH_MOUNT_TRACE_KIND'] === 'cold';
@@ -96,6 +103,8 @@ export interface MountResult {
   loaderGzip: number;
   /** Emulated latency added to every request (BENCH_MOUNT_LATENCY_MS). */
   latencyMs: number;
+  /** The merchant page's host (BENCH_MOUNT_PAGE_HOST): 127.0.0.1 is the frame's own site. */
+  pageHost: string;
   /** 1-minute load average when the run started (the mount path is CPU-bound: a busy machine slows every figure). */
   loadAverage: number;
   /** The same measurement of BENCH_MOUNT_BASELINE, rounds interleaved with this checkout's. */
@@ -173,7 +182,7 @@ export async function startSubject(serverProcess: ServerProcessModule): Promise<
     response.end(page(jsUrl, client_secret, serverProcess.FIXED_PUBLISHABLE_KEY));
   });
   await new Promise<void>((resolveListen) => merchant.listen(0, '127.0.0.1', resolveListen));
-  const pageUrl = `http://127.0.0.1:${(merchant.address() as AddressInfo).port}/`;
+  const pageUrl = `http://${PAGE_HOST}:${(merchant.address() as AddressInfo).port}/`;
   return {
     jsUrl,
     measure: async (context, trace) => {
@@ -289,6 +298,7 @@ export async function mountBench(): Promise<MountResult> {
       files,
       loaderGzip,
       latencyMs: LATENCY_MS,
+      pageHost: PAGE_HOST,
       loadAverage,
       ...(baseline ? { baseline: { root: BASELINE!, coldMs: ms(times[1]!.cold), warmMs: ms(times[1]!.warm) } } : {}),
     };
@@ -325,7 +335,7 @@ function medianPhases(measurements: Measurement[]): MountPhases {
 /** The docs/benchmarks.md section. */
 export function mountTable(result: MountResult): string {
   const lines = [
-    `## Payment element: mount() -> ready (headless Chromium, loopback${result.latencyMs > 0 ? ` + ${result.latencyMs} ms emulated latency per request` : ''}, ${result.rounds} rounds, medians)`,
+    `## Payment element: mount() -> ready (headless Chromium, loopback${result.latencyMs > 0 ? ` + ${result.latencyMs} ms emulated latency per request` : ''}${result.pageHost === '127.0.0.1' ? '' : `, the page on ${result.pageHost}: a cross-site frame`}, ${result.rounds} rounds, medians)`,
     '',
     ...(result.baseline
       ? [
