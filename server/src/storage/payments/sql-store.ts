@@ -482,6 +482,14 @@ function fromPayment(payment: PaymentRecord): PaymentsTable {
   };
 }
 
+/** A new payment's row, every column a value of its own name (fromPayment always sets each one). */
+const insertPaymentQuery = compiledOnce<Values>((db, value, values) =>
+  db
+    .insertInto('payments')
+    .values(Object.fromEntries(Object.keys(values).map((column) => [column, value(column)])) as unknown as PaymentsTable)
+    .onConflict((oc) => oc.doNothing()),
+);
+
 function patchColumns(patch: PaymentPatch): Partial<PaymentsTable> {
   const columns: Partial<PaymentsTable> = { updated_at: iso(patch.updatedAt) };
   if (patch.status !== undefined) columns.status = patch.status;
@@ -526,12 +534,8 @@ class SqlPaymentStore implements PaymentStore {
   constructor(private readonly db: Db) {}
 
   async insertPayment(payment: PaymentRecord): Promise<InsertResult> {
-    const result = await this.db
-      .insertInto('payments')
-      .values(fromPayment(payment))
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst();
-    return insertResult(result);
+    const result = await insertPaymentQuery(this.db, fromPayment(payment) as unknown as Values);
+    return insertResult({ numInsertedOrUpdatedRows: result.numAffectedRows });
   }
 
   async findPayment(scope: Scope, paymentId: string): Promise<PaymentRecord | undefined> {
