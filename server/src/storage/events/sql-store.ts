@@ -248,6 +248,7 @@ export function toEvent(row: Selectable<WebhookEventsTable>): OutboxEventRecord 
 
 /** The row of a new outbox event, waiting for its first delivery. */
 export function outboxEventRow(event: OutboxEventRecord) {
+  const created = iso(event.createdAt);
   return {
     event_id: event.eventId,
     account_id: event.accountId,
@@ -258,9 +259,9 @@ export function outboxEventRow(event: OutboxEventRecord) {
     payload: JSON.stringify(event.payload),
     delivery_status: 'pending' as const,
     attempt_count: 0,
-    next_attempt_at: iso(event.createdAt),
-    created_at: iso(event.createdAt),
-    updated_at: iso(event.createdAt),
+    next_attempt_at: created,
+    created_at: created,
+    updated_at: created,
   };
 }
 
