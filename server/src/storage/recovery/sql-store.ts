@@ -4,6 +4,7 @@ import { compiledOnce } from '../compiled-query';
 import type { RailLedgerKey, RecoveryLeaseKey } from './records';
 import type { RailLedgerStore, RecoveryLeaseStore, RecoveryStores } from './store';
 
+// A mapped copy of RailLedgerKey: compiledOnce's values need an index signature, which an interface does not give.
 type RailAnswerValues = { [Name in keyof RailLedgerKey]: RailLedgerKey[Name] } & { answer: string; createdAt: string };
 
 /** The insert of a rail's answer, compiled once (storage/compiled-query.ts); the first answer for a key stays. */
