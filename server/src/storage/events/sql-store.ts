@@ -13,6 +13,7 @@ import type { WebhookAttemptsTable, WebhookEventsTable } from './schema';
 import type { DeliveryEndpoint, EventsStores, OutboxStore, WebhookStore } from './store';
 import type { Database } from '../schema';
 import { dateOrNull, type Db, inScope, insertResult, iso } from '../sql-rows';
+import { compiledOnce } from '../compiled-query';
 
 function toDeliveryEvent(row: Selectable<WebhookEventsTable>): WebhookEventRecord {
   return {
@@ -47,9 +48,47 @@ function toAttempt(row: Selectable<WebhookAttemptsTable>): WebhookAttemptRecord 
   };
 }
 
-/** No live lease: never claimed, released, or expired at `now`. */
-const leaseFree = (now: Date) => (eb: ExpressionBuilder<Database, 'webhook_events'>) =>
-  eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', iso(now))]);
+/** No live lease: never claimed, released, or expired at `now` (an ISO time, or a compiled query's value). */
+const leaseFree = (now: string) => (eb: ExpressionBuilder<Database, 'webhook_events'>) =>
+  eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]);
+
+// The dispatcher's statements of every poll, compiled once (storage/compiled-query.ts); an `in` list's length is the
+// shape, its ids the values `event:<i>`.
+const eventIdsIn = (values: Record<string, unknown>, value: (name: string) => never) =>
+  Object.keys(values)
+    .filter((name) => name.startsWith('event:'))
+    .map((name) => value(name));
+
+const dueEventsQuery = compiledOnce<{ now: string; limit: number }>((db, value) =>
+  db
+    .selectFrom('webhook_events')
+    .select('event_id')
+    .where('delivery_status', '=', 'pending')
+    .where('next_attempt_at', '<=', value('now'))
+    .where(leaseFree(value('now')))
+    .orderBy('next_attempt_at')
+    .orderBy('event_id')
+    .limit(value('limit')),
+);
+
+const claimEventsQuery = compiledOnce<Record<string, unknown>>((db, value, values) =>
+  db
+    .updateTable('webhook_events')
+    .set({ lease_id: value('leaseId'), locked_until: value('lockedUntil') })
+    .where('event_id', 'in', eventIdsIn(values, value))
+    .where('delivery_status', '=', 'pending')
+    .where('next_attempt_at', '<=', value('now'))
+    .where(leaseFree(value('now')))
+    .returningAll(),
+);
+
+const markNoEndpointQuery = compiledOnce<Record<string, unknown>>((db, value, values) =>
+  db
+    .updateTable('webhook_events')
+    .set({ delivery_status: 'no_endpoint', next_attempt_at: null, lease_id: null, locked_until: null, updated_at: value('now') })
+    .where('event_id', 'in', eventIdsIn(values, value))
+    .where('lease_id', '=', value('leaseId')),
+);
 
 export class SqlWebhookStore implements WebhookStore {
   constructor(private readonly db: Db) {}
@@ -112,28 +151,14 @@ export class SqlWebhookStore implements WebhookStore {
   }
 
   async claimDueEvents(now: Date, lockedUntil: Date, leaseId: string, limit: number): Promise<WebhookEventRecord[]> {
-    const candidates = await this.db
-      .selectFrom('webhook_events')
-      .select('event_id')
-      .where('delivery_status', '=', 'pending')
-      .where('next_attempt_at', '<=', iso(now))
-      .where(leaseFree(now))
-      .orderBy('next_attempt_at')
-      .orderBy('event_id')
-      .limit(limit)
-      .execute();
+    const due = { now: iso(now), limit };
+    const candidates = (await dueEventsQuery<{ event_id: string }>(this.db, due)).rows;
     if (candidates.length === 0) return [];
     // One conditional update for the whole batch (one statement, one commit): a row another instance claimed since
     // the select no longer matches, so each event goes to exactly one lease.
-    const rows = await this.db
-      .updateTable('webhook_events')
-      .set({ lease_id: leaseId, locked_until: iso(lockedUntil) })
-      .where('event_id', 'in', candidates.map((candidate) => candidate.event_id))
-      .where('delivery_status', '=', 'pending')
-      .where('next_attempt_at', '<=', iso(now))
-      .where(leaseFree(now))
-      .returningAll()
-      .execute();
+    const values: Record<string, unknown> = { ...due, leaseId, lockedUntil: iso(lockedUntil) };
+    candidates.forEach((candidate, index) => (values[`event:${index}`] = candidate.event_id));
+    const rows = (await claimEventsQuery<Selectable<WebhookEventsTable>>(this.db, values, String(candidates.length))).rows;
     const order = new Map(candidates.map((candidate, index) => [candidate.event_id, index]));
     return rows.map(toDeliveryEvent).sort((a, b) => order.get(a.eventId)! - order.get(b.eventId)!);
   }
@@ -144,7 +169,7 @@ export class SqlWebhookStore implements WebhookStore {
       .set({ lease_id: leaseId, locked_until: iso(lockedUntil) })
       .where(inScope(scope))
       .where('event_id', '=', eventId)
-      .where(leaseFree(now))
+      .where(leaseFree(iso(now)))
       .returningAll()
       .executeTakeFirst();
     return row && toDeliveryEvent(row);
@@ -192,13 +217,10 @@ export class SqlWebhookStore implements WebhookStore {
 
   async markNoEndpoint(eventIds: readonly string[], leaseId: string, now: Date): Promise<number> {
     if (eventIds.length === 0) return 0;
-    const result = await this.db
-      .updateTable('webhook_events')
-      .set({ delivery_status: 'no_endpoint', next_attempt_at: null, lease_id: null, locked_until: null, updated_at: iso(now) })
-      .where('event_id', 'in', eventIds)
-      .where('lease_id', '=', leaseId)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows ?? 0n);
+    const values: Record<string, unknown> = { leaseId, now: iso(now) };
+    eventIds.forEach((eventId, index) => (values[`event:${index}`] = eventId));
+    const result = await markNoEndpointQuery(this.db, values, String(eventIds.length));
+    return Number(result.numAffectedRows ?? 0n);
   }
 
   async releaseEvent(eventId: string, leaseId: string): Promise<void> {
@@ -226,6 +248,7 @@ export function toEvent(row: Selectable<WebhookEventsTable>): OutboxEventRecord 
 
 /** The row of a new outbox event, waiting for its first delivery. */
 export function outboxEventRow(event: OutboxEventRecord) {
+  const created = iso(event.createdAt);
   return {
     event_id: event.eventId,
     account_id: event.accountId,
@@ -236,22 +259,26 @@ export function outboxEventRow(event: OutboxEventRecord) {
     payload: JSON.stringify(event.payload),
     delivery_status: 'pending' as const,
     attempt_count: 0,
-    next_attempt_at: iso(event.createdAt),
-    created_at: iso(event.createdAt),
-    updated_at: iso(event.createdAt),
+    next_attempt_at: created,
+    created_at: created,
+    updated_at: created,
   };
 }
+
+/** The insert of an outbox event, compiled once (storage/compiled-query.ts): each column a value of its own name. */
+const insertEventQuery = compiledOnce<ReturnType<typeof outboxEventRow>>((db, value, values) =>
+  db
+    .insertInto('webhook_events')
+    .values(Object.fromEntries(Object.keys(values).map((column) => [column, value(column as keyof typeof values)])) as unknown as ReturnType<typeof outboxEventRow>)
+    .onConflict((oc) => oc.doNothing()),
+);
 
 class SqlOutboxStore implements OutboxStore {
   constructor(private readonly db: Db) {}
 
   async insertEvent(event: OutboxEventRecord): Promise<InsertResult> {
-    const result = await this.db
-      .insertInto('webhook_events')
-      .values(outboxEventRow(event))
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst();
-    return insertResult(result);
+    const result = await insertEventQuery(this.db, outboxEventRow(event));
+    return insertResult({ numInsertedOrUpdatedRows: result.numAffectedRows });
   }
 
   async listEventsForObject(scope: Scope, objectId: string): Promise<OutboxEventRecord[]> {

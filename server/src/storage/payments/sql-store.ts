@@ -98,6 +98,11 @@ const insertNextAttemptQuery = compiledOnce<Values>((db, value) =>
   db.insertInto('payment_attempts').values(nextAttemptColumns(db, value)).returningAll(),
 );
 
+/** The insert of a claim's attempt, returning only what the statement decides: the rest is the claim's values. */
+const insertOpenedAttemptQuery = compiledOnce<Values>((db, value) =>
+  db.insertInto('payment_attempts').values(nextAttemptColumns(db, value)).returning(['attempt_id', 'attempt_number']),
+);
+
 /**
  * PostgreSQL: the claim's conditional update and the insert of the attempt it opens, in one statement (one round
  * trip, atomic without BEGIN and COMMIT). The attempt is inserted only for the row the update claimed, and copies
@@ -183,6 +188,9 @@ const COPIED_FROM_PAYMENT = ['amount', 'currency', 'payment_method', 'payment_me
 
 const updateLatestAttemptQuery = compiledOnce<Values>((db, value, values) => updateLatestAttempt(db, value, values, 'set').returningAll());
 
+/** updateLatestAttempt for a caller that does not use the updated attempt (the answer's change): no row read back. */
+const patchLatestAttemptQuery = compiledOnce<Values>((db, value, values) => updateLatestAttempt(db, value, values, 'set'));
+
 const findPaymentQuery = compiledOnce<{ accountId: string; mode: string; paymentId: string }>((db, value) =>
   db
     .selectFrom('payments')
@@ -209,6 +217,30 @@ function attemptPatchColumns(patch: PaymentAttemptPatch): Partial<PaymentAttempt
   if (patch.pollId !== undefined) columns.poll_id = patch.pollId;
   if (patch.cancellationReason !== undefined) columns.cancellation_reason = patch.cancellationReason;
   return columns;
+}
+
+/** The values of insertNextAttemptQuery for `attempt`. */
+function nextAttemptValues(attempt: NewPaymentAttempt): Values {
+  return {
+    accountId: attempt.accountId,
+    mode: attempt.mode,
+    paymentId: attempt.paymentId,
+    status: attempt.status,
+    amount: attempt.amount,
+    currency: attempt.currency,
+    paymentMethod: attempt.paymentMethod,
+    paymentMethodType: attempt.paymentMethodType,
+    captureMethod: attempt.captureMethod,
+    connector: attempt.connector,
+    referenceId: attempt.referenceId,
+    errorCode: attempt.errorCode,
+    errorMessage: attempt.errorMessage,
+    errorReason: attempt.errorReason,
+    pollId: attempt.pollId,
+    cancellationReason: attempt.cancellationReason,
+    createdAt: attempt.createdAt.toISOString(),
+    updatedAt: attempt.updatedAt.toISOString(),
+  };
 }
 
 function toAttempt(row: Selectable<PaymentAttemptsTable>): PaymentAttemptRecord {
@@ -242,29 +274,17 @@ export class SqlPaymentAttemptStore implements PaymentAttemptStore {
   async insertNextAttempt(attempt: NewPaymentAttempt): Promise<PaymentAttemptRecord> {
     // Counted in the insert itself (one round trip on PostgreSQL); the caller's claim on the payment row keeps two
     // confirms of one payment from counting at once.
-    const values: Values = {
-      accountId: attempt.accountId,
-      mode: attempt.mode,
-      paymentId: attempt.paymentId,
-      status: attempt.status,
-      amount: attempt.amount,
-      currency: attempt.currency,
-      paymentMethod: attempt.paymentMethod,
-      paymentMethodType: attempt.paymentMethodType,
-      captureMethod: attempt.captureMethod,
-      connector: attempt.connector,
-      referenceId: attempt.referenceId,
-      errorCode: attempt.errorCode,
-      errorMessage: attempt.errorMessage,
-      errorReason: attempt.errorReason,
-      pollId: attempt.pollId,
-      cancellationReason: attempt.cancellationReason,
-      createdAt: attempt.createdAt.toISOString(),
-      updatedAt: attempt.updatedAt.toISOString(),
-    };
-    const [row] = (await insertNextAttemptQuery<Selectable<PaymentAttemptsTable>>(this.db, values)).rows;
+    const [row] = (await insertNextAttemptQuery<Selectable<PaymentAttemptsTable>>(this.db, nextAttemptValues(attempt))).rows;
     if (row === undefined) throw new Error('the attempt insert returned no row');
     return toAttempt(row);
+  }
+
+  /** insertNextAttempt with the attempt as inserted: its values, and the id and number the insert counted. */
+  async insertOpenedAttempt(attempt: NewPaymentAttempt): Promise<PaymentAttemptRecord> {
+    type Row = Pick<PaymentAttemptsTable, 'attempt_id' | 'attempt_number'>;
+    const [row] = (await insertOpenedAttemptQuery<Row>(this.db, nextAttemptValues(attempt))).rows;
+    if (row === undefined) throw new Error('the attempt insert returned no row');
+    return { ...attempt, attemptId: row.attempt_id, attemptNumber: row.attempt_number };
   }
 
   async updateLatestAttempt(scope: Scope, paymentId: string, patch: PaymentAttemptPatch): Promise<PaymentAttemptRecord | undefined> {
@@ -273,6 +293,12 @@ export class SqlPaymentAttemptStore implements PaymentAttemptStore {
     const values = setValues({ accountId: scope.accountId, mode: scope.mode, paymentId }, columns);
     const [row] = (await updateLatestAttemptQuery<Selectable<PaymentAttemptsTable>>(this.db, values, shapeOf(values))).rows;
     return row && toAttempt(row);
+  }
+
+  /** updateLatestAttempt without reading the attempt back. */
+  async patchLatestAttempt(scope: Scope, paymentId: string, patch: PaymentAttemptPatch): Promise<void> {
+    const values = setValues({ accountId: scope.accountId, mode: scope.mode, paymentId }, attemptPatchColumns(patch));
+    await patchLatestAttemptQuery(this.db, values, shapeOf(values));
   }
 
   async listAttempts(scope: Scope, paymentId: string): Promise<PaymentAttemptRecord[]> {
@@ -482,6 +508,14 @@ function fromPayment(payment: PaymentRecord): PaymentsTable {
   };
 }
 
+/** A new payment's row, every column a value of its own name (fromPayment always sets each one). */
+const insertPaymentQuery = compiledOnce<Values>((db, value, values) =>
+  db
+    .insertInto('payments')
+    .values(Object.fromEntries(Object.keys(values).map((column) => [column, value(column)])) as unknown as PaymentsTable)
+    .onConflict((oc) => oc.doNothing()),
+);
+
 function patchColumns(patch: PaymentPatch): Partial<PaymentsTable> {
   const columns: Partial<PaymentsTable> = { updated_at: iso(patch.updatedAt) };
   if (patch.status !== undefined) columns.status = patch.status;
@@ -526,12 +560,8 @@ class SqlPaymentStore implements PaymentStore {
   constructor(private readonly db: Db) {}
 
   async insertPayment(payment: PaymentRecord): Promise<InsertResult> {
-    const result = await this.db
-      .insertInto('payments')
-      .values(fromPayment(payment))
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst();
-    return insertResult(result);
+    const result = await insertPaymentQuery(this.db, fromPayment(payment) as unknown as Values);
+    return insertResult({ numInsertedOrUpdatedRows: result.numAffectedRows });
   }
 
   async findPayment(scope: Scope, paymentId: string): Promise<PaymentRecord | undefined> {
@@ -572,7 +602,7 @@ class SqlPaymentStore implements PaymentStore {
     const claim = async (db: Db): Promise<ClaimedPayment | undefined> => {
       const payment = await new SqlPaymentStore(db).updatePaymentIfStatus(scope, paymentId, expectedStatuses, patch);
       if (payment === undefined) return undefined;
-      return { payment, attempt: await new SqlPaymentAttemptStore(db).insertNextAttempt(attemptOpenedFor(payment, now)) };
+      return { payment, attempt: await new SqlPaymentAttemptStore(db).insertOpenedAttempt(attemptOpenedFor(payment, now)) };
     };
     return inTransaction(this.db, claim);
   }
@@ -597,7 +627,7 @@ class SqlPaymentStore implements PaymentStore {
     const change = async (db: Db): Promise<PaymentRecord | undefined> => {
       const payment = await new SqlPaymentStore(db).updatePaymentIfVersion(scope, paymentId, version, patch);
       if (payment === undefined) return undefined;
-      if (attemptPatch !== undefined) await new SqlPaymentAttemptStore(db).updateLatestAttempt(scope, paymentId, attemptPatch);
+      if (attemptPatch !== undefined) await new SqlPaymentAttemptStore(db).patchLatestAttempt(scope, paymentId, attemptPatch);
       if (event !== undefined) await eventsSqlStores(db).outbox.insertEvent(event);
       return payment;
     };

@@ -1,27 +1,43 @@
 import type { JsonObject } from '../../../../protocol/api/payments';
 import { type Db, inScope, insertResult, iso } from '../sql-rows';
+import { compiledOnce } from '../compiled-query';
 import type { RailLedgerKey, RecoveryLeaseKey } from './records';
 import type { RailLedgerStore, RecoveryLeaseStore, RecoveryStores } from './store';
+
+// A mapped copy of RailLedgerKey: compiledOnce's values need an index signature, which an interface does not give.
+type RailAnswerValues = { [Name in keyof RailLedgerKey]: RailLedgerKey[Name] } & { answer: string; createdAt: string };
+
+/** The insert of a rail's answer, compiled once (storage/compiled-query.ts); the first answer for a key stays. */
+const insertRailAnswerQuery = compiledOnce<RailAnswerValues>((db, value) =>
+  db
+    .insertInto('rail_ledger')
+    .values({
+      account_id: value('accountId'),
+      mode: value('mode'),
+      rail: value('rail'),
+      operation: value('operation'),
+      reference: value('reference'),
+      answer: value('answer'),
+      created_at: value('createdAt'),
+    })
+    .onConflict((oc) => oc.columns(['account_id', 'mode', 'rail', 'operation', 'reference']).doNothing()),
+);
 
 /** The Kysely implementation of RailLedgerStore (SQLite and PostgreSQL). */
 export class SqlRailLedgerStore implements RailLedgerStore {
   constructor(private readonly db: Db) {}
 
   async rememberRailAnswer(key: RailLedgerKey, answer: JsonObject, now: Date): Promise<JsonObject> {
-    const inserted = await this.db
-      .insertInto('rail_ledger')
-      .values({
-        account_id: key.accountId,
-        mode: key.mode,
-        rail: key.rail,
-        operation: key.operation,
-        reference: key.reference,
-        answer: JSON.stringify(answer),
-        created_at: iso(now),
-      })
-      .onConflict((oc) => oc.columns(['account_id', 'mode', 'rail', 'operation', 'reference']).doNothing())
-      .executeTakeFirst();
-    if (insertResult(inserted) === 'inserted') return answer;
+    const inserted = await insertRailAnswerQuery(this.db, {
+      accountId: key.accountId,
+      mode: key.mode,
+      rail: key.rail,
+      operation: key.operation,
+      reference: key.reference,
+      answer: JSON.stringify(answer),
+      createdAt: iso(now),
+    });
+    if (insertResult({ numInsertedOrUpdatedRows: inserted.numAffectedRows }) === 'inserted') return answer;
     const kept = await this.findRailAnswer(key);
     if (kept === undefined) throw new Error('rail ledger row missing after insert');
     return kept;
