@@ -8,6 +8,8 @@
  *   bootstrap, key and password hashing) and restart (the store exists), and the restart with
  *   --enable-source-maps (it was `npm start`'s flag: Node reads and keeps the 4 MB source map at load; on a build whose
  *   main.js runs the bundle through scripts/bundle-launcher.mjs it changes nothing, the launcher maps stacks itself);
+ * - the same server on PostgreSQL (DATABASE_URL: a fresh database per checkout, created as bench/run.ts does, first
+ *   booted in round 0), restart; skipped when PostgreSQL is not reachable;
  * - `rail start`: the CLI of the built @rail/server (packages/server/dist/cli.js), restart;
  * - startRail() in a test process (bench/start-rail-probe.mjs): in process and as a child process, each on a fresh
  *   temporary store (a first boot, as every test run's); the call alone, and spawn-to-ready of the whole process;
@@ -19,6 +21,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createTestDatabase, postgresReachable, type TestDatabase } from '../server/src/test-support/harness';
 import { FIXED_SECRET_KEY, freePort, railEnv, ROOT } from '../server/src/test-support/server-process';
 import { runChain } from './load';
 import { rssMb } from './process-metrics';
@@ -75,10 +78,13 @@ async function startBare(): Promise<Started> {
   return spawnUntilReady(['bench/bare-server.mjs', String(port)], ROOT, process.env, port, answers);
 }
 
-/** The compiled server (`main`) or the `rail start` CLI (`cli`) of the checkout at `root`, on SQLite in `dataDir`. */
-async function startRail(root: string, entry: 'main' | 'main with source maps' | 'cli', dataDir: string): Promise<Started> {
+/**
+ * The compiled server (`main`) or the `rail start` CLI (`cli`) of the checkout at `root`, on SQLite in `dataDir`, or
+ * on PostgreSQL at `databaseUrl`.
+ */
+async function startRail(root: string, entry: 'main' | 'main with source maps' | 'cli', dataDir: string, databaseUrl?: string): Promise<Started> {
   const [port, jsPort] = [await freePort(), await freePort()];
-  const env = { ...railEnv({ port, jsPort, dataDir, logLevel: 'error' }), RAIL_RATE_LIMITS: 'off' };
+  const env = { ...railEnv({ port, jsPort, dataDir, databaseUrl, logLevel: 'error' }), RAIL_RATE_LIMITS: 'off' };
   const args =
     entry === 'cli' ? ['packages/server/dist/cli.js', 'start'] : [...(entry === 'main' ? [] : ['--enable-source-maps']), 'dist/server/main.js'];
   return spawnUntilReady(args, root, env, port, health);
@@ -145,13 +151,22 @@ export async function startupBench(): Promise<StartupResult> {
   const checkouts: [string, string][] = [['', ROOT], ...(BASELINE ? [[' (baseline)', resolve(BASELINE)] as [string, string]] : [])];
   const rss: StartupResult['rss'] = {};
   const dirs: string[] = [];
+  const databases: TestDatabase[] = [];
   const tempDir = () => {
     const dir = mkdtempSync(join(tmpdir(), 'rail-bench-startup-'));
     dirs.push(dir);
     return dir;
   };
   try {
-    const stores = new Map(checkouts.map(([label]) => [label, { main: tempDir(), cli: tempDir() }]));
+    const stores = new Map(checkouts.map(([label]) => [label, { main: tempDir(), cli: tempDir(), postgres: tempDir() }]));
+    const postgres = new Map<string, string>();
+    if (await postgresReachable()) {
+      for (const [label] of checkouts) {
+        const database = await createTestDatabase('postgres');
+        databases.push(database);
+        postgres.set(label, database.databaseUrl!);
+      }
+    }
     for (let round = 0; round < ROUNDS; round += 1) {
       const bare = await startBare();
       note('bare', bare.ms, bare.cpuMs);
@@ -171,6 +186,13 @@ export async function startupBench(): Promise<StartupResult> {
           rss[`server${label}`] = { idle, load: rssMb(restart.child.pid!) };
         }
         await restart.stop();
+        const databaseUrl = postgres.get(label);
+        if (databaseUrl !== undefined) {
+          // Round 0's start is the database's first boot; the data directory only keeps the vault key and the test keys.
+          const onPostgres = await startRail(root, 'main', store.postgres, databaseUrl);
+          if (round > 0) note(`restart postgres${label}`, onPostgres.ms, onPostgres.cpuMs);
+          await onPostgres.stop();
+        }
         // As the throughput rows run it (and `npm start` did): Node reads an ES module bundle's source map at load.
         const mapped = await startRail(root, 'main with source maps', store.main);
         note(`mapped${label}`, mapped.ms, mapped.cpuMs);
@@ -193,6 +215,7 @@ export async function startupBench(): Promise<StartupResult> {
       }
     }
   } finally {
+    for (const database of databases) await database.drop();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
   const ms = Object.fromEntries([...samples].map(([name, values]) => [name, median(values)]));
@@ -215,6 +238,7 @@ export function startupTable(result: StartupResult): string {
   row('bare Hono handler (bench/bare-server.mjs), spawn to first 200', 'bare');
   for (const label of ['', ...(result.baseline ? [' (baseline)'] : [])]) {
     row(`server${label} (dist/server/main.js), restart on an existing store`, `restart${label}`, label ? '' : '<= 300 ms');
+    row(`server${label}, restart on PostgreSQL (DATABASE_URL)`, `restart postgres${label}`, label ? '' : '<= 300 ms');
     row(`server${label}, restart with \`--enable-source-maps\``, `mapped${label}`);
     row(`server${label}, first boot (empty store)`, `first${label}`);
     row(`\`rail start\`${label} (packages/server/dist/cli.js), restart`, `cli${label}`);
