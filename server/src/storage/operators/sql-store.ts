@@ -68,15 +68,6 @@ class SqlOperatorStore implements OperatorStore {
     return insertResult(result);
   }
 
-  async countOperators(accountId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('operators')
-      .select((eb) => eb.fn.countAll<number | string>().as('count'))
-      .where('account_id', '=', accountId)
-      .executeTakeFirstOrThrow();
-    return Number(row.count);
-  }
-
   async listOperators(accountId: string): Promise<OperatorRecord[]> {
     const rows = await this.db.selectFrom('operators').selectAll().where('account_id', '=', accountId).orderBy('created_at').orderBy('operator_id').execute();
     return rows.map(toOperator);

@@ -3,7 +3,6 @@ import type { OperatorInvitationRecord, OperatorRecord, OperatorSessionRecord, S
 
 export interface OperatorStore {
   insertOperator(operator: OperatorRecord): Promise<InsertResult>;
-  countOperators(accountId: string): Promise<number>;
   listOperators(accountId: string): Promise<OperatorRecord[]>;
   findOperatorByEmail(email: string): Promise<OperatorRecord | undefined>;
   findOperatorById(operatorId: string): Promise<OperatorRecord | undefined>;
