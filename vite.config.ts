@@ -64,7 +64,7 @@ export function reloadFrameOnModuleEdit(): Plugin {
 
 /**
  * The frame document runs a small boot script that starts the API calls and then imports the frame app (a dynamic
- * chunk). The document names that chunk in a modulepreload link, so the browser fetches the app in parallel with
+ * chunk, frame/src/main.tsx). The document names that chunk in a modulepreload link, so the browser fetches the app in parallel with
  * the boot script instead of after it.
  */
 export function preloadFrameApp(): Plugin {
@@ -74,7 +74,9 @@ export function preloadFrameApp(): Plugin {
     transformIndexHtml: {
       order: 'post',
       handler(_html, context) {
-        const chunks = Object.values(context.bundle ?? {}).filter((chunk) => chunk.type === 'chunk' && chunk.isDynamicEntry);
+        // The app chunk only: the other dynamic chunks are the locales' messages, of which a frame loads one (boot.ts).
+        const chunks = Object.values(context.bundle ?? {}).filter((chunk) => chunk.type === 'chunk' && chunk.isDynamicEntry && chunk.facadeModuleId === at('frame/src/main.tsx'));
+        if (chunks.length !== 1) throw new Error(`expected one frame app chunk (frame/src/main.tsx), found ${chunks.length}`);
         return chunks.map((chunk) => ({
           tag: 'link',
           attrs: { rel: 'modulepreload', crossorigin: true, href: `/frame/${chunk.fileName}` },

@@ -9,6 +9,7 @@
 import type { FrameMethods } from '../../protocol/frame-messages';
 import { clientError } from './errors';
 import { connectHost, methodsOnceStarted } from './host-connection';
+import { LOCALE_CHUNKS } from './locale-chunks';
 import { startLoadRequests, takeEarlyLoad } from './load-requests';
 import { documentApiBaseUrl, parseFrameParams } from './params';
 import './styles.css';
@@ -19,6 +20,10 @@ const prefetched = params ? (takeEarlyLoad(window) ?? startLoadRequests(params.c
 // The penpal handshake with the page starts now too, so it is done by the time the app has its methods.
 let startApp!: (methods: FrameMethods) => void;
 const host = params ? connectHost(params.merchantOrigin, params.channel, methodsOnceStarted(new Promise((resolve) => (startApp = resolve)))) : undefined;
+
+// A locale other than English is a chunk of its own: it loads beside the app chunk, not after it.
+const locale = params?.config.locale;
+if (locale !== undefined && locale !== 'en') void LOCALE_CHUNKS[locale]().catch(() => {});
 
 import('./main').then(
   ({ start }) => start(document.getElementById('root') as HTMLElement, params, prefetched, host && { host, started: startApp }),

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { FINAL_PAYMENT_STATUSES } from '../../protocol/payments';
 import { FINAL_STATUSES, PaymentModel } from './payment-model';
+import { loadMessages } from './i18n';
 import { CONFIG, METHODS, PAYMENT, fakeApi, json, modelDeps } from './test-utils';
 
 async function loaded(api = fakeApi()) {
@@ -28,6 +29,15 @@ describe('load()', () => {
     ]);
     await model.load();
     expect(events.filter((event) => event.type === 'ready')).toHaveLength(1);
+  });
+
+  test('a frame in another locale than English is ready in its words: the first load waits for their chunk', async () => {
+    const harness = modelDeps(fakeApi().fetch, { ...CONFIG, locale: 'hi' });
+    const model = new PaymentModel(harness.deps);
+    await model.load();
+    expect(harness.events.filter((event) => event.type === 'ready')).toHaveLength(1);
+    expect(model.messages.value).toEqual(await loadMessages('hi'));
+    expect(model.messages.value.upiLabel).not.toBe('UPI ID');
   });
 
   test('emits loaderror with the API error and shows a notice', async () => {
@@ -179,6 +189,9 @@ describe('update() and clear()', () => {
     const { model, requests } = await loaded();
     model.upi.input('success@upi');
     model.update({ locale: 'fr', appearance: { theme: 'night' } });
+    // French is a chunk of its own: English until it is in.
+    expect(model.messages.value.upiLabel).toBe('UPI ID');
+    await loadMessages('fr');
     expect(model.messages.value.upiLabel).toBe('Identifiant UPI');
     expect(model.appearance.value).toEqual({ theme: 'night' });
     expect(model.upi.text.value).toBe('success@upi');

@@ -14,7 +14,7 @@ import { createApiClient, type ConfirmMethod, type PaymentMethodList, type Saved
 import { CardModel, type CardField } from './card-model';
 import { timestampToMs } from './deadline';
 import { clientError } from './errors';
-import { messagesFor, type MessageKey } from './i18n';
+import { DEFAULT_MESSAGES, loadMessages, type MessageKey, type Messages } from './i18n';
 import { MSISDN_RULE, TextFieldModel, VPA_RULE } from './text-field-model';
 
 /** Statuses after which a payment never changes (protocol/payments.ts FINAL_PAYMENT_STATUSES, kept zod-free). */
@@ -160,7 +160,15 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
   const cryptoCurrency = signal<string>(CRYPTO_CURRENCIES[0]);
   const walletOutcome = signal<WalletOutcome>('approved');
   const locale = computed(() => config.value.locale ?? 'en');
-  const messages = computed(() => messagesFor(locale.value));
+  // English until the locale's own chunk is in; the first load waits for it, so `ready` shows the locale's words.
+  const localeMessages = signal<Messages>(DEFAULT_MESSAGES);
+  const messages = computed(() => localeMessages.value);
+  effect(() => {
+    const wanted = locale.value;
+    void loadMessages(wanted).then((loaded) => {
+      if (locale.peek() === wanted) localeMessages.value = loaded;
+    });
+  });
   const appearance = computed(() => config.value.appearance);
 
   let loadGeneration = 0;
@@ -195,8 +203,10 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
     notice.value = null;
     screen.value = null;
     const api = createApiClient(deps.fetch, config.peek());
-    const loaded = await api.loadPaymentAndMethods();
+    const wanted = locale.peek();
+    const [loaded, wantedMessages] = await Promise.all([api.loadPaymentAndMethods(), loadMessages(wanted)]);
     if (generation !== loadGeneration) return;
+    if (locale.peek() === wanted) localeMessages.value = wantedMessages;
     if (!loaded.ok) {
       phase.value = 'loaderror';
       notice.value = { kind: 'error', key: 'loadFailed' };

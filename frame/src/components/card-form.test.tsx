@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { PaymentModel } from '../payment-model';
 import { ALL_METHODS, fakeApi, json, modelDeps, renderTarget } from '../test-utils';
 import { CARD_INPUT_IDS } from './card-form';
+import { loadMessages } from '../i18n';
 import { PaymentForm } from './payment-form';
 import { detailRows, safeLink } from './next-action-screen';
 import { MSISDN_INPUT_ID } from './text-field-form';
@@ -66,7 +67,10 @@ describe('CardForm', () => {
     await type(number, '4242424242424241');
     expect(number.getAttribute('aria-invalid')).toBe('true');
     expect(scratch.querySelector(`#${number.id}-error`)?.textContent).toBe('Your card number is invalid.');
-    await act(() => model.update({ locale: 'fr' }));
+    await act(async () => {
+      model.update({ locale: 'fr' });
+      await loadMessages('fr');
+    });
     expect(scratch.querySelector(`#${number.id}-error`)?.textContent).toBe('Votre numéro de carte n’est pas valide.');
     expect(scratch.querySelector(`label[for="${number.id}"]`)?.textContent).toBe('Numéro de carte');
   });

@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { PaymentModel } from '../payment-model';
 import { PAYMENT, backgroundRequestsAnswered, fakeApi, json, modelDeps, renderTarget } from '../test-utils';
 import { WALLET_OUTCOME_ID } from './method-panel';
+import { loadMessages } from '../i18n';
 import { NOTICE_ID, PaymentForm } from './payment-form';
 import { VPA_INPUT_ID } from './text-field-form';
 
@@ -74,7 +75,10 @@ describe('PaymentForm', () => {
 
   test('switches language live', async () => {
     const { model } = await mounted();
-    await act(() => model.update({ locale: 'fr' }));
+    await act(async () => {
+      model.update({ locale: 'fr' });
+      await loadMessages('fr');
+    });
     expect(scratch.querySelector('label')?.textContent).toBe('Identifiant UPI');
     expect(scratch.querySelector('.Root')?.getAttribute('lang')).toBe('fr');
     expect(scratch.querySelector('.Amount-value')?.textContent?.replace(/\s/g, ' ')).toBe('100,50 ₹');
