@@ -27,6 +27,9 @@ export interface OpenDatabaseOptions {
   sqliteSync?: (sqlite: SqliteDatabase.Database) => SyncCommitted;
   /** How often the checkpoint worker runs (storage/sqlite-checkpointer.ts); tests shorten it. */
   checkpointIntervalMs?: number;
+  /** WAL frames from which the worker has the WAL started over, and the request connection's own bound; tests lower them. */
+  walRestartAtFrames?: number;
+  fallbackAutocheckpointPages?: number;
 }
 
 const INT8_OID = 20;
@@ -131,18 +134,20 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
   sqlite.pragma('busy_timeout = 5000');
   // Checkpoints run on a worker thread (storage/sqlite-checkpointer.ts), from the first sync on; this connection's own
   // is the fallback.
+  const sync = options.sqliteSync?.(sqlite) ?? walSync(sqlite);
+  const group = new SqliteGroupCommit(sqlite, () => {
+    checkpointer?.start();
+    return sync();
+  });
   const checkpointer = sqlite.memory
     ? undefined
     : new SqliteCheckpointer(sqlite.name, {
         ...(options.checkpointIntervalMs !== undefined ? { intervalMs: options.checkpointIntervalMs } : {}),
+        ...(options.walRestartAtFrames !== undefined ? { restartAtFrames: options.walRestartAtFrames } : {}),
         onError: (message) => process.emitWarning(`SQLite checkpoint worker: ${message}`),
+        whileNoWrites: (work) => group.whileNoWrites(work),
       });
-  if (checkpointer !== undefined) sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
-  const sync = options.sqliteSync?.(sqlite) ?? walSync(sqlite);
-  const group = new SqliteGroupCommit(sqlite, checkpointer === undefined ? sync : () => {
-    checkpointer.start();
-    return sync();
-  });
+  if (checkpointer !== undefined) sqlite.pragma(`wal_autocheckpoint = ${options.fallbackAutocheckpointPages ?? FALLBACK_AUTOCHECKPOINT_PAGES}`);
   const db = new Kysely<Database>({
     dialect: new GroupCommitSqliteDialect({ database: withStatementCache(sqlite, STATEMENT_CACHE_SIZE, group) }, group, () => checkpointer?.stop()),
   });

@@ -1,10 +1,10 @@
 /**
  * WAL checkpoints on the worker thread (storage/sqlite-checkpointer.ts): what the request connection committed
  * reaches the database file itself without a checkpoint on the event loop, the WAL starts over once the worker has
- * copied all of it (it does not grow without bound), and writes made while checkpoints run are all there after a
- * reopen.
+ * copied all of it (it does not grow without bound), also under writes that never pause (the worker has them held
+ * for its last copy), and writes made while checkpoints run are all there after a reopen.
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -13,6 +13,10 @@ import type { RailLedgerKey } from './recovery/records';
 import { checkpointerOf, openDatabase } from './database';
 import { SqlStore } from './sql-store';
 import type { SqliteCheckpointer } from './sqlite-checkpointer';
+
+/** Low thresholds, so that a few thousand writes cross them many times. */
+const RESTART_AT = 200;
+const FALLBACK_PAGES = 2_000;
 
 const key = (reference: string): RailLedgerKey => ({ accountId: 'acc_ckpt', mode: 'test', rail: 'upi', operation: 'authorize', reference });
 
@@ -31,7 +35,7 @@ describe('SQLite checkpoints on a worker thread', () => {
   let checkpointer: SqliteCheckpointer;
 
   const open = async () => {
-    const { db } = openDatabase({ sqliteFile: file, checkpointIntervalMs: 5 });
+    const { db } = openDatabase({ sqliteFile: file, checkpointIntervalMs: 5, walRestartAtFrames: RESTART_AT, fallbackAutocheckpointPages: FALLBACK_PAGES });
     store = new SqlStore(db, 'sqlite');
     checkpointer = checkpointerOf(db)!;
     await store.migrate();
@@ -89,6 +93,22 @@ describe('SQLite checkpoints on a worker thread', () => {
     }, 'a checkpoint saw the WAL start over');
     await Promise.all(trickle);
     expect(checkpointer.last!.log).toBeLessThan(grown);
+  });
+
+  test('under writes that never pause, the WAL starts over at the worker\'s threshold, before the request connection\'s own checkpoint', async () => {
+    // Four writers, each starting its next transaction as soon as the last one is durable: no moment without a
+    // commit in flight, so the WAL is never wholly copied unless the worker has the writes held for it.
+    const streams = Array.from({ length: 4 }, async (_, stream) => {
+      for (let i = 0; i < 1_500; i += 1) await write([`ck-stream-${stream}-${i}`]);
+    });
+    await Promise.all(streams);
+    // The WAL file keeps the size of its longest run (SQLite does not shrink it): never near the fallback bound, so
+    // the request connection's own checkpoint (at FALLBACK_PAGES frames) never ran.
+    const frames = (statSync(`${file}-wal`).size - 32) / (4096 + 24);
+    expect(frames).toBeLessThan(FALLBACK_PAGES / 2);
+    await store.close();
+    await open();
+    expect(rowsIn(file)).toBe(6_000);
   });
 
   test('writes made while checkpoints run are all there after a reopen', async () => {

@@ -10,6 +10,16 @@
  * file after, before it marks the WAL frames as copied; only then may the next writer start the WAL over. So a
  * checkpoint here is as durable as one on the request connection, and a crash in the middle leaves what any
  * interrupted checkpoint leaves: a WAL that the next open replays.
+ *
+ * A writer starts the WAL over only if every frame had been copied when it began. Under steady load one checkpoint
+ * almost never sees that (frames are committed while it syncs), so the WAL grew to the fallback bound and the
+ * request connection's own checkpoint ran on the event loop every second or two at half load
+ * (docs/benchmarks-reading.md, walcheck). So a checkpoint that found new frames is followed at once by another pass,
+ * each shorter than the last, until one finds nothing new: the next write then starts the WAL over. Should the WAL
+ * still reach restartAtFrames, the worker copies the last frames while the request connection writes nothing
+ * (SqliteGroupCommit.whileNoWrites: the open batch is committed first, and statements queue for the connection
+ * meanwhile, off the event loop), and writes the first frame of the new WAL itself, so that the sync of its header is
+ * not on the event loop either.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -22,6 +32,18 @@ import { Worker } from 'node:worker_threads';
  * restarts, each a sync of the new WAL header on the writer's thread, the event loop (some 0.3 ms).
  */
 export const CHECKPOINT_INTERVAL_MS = 100;
+/**
+ * Passes in a row at most per interval. A pass that copies a few pages costs two syncs (the WAL, then the database
+ * file), off the event loop and without a lock the request connection waits for.
+ */
+export const MAX_PASSES = 4;
+/**
+ * WAL frames (pages) from which the worker has the request connection hold its writes for a last copy, if its passes
+ * have not let the WAL start over by then: below the fallback bound, so that the event loop never runs the
+ * checkpoint. Not lower: the held copy's syncs are waited for by every statement (37 ms median, up to 190 ms, on
+ * this machine under load, where a threshold of 2,000 frames, twice a second, made the open-loop p99 worse).
+ */
+export const RESTART_AT_FRAMES = 8_000;
 /**
  * The request connection's own automatic checkpoint, in WAL pages (SQLite's default is 1,000). It runs only if the
  * worker has not let the WAL start over by then (a writer starts it over once every frame has been copied).
@@ -38,30 +60,68 @@ export interface CheckpointResult {
   checkpointed: number;
 }
 
+type WorkerMessage = { kind: 'checkpoint' | 'copied'; row: CheckpointResult } | { kind: 'error'; message: string };
+
 // CommonJS, evaluated by the worker: the server is one bundled file, and this is the worker's whole program.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.sqliteModule);
-const db = new Database(workerData.file);
+const db = new Database(workerData.file, { timeout: 0 });
 db.pragma('synchronous = NORMAL');
+const passive = () => db.pragma('wal_checkpoint(PASSIVE)')[0];
+// The first write after every frame was copied starts the WAL over, and syncs the new WAL header on its thread.
+// Written here, while the request connection holds its writes, that sync is not on the event loop. The write sets
+// the database header's user_version to the value it has (unused by Rail): one page, the same bytes. With no busy
+// wait: another process writing (two instances on one file) means no restart this time, not a stall.
+const restart = db.transaction(() => db.pragma('user_version = ' + db.pragma('user_version', { simple: true })));
 let last = { log: -1, checkpointed: -1 };
+const report = (message) => parentPort.postMessage(message);
+const failed = (error) => report({ kind: 'error', message: String(error && error.message || error) });
 const checkpoint = () => {
   try {
-    const [row] = db.pragma('wal_checkpoint(PASSIVE)');
-    if (row.log !== last.log || row.checkpointed !== last.checkpointed) parentPort.postMessage({ kind: 'checkpoint', row });
+    let row = passive();
+    let before = last;
+    // Again while the last pass found frames committed since the one before, each pass shorter than the last: one
+    // that finds none has left every frame copied, and the next write starts the WAL over.
+    for (let pass = 1; pass < workerData.maxPasses && row.busy === 0 && row.log > before.log; pass += 1) {
+      before = row;
+      row = passive();
+    }
+    if (row.log !== last.log || row.checkpointed !== last.checkpointed) report({ kind: 'checkpoint', row });
     last = row;
   } catch (error) {
-    parentPort.postMessage({ kind: 'error', message: String(error && error.message || error) });
+    failed(error);
   }
+};
+/** Sent while the request connection writes nothing; answered once done, which lets the writes go on. */
+const copy = () => {
+  let row = { busy: 1, log: -1, checkpointed: -1 };
+  try {
+    row = passive();
+    last = row;
+    if (row.busy === 0 && row.checkpointed === row.log) restart.immediate();
+  } catch (error) {
+    if (!error || error.code !== 'SQLITE_BUSY') failed(error);
+  }
+  report({ kind: 'copied', row });
 };
 const timer = setInterval(checkpoint, workerData.intervalMs);
 parentPort.on('message', (message) => {
+  if (message === 'copy') return copy();
   if (message !== 'stop') return;
   clearInterval(timer);
   db.close();
   parentPort.close();
 });
 `;
+
+export interface SqliteCheckpointerOptions {
+  intervalMs?: number;
+  restartAtFrames?: number;
+  onError?: (message: string) => void;
+  /** Runs its argument while the request connection writes nothing (SqliteGroupCommit.whileNoWrites). */
+  whileNoWrites?: (work: () => Promise<void>) => Promise<void>;
+}
 
 /**
  * Started by the first commit that needs a sync (start()), not at open: an idle server, and every database opened
@@ -71,17 +131,27 @@ parentPort.on('message', (message) => {
 export class SqliteCheckpointer {
   #worker: Worker | undefined;
   #exited: Promise<void> = Promise.resolve();
+  /** Set from the decision to start the WAL over until the copy made for it has answered. */
+  #restarting = false;
+  /** Set while writes are held for the worker's last copy; resolved with its answer (or on the worker's exit). */
+  #copied: ((row: CheckpointResult | undefined) => void) | undefined;
   /** Checkpoints that copied or found new frames, and the last one's result. */
   checkpoints = 0;
   last: CheckpointResult | undefined;
+  /** Copies made while writes were held that left every frame copied: each lets the next write start the WAL over. */
+  wholeWalCopies = 0;
   readonly #file: string;
   readonly #intervalMs: number;
+  readonly #restartAtFrames: number;
   readonly #onError: (message: string) => void;
+  readonly #whileNoWrites: ((work: () => Promise<void>) => Promise<void>) | undefined;
 
-  constructor(file: string, options: { intervalMs?: number; onError?: (message: string) => void } = {}) {
+  constructor(file: string, options: SqliteCheckpointerOptions = {}) {
     this.#file = file;
     this.#intervalMs = options.intervalMs ?? CHECKPOINT_INTERVAL_MS;
+    this.#restartAtFrames = options.restartAtFrames ?? RESTART_AT_FRAMES;
     this.#onError = options.onError ?? (() => {});
+    this.#whileNoWrites = options.whileNoWrites;
   }
 
   get started(): boolean {
@@ -93,19 +163,51 @@ export class SqliteCheckpointer {
     if (this.#worker !== undefined) return;
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { file: this.#file, intervalMs: this.#intervalMs, sqliteModule: createRequire(import.meta.url).resolve('better-sqlite3') },
+      workerData: { file: this.#file, intervalMs: this.#intervalMs, maxPasses: MAX_PASSES, sqliteModule: createRequire(import.meta.url).resolve('better-sqlite3') },
     });
     // The server's lifetime is not the worker's to hold: a process that is done exits (and SQLite is crash-safe).
     worker.unref();
-    worker.on('message', (message: { kind: 'checkpoint'; row: CheckpointResult } | { kind: 'error'; message: string }) => {
-      if (message.kind === 'checkpoint') {
-        this.checkpoints += 1;
-        this.last = message.row;
-      } else this.#onError(message.message);
+    worker.on('message', (message: WorkerMessage) => {
+      if (message.kind === 'error') return this.#onError(message.message);
+      this.checkpoints += 1;
+      this.last = message.row;
+      if (message.kind === 'copied') return this.#copied?.(message.row);
+      if (message.row.log >= this.#restartAtFrames && !this.#restarting) void this.#restartWal(worker);
     });
     worker.on('error', (error) => this.#onError(String(error)));
-    this.#exited = new Promise((resolve) => worker.once('exit', () => resolve()));
+    this.#exited = new Promise((resolve) =>
+      worker.once('exit', () => {
+        this.#copied?.(undefined);
+        resolve();
+      }),
+    );
     this.#worker = worker;
+  }
+
+  /** Has the worker copy the last frames while the request connection writes nothing. */
+  async #restartWal(worker: Worker): Promise<void> {
+    const whileNoWrites = this.#whileNoWrites ?? ((work: () => Promise<void>) => work());
+    let row: CheckpointResult | undefined;
+    const copy = () =>
+      new Promise<void>((resolve) => {
+        // Stopped while waiting for the connection: no answer would come.
+        if (this.#worker !== worker) return resolve();
+        this.#copied = (answer) => {
+          row = answer;
+          resolve();
+        };
+        worker.postMessage('copy');
+      });
+    this.#restarting = true;
+    try {
+      await whileNoWrites(copy);
+    } catch (error) {
+      this.#onError(String(error));
+    } finally {
+      this.#copied = undefined;
+      this.#restarting = false;
+    }
+    if (row !== undefined && row.busy === 0 && row.checkpointed === row.log) this.wholeWalCopies += 1;
   }
 
   /** Stops the timer and closes the worker's connection (before the request connection closes). */

@@ -4,7 +4,8 @@
  * and syncs; one that fails takes none of the others down; a single write outside a transaction (an
  * `insert ... returning` too) is committed and synced before it resolves; a failed sync acknowledges nothing; a write
  * marked NO_DURABLE_WAIT (the Idempotency-Key claim) resolves once committed, and writtenSoFarDurable() after the
- * sync that covers it.
+ * sync that covers it. whileNoWrites (the checkpoint worker's hold) commits the open batch first and keeps every
+ * statement waiting until its work is done.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -83,6 +84,22 @@ describe('SQLite group commit', () => {
     expect(committed('single').n).toBe(1);
     await inTransaction;
     expect(committed('tx').n).toBe(1);
+  });
+
+  test('whileNoWrites: the open batch is committed before the work runs, and statements wait until it is done', async () => {
+    // Its COMMIT would wait for the next turn of the event loop; the hold comes before that.
+    const before = store.transaction((tx) => tx.railLedger.rememberRailAnswer(key('before-hold'), { kind: 'pending' }, new Date()));
+    let during: Promise<unknown> | undefined;
+    const seenInside = await group.whileNoWrites(async () => {
+      const committedFirst = committed('before-hold').n;
+      during = store.railLedger.rememberRailAnswer(key('during-hold'), { kind: 'pending' }, new Date());
+      // Time for the write to run if it did not wait for the hold (it must not).
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return { committedFirst, written: committed('during-hold').n };
+    });
+    expect(seenInside).toEqual({ committedFirst: 1, written: 0 });
+    await Promise.all([before, during]);
+    expect(committed('during-hold').n).toBe(1);
   });
 
   /** The same store on its own file, with WAL syncs that wait until the test lets them finish. */

@@ -87,6 +87,8 @@ export class SqliteGroupCommit {
   /** COMMITs so far, and the syncs that made them durable (one sync covers one or more COMMITs). */
   commits = 0;
   syncs = 0;
+  /** The driver's hold of the connection (GroupCommitSqliteDriver), once Kysely has made it. */
+  #holdConnection: (<T>(work: () => Promise<T>) => Promise<T>) | undefined;
 
   constructor(
     private readonly sqlite: SqliteHandle,
@@ -239,6 +241,25 @@ export class SqliteGroupCommit {
     }
   }
 
+  /** Set by the driver: runs `work` holding the connection, which every statement waits for. */
+  useConnectionHold(hold: <T>(work: () => Promise<T>) => Promise<T>): void {
+    this.#holdConnection = hold;
+  }
+
+  /**
+   * Runs `work` while this connection writes nothing: the open batch is committed first, and every statement
+   * waits for the connection until `work` is done (in a queue, not on the event loop). The checkpoint worker copies
+   * the last WAL frames then, so that the next write finds the whole WAL copied and starts it over
+   * (storage/sqlite-checkpointer.ts).
+   */
+  whileNoWrites<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#holdConnection === undefined) return work();
+    return this.#holdConnection(() => {
+      this.flush();
+      return work();
+    });
+  }
+
   /** Commits the open batch and waits until everything committed is durable (before closing the connection). */
   async drain(): Promise<void> {
     this.flush();
@@ -257,6 +278,15 @@ export class GroupCommitSqliteDriver extends SqliteDriver {
     private readonly beforeClose?: () => Promise<void> | undefined,
   ) {
     super(config);
+    group.useConnectionHold(async (work) => {
+      // Kysely's connection lock: statements and transactions queue behind this hold as behind any other.
+      await this.acquireConnection();
+      try {
+        return await work();
+      } finally {
+        await this.releaseConnection();
+      }
+    });
   }
 
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
