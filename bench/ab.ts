@@ -13,8 +13,9 @@
  * BENCH_OPEN_LOOP=<payments/s>|half switches the rounds to the open loop of the bench's half-load figure (whole
  * payments started at a fixed rate, timed from their scheduled start; `half` is half of A's closed-loop peak taken
  * after the warm-up). Each round also runs the same client at the same rate against the bare Hono handler, the
- * client's own tail on this machine. Prints each round's p50 / p90 / p99 / max and the medians of p99: B/A, and
- * each build's over the bare handler's. BENCH_SERVER_FLAGS adds node flags to both servers (e.g. --trace-gc).
+ * client's own tail on this machine. Prints each round's p50 / p90 / p99 / max and each server's RSS, the medians of
+ * p99 (B/A, and each build's over the bare handler's) and of max, and the RSS after the rounds. BENCH_SERVER_FLAGS
+ * adds node flags to both servers (e.g. --trace-gc).
  */
 import { readFileSync } from 'node:fs';
 import { FIXED_SECRET_KEY } from '../server/src/test-support/server-process';
@@ -96,13 +97,16 @@ async function openLoopRounds(rateArg: string): Promise<void> {
         const url = which === 2 ? bare.url : servers[which]!.baseUrl;
         const latency = await openLoopPayments(url, FIXED_SECRET_KEY, rate, seconds);
         latencies[which]!.push(latency);
-        console.log(`round ${round} ${['A', 'B', 'bare'][which]}: ${show(latency)}`);
+        const rss = which === 2 ? '' : `, rss ${rssMb(servers[which]!.child.pid!).toFixed(0)} MB`;
+        console.log(`round ${round} ${['A', 'B', 'bare'][which]}: ${show(latency)}${rss}`);
       }
     }
     const [a, b, base] = latencies.map((list) => median(list.map((l) => l.p99))) as [number, number, number];
     console.log(`median p99 A ${a.toFixed(1)} B ${b.toFixed(1)} bare ${base.toFixed(1)} ms: B/A ${(b / a).toFixed(2)}, A/bare ${(a / base).toFixed(2)}, B/bare ${(b / base).toFixed(2)}`);
     const [a50, b50, base50] = latencies.map((list) => median(list.map((l) => l.p50))) as [number, number, number];
     console.log(`median p50 A ${a50.toFixed(1)} B ${b50.toFixed(1)} bare ${base50.toFixed(1)} ms`);
+    const [amax, bmax] = latencies.map((list) => median(list.map((l) => l.max))) as [number, number];
+    console.log(`median max A ${amax.toFixed(1)} B ${bmax.toFixed(1)} ms; rss after the rounds A ${rssMb(servers[0]!.child.pid!).toFixed(0)} MB B ${rssMb(servers[1]!.child.pid!).toFixed(0)} MB`);
   } finally {
     bare.stop();
   }
