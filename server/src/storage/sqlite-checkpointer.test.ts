@@ -2,11 +2,14 @@
  * WAL checkpoints on the worker thread (storage/sqlite-checkpointer.ts): what the request connection committed
  * reaches the database file itself without a checkpoint on the event loop, the WAL starts over once the worker has
  * copied all of it (it does not grow without bound), also under writes that never pause (the worker has them held
- * for its last copy), and writes made while checkpoints run are all there after a reopen.
+ * for its last copy), writes made while checkpoints run are all there after a reopen, and a script that closes the
+ * database is not ended early by the worker's stop.
  */
-import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { RailLedgerKey } from './recovery/records';
@@ -123,6 +126,24 @@ describe('SQLite checkpoints on a worker thread', () => {
     await store.close();
     await open();
     expect(rowsIn(file)).toBe(references.length);
+  });
+
+  test('a script that writes and closes the database runs to its end: stopping the worker keeps the process alive until it exits', () => {
+    const script = join(dir, 'close.mts');
+    const database = fileURLToPath(new URL('./database.ts', import.meta.url));
+    const sqlStore = fileURLToPath(new URL('./sql-store.ts', import.meta.url));
+    writeFileSync(
+      script,
+      `import { openDatabase } from ${JSON.stringify(database)};
+import { SqlStore } from ${JSON.stringify(sqlStore)};
+const store = new SqlStore(openDatabase({ sqliteFile: ${JSON.stringify(join(dir, 'script.sqlite'))} }).db, 'sqlite');
+await store.migrate();
+await store.close();
+console.log('closed');
+`,
+    );
+    const run = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', cwd: fileURLToPath(new URL('../../..', import.meta.url)) });
+    expect({ status: run.status, stdout: run.stdout.trim() }).toEqual({ status: 0, stdout: 'closed' });
   });
 
   test('the worker starts with the first write: a database opened and only read runs none', async () => {

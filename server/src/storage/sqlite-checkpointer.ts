@@ -215,6 +215,9 @@ export class SqliteCheckpointer {
     const worker = this.#worker;
     if (worker === undefined) return;
     this.#worker = undefined;
+    // Unreferenced, the worker would not keep the process alive until its exit: a script that closes the database
+    // and has nothing else pending would end here, with its close unfinished (exit code 13 under a top-level await).
+    worker.ref();
     worker.postMessage('stop');
     await this.#exited;
   }
