@@ -50,6 +50,13 @@ export const RESTART_AT_FRAMES = 8_000;
  */
 export const FALLBACK_AUTOCHECKPOINT_PAGES = 10_000;
 
+/**
+ * The worker's V8 heap: it only runs pragmas. Its old space holds some 4 MB after Node's own bootstrap (a limit of 4
+ * fails at start), so 16 leaves room; the young generation's semi-spaces are what the limit saves (about 1 MB of
+ * resident memory: the rest of the worker's 10-12 MB is Node's environment for a thread, not its heap).
+ */
+const WORKER_RESOURCE_LIMITS = { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 1 };
+
 /** What one checkpoint reported: SQLite's wal_checkpoint row. */
 export interface CheckpointResult {
   /** 1 if the checkpoint could not run (another checkpoint held its lock). */
@@ -126,7 +133,7 @@ export interface SqliteCheckpointerOptions {
 /**
  * Started by the first commit that needs a sync (start()), not at open: an idle server, and every database opened
  * only to read or migrate nothing (a CLI command, a restart on an existing store), spends no thread and no V8 heap on
- * it (some 15 MB of resident memory).
+ * it (some 10-12 MB of resident memory).
  */
 export class SqliteCheckpointer {
   #worker: Worker | undefined;
@@ -164,6 +171,7 @@ export class SqliteCheckpointer {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { file: this.#file, intervalMs: this.#intervalMs, maxPasses: MAX_PASSES, sqliteModule: createRequire(import.meta.url).resolve('better-sqlite3') },
+      resourceLimits: WORKER_RESOURCE_LIMITS,
     });
     // The server's lifetime is not the worker's to hold: a process that is done exits (and SQLite is crash-safe).
     worker.unref();
