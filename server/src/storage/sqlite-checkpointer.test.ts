@@ -144,7 +144,7 @@ console.log('closed');
     );
     const run = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', cwd: fileURLToPath(new URL('../../..', import.meta.url)) });
     expect({ status: run.status, stdout: run.stdout.trim() }).toEqual({ status: 0, stdout: 'closed' });
-  });
+  }, 60_000);
 
   test('the worker starts with the first write: a database opened and only read runs none', async () => {
     await write(['ck-first']);
