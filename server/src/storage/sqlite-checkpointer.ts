@@ -140,13 +140,11 @@ export class SqliteCheckpointer {
   #exited: Promise<void> = Promise.resolve();
   /** Set from the decision to start the WAL over until the copy made for it has answered. */
   #restarting = false;
-  /** Set while writes are held for the worker's last copy; resolved with its answer (or on the worker's exit). */
-  #copied: ((row: CheckpointResult | undefined) => void) | undefined;
+  /** Set while writes are held for the worker's last copy; called on its answer (or on the worker's exit). */
+  #copied: (() => void) | undefined;
   /** Checkpoints that copied or found new frames, and the last one's result. */
   checkpoints = 0;
   last: CheckpointResult | undefined;
-  /** Copies made while writes were held that left every frame copied: each lets the next write start the WAL over. */
-  wholeWalCopies = 0;
   readonly #file: string;
   readonly #intervalMs: number;
   readonly #restartAtFrames: number;
@@ -179,13 +177,13 @@ export class SqliteCheckpointer {
       if (message.kind === 'error') return this.#onError(message.message);
       this.checkpoints += 1;
       this.last = message.row;
-      if (message.kind === 'copied') return this.#copied?.(message.row);
+      if (message.kind === 'copied') return this.#copied?.();
       if (message.row.log >= this.#restartAtFrames && !this.#restarting) void this.#restartWal(worker);
     });
     worker.on('error', (error) => this.#onError(String(error)));
     this.#exited = new Promise((resolve) =>
       worker.once('exit', () => {
-        this.#copied?.(undefined);
+        this.#copied?.();
         resolve();
       }),
     );
@@ -195,15 +193,11 @@ export class SqliteCheckpointer {
   /** Has the worker copy the last frames while the request connection writes nothing. */
   async #restartWal(worker: Worker): Promise<void> {
     const whileNoWrites = this.#whileNoWrites ?? ((work: () => Promise<void>) => work());
-    let row: CheckpointResult | undefined;
     const copy = () =>
       new Promise<void>((resolve) => {
         // Stopped while waiting for the connection: no answer would come.
         if (this.#worker !== worker) return resolve();
-        this.#copied = (answer) => {
-          row = answer;
-          resolve();
-        };
+        this.#copied = resolve;
         worker.postMessage('copy');
       });
     this.#restarting = true;
@@ -215,7 +209,6 @@ export class SqliteCheckpointer {
       this.#copied = undefined;
       this.#restarting = false;
     }
-    if (row !== undefined && row.busy === 0 && row.checkpointed === row.log) this.wholeWalCopies += 1;
   }
 
   /** Stops the timer and closes the worker's connection (before the request connection closes). */
