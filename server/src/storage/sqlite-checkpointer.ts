@@ -38,6 +38,12 @@ export const CHECKPOINT_INTERVAL_MS = 100;
  */
 export const MAX_PASSES = 4;
 /**
+ * WAL frames from which the worker runs those passes. Below, one pass per interval, as each pass's database-file
+ * sync can hold up the group commit's WAL fdatasync behind it (ext4): the WAL is only to start over well before
+ * the fallback bound, not as often as possible.
+ */
+export const PASSES_FROM_FRAMES = 4_000;
+/**
  * WAL frames (pages) from which the worker has the request connection hold its writes for a last copy, if its passes
  * have not let the WAL start over by then: below the fallback bound, so that the event loop never runs the
  * checkpoint. Not lower: the held copy's syncs are waited for by every statement (37 ms median, up to 190 ms, on
@@ -90,7 +96,8 @@ const checkpoint = () => {
     let before = last;
     // Again while the last pass found frames committed since the one before, each pass shorter than the last: one
     // that finds none has left every frame copied, and the next write starts the WAL over.
-    for (let pass = 1; pass < workerData.maxPasses && row.busy === 0 && row.log > before.log; pass += 1) {
+    const passes = row.log >= workerData.passesFromFrames ? workerData.maxPasses : 1;
+    for (let pass = 1; pass < passes && row.busy === 0 && row.log > before.log; pass += 1) {
       before = row;
       row = passive();
     }
@@ -168,7 +175,7 @@ export class SqliteCheckpointer {
     if (this.#worker !== undefined) return;
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { file: this.#file, intervalMs: this.#intervalMs, maxPasses: MAX_PASSES, sqliteModule: createRequire(import.meta.url).resolve('better-sqlite3') },
+      workerData: { file: this.#file, intervalMs: this.#intervalMs, maxPasses: MAX_PASSES, passesFromFrames: PASSES_FROM_FRAMES, sqliteModule: createRequire(import.meta.url).resolve('better-sqlite3') },
       resourceLimits: WORKER_RESOURCE_LIMITS,
     });
     // The server's lifetime is not the worker's to hold: a process that is done exits (and SQLite is crash-safe).
