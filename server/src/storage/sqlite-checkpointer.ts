@@ -14,12 +14,12 @@
  * A writer starts the WAL over only if every frame had been copied when it began. Under steady load one checkpoint
  * almost never sees that (frames are committed while it syncs), so the WAL grew to the fallback bound and the
  * request connection's own checkpoint ran on the event loop every second or two at half load
- * (docs/benchmarks-reading.md, walcheck). So a checkpoint that found new frames is followed at once by another pass,
- * each shorter than the last, until one finds nothing new: the next write then starts the WAL over. Should the WAL
- * still reach restartAtFrames, the worker copies the last frames while the request connection writes nothing
- * (SqliteGroupCommit.whileNoWrites: the open batch is committed first, and statements queue for the connection
- * meanwhile, off the event loop), and writes the first frame of the new WAL itself, so that the sync of its header is
- * not on the event loop either.
+ * (docs/benchmarks-reading.md, walcheck). So once the WAL is large, a checkpoint that found new frames is followed at
+ * once by another pass, each shorter than the last, until one finds nothing new: the next write then starts the WAL
+ * over. Should the WAL still reach restartAtFrames, the worker copies the last frames while the request connection
+ * writes nothing (SqliteGroupCommit.whileNoWrites: the open batch is committed first, and statements queue for the
+ * connection meanwhile, off the event loop), and writes the first frame of the new WAL itself, so that the sync of
+ * its header is not on the event loop either.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
