@@ -37,8 +37,8 @@ describe('SQLite checkpoints on a worker thread', () => {
   let store: SqlStore;
   let checkpointer: SqliteCheckpointer;
 
-  const open = async () => {
-    const { db } = openDatabase({ sqliteFile: file, checkpointIntervalMs: 5, walRestartAtFrames: RESTART_AT, fallbackAutocheckpointPages: FALLBACK_PAGES });
+  const open = async (thresholds: { walRestartAtFrames?: number; fallbackAutocheckpointPages?: number } = {}) => {
+    const { db } = openDatabase({ sqliteFile: file, checkpointIntervalMs: 5, ...thresholds });
     store = new SqlStore(db, 'sqlite');
     checkpointer = checkpointerOf(db)!;
     await store.migrate();
@@ -99,6 +99,8 @@ describe('SQLite checkpoints on a worker thread', () => {
   });
 
   test('under writes that never pause, the WAL starts over at the worker\'s threshold, before the request connection\'s own checkpoint', async () => {
+    await store.close();
+    await open({ walRestartAtFrames: RESTART_AT, fallbackAutocheckpointPages: FALLBACK_PAGES });
     // Four writers, each starting its next transaction as soon as the last one is durable: no moment without a
     // commit in flight, so the WAL is never wholly copied unless the worker has the writes held for it.
     const streams = Array.from({ length: 4 }, async (_, stream) => {
