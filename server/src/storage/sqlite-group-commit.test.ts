@@ -25,6 +25,7 @@ describe('SQLite group commit', () => {
   let dir: string;
   let file: string;
   let store: SqlStore;
+  let storeDb: Kysely<Database>;
   let group: SqliteGroupCommit;
   let reader: BetterSqlite3.Database;
 
@@ -32,6 +33,7 @@ describe('SQLite group commit', () => {
     dir = mkdtempSync(join(tmpdir(), 'rail-group-'));
     file = join(dir, 'rail.sqlite');
     const { db } = openDatabase({ sqliteFile: file });
+    storeDb = db as Kysely<Database>;
     store = new SqlStore(db, 'sqlite');
     group = groupCommitOf(db)!;
     await store.migrate();
@@ -42,6 +44,16 @@ describe('SQLite group commit', () => {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
+
+  /**
+   * A plain single write outside a transaction (no NO_DURABLE_WAIT): its caller waits for a sync that covers it.
+   * (The rail ledger's own insert no longer does: storage/recovery/sql-store.ts.)
+   */
+  const plainWrite = (db: Kysely<Database>, reference: string) =>
+    db
+      .insertInto('rail_ledger')
+      .values({ account_id: 'acc_group', mode: 'test', rail: 'upi', operation: 'authorize', reference, answer: '{}', created_at: new Date().toISOString() })
+      .execute();
 
   /** What another connection sees: only committed rows. */
   const committed = (reference: string) => reader.prepare('select count(*) as n from rail_ledger where reference = ?').get(reference) as { n: number };
@@ -79,7 +91,7 @@ describe('SQLite group commit', () => {
     // The transaction's batch is still open (its COMMIT waits for the next turn of the event loop) when the single
     // write runs in it; the write must not resolve before the batch is committed.
     const inTransaction = store.transaction((tx) => tx.railLedger.rememberRailAnswer(key('tx'), { kind: 'pending' }, new Date()));
-    const single = store.railLedger.rememberRailAnswer(key('single'), { kind: 'pending' }, new Date());
+    const single = plainWrite(storeDb, 'single');
     await single;
     expect(committed('single').n).toBe(1);
     await inTransaction;
@@ -92,7 +104,7 @@ describe('SQLite group commit', () => {
     let during: Promise<unknown> | undefined;
     const seenInside = await group.whileNoWrites(async () => {
       const committedFirst = committed('before-hold').n;
-      during = store.railLedger.rememberRailAnswer(key('during-hold'), { kind: 'pending' }, new Date());
+      during = plainWrite(storeDb, 'during-hold');
       // Time for the write to run if it did not wait for the hold (it must not).
       await new Promise((resolve) => setTimeout(resolve, 20));
       return { committedFirst, written: committed('during-hold').n };
@@ -135,7 +147,7 @@ describe('SQLite group commit', () => {
     try {
       const settled: string[] = [];
       const inTransaction = s.held.transaction((tx) => tx.railLedger.rememberRailAnswer(key('held-tx'), { kind: 'pending' }, new Date())).then(() => settled.push('tx'));
-      const single = s.held.railLedger.rememberRailAnswer(key('held-single'), { kind: 'pending' }, new Date()).then(() => settled.push('single'));
+      const single = plainWrite(s.db, 'held-single').then(() => settled.push('single'));
       const returning = s.db
         .insertInto('rail_ledger')
         .values({ account_id: 'acc_group', mode: 'test', rail: 'upi', operation: 'authorize', reference: 'held-returning', answer: '{}', created_at: new Date().toISOString() })
@@ -203,7 +215,7 @@ describe('SQLite group commit', () => {
       expect(s.pending.length).toBe(1);
       // A later plain single write (the answer stored after the operation) still waits for a sync of its own.
       let stored = false;
-      const storing = s.held.railLedger.rememberRailAnswer(key('answer'), { kind: 'pending' }, new Date()).then(() => (stored = true));
+      const storing = plainWrite(s.db, 'answer').then(() => (stored = true));
       await s.turns(10);
       expect(stored).toBe(false);
       s.pending.shift()!.resolve();
@@ -259,7 +271,7 @@ describe('SQLite group commit', () => {
       await s.turns(10);
       s.pending.shift()!.reject(new Error('EIO'));
       await expect(covered).rejects.toThrow('EIO');
-      await expect(s.held.railLedger.rememberRailAnswer(key('later'), { kind: 'pending' }, new Date())).rejects.toThrow('EIO');
+      await expect(plainWrite(s.db, 'later')).rejects.toThrow('EIO');
     } finally {
       await s.close().catch(() => undefined);
     }
