@@ -34,6 +34,12 @@ export const EPHEMERAL_KEY_PATTERN = /^epk_[A-Za-z0-9]{40}$/;
 /** Key shape from the spec: rail_<full|open>_<test|live>_<secret>, secret at least 32 base62 characters. */
 export const API_KEY_PATTERN = /^rail_(full|open)_(test|live)_[A-Za-z0-9]{32,}$/;
 export type KeyType = 'full' | 'open';
+
+/**
+ * Query parameter that carries the publishable key on a browser GET instead of a header, so the GET is a CORS simple
+ * request with no preflight (protocol/api/key-query.ts; docs/security.md).
+ */
+export const PUBLISHABLE_KEY_QUERY_NAME = 'key';
 export type Mode = 'test' | 'live';
 
 /** client_secret shape: <payment_id>_secret_<20 base62>. */

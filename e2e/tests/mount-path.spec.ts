@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { E2E } from '../env';
+import { SERVER_LOG } from '../playwright.config';
 import { railFrame, waitForRailReady } from '@rail/playwright';
 import { elementEvents } from './support';
 
@@ -33,7 +35,7 @@ test("the document's inline head script starts the load request before the style
   expect(scriptSrc).toBe(`'self' 'sha256-${createHash('sha256').update(inline!).digest('base64')}'`);
 });
 
-test('mounting asks the API once, for the methods with the payment expanded (one preflight), and the element gets ready', async ({ page }) => {
+test('mounting asks the API once, for the methods with the payment expanded, and the element gets ready', async ({ page }) => {
   const calls: string[] = [];
   page.on('request', (request) => {
     const url = new URL(request.url());
@@ -62,4 +64,31 @@ test('mounting asks the API once, for the methods with the payment expanded (one
   expect(calls.filter((call) => !call.startsWith('GET ') && !call.startsWith('OPTIONS ') && call !== 'POST /payments/session_tokens')).toEqual([]);
   releaseTokens();
   await expect(railFrame(page).getByRole('radio', { name: 'Google Pay (test)', exact: true })).toBeVisible();
+});
+
+/** `METHOD /path` of each request the API logged from byte `from` of its log on (pino lines; the query is never logged). */
+function apiRequestsLoggedSince(from: number): string[] {
+  const lines = readFileSync(SERVER_LOG).subarray(from).toString('utf8').split('\n');
+  return lines.flatMap((line) => {
+    try {
+      const entry = JSON.parse(line) as { msg?: string; method?: string; path?: string };
+      return entry.msg === 'request' ? [`${entry.method} ${entry.path}`] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+// Playwright answers CORS preflights itself while a page.route() is active, and never reports them as requests, so
+// the API's own request log is what shows whether the browser sent one: this test routes nothing.
+test('mounting sends no CORS preflight: the load GET carries the key as key= and no header', async ({ page }) => {
+  const from = statSync(SERVER_LOG).size;
+  await page.goto('/checkout.html');
+  await waitForRailReady(page);
+  // The wallet session tokens POST keeps its api-key header, so its preflight shows that preflights reach this log.
+  await expect.poll(() => apiRequestsLoggedSince(from).filter((call) => call === 'OPTIONS /payments/session_tokens').length).toBeGreaterThan(0);
+  const logged = apiRequestsLoggedSince(from);
+  expect(logged).toContain('GET /account/payment_methods');
+  // Other specs run beside this one, so only the mount's own GET paths are looked at.
+  expect(logged.filter((call) => /^OPTIONS \/(account\/payment_methods|payments\/pay_\w+)$/.test(call))).toEqual([]);
 });

@@ -2,7 +2,7 @@ import type { ExternalThreeDsAuthenticationResponse, PostSessionTokensResponse, 
 import type { ApiErrorObject } from '../../protocol/errors';
 import type { PaymentResult, ResolvedFrameConfig } from '../../protocol/frame-messages';
 import { paymentIdFromClientSecret } from '../../protocol/ids';
-import { apiHeaders, loadPaths } from './load-requests';
+import { apiHeaders, loadPaths, withKeyParam } from './load-requests';
 import type { VaultCard } from './card-model';
 import { clientError } from './errors';
 
@@ -71,13 +71,17 @@ export function createApiClient(fetchImpl: typeof fetch, config: ResolvedFrameCo
   const paymentId = encodeURIComponent(paymentIdFromClientSecret(config.clientSecret) ?? 'invalid');
   const secret = encodeURIComponent(config.clientSecret);
 
+  /** A GET (no init; its path carries the key) or a POST (init from post(), the key in a header). */
   async function request<T>(path: string, check: (value: unknown) => value is T, init?: RequestInit): Promise<ApiResult<T>> {
     let response: Response;
     try {
-      response = await fetchImpl(config.apiBaseUrl + path, {
-        ...init,
-        headers: { ...apiHeaders(config.publishableKey), ...(init?.body ? { 'content-type': 'application/json' } : {}) },
-      });
+      // A GET carries the key in its path (withKeyParam) and no header, so it needs no preflight.
+      response = await (init === undefined
+        ? fetchImpl(config.apiBaseUrl + path)
+        : fetchImpl(config.apiBaseUrl + path, {
+            ...init,
+            headers: { ...apiHeaders(config.publishableKey), ...(init.body ? { 'content-type': 'application/json' } : {}) },
+          }));
     } catch {
       return { ok: false, error: clientError('ERR_6004', 'Could not reach the payments API.') };
     }
@@ -101,7 +105,7 @@ export function createApiClient(fetchImpl: typeof fetch, config: ResolvedFrameCo
     body: JSON.stringify({ client_secret: config.clientSecret, ...body }),
   });
 
-  const load = loadPaths(config.clientSecret);
+  const load = loadPaths(config.clientSecret, config.publishableKey);
   return {
     /** The methods and the payment in one request (the boot script started it). */
     loadPaymentAndMethods: () =>
@@ -111,7 +115,7 @@ export function createApiClient(fetchImpl: typeof fetch, config: ResolvedFrameCo
     retrievePayment: () => request(load.payment, isPayment),
     /** The saved methods of the payment's customer (none for a guest). */
     listSavedMethods: () =>
-      request(`/customers/payment_methods?client_secret=${secret}`, (value): value is SavedMethodList =>
+      request(withKeyParam(`/customers/payment_methods?client_secret=${secret}`, config.publishableKey), (value): value is SavedMethodList =>
         Array.isArray((value as SavedMethodList | null)?.customer_payment_methods),
       ),
     /** Confirms with a saved method: its payment_token, no payment method data. */

@@ -7,13 +7,29 @@ const PAYMENT = { payment_id: 'pay_abc123', status: 'requires_payment_method', a
 const METHODS = { payment_methods: [] };
 
 describe('load requests started by the boot script', () => {
-  test('start the one load GET (methods with the payment expanded), with the headers the API client sends', () => {
+  test('start the one load GET (methods with the payment expanded) as a simple request: the key in the URL, no header', () => {
     const fetch = vi.fn<typeof globalThis.fetch>(async () => new Response('{}'));
     const prefetched = startLoadRequests(CONFIG, fetch);
-    const url = CONFIG.apiBaseUrl + loadPaths(CONFIG.clientSecret).load;
-    expect(url).toBe(`${CONFIG.apiBaseUrl}/account/payment_methods?client_secret=${encodeURIComponent(CONFIG.clientSecret)}&expand_payment=true`);
+    const url = CONFIG.apiBaseUrl + loadPaths(CONFIG.clientSecret, CONFIG.publishableKey).load;
+    expect(url).toBe(
+      `${CONFIG.apiBaseUrl}/account/payment_methods?client_secret=${encodeURIComponent(CONFIG.clientSecret)}&expand_payment=true&key=${encodeURIComponent(CONFIG.publishableKey)}`,
+    );
     expect([...prefetched.keys()]).toEqual([url]);
-    expect(fetch.mock.calls).toEqual([[url, { headers: { 'api-key': CONFIG.publishableKey } }]]);
+    expect(fetch.mock.calls).toEqual([[url]]);
+  });
+
+  test("the API client's GETs send no header and carry key=; its POSTs keep the api-key header", async () => {
+    const fetch = vi.fn<typeof globalThis.fetch>(async () => new Response(JSON.stringify({ ...PAYMENT, customer_payment_methods: [] })));
+    const api = createApiClient(fetch, CONFIG);
+    await api.retrievePayment();
+    await api.listSavedMethods();
+    await api.completeAuthorize();
+    const key = `key=${encodeURIComponent(CONFIG.publishableKey)}`;
+    const [retrieve, saved, post] = fetch.mock.calls;
+    expect(retrieve).toEqual([`${CONFIG.apiBaseUrl}/payments/pay_abc123?client_secret=${encodeURIComponent(CONFIG.clientSecret)}&${key}`]);
+    expect(saved).toEqual([`${CONFIG.apiBaseUrl}/customers/payment_methods?client_secret=${encodeURIComponent(CONFIG.clientSecret)}&${key}`]);
+    expect(post![0]).toBe(`${CONFIG.apiBaseUrl}/payments/pay_abc123/complete_authorize`);
+    expect(post![1]).toMatchObject({ method: 'POST', headers: { 'api-key': CONFIG.publishableKey, 'content-type': 'application/json' } });
   });
 
   test("the boot script takes the request the document's inline script started, once; anything else there is ignored", () => {
@@ -55,7 +71,7 @@ describe('load requests started by the boot script', () => {
 
   test('another URL, or a POST to a started URL, is fetched normally', async () => {
     const started = Promise.resolve(new Response('"started"'));
-    const url = CONFIG.apiBaseUrl + loadPaths(CONFIG.clientSecret).load;
+    const url = CONFIG.apiBaseUrl + loadPaths(CONFIG.clientSecret, CONFIG.publishableKey).load;
     const fetch = vi.fn<typeof globalThis.fetch>(async () => new Response('"fetched"'));
     const wrapped = withPrefetched(new Map([[url, started]]), fetch);
     expect(await (await wrapped(url, { method: 'POST' })).json()).toBe('fetched');

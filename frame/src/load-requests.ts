@@ -1,18 +1,29 @@
 import type { ResolvedFrameConfig } from '../../protocol/frame-messages';
-import { paymentIdFromClientSecret } from '../../protocol/ids';
+import { PUBLISHABLE_KEY_QUERY_NAME, paymentIdFromClientSecret } from '../../protocol/ids';
+
+/**
+ * A GET path of the frame with the publishable key as the `key` query parameter: with no custom header the GET is a
+ * CORS simple request, so the browser sends it without an OPTIONS preflight (each client_secret makes a new URL, so
+ * a preflight would never be cached). `path` already has a query.
+ */
+export const withKeyParam = (path: string, publishableKey: string): string =>
+  `${path}&${PUBLISHABLE_KEY_QUERY_NAME}=${encodeURIComponent(publishableKey)}`;
 
 /**
  * The frame's GETs of a payment: `load`, the one request it needs before it can show anything (the methods and,
- * expanded, the payment itself: one preflight and one request instead of two of each), and `payment`, which the
- * wait screens poll.
+ * expanded, the payment itself: one request instead of two, and no preflight), and `payment`, which the wait
+ * screens poll.
  */
-export function loadPaths(clientSecret: string): { load: string; payment: string } {
+export function loadPaths(clientSecret: string, publishableKey: string): { load: string; payment: string } {
   const secret = encodeURIComponent(clientSecret);
   const paymentId = encodeURIComponent(paymentIdFromClientSecret(clientSecret) ?? 'invalid');
-  return { load: `/account/payment_methods?client_secret=${secret}&expand_payment=true`, payment: `/payments/${paymentId}?client_secret=${secret}` };
+  return {
+    load: withKeyParam(`/account/payment_methods?client_secret=${secret}&expand_payment=true`, publishableKey),
+    payment: withKeyParam(`/payments/${paymentId}?client_secret=${secret}`, publishableKey),
+  };
 }
 
-/** Headers of every API call of the frame (a body adds its content-type). */
+/** Headers of the frame's POSTs (a body adds its content-type); its GETs carry the key in the URL instead. */
 export const apiHeaders = (publishableKey: string): Record<string, string> => ({ 'api-key': publishableKey });
 
 /** Responses started before the frame app ran, by URL; each is handed out once. */
@@ -23,8 +34,8 @@ export type Prefetched = Map<string, Promise<Response>>;
  * parses instead of after it.
  */
 export function startLoadRequests(config: ResolvedFrameConfig, fetchImpl: typeof fetch): Prefetched {
-  const url = config.apiBaseUrl + loadPaths(config.clientSecret).load;
-  const response = fetchImpl(url, { headers: apiHeaders(config.publishableKey) });
+  const url = config.apiBaseUrl + loadPaths(config.clientSecret, config.publishableKey).load;
+  const response = fetchImpl(url);
   // Handed out later; a failure is the taker's to report, not an unhandled rejection now.
   response.catch(() => {});
   return new Map([[url, response]]);

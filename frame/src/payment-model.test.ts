@@ -19,13 +19,17 @@ const WAIT = {
 };
 
 describe('load()', () => {
-  test('fetches methods and payment in one request with the publishable key, then emits ready once', async () => {
+  test('fetches methods and payment in one simple GET (the publishable key as key=, no header), then emits ready once', async () => {
     const { model, events, requests } = await loaded();
     expect(model.phase.value).toBe('ready');
     expect(model.amount.value).toEqual({ value: 10050, currency: 'INR' });
     expect(model.methodAvailable.value).toBe(true);
-    expect(requests.map((request) => [request.method, request.url, request.headers['api-key']])).toEqual([
-      ['GET', `https://api.rail.test/account/payment_methods?client_secret=${encodeURIComponent(CONFIG.clientSecret)}&expand_payment=true`, CONFIG.publishableKey],
+    expect(requests.map((request) => [request.method, request.url, request.headers])).toEqual([
+      [
+        'GET',
+        `https://api.rail.test/account/payment_methods?client_secret=${encodeURIComponent(CONFIG.clientSecret)}&expand_payment=true&key=${encodeURIComponent(CONFIG.publishableKey)}`,
+        {},
+      ],
     ]);
     await model.load();
     expect(events.filter((event) => event.type === 'ready')).toHaveLength(1);
@@ -146,6 +150,13 @@ describe('confirm()', () => {
     expect(outcome).toEqual({ payment: expect.objectContaining({ status: 'succeeded' }) });
     expect(polls).toBe(4);
     expect(now() - start).toBe(3000);
+    const pollUrl = `https://api.rail.test/payments/pay_abc123?client_secret=${encodeURIComponent(CONFIG.clientSecret)}&key=${encodeURIComponent(CONFIG.publishableKey)}`;
+    const pollRequests = api.requests.filter((request) => request.url.includes('/payments/pay_abc123?'));
+    expect(pollRequests.map((request) => [request.method, request.url, request.headers])).toEqual([
+      ['GET', pollUrl, {}],
+      ['GET', pollUrl, {}],
+      ['GET', pollUrl, {}],
+    ]);
   });
 
   test('stops polling at display_to_timestamp and resolves the payment still waiting', async () => {
@@ -198,7 +209,7 @@ describe('update() and clear()', () => {
     model.update({ clientSecret: 'pay_xyz_secret_' + 'T'.repeat(20) });
     expect(model.upi.text.value).toBe('');
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(requests.at(-1)?.url).toBe(`https://api.rail.test/account/payment_methods?client_secret=pay_xyz_secret_${'T'.repeat(20)}&expand_payment=true`);
+    expect(requests.at(-1)?.url).toBe(`https://api.rail.test/account/payment_methods?client_secret=pay_xyz_secret_${'T'.repeat(20)}&expand_payment=true&key=${encodeURIComponent(CONFIG.publishableKey)}`);
   });
 
   test('clear empties the field', async () => {

@@ -3,6 +3,7 @@
  * following Hyperswitch's PaymentMethodListRequest and PaymentMethodListResponse.
  */
 import { z } from 'zod';
+import { PublishableKeyQueryParam } from './key-query';
 import { CURRENCIES } from '../currency';
 import { CARD_NETWORKS, COUNTRIES } from './enums';
 import { Currency, PaymentExperience, PaymentMethod, PaymentMethodType, PaymentResponse, PaymentType } from './payments';
@@ -41,6 +42,7 @@ const cardNetworks = listParam(CARD_NETWORKS, 'card network');
 /** Query of GET /account/payment_methods (Hyperswitch PaymentMethodListRequest). */
 export const ListPaymentMethodsQuery = z.strictObject({
   client_secret: z.string().min(1).max(256).optional(),
+  key: PublishableKeyQueryParam,
   accepted_countries: countries.optional(),
   'accepted_countries[]': countries.optional(),
   accepted_currencies: currencies.optional(),

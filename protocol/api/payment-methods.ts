@@ -4,6 +4,7 @@
  * PaymentMethodDeleteResponse, CustomerDefaultPaymentMethodResponse). Request objects are strict (api-conventions §4).
  */
 import { z } from 'zod';
+import { PublishableKeyQueryParam } from './key-query';
 import { JsonObject, Metadata, PAYMENT_LIMITS, PaymentMethod, PaymentMethodType } from './payments';
 
 export const PAYMENT_METHOD_LIMITS = {
@@ -158,6 +159,10 @@ export const CustomerPaymentMethodsQuery = z.strictObject({
   card_networks: z.union([z.string(), z.array(z.string())]).optional(),
 });
 export type CustomerPaymentMethodsQuery = z.infer<typeof CustomerPaymentMethodsQuery>;
+
+/** Query of GET /customers/payment_methods (publishable key): the list's query and the key a browser GET may carry. */
+export const PublishableCustomerPaymentMethodsQuery = CustomerPaymentMethodsQuery.extend({ key: PublishableKeyQueryParam });
+export type PublishableCustomerPaymentMethodsQuery = z.infer<typeof PublishableCustomerPaymentMethodsQuery>;
 
 export const PaymentMethodDeleteResponse = z
   .object({ payment_method_id: z.string(), deleted: z.boolean() })

@@ -4,6 +4,7 @@
  * naming it); limits follow the interface spec, open values are rows of docs/open-points.md.
  */
 import { z } from 'zod';
+import { PublishableKeyQueryParam } from './key-query';
 import { PaymentStatus } from '../payments';
 import {
   JsonObject,
@@ -150,7 +151,7 @@ export type PollStatusResponse = z.infer<typeof PollStatusResponse>;
 export const PollIdParam = z.string().min(1).max(128);
 
 /** Query of GET /poll/status/{poll_id}: the payment's client_secret, required with a publishable key. */
-export const PollStatusQuery = z.strictObject({ client_secret: z.string().min(1).max(256).optional() });
+export const PollStatusQuery = z.strictObject({ client_secret: z.string().min(1).max(256).optional(), key: PublishableKeyQueryParam });
 export type PollStatusQuery = z.infer<typeof PollStatusQuery>;
 
 /** POST /payments/{payment_id}/capture body (required). */

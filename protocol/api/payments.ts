@@ -6,6 +6,7 @@
  * (see docs/open-points.md).
  */
 import { z } from 'zod';
+import { PublishableKeyQueryParam } from './key-query';
 import { CURRENCIES } from '../currency';
 import { MERCHANT_PAYMENT_ID_PATTERN } from '../ids';
 import { MSISDN_PATTERN } from '../msisdn';
@@ -422,6 +423,7 @@ export type ConfirmPaymentRequest = z.infer<typeof ConfirmPaymentRequest>;
 /** GET /payments/{payment_id} query. */
 export const RetrievePaymentQuery = z.strictObject({
   client_secret: z.string().min(1).max(256).optional(),
+  key: PublishableKeyQueryParam,
   force_sync: z.enum(['true', 'false']).optional(),
   expand_attempts: z.enum(['true', 'false']).optional(),
   expand_captures: z.enum(['true', 'false']).optional(),

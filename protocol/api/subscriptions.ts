@@ -4,6 +4,7 @@
  * spec's "other optional objects" of create are billing, shipping, description and metadata (docs/open-points.md).
  */
 import { z } from 'zod';
+import { PublishableKeyQueryParam } from './key-query';
 import { Currency, JsonObject, Metadata, PAYMENT_LIMITS } from './payments';
 
 export const SUBSCRIPTION_LIMITS = { idMax: 64, textMax: 255, defaultListLimit: 10, maxListLimit: 100 } as const;
@@ -64,6 +65,7 @@ export const SubscriptionItemsQuery = z.strictObject({
   product_id: text.optional(),
   item_type: z.enum(['plan', 'addon']),
   client_secret: z.string().max(256).optional(),
+  key: PublishableKeyQueryParam,
 });
 export type SubscriptionItemsQuery = z.infer<typeof SubscriptionItemsQuery>;
 

@@ -42,7 +42,7 @@ test("retrievePayment asks the js listener that served the script for its API ba
     const rail = window.Rail!(PUBLISHABLE_KEY);
     expect((await rail.retrievePayment(CLIENT_SECRET)).payment?.status).toBe('succeeded');
     expect((await window.Rail!(PUBLISHABLE_KEY).retrievePayment(CLIENT_SECRET)).payment?.status).toBe('succeeded');
-    const api = `https://api.rail.test/payments/pay_abc123?client_secret=${encodeURIComponent(CLIENT_SECRET)}`;
+    const api = `https://api.rail.test/payments/pay_abc123?client_secret=${encodeURIComponent(CLIENT_SECRET)}&key=${encodeURIComponent(PUBLISHABLE_KEY)}`;
     expect(calls).toEqual(['https://js.rail.test/v1/config.json', api, api]);
   } finally {
     fetch.mockRestore();

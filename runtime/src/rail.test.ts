@@ -243,14 +243,13 @@ describe('rail.confirmPayment()', () => {
 });
 
 describe('rail.retrievePayment()', () => {
-  test('reads the payment with the publishable key', async () => {
+  test('reads the payment with the publishable key as key= and no header (a simple GET, no preflight)', async () => {
     const { rail, fetch } = setup();
     fetch.mockResolvedValueOnce(new Response(JSON.stringify(PAYMENT), { status: 200 }));
     expect(await rail.retrievePayment(CLIENT_SECRET)).toEqual({ payment: PAYMENT });
-    expect(fetch).toHaveBeenCalledWith(
-      `https://api.rail.test/payments/pay_abc123?client_secret=${encodeURIComponent(CLIENT_SECRET)}`,
-      { headers: { 'api-key': PUBLISHABLE_KEY } },
-    );
+    expect(fetch.mock.calls).toEqual([
+      [`https://api.rail.test/payments/pay_abc123?client_secret=${encodeURIComponent(CLIENT_SECRET)}&key=${encodeURIComponent(PUBLISHABLE_KEY)}`],
+    ]);
   });
 
   test('with customBackendUrl it calls that backend and does not ask the deployment', async () => {
@@ -258,7 +257,7 @@ describe('rail.retrievePayment()', () => {
     const rail = createRail(PUBLISHABLE_KEY, { customBackendUrl: 'https://backend.test/' }, fake.env);
     fake.fetch.mockResolvedValueOnce(new Response(JSON.stringify(PAYMENT), { status: 200 }));
     expect(await rail.retrievePayment(CLIENT_SECRET)).toEqual({ payment: PAYMENT });
-    expect(fake.fetch.mock.calls[0]![0]).toBe(`https://backend.test/payments/pay_abc123?client_secret=${encodeURIComponent(CLIENT_SECRET)}`);
+    expect(fake.fetch.mock.calls[0]![0]).toBe(`https://backend.test/payments/pay_abc123?client_secret=${encodeURIComponent(CLIENT_SECRET)}&key=${encodeURIComponent(PUBLISHABLE_KEY)}`);
     expect(fake.env.deploymentApiBaseUrl).not.toHaveBeenCalled();
   });
 

@@ -1,5 +1,5 @@
 import type { ApiErrorObject } from '../../protocol/errors';
-import { paymentIdFromClientSecret } from '../../protocol/ids';
+import { PUBLISHABLE_KEY_QUERY_NAME, paymentIdFromClientSecret } from '../../protocol/ids';
 import type { PaymentResult } from '../../protocol/frame-messages';
 import type {
   ConfirmPaymentOptions,
@@ -125,9 +125,9 @@ export function createRail(publishableKey: string, options: RailOptions | undefi
     try {
       const base = apiBaseUrl ?? (await env.deploymentApiBaseUrl()).replace(/\/+$/, '');
       if (!checkHttpUrl(base)) throw new Error('The API base URL is not http(s).');
+      // The key rides in the URL, not a header, so this GET needs no CORS preflight (docs/security.md).
       const response = await env.fetch(
-        `${base}/payments/${encodeURIComponent(paymentId)}?client_secret=${encodeURIComponent(clientSecret)}`,
-        { headers: { 'api-key': publishableKey } },
+        `${base}/payments/${encodeURIComponent(paymentId)}?client_secret=${encodeURIComponent(clientSecret)}&${PUBLISHABLE_KEY_QUERY_NAME}=${encodeURIComponent(publishableKey)}`,
       );
       const body = await response.json();
       if (body?.error?.code) return { error: body.error };

@@ -1,5 +1,6 @@
 import { createMiddleware } from 'hono/factory';
-import { authenticateApiKey, requireKeyKind, requireScope } from '../../core/auth/auth';
+import { PUBLISHABLE_KEY_QUERY_NAME } from '../../../../protocol/ids';
+import { authenticateApiKey, parseApiKey, requireKeyKind, requireScope } from '../../core/auth/auth';
 import { ApiError } from '../../core/shared/errors';
 import { ROUTE_SCOPES, routeKey } from '../route-scopes';
 import type { KeyKind } from '../../core/auth/auth-context';
@@ -7,11 +8,25 @@ import type { CoreDeps } from '../../core/shared/deps';
 import type { AppEnv } from '../env';
 import { runIdempotent } from './idempotency';
 
-/** The key from `api-key`, else from `Authorization: Bearer <key>`. */
+/** The key from `api-key`, else from `Authorization: Bearer <key>` (the `key` query parameter comes after both). */
 export function readApiKey(apiKeyHeader: string | undefined, authorization: string | undefined): string | undefined {
   if (apiKeyHeader !== undefined && apiKeyHeader.trim() !== '') return apiKeyHeader.trim();
   const match = authorization === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   return match?.[1];
+}
+
+/**
+ * The key of a browser GET or HEAD that sent none in a header: the `key` query parameter (protocol/api/key-query.ts),
+ * read only on routes that take a publishable key. Only a publishable key is accepted there: a secret or ephemeral
+ * key (or anything else) in a URL is refused with ERR_1002, even beside a header key, since a URL lands in logs,
+ * histories and Referer headers and the key must be rotated. A header key wins over a valid query key.
+ */
+export function readQueryKey(method: string, queryKey: string | undefined): string | undefined {
+  if ((method !== 'GET' && method !== 'HEAD') || queryKey === undefined) return undefined;
+  if (parseApiKey(queryKey)?.keyType !== 'open') {
+    throw new ApiError('ERR_1002', 'Only a publishable key may be sent in the key query parameter; secret keys are never accepted in a URL.');
+  }
+  return queryKey;
 }
 
 /**
@@ -24,7 +39,8 @@ export function readApiKey(apiKeyHeader: string | undefined, authorization: stri
  */
 export function authenticate(deps: CoreDeps, allowed: readonly KeyKind[], options: { idempotency?: boolean } = {}) {
   return createMiddleware<AppEnv>(async (c, next) => {
-    const auth = await authenticateApiKey(deps, readApiKey(c.req.header('api-key'), c.req.header('authorization')));
+    const queryKey = allowed.includes('publishable') ? readQueryKey(c.req.method, c.req.query(PUBLISHABLE_KEY_QUERY_NAME)) : undefined;
+    const auth = await authenticateApiKey(deps, readApiKey(c.req.header('api-key'), c.req.header('authorization')) ?? queryKey);
     requireKeyKind(auth, allowed);
     const scope = ROUTE_SCOPES[routeKey(c.req.method === 'HEAD' ? 'GET' : c.req.method, c.req.routePath)];
     // A route missing from the table fails closed; route-scopes.test.ts keeps the table complete.

@@ -10,6 +10,7 @@ import {
   PaymentMethodDeleteResponse,
   PaymentMethodIdParam,
   PaymentMethodResponse,
+  PublishableCustomerPaymentMethodsQuery,
   UpdatePaymentMethodRequest,
 } from '../../../../../protocol/api/payment-methods';
 import { createPaymentMethod } from '../../../core/payment-methods/create-payment-method';
@@ -43,7 +44,7 @@ export function registerPaymentMethodRoutes(app: OpenAPIHono<AppEnv>, deps: Core
       summary: "The saved methods of a payment's customer (publishable key + client_secret)",
       security: SECURITY,
       middleware: [authenticate(deps, ['publishable'])] as const,
-      request: { query: CustomerPaymentMethodsQuery },
+      request: { query: PublishableCustomerPaymentMethodsQuery },
       responses: { 200: { description: 'Saved methods', ...listJson }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await listPaymentMethodsForPayment(coreDeps(c, deps), c.get('auth'), c.req.valid('query')), 200),
