@@ -133,3 +133,39 @@ describe('rate limits on the browser and public surfaces', () => {
     }
   });
 });
+
+describe('the per-key limit of a browser GET that carries its publishable key in the URL', () => {
+  let h: Harness;
+  const perKey = { limit: 2, windowSeconds: 60 };
+  const unlimited = { perAddress: null, perKey: null };
+
+  beforeAll(async () => {
+    h = await createHarness('sqlite', {
+      rateLimits: {
+        limits: {
+          demo_payments: unlimited,
+          vault_tokens: unlimited,
+          confirm: unlimited,
+          client_reads: { perAddress: null, perKey },
+          client_updates: unlimited,
+          simulator: unlimited,
+          operator_login: unlimited,
+          operator_verify: unlimited,
+        },
+        trustedProxyHops: 1,
+      },
+    });
+  });
+  afterAll(async () => h?.close());
+
+  test('counts ?key= as the api-key header: across addresses the key runs out, whichever way it came', async () => {
+    const payment = (await (await apiRequest(h, 'POST', '/payments', { body: { amount: 10_000, currency: 'INR' } })).json()) as { client_secret: string };
+    const path = `/account/payment_methods?client_secret=${payment.client_secret}`;
+    const inUrl = (address: string) => apiRequest(h, 'GET', `${path}&key=${h.publishableKey}`, { key: null, headers: { 'x-forwarded-for': address } });
+    expect((await inUrl('192.0.2.11')).status).toBe(200);
+    expect((await apiRequest(h, 'GET', path, { key: h.publishableKey, headers: { 'x-forwarded-for': '192.0.2.12' } })).status).toBe(200);
+    const { error } = await expectApiErrorResponse(await inUrl('192.0.2.13'), 'ERR_4290');
+    expect(error['message']).toContain('seconds');
+  });
+});
+

@@ -10,6 +10,7 @@ import { createMiddleware } from 'hono/factory';
 import type { Clock } from '../kernel/clock';
 import { ApiError } from '../core/shared/errors';
 import type { AppEnv } from './env';
+import { PUBLISHABLE_KEY_QUERY_NAME } from '../../../protocol/ids';
 import { readApiKey } from './middleware/authenticate';
 
 /**
@@ -161,13 +162,15 @@ function tooManyRequests(c: Context, retryAfterSeconds: number): ApiError {
 
 /**
  * Limits one surface per source address and per publishable key (the key as sent: a limit must hold before the
- * key is known to be valid). A secret key skips both: that traffic is the merchant's server, not a browser.
+ * key is known to be valid; on a GET or HEAD without a header key, the `key` query parameter a browser's GET
+ * carries). A secret key in a header skips both: that traffic is the merchant's server, not a browser.
  */
 export function rateLimit(deps: RateLimitDeps, surface: RateLimitedSurface) {
   const limits = deps.limits[surface];
   return createMiddleware<AppEnv>(async (c, next) => {
-    const key = readApiKey(c.req.header('api-key'), c.req.header('authorization'));
-    if (key?.startsWith('rail_full_')) return next();
+    const headerKey = readApiKey(c.req.header('api-key'), c.req.header('authorization'));
+    if (headerKey?.startsWith('rail_full_')) return next();
+    const key = headerKey ?? (c.req.method === 'GET' || c.req.method === 'HEAD' ? c.req.query(PUBLISHABLE_KEY_QUERY_NAME) : undefined);
     if (limits.perAddress !== null) {
       const wait = deps.limiter.take(`${surface} address ${sourceAddress(c, deps.trustedProxyHops)}`, limits.perAddress);
       if (wait !== undefined) throw tooManyRequests(c, wait);
