@@ -113,6 +113,33 @@ export function inlineEarlyLoad(): Plugin {
 }
 
 /**
+ * Puts the frame's stylesheet into its document as a `<style>` element instead of a `<link>`. A warm mount reads each
+ * file from the HTTP cache one after the other (some 4 ms each in a trace), and the app chunk came after the
+ * stylesheet: without that read it arrives sooner. The frame's CSP has no style-src, so the element needs no hash.
+ */
+export function inlineFrameStylesheet(): Plugin {
+  return {
+    name: 'rail-frame-inline-stylesheet',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      const html = bundle['index.html'];
+      if (html?.type !== 'asset') throw new Error('the frame build has no index.html');
+      const stylesheets = Object.values(bundle).filter((file) => file.type === 'asset' && file.fileName.endsWith('.css'));
+      if (stylesheets.length !== 1) throw new Error(`expected one frame stylesheet, found ${stylesheets.length}`);
+      const css = stylesheets[0]!;
+      const source = String(css.type === 'asset' ? css.source : '');
+      if (/<\/style/i.test(source)) throw new Error('the frame stylesheet would end its <style> element early');
+      const link = new RegExp(`<link rel="stylesheet"[^>]*href="/frame/${css.fileName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"[^>]*>`);
+      const document = String(html.source);
+      if (!link.test(document)) throw new Error(`index.html does not link ${css.fileName}`);
+      html.source = document.replace(link, () => `<style>${source}</style>`);
+      delete bundle[css.fileName];
+    },
+  };
+}
+
+/**
  * V8's explicit compile hint: a script that starts with this comment has all its functions compiled eagerly, on the
  * background thread that streams it, instead of lazily on the main thread at their first call. The frame's chunks
  * run nearly every function they hold before `ready`.
@@ -152,7 +179,7 @@ function frameConfig(): UserConfig {
     root: at('frame'),
     base: '/frame/',
     publicDir: false,
-    plugins: [preact(), reloadFrameOnModuleEdit(), preloadFrameApp(), inlineEarlyLoad(), eagerCompileHint()],
+    plugins: [preact(), reloadFrameOnModuleEdit(), preloadFrameApp(), inlineEarlyLoad(), eagerCompileHint(), inlineFrameStylesheet()],
     build: {
       target: TARGET,
       outDir: at('dist/frame'),
