@@ -10,9 +10,6 @@ import { sanitizeUpdate, type FrameParams } from './params';
 import { PaymentModel } from './payment-model';
 import { observeHeight } from './resize';
 
-/** When the first render's height is measured if the ResizeObserver has not reported it (resize.ts). */
-const HEIGHT_FALLBACK_MS = 100;
-
 /** How long the first render waits for the load answer before it shows the skeleton (loader 'auto' and 'never'). */
 const SKELETON_DELAY_MS = 100;
 
@@ -104,11 +101,11 @@ export function start(
   const renderForm = () => {
     render(<PaymentForm model={model} onEscape={() => emit({ type: 'escape' })} onSubmit={() => emit({ type: 'submit' })} onRendered={onRendered} />, root);
     new MutationObserver(height.measure).observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
-    // Not now: measuring lays the new form out at once (5 ms), in the task that sends `ready`, which a same-site page
-    // sharing this thread then hears only after it; nor in a timer of its own, which may run before the page's
-    // message task. The ResizeObserver reports the height at the first rendering step, after the browser's own
-    // layout; the timer only covers a frame whose rendering is throttled (off screen), where that never comes.
-    setTimeout(height.measure, HEIGHT_FALLBACK_MS);
+    // Measured in the render's task, so that the page hears the height before the frame's first paint. Measured
+    // later (a timer, or the ResizeObserver's first callback), the element is painted at its initial 48 px first and
+    // grows a frame after; an e2e click, probably landing while it grew, missed its tab. On a same-site page this
+    // layout delays `ready` by some 5 ms; a cross-site frame, as on a merchant's page, runs it beside the page.
+    height.measure();
   };
   // The load answer is often in already (the document's inline script asked for it): then the first render is the
   // form itself, with no skeleton rendered, laid out and painted just before it. loader 'always' shows it at once.

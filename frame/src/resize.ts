@@ -1,7 +1,6 @@
 /**
- * Reports the element's height whenever it changes. `measure` is also called after each change of the DOM and once
- * after the first render (main.tsx), because browsers may throttle ResizeObserver in frames that are off screen or
- * tiny.
+ * Reports the element's height whenever it changes. `measure` is also called after each render, because browsers
+ * may throttle ResizeObserver in frames that are off screen or tiny.
  */
 export function observeHeight(element: HTMLElement, onHeight: (height: number) => void): { measure(): void; stop(): void } {
   let last = -1;
