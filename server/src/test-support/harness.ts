@@ -22,7 +22,7 @@ import type { RailAdapter, RailRegistry } from '../rails/rail-adapter';
 import type { Engine } from '../storage/database';
 import type { Database } from '../storage/schema';
 import type { SqlStore } from '../storage/sql-store';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { OperatorSecretBox } from '../vault/operator-secret-box';
 import { VaultCipher } from '../vault/vault-cipher';
 
@@ -40,6 +40,11 @@ export async function postgresReachable(url = TEST_DATABASE_URL): Promise<boolea
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+/** PostgreSQL's synchronous_commit as the session, or the transaction `db` runs in, sees it. */
+export async function synchronousCommit(db: Kysely<Database>): Promise<string | undefined> {
+  return (await sql<{ setting: string }>`select current_setting('synchronous_commit') as setting`.execute(db)).rows[0]?.setting;
 }
 
 export interface TestDatabase {

@@ -4,11 +4,10 @@
  * transaction only: the connection keeps it on afterwards, and inside a caller's transaction the claim leaves
  * that transaction's commit as it was.
  */
-import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openDatabase } from '../database';
 import { forEachEngine } from '../../test-support/engines';
-import { createHarness, type Harness } from '../../test-support/harness';
+import { createHarness, synchronousCommit, type Harness } from '../../test-support/harness';
 import type { IdempotencyKeyRecord } from './records';
 import { SqlIdempotencyStore } from './sql-store';
 
@@ -52,9 +51,6 @@ forEachEngine('Idempotency store', (engine) => {
       await db.destroy();
     }
   }
-
-  const synchronousCommit = async (db: Parameters<Parameters<typeof withOneConnection>[0]>[0]) =>
-    (await sql<{ setting: string }>`select current_setting('synchronous_commit') as setting`.execute(db)).rows[0]?.setting;
 
   test('a first claim inserts the in-flight row; a repeat reports it and changes nothing', async () => {
     await withOneConnection(async (db) => {

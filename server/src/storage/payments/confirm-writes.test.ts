@@ -66,10 +66,14 @@ forEachEngine('confirm writes', (engine) => {
   });
 
   describe('updatePaymentIfVersionWithEvent', () => {
+    /** A payment claimed for its confirm: processing, with its pending attempt. */
+    const claimedPayment = async (paymentId: string, now: Date) =>
+      (await h.store.payments.claimPaymentAndOpenAttempt(scope(), paymentId, ['requires_confirmation'], { status: 'processing', updatedAt: now }, now))!;
+
     test('at the payment\'s version: the payment, its newest attempt and the event are written', async () => {
       const paymentId = await createdPayment();
       const now = h.clock.now();
-      const claimed = (await h.store.payments.claimPaymentAndOpenAttempt(scope(), paymentId, ['requires_confirmation'], { status: 'processing', updatedAt: now }, now))!;
+      const claimed = await claimedPayment(paymentId, now);
       const changed = await h.store.payments.updatePaymentIfVersionWithEvent(
         scope(),
         paymentId,
@@ -86,7 +90,7 @@ forEachEngine('confirm writes', (engine) => {
     test('at a stale version: nothing is written', async () => {
       const paymentId = await createdPayment();
       const now = h.clock.now();
-      const claimed = (await h.store.payments.claimPaymentAndOpenAttempt(scope(), paymentId, ['requires_confirmation'], { status: 'processing', updatedAt: now }, now))!;
+      const claimed = await claimedPayment(paymentId, now);
       const changed = await h.store.payments.updatePaymentIfVersionWithEvent(
         scope(),
         paymentId,

@@ -4,11 +4,10 @@
  * resolves while the WAL sync is still held; on PostgreSQL it turns synchronous_commit off for its own transaction
  * only, and inside a caller's transaction it leaves that transaction's commit as it was.
  */
-import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openDatabase } from '../database';
 import { forEachEngine } from '../../test-support/engines';
-import { createHarness, type Harness } from '../../test-support/harness';
+import { createHarness, synchronousCommit, type Harness } from '../../test-support/harness';
 import type { RailLedgerKey } from './records';
 import { SqlRailLedgerStore } from './sql-store';
 
@@ -46,9 +45,6 @@ forEachEngine('Rail ledger store', (engine) => {
       clearInterval(releasing);
     }
   }
-
-  const synchronousCommit = async (db: Parameters<Parameters<typeof withOneConnection>[0]>[0]) =>
-    (await sql<{ setting: string }>`select current_setting('synchronous_commit') as setting`.execute(db)).rows[0]?.setting;
 
   test('the first answer under a reference stays: a second one gets it back', async () => {
     const store = new SqlRailLedgerStore(h.db);
