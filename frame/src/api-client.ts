@@ -2,7 +2,7 @@ import type { ExternalThreeDsAuthenticationResponse, PostSessionTokensResponse, 
 import type { ApiErrorObject } from '../../protocol/errors';
 import type { PaymentResult, ResolvedFrameConfig } from '../../protocol/frame-messages';
 import { paymentIdFromClientSecret } from '../../protocol/ids';
-import { apiHeaders, loadPaths, withKeyParam } from './load-requests';
+import { apiGetUrl, loadPaths } from './load-requests';
 import type { VaultCard } from './card-model';
 import { clientError } from './errors';
 
@@ -71,17 +71,11 @@ export function createApiClient(fetchImpl: typeof fetch, config: ResolvedFrameCo
   const paymentId = encodeURIComponent(paymentIdFromClientSecret(config.clientSecret) ?? 'invalid');
   const secret = encodeURIComponent(config.clientSecret);
 
-  /** A GET (no init; its path carries the key) or a POST (init from post(), the key in a header). */
-  async function request<T>(path: string, check: (value: unknown) => value is T, init?: RequestInit): Promise<ApiResult<T>> {
+  /** Sends a request and reads its answer: the checked body, or the error envelope's fields. */
+  async function request<T>(send: () => Promise<Response>, check: (value: unknown) => value is T): Promise<ApiResult<T>> {
     let response: Response;
     try {
-      // A GET carries the key in its path (withKeyParam) and no header, so it needs no preflight.
-      response = await (init === undefined
-        ? fetchImpl(config.apiBaseUrl + path)
-        : fetchImpl(config.apiBaseUrl + path, {
-            ...init,
-            headers: { ...apiHeaders(config.publishableKey), ...(init.body ? { 'content-type': 'application/json' } : {}) },
-          }));
+      response = await send();
     } catch {
       return { ok: false, error: clientError('ERR_6004', 'Could not reach the payments API.') };
     }
@@ -99,65 +93,74 @@ export function createApiClient(fetchImpl: typeof fetch, config: ResolvedFrameCo
     return { ok: true, value: body };
   }
 
-  /** A POST with the payment's client_secret first in its JSON body. */
-  const post = (body: object): RequestInit => ({
-    method: 'POST',
-    body: JSON.stringify({ client_secret: config.clientSecret, ...body }),
-  });
+  /** A GET: the key rides in its URL (apiGetUrl) with no header, so the browser sends it without a CORS preflight. */
+  const get = <T>(path: string, check: (value: unknown) => value is T) => request(() => fetchImpl(apiGetUrl(config, path)), check);
 
-  const load = loadPaths(config.clientSecret, config.publishableKey);
+  /** A POST: the payment's client_secret first in its JSON body, the key in the api-key header. */
+  const post = <T>(path: string, check: (value: unknown) => value is T, body: object) =>
+    request(
+      () =>
+        fetchImpl(config.apiBaseUrl + path, {
+          method: 'POST',
+          headers: { 'api-key': config.publishableKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ client_secret: config.clientSecret, ...body }),
+        }),
+      check,
+    );
+
+  const load = loadPaths(config.clientSecret);
   return {
     /** The methods and the payment in one request (the boot script started it). */
     loadPaymentAndMethods: () =>
-      request(load.load, (value): value is PaymentMethodsWithPayment =>
+      get(load.load, (value): value is PaymentMethodsWithPayment =>
         Array.isArray((value as PaymentMethodList | null)?.payment_methods) && isPayment((value as PaymentMethodsWithPayment).payment),
       ),
-    retrievePayment: () => request(load.payment, isPayment),
+    retrievePayment: () => get(load.payment, isPayment),
     /** The saved methods of the payment's customer (none for a guest). */
     listSavedMethods: () =>
-      request(withKeyParam(`/customers/payment_methods?client_secret=${secret}`, config.publishableKey), (value): value is SavedMethodList =>
+      get(`/customers/payment_methods?client_secret=${secret}`, (value): value is SavedMethodList =>
         Array.isArray((value as SavedMethodList | null)?.customer_payment_methods),
       ),
     /** Confirms with a saved method: its payment_token, no payment method data. */
     confirmSaved: (paymentToken: string, returnUrl: string | undefined) =>
-      request(`/payments/${paymentId}/confirm`, isPayment, post({ payment_token: paymentToken, ...(returnUrl ? { return_url: returnUrl } : {}) })),
+      post(`/payments/${paymentId}/confirm`, isPayment, { payment_token: paymentToken, ...(returnUrl ? { return_url: returnUrl } : {}) }),
     /** Confirms with the chosen method; `payment_method_data` never holds card data (only a psp_token). */
     confirm: (method: ConfirmMethod, returnUrl: string | undefined) =>
-      request(`/payments/${paymentId}/confirm`, isPayment, post({ ...method, ...(returnUrl ? { return_url: returnUrl } : {}) })),
+      post(`/payments/${paymentId}/confirm`, isPayment, { ...method, ...(returnUrl ? { return_url: returnUrl } : {}) }),
     /**
      * External 3DS (next_action three_ds_invoke): the browser authenticates on this payment's own path of the API it
      * was configured with, never at a URL taken from a response. This frame runs no 3DS method (comp_ind U).
      */
     authenticateThreeDs: () =>
-      request(
+      post(
         `/payments/${paymentId}/3ds/authentication`,
         (value): value is ExternalThreeDsAuthenticationResponse => typeof (value as ExternalThreeDsAuthenticationResponse | null)?.trans_status === 'string',
-        post({ device_channel: 'BRW', threeds_method_comp_ind: 'U' }),
+        { device_channel: 'BRW', threeds_method_comp_ind: 'U' },
       ),
-    completeAuthorize: () => request(`/payments/${paymentId}/complete_authorize`, isPayment, post({})),
+    completeAuthorize: () => post(`/payments/${paymentId}/complete_authorize`, isPayment, {}),
     /** Session tokens of the wallets the list offers; a wallet without one is not shown. */
     walletSessionTokens: (wallets: string[]) =>
-      request(
+      post(
         '/payments/session_tokens',
         (value): value is SessionTokenResponse => Array.isArray((value as SessionTokenResponse | null)?.session_token),
-        post({ payment_id: paymentIdFromClientSecret(config.clientSecret), wallets }),
+        { payment_id: paymentIdFromClientSecret(config.clientSecret), wallets },
       ),
     /** Opens the wallet order (PayPal) that the confirm then names. */
     openWalletOrder: (wallet: string) =>
-      request(
+      post(
         `/payments/${paymentId}/post_session_tokens`,
         (value): value is WalletOrder => {
           const action = (value as PostSessionTokensResponse | null)?.next_action;
           return action?.type === 'invoke_sdk_client' && typeof action.next_action_data.order_id === 'string';
         },
-        post({ payment_method: 'wallet', payment_method_type: wallet }),
+        { payment_method: 'wallet', payment_method_type: wallet },
       ),
     /**
      * The only request that carries card data: from this frame (js_url's origin) to the API's vault, which answers
      * a single-use psp_token. The card is serialized here and nowhere else.
      */
     createVaultToken: (card: VaultCard) =>
-      request('/vault/tokens', isVaultToken, post({ ...card })),
+      post('/vault/tokens', isVaultToken, { ...card }),
   };
 }
 export type ApiClient = ReturnType<typeof createApiClient>;

@@ -1,6 +1,6 @@
 import { describe, expect, test, vi } from 'vitest';
 import { createApiClient } from './api-client';
-import { EARLY_LOAD_KEY, loadPaths, startLoadRequests, takeEarlyLoad, withPrefetched, type EarlyLoadWindow } from './load-requests';
+import { EARLY_LOAD_KEY, loadUrl, startLoadRequests, takeEarlyLoad, withPrefetched, type EarlyLoadWindow } from './load-requests';
 import { CONFIG } from './test-utils';
 
 const PAYMENT = { payment_id: 'pay_abc123', status: 'requires_payment_method', amount: 100, currency: 'INR' };
@@ -10,7 +10,7 @@ describe('load requests started by the boot script', () => {
   test('start the one load GET (methods with the payment expanded) as a simple request: the key in the URL, no header', () => {
     const fetch = vi.fn<typeof globalThis.fetch>(async () => new Response('{}'));
     const prefetched = startLoadRequests(CONFIG, fetch);
-    const url = CONFIG.apiBaseUrl + loadPaths(CONFIG.clientSecret, CONFIG.publishableKey).load;
+    const url = loadUrl(CONFIG);
     expect(url).toBe(
       `${CONFIG.apiBaseUrl}/account/payment_methods?client_secret=${encodeURIComponent(CONFIG.clientSecret)}&expand_payment=true&key=${encodeURIComponent(CONFIG.publishableKey)}`,
     );
@@ -71,7 +71,7 @@ describe('load requests started by the boot script', () => {
 
   test('another URL, or a POST to a started URL, is fetched normally', async () => {
     const started = Promise.resolve(new Response('"started"'));
-    const url = CONFIG.apiBaseUrl + loadPaths(CONFIG.clientSecret, CONFIG.publishableKey).load;
+    const url = loadUrl(CONFIG);
     const fetch = vi.fn<typeof globalThis.fetch>(async () => new Response('"fetched"'));
     const wrapped = withPrefetched(new Map([[url, started]]), fetch);
     expect(await (await wrapped(url, { method: 'POST' })).json()).toBe('fetched');

@@ -2,29 +2,26 @@ import type { ResolvedFrameConfig } from '../../protocol/frame-messages';
 import { PUBLISHABLE_KEY_QUERY_NAME, paymentIdFromClientSecret } from '../../protocol/ids';
 
 /**
- * A GET path of the frame with the publishable key as the `key` query parameter: with no custom header the GET is a
- * CORS simple request, so the browser sends it without an OPTIONS preflight (each client_secret makes a new URL, so
- * a preflight would never be cached). `path` already has a query.
- */
-export const withKeyParam = (path: string, publishableKey: string): string =>
-  `${path}&${PUBLISHABLE_KEY_QUERY_NAME}=${encodeURIComponent(publishableKey)}`;
-
-/**
  * The frame's GETs of a payment: `load`, the one request it needs before it can show anything (the methods and,
  * expanded, the payment itself: one request instead of two, and no preflight), and `payment`, which the wait
  * screens poll.
  */
-export function loadPaths(clientSecret: string, publishableKey: string): { load: string; payment: string } {
+export function loadPaths(clientSecret: string): { load: string; payment: string } {
   const secret = encodeURIComponent(clientSecret);
   const paymentId = encodeURIComponent(paymentIdFromClientSecret(clientSecret) ?? 'invalid');
-  return {
-    load: withKeyParam(`/account/payment_methods?client_secret=${secret}&expand_payment=true`, publishableKey),
-    payment: withKeyParam(`/payments/${paymentId}?client_secret=${secret}`, publishableKey),
-  };
+  return { load: `/account/payment_methods?client_secret=${secret}&expand_payment=true`, payment: `/payments/${paymentId}?client_secret=${secret}` };
 }
 
-/** Headers of the frame's POSTs (a body adds its content-type); its GETs carry the key in the URL instead. */
-export const apiHeaders = (publishableKey: string): Record<string, string> => ({ 'api-key': publishableKey });
+/**
+ * The URL of a GET of the frame (`path` has a query already): the publishable key rides in it as `key`. With no
+ * custom header the GET is a CORS simple request, sent without an OPTIONS preflight (each client_secret makes a new
+ * URL, so a preflight would never be cached). The frame's POSTs carry the key in the api-key header.
+ */
+export const apiGetUrl = (config: ResolvedFrameConfig, path: string): string =>
+  `${config.apiBaseUrl}${path}&${PUBLISHABLE_KEY_QUERY_NAME}=${encodeURIComponent(config.publishableKey)}`;
+
+/** The URL of the load GET, which the boot script starts and the app takes (withPrefetched matches it). */
+export const loadUrl = (config: ResolvedFrameConfig): string => apiGetUrl(config, loadPaths(config.clientSecret).load);
 
 /** Responses started before the frame app ran, by URL; each is handed out once. */
 export type Prefetched = Map<string, Promise<Response>>;
@@ -34,7 +31,7 @@ export type Prefetched = Map<string, Promise<Response>>;
  * parses instead of after it.
  */
 export function startLoadRequests(config: ResolvedFrameConfig, fetchImpl: typeof fetch): Prefetched {
-  const url = config.apiBaseUrl + loadPaths(config.clientSecret, config.publishableKey).load;
+  const url = loadUrl(config);
   const response = fetchImpl(url);
   // Handed out later; a failure is the taker's to report, not an unhandled rejection now.
   response.catch(() => {});

@@ -2,12 +2,12 @@ import { render } from 'preact';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { FrameEvent } from '../../protocol/frame-messages';
 import type { HostConnection } from './host-connection';
-import { loadPaths } from './load-requests';
+import { loadUrl } from './load-requests';
 import { start } from './main';
 import { CONFIG, METHODS, PAYMENT, json } from './test-utils';
 
 const PARAMS = { merchantOrigin: 'https://shop.example', channel: 'rail-test', config: CONFIG };
-const LOAD_URL = CONFIG.apiBaseUrl + loadPaths(CONFIG.clientSecret, CONFIG.publishableKey).load;
+const LOAD_URL = loadUrl(CONFIG);
 
 /** Starts the app with a started load request and records, for each event sent to the page, what the form showed then. */
 function startApp(answer: Promise<Response>, config = CONFIG) {
@@ -18,7 +18,7 @@ function startApp(answer: Promise<Response>, config = CONFIG) {
     emit: (event) => sent.push({ event, vpaField: root.querySelector('#rail-upi-vpa') !== null, skeleton: root.querySelector('[data-testid="loading"]') !== null }),
     destroy: () => {},
   };
-  start(root, { ...PARAMS, config }, new Map([[CONFIG.apiBaseUrl + loadPaths(config.clientSecret, config.publishableKey).load, answer]]), { host, started: () => {} });
+  start(root, { ...PARAMS, config }, new Map([[loadUrl(config), answer]]), { host, started: () => {} });
   return { root, sent };
 }
 
