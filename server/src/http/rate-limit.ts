@@ -10,8 +10,7 @@ import { createMiddleware } from 'hono/factory';
 import type { Clock } from '../kernel/clock';
 import { ApiError } from '../core/shared/errors';
 import type { AppEnv } from './env';
-import { PUBLISHABLE_KEY_QUERY_NAME } from '../../../protocol/ids';
-import { readApiKey } from './middleware/authenticate';
+import { queryKeyAsSent, readApiKey } from './middleware/authenticate';
 
 /**
  * client_reads: retrieve, poll status and the payment-method list with a publishable key; client_updates: update
@@ -170,7 +169,7 @@ export function rateLimit(deps: RateLimitDeps, surface: RateLimitedSurface) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const headerKey = readApiKey(c.req.header('api-key'), c.req.header('authorization'));
     if (headerKey?.startsWith('rail_full_')) return next();
-    const key = headerKey ?? (c.req.method === 'GET' || c.req.method === 'HEAD' ? c.req.query(PUBLISHABLE_KEY_QUERY_NAME) : undefined);
+    const key = headerKey ?? queryKeyAsSent(c.req.method, (name) => c.req.query(name));
     if (limits.perAddress !== null) {
       const wait = deps.limiter.take(`${surface} address ${sourceAddress(c, deps.trustedProxyHops)}`, limits.perAddress);
       if (wait !== undefined) throw tooManyRequests(c, wait);

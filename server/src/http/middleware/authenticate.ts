@@ -15,14 +15,19 @@ export function readApiKey(apiKeyHeader: string | undefined, authorization: stri
   return match?.[1];
 }
 
+/** The `key` query parameter as sent, on a GET or HEAD: where a browser's GET carries its publishable key. */
+export function queryKeyAsSent(method: string, query: (name: string) => string | undefined): string | undefined {
+  return method === 'GET' || method === 'HEAD' ? query(PUBLISHABLE_KEY_QUERY_NAME) : undefined;
+}
+
 /**
  * The key of a browser GET or HEAD that sent none in a header: the `key` query parameter (protocol/api/key-query.ts),
  * read only on routes that take a publishable key. Only a publishable key is accepted there: a secret or ephemeral
  * key (or anything else) in a URL is refused with ERR_1002, even beside a header key, since a URL lands in logs,
  * histories and Referer headers and the key must be rotated. A header key wins over a valid query key.
  */
-export function readQueryKey(method: string, queryKey: string | undefined): string | undefined {
-  if ((method !== 'GET' && method !== 'HEAD') || queryKey === undefined) return undefined;
+function readQueryKey(queryKey: string | undefined): string | undefined {
+  if (queryKey === undefined) return undefined;
   if (parseApiKey(queryKey)?.keyType !== 'open') {
     throw new ApiError('ERR_1002', 'Only a publishable key may be sent in the key query parameter; secret keys are never accepted in a URL.');
   }
@@ -39,7 +44,7 @@ export function readQueryKey(method: string, queryKey: string | undefined): stri
  */
 export function authenticate(deps: CoreDeps, allowed: readonly KeyKind[], options: { idempotency?: boolean } = {}) {
   return createMiddleware<AppEnv>(async (c, next) => {
-    const queryKey = allowed.includes('publishable') ? readQueryKey(c.req.method, c.req.query(PUBLISHABLE_KEY_QUERY_NAME)) : undefined;
+    const queryKey = allowed.includes('publishable') ? readQueryKey(queryKeyAsSent(c.req.method, (name) => c.req.query(name))) : undefined;
     const auth = await authenticateApiKey(deps, readApiKey(c.req.header('api-key'), c.req.header('authorization')) ?? queryKey);
     requireKeyKind(auth, allowed);
     const scope = ROUTE_SCOPES[routeKey(c.req.method === 'HEAD' ? 'GET' : c.req.method, c.req.routePath)];
