@@ -51,3 +51,19 @@ export function compiledOnce<Values extends Record<string, unknown>>(
     return db.executeQuery<Row>({ ...query, parameters });
   };
 }
+
+/**
+ * The placeholders of the values named `<prefix>:<name>`, by name: how a statement compiled once takes a group of
+ * values whose names or number make its shape (the columns an update sets, the ids of an `in` list).
+ */
+export function prefixed(values: Record<string, unknown>, prefix: string, value: (name: string) => never): Record<string, unknown> {
+  const group: Record<string, unknown> = {};
+  for (const name of Object.keys(values)) if (name.startsWith(`${prefix}:`)) group[name.slice(prefix.length + 1)] = value(name);
+  return group;
+}
+
+/** `group` as `<prefix>:<name>` values, for prefixed() (a list: its indexes are the names). */
+export function setPrefixed<Values extends Record<string, unknown>>(values: Values, prefix: string, group: object): Values {
+  for (const [name, groupValue] of Object.entries(group)) (values as Record<string, unknown>)[`${prefix}:${name}`] = groupValue;
+  return values;
+}

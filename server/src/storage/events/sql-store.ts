@@ -13,7 +13,7 @@ import type { WebhookAttemptsTable, WebhookEventsTable } from './schema';
 import type { DeliveryEndpoint, EventsStores, OutboxStore, WebhookStore } from './store';
 import type { Database } from '../schema';
 import { dateOrNull, type Db, inScope, insertResult, iso } from '../sql-rows';
-import { compiledOnce } from '../compiled-query';
+import { compiledOnce, prefixed, setPrefixed } from '../compiled-query';
 
 function toDeliveryEvent(row: Selectable<WebhookEventsTable>): WebhookEventRecord {
   return {
@@ -54,10 +54,7 @@ const leaseFree = (now: string) => (eb: ExpressionBuilder<Database, 'webhook_eve
 
 // The dispatcher's statements of every poll, compiled once (storage/compiled-query.ts); an `in` list's length is the
 // shape, its ids the values `event:<i>`.
-const eventIdsIn = (values: Record<string, unknown>, value: (name: string) => never) =>
-  Object.keys(values)
-    .filter((name) => name.startsWith('event:'))
-    .map((name) => value(name));
+const eventIdsIn = (values: Record<string, unknown>, value: (name: string) => never) => Object.values(prefixed(values, 'event', value)) as string[];
 
 const dueEventsQuery = compiledOnce<{ now: string; limit: number }>((db, value) =>
   db
@@ -156,8 +153,7 @@ export class SqlWebhookStore implements WebhookStore {
     if (candidates.length === 0) return [];
     // One conditional update for the whole batch (one statement, one commit): a row another instance claimed since
     // the select no longer matches, so each event goes to exactly one lease.
-    const values: Record<string, unknown> = { ...due, leaseId, lockedUntil: iso(lockedUntil) };
-    candidates.forEach((candidate, index) => (values[`event:${index}`] = candidate.event_id));
+    const values = setPrefixed({ ...due, leaseId, lockedUntil: iso(lockedUntil) }, 'event', candidates.map((candidate) => candidate.event_id));
     const rows = (await claimEventsQuery<Selectable<WebhookEventsTable>>(this.db, values, String(candidates.length))).rows;
     const order = new Map(candidates.map((candidate, index) => [candidate.event_id, index]));
     return rows.map(toDeliveryEvent).sort((a, b) => order.get(a.eventId)! - order.get(b.eventId)!);
@@ -217,8 +213,7 @@ export class SqlWebhookStore implements WebhookStore {
 
   async markNoEndpoint(eventIds: readonly string[], leaseId: string, now: Date): Promise<number> {
     if (eventIds.length === 0) return 0;
-    const values: Record<string, unknown> = { leaseId, now: iso(now) };
-    eventIds.forEach((eventId, index) => (values[`event:${index}`] = eventId));
+    const values = setPrefixed({ leaseId, now: iso(now) }, 'event', eventIds);
     const result = await markNoEndpointQuery(this.db, values, String(eventIds.length));
     return Number(result.numAffectedRows ?? 0n);
   }

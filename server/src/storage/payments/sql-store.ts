@@ -9,7 +9,7 @@ import type { PaymentAttemptPatch, PaymentAttemptRecord, PaymentCaptureRecord, P
 import type { PaymentAttemptsTable, PaymentCapturesTable, PaymentsTable } from './schema';
 import type { ClaimedPayment, NewPaymentAttempt, PaymentAttemptStore, PaymentCaptureStore, PaymentListStore, PaymentsStores, PaymentStore } from './store';
 import { type Db, inScope, insertResult, inTransaction, isPostgres, iso, jsonOrNull, parseJson } from '../sql-rows';
-import { compiledOnce } from '../compiled-query';
+import { compiledOnce, prefixed, setPrefixed } from '../compiled-query';
 import { eventsSqlStores, outboxEventRow } from '../events/sql-store';
 import type { OutboxEventRecord } from '../events/records';
 import type { WebhookEventsTable } from '../events/schema';
@@ -19,27 +19,8 @@ import type { WebhookEventsTable } from '../events/schema';
 type Values = Record<string, unknown>;
 const shapeOf = (values: Values) => Object.keys(values).join(',');
 
-/** The placeholders of the values named `<prefix>:<column>`, by column. */
-function prefixed(values: Values, prefix: string, value: (name: string) => never): Values {
-  const columns: Values = {};
-  for (const name of Object.keys(values)) if (name.startsWith(`${prefix}:`)) columns[name.slice(prefix.length + 1)] = value(name);
-  return columns;
-}
-
-/** `columns` as `<prefix>:<column>` values (`set:` by default: the columns an update sets). */
-function setValues(values: Values, columns: object, prefix = 'set'): Values {
-  for (const [column, columnValue] of Object.entries(columns)) values[`${prefix}:${column}`] = columnValue;
-  return values;
-}
-
 /** The placeholders of the `status:<i>` values. */
 const expectedStatuses = (values: Values, value: (name: string) => never): PaymentStatus[] => Object.values(prefixed(values, 'status', value)) as PaymentStatus[];
-
-/** `statuses` as `status:<i>` values: the statuses a conditional update expects. */
-function statusValues(values: Values, statuses: readonly PaymentStatus[]): Values {
-  statuses.forEach((status, index) => (values[`status:${index}`] = status));
-  return values;
-}
 
 /** The update of one payment's `set:` columns, its version counted up (the caller adds its condition). */
 function updatePayment(db: QueryCreator<Database>, value: (name: string) => never, values: Values) {
@@ -290,14 +271,14 @@ export class SqlPaymentAttemptStore implements PaymentAttemptStore {
   async updateLatestAttempt(scope: Scope, paymentId: string, patch: PaymentAttemptPatch): Promise<PaymentAttemptRecord | undefined> {
     const columns = attemptPatchColumns(patch);
     // One statement (one round trip on PostgreSQL): the newest attempt is found by the update itself.
-    const values = setValues({ accountId: scope.accountId, mode: scope.mode, paymentId }, columns);
+    const values = setPrefixed({ accountId: scope.accountId, mode: scope.mode, paymentId }, 'set', columns);
     const [row] = (await updateLatestAttemptQuery<Selectable<PaymentAttemptsTable>>(this.db, values, shapeOf(values))).rows;
     return row && toAttempt(row);
   }
 
   /** updateLatestAttempt without reading the attempt back. */
   async patchLatestAttempt(scope: Scope, paymentId: string, patch: PaymentAttemptPatch): Promise<void> {
-    const values = setValues({ accountId: scope.accountId, mode: scope.mode, paymentId }, attemptPatchColumns(patch));
+    const values = setPrefixed({ accountId: scope.accountId, mode: scope.mode, paymentId }, 'set', attemptPatchColumns(patch));
     await patchLatestAttemptQuery(this.db, values, shapeOf(values));
   }
 
@@ -576,7 +557,7 @@ class SqlPaymentStore implements PaymentStore {
     patch: PaymentPatch,
   ): Promise<PaymentRecord | undefined> {
     if (expectedStatuses.length === 0) return undefined;
-    const values = statusValues(setValues({ accountId: scope.accountId, mode: scope.mode, paymentId }, patchColumns(patch)), expectedStatuses);
+    const values = setPrefixed(setPrefixed({ accountId: scope.accountId, mode: scope.mode, paymentId }, 'set', patchColumns(patch)), 'status', expectedStatuses);
     const [row] = (await updatePaymentIfStatusQuery<Selectable<PaymentsTable>>(this.db, values, shapeOf(values))).rows;
     return row && toPayment(row);
   }
@@ -590,7 +571,7 @@ class SqlPaymentStore implements PaymentStore {
   ): Promise<ClaimedPayment | undefined> {
     if (expectedStatuses.length === 0) return undefined;
     if (isPostgres(this.db)) {
-      const values = statusValues(setValues({ accountId: scope.accountId, mode: scope.mode, paymentId }, patchColumns(patch)), expectedStatuses);
+      const values = setPrefixed(setPrefixed({ accountId: scope.accountId, mode: scope.mode, paymentId }, 'set', patchColumns(patch)), 'status', expectedStatuses);
       Object.assign(values, OPENED_ATTEMPT, { createdAt: iso(now), updatedAt: iso(now) });
       type Row = Selectable<PaymentsTable> & { opened_attempt_id: string; opened_attempt_number: number };
       const [row] = (await claimPaymentAndOpenAttemptQuery<Row>(this.db, values, shapeOf(values))).rows;
@@ -617,9 +598,9 @@ class SqlPaymentStore implements PaymentStore {
   ): Promise<PaymentRecord | undefined> {
     if (isPostgres(this.db)) {
       const values: Values = { accountId: scope.accountId, mode: scope.mode, paymentId, version };
-      setValues(values, patchColumns(patch));
-      if (attemptPatch !== undefined) setValues(values, attemptPatchColumns(attemptPatch), 'attempt');
-      if (event !== undefined) setValues(values, outboxEventRow(event), 'event');
+      setPrefixed(values, 'set', patchColumns(patch));
+      if (attemptPatch !== undefined) setPrefixed(values, 'attempt', attemptPatchColumns(attemptPatch));
+      if (event !== undefined) setPrefixed(values, 'event', outboxEventRow(event));
       const [row] = (await updatePaymentIfVersionWithEventQuery<Selectable<PaymentsTable>>(this.db, values, shapeOf(values))).rows;
       return row && toPayment(row);
     }
@@ -637,7 +618,7 @@ class SqlPaymentStore implements PaymentStore {
   async updatePaymentIfVersion(scope: Scope, paymentId: string, version: number, patch: PaymentPatch): Promise<PaymentRecord | undefined> {
     // PostgreSQL re-checks the WHERE clause on the newest row version after waiting for a concurrent writer's row
     // lock; SQLite runs one writer at a time. Either way only one of two writers that read `version` succeeds.
-    const values = setValues({ accountId: scope.accountId, mode: scope.mode, paymentId, version }, patchColumns(patch));
+    const values = setPrefixed({ accountId: scope.accountId, mode: scope.mode, paymentId, version }, 'set', patchColumns(patch));
     const [row] = (await updatePaymentIfVersionQuery<Selectable<PaymentsTable>>(this.db, values, shapeOf(values))).rows;
     return row && toPayment(row);
   }
