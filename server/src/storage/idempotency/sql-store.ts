@@ -1,12 +1,12 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../schema';
 import type { IdempotencyKeyRecord, IdempotencyScope, StoredResponse } from './records';
 import type { InsertResult } from '../../kernel/store-types';
 import type { IdempotencyKeysTable } from './schema';
-import { type Db, inScope, insertResult, isPostgres, iso } from '../sql-rows';
-import { NO_DURABLE_WAIT } from '../sqlite-group-commit';
+import { type Db, inScope, insertResult, iso } from '../sql-rows';
 import { groupCommitOf } from '../database';
 import { compiledOnce } from '../compiled-query';
+import { insertWithoutSyncWait } from '../insert-without-sync-wait';
 import type { IdempotencyStore, IdempotencyStores } from './store';
 
 /** A fresh in-flight claim: the request it belongs to, no response yet. Shared by the first claim and a reclaim. */
@@ -64,18 +64,10 @@ function insertClaim(db: Db, value: (name: keyof ClaimValues & string) => never)
     .onConflict((oc) => oc.doNothing());
 }
 
-// The two statements of every request with a key, compiled once (storage/compiled-query.ts).
-const insertClaimQuery = compiledOnce<ClaimValues>((db, value) => insertClaim(db, value).modifyEnd(sql.raw(NO_DURABLE_WAIT)));
-
-/**
- * PostgreSQL's form of NO_DURABLE_WAIT: the inserted row turns synchronous_commit off for the statement's own
- * transaction (set_config local, so the session keeps it on), and the claim commits without waiting for its WAL
- * flush. PostgreSQL flushes its WAL in order, so the next durable commit covers the claim: the operation's own, or
- * the answer's update that the request waits for before it answers. A conflict inserts nothing and sets nothing.
- */
-const insertClaimWithoutCommitWaitQuery = compiledOnce<ClaimValues>((db, value) =>
-  insertClaim(db, value).returning(sql<string>`set_config('synchronous_commit', 'off', true)`.as('synchronous_commit')),
-);
+// The two statements of every request with a key, compiled once (storage/compiled-query.ts). The claim only keeps
+// concurrent repeats out: the request goes on as soon as the row is in, and waits for its durability before it
+// answers (the operation's own commit is usually the sync that covers it; else the answer's update).
+const insertClaimQuery = insertWithoutSyncWait<ClaimValues, 'idempotency_keys'>(insertClaim);
 
 const completeQuery = compiledOnce<{
   accountId: string;
@@ -127,11 +119,7 @@ export class SqlIdempotencyStore implements IdempotencyStore {
   constructor(private readonly db: Db) {}
 
   async insertClaim(record: IdempotencyKeyRecord): Promise<{ result: InsertResult; durable: Promise<void> }> {
-    // The claim only keeps concurrent repeats out: the request goes on as soon as the row is in (NO_DURABLE_WAIT),
-    // and waits for its durability before it answers (the operation's own commit is usually the sync that covers it).
-    // Inside a transaction the setting would weaken the whole transaction's commit: there the claim waits as any write.
-    const withoutCommitWait = isPostgres(this.db) && !this.db.isTransaction;
-    const result = await (withoutCommitWait ? insertClaimWithoutCommitWaitQuery : insertClaimQuery)(this.db, {
+    const result = await insertClaimQuery(this.db, {
       accountId: record.accountId,
       mode: record.mode,
       keyKind: record.keyKind,

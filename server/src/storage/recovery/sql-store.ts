@@ -1,20 +1,18 @@
 import type { JsonObject } from '../../../../protocol/api/payments';
-import { sql } from 'kysely';
-import { type Db, inScope, insertResult, isPostgres, iso } from '../sql-rows';
-import { NO_DURABLE_WAIT } from '../sqlite-group-commit';
-import { compiledOnce } from '../compiled-query';
+import { type Db, inScope, insertResult, iso } from '../sql-rows';
+import { insertWithoutSyncWait } from '../insert-without-sync-wait';
 import type { RailLedgerKey, RecoveryLeaseKey } from './records';
 import type { RailLedgerStore, RecoveryLeaseStore, RecoveryStores } from './store';
 
-// A mapped copy of RailLedgerKey: compiledOnce's values need an index signature, which an interface does not give.
+// A mapped copy of RailLedgerKey: a compiled statement's values need an index signature, which an interface does not give.
 type RailAnswerValues = { [Name in keyof RailLedgerKey]: RailLedgerKey[Name] } & { answer: string; createdAt: string };
 
 /**
  * The insert of a rail's answer; the first answer for a key stays. The ledger is the simulated rails' own memory (a
  * real rail keeps its answers on its side), so it need not be durable before Rail goes on: the payment's answer,
  * written next, is, and one sync of the WAL covers everything written before it (SQLite's group commit; PostgreSQL
- * flushes its WAL in order). The insert so commits without waiting for its own sync (NO_DURABLE_WAIT; on
- * PostgreSQL synchronous_commit off for its own transaction): one durable wait fewer per confirm. A power loss before
+ * flushes its WAL in order). The insert so commits without waiting for its own sync (insertWithoutSyncWait): one
+ * durable wait fewer per confirm. A power loss before
  * any later sync loses an answer nobody was told about, as the rail had never received the call: the payment stays
  * where its claim left it, and crash recovery asks the rail again under the same reference.
  */
@@ -33,20 +31,14 @@ function insertRailAnswer(db: Db, value: (name: keyof RailAnswerValues & string)
     .onConflict((oc) => oc.columns(['account_id', 'mode', 'rail', 'operation', 'reference']).doNothing());
 }
 
-// Compiled once (storage/compiled-query.ts).
-const insertRailAnswerQuery = compiledOnce<RailAnswerValues>((db, value) => insertRailAnswer(db, value).modifyEnd(sql.raw(NO_DURABLE_WAIT)));
-const insertRailAnswerWithoutCommitWaitQuery = compiledOnce<RailAnswerValues>((db, value) =>
-  insertRailAnswer(db, value).returning(sql<string>`set_config('synchronous_commit', 'off', true)`.as('synchronous_commit')),
-);
+const insertRailAnswerQuery = insertWithoutSyncWait<RailAnswerValues, 'rail_ledger'>(insertRailAnswer);
 
 /** The Kysely implementation of RailLedgerStore (SQLite and PostgreSQL). */
 export class SqlRailLedgerStore implements RailLedgerStore {
   constructor(private readonly db: Db) {}
 
   async rememberRailAnswer(key: RailLedgerKey, answer: JsonObject, now: Date): Promise<JsonObject> {
-    // Inside a caller's transaction the setting would weaken the whole transaction's commit: there it waits as any write.
-    const withoutCommitWait = isPostgres(this.db) && !this.db.isTransaction;
-    const inserted = await (withoutCommitWait ? insertRailAnswerWithoutCommitWaitQuery : insertRailAnswerQuery)(this.db, {
+    const inserted = await insertRailAnswerQuery(this.db, {
       accountId: key.accountId,
       mode: key.mode,
       rail: key.rail,
