@@ -130,9 +130,9 @@ export function inlineFrameStylesheet(): Plugin {
       const css = stylesheets[0]!;
       const source = String(css.type === 'asset' ? css.source : '');
       if (/<\/style/i.test(source)) throw new Error('the frame stylesheet would end its <style> element early');
-      const link = new RegExp(`<link rel="stylesheet"[^>]*href="/frame/${css.fileName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"[^>]*>`);
       const document = String(html.source);
-      if (!link.test(document)) throw new Error(`index.html does not link ${css.fileName}`);
+      const link = /<link rel="stylesheet"[^>]*>/.exec(document)?.[0];
+      if (link === undefined || !link.includes(`href="/frame/${css.fileName}"`)) throw new Error(`index.html does not link ${css.fileName}`);
       html.source = document.replace(link, () => `<style>${source}</style>`);
       delete bundle[css.fileName];
     },
