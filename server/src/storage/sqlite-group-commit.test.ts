@@ -170,26 +170,58 @@ describe('SQLite group commit', () => {
     }
   });
 
-  test('writes committed while a sync runs wait for the next sync', async () => {
+  test('writes made while a sync runs share one COMMIT when it ends, and wait for the next sync', async () => {
     const s = await heldSyncStore();
     try {
       let first = false;
-      let second = false;
+      let later = 0;
       const one = s.held.transaction((tx) => tx.railLedger.rememberRailAnswer(key('first'), { kind: 'pending' }, new Date())).then(() => (first = true));
       await s.turns(10);
       expect(s.pending.length).toBe(1);
-      const two = s.held.transaction((tx) => tx.railLedger.rememberRailAnswer(key('second'), { kind: 'pending' }, new Date())).then(() => (second = true));
+      const commitsBefore = s.group.commits;
+      const laterWrites = [
+        s.held.transaction((tx) => tx.railLedger.rememberRailAnswer(key('second'), { kind: 'pending' }, new Date())),
+        s.held.transaction((tx) => tx.railLedger.rememberRailAnswer(key('third'), { kind: 'pending' }, new Date())),
+        plainWrite(s.db, 'fourth'),
+      ].map((write) => write.then(() => (later += 1)));
       await s.turns(10);
-      expect(s.seen('second')).toBe(1);
+      // Held open behind the running sync: not committed yet, so another connection does not see them.
+      expect(['second', 'third', 'fourth'].map(s.seen)).toEqual([0, 0, 0]);
+      expect(s.group.commits).toBe(commitsBefore);
       s.pending.shift()!.resolve();
       await one;
       await s.turns(10);
-      expect([first, second]).toEqual([true, false]);
+      // Committed together once the sync ended, and waiting for the sync that covers them.
+      expect(['second', 'third', 'fourth'].map(s.seen)).toEqual([1, 1, 1]);
+      expect(s.group.commits).toBe(commitsBefore + 1);
+      expect([first, later]).toEqual([true, 0]);
       expect(s.pending.length).toBe(1);
       s.pending.shift()!.resolve();
-      await two;
-      expect(s.group.syncs).toBeGreaterThanOrEqual(2);
+      await Promise.all(laterWrites);
+      expect(later).toBe(3);
     } finally {
+      await s.close();
+    }
+  });
+
+  test('another connection of the same process writes at once: the batch held open behind a sync is committed first', async () => {
+    const s = await heldSyncStore();
+    const other = openDatabase({ sqliteFile: join(dir, 'held.sqlite') }).db as Kysely<Database>;
+    try {
+      const one = s.held.transaction((tx) => tx.railLedger.rememberRailAnswer(key('first'), { kind: 'pending' }, new Date()));
+      await s.turns(10);
+      const held = s.held.transaction((tx) => tx.railLedger.rememberRailAnswer(key('held-open'), { kind: 'pending' }, new Date()));
+      await s.turns(10);
+      expect(s.seen('held-open')).toBe(0);
+      // Without the hand-over this write waits for the write lock on the thread that would end the sync: "database is locked".
+      await plainWrite(other, 'from-the-other');
+      expect([s.seen('held-open'), s.seen('from-the-other')]).toEqual([1, 1]);
+      while (s.pending.length > 0 || !(await Promise.race([Promise.all([one, held]).then(() => true), s.turns(5).then(() => false)]))) {
+        s.pending.splice(0).forEach((sync) => sync.resolve());
+        await s.turns(5);
+      }
+    } finally {
+      await other.destroy();
       await s.close();
     }
   });

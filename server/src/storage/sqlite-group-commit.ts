@@ -3,7 +3,8 @@
  * fsync runs off the event loop.
  *
  * A logical transaction (Store.transaction) is a SAVEPOINT inside one open database transaction, the batch; RELEASE
- * ends it, and the batch COMMITs at the next turn of the event loop when no logical transaction is in progress. The
+ * ends it, and the batch COMMITs at the next turn of the event loop when no logical transaction is in progress, or,
+ * while a sync runs, as soon as that sync ends (what it would commit earlier waits for the next sync anyway). The
  * connection runs with synchronous=NORMAL, so COMMIT only writes the WAL; durability comes from an fdatasync of the
  * WAL file on libuv's thread pool (the same sync synchronous=FULL would do inside COMMIT, on the event loop's
  * thread, where under load it was most of what a payment cost: docs/benchmarks-reading.md). One sync covers every
@@ -12,9 +13,10 @@
  * power loss loses only transactions nobody was told about. A logical transaction that fails rolls back to its
  * savepoint and leaves the batch intact.
  *
- * A write outside a logical transaction (a single statement) joins the open batch, or autocommits when none is open
- * (so it holds the write lock only while it runs: another connection to the file, as in the two-instance tests,
- * never waits for this process's event loop); either way its caller resumes only after a sync covers it, as a
+ * A write outside a logical transaction (a single statement) joins the open batch, or opens one while a sync runs, or
+ * else autocommits (so an idle server holds the write lock only while a statement runs, and another process's
+ * connection to the file waits at most for one sync; another connection of this process has the batch committed
+ * before it writes, peersByFile); either way its caller resumes only after a sync covers it, as a
  * transaction's does, unless its SQL ends with NO_DURABLE_WAIT (the Idempotency-Key claim), whose caller waits
  * for writtenSoFarDurable() before it answers. Reads may see a logical
  * transaction's writes before its batch is durable (one connection); what they answer is never acknowledged as a
@@ -65,6 +67,13 @@ export function walSync(sqlite: SqliteHandle): SyncCommitted {
  */
 export const NO_DURABLE_WAIT = '/* rail: no durable wait */';
 
+/**
+ * The group commits of this process by database file. A batch kept open while a sync runs holds the file's write
+ * lock; another connection of the same process that waited for it would block the thread that ends the sync (SQLite's
+ * busy wait sleeps), so before it writes it has its peers commit what they hold. Other processes wait a sync at most.
+ */
+const peersByFile = new Map<string, Set<SqliteGroupCommit>>();
+
 export class SqliteGroupCommit {
   #batchOpen = false;
   /** The batch now open (or the next one); ids of committed batches are below it. */
@@ -93,7 +102,19 @@ export class SqliteGroupCommit {
   constructor(
     private readonly sqlite: SqliteHandle,
     private readonly syncCommitted: SyncCommitted = walSync(sqlite),
-  ) {}
+  ) {
+    if (sqlite.memory) return;
+    let peers = peersByFile.get(sqlite.name);
+    if (peers === undefined) peersByFile.set(sqlite.name, (peers = new Set()));
+    peers.add(this);
+  }
+
+  /** Has the other connections of this process to the same file commit their open batches (see peersByFile). */
+  #commitPeers(): void {
+    const peers = peersByFile.get(this.sqlite.name);
+    if (peers === undefined || peers.size < 2) return;
+    for (const peer of peers) if (peer !== this) peer.flush(true);
+  }
 
   /**
    * A statement about to run. One that writes (is not read-only: `insert ... returning` writes too) outside a logical
@@ -102,6 +123,9 @@ export class SqliteGroupCommit {
    */
   noteStatement(readonly: boolean, sql = ''): void {
     if (readonly || this.#activeTransactions > 0) return;
+    if (!this.#batchOpen) this.#commitPeers();
+    // While a sync runs, an autocommit would be one more COMMIT waiting for the same next sync as the open batch.
+    if (this.#syncing !== undefined) this.#openBatch();
     this.#singleWrite = this.#batchOpen ? 'in-batch' : 'autocommit';
     this.#singleWriteWaits = !sql.endsWith(NO_DURABLE_WAIT);
   }
@@ -113,6 +137,7 @@ export class SqliteGroupCommit {
 
   #openBatch(): void {
     if (this.#batchOpen) return;
+    this.#commitPeers();
     this.sqlite.exec('BEGIN IMMEDIATE');
     this.#batchOpen = true;
   }
@@ -184,9 +209,13 @@ export class SqliteGroupCommit {
     return waits ? id : undefined;
   }
 
-  /** Commits the open batch unless a logical transaction is in progress (its end schedules the next try). */
-  flush(): void {
-    if (!this.#batchOpen || this.#activeTransactions > 0) return;
+  /**
+   * Commits the open batch unless a logical transaction is in progress (its end schedules the next try) or a sync
+   * runs: what commits now waits for the next sync anyway, so the batch stays open and takes in more until that
+   * sync ends, and one COMMIT writes the WAL pages they share once instead of once each. `now` commits even then.
+   */
+  flush(now = false): void {
+    if (!this.#batchOpen || this.#activeTransactions > 0 || (this.#syncing !== undefined && !now)) return;
     const id = this.#batchId;
     this.#batchOpen = false;
     this.#batchId += 1;
@@ -220,6 +249,7 @@ export class SqliteGroupCommit {
       // After a failed sync nothing becomes durable again: batches committed while it ran, and the open one, are
       // refused now rather than left waiting for a sync that will never start.
       this.#settle(error === undefined ? through : Number.POSITIVE_INFINITY, error);
+      this.flush();
       this.#startSync();
     };
     let started: Promise<void>;
@@ -255,15 +285,16 @@ export class SqliteGroupCommit {
   whileNoWrites<T>(work: () => Promise<T>): Promise<T> {
     if (this.#holdConnection === undefined) return work();
     return this.#holdConnection(() => {
-      this.flush();
+      this.flush(true);
       return work();
     });
   }
 
   /** Commits the open batch and waits until everything committed is durable (before closing the connection). */
   async drain(): Promise<void> {
-    this.flush();
+    this.flush(true);
     while (this.#syncing !== undefined) await this.#syncing;
+    peersByFile.get(this.sqlite.name)?.delete(this);
   }
 }
 
