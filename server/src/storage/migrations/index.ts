@@ -13,6 +13,7 @@ import { migration0013Recurring } from './0013-recurring';
 import { migration0014Recovery } from './0014-recovery';
 import { migration0015Capture } from './0015-capture';
 import { migration0016Keys } from './0016-keys';
+import { migration0017PaymentIndexes } from './0017-payment-indexes';
 
 /** In-code migrations, in order. File names sort; Kysely applies them by name. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0014_recovery': migration0014Recovery,
   '0015_capture': migration0015Capture,
   '0016_keys': migration0016Keys,
+  '0017_payment_indexes': migration0017PaymentIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
