@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
+import { keepPrepared } from './prepared-statements';
 import type { Db } from './sql-rows';
 
 /** Where one call's value goes in a query compiled once (compiledOnce). */
@@ -44,6 +45,7 @@ export function compiledOnce<Values extends Record<string, unknown>>(
     if (compiled === undefined) {
       const query = build(db, ((name: string) => new Slot(name)) as (name: string) => never, values).compile();
       compiled = { query, slots: query.parameters.map((parameter) => (parameter instanceof Slot ? parameter.name : undefined)) };
+      keepPrepared(query.sql);
       shapes.set(shape, compiled);
     }
     const { query, slots } = compiled;

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, type Transaction, type SqliteDatabase as KyselySqliteDatabase, type SqliteStatement } from 'kysely';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, SqliteCheckpointer } from './sqlite-checkpointer';
+import { sendPreparedByName } from './prepared-statements';
 import { GroupCommitSqliteDialect, SqliteGroupCommit, walSync, type SyncCommitted } from './sqlite-group-commit';
 import type Pg from 'pg';
 import type { Database } from './schema';
@@ -122,6 +123,7 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
       types: pgTypes(pg),
     });
     pool.on('error', (error) => options.onIdleConnectionError?.(error));
+    pool.on('connect', (client) => sendPreparedByName(client));
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), engine: 'postgres' };
   }
   mkdirSync(dirname(options.sqliteFile), { recursive: true });
