@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { cryptoIds, derivedIds, type IdGenerator } from './ids';
+import { cryptoIds, derivedIds, timeBase62, type IdGenerator } from './ids';
 
 /** Counts what it is asked, so a test can see which calls reach the base generator. */
 function countingBase(): IdGenerator & { calls: string[] } {
@@ -55,4 +55,32 @@ test('events, attempts, keys and secrets come from the base generator, random as
 test('cryptoIds draws every id at random', () => {
   expect(cryptoIds.id('payment')).not.toBe(cryptoIds.id('payment'));
   expect(cryptoIds.id('payment')).toMatch(/^pay_[A-Za-z0-9]{20}$/);
+});
+
+test('payments, attempts, events and refunds get ids that start with the time: a later id sorts after an earlier one, byte for byte', async () => {
+  for (const kind of ['payment', 'attempt', 'event', 'refund'] as const) {
+    const earlier = cryptoIds.id(kind);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    const later = cryptoIds.id(kind);
+    expect(earlier).toMatch(/^[a-z]+_[A-Za-z0-9]{20}$/);
+    expect(Buffer.compare(Buffer.from(earlier), Buffer.from(later))).toBe(-1);
+    // The same millisecond's ids still differ: 13 random characters follow the time.
+    expect(new Set(Array.from({ length: 1000 }, () => cryptoIds.id(kind))).size).toBe(1000);
+  }
+});
+
+test('the time part is base62 in byte order, 7 characters, and grows with the time', () => {
+  expect(timeBase62(0)).toBe('0000000');
+  expect(timeBase62(61)).toBe('000000z');
+  expect(timeBase62(62)).toBe('0000010');
+  const instants = [Date.UTC(2026, 0, 1), Date.UTC(2026, 0, 1) + 1, Date.UTC(2030, 5, 1), Date.UTC(2080, 0, 1)];
+  const encoded = instants.map(timeBase62);
+  expect([...encoded].sort()).toEqual(encoded);
+});
+
+test('tokens, keys, sessions and the other kinds stay wholly random: no shared time prefix', () => {
+  for (const kind of ['pspToken', 'session', 'invitation', 'customer'] as const) {
+    const prefixes = new Set(Array.from({ length: 50 }, () => cryptoIds.id(kind).split('_')[1]!.slice(0, 4)));
+    expect(prefixes.size).toBeGreaterThan(40);
+  }
 });

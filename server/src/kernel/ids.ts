@@ -53,7 +53,39 @@ export function hmacBase62(key: string | Buffer, label: string, length: number):
   return out;
 }
 
+/**
+ * The kinds written at payment rate whose generated ids start with the time. An id is its table's key, and a
+ * random key puts every insert on another leaf of the key's index: under load each COMMIT then wrote one WAL page
+ * per insert per index, and most of a COMMIT's cost is those page writes. Ids that start with the time land on
+ * the same last leaves (1.12x calls/s, 0.89x CPU per call on SQLite in a same-window A/B). Kinds that a caller may
+ * hold as a reference to something not its own (tokens, sessions, invitations, keys) stay wholly random.
+ */
+const TIME_ORDERED_KINDS: ReadonlySet<IdKind> = new Set<IdKind>(['payment', 'attempt', 'event', 'refund']);
+
+/** Characters of the time part: base62 in byte order, so that text order (SQLite's, and PostgreSQL's C collation) is time order. */
+const ORDERED_BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+/** 62^7 ms is some 111 years: the time part of 7 characters wraps in 2081. */
+const TIME_LENGTH = 7;
+
+/** `TIME_LENGTH` base62 characters of the milliseconds since the epoch, in byte order. */
+export function timeBase62(ms: number): string {
+  let out = '';
+  let rest = Math.floor(ms);
+  for (let i = 0; i < TIME_LENGTH; i += 1) {
+    out = ORDERED_BASE62[rest % 62]! + out;
+    rest = Math.floor(rest / 62);
+  }
+  return out;
+}
+
+/**
+ * Ids of TIME_ORDERED_KINDS: the time, then 13 random characters (77 bits: no two ids of one millisecond collide in
+ * practice); the others: 20 random characters. Both are the prefix plus 20 base62 characters of api-conventions.
+ */
 export const cryptoIds: IdGenerator = {
-  id: (kind) => `${ID_PREFIX[kind]}_${randomBase62(GENERATED_ID_RANDOM_LENGTH)}`,
+  id: (kind) =>
+    TIME_ORDERED_KINDS.has(kind)
+      ? `${ID_PREFIX[kind]}_${timeBase62(Date.now())}${randomBase62(GENERATED_ID_RANDOM_LENGTH - TIME_LENGTH)}`
+      : `${ID_PREFIX[kind]}_${randomBase62(GENERATED_ID_RANDOM_LENGTH)}`,
   secret: (length) => randomBase62(length),
 };
