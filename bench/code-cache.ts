@@ -74,7 +74,8 @@ async function openProfile(): Promise<{ browser: Browser; context: BrowserContex
 if (process.argv[1]?.endsWith('bench/code-cache.ts')) {
   const subject = await startSubject(here);
   const profile = await openProfile();
-  const traceFile = join(mkdtempSync(join(tmpdir(), 'rail-code-cache-trace-')), 'mount.json');
+  const traceDir = mkdtempSync(join(tmpdir(), 'rail-code-cache-trace-'));
+  const traceFile = join(traceDir, 'mount.json');
   try {
     console.log(`${OFF_THE_RECORD ? 'off-the-record' : 'on-disk'} profile${EXTRA_ARGS.length > 0 ? `, ${EXTRA_ARGS.join(' ')}` : ''}`);
     for (let load = 1; load <= LOADS; load += 1) {
@@ -89,5 +90,6 @@ if (process.argv[1]?.endsWith('bench/code-cache.ts')) {
   } finally {
     await profile.close();
     await subject.stop();
+    rmSync(traceDir, { recursive: true, force: true });
   }
 }
