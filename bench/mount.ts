@@ -8,7 +8,7 @@
  * Part of `npm run bench`; never a test.
  *
  * Before/after: BENCH_MOUNT_BASELINE=<another built checkout> (npm run build there) measures that checkout too,
- * in the same run, rounds interleaved (ABBA), so both see the same machine load:
+ * in the same run, rounds interleaved (ABBA), so both see the same machine load; each round's figures go to stderr:
  *   BENCH_MOUNT_BASELINE=/tmp/rail-main node --import tsx bench/mount.ts
  * BENCH_MOUNT_LATENCY_MS=40 adds that latency to every request (Chromium network emulation), as a deployment's
  * round trips would; loopback alone hides what overlapping requests saves.
@@ -280,6 +280,8 @@ export async function mountBench(): Promise<MountResult> {
         times[i]!.cold.push(cold);
         times[i]!.warm.push(warm);
       }
+      // Every round's figures, so an A/B can be read round by round and not only by its medians.
+      if (baseline) console.error(`round ${index + 1}: cold ${times.map((t) => t.cold[index]!.ms.toFixed(0)).join(' / ')} ms, warm ${times.map((t) => t.warm[index]!.ms.toFixed(0)).join(' / ')} ms (this checkout / baseline)`);
     }
     if (TRACE_FILE !== undefined) await traceMount(browser, current, TRACE_FILE);
     const jsUrl = current.jsUrl;
