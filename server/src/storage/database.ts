@@ -5,6 +5,8 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, type Transaction, type SqliteDatabase as KyselySqliteDatabase, type SqliteStatement } from 'kysely';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, SqliteCheckpointer } from './sqlite-checkpointer';
 import { sendPreparedByName } from './prepared-statements';
+import { KEY_LOOKUP_TABLES, KeyLookupCache } from './accounts/key-lookup-cache';
+import { SqliteTableWatch } from './sqlite-table-watch';
 import { GroupCommitSqliteDialect, SqliteGroupCommit, walSync, type SyncCommitted } from './sqlite-group-commit';
 import type Pg from 'pg';
 import type { Database } from './schema';
@@ -58,6 +60,13 @@ const groupCommits = new WeakMap<Kysely<Database>, SqliteGroupCommit>();
 
 const checkpointers = new WeakMap<Kysely<Database>, SqliteCheckpointer>();
 
+const keyLookupCaches = new WeakMap<Kysely<Database>, KeyLookupCache>();
+
+/** The in-process cache of API key look-ups of a SQLite database opened here (none on PostgreSQL, nor in a transaction). */
+export function keyLookupCacheOf(db: Kysely<Database>): KeyLookupCache | undefined {
+  return keyLookupCaches.get(db);
+}
+
 /** The checkpoint worker of a SQLite database opened here (undefined for PostgreSQL and in-memory databases). */
 export function checkpointerOf(db: Kysely<Database>): SqliteCheckpointer | undefined {
   return checkpointers.get(db);
@@ -92,19 +101,21 @@ const STATEMENT_CACHE_SIZE = 1_000;
  * and preparing costs as much as running a small statement. better-sqlite3 runs one statement at a time, so a cached
  * statement is never in use twice (Kysely's stream, which would hold one open, is not used here).
  */
-export function withStatementCache(sqlite: SqliteDatabase.Database, size = STATEMENT_CACHE_SIZE, group?: SqliteGroupCommit): KyselySqliteDatabase {
-  const statements = new Map<string, SqliteStatement>();
+export function withStatementCache(sqlite: SqliteDatabase.Database, size = STATEMENT_CACHE_SIZE, group?: SqliteGroupCommit, watch?: SqliteTableWatch): KyselySqliteDatabase {
+  const statements = new Map<string, { statement: SqliteStatement; readonly: boolean; writesWatched: boolean }>();
   return {
     close: () => sqlite.close(),
     prepare: (sql: string): SqliteStatement => {
-      let statement = statements.get(sql);
-      if (statement === undefined) {
-        statement = sqlite.prepare(sql) as unknown as SqliteStatement;
+      let entry = statements.get(sql);
+      if (entry === undefined) {
+        const statement = sqlite.prepare(sql);
+        entry = { statement: statement as unknown as SqliteStatement, readonly: statement.readonly, writesWatched: !statement.readonly && watch?.touches(sql) === true };
         if (statements.size >= size) statements.delete(statements.keys().next().value as string);
-        statements.set(sql, statement);
+        statements.set(sql, entry);
       }
-      group?.noteStatement((statement as unknown as SqliteDatabase.Statement).readonly, sql);
-      return statement;
+      if (entry.writesWatched) watch?.noteWrite();
+      group?.noteStatement(entry.readonly, sql);
+      return entry.statement;
     },
   };
 }
@@ -150,10 +161,13 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
         whileNoWrites: (work) => group.whileNoWrites(work),
       });
   if (checkpointer !== undefined) sqlite.pragma(`wal_autocheckpoint = ${options.fallbackAutocheckpointPages ?? FALLBACK_AUTOCHECKPOINT_PAGES}`);
+  const watch = new SqliteTableWatch(sqlite, KEY_LOOKUP_TABLES);
+  group.onWritesSettled(() => watch.noteSettled());
   const db = new Kysely<Database>({
-    dialect: new GroupCommitSqliteDialect({ database: withStatementCache(sqlite, STATEMENT_CACHE_SIZE, group) }, group, () => checkpointer?.stop()),
+    dialect: new GroupCommitSqliteDialect({ database: withStatementCache(sqlite, STATEMENT_CACHE_SIZE, group, watch) }, group, () => checkpointer?.stop()),
   });
   groupCommits.set(db, group);
+  keyLookupCaches.set(db, new KeyLookupCache(watch));
   if (checkpointer !== undefined) checkpointers.set(db, checkpointer);
   return { db, engine: 'sqlite' };
 }

@@ -98,6 +98,8 @@ export class SqliteGroupCommit {
   syncs = 0;
   /** The driver's hold of the connection (GroupCommitSqliteDriver), once Kysely has made it. */
   #holdConnection: (<T>(work: () => Promise<T>) => Promise<T>) | undefined;
+  /** Told when this connection holds no uncommitted write any more (storage/sqlite-table-watch.ts). */
+  #onSettled: (() => void) | undefined;
 
   constructor(
     private readonly sqlite: SqliteHandle,
@@ -192,6 +194,7 @@ export class SqliteGroupCommit {
    * next sync covers. Otherwise undefined.
    */
   released(): number | undefined {
+    if (!this.#batchOpen) this.#onSettled?.();
     const write = this.#singleWrite;
     if (write === undefined) return undefined;
     this.#singleWrite = undefined;
@@ -222,8 +225,10 @@ export class SqliteGroupCommit {
     try {
       this.sqlite.exec('COMMIT');
       this.commits += 1;
+      this.#onSettled?.();
     } catch (error) {
       if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
+      this.#onSettled?.();
       this.#failed.set(id, error);
       if (this.#failed.size > 100) this.#failed.delete(this.#failed.keys().next().value as number);
       const batch = this.#batches.get(id);
@@ -269,6 +274,11 @@ export class SqliteGroupCommit {
       if (error === undefined) batch.resolve();
       else batch.reject(error);
     }
+  }
+
+  /** Calls `listener` whenever this connection has just committed or rolled back all it wrote. */
+  onWritesSettled(listener: () => void): void {
+    this.#onSettled = listener;
   }
 
   /** Set by the driver: runs `work` holding the connection, which every statement waits for. */

@@ -1,4 +1,6 @@
-import type { Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
+import { keyLookupCacheOf } from '../database';
+import type { Database } from '../schema';
 import type { AccountSettings } from '../../kernel/account-settings-types';
 import type { InsertResult, Scope } from '../../kernel/store-types';
 import type { ApiScope } from '../../../../protocol/api/keys';
@@ -202,6 +204,11 @@ class SqlApiKeyStore implements ApiKeyStore {
   }
 
   async findApiKeyByHash(keyHash: string): Promise<KeyWithAccount | undefined> {
+    const cache = keyLookupCacheOf(this.db as Kysely<Database>);
+    return cache === undefined ? this.#readApiKeyByHash(keyHash) : cache.lookUp(keyHash, () => this.#readApiKeyByHash(keyHash));
+  }
+
+  async #readApiKeyByHash(keyHash: string): Promise<KeyWithAccount | undefined> {
     const [row] = (await findApiKeyByHashQuery<ApiKeyWithAccountRow>(this.db, { keyHash })).rows;
     if (row === undefined) return undefined;
     const defaultProfile =
