@@ -15,9 +15,24 @@ import type { Database } from '../schema';
 import { dateOrNull, type Db, inScope, insertResult, iso } from '../sql-rows';
 import { compiledOnce, prefixed, setPrefixed } from '../compiled-query';
 
+/**
+ * An event as its delivery reads it. The dispatcher posts `body`, the stored bytes; `payload`, the same envelope
+ * parsed, is parsed only when something reads it (an event's detail view), not for every event a claim returns.
+ */
 function toDeliveryEvent(row: Selectable<WebhookEventsTable>): WebhookEventRecord {
+  let payload: JsonObject | undefined;
   return {
-    ...toEvent(row),
+    eventId: row.event_id,
+    accountId: row.account_id,
+    mode: row.mode,
+    eventType: row.event_type,
+    objectType: row.object_type as OutboxEventRecord['objectType'],
+    objectId: row.object_id,
+    get payload(): JsonObject {
+      payload ??= JSON.parse(row.payload) as JsonObject;
+      return payload;
+    },
+    createdAt: new Date(row.created_at),
     body: row.payload,
     deliveryStatus: row.delivery_status,
     attemptCount: row.attempt_count,
