@@ -22,17 +22,11 @@ import { compiledOnce, prefixed, setPrefixed } from '../compiled-query';
 function toDeliveryEvent(row: Selectable<WebhookEventsTable>): WebhookEventRecord {
   let payload: JsonObject | undefined;
   return {
-    eventId: row.event_id,
-    accountId: row.account_id,
-    mode: row.mode,
-    eventType: row.event_type,
-    objectType: row.object_type as OutboxEventRecord['objectType'],
-    objectId: row.object_id,
+    ...eventColumns(row),
     get payload(): JsonObject {
       payload ??= JSON.parse(row.payload) as JsonObject;
       return payload;
     },
-    createdAt: new Date(row.created_at),
     body: row.payload,
     deliveryStatus: row.delivery_status,
     attemptCount: row.attempt_count,
@@ -243,7 +237,8 @@ export class SqlWebhookStore implements WebhookStore {
   }
 }
 
-export function toEvent(row: Selectable<WebhookEventsTable>): OutboxEventRecord {
+/** An event's own columns, without its payload. */
+function eventColumns(row: Selectable<WebhookEventsTable>): Omit<OutboxEventRecord, 'payload'> {
   return {
     eventId: row.event_id,
     accountId: row.account_id,
@@ -251,9 +246,12 @@ export function toEvent(row: Selectable<WebhookEventsTable>): OutboxEventRecord 
     eventType: row.event_type,
     objectType: row.object_type as OutboxEventRecord['objectType'],
     objectId: row.object_id,
-    payload: JSON.parse(row.payload) as JsonObject,
     createdAt: new Date(row.created_at),
   };
+}
+
+export function toEvent(row: Selectable<WebhookEventsTable>): OutboxEventRecord {
+  return { ...eventColumns(row), payload: JSON.parse(row.payload) as JsonObject };
 }
 
 /** The row of a new outbox event, waiting for its first delivery. */
