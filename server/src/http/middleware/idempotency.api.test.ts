@@ -55,6 +55,20 @@ forEachEngine('Idempotency-Key', (engine) => {
   const deps = () => ({ store: h.store, clock: h.clock, ids: cryptoIds });
   const scope = () => ({ accountId: h.boot.account.accountId, mode: 'test' as const, keyKind: 'secret' });
 
+  test('the key adds no parse of the body: the fingerprint and the route share one JSON.parse', async () => {
+    const text = JSON.stringify({ amount: 1501, currency: 'INR', payment_method_data: UPI('success@upi') });
+    const parsesOfBody = async (idempotencyKey?: string) => {
+      const parse = vi.spyOn(JSON, 'parse');
+      try {
+        expect((await post('/payments', text, idempotencyKey)).status).toBe(200);
+        return parse.mock.calls.filter(([source]) => source === text).length;
+      } finally {
+        parse.mockRestore();
+      }
+    };
+    expect(await parsesOfBody(newKey())).toBe(await parsesOfBody());
+  });
+
   test('a claim that never becomes durable (a failed WAL sync) fails the request with ERR_5000 instead of answering it', async () => {
     const store = h.store.idempotency;
     const insertClaim = store.insertClaim.bind(store);
