@@ -69,6 +69,17 @@ forEachEngine('Idempotency-Key', (engine) => {
     expect(await parsesOfBody(newKey())).toBe(await parsesOfBody());
   });
 
+  test('a body nested too deep for the canonical text is fingerprinted by its bytes: its 4xx is stored and replayed', async () => {
+    const deep = `${'['.repeat(50_000)}${']'.repeat(50_000)}`;
+    const key = newKey();
+    const first = await post('/payments', deep, key);
+    expect(first.status).toBe(400);
+    const again = await post('/payments', deep, key);
+    expect(again.status).toBe(400);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.text()).toBe(await first.text());
+  });
+
   test('a claim that never becomes durable (a failed WAL sync) fails the request with ERR_5000 instead of answering it', async () => {
     const store = h.store.idempotency;
     const insertClaim = store.insertClaim.bind(store);

@@ -39,7 +39,11 @@ async function fingerprintOf(c: Context<AppEnv>): Promise<{ path: string; finger
     // Parsed once for this request: parseJsonBody takes the same value.
     const body = await requestBodyJson(c);
     if (body.kind === 'empty') return { path, fingerprint: requestFingerprint(c.req.method, path, { json: {} }) };
-    if (body.kind === 'value') return { path, fingerprint: requestFingerprint(c.req.method, path, { json: body.value }) };
+    try {
+      if (body.kind === 'value') return { path, fingerprint: requestFingerprint(c.req.method, path, { json: body.value }) };
+    } catch {
+      // nested too deep for the canonical text (RangeError): the raw bytes, and the JSON parser answers ERR_2003.
+    }
     // not JSON after all: the raw bytes are the fingerprint, and the JSON parser answers ERR_2005 (stored).
   }
   return { path, fingerprint: requestFingerprint(c.req.method, path, { raw }) };
