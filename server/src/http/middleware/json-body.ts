@@ -72,9 +72,12 @@ export const parseJsonBody = createMiddleware<AppEnv>(async (c, next) => {
     if (found.nul !== undefined) {
       throw new ApiError('ERR_2003', 'Strings may not contain the NUL character (U+0000).', { fieldName: found.nul || 'body' });
     }
-    c.req.bodyCache.json = Promise.resolve(value);
-    // Hono's c.req.json() (used by the validator and rejectRawCardNumbers) re-parses the cached text, not the
-    // json cache: an empty body must read as `{}` there too, or JSON.parse('') escapes as a 500.
+    const parsed = Promise.resolve(value);
+    c.req.bodyCache.json = parsed;
+    // Hono's c.req.json() (used by the validator and rejectRawCardNumbers) parses the cached text again at every
+    // call, not the json cache: it answers this value instead (an empty body is `{}` there too). Its readers only
+    // read it. The text of an empty body reads as `{}` too, as it did when c.req.json() parsed it.
+    c.req.json = (() => parsed) as typeof c.req.json;
     if (body.kind === 'empty') (c.req.bodyCache as { text?: unknown }).text = Promise.resolve('{}');
   }
   await next();
