@@ -77,3 +77,31 @@ export async function requestBodyText(c: Context): Promise<string> {
   }
   return c.req.text();
 }
+
+/** The body read as JSON: empty (blank text), the parsed value, or not JSON at all. */
+export type JsonBody = { kind: 'empty' } | { kind: 'value'; value: unknown } | { kind: 'invalid' };
+
+const parsedBodies = new WeakMap<object, Promise<JsonBody>>();
+
+/**
+ * The body parsed as JSON once per request, for every reader that wants it parsed (the Idempotency-Key
+ * fingerprint, then parseJsonBody): each used to run JSON.parse over the same text. Each reader decides what an
+ * empty or invalid body means to it. The value is shared: readers must not change it.
+ */
+export function requestBodyJson(c: Context): Promise<JsonBody> {
+  let parsed = parsedBodies.get(c.req);
+  if (parsed === undefined) {
+    parsed = requestBodyText(c).then(parseJsonText);
+    parsedBodies.set(c.req, parsed);
+  }
+  return parsed;
+}
+
+function parseJsonText(text: string): JsonBody {
+  if (text.trim() === '') return { kind: 'empty' };
+  try {
+    return { kind: 'value', value: JSON.parse(text) as unknown };
+  } catch {
+    return { kind: 'invalid' };
+  }
+}

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { cryptoIds, derivedIds, timeBase62, type IdGenerator } from './ids';
+import { cryptoIds, derivedIds, hmacBase62, timeBase62, type IdGenerator } from './ids';
 
 /** Counts what it is asked, so a test can see which calls reach the base generator. */
 function countingBase(): IdGenerator & { calls: string[] } {
@@ -84,3 +84,13 @@ test('tokens, keys, sessions and the other kinds stay wholly random: no shared t
     expect(prefixes.size).toBeGreaterThan(40);
   }
 });
+
+test('derived ids stay what earlier versions derived (a retry after an upgrade must find the first run\'s objects)', () => {
+  const ids = derivedIds('acc_ABC|test|secret|key-1|0123456789abcdef', cryptoIds);
+  expect([ids.id('payment'), ids.id('payment'), ids.id('refund')]).toEqual(PINNED_DERIVED_IDS);
+  expect(hmacBase62('k', 'label', 32)).toBe(PINNED_BASE62);
+});
+
+/** Derived by the version of 2026-11 (HMAC-SHA512 through createHmac): any change of the derivation must keep them. */
+const PINNED_DERIVED_IDS = ['pay_4S5tKEH97fmO5bxuuZei', 'pay_On01oozZ2nSkkfAINmqt', 'ref_7x7fQmOc2Dx70SHe8VS2'];
+const PINNED_BASE62 = 'UexEbuxtGLEXtWVX7wEjvqI6N5O839FY';

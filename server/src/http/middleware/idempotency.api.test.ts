@@ -55,6 +55,32 @@ forEachEngine('Idempotency-Key', (engine) => {
   const deps = () => ({ store: h.store, clock: h.clock, ids: cryptoIds });
   const scope = () => ({ accountId: h.boot.account.accountId, mode: 'test' as const, keyKind: 'secret' });
 
+  test('a request parses its body once, with the key or without: the fingerprint, parseJsonBody and the validator share it', async () => {
+    const text = JSON.stringify({ amount: 1501, currency: 'INR', payment_method_data: UPI('success@upi') });
+    const parsesOfBody = async (idempotencyKey?: string) => {
+      const parse = vi.spyOn(JSON, 'parse');
+      try {
+        expect((await post('/payments', text, idempotencyKey)).status).toBe(200);
+        return parse.mock.calls.filter(([source]) => source === text).length;
+      } finally {
+        parse.mockRestore();
+      }
+    };
+    expect(await parsesOfBody()).toBe(1);
+    expect(await parsesOfBody(newKey())).toBe(1);
+  });
+
+  test('a body nested too deep for the canonical text is fingerprinted by its bytes: its 4xx is stored and replayed', async () => {
+    const deep = `${'['.repeat(50_000)}${']'.repeat(50_000)}`;
+    const key = newKey();
+    const first = await post('/payments', deep, key);
+    expect(first.status).toBe(400);
+    const again = await post('/payments', deep, key);
+    expect(again.status).toBe(400);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.text()).toBe(await first.text());
+  });
+
   test('a claim that never becomes durable (a failed WAL sync) fails the request with ERR_5000 instead of answering it', async () => {
     const store = h.store.idempotency;
     const insertClaim = store.insertClaim.bind(store);

@@ -5,29 +5,46 @@ import { beginIdempotentRequest, finishIdempotentRequest, IDEMPOTENCY_HEADER, pa
 import { derivedIds } from '../../kernel/ids';
 import type { StoredResponse } from '../../storage/idempotency/records';
 import type { AppEnv } from '../env';
-import { requestBodyBytes, requestBodyText } from '../request-body';
+import { requestBodyBytes, requestBodyJson } from '../request-body';
+import { isJsonContentType } from './json-body';
 
 /** Set on a replayed response (Stripe's name). */
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 /** Response headers kept with a stored response; the rest (CORS, x-request-id) belong to the replaying request. */
 const STORED_HEADERS = ['content-type', 'allow', 'retry-after'];
 
-const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+/**
+ * The path with its query as `new URL(url)` gives them (pathname + search), read from the URL's text: c.req.url is
+ * always a serialized http(s) URL (the adapter's or a Web Request's href), whose path begins at the first `/` after
+ * the authority and whose fragment, if any, at the first `#`. An empty query (`?` alone) is no search, as in URL.
+ */
+export function pathWithQuery(url: string): string {
+  const authority = url.startsWith('http://') ? 7 : url.startsWith('https://') ? 8 : -1;
+  const start = authority === -1 ? -1 : url.indexOf('/', authority);
+  if (start === -1) {
+    const parsed = new URL(url);
+    return `${parsed.pathname}${parsed.search}`;
+  }
+  const hash = url.indexOf('#', start);
+  const end = hash === -1 ? url.length : hash;
+  const query = url.indexOf('?', start);
+  return query !== -1 && query === end - 1 ? url.slice(start, query) : url.slice(start, end);
+}
 
 async function fingerprintOf(c: Context<AppEnv>): Promise<{ path: string; fingerprint: string }> {
-  const url = new URL(c.req.url);
-  const path = `${url.pathname}${url.search}`;
-  // The bytes (not text) so a later multipart or binary reader sees the exact bytes through Hono's body cache.
+  const path = pathWithQuery(c.req.url);
+  // The bytes first (not text) so a later multipart or binary reader sees the exact bytes through Hono's body cache.
   const raw = await requestBodyBytes(c);
-  const contentType = c.req.header('content-type')?.split(';')[0]?.trim() ?? '';
-  if (JSON_MEDIA_TYPE.test(contentType)) {
-    const text = await requestBodyText(c);
-    if (text.trim() === '') return { path, fingerprint: requestFingerprint(c.req.method, path, { json: {} }) };
+  if (isJsonContentType(c.req.header('content-type'))) {
+    // Parsed once for this request: parseJsonBody takes the same value.
+    const body = await requestBodyJson(c);
+    if (body.kind === 'empty') return { path, fingerprint: requestFingerprint(c.req.method, path, { json: {} }) };
     try {
-      return { path, fingerprint: requestFingerprint(c.req.method, path, { json: JSON.parse(text) as unknown }) };
+      if (body.kind === 'value') return { path, fingerprint: requestFingerprint(c.req.method, path, { json: body.value }) };
     } catch {
-      // not JSON after all: the raw bytes are the fingerprint, and the JSON parser answers ERR_2005 (stored).
+      // nested too deep for the canonical text (RangeError): the raw bytes, and the JSON parser answers ERR_2003.
     }
+    // not JSON after all: the raw bytes are the fingerprint, and the JSON parser answers ERR_2005 (stored).
   }
   return { path, fingerprint: requestFingerprint(c.req.method, path, { raw }) };
 }

@@ -2,7 +2,7 @@ import { createMiddleware } from 'hono/factory';
 import { ApiError } from '../../core/shared/errors';
 import { containsRawCardNumber } from '../../core/vault/card-number-guard';
 import type { AppEnv } from '../env';
-import { requestBodyText } from '../request-body';
+import { requestBodyJson } from '../request-body';
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
@@ -58,15 +58,10 @@ export const rejectNulInUrl = createMiddleware<AppEnv>(async (c, next) => {
  */
 export const parseJsonBody = createMiddleware<AppEnv>(async (c, next) => {
   if (isJsonContentType(c.req.header('content-type'))) {
-    const text = await requestBodyText(c);
-    let value: unknown = {};
-    if (text.trim() !== '') {
-      try {
-        value = JSON.parse(text);
-      } catch {
-        throw new ApiError('ERR_2005', 'The request body is not valid JSON.');
-      }
-    }
+    // Parsed once per request: the Idempotency-Key fingerprint may have parsed it already.
+    const body = await requestBodyJson(c);
+    if (body.kind === 'invalid') throw new ApiError('ERR_2005', 'The request body is not valid JSON.');
+    const value = body.kind === 'value' ? body.value : {};
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw new ApiError('ERR_2005', 'The request body must be a JSON object.');
     }
@@ -77,10 +72,13 @@ export const parseJsonBody = createMiddleware<AppEnv>(async (c, next) => {
     if (found.nul !== undefined) {
       throw new ApiError('ERR_2003', 'Strings may not contain the NUL character (U+0000).', { fieldName: found.nul || 'body' });
     }
-    c.req.bodyCache.json = Promise.resolve(value);
-    // Hono's c.req.json() (used by the validator and rejectRawCardNumbers) re-parses the cached text, not the
-    // json cache: an empty body must read as `{}` there too, or JSON.parse('') escapes as a 500.
-    if (text.trim() === '') (c.req.bodyCache as { text?: unknown }).text = Promise.resolve('{}');
+    const parsed = Promise.resolve(value);
+    c.req.bodyCache.json = parsed;
+    // Hono's c.req.json() (used by the validator and rejectRawCardNumbers) parses the cached text again at every
+    // call, not the json cache: it answers this value instead (an empty body is `{}` there too). Its readers only
+    // read it. The text of an empty body reads as `{}` too, as it did when c.req.json() parsed it.
+    c.req.json = (() => parsed) as typeof c.req.json;
+    if (body.kind === 'empty') (c.req.bodyCache as { text?: unknown }).text = Promise.resolve('{}');
   }
   await next();
 });
