@@ -100,7 +100,12 @@ export type PaymentResult = {
  */
 export type { ClientErrorCode } from './client-errors';
 
-export type ConfirmOutcome = { payment: PaymentResult } | { error: ApiErrorObject };
+/**
+ * `focused`: the error names a field of the frame, which it focused. A cross-origin frame's own focus() does not
+ * take the page's focus from the button that confirmed, so the host then focuses the iframe and has the frame focus
+ * the field again (runtime/src/rail.ts).
+ */
+export type ConfirmOutcome = { payment: PaymentResult } | { error: ApiErrorObject; focused?: true };
 
 export type ConfirmRequest = {
   return_url?: string;
@@ -112,7 +117,8 @@ export type FrameMethods = {
   update(config: FrameConfigUpdate): void;
   /** Validates the form, confirms the payment and follows wait screens until a final status or their deadline. */
   confirm(request: ConfirmRequest): Promise<ConfirmOutcome>;
-  focus(): void;
+  /** Focuses the input of `field` (a field_name of an error), or the selected method's first control. */
+  focus(field?: string): void;
   blur(): void;
   clear(): void;
 };

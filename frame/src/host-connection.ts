@@ -9,7 +9,7 @@ export function methodsOnceStarted(app: Promise<FrameMethods>): FrameMethods {
   return {
     update: (config) => void app.then((methods) => methods.update(config)),
     confirm: async (request) => (await app).confirm(request),
-    focus: () => void app.then((methods) => methods.focus()),
+    focus: (field) => void app.then((methods) => methods.focus(field)),
     blur: () => void app.then((methods) => methods.blur()),
     clear: () => void app.then((methods) => methods.clear()),
   };

@@ -74,10 +74,13 @@ export function start(
     confirm: async (request) => {
       const outcome = await model.confirm(request);
       // Move the customer to the field to fix (validation in the frame, or the vault refusing a field).
-      if ('error' in outcome && outcome.error.field_name) fieldInput(outcome.error.field_name)?.focus();
-      return outcome;
+      const field = 'error' in outcome && outcome.error.field_name ? fieldInput(outcome.error.field_name) : null;
+      if (field === null) return outcome;
+      field.focus();
+      return { ...outcome, focused: true };
     },
-    focus: () => firstControl()?.focus(),
+    // `field` comes from the page: anything but a string focuses the first control.
+    focus: (field) => (typeof field === 'string' ? fieldInput(field) : firstControl())?.focus(),
     blur: () => (document.activeElement as HTMLElement | null)?.blur(),
     clear: () => model.clear(),
   };

@@ -13,6 +13,8 @@ export interface PaymentElementHandle {
   /** The connected frame, or the error that keeps it from being usable (not mounted, load failure, unmounted). */
   remote(): Promise<FrameRemote | ApiErrorObject>;
   push(update: FrameConfigUpdate): void;
+  /** Gives the iframe the page's focus, and within the frame `field` (a field_name) or its first control. */
+  focusFrame(field?: string): void;
 }
 
 export interface ElementContext {
@@ -158,6 +160,15 @@ export function createPaymentElement(context: ElementContext, initialOptions: Pa
   }
 
   /** Calls a frame method once the connection is up; element methods are fire-and-forget. */
+  /**
+   * Focus moves into a cross-origin frame only from the embedding page, and focusing the iframe leaves the frame's
+   * own focus on its body: so the iframe first, then the frame focuses `field` (or its first control).
+   */
+  function focusFrame(field?: string): void {
+    mounted?.iframe.focus();
+    callFrame((remote) => remote.focus(field));
+  }
+
   function callFrame(call: (remote: FrameRemote) => Promise<unknown>): void {
     mounted?.remote.then((remote) => {
       if ('code' in remote) return;
@@ -181,9 +192,7 @@ export function createPaymentElement(context: ElementContext, initialOptions: Pa
       return element;
     },
     focus(): PaymentElement {
-      // Focus moves into a cross-origin frame only from the embedding page, so focus the iframe first.
-      mounted?.iframe.focus();
-      callFrame((remote) => remote.focus());
+      focusFrame();
       return element;
     },
     blur(): PaymentElement {
@@ -215,5 +224,6 @@ export function createPaymentElement(context: ElementContext, initialOptions: Pa
     push(update: FrameConfigUpdate): void {
       callFrame((remote) => remote.update(update));
     },
+    focusFrame,
   };
 }

@@ -141,6 +141,32 @@ describe('rail.confirmPayment()', () => {
     expect(await rail.confirmPayment({ elements })).toEqual({ error });
   });
 
+  test('when the frame focused the field its error names, the iframe gets the page\'s focus; the merchant sees the error alone', async () => {
+    const error = { type: 'validation_error', code: 'ERR_6005', message: 'The card number is not valid.', field_name: 'card_number' };
+    const { rail, elements, connections, remote } = setup({ error, focused: true });
+    const element = elements.create('payment');
+    element.mount('#payment');
+    connections[0]!.connect();
+    expect(await rail.confirmPayment({ elements })).toEqual({ error });
+    expect(document.activeElement).toBe(document.querySelector('#payment iframe'));
+    // Focusing the iframe leaves the frame's focus on its body: the frame is asked to focus the field again.
+    await flush();
+    expect(remote.focus).toHaveBeenCalledWith('card_number');
+  });
+
+  test('an error the frame did not focus a field for leaves the page\'s focus where it is', async () => {
+    const error = { type: 'invalid_request_error', code: 'ERR_2003', message: 'amount is invalid.', field_name: 'amount' };
+    const { rail, elements, connections, remote } = setup({ error });
+    elements.create('payment').mount('#payment');
+    connections[0]!.connect();
+    const button = document.body.appendChild(document.createElement('button'));
+    button.focus();
+    expect(await rail.confirmPayment({ elements })).toEqual({ error });
+    expect(document.activeElement).toBe(button);
+    await flush();
+    expect(remote.focus).not.toHaveBeenCalled();
+  });
+
   const BAD_PARAMS: [string, object, string, string | undefined][] = [
     ['no options', {}, 'ERR_6002', 'elements'],
     ['an unknown redirect', { redirect: 'never' }, 'ERR_2003', 'redirect'],

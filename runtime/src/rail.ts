@@ -99,7 +99,10 @@ export function createRail(publishableKey: string, options: RailOptions | undefi
     } catch {
       return { error: railError(handle.isMounted() ? 'ERR_6003' : 'ERR_6006', 'The payment frame stopped answering during confirm.') };
     }
-    if ('error' in outcome) return { error: outcome.error };
+    if ('error' in outcome) {
+      if (outcome.focused) handle.focusFrame(outcome.error.field_name);
+      return { error: outcome.error };
+    }
     const { payment } = outcome;
     const action = payment.next_action;
     // Only a URL from the API's own next_action may move the top window, and only to http(s).
