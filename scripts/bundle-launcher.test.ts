@@ -52,6 +52,17 @@ describe('bundle-launcher', () => {
     expect(caches()).toEqual(written);
   });
 
+  test('sets the server V8 flags before the bundle runs', () => {
+    // Records each v8.setFlagsFromString call on stdout (syncBuiltinESMExports hands the launcher's ES import the spy).
+    const spy = join(dir, 'flags-spy.cjs');
+    writeFileSync(
+      spy,
+      "const v8 = require('node:v8'); const set = v8.setFlagsFromString; v8.setFlagsFromString = (flags) => { process.stdout.write(`v8 flags: ${flags}\\n`); set(flags); }; require('node:module').syncBuiltinESMExports();\n",
+    );
+    const output = execFileSync(process.execPath, ['-r', spy, launcher], { encoding: 'utf8' });
+    expect(output).toBe('v8 flags: --heap-growing-percent=30\nran from its own file\n');
+  });
+
   test("maps the bundle's frames to the sources through the source map", () => {
     const stack = run('throw');
     expect(stack).toMatch(/^Error: from the bundle\n {4}at failHere \(.*entry\.ts:4:9\)/);
