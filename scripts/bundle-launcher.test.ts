@@ -1,10 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { SourceMap, type SourceMapPayload } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 // @ts-expect-error: a plain JavaScript build script, without declarations
 import { buildLaunchedBundle } from './build-server.mjs';
+// @ts-expect-error: a plain JavaScript module, without declarations
+import { MappingsIndex } from './bundle-launcher.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'rail-launcher-'));
 const entry = join(dir, 'entry.ts');
@@ -52,9 +55,41 @@ describe('bundle-launcher', () => {
     expect(caches()).toEqual(written);
   });
 
+  test('sets the server V8 flags before the bundle runs', () => {
+    // Records each v8.setFlagsFromString call on stdout (syncBuiltinESMExports hands the launcher's ES import the spy).
+    const spy = join(dir, 'flags-spy.cjs');
+    writeFileSync(
+      spy,
+      "const v8 = require('node:v8'); const set = v8.setFlagsFromString; v8.setFlagsFromString = (flags) => { process.stdout.write(`v8 flags: ${flags}\\n`); set(flags); }; require('node:module').syncBuiltinESMExports();\n",
+    );
+    const output = execFileSync(process.execPath, ['-r', spy, launcher], { encoding: 'utf8' });
+    expect(output).toBe('v8 flags: --heap-growing-percent=30\nran from its own file\n');
+  });
+
   test("maps the bundle's frames to the sources through the source map", () => {
     const stack = run('throw');
     expect(stack).toMatch(/^Error: from the bundle\n {4}at failHere \(.*entry\.ts:4:9\)/);
+  });
+
+  test('MappingsIndex finds the entry node:module SourceMap finds, at every position of the bundle', () => {
+    const bundle = join(dir, 'out', 'bundle.cjs');
+    const payload = JSON.parse(readFileSync(`${bundle}.map`, 'utf8')) as SourceMapPayload;
+    const reference = new SourceMap(payload);
+    const lines = readFileSync(bundle, 'utf8').split('\n');
+    // Checkpoints at every segment, every second and third, and the default: lookups start from each kind of place.
+    for (const segmentsPerCheckpoint of [1, 2, 3, undefined]) {
+      const index = new MappingsIndex(payload.mappings, payload.sources, segmentsPerCheckpoint);
+      let mapped = 0;
+      for (let line = 0; line <= lines.length + 1; line += 1) {
+        for (let column = 0; column <= (lines[line]?.length ?? 3) + 2; column += 1) {
+          const expected = reference.findEntry(line, column) as { originalSource?: string; originalLine?: number; originalColumn?: number };
+          const entry = index.findEntry(line, column) as typeof expected;
+          expect([line, column, entry.originalSource, entry.originalLine, entry.originalColumn]).toEqual([line, column, expected.originalSource, expected.originalLine, expected.originalColumn]);
+          if (entry.originalSource !== undefined) mapped += 1;
+        }
+      }
+      expect(mapped).toBeGreaterThan(100);
+    }
   });
 
   test('a rebuild deletes the caches of the previous bundle', async () => {
