@@ -32,6 +32,8 @@ export interface CompositionOptions {
   sqliteFile: string;
   /** Where SQLite keeps the bytes of uploaded files; default `files/` beside sqliteFile (RAIL_DATA_DIR/files). */
   filesDir?: string;
+  /** Named prepared statements on PostgreSQL (on unless false; storage/prepared-statements.ts). */
+  pgPreparedStatements?: boolean;
   poolSize?: number;
   onIdleConnectionError?: (error: Error) => void;
   clock: Clock;
@@ -70,6 +72,7 @@ export async function compose(options: CompositionOptions): Promise<Composition>
     databaseUrl: options.databaseUrl,
     sqliteFile: options.sqliteFile,
     ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}),
+    ...(options.pgPreparedStatements !== undefined ? { preparedStatements: options.pgPreparedStatements } : {}),
     ...(options.onIdleConnectionError !== undefined ? { onIdleConnectionError: options.onIdleConnectionError } : {}),
   });
   const store = new SqlStore(db, engine);

@@ -30,6 +30,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ RAIL_DEMO: 'maybe' })).toThrow(/RAIL_DEMO/);
   });
 
+  test('PostgreSQL prepared statements: on by default, off for a pooler that cannot keep them (docs/operations.md)', () => {
+    expect(loadConfig({}).pgPreparedStatements).toBe(true);
+    expect(loadConfig({ RAIL_PG_PREPARED_STATEMENTS: 'off' }).pgPreparedStatements).toBe(false);
+    expect(() => loadConfig({ RAIL_PG_PREPARED_STATEMENTS: 'no' })).toThrow(/RAIL_PG_PREPARED_STATEMENTS/);
+  });
+
   test('security e-mail and key rotation settings (docs/keys.md)', () => {
     expect(loadConfig({})).toMatchObject({ smtpUrl: undefined, securityEmailFrom: 'Rail security <security@rail.local>', keys: { rotationLimit: { limit: 10, windowSeconds: 3600 } } });
     const config = loadConfig({ RAIL_SMTP_URL: 'smtps://user:pass@mail.example.com:465', RAIL_SECURITY_EMAIL_FROM: 'ops@example.com', RAIL_KEY_ROTATION_LIMIT: '3/60' });

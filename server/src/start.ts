@@ -180,6 +180,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     if (vaultKey.source === 'generated') logger.warn(`generated a vault key in ${join(config.dataDir, VAULT_KEY_FILE)}; set RAIL_VAULT_KEY in production`);
     composed = await compose({
       databaseUrl: config.databaseUrl,
+      pgPreparedStatements: config.pgPreparedStatements,
       sqliteFile: join(config.dataDir, 'rail.sqlite'),
       onIdleConnectionError: (error) => logger.warn({ error: error.message }, 'an idle PostgreSQL connection failed; the pool replaces it'),
       clock: systemClock,

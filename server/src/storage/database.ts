@@ -21,6 +21,12 @@ export interface OpenDatabaseOptions {
   /** PostgreSQL pool size (16 by default). */
   poolSize?: number;
   /**
+   * PostgreSQL: the statements compiled once run as named prepared statements (storage/prepared-statements.ts); on
+   * unless false. A pooler in transaction mode that does not keep prepared statements across its server connections
+   * (PgBouncer before 1.21, or without max_prepared_statements) needs false (RAIL_PG_PREPARED_STATEMENTS=off).
+   */
+  preparedStatements?: boolean;
+  /**
    * Told when an idle pooled PostgreSQL connection fails (server restart, terminated backend). The pool has already
    * dropped that connection and opens a new one for the next query; without a listener pg's pool would rethrow the
    * error as an uncaught exception and stop the process.
@@ -134,7 +140,7 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
       types: pgTypes(pg),
     });
     pool.on('error', (error) => options.onIdleConnectionError?.(error));
-    pool.on('connect', (client) => sendPreparedByName(client));
+    if (options.preparedStatements !== false) pool.on('connect', (client) => sendPreparedByName(client));
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), engine: 'postgres' };
   }
   mkdirSync(dirname(options.sqliteFile), { recursive: true });

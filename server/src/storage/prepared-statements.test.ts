@@ -36,4 +36,16 @@ forEachEngine('Prepared statements', (engine) => {
       await db.destroy();
     }
   });
+
+  test.runIf(engine === 'postgres')('with preparedStatements false (RAIL_PG_PREPARED_STATEMENTS=off) nothing is prepared', async () => {
+    const { db } = openDatabase({ databaseUrl: h.database.databaseUrl, sqliteFile: h.database.sqliteFile, poolSize: 1, preparedStatements: false });
+    try {
+      const ledger = new SqlRailLedgerStore(db);
+      const key = { accountId: h.boot.account.accountId, mode: 'test' as const, rail: 'upi', operation: 'authorize', reference: 'unprepared-1' };
+      expect(await ledger.rememberRailAnswer(key, { kind: 'pending' }, new Date('2025-01-01T00:00:00.000Z'))).toEqual({ kind: 'pending' });
+      expect((await sql<{ name: string }>`select name from pg_prepared_statements`.execute(db)).rows).toEqual([]);
+    } finally {
+      await db.destroy();
+    }
+  });
 });
