@@ -369,6 +369,23 @@ forEachEngine('Webhook dispatcher', (engine) => {
       });
     });
 
+    test('without an endpoint events are marked no_endpoint without a claim; one another instance holds is left to it', async () => {
+      const s = await setup({ url: null });
+      const receiver = new FakeReceiver(s.clock, () => ({ status: 200, body: '' }));
+      const held = await insertEvent(s);
+      const now = s.clock.now();
+      const other = await s.openStore();
+      expect((await other.webhooks.claimDueEvents(now, new Date(now.getTime() + 60_000), 'lease_other', 10)).map((event) => event.eventId)).toEqual([held]);
+      const free = await insertEvent(s);
+      expect(await new WebhookDispatcher(s, config(receiver)).runOnce()).toBe(1);
+      expect(await find(s, free)).toMatchObject({ deliveryStatus: 'no_endpoint', leaseId: null, lockedUntil: null });
+      expect(await find(s, held)).toMatchObject({ deliveryStatus: 'pending', leaseId: 'lease_other' });
+      // Listed just before another instance claimed it: the mark is conditional, as a claim is.
+      expect(await s.store.webhooks.markDueNoEndpoint([held], s.clock.now())).toBe(0);
+      expect(await find(s, held)).toMatchObject({ deliveryStatus: 'pending', leaseId: 'lease_other' });
+      expect(receiver.requests).toHaveLength(0);
+    });
+
     test('without an endpoint the event is recorded as no_endpoint and nothing is sent', async () => {
       const s = await setup({ url: null });
       expect(s.boot.webhook).toMatchObject({ url: null, secretSource: 'generated' });

@@ -6,8 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger';
+import type { Scope } from '../kernel/store-types';
 import type { DeliveryEndpoint } from '../storage/events/store';
-import { deliverClaimedEvent, usableEndpoint, type DeliveryDeps, type WebhookDeliveryConfig } from './delivery';
+import { deliverClaimedEvent, usableEndpoint, type DeliveryDeps, type UsableEndpoint, type WebhookDeliveryConfig } from './delivery';
 
 export interface DispatcherOptions {
   /** Pause between polls when nothing was due. */
@@ -44,32 +45,55 @@ export class WebhookDispatcher {
   }
 
   /**
-   * Claims the events due now (up to one batch) and attempts each once. Returns how many were claimed. Tests drive
-   * the dispatcher with this and an injected clock instead of start().
+   * Takes the events due now (up to one batch): those of an account and mode without a usable endpoint are marked
+   * no_endpoint together, in one conditional update and without a claim; the others are claimed and attempted once
+   * each, concurrently. Returns how many were marked or claimed. Tests drive the dispatcher with this and an
+   * injected clock instead of start().
    */
   async runOnce(): Promise<number> {
     const { store, clock } = this.#deps;
     const now = clock.now();
-    const leaseId = this.#newLeaseId();
-    const claimed = await store.webhooks.claimDueEvents(now, new Date(now.getTime() + this.#config.leaseMs), leaseId, this.#batchSize);
+    const due = await store.webhooks.listDueEvents(now, this.#batchSize);
+    if (due.length === 0) return 0;
+    // One look-up per account and mode of the batch.
     const endpoints = new Map<string, Promise<DeliveryEndpoint | undefined>>();
-    // Events of accounts without a usable endpoint are marked together: one write for the claim, not one per event.
+    const endpointOf = (event: Scope) => {
+      const key = `${event.accountId} ${event.mode}`;
+      let lookup = endpoints.get(key);
+      if (lookup === undefined) {
+        lookup = store.webhooks.findWebhookEndpoint({ accountId: event.accountId, mode: event.mode });
+        endpoints.set(key, lookup);
+      }
+      return lookup;
+    };
     const noEndpoint: string[] = [];
+    const deliverable = new Map<string, UsableEndpoint>();
+    await Promise.all(
+      due.map(async (event) => {
+        try {
+          const endpoint = usableEndpoint(await endpointOf(event), now);
+          if (endpoint === undefined) noEndpoint.push(event.eventId);
+          else deliverable.set(event.eventId, endpoint);
+        } catch (error) {
+          // Neither marked nor claimed: the event is due again at the next poll.
+          this.#logger?.error({ err: error, event_id: event.eventId }, 'could not read the webhook endpoint');
+        }
+      }),
+    );
+    let handled = 0;
+    try {
+      handled += await store.webhooks.markDueNoEndpoint(noEndpoint, clock.now());
+    } catch (error) {
+      // Still pending and due: looked at again at the next poll.
+      this.#logger?.error({ err: error, events: noEndpoint.length }, 'could not record events without an endpoint');
+    }
+    const leaseId = this.#newLeaseId();
+    const claimed = await store.webhooks.claimEvents([...deliverable.keys()], now, new Date(now.getTime() + this.#config.leaseMs), leaseId);
+    handled += claimed.length;
     await Promise.all(
       claimed.map(async (event) => {
         try {
-          const key = `${event.accountId} ${event.mode}`;
-          let lookup = endpoints.get(key);
-          if (lookup === undefined) {
-            lookup = store.webhooks.findWebhookEndpoint({ accountId: event.accountId, mode: event.mode });
-            endpoints.set(key, lookup);
-          }
-          const endpoint = usableEndpoint(await lookup, clock.now());
-          if (endpoint === undefined) {
-            noEndpoint.push(event.eventId);
-            return;
-          }
-          const { attempt, recorded } = await deliverClaimedEvent(this.#deps, this.#config, event, endpoint, 'scheduled', leaseId);
+          const { attempt, recorded } = await deliverClaimedEvent(this.#deps, this.#config, event, deliverable.get(event.eventId)!, 'scheduled', leaseId);
           this.#logger?.info(
             { event_id: event.eventId, attempt: attempt.attemptNumber, status_code: attempt.statusCode, error: attempt.error, recorded },
             'webhook attempt',
@@ -80,13 +104,7 @@ export class WebhookDispatcher {
         }
       }),
     );
-    try {
-      await store.webhooks.markNoEndpoint(noEndpoint, leaseId, clock.now());
-    } catch (error) {
-      // The leases expire and the events are claimed again later.
-      this.#logger?.error({ err: error, events: noEndpoint.length }, 'could not record events without an endpoint');
-    }
-    return claimed.length;
+    return handled;
   }
 
   /** Runs until nothing is due at the clock's current time (tests). */

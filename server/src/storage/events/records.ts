@@ -69,3 +69,8 @@ export interface ListEventsFilter {
   after?: { createdAt: Date; eventId: string } | undefined;
   limit: number;
 }
+
+/** A pending event due for delivery, as listed before any claim: which account's and mode's endpoint it goes to. */
+export interface DueEvent extends Scope {
+  eventId: string;
+}

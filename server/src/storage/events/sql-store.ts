@@ -8,7 +8,8 @@ import type { JsonObject } from '../../../../protocol/api/payments';
 import type { AccountSettings } from '../../kernel/account-settings-types';
 import type { InsertResult, Scope } from '../../kernel/store-types';
 import { toWebhookEndpoint } from '../webhook-endpoints/sql-store';
-import type { AttemptOutcome, AttemptTrigger, ListEventsFilter, OutboxEventRecord, WebhookAttemptRecord, WebhookEventRecord } from './records';
+import type { AttemptOutcome, AttemptTrigger, DueEvent, ListEventsFilter, OutboxEventRecord, WebhookAttemptRecord, WebhookEventRecord } from './records';
+import type { Mode } from '../../../../protocol/ids';
 import type { WebhookAttemptsTable, WebhookEventsTable } from './schema';
 import type { DeliveryEndpoint, EventsStores, OutboxStore, WebhookStore } from './store';
 import type { Database } from '../schema';
@@ -68,7 +69,7 @@ const eventIdsIn = (values: Record<string, unknown>, value: (name: string) => ne
 const dueEventsQuery = compiledOnce<{ now: string; limit: number }>((db, value) =>
   db
     .selectFrom('webhook_events')
-    .select('event_id')
+    .select(['event_id', 'account_id', 'mode'])
     .where('delivery_status', '=', 'pending')
     .where('next_attempt_at', '<=', value('now'))
     .where(leaseFree(value('now')))
@@ -88,12 +89,14 @@ const claimEventsQuery = compiledOnce<Record<string, unknown>>((db, value, value
     .returningAll(),
 );
 
-const markNoEndpointQuery = compiledOnce<Record<string, unknown>>((db, value, values) =>
+const markDueNoEndpointQuery = compiledOnce<Record<string, unknown>>((db, value, values) =>
   db
     .updateTable('webhook_events')
     .set({ delivery_status: 'no_endpoint', next_attempt_at: null, lease_id: null, locked_until: null, updated_at: value('now') })
     .where('event_id', 'in', eventIdsIn(values, value))
-    .where('lease_id', '=', value('leaseId')),
+    .where('delivery_status', '=', 'pending')
+    .where('next_attempt_at', '<=', value('now'))
+    .where(leaseFree(value('now'))),
 );
 
 export class SqlWebhookStore implements WebhookStore {
@@ -157,14 +160,22 @@ export class SqlWebhookStore implements WebhookStore {
   }
 
   async claimDueEvents(now: Date, lockedUntil: Date, leaseId: string, limit: number): Promise<WebhookEventRecord[]> {
-    const due = { now: iso(now), limit };
-    const candidates = (await dueEventsQuery<{ event_id: string }>(this.db, due)).rows;
-    if (candidates.length === 0) return [];
+    const due = await this.listDueEvents(now, limit);
+    return this.claimEvents(due.map((event) => event.eventId), now, lockedUntil, leaseId);
+  }
+
+  async listDueEvents(now: Date, limit: number): Promise<DueEvent[]> {
+    const rows = (await dueEventsQuery<{ event_id: string; account_id: string; mode: Mode }>(this.db, { now: iso(now), limit })).rows;
+    return rows.map((row) => ({ eventId: row.event_id, accountId: row.account_id, mode: row.mode }));
+  }
+
+  async claimEvents(eventIds: readonly string[], now: Date, lockedUntil: Date, leaseId: string): Promise<WebhookEventRecord[]> {
+    if (eventIds.length === 0) return [];
     // One conditional update for the whole batch (one statement, one commit): a row another instance claimed since
-    // the select no longer matches, so each event goes to exactly one lease.
-    const values = setPrefixed({ ...due, leaseId, lockedUntil: iso(lockedUntil) }, 'event', candidates.map((candidate) => candidate.event_id));
-    const rows = (await claimEventsQuery<Selectable<WebhookEventsTable>>(this.db, values, String(candidates.length))).rows;
-    const order = new Map(candidates.map((candidate, index) => [candidate.event_id, index]));
+    // it was listed no longer matches, so each event goes to exactly one lease.
+    const values = setPrefixed({ now: iso(now), leaseId, lockedUntil: iso(lockedUntil) }, 'event', eventIds);
+    const rows = (await claimEventsQuery<Selectable<WebhookEventsTable>>(this.db, values, String(eventIds.length))).rows;
+    const order = new Map(eventIds.map((eventId, index) => [eventId, index]));
     return rows.map(toDeliveryEvent).sort((a, b) => order.get(a.eventId)! - order.get(b.eventId)!);
   }
 
@@ -220,10 +231,10 @@ export class SqlWebhookStore implements WebhookStore {
     return (result.numUpdatedRows ?? 0n) > 0n;
   }
 
-  async markNoEndpoint(eventIds: readonly string[], leaseId: string, now: Date): Promise<number> {
+  async markDueNoEndpoint(eventIds: readonly string[], now: Date): Promise<number> {
     if (eventIds.length === 0) return 0;
-    const values = setPrefixed({ leaseId, now: iso(now) }, 'event', eventIds);
-    const result = await markNoEndpointQuery(this.db, values, String(eventIds.length));
+    const values = setPrefixed({ now: iso(now) }, 'event', eventIds);
+    const result = await markDueNoEndpointQuery(this.db, values, String(eventIds.length));
     return Number(result.numAffectedRows ?? 0n);
   }
 

@@ -5,7 +5,7 @@
  * hold the same event at once; SQLite runs one process.
  */
 import type { InsertResult, Scope } from '../../kernel/store-types';
-import type { AttemptOutcome, ListEventsFilter, OutboxEventRecord, WebhookAttemptRecord, WebhookEventRecord } from './records';
+import type { AttemptOutcome, DueEvent, ListEventsFilter, OutboxEventRecord, WebhookAttemptRecord, WebhookEventRecord } from './records';
 
 /** The endpoint a delivery goes to, and the secrets it is signed with. */
 export interface DeliveryEndpoint {
@@ -33,6 +33,10 @@ export interface WebhookStore {
    * A row is claimed by a conditional UPDATE: of several concurrent callers exactly one gets it.
    */
   claimDueEvents(now: Date, lockedUntil: Date, leaseId: string, limit: number): Promise<WebhookEventRecord[]>;
+  /** Up to `limit` pending events due at `now` that no live lease holds, oldest due first; nothing is claimed. */
+  listDueEvents(now: Date, limit: number): Promise<DueEvent[]>;
+  /** Claims those of `eventIds` still pending, due and free at `now`, as claimDueEvents does; in the order given. */
+  claimEvents(eventIds: readonly string[], now: Date, lockedUntil: Date, leaseId: string): Promise<WebhookEventRecord[]>;
   /** Claims one event whatever its status (manual redelivery), unless a live lease holds it. */
   claimEvent(scope: Scope, eventId: string, now: Date, lockedUntil: Date, leaseId: string): Promise<WebhookEventRecord | undefined>;
   /** Records an attempt (its number must be new for the event). */
@@ -43,10 +47,10 @@ export interface WebhookStore {
    */
   completeAttempt(eventId: string, leaseId: string, outcome: AttemptOutcome): Promise<boolean>;
   /**
-   * Marks claimed events no_endpoint and releases their lease, those that `leaseId` still holds; returns how many.
-   * One statement for the whole claim (one commit on PostgreSQL).
+   * Marks no_endpoint those of `eventIds` still pending, due and free at `now` (a conditional update, as a claim: an
+   * event another instance claimed meanwhile is left to it); returns how many. One statement for the whole poll.
    */
-  markNoEndpoint(eventIds: readonly string[], leaseId: string, now: Date): Promise<number>;
+  markDueNoEndpoint(eventIds: readonly string[], now: Date): Promise<number>;
   /** Releases a lease without changing anything else. */
   releaseEvent(eventId: string, leaseId: string): Promise<void>;
 }
