@@ -37,14 +37,22 @@ export class StuckObjectRecovery {
     let resolved = 0;
     for (const payment of await store.paymentList.listPaymentsProcessingBefore(before, this.options.batchSize)) {
       const object: StuckObject = { accountId: payment.accountId, mode: payment.mode, objectType: 'payment', objectId: payment.paymentId };
-      const after = await this.leased(object, now, () => recoverUnsettledPayment(this.deps, payment), (p) => p.status !== 'processing');
+      const after = await this.leased(object, now, {
+        reread: () => store.payments.findPayment(payment, payment.paymentId),
+        isStuck: (p) => p.status === 'processing',
+        work: (current) => recoverUnsettledPayment(this.deps, current),
+      });
       if (after === undefined) continue;
       checked += 1;
       if (after.status !== 'processing') resolved += 1;
     }
     for (const refund of await store.refunds.listRefundsPendingBefore(before, this.options.batchSize)) {
       const object: StuckObject = { accountId: refund.accountId, mode: refund.mode, objectType: 'refund', objectId: refund.refundId };
-      const after = await this.leased(object, now, () => recoverPendingRefund(this.deps, refund), (r) => r.status !== 'pending');
+      const after = await this.leased(object, now, {
+        reread: () => store.refunds.findRefund(refund, refund.refundId),
+        isStuck: (r) => r.status === 'pending',
+        work: (current) => recoverPendingRefund(this.deps, current),
+      });
       if (after === undefined) continue;
       checked += 1;
       if (after.status !== 'pending') resolved += 1;
@@ -53,16 +61,27 @@ export class StuckObjectRecovery {
   }
 
   /**
-   * Runs `work` if this instance gets the object's lease; undefined when another holds it or the work failed. The
-   * lease is dropped once the object is resolved; otherwise it runs out, which spaces the next question to the rail.
+   * Runs `work` on the object as it stands once this instance has its lease; undefined when another holds it, when it
+   * is no longer stuck (another instance resolved it, and dropped its lease, after this one listed it) or when the
+   * work failed. The lease is dropped once the object is resolved; otherwise it runs out, which spaces the next
+   * question to the rail.
    */
-  private async leased<T>(object: StuckObject, now: Date, work: () => Promise<T>, isResolved: (result: T) => boolean): Promise<T | undefined> {
+  private async leased<T>(
+    object: StuckObject,
+    now: Date,
+    steps: { reread: () => Promise<T | undefined>; isStuck: (current: T) => boolean; work: (current: T) => Promise<T> },
+  ): Promise<T | undefined> {
     const policy = this.deps.recovery ?? DEFAULT_RECOVERY_POLICY;
     const leases = this.deps.store.recoveryLeases;
     if (!(await leases.takeRecoveryLease(object, new Date(now.getTime() + policy.leaseMs), now))) return undefined;
     try {
-      const result = await work();
-      if (isResolved(result)) await leases.dropRecoveryLease(object);
+      const current = await steps.reread();
+      if (current === undefined || !steps.isStuck(current)) {
+        await leases.dropRecoveryLease(object);
+        return undefined;
+      }
+      const result = await steps.work(current);
+      if (!steps.isStuck(result)) await leases.dropRecoveryLease(object);
       return result;
     } catch (error) {
       this.options.onError(object, error);

@@ -155,6 +155,29 @@ forEachEngine('Recovery of payments and refunds left in flight', (engine) => {
     expect(await eventTypes(created.payment_id)).toEqual(['payment_succeeded']);
   });
 
+  test('an instance that listed a payment before another resolved it reads it again under the lease and leaves it', async () => {
+    const created = await createPayment();
+    h.faults.inject('throw_after_accept', { call: 'authorize', rail: 'upi' });
+    await confirm(created.payment_id);
+    h.clock.advance(POLICY.recoverAfterMs + 1);
+    const before = new Date(h.clock.now().getTime() - POLICY.recoverAfterMs);
+    const listedEarlier = (await h.store.paymentList.listPaymentsProcessingBefore(before, 100)).filter((p) => p.paymentId === created.payment_id);
+    expect(listedEarlier.map((p) => p.status)).toEqual(['processing']);
+    expect((await recovery.step()).resolved).toBe(1);
+    // The late instance works from its earlier list: the lease is free again, the payment is not stuck any more.
+    const store = new Proxy(h.core.store, {
+      get(target, property) {
+        if (property === 'paymentList') return { ...target.paymentList, listPaymentsProcessingBefore: async () => listedEarlier };
+        const value = Reflect.get(target, property, target) as unknown;
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const late = new StuckObjectRecovery({ ...h.core, store }, { batchSize: 100, onError: (object, error) => failures.push({ object, error }) });
+    expect(await late.step()).toEqual({ checked: 0, resolved: 0 });
+    expect((await retrieve(created.payment_id)).status).toBe('succeeded');
+    expect(await eventTypes(created.payment_id)).toEqual(['payment_succeeded']);
+  });
+
   test('the rail took the refund, then the call failed: pending until recovery, then succeeded with one event', async () => {
     const paid = await succeededPayment();
     h.faults.inject('throw_after_accept', { call: 'refund', rail: 'upi' });
