@@ -4,9 +4,8 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { openDatabase } from './database';
 import { forEachEngine } from '../test-support/engines';
-import { createHarness, type Harness } from '../test-support/harness';
+import { createHarness, withOwnConnection, type Harness } from '../test-support/harness';
 import { SqlRailLedgerStore } from './recovery/sql-store';
 
 forEachEngine('Prepared statements', (engine) => {
@@ -20,8 +19,7 @@ forEachEngine('Prepared statements', (engine) => {
   });
 
   test.runIf(engine === 'postgres')('a statement compiled once is prepared by name on its connection and answers as before', async () => {
-    const { db } = openDatabase({ databaseUrl: h.database.databaseUrl, sqliteFile: h.database.sqliteFile, poolSize: 1 });
-    try {
+    await withOwnConnection(h.database, async (db) => {
       const ledger = new SqlRailLedgerStore(db);
       const key = (reference: string) => ({ accountId: h.boot.account.accountId, mode: 'test' as const, rail: 'upi', operation: 'authorize', reference });
       const now = new Date('2025-01-01T00:00:00.000Z');
@@ -32,20 +30,15 @@ forEachEngine('Prepared statements', (engine) => {
       const prepared = (await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(db)).rows;
       expect(prepared.filter((row) => row.statement.startsWith('insert into "rail_ledger"')).map((row) => row.name)).toEqual([expect.stringMatching(/^rail_\d+$/)]);
       expect(prepared.some((row) => row.statement.includes('from "accounts"'))).toBe(false);
-    } finally {
-      await db.destroy();
-    }
+    });
   });
 
   test.runIf(engine === 'postgres')('with preparedStatements false (RAIL_PG_PREPARED_STATEMENTS=off) nothing is prepared', async () => {
-    const { db } = openDatabase({ databaseUrl: h.database.databaseUrl, sqliteFile: h.database.sqliteFile, poolSize: 1, preparedStatements: false });
-    try {
+    await withOwnConnection(h.database, async (db) => {
       const ledger = new SqlRailLedgerStore(db);
       const key = { accountId: h.boot.account.accountId, mode: 'test' as const, rail: 'upi', operation: 'authorize', reference: 'unprepared-1' };
       expect(await ledger.rememberRailAnswer(key, { kind: 'pending' }, new Date('2025-01-01T00:00:00.000Z'))).toEqual({ kind: 'pending' });
       expect((await sql<{ name: string }>`select name from pg_prepared_statements`.execute(db)).rows).toEqual([]);
-    } finally {
-      await db.destroy();
-    }
+    }, { preparedStatements: false });
   });
 });

@@ -19,7 +19,7 @@ import { cryptoIds } from '../kernel/ids';
 import { type RateLimitDeps, RateLimiter } from '../http/rate-limit';
 import { createLogger, type Logger } from '../logger';
 import type { RailAdapter, RailRegistry } from '../rails/rail-adapter';
-import type { Engine } from '../storage/database';
+import { openDatabase, type Engine, type OpenDatabaseOptions } from '../storage/database';
 import type { Database } from '../storage/schema';
 import type { SqlStore } from '../storage/sql-store';
 import { sql, type Kysely } from 'kysely';
@@ -53,6 +53,23 @@ export interface TestDatabase {
   databaseUrl?: string;
   sqliteFile: string;
   drop(): Promise<void>;
+}
+
+/**
+ * Runs `work` on a connection of its own to `database` (one pooled connection on PostgreSQL, so that what a statement
+ * leaves on the session is what the next one sees), closed afterwards. `options` adds to the database's own.
+ */
+export async function withOwnConnection<T>(
+  database: TestDatabase,
+  work: (db: Kysely<Database>) => Promise<T>,
+  options: Partial<OpenDatabaseOptions> = {},
+): Promise<T> {
+  const { db } = openDatabase({ databaseUrl: database.databaseUrl, sqliteFile: database.sqliteFile, poolSize: 1, ...options });
+  try {
+    return await work(db);
+  } finally {
+    await db.destroy();
+  }
 }
 
 /** A fresh, empty database: a temp SQLite file, or a new PostgreSQL database. */

@@ -7,9 +7,8 @@
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { beginIdempotentRequest, finishIdempotentRequest, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS, purgeExpiredIdempotencyKeys, requestFingerprint } from '../../core/auth/idempotency';
 import { cryptoIds } from '../../kernel/ids';
-import { openDatabase, type Engine } from '../../storage/database';
 import { insertLiveSecretKey } from '../../test-support/api-assertions';
-import { createHarness, type Harness } from '../../test-support/harness';
+import { createHarness, withOwnConnection, type Harness } from '../../test-support/harness';
 import { forEachEngine } from '../../test-support/engines';
 
 type Json = Record<string, unknown>;
@@ -43,13 +42,10 @@ forEachEngine('Idempotency-Key', (engine) => {
     });
 
   async function countRows(table: 'payments' | 'idempotency_keys'): Promise<number> {
-    const { db } = openDatabase({ databaseUrl: h.database.databaseUrl, sqliteFile: h.database.sqliteFile, poolSize: 1 });
-    try {
+    return withOwnConnection(h.database, async (db) => {
       const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
       return Number(row.n);
-    } finally {
-      await db.destroy();
-    }
+    });
   }
 
   const deps = () => ({ store: h.store, clock: h.clock, ids: cryptoIds });

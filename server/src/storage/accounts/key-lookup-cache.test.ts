@@ -5,13 +5,10 @@
  * (What is read while this connection holds an uncommitted write is not kept: sqlite-table-watch.test.ts.)
  */
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { openDatabase } from '../database';
-import type { Database } from '../schema';
 import { SqlStore } from '../sql-store';
 import { forEachEngine } from '../../test-support/engines';
-import { createHarness, type Harness } from '../../test-support/harness';
+import { createHarness, withOwnConnection, type Harness } from '../../test-support/harness';
 import type { ApiKeyRecord } from './records';
 
 const hashOf = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
@@ -75,15 +72,11 @@ forEachEngine('API key look-ups', (engine) => {
     const key = await newKey();
     await h.store.apiKeys.findApiKeyByHash(key.keyHash);
     expect((await h.store.apiKeys.findApiKeyByHash(key.keyHash))?.key.revokedAt).toBeNull();
-    const { db } = openDatabase({ databaseUrl: h.database.databaseUrl, sqliteFile: h.database.sqliteFile, poolSize: 1 });
-    const other = new SqlStore(db as Kysely<Database>, engine);
-    try {
-      const revokedAt = new Date('2025-01-03T00:00:00.000Z');
-      expect(await other.apiKeys.endApiKey(key.accountId, key.keyId, { revokedAt })).toBe(true);
-      expect((await h.store.apiKeys.findApiKeyByHash(key.keyHash))?.key.revokedAt).toEqual(revokedAt);
-    } finally {
-      await other.close();
-    }
+    const revokedAt = new Date('2025-01-03T00:00:00.000Z');
+    await withOwnConnection(h.database, async (db) => {
+      expect(await new SqlStore(db, engine).apiKeys.endApiKey(key.accountId, key.keyId, { revokedAt })).toBe(true);
+    });
+    expect((await h.store.apiKeys.findApiKeyByHash(key.keyHash))?.key.revokedAt).toEqual(revokedAt);
   });
 
   test('a revocation rolled back leaves the key usable', async () => {

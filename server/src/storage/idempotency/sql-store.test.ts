@@ -4,10 +4,11 @@
  * transaction only: the connection keeps it on afterwards, and inside a caller's transaction the claim leaves
  * that transaction's commit as it was.
  */
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { openDatabase } from '../database';
+import type { Database } from '../schema';
 import { forEachEngine } from '../../test-support/engines';
-import { createHarness, synchronousCommit, type Harness } from '../../test-support/harness';
+import { createHarness, synchronousCommit, withOwnConnection, type Harness } from '../../test-support/harness';
 import type { IdempotencyKeyRecord } from './records';
 import { SqlIdempotencyStore } from './sql-store';
 
@@ -43,14 +44,7 @@ forEachEngine('Idempotency store', (engine) => {
   };
 
   /** One connection, so that what a statement leaves on the session is what the next one sees. */
-  async function withOneConnection(work: (db: ReturnType<typeof openDatabase>['db']) => Promise<void>): Promise<void> {
-    const { db } = openDatabase({ databaseUrl: h.database.databaseUrl, sqliteFile: h.database.sqliteFile, poolSize: 1 });
-    try {
-      await work(db);
-    } finally {
-      await db.destroy();
-    }
-  }
+  const withOneConnection = (work: (db: Kysely<Database>) => Promise<void>) => withOwnConnection(h.database, work);
 
   test('a first claim inserts the in-flight row; a repeat reports it and changes nothing', async () => {
     await withOneConnection(async (db) => {
