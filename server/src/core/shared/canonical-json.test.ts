@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { expect, test } from 'vitest';
 import { canonicalJson, fingerprint } from './canonical-json';
 
-/** The definition canonicalJson had before it was made faster: its text must not change (fingerprints are stored). */
+/** The definition of the canonical text, written out: it must not change (fingerprints are stored and compared). */
 function reference(value: unknown): string {
   const sortKeys = (inner: unknown): unknown => {
     if (Array.isArray(inner)) return inner.map(sortKeys);
