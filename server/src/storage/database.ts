@@ -62,25 +62,29 @@ function pgTypes(pg: typeof Pg): { getTypeParser: typeof Pg.types.getTypeParser 
   };
 }
 
-const groupCommits = new WeakMap<Kysely<Database>, SqliteGroupCommit>();
+/** What openDatabase made beside the connection of a SQLite database. */
+interface SqliteParts {
+  group: SqliteGroupCommit;
+  /** None for an in-memory database. */
+  checkpointer: SqliteCheckpointer | undefined;
+  keyLookups: KeyLookupCache;
+}
 
-const checkpointers = new WeakMap<Kysely<Database>, SqliteCheckpointer>();
-
-const keyLookupCaches = new WeakMap<Kysely<Database>, KeyLookupCache>();
+const sqliteParts = new WeakMap<Kysely<Database>, SqliteParts>();
 
 /** The in-process cache of API key look-ups of a SQLite database opened here (none on PostgreSQL, nor in a transaction). */
 export function keyLookupCacheOf(db: Kysely<Database>): KeyLookupCache | undefined {
-  return keyLookupCaches.get(db);
+  return sqliteParts.get(db)?.keyLookups;
 }
 
 /** The checkpoint worker of a SQLite database opened here (undefined for PostgreSQL and in-memory databases). */
 export function checkpointerOf(db: Kysely<Database>): SqliteCheckpointer | undefined {
-  return checkpointers.get(db);
+  return sqliteParts.get(db)?.checkpointer;
 }
 
 /** The group commit of a SQLite database opened here (undefined for PostgreSQL). */
 export function groupCommitOf(db: Kysely<Database>): SqliteGroupCommit | undefined {
-  return groupCommits.get(db);
+  return sqliteParts.get(db)?.group;
 }
 
 /**
@@ -88,7 +92,7 @@ export function groupCommitOf(db: Kysely<Database>): SqliteGroupCommit | undefin
  * commit's batch, acknowledged only after the sync that covers the batch (storage/sqlite-group-commit.ts).
  */
 export async function durableTransaction<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-  const group = groupCommits.get(db);
+  const group = sqliteParts.get(db)?.group;
   if (group === undefined) return db.transaction().execute(work);
   let batch = 0;
   const result = await db.transaction().execute((trx) => {
@@ -172,8 +176,6 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
   const db = new Kysely<Database>({
     dialect: new GroupCommitSqliteDialect({ database: withStatementCache(sqlite, STATEMENT_CACHE_SIZE, group, watch) }, group, () => checkpointer?.stop()),
   });
-  groupCommits.set(db, group);
-  keyLookupCaches.set(db, new KeyLookupCache(watch));
-  if (checkpointer !== undefined) checkpointers.set(db, checkpointer);
+  sqliteParts.set(db, { group, checkpointer, keyLookups: new KeyLookupCache(watch) });
   return { db, engine: 'sqlite' };
 }
