@@ -118,7 +118,7 @@ async function crashRun(engine: Engine): Promise<void> {
 
     // The dead process held leases (locked_until = claim + 60 s) on the events it was attempting. They expire on
     // their own after 60 s; the test fast-forwards that expiry instead of waiting it out (recovery after expiry is
-    // the same code path: claimDueEvents takes events whose locked_until has passed).
+    // the same code path: the dispatcher's poll takes events whose locked_until has passed).
     {
       const { db } = openDatabase({ databaseUrl: database.databaseUrl, sqliteFile, poolSize: 1 });
       try {

@@ -41,6 +41,17 @@ class FakeReceiver implements WebhookSender {
   }
 }
 
+/** What a dispatcher's poll claims: the due events, listed, then claimed for `leaseId`. */
+async function claimDue(store: SqlStore, now: Date, lockedUntil: Date, leaseId: string, limit: number): Promise<WebhookEventRecord[]> {
+  const due = await store.webhooks.listDueEvents(now, limit);
+  return store.webhooks.claimEvents(
+    due.map((event) => event.eventId),
+    now,
+    lockedUntil,
+    leaseId,
+  );
+}
+
 const connectionRefused = () => Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
 
 interface Setup {
@@ -302,7 +313,7 @@ forEachEngine('Webhook dispatcher', (engine) => {
       const s = await setup();
       const eventId = await insertEvent(s);
       const now = s.clock.now();
-      const crashed = await s.store.webhooks.claimDueEvents(now, new Date(now.getTime() + 60_000), 'lease_of_dead_instance', 10);
+      const crashed = await claimDue(s.store, now, new Date(now.getTime() + 60_000), 'lease_of_dead_instance', 10);
       expect(crashed.map((event) => event.eventId)).toEqual([eventId]);
 
       const receiver = new FakeReceiver(s.clock, () => ({ status: 200, body: '' }));
@@ -357,8 +368,8 @@ forEachEngine('Webhook dispatcher', (engine) => {
       const now = s.clock.now();
       const until = new Date(now.getTime() + 60_000);
       const [first, second] = await Promise.all([
-        s.store.webhooks.claimDueEvents(now, until, 'lease_a', 10),
-        other.webhooks.claimDueEvents(now, until, 'lease_b', 10),
+        claimDue(s.store, now, until, 'lease_a', 10),
+        claimDue(other, now, until, 'lease_b', 10),
       ]);
       expect([...first, ...second].map((event) => event.eventId)).toEqual([eventId]);
       expect(await s.store.webhooks.claimEvent(scope(s), eventId, now, until, 'lease_manual')).toBeUndefined();
@@ -375,7 +386,7 @@ forEachEngine('Webhook dispatcher', (engine) => {
       const held = await insertEvent(s);
       const now = s.clock.now();
       const other = await s.openStore();
-      expect((await other.webhooks.claimDueEvents(now, new Date(now.getTime() + 60_000), 'lease_other', 10)).map((event) => event.eventId)).toEqual([held]);
+      expect((await claimDue(other, now, new Date(now.getTime() + 60_000), 'lease_other', 10)).map((event) => event.eventId)).toEqual([held]);
       const free = await insertEvent(s);
       expect(await new WebhookDispatcher(s, config(receiver)).runOnce()).toBe(1);
       expect(await find(s, free)).toMatchObject({ deliveryStatus: 'no_endpoint', leaseId: null, lockedUntil: null });

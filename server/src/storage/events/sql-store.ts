@@ -159,11 +159,6 @@ export class SqlWebhookStore implements WebhookStore {
     return rows.map(toAttempt);
   }
 
-  async claimDueEvents(now: Date, lockedUntil: Date, leaseId: string, limit: number): Promise<WebhookEventRecord[]> {
-    const due = await this.listDueEvents(now, limit);
-    return this.claimEvents(due.map((event) => event.eventId), now, lockedUntil, leaseId);
-  }
-
   async listDueEvents(now: Date, limit: number): Promise<DueEvent[]> {
     const rows = (await dueEventsQuery<{ event_id: string; account_id: string; mode: Mode }>(this.db, { now: iso(now), limit })).rows;
     return rows.map((row) => ({ eventId: row.event_id, accountId: row.account_id, mode: row.mode }));

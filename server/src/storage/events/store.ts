@@ -28,14 +28,12 @@ export interface WebhookStore {
   listEvents(scope: Scope, filter: ListEventsFilter): Promise<WebhookEventRecord[]>;
   /** Oldest first. */
   listAttempts(scope: Scope, eventId: string): Promise<WebhookAttemptRecord[]>;
-  /**
-   * Claims up to `limit` pending events due at `now` that no live lease holds, for `leaseId` until `lockedUntil`.
-   * A row is claimed by a conditional UPDATE: of several concurrent callers exactly one gets it.
-   */
-  claimDueEvents(now: Date, lockedUntil: Date, leaseId: string, limit: number): Promise<WebhookEventRecord[]>;
   /** Up to `limit` pending events due at `now` that no live lease holds, oldest due first; nothing is claimed. */
   listDueEvents(now: Date, limit: number): Promise<DueEvent[]>;
-  /** Claims those of `eventIds` still pending, due and free at `now`, as claimDueEvents does; in the order given. */
+  /**
+   * Claims those of `eventIds` still pending, due and no live lease holds at `now`, for `leaseId` until `lockedUntil`;
+   * in the order given. A row is claimed by a conditional UPDATE: of several concurrent callers exactly one gets it.
+   */
   claimEvents(eventIds: readonly string[], now: Date, lockedUntil: Date, leaseId: string): Promise<WebhookEventRecord[]>;
   /** Claims one event whatever its status (manual redelivery), unless a live lease holds it. */
   claimEvent(scope: Scope, eventId: string, now: Date, lockedUntil: Date, leaseId: string): Promise<WebhookEventRecord | undefined>;
