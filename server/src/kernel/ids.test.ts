@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { cryptoIds, derivedIds, hmacBase62, timeBase62, type IdGenerator } from './ids';
+import { cryptoIds, derivedIds, hmacBase62, randomBase62, timeBase62, type IdGenerator } from './ids';
 
 /** Counts what it is asked, so a test can see which calls reach the base generator. */
 function countingBase(): IdGenerator & { calls: string[] } {
@@ -91,6 +91,29 @@ test('derived ids stay what earlier versions derived (a retry after an upgrade m
   expect(hmacBase62('k', 'label', 32)).toBe(PINNED_BASE62);
 });
 
+test('with the claim\'s time, derived payments and refunds start with that time and the other kinds stay wholly derived', () => {
+  const time = new Date(Date.UTC(2026, 10, 27, 12, 0, 0, 123));
+  const ids = derivedIds('acc_ABC|test|secret|key-1|0123456789abcdef', cryptoIds, time);
+  const again = derivedIds('acc_ABC|test|secret|key-1|0123456789abcdef', cryptoIds, new Date(time));
+  const run = (generator: IdGenerator) => [generator.id('payment'), generator.id('payment'), generator.id('refund'), generator.id('customer')];
+  const derived = run(ids);
+  expect(run(again)).toEqual(derived);
+  expect(derived).toEqual(PINNED_TIMED_DERIVED_IDS);
+  for (const id of derived.slice(0, 3)) expect(id.split('_')[1]!.slice(0, 7)).toBe(timeBase62(time.getTime()));
+  // Another time is another id: a re-run must be given the first claim's time, never its own.
+  expect(derivedIds('acc_ABC|test|secret|key-1|0123456789abcdef', cryptoIds, new Date(time.getTime() + 1)).id('payment')).not.toBe(derived[0]);
+});
+
+test('random base62 is unbiased: every character as likely as any other', () => {
+  const counts = new Map<string, number>();
+  for (const character of randomBase62(248_000)) counts.set(character, (counts.get(character) ?? 0) + 1);
+  expect(counts.size).toBe(62);
+  // 4,000 expected per character (sd 63); a plain byte % 62 would give the first eight 25 % more than the rest.
+  expect(Math.max(...counts.values()) / Math.min(...counts.values())).toBeLessThan(1.12);
+});
+
 /** Derived by the version of 2026-11 (HMAC-SHA512 through createHmac): any change of the derivation must keep them. */
 const PINNED_DERIVED_IDS = ['pay_4S5tKEH97fmO5bxuuZei', 'pay_On01oozZ2nSkkfAINmqt', 'ref_7x7fQmOc2Dx70SHe8VS2'];
 const PINNED_BASE62 = 'UexEbuxtGLEXtWVX7wEjvqI6N5O839FY';
+/** Derived with a claim's time since 2026-11-27: the first 7 characters of payments and refunds are that time. */
+const PINNED_TIMED_DERIVED_IDS = ['pay_VcArEDb4S5tKEH97fmO5', 'pay_VcArEDbOn01oozZ2nSkk', 'ref_VcArEDb7x7fQmOc2Dx70', 'cus_TDkdg7DPjCYhVhrzeXic'];

@@ -64,9 +64,12 @@ export interface IdempotentRequest {
 
 /**
  * execute: this request holds the key. `claimDurable` resolves once the claim survives a crash; the request may run
- * meanwhile (the claim is visible to repeats already) but must await it before it answers.
+ * meanwhile (the claim is visible to repeats already) but must await it before it answers. `idsTime` starts the ids
+ * it derives (kernel/ids.ts derivedIds): the first claim's, so that a re-run derives the same ones.
  */
-export type IdempotencyDecision = { kind: 'execute'; claimToken: string; claimDurable: Promise<void> } | { kind: 'replay'; response: StoredResponse };
+export type IdempotencyDecision =
+  | { kind: 'execute'; claimToken: string; claimDurable: Promise<void>; idsTime: Date | null }
+  | { kind: 'replay'; response: StoredResponse };
 
 type Deps = Pick<CoreDeps, 'store' | 'clock' | 'ids'>;
 
@@ -112,15 +115,19 @@ export async function beginIdempotentRequest(
       response: null,
       createdAt: now,
       expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+      idsTime: now,
     };
     const inserted = await deps.store.idempotency.insertClaim(claim);
-    if (inserted.result === 'inserted') return { kind: 'execute', claimToken: claim.claimToken, claimDurable: inserted.durable };
+    if (inserted.result === 'inserted') return { kind: 'execute', claimToken: claim.claimToken, claimDurable: inserted.durable, idsTime: claim.idsTime };
     const existing = await deps.store.idempotency.findKey(scope, key);
     if (existing === undefined) continue; // released or swept between the insert and the read: try again
     const decision = checkExisting(existing, request, now);
     if (decision !== 'reclaim') return decision;
+    // A claim whose holder died is the same request run again: it derives the ids the first run may have created.
+    // An expired key is a new request.
+    if (existing.expiresAt > now) claim.idsTime = existing.idsTime;
     if (await deps.store.idempotency.reclaim(claim, new Date(now.getTime() - IDEMPOTENCY_LEASE_MS))) {
-      return { kind: 'execute', claimToken: claim.claimToken, claimDurable: Promise.resolve() };
+      return { kind: 'execute', claimToken: claim.claimToken, claimDurable: Promise.resolve(), idsTime: claim.idsTime };
     }
   }
   throw new ApiError('ERR_4090', `A request with this ${IDEMPOTENCY_HEADER} is still in flight; retry later.`, {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { beginIdempotentRequest, finishIdempotentRequest, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS, purgeExpiredIdempotencyKeys, requestFingerprint } from '../../core/auth/idempotency';
-import { cryptoIds } from '../../kernel/ids';
+import { cryptoIds, derivedIds, timeBase62 } from '../../kernel/ids';
 import { insertLiveSecretKey } from '../../test-support/api-assertions';
 import { createHarness, withOwnConnection, type Harness } from '../../test-support/harness';
 import { forEachEngine } from '../../test-support/engines';
@@ -398,6 +398,23 @@ forEachEngine('Idempotency-Key', (engine) => {
     }
     const refunds = await h.db.selectFrom('refunds').select('refund_id').where('payment_id', '=', payment.payment_id).execute();
     expect(refunds).toHaveLength(1);
+  });
+
+  test('a keyed payment\'s id starts with its claim\'s time, as a random one does; a re-run of a claim stored before ids had it derives the id as then', async () => {
+    const key = newKey();
+    const body = { amount: 24_680, currency: 'INR', description: `timed ${key}` };
+    const claimedAt = h.clock.now();
+    const first = (await (await post('/payments', body, key)).json()) as { payment_id: string };
+    expect(first.payment_id.slice(4, 11)).toBe(timeBase62(claimedAt.getTime()));
+    // A claim as an earlier version stored it (no ids time), left in flight by a crash before it created anything.
+    const oldKey = newKey();
+    const oldBody = { amount: 24_681, currency: 'INR' };
+    await beginIdempotentRequest(deps(), scope(), oldKey, { method: 'POST', path: '/payments', fingerprint: requestFingerprint('POST', '/payments', { json: oldBody }) });
+    await h.db.updateTable('idempotency_keys').set({ ids_time: null }).where('idempotency_key', '=', oldKey).execute();
+    h.clock.advance(IDEMPOTENCY_LEASE_MS + 1);
+    const rerun = (await (await post('/payments', oldBody, oldKey)).json()) as { payment_id: string };
+    const seed = `${scope().accountId}|test|secret|${oldKey}|${requestFingerprint('POST', '/payments', { json: oldBody })}`;
+    expect(rerun.payment_id).toBe(derivedIds(seed, cryptoIds).id('payment'));
   });
 
   test('without the key, or with another body, ids stay random: two creates are two payments', async () => {

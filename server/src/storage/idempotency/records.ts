@@ -24,4 +24,9 @@ export interface IdempotencyKeyRecord extends IdempotencyScope {
   response: StoredResponse | null;
   createdAt: Date;
   expiresAt: Date;
+  /**
+   * The instant that starts the ids this claim's request derives (kernel/ids.ts derivedIds): the first claim's, kept
+   * by a re-run after its holder died. Null on claims stored by versions that derived ids without it.
+   */
+  idsTime: Date | null;
 }

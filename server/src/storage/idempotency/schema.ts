@@ -2,7 +2,7 @@ import type { Mode } from '../../../../protocol/ids';
 
 
 
-/** Idempotency-Key claims and stored responses (migration 0006). */
+/** Idempotency-Key claims and stored responses (migrations 0006, 0018). */
 export interface IdempotencyKeysTable {
   account_id: string;
   mode: Mode;
@@ -20,6 +20,8 @@ export interface IdempotencyKeysTable {
   response_body: string | null;
   created_at: string;
   expires_at: string;
+  /** The instant that starts the ids the claim derives (migration 0018); null on claims of earlier versions. */
+  ids_time: string | null;
 }
 
 /** The idempotency tables, as storage/schema.ts composes them into the database. */

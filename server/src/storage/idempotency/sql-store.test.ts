@@ -40,6 +40,7 @@ forEachEngine('Idempotency store', (engine) => {
       response: null,
       createdAt: now,
       expiresAt: new Date(now.getTime() + 60_000),
+      idsTime: now,
     };
   };
 
@@ -55,8 +56,22 @@ forEachEngine('Idempotency store', (engine) => {
       expect(first.result).toBe('inserted');
       const repeat = await store.insertClaim({ ...record, claimToken: 'another' });
       expect(repeat.result).not.toBe('inserted');
-      expect(await store.findKey(record, record.key)).toMatchObject({ status: 'in_flight', claimToken: record.claimToken, response: null });
+      expect(await store.findKey(record, record.key)).toMatchObject({ status: 'in_flight', claimToken: record.claimToken, response: null, idsTime: record.idsTime });
     });
+  });
+
+  test('a re-claim writes the ids time it is given: the first claim\'s for a re-run, none for a claim of an earlier version', async () => {
+    const record = claim();
+    const store = new SqlIdempotencyStore(h.db);
+    await (await store.insertClaim({ ...record, idsTime: null })).durable;
+    expect((await store.findKey(record, record.key))?.idsTime).toBeNull();
+    const later = new Date(record.lockedAt.getTime() + 120_000);
+    const rerun = { ...record, claimToken: 'rerun', lockedAt: later, idsTime: null };
+    expect(await store.reclaim(rerun, new Date(later.getTime() - 60_000))).toBe(true);
+    expect(await store.findKey(record, record.key)).toMatchObject({ claimToken: 'rerun', idsTime: null });
+    const again = { ...rerun, claimToken: 'again', lockedAt: new Date(later.getTime() + 120_000), idsTime: record.createdAt };
+    expect(await store.reclaim(again, new Date(again.lockedAt.getTime() - 60_000))).toBe(true);
+    expect(await store.findKey(record, record.key)).toMatchObject({ claimToken: 'again', idsTime: record.createdAt });
   });
 
   test.runIf(engine === 'postgres')('the claim turns synchronous_commit off for its own commit only: the connection keeps it on', async () => {

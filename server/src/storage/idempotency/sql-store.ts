@@ -23,6 +23,7 @@ function inFlightColumns(record: IdempotencyKeyRecord) {
     response_body: null,
     created_at: iso(record.createdAt),
     expires_at: iso(record.expiresAt),
+    ids_time: record.idsTime === null ? null : iso(record.idsTime),
   } as const;
 }
 
@@ -36,6 +37,7 @@ function inFlightValues(record: IdempotencyKeyRecord) {
     lockedAt: iso(record.lockedAt),
     createdAt: iso(record.createdAt),
     expiresAt: iso(record.expiresAt),
+    idsTime: record.idsTime === null ? null : iso(record.idsTime),
   };
 }
 
@@ -60,6 +62,7 @@ function insertClaim(db: Db, value: (name: keyof ClaimValues & string) => never)
       response_body: null,
       created_at: value('createdAt'),
       expires_at: value('expiresAt'),
+      ids_time: value('idsTime'),
     })
     .onConflict((oc) => oc.doNothing());
 }
@@ -111,6 +114,7 @@ function toRecord(row: Selectable<IdempotencyKeysTable>): IdempotencyKeyRecord {
           },
     createdAt: new Date(row.created_at),
     expiresAt: new Date(row.expires_at),
+    idsTime: row.ids_time === null ? null : new Date(row.ids_time),
   };
 }
 

@@ -14,6 +14,7 @@ import { migration0014Recovery } from './0014-recovery';
 import { migration0015Capture } from './0015-capture';
 import { migration0016Keys } from './0016-keys';
 import { migration0017PaymentIndexes } from './0017-payment-indexes';
+import { migration0018IdempotencyIdsTime } from './0018-idempotency-ids-time';
 
 /** In-code migrations, in order. File names sort; Kysely applies them by name. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0015_capture': migration0015Capture,
   '0016_keys': migration0016Keys,
   '0017_payment_indexes': migration0017PaymentIndexes,
+  '0018_idempotency_ids_time': migration0018IdempotencyIdsTime,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
