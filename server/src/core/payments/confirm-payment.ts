@@ -35,6 +35,8 @@ export interface ConfirmChanges {
   mandateId?: string | undefined;
   recurringDetails?: JsonObject | undefined;
   paymentToken?: string | undefined;
+  /** The payment's top-level billing address, as update would keep it. */
+  billing?: JsonObject | undefined;
 }
 
 /** POST /payments/{payment_id}/confirm with a secret or publishable key. */
@@ -62,6 +64,7 @@ export async function confirmPayment(
     mandateId: body.mandate_id,
     recurringDetails: body.recurring_details,
     paymentToken: body.payment_token,
+    billing: body.billing,
   });
 }
 
@@ -118,6 +121,8 @@ export async function executeConfirm(
     connector: rail.adapter.connector,
     ...(changes.returnUrl !== undefined ? { returnUrl: changes.returnUrl } : {}),
     ...(changes.setupFutureUsage !== undefined ? { setupFutureUsage: changes.setupFutureUsage } : {}),
+    // The billing sent at confirm replaces the payment's, as Hyperswitch's confirm updates the payment's billing address.
+    ...(changes.billing !== undefined ? { requestFields: { ...payment.requestFields, billing: changes.billing } } : {}),
     errorCode: null,
     errorMessage: null,
     errorReason: null,
