@@ -1,5 +1,6 @@
 import type { ConfirmPaymentRequest, JsonObject, PaymentMethodData } from '../../../../protocol/api/payments';
 import type { PaymentPatch, PaymentRecord } from '../../storage/payments/records';
+import type { CardSummary } from '../../../../protocol/api/vault';
 import type { CardDetails } from '../../vault/card-details';
 import { authorizePaymentAccess } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
@@ -140,7 +141,7 @@ export async function executeConfirm(
       : await deps.store
           .transaction(async (tx) => {
             const consumed = await consumePspToken(deps, tx, auth, payment.paymentId, pspToken, now);
-            const claimed = await claimAndOpenAttempt(tx, auth, payment, { ...patch, paymentMethodData: { card: consumed.summary } }, now, consumed.card);
+            const claimed = await claimAndOpenAttempt(tx, auth, payment, { ...patch, paymentMethodData: cardInPlaceOfToken(data, consumed.summary) }, now, consumed.card);
             if (claimed === undefined) throw new ClaimLost();
             return claimed;
           })
@@ -185,6 +186,11 @@ export async function executeConfirm(
     return claimed;
   }
   return applyRailOutcome(deps, claimed, call.answer, 'rail_result', afterOutcome ?? null);
+}
+
+/** What a card payment keeps once its psp_token is consumed: the card's summary, and the billing sent beside the token. */
+function cardInPlaceOfToken(data: PaymentMethodData, summary: CardSummary): PaymentMethodData {
+  return { card: summary, ...(data.billing !== undefined ? { billing: data.billing } : {}) };
 }
 
 /** Claims the payment if it is still in the status it was read in, and opens its attempt. */
