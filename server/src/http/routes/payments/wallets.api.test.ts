@@ -211,7 +211,9 @@ forEachEngine('Wallets API', (engine) => {
     test('manual capture: requires_capture (payment_authorized), then capture and a refund, as for a card', async () => {
       const payment = await createPayment({ capture_method: 'manual' });
       const authorized = await ok(await confirm(payment, googlePay(APPROVED)));
-      expect(authorized).toMatchObject({ status: 'requires_capture', amount_capturable: 10_000, amount_received: 0 });
+      // Nothing is received before the capture (Hyperswitch: null until captured), then the captured amount.
+      expect(authorized).toMatchObject({ status: 'requires_capture', amount_capturable: 10_000, amount_received: null });
+      expect(await ok(await request('GET', `/payments/${payment.payment_id}`))).toMatchObject({ status: 'requires_capture', amount_received: null });
       expect(await events(payment.payment_id)).toEqual(['payment_authorized']);
       const captured = await ok(await request('POST', `/payments/${payment.payment_id}/capture`, { body: {} }));
       expect(captured).toMatchObject({ status: 'succeeded', amount_received: 10_000, payment_method_data: { wallet: { google_pay: { last4: '4242' } } } });
