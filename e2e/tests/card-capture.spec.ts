@@ -35,7 +35,7 @@ test('authorize in the frame, capture from the server: amount_received and the e
   await fillCard(page, { number: TEST_CARDS.success, ...CARD });
   const { text, paymentId } = await pay(page);
   expect(text).toBe('requires_capture');
-  expect(await retrievePayment(API, paymentId)).toMatchObject({ status: 'requires_capture', amount_capturable: 2500, amount_received: 0, capture_method: 'manual' });
+  expect(await retrievePayment(API, paymentId)).toMatchObject({ status: 'requires_capture', amount_capturable: 2500, amount_received: null, capture_method: 'manual' });
   expect(await eventTypes(paymentId)).toEqual(['payment_authorized']);
 
   const captured = await secretKeyCall('POST', `/payments/${paymentId}/capture`, {});

@@ -1,5 +1,6 @@
 import type { ConfirmPaymentRequest, JsonObject, PaymentMethodData } from '../../../../protocol/api/payments';
 import type { PaymentPatch, PaymentRecord } from '../../storage/payments/records';
+import type { CardSummary } from '../../../../protocol/api/vault';
 import type { CardDetails } from '../../vault/card-details';
 import { authorizePaymentAccess } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
@@ -35,6 +36,8 @@ export interface ConfirmChanges {
   mandateId?: string | undefined;
   recurringDetails?: JsonObject | undefined;
   paymentToken?: string | undefined;
+  /** The payment's top-level billing address, as update would keep it. */
+  billing?: JsonObject | undefined;
 }
 
 /** POST /payments/{payment_id}/confirm with a secret or publishable key. */
@@ -62,6 +65,7 @@ export async function confirmPayment(
     mandateId: body.mandate_id,
     recurringDetails: body.recurring_details,
     paymentToken: body.payment_token,
+    billing: body.billing,
   });
 }
 
@@ -118,6 +122,8 @@ export async function executeConfirm(
     connector: rail.adapter.connector,
     ...(changes.returnUrl !== undefined ? { returnUrl: changes.returnUrl } : {}),
     ...(changes.setupFutureUsage !== undefined ? { setupFutureUsage: changes.setupFutureUsage } : {}),
+    // The billing sent at confirm replaces the payment's, as Hyperswitch's confirm updates the payment's billing address.
+    ...(changes.billing !== undefined ? { requestFields: { ...payment.requestFields, billing: changes.billing } } : {}),
     errorCode: null,
     errorMessage: null,
     errorReason: null,
@@ -135,7 +141,7 @@ export async function executeConfirm(
       : await deps.store
           .transaction(async (tx) => {
             const consumed = await consumePspToken(deps, tx, auth, payment.paymentId, pspToken, now);
-            const claimed = await claimAndOpenAttempt(tx, auth, payment, { ...patch, paymentMethodData: { card: consumed.summary } }, now, consumed.card);
+            const claimed = await claimAndOpenAttempt(tx, auth, payment, { ...patch, paymentMethodData: cardInPlaceOfToken(data, consumed.summary) }, now, consumed.card);
             if (claimed === undefined) throw new ClaimLost();
             return claimed;
           })
@@ -180,6 +186,11 @@ export async function executeConfirm(
     return claimed;
   }
   return applyRailOutcome(deps, claimed, call.answer, 'rail_result', afterOutcome ?? null);
+}
+
+/** What a card payment keeps once its psp_token is consumed: the card's summary, and the billing sent beside the token. */
+function cardInPlaceOfToken(data: PaymentMethodData, summary: CardSummary): PaymentMethodData {
+  return { card: summary, ...(data.billing !== undefined ? { billing: data.billing } : {}) };
 }
 
 /** Claims the payment if it is still in the status it was read in, and opens its attempt. */

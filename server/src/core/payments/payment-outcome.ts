@@ -27,7 +27,8 @@ function patchFor(
           ? { authorizedAt: now, authorizationExpiresAt: validity === undefined ? null : new Date(now.getTime() + validity.standardMs) }
           : {}),
         status: to,
-        amountReceived: AUTOMATIC.has(payment.captureMethod) ? outcome.amountReceived : 0,
+        // Hyperswitch keeps amount_captured null until money is captured: an open authorization has received nothing yet.
+        amountReceived: AUTOMATIC.has(payment.captureMethod) ? outcome.amountReceived : null,
         amountCapturable: AUTOMATIC.has(payment.captureMethod) ? 0 : payment.amount,
         railReference: outcome.reference,
         railState: null,

@@ -98,10 +98,13 @@ forEachEngine('Manual capture API', (engine) => {
     test('manual and manual_multiple authorize into requires_capture with the whole amount capturable (event payment_authorized)', async () => {
       for (const method of ['manual', 'manual_multiple']) {
         const card = await cardPayment(method);
-        expect(card).toMatchObject({ status: 'requires_capture', capture_method: method, amount_capturable: 10_000, amount_received: 0, connector: 'card_simulator' });
+        // Nothing is received before the first capture: amount_received is null (Hyperswitch), on confirm and retrieve.
+        expect(card).toMatchObject({ status: 'requires_capture', capture_method: method, amount_capturable: 10_000, amount_received: null, connector: 'card_simulator' });
+        expect(await retrieve(card.payment_id)).toMatchObject({ status: 'requires_capture', amount_received: null });
         expect(await events(card.payment_id)).toEqual(['payment_authorized']);
         const upi = await upiPayment(method);
-        expect(upi).toMatchObject({ status: 'requires_capture', amount_capturable: 10_000, amount_received: 0, connector: 'upi_simulator' });
+        expect(upi).toMatchObject({ status: 'requires_capture', amount_capturable: 10_000, amount_received: null, connector: 'upi_simulator' });
+        expect(await retrieve(upi.payment_id)).toMatchObject({ status: 'requires_capture', amount_received: null });
       }
     });
 

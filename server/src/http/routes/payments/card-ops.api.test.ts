@@ -40,16 +40,19 @@ forEachEngine('Card operations API', (engine) => {
   const events = (paymentId: string) => paymentEventTypes(h, paymentId);
   const retrieve = async (id: string) => ok(await request('GET', `/payments/${id}`));
   const createPayment = async (body: Json = {}) => ok(await request('POST', '/payments', { body: { amount: 10_000, currency: 'USD', ...body } }));
-  /** A card payment created with `fields` and confirmed in the browser's way (psp_token, publishable key). */
-  const cardPayment = async (number: string, fields: Json = {}) => {
-    const created = await createPayment(fields);
-    const token = await ok<{ psp_token: string }>(
+  /** A psp_token for `payment`, minted as the hosted frame mints it. */
+  const mintToken = async (payment: PaymentResponse, number: string) =>
+    ok<{ psp_token: string }>(
       await request('POST', '/vault/tokens', {
         key: h.publishableKey,
         headers: { origin: JS_ORIGIN },
-        body: { client_secret: created.client_secret, card_number: number, card_exp_month: '12', card_exp_year: '2030', card_cvc: '123' },
+        body: { client_secret: payment.client_secret, card_number: number, card_exp_month: '12', card_exp_year: '2030', card_cvc: '123' },
       }),
     );
+  /** A card payment created with `fields` and confirmed in the browser's way (psp_token, publishable key). */
+  const cardPayment = async (number: string, fields: Json = {}) => {
+    const created = await createPayment(fields);
+    const token = await mintToken(created, number);
     const confirmed = await ok(
       await request('POST', `/payments/${created.payment_id}/confirm`, {
         key: h.publishableKey,
@@ -215,6 +218,31 @@ forEachEngine('Card operations API', (engine) => {
       await expectApiError(await post({ payment_method: 'wallet' }), 'ERR_2001', 'payment_method_type');
       const paid = await cardPayment(CARDS.success);
       await expectApiError(await post({ payment_method: 'wallet', payment_method_type: 'paypal' }, paid), 'ERR_4003');
+    });
+  });
+
+  describe(`[${engine}] billing sent with a card at confirm`, () => {
+    test('payment_method_data.billing stays beside the card summary and the top-level billing is kept, on confirm and retrieve', async () => {
+      const methodBilling = { address: { line1: '1 MG Road', city: 'Bengaluru', zip: '560001', country: 'IN', first_name: 'Ada' }, email: 'ada@example.com' };
+      const billing = { address: { line1: '221B Baker Street', city: 'London', country: 'GB' }, phone: { number: '2079460000', country_code: '+44' } };
+      for (const captureMethod of ['automatic', 'manual']) {
+        const created = await createPayment({ capture_method: captureMethod });
+        const token = await mintToken(created, CARDS.success);
+        const confirmed = await request('POST', `/payments/${created.payment_id}/confirm`, {
+          key: h.publishableKey,
+          body: { client_secret: created.client_secret, billing, payment_method: 'card', payment_method_data: { psp_token: token.psp_token, billing: methodBilling } },
+        });
+        const text = await confirmed.clone().text();
+        const payment = await ok(confirmed);
+        const card = { last4: '4242', card_network: 'Visa', exp_month: '12', exp_year: '2030' };
+        for (const view of [payment, await retrieve(created.payment_id)]) {
+          expect(view).toMatchObject({ status: captureMethod === 'manual' ? 'requires_capture' : 'succeeded', billing });
+          expect(view.payment_method_data).toEqual({ card, billing: methodBilling });
+        }
+        // The card number and the token never come back; the summary is all the payment keeps of the card.
+        expect(text).not.toContain(CARDS.success);
+        expect(text).not.toContain(token.psp_token);
+      }
     });
   });
 

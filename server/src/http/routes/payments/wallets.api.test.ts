@@ -196,10 +196,24 @@ forEachEngine('Wallets API', (engine) => {
       expect(await ok(await confirm(bare, { payment_method_data }))).toMatchObject({ status: 'succeeded', payment_method: 'wallet', payment_method_type: 'apple_pay' });
     });
 
+    test('the billing sent at confirm, top-level and in payment_method_data, comes back beside the wallet summary', async () => {
+      const methodBilling = { address: { line1: '1 MG Road', city: 'Bengaluru', country: 'IN' }, email: 'ada@example.com' };
+      const billing = { address: { line1: '221B Baker Street', city: 'London', country: 'GB' } };
+      const payment = await createPayment();
+      const { payment_method_data } = googlePay(APPROVED);
+      const confirmed = await ok(await confirm(payment, { billing, payment_method_data: { ...payment_method_data, billing: methodBilling } }));
+      for (const view of [confirmed, await ok(await request('GET', `/payments/${payment.payment_id}`))]) {
+        expect(view).toMatchObject({ status: 'succeeded', billing });
+        expect(view.payment_method_data).toEqual({ wallet: { google_pay: { last4: '4242', card_network: 'VISA', type: 'CARD' } }, billing: methodBilling });
+      }
+    });
+
     test('manual capture: requires_capture (payment_authorized), then capture and a refund, as for a card', async () => {
       const payment = await createPayment({ capture_method: 'manual' });
       const authorized = await ok(await confirm(payment, googlePay(APPROVED)));
-      expect(authorized).toMatchObject({ status: 'requires_capture', amount_capturable: 10_000, amount_received: 0 });
+      // Nothing is received before the capture (Hyperswitch: null until captured), then the captured amount.
+      expect(authorized).toMatchObject({ status: 'requires_capture', amount_capturable: 10_000, amount_received: null });
+      expect(await ok(await request('GET', `/payments/${payment.payment_id}`))).toMatchObject({ status: 'requires_capture', amount_received: null });
       expect(await events(payment.payment_id)).toEqual(['payment_authorized']);
       const captured = await ok(await request('POST', `/payments/${payment.payment_id}/capture`, { body: {} }));
       expect(captured).toMatchObject({ status: 'succeeded', amount_received: 10_000, payment_method_data: { wallet: { google_pay: { last4: '4242' } } } });
