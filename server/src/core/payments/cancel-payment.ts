@@ -30,8 +30,6 @@ export async function cancelPayment(
     const next = await tx.payments.updatePaymentIfStatus(auth, paymentId, [payment.status], {
       status: decision.to,
       amountCapturable: 0,
-      // An authorization voided before any capture ends having received 0 (null only while a capture may still come).
-      ...(payment.status === 'requires_capture' ? { amountReceived: 0 } : {}),
       nextAction: null,
       cancellationReason: body.cancellation_reason,
       updatedAt: now,

@@ -53,13 +53,7 @@ export async function expireLapsedAuthorization(deps: CoreDeps, payment: Payment
     if (!decision.allowed) return current;
     const read = current;
     const expired = await deps.store.transaction(async (tx) => {
-      // An authorization that lapses uncaptured ends having received 0; a partly captured one keeps its captures.
-      const next = await tx.payments.updatePaymentIfVersion(read, read.paymentId, read.version, {
-        status: decision.to,
-        amountCapturable: 0,
-        amountReceived: read.amountReceived ?? 0,
-        updatedAt: now,
-      });
+      const next = await tx.payments.updatePaymentIfVersion(read, read.paymentId, read.version, { status: decision.to, amountCapturable: 0, updatedAt: now });
       if (next === undefined) return undefined;
       if (decision.to === 'partially_captured') await tx.attempts.updateLatestAttempt(next, next.paymentId, { status: 'charged', updatedAt: now });
       await recordPaymentEvent(deps, tx, next, now, { repeatable: true });

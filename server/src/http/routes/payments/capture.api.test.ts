@@ -218,7 +218,7 @@ forEachEngine('Manual capture API', (engine) => {
   describe(`[${engine}] void and cancel post capture`, () => {
     test('cancel before capture voids the authorization (cancelled, payment_cancelled); it cannot be captured after', async () => {
       const payment = await cardPayment('manual');
-      expect(await ok(await cancel(payment.payment_id))).toMatchObject({ status: 'cancelled', amount_capturable: 0, amount_received: 0, cancellation_reason: 'order cancelled' });
+      expect(await ok(await cancel(payment.payment_id))).toMatchObject({ status: 'cancelled', amount_capturable: 0, amount_received: null, cancellation_reason: 'order cancelled' });
       await expectApiError(await capture(payment.payment_id), 'ERR_4003');
       expect(await events(payment.payment_id)).toEqual(['payment_authorized', 'payment_cancelled']);
       const view = await retrieve(payment.payment_id, '?expand_attempts=true');
@@ -304,7 +304,7 @@ forEachEngine('Manual capture API', (engine) => {
       h.clock.advance(AUTHORIZATION_VALIDITY.standardMs - 1);
       expect((await retrieve(payment.payment_id)).status).toBe('requires_capture');
       h.clock.advance(1);
-      expect(await retrieve(payment.payment_id)).toMatchObject({ status: 'expired', amount_capturable: 0, amount_received: 0 });
+      expect(await retrieve(payment.payment_id)).toMatchObject({ status: 'expired', amount_capturable: 0, amount_received: null });
       await expectApiError(await capture(payment.payment_id), 'ERR_4003');
       await expectApiError(await cancel(payment.payment_id), 'ERR_4003');
       expect(await events(payment.payment_id)).toEqual(['payment_authorized', 'payment_expired']);
@@ -402,7 +402,7 @@ forEachEngine('Manual capture API', (engine) => {
           expect(view.captures).toHaveLength(1);
           await expectApiError(voided, 'ERR_4003');
         } else {
-          expect(view).toMatchObject({ status: 'cancelled', amount_received: 0, captures: [] });
+          expect(view).toMatchObject({ status: 'cancelled', amount_received: null, captures: [] });
           await expectApiError(captured, 'ERR_4003');
         }
       }
