@@ -36,8 +36,9 @@ export interface ConfirmChanges {
   mandateId?: string | undefined;
   recurringDetails?: JsonObject | undefined;
   paymentToken?: string | undefined;
-  /** The payment's top-level billing address, as update would keep it. */
+  /** The payment's top-level billing and shipping addresses, as update would keep them. */
   billing?: JsonObject | undefined;
+  shipping?: JsonObject | undefined;
 }
 
 /** POST /payments/{payment_id}/confirm with a secret or publishable key. */
@@ -66,6 +67,7 @@ export async function confirmPayment(
     recurringDetails: body.recurring_details,
     paymentToken: body.payment_token,
     billing: body.billing,
+    shipping: body.shipping,
   });
 }
 
@@ -122,8 +124,16 @@ export async function executeConfirm(
     connector: rail.adapter.connector,
     ...(changes.returnUrl !== undefined ? { returnUrl: changes.returnUrl } : {}),
     ...(changes.setupFutureUsage !== undefined ? { setupFutureUsage: changes.setupFutureUsage } : {}),
-    // The billing sent at confirm replaces the payment's, as Hyperswitch's confirm updates the payment's billing address.
-    ...(changes.billing !== undefined ? { requestFields: { ...payment.requestFields, billing: changes.billing } } : {}),
+    // The addresses sent at confirm replace the payment's, as Hyperswitch's confirm updates its billing and shipping.
+    ...(changes.billing !== undefined || changes.shipping !== undefined
+      ? {
+          requestFields: {
+            ...payment.requestFields,
+            ...(changes.billing !== undefined ? { billing: changes.billing } : {}),
+            ...(changes.shipping !== undefined ? { shipping: changes.shipping } : {}),
+          },
+        }
+      : {}),
     errorCode: null,
     errorMessage: null,
     errorReason: null,

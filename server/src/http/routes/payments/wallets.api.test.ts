@@ -196,14 +196,15 @@ forEachEngine('Wallets API', (engine) => {
       expect(await ok(await confirm(bare, { payment_method_data }))).toMatchObject({ status: 'succeeded', payment_method: 'wallet', payment_method_type: 'apple_pay' });
     });
 
-    test('the billing sent at confirm, top-level and in payment_method_data, comes back beside the wallet summary', async () => {
+    test('the billing and shipping sent at confirm, top-level and in payment_method_data, come back beside the wallet summary', async () => {
       const methodBilling = { address: { line1: '1 MG Road', city: 'Bengaluru', country: 'IN' }, email: 'ada@example.com' };
       const billing = { address: { line1: '221B Baker Street', city: 'London', country: 'GB' } };
+      const shipping = { address: { line1: '10 Downing Street', city: 'London', country: 'GB' } };
       const payment = await createPayment();
       const { payment_method_data } = googlePay(APPROVED);
-      const confirmed = await ok(await confirm(payment, { billing, payment_method_data: { ...payment_method_data, billing: methodBilling } }));
+      const confirmed = await ok(await confirm(payment, { billing, shipping, payment_method_data: { ...payment_method_data, billing: methodBilling } }));
       for (const view of [confirmed, await ok(await request('GET', `/payments/${payment.payment_id}`))]) {
-        expect(view).toMatchObject({ status: 'succeeded', billing });
+        expect(view).toMatchObject({ status: 'succeeded', billing, shipping });
         expect(view.payment_method_data).toEqual({ wallet: { google_pay: { last4: '4242', card_network: 'VISA', type: 'CARD' } }, billing: methodBilling });
       }
     });
