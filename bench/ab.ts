@@ -20,7 +20,7 @@
 import { readFileSync } from 'node:fs';
 import { FIXED_SECRET_KEY } from '../server/src/test-support/server-process';
 import { openLoopPayments, runChain, startBareHandler, type ChainResult, type PaymentLatency } from './load';
-import { bootServer, rssMb, tempDir } from './process-metrics';
+import { bootServer, rssMb, tempDir, type BootedServer } from './process-metrics';
 
 const [pathA, pathB, roundsArg = '4', secondsArg = '5', keyedArg = '0'] = process.argv.slice(2);
 if (pathA === undefined || pathB === undefined) throw new Error('usage: bench/ab.ts <A/main.js> <B/main.js> [rounds] [seconds] [keyed]');
@@ -39,16 +39,50 @@ const cpuMs = (pid: number) => {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 const dirs = [tempDir('rail-ab-a-'), tempDir('rail-ab-b-')];
-const servers = [
-  await bootServer([...serverFlags, pathA], { dataDir: dirs[0]!.path, databaseUrl: process.env['DATABASE_URL_A'] }),
-  await bootServer([...serverFlags, pathB], { dataDir: dirs[1]!.path, databaseUrl: process.env['DATABASE_URL_B'] }),
-];
+const servers: BootedServer[] = [];
+let bare: Awaited<ReturnType<typeof startBareHandler>> | undefined;
+let booting: Promise<unknown> = Promise.resolve();
+let cleaning: Promise<void> | undefined;
+/**
+ * Stops what this run started (the two servers, the bare handler) and removes the data directories, once: on the
+ * way out, on an error, and on SIGINT/SIGTERM, which would otherwise leave the servers running without this process.
+ */
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    // A server still booting is stopped once it is up (bootServer stops its own child when the boot fails).
+    await booting.catch(() => {});
+    bare?.stop();
+    await Promise.all(servers.map((server) => server.stop()));
+    for (const dir of dirs) dir.remove();
+  })();
+  return cleaning;
+}
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  process.once(signal, () => {
+    console.error(`${signal}: stopping the servers`);
+    void cleanUp().finally(() => process.exit(code));
+  });
+}
+async function boot(path: string, which: number): Promise<void> {
+  if (cleaning) return;
+  const booted = bootServer([...serverFlags, path], { dataDir: dirs[which]!.path, databaseUrl: process.env[which === 0 ? 'DATABASE_URL_A' : 'DATABASE_URL_B'] });
+  booting = booted;
+  servers.push(await booted);
+}
+try {
+  await boot(pathA, 0);
+  await boot(pathB, 1);
+} catch (error) {
+  await cleanUp();
+  throw error;
+}
+// A signal during the boots: its handler stops what started and exits; no round starts.
+if (cleaning) await new Promise<never>(() => {});
 if (openLoop !== undefined) {
   try {
     await openLoopRounds(openLoop);
   } finally {
-    for (const server of servers) await server.stop();
-    for (const dir of dirs) dir.remove();
+    await cleanUp();
   }
   process.exit(0);
 }
@@ -77,12 +111,11 @@ try {
   const [pa, pb] = results.map((list) => median(list.map((r) => r.callP99))) as [number, number];
   console.log(`median call p99 A ${pa} ms B ${pb} ms; rss A ${rssMb(servers[0]!.child.pid!).toFixed(0)} MB B ${rssMb(servers[1]!.child.pid!).toFixed(0)} MB`);
 } finally {
-  for (const server of servers) await server.stop();
-  for (const dir of dirs) dir.remove();
+  await cleanUp();
 }
 
 async function openLoopRounds(rateArg: string): Promise<void> {
-  const bare = await startBareHandler();
+  bare = await startBareHandler();
   try {
     for (const [which, server] of servers.entries()) await runChain(server.baseUrl, { connections, seconds: 2, apiKey: FIXED_SECRET_KEY, idempotency: keyedFor(which) });
     const peak = rateArg === 'half' ? (await runChain(servers[0]!.baseUrl, { connections, seconds: 3, apiKey: FIXED_SECRET_KEY })).paymentsPerSecond : undefined;
@@ -109,5 +142,6 @@ async function openLoopRounds(rateArg: string): Promise<void> {
     console.log(`median max A ${amax.toFixed(1)} B ${bmax.toFixed(1)} ms; rss after the rounds A ${rssMb(servers[0]!.child.pid!).toFixed(0)} MB B ${rssMb(servers[1]!.child.pid!).toFixed(0)} MB`);
   } finally {
     bare.stop();
+    bare = undefined;
   }
 }

@@ -36,7 +36,10 @@ export async function bootServer(args: string[], options: { dataDir: string; dat
   const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited during start (${args.join(' ')})`);
-    if (performance.now() - started > 30_000) throw new Error('server did not answer /health within 30 s');
+    if (performance.now() - started > 30_000) {
+      child.kill('SIGKILL');
+      throw new Error('server did not answer /health within 30 s');
+    }
     const ok = await fetch(`${baseUrl}/health`).then((response) => response.status === 200, () => false);
     if (ok) break;
     await new Promise((resolveWait) => setTimeout(resolveWait, 2));

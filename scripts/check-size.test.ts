@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { frameInitialScripts } from './check-size';
+import { frameInitialBudget, frameInitialScripts } from './check-size';
 
 describe('frameInitialScripts', () => {
   test('counts module entries and modulepreloads once each, not stylesheets', () => {
@@ -10,5 +10,15 @@ describe('frameInitialScripts', () => {
       <link rel="stylesheet" href="/frame/assets/index-c.css">`;
     const files = frameInitialScripts(html).map((file) => file.split('/dist/frame/')[1]);
     expect(files).toEqual(['assets/index-a.js', 'assets/vendor-b.js']);
+  });
+});
+
+describe('frameInitialBudget', () => {
+  test('counts the served frame document (/frame/) with the scripts it loads before it renders', () => {
+    const html = `<script type="module" crossorigin src="/frame/assets/boot-a.js"></script>
+      <link rel="modulepreload" crossorigin href="/frame/assets/app-b.js">`;
+    const budget = frameInitialBudget(html, 40 * 1024);
+    expect(budget.served).toEqual(['/frame/', '/frame/assets/boot-a.js', '/frame/assets/app-b.js']);
+    expect(budget.files.map((file) => file.split('/dist/frame/')[1])).toEqual(['index.html', 'assets/boot-a.js', 'assets/app-b.js']);
   });
 });

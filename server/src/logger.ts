@@ -72,3 +72,37 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     destination,
   );
 }
+
+interface EndableStream {
+  end(): void;
+  once(event: 'close' | 'error', listener: () => void): unknown;
+}
+
+/**
+ * Ends `logger`'s destination and resolves once its lines are written, or stdout has failed, or after `timeoutMs`:
+ * the last step before process.exit(). At exit pino writes what is still queued synchronously, and sonic-boom
+ * retries a failed synchronous write every 100 ms until it succeeds: with stdout's reader gone (EPIPE, as in
+ * `rail start | head -1`) a line queued behind a write still in flight made process.exit() spin for ever. Ended
+ * here, the queued lines go out in the event loop, where pino stops logging at the first EPIPE.
+ */
+export function endLog(logger: Logger, timeoutMs = 1000): Promise<void> {
+  const stream = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as Partial<EndableStream> | undefined;
+  // pino replaces `end` on the stream itself once it has met EPIPE: nothing is queued any more.
+  if (typeof stream?.end !== 'function' || typeof stream.once !== 'function' || Object.hasOwn(stream, 'end')) return Promise.resolve();
+  const endable = stream as EndableStream;
+  return new Promise((resolveEnd) => {
+    const timer = setTimeout(resolveEnd, timeoutMs);
+    const done = () => {
+      clearTimeout(timer);
+      resolveEnd();
+    };
+    endable.once('close', done);
+    endable.once('error', done);
+    try {
+      endable.end();
+    } catch {
+      // Already ended.
+      done();
+    }
+  });
+}

@@ -5,7 +5,7 @@
  * built assets are.
  */
 import { ConfigError, loadConfig, type Config } from './config';
-import { createLogger, type Logger } from './logger';
+import { createLogger, endLog, type Logger } from './logger';
 import { startServer, type RunningServer } from './start';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -37,6 +37,10 @@ async function run(options: RunOptions): Promise<void> {
     throw error;
   }
   const logger: Logger = createLogger(config.logLevel);
+  // A stdout whose reader has gone (`rail start | head -1`) fails the banner's write with EPIPE: the server goes on.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
   const running: RunningServer = await startServer({
     config,
     logger,
@@ -56,11 +60,12 @@ async function run(options: RunOptions): Promise<void> {
     logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
     const force = setTimeout(() => {
       logger.error('in-flight requests did not finish in time; exiting');
-      process.exit(1);
+      void endLog(logger).then(() => process.exit(1));
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     await running.stop();
     logger.info('stopped');
+    await endLog(logger);
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -228,7 +228,6 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         ? undefined
         : {
             testSecretKey: boot.testSecretKey,
-            testPublishableKey: boot.testPublishableKey,
             pagePaths: options.demoPagePaths,
             offWhenLiveKeysExist: config.demo === 'auto',
           },

@@ -51,7 +51,11 @@ export function railFrame(page: Page, { index = 0 }: FrameOptions = {}): FrameLo
   return page.locator('iframe[src*="/frame/#"]').nth(index).contentFrame();
 }
 
-/** Waits until the element has rendered its methods (the frame's form is interactive). */
+/**
+ * Waits until the element has rendered its methods (the frame's form is interactive). Not for the page's `ready`
+ * event: the frame sends it after that render, and the runtime records nothing on the page a test could wait for, so
+ * the page's `ready` handlers may run just after this returns (README: wait for what the handler does).
+ */
 export async function waitForRailReady(page: Page, options: FrameOptions = {}): Promise<FrameLocator> {
   const frame = railFrame(page, options);
   await expect(frame.locator('.Root[aria-busy="false"]')).toBeVisible({ timeout: 15_000 });

@@ -182,7 +182,7 @@ export async function createHarness(engine: Engine, options: HarnessOptions = {}
     logger: options.logger ?? createLogger('silent'),
     publicBaseUrl: 'http://127.0.0.1:8080',
     publicJsUrl: 'http://127.0.0.1:8081',
-    demo: { testSecretKey: boot.testSecretKey, testPublishableKey: boot.testPublishableKey, pagePaths: options.demoPagePaths ?? [], offWhenLiveKeysExist: options.demoOffWhenLiveKeysExist ?? false },
+    demo: { testSecretKey: boot.testSecretKey, pagePaths: options.demoPagePaths ?? [], offWhenLiveKeysExist: options.demoOffWhenLiveKeysExist ?? false },
     rateLimits: options.rateLimits && { ...options.rateLimits, limiter: new RateLimiter(clock) },
   });
   return {

@@ -20,8 +20,6 @@ import { CachedFile } from '../../static-files';
 export interface DemoOptions {
   /** The default account's test secret key: the demo account's keys are derived from it. */
   testSecretKey: string;
-  /** The default account's test publishable key (the page gets the demo account's). */
-  testPublishableKey: string;
   /** Where the demo page is (first existing path wins). */
   pagePaths: readonly string[];
   /** RAIL_DEMO=auto: the demo answers 404 once the account has a live key (a production account). */
