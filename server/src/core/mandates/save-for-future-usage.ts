@@ -36,7 +36,8 @@ const MANDATE_PAYMENT_TYPES = new Set(['new_mandate', 'setup_mandate']);
 
 /**
  * Decides, before the rail is asked, whether a successful outcome saves the instrument. `setupFutureUsage` is the
- * value the confirm sent, if any; the create body's value is in the payment's request fields.
+ * value the confirm sent, if any; the create body's value is in the payment's request fields. customer_acceptance
+ * is read from the request fields of the claimed payment, where one sent at confirm has replaced the create's.
  */
 export function planSaveForFutureUsage(
   auth: AuthContext,

@@ -36,9 +36,31 @@ export interface ConfirmChanges {
   mandateId?: string | undefined;
   recurringDetails?: JsonObject | undefined;
   paymentToken?: string | undefined;
-  /** The payment's top-level billing and shipping addresses, as update would keep them. */
-  billing?: JsonObject | undefined;
-  shipping?: JsonObject | undefined;
+  /** Request fields sent at confirm that replace the payment's (REPLACED_AT_CONFIRM), as update would keep them. */
+  requestFields?: Partial<Pick<ConfirmPaymentRequest, ReplacedAtConfirm>>;
+}
+
+/**
+ * How-the-customer-pays fields without a column of their own that a confirm keeps among the payment's request fields
+ * when it sends them, as update keeps them: Hyperswitch's confirm updates the payment's addresses and takes the
+ * request's customer_acceptance and browser_info over the stored ones. The customer_acceptance sent at confirm is the
+ * one a mandate set up by this payment records.
+ */
+const REPLACED_AT_CONFIRM = [
+  'billing',
+  'shipping',
+  'customer_acceptance',
+  'browser_info',
+  'payment_experience',
+  'threeds_method_comp_ind',
+  'all_keys_required',
+] as const satisfies readonly (keyof ConfirmPaymentRequest)[];
+type ReplacedAtConfirm = (typeof REPLACED_AT_CONFIRM)[number];
+
+function replacedAtConfirm(body: ConfirmPaymentRequest): Partial<Pick<ConfirmPaymentRequest, ReplacedAtConfirm>> {
+  const sent: Record<string, unknown> = {};
+  for (const field of REPLACED_AT_CONFIRM) if (body[field] !== undefined) sent[field] = body[field];
+  return sent as Partial<Pick<ConfirmPaymentRequest, ReplacedAtConfirm>>;
 }
 
 /** POST /payments/{payment_id}/confirm with a secret or publishable key. */
@@ -66,8 +88,7 @@ export async function confirmPayment(
     mandateId: body.mandate_id,
     recurringDetails: body.recurring_details,
     paymentToken: body.payment_token,
-    billing: body.billing,
-    shipping: body.shipping,
+    requestFields: replacedAtConfirm(body),
   });
 }
 
@@ -124,15 +145,9 @@ export async function executeConfirm(
     connector: rail.adapter.connector,
     ...(changes.returnUrl !== undefined ? { returnUrl: changes.returnUrl } : {}),
     ...(changes.setupFutureUsage !== undefined ? { setupFutureUsage: changes.setupFutureUsage } : {}),
-    // The addresses sent at confirm replace the payment's, as Hyperswitch's confirm updates its billing and shipping.
-    ...(changes.billing !== undefined || changes.shipping !== undefined
-      ? {
-          requestFields: {
-            ...payment.requestFields,
-            ...(changes.billing !== undefined ? { billing: changes.billing } : {}),
-            ...(changes.shipping !== undefined ? { shipping: changes.shipping } : {}),
-          },
-        }
+    // Before the rail is asked: the save plan (recurringAfterOutcome) reads the claimed payment's customer_acceptance.
+    ...(changes.requestFields !== undefined && Object.keys(changes.requestFields).length > 0
+      ? { requestFields: { ...payment.requestFields, ...changes.requestFields } }
       : {}),
     errorCode: null,
     errorMessage: null,

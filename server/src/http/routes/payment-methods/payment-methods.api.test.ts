@@ -233,6 +233,42 @@ forEachEngine('Stored payment methods and mandates API', (engine) => {
       );
     });
 
+    test('the customer_acceptance sent at confirm (with setup_future_usage) is the mandate\'s, in place of the one sent at create', async () => {
+      const customerId = await newCustomer(r);
+      const payment = await ok<PaymentResponse>(
+        await call(r, 'POST', '/payments', { body: { amount: 10_000, currency: 'INR', customer_id: customerId, customer_acceptance: { acceptance_type: 'offline' } } }),
+      );
+      const acceptance = { acceptance_type: 'online', accepted_at: '2026-11-27T10:00:00Z', online: { ip_address: '203.0.113.7', user_agent: 'checkout' } };
+      const confirmed = await ok<PaymentResponse>(
+        await call(r, 'POST', `/payments/${payment.payment_id}/confirm`, {
+          key: r.publishableKey,
+          body: { client_secret: payment.client_secret, setup_future_usage: 'off_session', customer_acceptance: acceptance, payment_method_data: UPI('success@upi') },
+        }),
+      );
+      expect(confirmed).toMatchObject({ status: 'succeeded', setup_future_usage: 'off_session' });
+      expect(confirmed.mandate_id).toMatch(/^man_/);
+      const mandate = await ok<MandateResponse>(await call(r, 'GET', `/mandates/${confirmed.mandate_id}`));
+      expect(mandate).toMatchObject({ status: 'active', customer_id: customerId, payment_method_id: confirmed.payment_method_id, customer_acceptance: acceptance });
+      expect(await ok(await call(r, 'GET', `/customers/${customerId}/mandates`))).toMatchObject([{ mandate_id: confirmed.mandate_id, customer_acceptance: acceptance }]);
+    });
+
+    test('a confirm that waits for the customer (pending@upi) keeps the customer_acceptance it was sent for the mandate', async () => {
+      const customerId = await newCustomer(r);
+      const payment = await ok<PaymentResponse>(await call(r, 'POST', '/payments', { body: { amount: 10_000, currency: 'INR', customer_id: customerId } }));
+      const acceptance = { acceptance_type: 'online', online: { ip_address: '203.0.113.8', user_agent: 'checkout' } };
+      const waiting = await ok<PaymentResponse>(
+        await call(r, 'POST', `/payments/${payment.payment_id}/confirm`, {
+          body: { setup_future_usage: 'off_session', customer_acceptance: acceptance, payment_method_data: UPI('pending@upi') },
+        }),
+      );
+      expect(waiting.status).toBe('requires_customer_action');
+      r.clock.advance(PENDING_RESOLVE_AFTER_MS + 1);
+      const settled = await ok<PaymentResponse>(await call(r, 'GET', `/payments/${payment.payment_id}`));
+      expect(settled.status).toBe('succeeded');
+      expect(settled.mandate_id).toMatch(/^man_/);
+      expect((await ok<MandateResponse>(await call(r, 'GET', `/mandates/${settled.mandate_id}`))).customer_acceptance).toEqual(acceptance);
+    });
+
     test.each<[string, Json]>([
       ['setup_future_usage off_session', { setup_future_usage: 'off_session' }],
       ['an explicit mandate_data block', { mandate_data: { customer_acceptance: { acceptance_type: 'online' }, mandate_type: { multi_use: null } } }],

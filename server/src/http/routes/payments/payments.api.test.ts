@@ -513,6 +513,29 @@ forEachEngine('Payments API', (engine) => {
       expect(confirmed.return_url).toBe('https://shop.example.com/done');
     });
 
+    test('the customer_acceptance, browser_info, payment_experience, threeds_method_comp_ind and all_keys_required sent at confirm replace the payment\'s', async () => {
+      const atCreate = {
+        customer_acceptance: { acceptance_type: 'offline' },
+        browser_info: { user_agent: 'create' },
+        payment_experience: 'display_qr_code',
+        threeds_method_comp_ind: 'N',
+        all_keys_required: false,
+      };
+      const atConfirm = {
+        customer_acceptance: { acceptance_type: 'online', online: { user_agent: 'checkout', ip_address: '203.0.113.7' } },
+        browser_info: { user_agent: 'confirm', language: 'en-IN' },
+        payment_experience: 'display_wait_screen',
+        threeds_method_comp_ind: 'Y',
+        all_keys_required: true,
+      };
+      const payment = await createPayment({ ...atCreate, description: 'kept' });
+      const response = await confirm(payment.payment_id, { client_secret: payment.client_secret, payment_method_data: UPI('success@upi'), ...atConfirm }, h.publishableKey);
+      expect(response.status, await response.clone().text()).toBe(200);
+      const stored = await h.store.payments.findPayment({ accountId: h.boot.account.accountId, mode: 'test' }, payment.payment_id);
+      // The response has no field for these (Hyperswitch clients read them from the attempt): they are kept as sent.
+      expect(stored?.requestFields).toMatchObject({ ...atConfirm, description: 'kept' });
+    });
+
     test('a currency no rail takes for the method: ERR_4004', async () => {
       const payment = await createPayment({ currency: 'USD' });
       await expectError(await confirm(payment.payment_id, { payment_method_data: UPI('success@upi') }), 'ERR_4004');
