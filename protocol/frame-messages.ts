@@ -103,7 +103,7 @@ export type { ClientErrorCode } from './client-errors';
 /**
  * `focused`: the error names a field of the frame, which it focused. A cross-origin frame's own focus() does not
  * take the page's focus from the button that confirmed, so the host then focuses the iframe and has the frame focus
- * the field again (runtime/src/rail.ts).
+ * the field again (runtime/src/rail.ts); the frame keeps the field for the focus that arrives (frame/src/main.tsx).
  */
 export type ConfirmOutcome = { payment: PaymentResult } | { error: ApiErrorObject; focused?: true };
 

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { FrameEvent } from '../../protocol/frame-messages';
 import type { HostConnection } from './host-connection';
 import { loadUrl } from './load-requests';
-import { start } from './main';
+import { focusOnArrival, start } from './main';
 import { CONFIG, METHODS, PAYMENT, json } from './test-utils';
 
 const PARAMS = { merchantOrigin: 'https://shop.example', channel: 'rail-test', config: CONFIG };
@@ -75,5 +75,54 @@ describe('the frame app: first render and ready', () => {
     await vi.waitFor(() => expect(sent.map((entry) => entry.event.type)).toContain('ready'));
     expect(fetch.mock.calls.map(([input]) => String(input))).not.toContain(LOAD_URL);
     fetch.mockRestore();
+  });
+});
+
+describe('focusOnArrival: the field asked for keeps the focus that arrives at a cross-site frame', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    document.body.replaceChildren();
+  });
+
+  function fields() {
+    const [number, expiry] = ['number', 'expiry'].map((id) => {
+      const input = document.createElement('input');
+      input.id = id;
+      document.body.appendChild(input);
+      return input;
+    }) as [HTMLInputElement, HTMLInputElement];
+    return { number, expiry };
+  }
+
+  /** What a blur and focus of the frame's window that lands on the body does (as the e2e trace showed). */
+  function focusArrivesOnBody() {
+    (document.activeElement as HTMLElement | null)?.blur();
+    window.dispatchEvent(new Event('focus'));
+  }
+
+  test('focus that arrives on the body within a second goes back to the field, each time', () => {
+    vi.useFakeTimers();
+    const { number } = fields();
+    focusOnArrival(number);
+    for (const _ of [1, 2]) {
+      focusArrivesOnBody();
+      expect(document.activeElement).toBe(document.body);
+      vi.advanceTimersByTime(0);
+      expect(document.activeElement).toBe(number);
+    }
+  });
+
+  test('not once the customer is in another field, nor after the second', () => {
+    vi.useFakeTimers();
+    const { number, expiry } = fields();
+    focusOnArrival(number);
+    expiry.focus();
+    window.dispatchEvent(new Event('focus'));
+    vi.advanceTimersByTime(0);
+    expect(document.activeElement).toBe(expiry);
+    vi.advanceTimersByTime(1000);
+    focusArrivesOnBody();
+    vi.advanceTimersByTime(0);
+    expect(document.activeElement).toBe(document.body);
   });
 });
