@@ -21,4 +21,8 @@ describe('frameInitialBudget', () => {
     expect(budget.served).toEqual(['/frame/', '/frame/assets/boot-a.js', '/frame/assets/app-b.js']);
     expect(budget.files.map((file) => file.split('/dist/frame/')[1])).toEqual(['index.html', 'assets/boot-a.js', 'assets/app-b.js']);
   });
+
+  test('a frame document that names no scripts has no files, which the check reports as missing (a broken build)', () => {
+    expect(frameInitialBudget('<!doctype html><title>frame</title>', 40 * 1024).files).toEqual([]);
+  });
 });
