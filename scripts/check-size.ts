@@ -41,32 +41,29 @@ export function frameInitialScripts(html: string): string[] {
   return [...new Set(urls)].map((url) => resolve(ROOT, 'dist/frame', url.replace(/^\/frame\//, '')));
 }
 
+const FRAME_HTML = resolve(ROOT, 'dist/frame/index.html');
+
 /**
  * The frame's critical path, counted in one budget: the frame document itself (served at /frame/, with its inline
  * script and styles; every mount loads it) and the scripts it loads before it can render.
  */
 export function frameInitialBudget(html: string | undefined, limit: number): Budget {
-  const frameHtml = resolve(ROOT, 'dist/frame/index.html');
-  if (html === undefined) return { name: 'frame initial (served: /frame/ and its scripts)', files: [frameHtml], served: [], limit };
+  const budget = { name: 'frame initial (served: /frame/ and its scripts)', limit };
+  // Not built: the document is reported missing.
+  if (html === undefined) return { ...budget, files: [FRAME_HTML], served: [] };
   const scripts = frameInitialScripts(html);
   // A document that names no scripts is a broken frame build: no files, which the check reports as missing.
-  if (scripts.length === 0) return { name: 'frame initial (served: /frame/ and its scripts)', files: [], served: [], limit };
-  return {
-    name: 'frame initial (served: /frame/ and its scripts)',
-    files: [frameHtml, ...scripts],
-    served: ['/frame/', ...scripts.map((file) => `/frame/${file.split('/dist/frame/')[1]}`)],
-    limit,
-  };
+  if (scripts.length === 0) return { ...budget, files: [], served: [] };
+  return { ...budget, files: [FRAME_HTML, ...scripts], served: ['/frame/', ...scripts.map((file) => `/frame/${file.split('/dist/frame/')[1]}`)] };
 }
 
 function budgets(): Budget[] {
-  const frameHtml = resolve(ROOT, 'dist/frame/index.html');
   return [
     { name: 'loader (loader/dist/index.js)', files: [resolve(ROOT, 'loader/dist/index.js')], limit: 1024 },
     // What the React bindings add to a merchant's bundle (react itself is the app's): gzip -9 of the built file.
     { name: 'React bindings (packages/react/dist/index.js)', files: [resolve(ROOT, 'packages/react/dist/index.js')], limit: 1536 },
     { name: 'runtime (served at /v1/)', files: [resolve(ROOT, 'dist/runtime/rail.js')], served: ['/v1/'], limit: 10 * 1024 },
-    frameInitialBudget(existsSync(frameHtml) ? readFileSync(frameHtml, 'utf8') : undefined, 40 * 1024),
+    frameInitialBudget(existsSync(FRAME_HTML) ? readFileSync(FRAME_HTML, 'utf8') : undefined, 40 * 1024),
   ];
 }
 
