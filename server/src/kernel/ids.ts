@@ -82,9 +82,9 @@ const DERIVED_KINDS: ReadonlySet<IdKind> = new Set<IdKind>(['payment', 'refund',
  * other. Without it (claims stored by versions before 2026-11-27) every character comes from the HMAC, as those
  * versions derived them, so that their re-runs find what they created.
  */
-export function derivedIds(seed: string, base: IdGenerator, time?: Date): IdGenerator {
+export function derivedIds(seed: string, base: IdGenerator, time: Date | null = null): IdGenerator {
   const counters = new Map<IdKind, number>();
-  const timePart = time === undefined ? undefined : timeBase62(time.getTime());
+  const timePart = time === null ? undefined : timeBase62(time.getTime());
   return {
     id: (kind) => {
       if (!DERIVED_KINDS.has(kind)) return base.id(kind);
