@@ -92,7 +92,7 @@ export function groupCommitOf(db: Kysely<Database>): SqliteGroupCommit | undefin
  * commit's batch, acknowledged only after the sync that covers the batch (storage/sqlite-group-commit.ts).
  */
 export async function durableTransaction<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-  const group = sqliteParts.get(db)?.group;
+  const group = groupCommitOf(db);
   if (group === undefined) return db.transaction().execute(work);
   let batch = 0;
   const result = await db.transaction().execute((trx) => {
