@@ -93,7 +93,7 @@ function percentile(sorted: number[], p: number): number {
 /**
  * Whole payments (create then confirm) started at `perSecond` for `seconds`; latency from the scheduled start. The
  * bare handler (bench/bare-server.mjs) answers the same two calls, so the same client against it at the same rate
- * is the client's own share of the tail (its timers and fetch on the cores it shares with the server).
+ * is the client's own share of the tail (its timer and sockets on the cores it shares with the server).
  */
 export async function openLoopPayments(baseUrl: string, apiKey: string, perSecond: number, seconds: number): Promise<PaymentLatency> {
   const url = new URL(baseUrl);
