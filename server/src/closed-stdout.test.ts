@@ -1,13 +1,13 @@
 /**
  * The server process (main.ts) with a stdout whose reader has gone, as in `rail start | head -1`: it still serves,
- * SIGTERM still stops it with exit 0, and the other ways out (process.exit(1), an uncaught exception or unhandled
+ * SIGTERM still stops it with exit 0, and the other ways out (a failed start, an uncaught exception or unhandled
  * rejection) still exit promptly with 1 and the cause on stderr. The log level is info, so the shutdown and the
  * refused requests write their lines to the closed stdout.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -182,5 +182,27 @@ describe('a server whose stdout reader has gone', () => {
 
     expect(await exitWithin(exited, 5_000)).toBe(1);
     expect(stderr).toBe('rail: failed to start: the cause\n');
+  }, 40_000);
+
+  test('a failed start (the API port taken): exits 1 and says why on stderr', async () => {
+    const holder = createServer();
+    const takenPort = await new Promise<number>((resolvePort) =>
+      holder.listen(0, '127.0.0.1', () => resolvePort((holder.address() as { port: number }).port)),
+    );
+    try {
+      const server = await spawnServer('port-taken', { env: { RAIL_PORT: String(takenPort) } });
+      server.closeStdout();
+      expect(await exitWithin(server.exited, 20_000)).toBe(1);
+      expect(server.stderr()).toContain('rail: failed to start: Error: listen EADDRINUSE');
+    } finally {
+      holder.close();
+    }
+  }, 40_000);
+
+  test('a failed start (an invalid RAIL_ variable): exits 1 and names the variable on stderr', async () => {
+    const server = await spawnServer('invalid-env', { env: { RAIL_LOG_LEVEL: 'loud' } });
+    server.closeStdout();
+    expect(await exitWithin(server.exited, 20_000)).toBe(1);
+    expect(server.stderr()).toContain('rail: invalid environment: RAIL_LOG_LEVEL');
   }, 40_000);
 });
