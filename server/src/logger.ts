@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import pino, { type DestinationStream, type Logger } from 'pino';
 
 /**
@@ -62,7 +63,7 @@ export function lazyChildLogger(logger: Logger, bindings: Record<string, unknown
 }
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {
-  return pino(
+  const logger = pino(
     {
       level,
       base: { service: 'rail' },
@@ -71,6 +72,50 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     },
     destination,
   );
+  if (destination === undefined) flushSyncGivesUpOnFailure((logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym]);
+  return logger;
+}
+
+interface FlushableStream {
+  fd: number;
+  flushSync(): void;
+}
+
+/**
+ * pino flushes its own stdout destination (a sonic-boom) synchronously when the process exits with lines still
+ * queued, and sonic-boom retries each failed write of that flush every 100 ms until it succeeds (it gives up only on
+ * EAGAIN, and only when told to). With stdout's reader gone (EPIPE), a process.exit() or an uncaught exception or
+ * rejection with a line queued behind a write in flight never exited, ignored SIGTERM, and Node never printed the
+ * error. Here the flush drops what is left at the first write that fails for good, as pino does in the event loop at
+ * the first EPIPE; a flush whose writes succeed writes what it wrote before, and EAGAIN is retried as before.
+ */
+function flushSyncGivesUpOnFailure(candidate: unknown): void {
+  const stream = candidate as Partial<FlushableStream> | undefined;
+  if (typeof stream?.flushSync !== 'function' || typeof stream.fd !== 'number') return;
+  const flushable = stream as FlushableStream;
+  const flushSync = flushable.flushSync;
+  flushable.flushSync = function (this: FlushableStream) {
+    const writeSync = fs.writeSync;
+    let failed = false;
+    // sonic-boom writes through the fs module object: for the length of this call, its writes to this fd come here.
+    fs.writeSync = ((fd: number, data: string | NodeJS.ArrayBufferView, ...rest: unknown[]): number => {
+      if (fd === flushable.fd && failed) return Buffer.byteLength(data);
+      try {
+        return (writeSync as (...args: unknown[]) => number).call(fs, fd, data, ...rest);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (fd !== flushable.fd || code === 'EAGAIN' || code === 'EBUSY') throw error;
+        failed = true;
+        // Reported as written, so that sonic-boom drops it and moves on.
+        return Buffer.byteLength(data);
+      }
+    }) as typeof fs.writeSync;
+    try {
+      flushSync.call(this);
+    } finally {
+      fs.writeSync = writeSync;
+    }
+  };
 }
 
 interface EndableStream {
@@ -80,10 +125,9 @@ interface EndableStream {
 
 /**
  * Ends `logger`'s destination and resolves once its lines are written, or stdout has failed, or after `timeoutMs`:
- * the last step before process.exit(). At exit pino writes what is still queued synchronously, and sonic-boom
- * retries a failed synchronous write every 100 ms until it succeeds: with stdout's reader gone (EPIPE, as in
- * `rail start | head -1`) a line queued behind a write still in flight made process.exit() spin for ever. Ended
- * here, the queued lines go out in the event loop, where pino stops logging at the first EPIPE.
+ * the last step before process.exit(). At exit pino writes what is still queued synchronously, and that flush
+ * gives up at the first failed write (flushSyncGivesUpOnFailure): ended here, the queued lines go out in the event
+ * loop first, where pino stops logging at the first EPIPE (as in `rail start | head -1`).
  */
 export function endLog(logger: Logger, timeoutMs = 1000): Promise<void> {
   const stream = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as Partial<EndableStream> | undefined;
