@@ -141,6 +141,11 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
       connectionString: options.databaseUrl,
       // 16 matches the bench's 16 connections; 10 kept six of them waiting for a connection (measured 1.07x calls/s).
       max: options.poolSize ?? 16,
+      // A fixed-size pool: a connection once opened stays open (HikariCP's advice for a service pool). With pg's
+      // default (closing a connection idle for 10 s), a server whose load fell from a burst to a steady half closed
+      // most of them at once, and the ones it opened again at once (a new backend, its catalog caches cold) held up
+      // every payment for 0.4-0.7 s: the p99 of docs/benchmarks.md's half-load run on PostgreSQL.
+      idleTimeoutMillis: 0,
       types: pgTypes(pg),
     });
     pool.on('error', (error) => options.onIdleConnectionError?.(error));
