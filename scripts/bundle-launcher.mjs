@@ -29,12 +29,14 @@ import { Script } from 'node:vm';
  * `rail start`, npm start) gets them without flags on its command line. Under load, V8 lets the old generation grow
  * to up to 4 times what survived the last full collection before it collects again (a factor it picks from the
  * collection's speed): the server keeps some 15 MB alive, and its old space stood at 23-46 MB after 10 s of load,
- * the rest objects promoted out of the young generation that died there. A factor of 1.3 holds it at about 24 MB,
- * for a full collection every second or so under load (10-20 ms of main-thread time each, most of the marking
- * concurrent). Read at each collection, so setting it after start works (unlike the young generation's size, which
- * only a command-line flag sets).
+ * the rest objects promoted out of the young generation that died there. A factor of 1.45 holds it under about
+ * 30 MB. 1.3 held it at about 24 MB, but its full collection every 3 s at half load (13 ms of incremental marking on
+ * the event loop, with the concurrent marking on the second core) was where three of five clusters of the half-load
+ * tail fell; 1.45 gave a half-load p99 of 0.69x and 1-3 MB more after load in a same-window A/B
+ * (docs/benchmarks-reading.md, sixth session). Read at each collection, so setting it after start works (unlike the
+ * young generation's size, which only a command-line flag sets).
  */
-export const SERVER_V8_FLAGS = ['--heap-growing-percent=30'];
+export const SERVER_V8_FLAGS = ['--heap-growing-percent=45'];
 
 /**
  * The flags are set a second after the launch, once the start is over: a fixed factor of 1.3 makes V8 collect the old

@@ -65,7 +65,7 @@ describe('bundle-launcher', () => {
     );
     // A process that ends within the second never sets them; one that runs on sets them once, after its start.
     expect(execFileSync(process.execPath, ['-r', spy, launcher], { encoding: 'utf8' })).toBe('ran from its own file\n');
-    expect(execFileSync(process.execPath, ['-r', spy, launcher, 'stay'], { encoding: 'utf8' })).toBe('ran from its own file\nv8 flags: --heap-growing-percent=30\nleft\n');
+    expect(execFileSync(process.execPath, ['-r', spy, launcher, 'stay'], { encoding: 'utf8' })).toBe('ran from its own file\nv8 flags: --heap-growing-percent=45\nleft\n');
   });
 
   test("maps the bundle's frames to the sources through the source map", () => {
