@@ -39,9 +39,9 @@ import { Script } from 'node:vm';
 export const SERVER_V8_FLAGS = ['--heap-growing-percent=45'];
 
 /**
- * The flags are set a second after the launch, once the start is over: a fixed factor of 1.3 makes V8 collect the old
- * generation each time it has grown by 30 %, which suits a server under load and not a start that is building its
- * long-lived objects (schemas, routes, statements). Set before the bundle ran, a start's CPU profile had 50 ms of
+ * The flags are set a second after the launch, once the start is over: a fixed factor makes V8 collect the old
+ * generation each time it has grown by that much, which suits a server under load and not a start that is building
+ * its long-lived objects (schemas, routes, statements). Set before the bundle ran, a start's CPU profile had 50 ms of
  * GC; set a second later, restart to first 200 took 0.92x as long (six alternating boots of each, twice).
  */
 const SERVER_V8_FLAGS_DELAY_MS = 1000;

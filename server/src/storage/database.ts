@@ -144,7 +144,7 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
       // A fixed-size pool: a connection once opened stays open (HikariCP's advice for a service pool). With pg's
       // default (closing a connection idle for 10 s), a server whose load fell from a burst to a steady half closed
       // most of them at once, and the ones it opened again at once (a new backend, its catalog caches cold) held up
-      // every payment for 0.4-0.7 s: the p99 of docs/benchmarks.md's half-load run on PostgreSQL.
+      // every payment for 0.4-0.7 s (docs/benchmarks-reading.md, sixth session).
       idleTimeoutMillis: 0,
       types: pgTypes(pg),
     });
