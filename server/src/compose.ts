@@ -34,6 +34,8 @@ export interface CompositionOptions {
   filesDir?: string;
   /** Named prepared statements on PostgreSQL (on unless false; storage/prepared-statements.ts). */
   pgPreparedStatements?: boolean;
+  /** Keeping PostgreSQL's planner statistics fresh (storage/postgres-statistics.ts): its warnings, or false for none. */
+  pgStatistics?: false | { onWarning?: (message: string) => void };
   poolSize?: number;
   onIdleConnectionError?: (error: Error) => void;
   clock: Clock;
@@ -74,6 +76,7 @@ export async function compose(options: CompositionOptions): Promise<Composition>
     ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}),
     ...(options.pgPreparedStatements !== undefined ? { preparedStatements: options.pgPreparedStatements } : {}),
     ...(options.onIdleConnectionError !== undefined ? { onIdleConnectionError: options.onIdleConnectionError } : {}),
+    ...(options.pgStatistics !== undefined ? { statistics: options.pgStatistics } : {}),
   });
   const store = new SqlStore(db, engine);
   await store.migrate();

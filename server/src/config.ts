@@ -91,6 +91,7 @@ const EnvSchema = z.object({
   RAIL_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   RAIL_DEMO: z.enum(['on', 'off', 'auto']).default('auto'),
   RAIL_PG_PREPARED_STATEMENTS: z.enum(['on', 'off']).default('on'),
+  RAIL_PG_ANALYZE: z.enum(['on', 'off']).default('on'),
   RAIL_SMTP_URL: optionalString.transform((value, ctx) => {
     if (value === undefined) return undefined;
     if (!/^smtps?:\/\/[^\s]+$/.test(value)) {
@@ -179,6 +180,8 @@ export interface Config {
   demo: 'on' | 'off' | 'auto';
   /** Named prepared statements on PostgreSQL (storage/prepared-statements.ts); off behind a pooler that cannot keep them. */
   pgPreparedStatements: boolean;
+  /** Rail analyzes its PostgreSQL tables as they change (storage/postgres-statistics.ts); off leaves it to autovacuum. */
+  pgAnalyze: boolean;
   /** Where security e-mails go out; undefined: they are kept and listed (GET /v1/security-emails). */
   smtpUrl: string | undefined;
   securityEmailFrom: string;
@@ -280,6 +283,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     logLevel: e.RAIL_LOG_LEVEL,
     pgPreparedStatements: e.RAIL_PG_PREPARED_STATEMENTS === 'on',
+    pgAnalyze: e.RAIL_PG_ANALYZE === 'on',
     rateLimits: e.RAIL_RATE_LIMITS,
     trustedProxyHops: e.RAIL_TRUSTED_PROXY_HOPS,
     demo: e.RAIL_DEMO,

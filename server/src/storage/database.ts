@@ -5,6 +5,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, type Transaction, type SqliteDatabase as KyselySqliteDatabase, type SqliteStatement } from 'kysely';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, SqliteCheckpointer } from './sqlite-checkpointer';
 import { sendPreparedByName } from './prepared-statements';
+import { PostgresStatistics } from './postgres-statistics';
 import { KEY_LOOKUP_TABLES, KeyLookupCache } from './accounts/key-lookup-cache';
 import { SqliteTableWatch } from './sqlite-table-watch';
 import { GroupCommitSqliteDialect, SqliteGroupCommit, walSync, type SyncCommitted } from './sqlite-group-commit';
@@ -32,6 +33,11 @@ export interface OpenDatabaseOptions {
    * error as an uncaught exception and stop the process.
    */
   onIdleConnectionError?: (error: Error) => void;
+  /**
+   * PostgreSQL: analyze Rail's tables once they have changed by autovacuum's threshold (storage/postgres-statistics.ts),
+   * every `intervalMs`; on unless false (RAIL_PG_ANALYZE=off).
+   */
+  statistics?: false | { intervalMs?: number; onWarning?: (message: string) => void };
   /** How SQLite's committed batches are made durable; the WAL's fdatasync unless a test holds it. */
   sqliteSync?: (sqlite: SqliteDatabase.Database) => SyncCommitted;
   /** How often the checkpoint worker runs (storage/sqlite-checkpointer.ts); tests shorten it. */
@@ -71,6 +77,14 @@ interface SqliteParts {
 }
 
 const sqliteParts = new WeakMap<Kysely<Database>, SqliteParts>();
+
+/** What openDatabase made beside the pool of a PostgreSQL database. */
+const postgresParts = new WeakMap<Kysely<Database>, { statistics: PostgresStatistics }>();
+
+/** The planner statistics keeper of a PostgreSQL database opened here (undefined for SQLite, or when turned off). */
+export function postgresStatisticsOf(db: Kysely<Database>): PostgresStatistics | undefined {
+  return postgresParts.get(db)?.statistics;
+}
 
 /** The in-process cache of API key look-ups of a SQLite database opened here (none on PostgreSQL, nor in a transaction). */
 export function keyLookupCacheOf(db: Kysely<Database>): KeyLookupCache | undefined {
@@ -150,7 +164,16 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
     });
     pool.on('error', (error) => options.onIdleConnectionError?.(error));
     if (options.preparedStatements !== false) pool.on('connect', (client) => sendPreparedByName(client));
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), engine: 'postgres' };
+    let statistics: PostgresStatistics | undefined;
+    // The statistics' lap uses the pool: it ends before the pool does.
+    const endingPool = { connect: () => pool.connect(), end: async () => { await statistics?.stop(); await pool.end(); } };
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: endingPool }) });
+    if (options.statistics !== false) {
+      statistics = new PostgresStatistics(db, options.statistics ?? {});
+      statistics.start();
+      postgresParts.set(db, { statistics });
+    }
+    return { db, engine: 'postgres' };
   }
   mkdirSync(dirname(options.sqliteFile), { recursive: true });
   const sqlite = new SqliteDatabase(options.sqliteFile);

@@ -1,0 +1,77 @@
+/**
+ * Rail analyzes its PostgreSQL tables once they have changed by autovacuum's default threshold
+ * (storage/postgres-statistics.ts), whether or not autovacuum runs. Laps are run by hand (the timer's interval is
+ * an hour); the rows are written by a client of their own that then disconnects, which makes PostgreSQL count them
+ * at once (a backend that stays connected may report its counts up to 10 s later).
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { openDatabase, postgresStatisticsOf } from './database';
+import { createTestDatabase, postgresReachable, type TestDatabase } from '../test-support/harness';
+
+const reachable = await postgresReachable();
+
+describe.skipIf(!reachable)('planner statistics on PostgreSQL', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  async function query<Row extends pg.QueryResultRow>(text: string): Promise<Row[]> {
+    const client = new pg.Client({ connectionString: database.databaseUrl });
+    await client.connect();
+    try {
+      return (await client.query<Row>(text)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+
+  const lastAnalyzed = async (table: string) =>
+    (await query<{ last_analyze: Date | null }>(`select last_analyze from pg_stat_user_tables where relname = '${table}'`))[0]?.last_analyze ?? null;
+
+  test('analyzes a table changed by more than 50 rows and 10 %, and leaves one changed by fewer alone', async () => {
+    await query('create table grown (id int primary key); create table barely (id int primary key)');
+    await query('insert into grown select generate_series(1, 200); insert into barely select generate_series(1, 20)');
+    // The writer's counts reach the statistics views as its backend exits, a moment after the client has gone.
+    for (let tries = 0; tries < 100; tries += 1) {
+      const counted = await query<{ n: string }>(`select coalesce(sum(n_mod_since_analyze), 0) as n from pg_stat_user_tables where relname in ('grown', 'barely')`);
+      if (Number(counted[0]?.n) === 220) break;
+      await new Promise((resolveWait) => setTimeout(resolveWait, 50));
+    }
+    const warnings: string[] = [];
+    const { db } = openDatabase({ databaseUrl: database.databaseUrl, sqliteFile: database.sqliteFile, statistics: { intervalMs: 3_600_000, onWarning: (message) => warnings.push(message) } });
+    try {
+      const statistics = postgresStatisticsOf(db)!;
+      await statistics.runLap();
+      expect(warnings.filter((message) => message.includes('failed'))).toEqual([]);
+      expect(await lastAnalyzed('grown')).not.toBeNull();
+      expect(await lastAnalyzed('barely')).toBeNull();
+      // The planner now knows the table's size.
+      expect((await query<{ reltuples: number }>(`select reltuples from pg_class where relname = 'grown'`))[0]?.reltuples).toBe(200);
+
+      // Analyzed, the table is not analyzed again until it changes again.
+      const analyzedAt = await lastAnalyzed('grown');
+      await statistics.runLap();
+      expect(await lastAnalyzed('grown')).toEqual(analyzedAt);
+
+      const [{ autovacuum } = { autovacuum: '' }] = await query<{ autovacuum: string }>(`select current_setting('autovacuum') as autovacuum`);
+      expect(warnings.filter((message) => message.includes('autovacuum off'))).toHaveLength(autovacuum === 'off' ? 1 : 0);
+      expect(warnings.filter((message) => message.includes('failed'))).toEqual([]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  test('is not kept when turned off', async () => {
+    const { db } = openDatabase({ databaseUrl: database.databaseUrl, sqliteFile: database.sqliteFile, statistics: false });
+    try {
+      expect(postgresStatisticsOf(db)).toBeUndefined();
+    } finally {
+      await db.destroy();
+    }
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * Keeps PostgreSQL's planner statistics of Rail's tables fresh: every few seconds, the tables changed by more than
+ * autovacuum's default analyze threshold since their last ANALYZE (50 rows + 10 % of the table) are analyzed.
+ *
+ * Why Rail does it rather than leaving it to autovacuum: the statements it runs are named prepared statements
+ * (storage/prepared-statements.ts), and PostgreSQL keeps a prepared statement's generic plan until the statistics of
+ * its tables change. A plan chosen while a table was small and never analyzed (a new database) can be one that reads
+ * the whole table: measured, the payment update found its row through payments_list_idx, scanning every payment of
+ * the account, and the attempt update through payment_attempts_number_unique, every attempt of the account, so each
+ * statement cost more with every payment. Autovacuum would analyze the tables, but only once a minute at most
+ * (autovacuum_naptime), and not at all where it is off (this machine's PostgreSQL): within 30 s of load the
+ * half-load p50 went from 6 to 21 ms and kept growing, and one ANALYZE brought it back to 4 ms and the closed loop
+ * from 431 to 592 payments/s (docs/benchmarks-reading.md, seventh session). An ANALYZE invalidates the cached plans
+ * of its table, so the next executions are planned with the statistics.
+ *
+ * One instance at a time does it (an advisory lock held for the lap); ANALYZE takes a lock that does not block reads
+ * or writes. Dead rows are autovacuum's (or the operator's VACUUM): where autovacuum is off, the first lap says so
+ * once through onWarning.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Database } from './schema';
+
+/** The analyze threshold autovacuum uses by default (autovacuum_analyze_threshold, autovacuum_analyze_scale_factor). */
+const BASE_THRESHOLD = 50;
+const SCALE_FACTOR = 0.1;
+
+/** How often the tables' counters are read. */
+export const STATISTICS_INTERVAL_MS = 10_000;
+
+/** The advisory lock of a lap (any fixed number: "rail" "stat" in ASCII). */
+const LAP_LOCK = 0x7261696c_73746174n;
+
+export interface PostgresStatisticsOptions {
+  intervalMs?: number;
+  /** Told of what an operator should know: autovacuum is off, or a lap failed. */
+  onWarning?: (message: string) => void;
+}
+
+export class PostgresStatistics {
+  #timer: NodeJS.Timeout | undefined;
+  #lap: Promise<void> | undefined;
+  #checkedAutovacuum = false;
+  /** Tables analyzed so far by this process, for tests and the log. */
+  analyzed = 0;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly options: PostgresStatisticsOptions = {},
+  ) {}
+
+  start(): void {
+    if (this.#timer !== undefined) return;
+    this.#timer = setInterval(() => void this.runLap(), this.options.intervalMs ?? STATISTICS_INTERVAL_MS);
+    this.#timer.unref();
+  }
+
+  /** Stops the timer and waits for a lap in progress (the pool is about to close). */
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.#lap;
+  }
+
+  /** One lap: analyzes the tables past the threshold. A lap still running is not overlapped. */
+  runLap(): Promise<void> {
+    this.#lap ??= this.#analyzeStale()
+      .catch((error: unknown) => this.options.onWarning?.(`keeping planner statistics fresh failed: ${error instanceof Error ? error.message : String(error)}`))
+      .finally(() => (this.#lap = undefined));
+    return this.#lap;
+  }
+
+  async #analyzeStale(): Promise<void> {
+    await this.db.connection().execute(async (connection) => {
+      const locked = await sql<{ locked: boolean }>`select pg_try_advisory_lock(${LAP_LOCK}) as locked`.execute(connection);
+      if (locked.rows[0]?.locked !== true) return;
+      try {
+        if (!this.#checkedAutovacuum) {
+          this.#checkedAutovacuum = true;
+          const setting = await sql<{ autovacuum: string }>`select current_setting('autovacuum') as autovacuum`.execute(connection);
+          if (setting.rows[0]?.autovacuum === 'off') {
+            this.options.onWarning?.('PostgreSQL runs with autovacuum off: Rail keeps its tables analyzed, but nothing reclaims dead rows; run VACUUM regularly');
+          }
+        }
+        const stale = await sql<{ relname: string }>`
+          select relname from pg_stat_user_tables
+          where schemaname = current_schema()
+            and n_mod_since_analyze > ${sql.lit(BASE_THRESHOLD)} + ${sql.lit(SCALE_FACTOR)} * n_live_tup
+          order by n_mod_since_analyze desc`.execute(connection);
+        for (const { relname } of stale.rows) {
+          await sql`analyze ${sql.table(relname)}`.execute(connection);
+          this.analyzed += 1;
+        }
+      } finally {
+        await sql`select pg_advisory_unlock(${LAP_LOCK})`.execute(connection);
+      }
+    });
+  }
+}
