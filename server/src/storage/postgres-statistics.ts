@@ -24,8 +24,12 @@ import type { Database } from './schema';
 const BASE_THRESHOLD = 50;
 const SCALE_FACTOR = 0.1;
 
-/** How often the tables' counters are read. */
-export const STATISTICS_INTERVAL_MS = 10_000;
+/**
+ * How often the tables' counters are read (one query; how often a table is analyzed is the threshold's). 2 s rather
+ * than 10 s: a table that starts to grow is analyzed within seconds, and the closed loop on a new database gave
+ * 571-648 payments/s against 521-523 with 10 s (two runs of each).
+ */
+export const STATISTICS_INTERVAL_MS = 2_000;
 
 /** The advisory lock of a lap (any fixed number: "rail" "stat" in ASCII). */
 const LAP_LOCK = 0x7261696c_73746174n;
