@@ -16,7 +16,6 @@ import { requestContext } from './http/middleware/request-context';
 import { RATE_LIMITED_ROUTES, rateLimit } from './http/rate-limit';
 import { routeInOrder } from './http/route-order';
 import { VAULT_PATH_PREFIX } from './http/routes/vault/routes';
-import { validateSynchronously } from './http/synchronous-validation';
 
 export { createJsApp, type JsAppDeps } from './http/js-app';
 export type { AppDeps } from './http/app-deps';
@@ -25,7 +24,7 @@ export type { AppDeps } from './http/app-deps';
 export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024;
 
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
-  const app = validateSynchronously(new OpenAPIHono<AppEnv>({ defaultHook: validationHook, strict: true }));
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, strict: true });
 
   app.use('*', requestContext(deps.logger));
   // Browser calls come from the frame (js_url) and merchant pages with publishable keys; no cookies are used.
