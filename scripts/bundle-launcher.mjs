@@ -46,17 +46,11 @@ export const SERVER_V8_FLAGS = ['--heap-growing-percent=45'];
  */
 const SERVER_V8_FLAGS_DELAY_MS = 1000;
 
-/** How long after start the cache is written when the process is still running then. */
-const CACHE_WRITE_DELAY_MS = 1000;
-
 /**
  * Runs the bundle at `bundlePath` (built with content hash `bundleHash`) as a CommonJS module of its own directory.
  * @returns the bundle's module.exports
  */
 export function runBundle(bundlePath, bundleHash) {
-  setTimeout(() => {
-    for (const flag of SERVER_V8_FLAGS) setFlagsFromString(flag);
-  }, SERVER_V8_FLAGS_DELAY_MS).unref();
   const source = readFileSync(bundlePath, 'utf8');
   const cachePath = `${bundlePath}.${bundleHash}.${process.version}-${process.arch}.v8cache`;
   let cachedData;
@@ -67,16 +61,25 @@ export function runBundle(bundlePath, bundleHash) {
   }
   // The bundle is the module wrapper function itself (build-server.mjs: SERVER_CJS_OPTIONS).
   const script = new Script(source, { filename: bundlePath, cachedData });
-  if (cachedData === undefined || script.cachedDataRejected) scheduleCacheWrite(script, cachePath);
+  const writeCache = cachedData === undefined || script.cachedDataRejected ? cacheWriter(script, cachePath) : undefined;
+  // V8 stamps a code cache with a hash of its flags and rejects one whose stamp differs from the reading process's,
+  // which starts without SERVER_V8_FLAGS: the cache is written before they are set (written after, every start
+  // rejected it, compiled the bundle afresh and wrote it again).
+  setTimeout(() => {
+    writeCache?.();
+    for (const flag of SERVER_V8_FLAGS) setFlagsFromString(flag);
+  }, SERVER_V8_FLAGS_DELAY_MS).unref();
+  if (writeCache !== undefined) process.once('exit', writeCache);
   mapStackTraces(bundlePath);
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(bundlePath), module, bundlePath, dirname(bundlePath));
   return module.exports;
 }
 
-function scheduleCacheWrite(script, cachePath) {
+/** Writes the script's code cache to cachePath, once, however often it is called. */
+function cacheWriter(script, cachePath) {
   let written = false;
-  const write = () => {
+  return () => {
     if (written) return;
     written = true;
     const temporary = `${cachePath}.${process.pid}.tmp`;
@@ -91,8 +94,6 @@ function scheduleCacheWrite(script, cachePath) {
       }
     }
   };
-  setTimeout(write, CACHE_WRITE_DELAY_MS).unref();
-  process.once('exit', write);
 }
 
 /** Formats stack traces as V8 does, with the bundle's frames at their place in the sources. */

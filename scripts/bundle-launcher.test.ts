@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { SourceMap, type SourceMapPayload } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,6 +66,17 @@ describe('bundle-launcher', () => {
     // A process that ends within the second never sets them; one that runs on sets them once, after its start.
     expect(execFileSync(process.execPath, ['-r', spy, launcher], { encoding: 'utf8' })).toBe('ran from its own file\n');
     expect(execFileSync(process.execPath, ['-r', spy, launcher, 'stay'], { encoding: 'utf8' })).toBe('ran from its own file\nv8 flags: --heap-growing-percent=45\nleft\n');
+  });
+
+  test('a process that ran long enough to set the V8 flags leaves a code cache the next start accepts', () => {
+    for (const file of caches()) rmSync(join(dir, 'out', file));
+    run('stay');
+    const [cache] = caches();
+    const written = statSync(join(dir, 'out', cache!)).mtimeMs;
+    // A cache V8 rejects is written again: the next process that stays would replace it.
+    run('stay');
+    expect(caches()).toEqual([cache]);
+    expect(statSync(join(dir, 'out', cache!)).mtimeMs).toBe(written);
   });
 
   test("maps the bundle's frames to the sources through the source map", () => {
