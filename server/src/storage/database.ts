@@ -34,8 +34,8 @@ export interface OpenDatabaseOptions {
    */
   onIdleConnectionError?: (error: Error) => void;
   /**
-   * PostgreSQL: analyze Rail's tables once they have changed by autovacuum's threshold (storage/postgres-statistics.ts),
-   * every `intervalMs`; on unless false (RAIL_PG_ANALYZE=off).
+   * PostgreSQL: analyze Rail's tables as they grow (storage/postgres-statistics.ts), looking every `intervalMs`; on
+   * unless false (RAIL_PG_ANALYZE=off).
    */
   statistics?: false | { intervalMs?: number; onWarning?: (message: string) => void };
   /** How SQLite's committed batches are made durable; the WAL's fdatasync unless a test holds it. */
@@ -166,7 +166,13 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
     if (options.preparedStatements !== false) pool.on('connect', (client) => sendPreparedByName(client));
     let statistics: PostgresStatistics | undefined;
     // The statistics' lap uses the pool: it ends before the pool does.
-    const endingPool = { connect: () => pool.connect(), end: async () => { await statistics?.stop(); await pool.end(); } };
+    const endingPool = {
+      connect: () => pool.connect(),
+      end: async () => {
+        await statistics?.stop();
+        await pool.end();
+      },
+    };
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: endingPool }) });
     if (options.statistics !== false) {
       statistics = new PostgresStatistics(db, options.statistics ?? {});

@@ -1,7 +1,8 @@
 /**
- * Rail analyzes its PostgreSQL tables as they grow (storage/postgres-statistics.ts), whether or not autovacuum runs. Laps are run by hand (the timer's interval is
- * an hour); the rows are written by a client of their own that then disconnects, which makes PostgreSQL count them
- * at once (a backend that stays connected may report its counts up to 10 s later).
+ * Rail analyzes its PostgreSQL tables as they grow (storage/postgres-statistics.ts), whether or not autovacuum runs.
+ * Laps are run by hand (the timer's interval is an hour); the rows are written by a client of their own that then
+ * disconnects, which makes PostgreSQL count them at once (a backend that stays connected may report its counts up to
+ * 10 s later).
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

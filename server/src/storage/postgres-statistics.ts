@@ -54,8 +54,6 @@ export class PostgresStatistics {
   #timer: NodeJS.Timeout | undefined;
   #lap: Promise<void> | undefined;
   #checkedAutovacuum = false;
-  /** Tables analyzed so far by this process, for tests and the log. */
-  analyzed = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -75,7 +73,7 @@ export class PostgresStatistics {
     await this.#lap;
   }
 
-  /** One lap: analyzes the tables past the threshold. A lap still running is not overlapped. */
+  /** One lap: analyzes the tables the rules above pick. A lap still running is not overlapped. */
   runLap(): Promise<void> {
     this.#lap ??= this.#analyzeStale()
       .catch((error: unknown) => this.options.onWarning?.(`keeping planner statistics fresh failed: ${error instanceof Error ? error.message : String(error)}`))
@@ -107,7 +105,6 @@ export class PostgresStatistics {
           order by s.n_mod_since_analyze desc`.execute(connection);
         for (const { relname } of stale.rows) {
           await sql`analyze ${sql.table(relname)}`.execute(connection);
-          this.analyzed += 1;
         }
       } finally {
         await sql`select pg_advisory_unlock(${LAP_LOCK})`.execute(connection);
