@@ -7,6 +7,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openDatabase, postgresStatisticsOf } from './database';
+import { LAP_LOCK } from './postgres-statistics';
 import { createTestDatabase, postgresReachable, type TestDatabase } from '../test-support/harness';
 
 const reachable = await postgresReachable();
@@ -80,6 +81,26 @@ describe.skipIf(!reachable)('planner statistics on PostgreSQL', () => {
       expect(warnings.filter((message) => message.includes('autovacuum off'))).toHaveLength(autovacuum === 'off' ? 1 : 0);
       expect(warnings.filter((message) => message.includes('failed'))).toEqual([]);
     } finally {
+      await db.destroy();
+    }
+  });
+
+  test('analyzes nothing while another instance holds the lap', async () => {
+    await query('create table held (id int primary key); insert into held select generate_series(1, 200)');
+    await changesCounted('held', 200);
+    const other = new pg.Client({ connectionString: database.databaseUrl });
+    await other.connect();
+    const { db } = openDatabase({ databaseUrl: database.databaseUrl, sqliteFile: database.sqliteFile, statistics: { intervalMs: 3_600_000 } });
+    try {
+      await other.query('begin');
+      await other.query('select pg_advisory_xact_lock($1)', [LAP_LOCK.toString()]);
+      await postgresStatisticsOf(db)!.runLap();
+      expect(await lastAnalyzed('held')).toBeNull();
+      await other.query('commit');
+      await postgresStatisticsOf(db)!.runLap();
+      expect(await lastAnalyzed('held')).not.toBeNull();
+    } finally {
+      await other.end();
       await db.destroy();
     }
   });

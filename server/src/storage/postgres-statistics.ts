@@ -15,9 +15,9 @@
  * from 431 to 592 payments/s (docs/benchmarks-reading.md, seventh session). An ANALYZE invalidates the cached plans
  * of its table, so the next executions are planned with the statistics.
  *
- * One instance at a time does it (an advisory lock held for the lap); ANALYZE takes a lock that does not block reads
- * or writes. Dead rows are autovacuum's (or the operator's VACUUM): where autovacuum is off, the first lap says so
- * once through onWarning.
+ * One instance at a time does it (an advisory lock held by the lap's transaction); ANALYZE takes a lock that does not
+ * block reads or writes. Dead rows are autovacuum's (or the operator's VACUUM): where autovacuum is off, the first
+ * lap says so once through onWarning.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema';
@@ -42,7 +42,7 @@ const MIN_SECONDS_BETWEEN = 60;
 export const STATISTICS_INTERVAL_MS = 2_000;
 
 /** The advisory lock of a lap (any fixed number: "rail" "stat" in ASCII). */
-const LAP_LOCK = 0x7261696c_73746174n;
+export const LAP_LOCK = 0x7261696c_73746174n;
 
 export interface PostgresStatisticsOptions {
   intervalMs?: number;
@@ -82,32 +82,31 @@ export class PostgresStatistics {
   }
 
   async #analyzeStale(): Promise<void> {
-    await this.db.connection().execute(async (connection) => {
-      const locked = await sql<{ locked: boolean }>`select pg_try_advisory_lock(${LAP_LOCK}) as locked`.execute(connection);
+    // One transaction, with a lock that ends with it: behind a pooler in transaction mode only a transaction keeps
+    // its statements on one server connection, and a session lock taken on one would be left held there. ANALYZE
+    // runs inside a transaction; its statistics take effect at the commit.
+    await this.db.transaction().execute(async (trx) => {
+      const locked = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${LAP_LOCK}) as locked`.execute(trx);
       if (locked.rows[0]?.locked !== true) return;
-      try {
-        if (!this.#checkedAutovacuum) {
-          this.#checkedAutovacuum = true;
-          const setting = await sql<{ autovacuum: string }>`select current_setting('autovacuum') as autovacuum`.execute(connection);
-          if (setting.rows[0]?.autovacuum === 'off') {
-            this.options.onWarning?.('PostgreSQL runs with autovacuum off: Rail keeps its tables analyzed, but nothing reclaims dead rows; run VACUUM regularly');
-          }
+      if (!this.#checkedAutovacuum) {
+        this.#checkedAutovacuum = true;
+        const setting = await sql<{ autovacuum: string }>`select current_setting('autovacuum') as autovacuum`.execute(trx);
+        if (setting.rows[0]?.autovacuum === 'off') {
+          this.options.onWarning?.('PostgreSQL runs with autovacuum off: Rail keeps its tables analyzed, but nothing reclaims dead rows; run VACUUM regularly');
         }
-        // pg_class.reltuples is the row count as of the last ANALYZE or VACUUM, -1 before the first.
-        const stale = await sql<{ relname: string }>`
-          select s.relname from pg_stat_user_tables s join pg_class c on c.oid = s.relid
-          where s.schemaname = current_schema()
-            and s.n_mod_since_analyze > ${sql.lit(BASE_THRESHOLD)}
-            and (c.reltuples < 0
-              or s.n_live_tup > ${sql.lit(GROWTH_FACTOR)} * c.reltuples
-              or (s.n_mod_since_analyze > ${sql.lit(BASE_THRESHOLD)} + ${sql.lit(SCALE_FACTOR)} * s.n_live_tup
-                and coalesce(greatest(s.last_analyze, s.last_autoanalyze), '-infinity') < now() - make_interval(secs => ${sql.lit(MIN_SECONDS_BETWEEN)})))
-          order by s.n_mod_since_analyze desc`.execute(connection);
-        for (const { relname } of stale.rows) {
-          await sql`analyze ${sql.table(relname)}`.execute(connection);
-        }
-      } finally {
-        await sql`select pg_advisory_unlock(${LAP_LOCK})`.execute(connection);
+      }
+      // pg_class.reltuples is the row count as of the last ANALYZE or VACUUM, -1 before the first.
+      const stale = await sql<{ relname: string }>`
+        select s.relname from pg_stat_user_tables s join pg_class c on c.oid = s.relid
+        where s.schemaname = current_schema()
+          and s.n_mod_since_analyze > ${sql.lit(BASE_THRESHOLD)}
+          and (c.reltuples < 0
+            or s.n_live_tup > ${sql.lit(GROWTH_FACTOR)} * c.reltuples
+            or (s.n_mod_since_analyze > ${sql.lit(BASE_THRESHOLD)} + ${sql.lit(SCALE_FACTOR)} * s.n_live_tup
+              and coalesce(greatest(s.last_analyze, s.last_autoanalyze), '-infinity') < now() - make_interval(secs => ${sql.lit(MIN_SECONDS_BETWEEN)})))
+        order by s.n_mod_since_analyze desc`.execute(trx);
+      for (const { relname } of stale.rows) {
+        await sql`analyze ${sql.table(relname)}`.execute(trx);
       }
     });
   }
