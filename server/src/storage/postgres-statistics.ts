@@ -10,9 +10,9 @@
  * the whole table: measured, the payment update found its row through payments_list_idx, scanning every payment of
  * the account, and the attempt update through payment_attempts_number_unique, every attempt of the account, so each
  * statement cost more with every payment. Autovacuum would analyze the tables, but only once a minute at most
- * (autovacuum_naptime), and not at all where it is off (this machine's PostgreSQL): within 30 s of load the
- * half-load p50 went from 6 to 21 ms and kept growing, and one ANALYZE brought it back to 4 ms and the closed loop
- * from 431 to 592 payments/s (docs/benchmarks-reading.md, seventh session). An ANALYZE invalidates the cached plans
+ * (autovacuum_naptime), and not at all where it is off (as on the PostgreSQL the bench ran on): within 30 s of load
+ * the half-load p50 went from 6 to 21 ms and kept growing, and one ANALYZE brought it back to 4 ms and the closed
+ * loop from 431 to 592 payments/s (docs/benchmarks-reading.md, seventh session). An ANALYZE invalidates the cached plans
  * of its table, so the next executions are planned with the statistics.
  *
  * One instance at a time does it (an advisory lock held by the lap's transaction); ANALYZE takes a lock that does not
