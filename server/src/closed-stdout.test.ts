@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { freePort, railEnv, ROOT } from './test-support/server-process';
+import { until } from './test-support/until';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'rail-closed-stdout-'));
 const children: ChildProcess[] = [];
@@ -92,14 +93,6 @@ function refusedRequest(port: number): Promise<void> {
   });
 }
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 /** The exit code, or 'still running' when the process has not exited within `ms`. */
 function exitWithin(exited: Promise<number | null>, ms: number): Promise<number | null | 'still running'> {
   return Promise.race([exited, new Promise<'still running'>((r) => setTimeout(() => r('still running'), ms))]);
@@ -139,7 +132,7 @@ describe('a server whose stdout reader has gone', () => {
       server.closeStdout();
 
       server.child.kill('SIGUSR2');
-      await until(() => server.stderr().includes('test: thread pool held'), 'the thread pool to be held');
+      await until(() => server.stderr().includes('test: thread pool held'), 'the thread pool is held');
       // The first line's write waits behind the held thread; the other two queue behind it.
       await Promise.all([refusedRequest(server.port), refusedRequest(server.port), refusedRequest(server.port)]);
       let gateWriter: number | undefined;
@@ -151,7 +144,7 @@ describe('a server whose stdout reader has gone', () => {
         } catch {
           return false;
         }
-      }, 'the held thread to open the gate');
+      }, 'the held thread opens the gate');
       closeSync(gateWriter as number);
 
       expect(await exitWithin(server.exited, 5_000)).toBe(1);

@@ -3,11 +3,10 @@
  * pg's default idle timeout (10 s) is still there, so a load that returns after a lull does not open them again.
  * pg-pool's idle timer is a setTimeout, so faked timers run the 10 s; the connections are counted by PostgreSQL.
  */
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { sql } from 'kysely';
 import { openDatabase } from './database';
-import { createTestDatabase, postgresReachable, type TestDatabase } from '../test-support/harness';
+import { createTestDatabase, postgresReachable, queryOnOwnClient, type TestDatabase } from '../test-support/harness';
 
 const reachable = await postgresReachable();
 
@@ -23,14 +22,8 @@ describe.skipIf(!reachable)('the PostgreSQL pool', () => {
 
   /** The backends of this test's pool, as PostgreSQL lists them (its own admin connection aside). */
   async function poolBackends(applicationName: string): Promise<number> {
-    const admin = new pg.Client({ connectionString: database.databaseUrl });
-    await admin.connect();
-    try {
-      const result = await admin.query<{ count: string }>('select count(*) from pg_stat_activity where application_name = $1', [applicationName]);
-      return Number(result.rows[0]?.count);
-    } finally {
-      await admin.end();
-    }
+    const [row] = await queryOnOwnClient<{ count: string }>(database, 'select count(*) from pg_stat_activity where application_name = $1', [applicationName]);
+    return Number(row?.count);
   }
 
   test('keeps its connections open after they have been idle for longer than 10 s', async () => {

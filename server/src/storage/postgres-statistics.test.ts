@@ -8,7 +8,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openDatabase, postgresStatisticsOf } from './database';
 import { LAP_LOCK } from './postgres-statistics';
-import { createTestDatabase, postgresReachable, type TestDatabase } from '../test-support/harness';
+import { createTestDatabase, postgresReachable, queryOnOwnClient, type TestDatabase } from '../test-support/harness';
+import { until } from '../test-support/until';
 
 const reachable = await postgresReachable();
 
@@ -21,25 +22,15 @@ describe.skipIf(!reachable)('planner statistics on PostgreSQL', () => {
     await database.drop();
   });
 
-  async function query<Row extends pg.QueryResultRow>(text: string): Promise<Row[]> {
-    const client = new pg.Client({ connectionString: database.databaseUrl });
-    await client.connect();
-    try {
-      return (await client.query<Row>(text)).rows;
-    } finally {
-      await client.end();
-    }
-  }
+  const query = <Row extends pg.QueryResultRow>(text: string) => queryOnOwnClient<Row>(database, text);
 
   /** The writer's counts reach the statistics views as its backend exits, a moment after the client has gone. */
-  async function changesCounted(table: string, changes: number): Promise<void> {
-    for (let tries = 0; tries < 100; tries += 1) {
-      const counted = await query<{ n: string }>(`select n_mod_since_analyze as n from pg_stat_user_tables where relname = '${table}'`);
-      if (Number(counted[0]?.n) === changes) return;
-      await new Promise((resolveWait) => setTimeout(resolveWait, 50));
-    }
-    throw new Error(`${table}: PostgreSQL did not count ${changes} changes`);
-  }
+  const changesCounted = (table: string, changes: number) =>
+    until(
+      async () => Number((await query<{ n: string }>(`select n_mod_since_analyze as n from pg_stat_user_tables where relname = '${table}'`))[0]?.n) === changes,
+      `PostgreSQL counts ${changes} changes of ${table}`,
+      { intervalMs: 50, timeoutMs: 5_000 },
+    );
 
   const lastAnalyzed = async (table: string) =>
     (await query<{ last_analyze: Date | null }>(`select last_analyze from pg_stat_user_tables where relname = '${table}'`))[0]?.last_analyze ?? null;

@@ -16,20 +16,13 @@ import type { RailLedgerKey } from './recovery/records';
 import { checkpointerOf, openDatabase } from './database';
 import { SqlStore } from './sql-store';
 import type { SqliteCheckpointer } from './sqlite-checkpointer';
+import { until } from '../test-support/until';
 
 /** Low thresholds, so that a few thousand writes cross them many times. */
 const RESTART_AT = 200;
 const FALLBACK_PAGES = 2_000;
 
 const key = (reference: string): RailLedgerKey => ({ accountId: 'acc_ckpt', mode: 'test', rail: 'upi', operation: 'authorize', reference });
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 describe('SQLite checkpoints on a worker thread', () => {
   let dir: string;
@@ -79,13 +72,13 @@ describe('SQLite checkpoints on a worker thread', () => {
         return 0; // not even the schema has been copied yet
       }
     };
-    await until(() => inFileAlone() === 3, 'the database file holds the three rows');
+    await until(() => inFileAlone() === 3, 'the database file holds the three rows', { intervalMs: 5 });
     expect(inFileAlone()).toBe(3);
   });
 
   test('the WAL starts over once the worker has copied it all, instead of growing', async () => {
     await write(Array.from({ length: 200 }, (_, i) => `ck-grow-${i}`));
-    await until(() => caughtUp() && checkpointer.last!.log > 20, 'the worker copied the first writes');
+    await until(() => caughtUp() && checkpointer.last!.log > 20, 'the worker copied the first writes', { intervalMs: 5 });
     const grown = checkpointer.last!.log;
     // A writer that finds every frame copied writes from the start of the WAL again; one that comes while a
     // checkpoint still runs appends, so a trickle of writes is what an idle-ish server sees.
@@ -93,7 +86,7 @@ describe('SQLite checkpoints on a worker thread', () => {
     await until(() => {
       trickle.push(write([`ck-after-${trickle.length}`]));
       return checkpointer.last!.log < grown;
-    }, 'a checkpoint saw the WAL start over');
+    }, 'a checkpoint saw the WAL start over', { intervalMs: 5 });
     await Promise.all(trickle);
     expect(checkpointer.last!.log).toBeLessThan(grown);
   });

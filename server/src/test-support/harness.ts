@@ -72,6 +72,17 @@ export async function withOwnConnection<T>(
   }
 }
 
+/** The rows of `text` run on a PostgreSQL client of its own to `database`, which disconnects afterwards. */
+export async function queryOnOwnClient<Row extends pg.QueryResultRow>(database: TestDatabase, text: string, values: unknown[] = []): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: database.databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query<Row>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
 /** A fresh, empty database: a temp SQLite file, or a new PostgreSQL database. */
 export async function createTestDatabase(engine: Engine): Promise<TestDatabase> {
   const dir = mkdtempSync(join(tmpdir(), 'rail-test-'));
