@@ -3,34 +3,28 @@
  * pg's default idle timeout (10 s) is still there, so a load that returns after a lull does not open them again.
  * pg-pool's idle timer is a setTimeout, so faked timers run the 10 s; the connections are counted by PostgreSQL.
  */
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { afterAll, expect, test, vi } from 'vitest';
 import { sql } from 'kysely';
 import { openDatabase } from './database';
-import { createTestDatabase, postgresReachable, queryOnOwnClient, type TestDatabase } from '../test-support/harness';
+import { onPostgres } from '../test-support/engines';
+import { queryOnOwnClient } from '../test-support/harness';
 
-const reachable = await postgresReachable();
-
-describe.skipIf(!reachable)('the PostgreSQL pool', () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase('postgres');
-  });
-  afterAll(async () => {
+onPostgres('the PostgreSQL pool', (database) => {
+  afterAll(() => {
     vi.useRealTimers();
-    await database.drop();
   });
 
   /** The backends of this test's pool, as PostgreSQL lists them (its own admin connection aside). */
   async function poolBackends(applicationName: string): Promise<number> {
-    const [row] = await queryOnOwnClient<{ count: string }>(database, 'select count(*) from pg_stat_activity where application_name = $1', [applicationName]);
+    const [row] = await queryOnOwnClient<{ count: string }>(database(), 'select count(*) from pg_stat_activity where application_name = $1', [applicationName]);
     return Number(row?.count);
   }
 
   test('keeps its connections open after they have been idle for longer than 10 s', async () => {
     const applicationName = `rail_pool_test_${process.pid}`;
-    const url = new URL(database.databaseUrl!);
+    const url = new URL(database().databaseUrl!);
     url.searchParams.set('application_name', applicationName);
-    const { db } = openDatabase({ databaseUrl: url.toString(), sqliteFile: database.sqliteFile, poolSize: 4 });
+    const { db } = openDatabase({ databaseUrl: url.toString(), sqliteFile: database().sqliteFile, poolSize: 4 });
     try {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
       // Four at once: the pool opens four connections, and arms an idle timer on each as it is released.

@@ -5,24 +5,15 @@
  * 10 s later).
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { openDatabase, postgresStatisticsOf } from './database';
 import { LAP_LOCK } from './postgres-statistics';
-import { createTestDatabase, postgresReachable, queryOnOwnClient, type TestDatabase } from '../test-support/harness';
+import { onPostgres } from '../test-support/engines';
+import { queryOnOwnClient } from '../test-support/harness';
 import { until } from '../test-support/until';
 
-const reachable = await postgresReachable();
-
-describe.skipIf(!reachable)('planner statistics on PostgreSQL', () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase('postgres');
-  });
-  afterAll(async () => {
-    await database.drop();
-  });
-
-  const query = <Row extends pg.QueryResultRow>(text: string) => queryOnOwnClient<Row>(database, text);
+onPostgres('planner statistics on PostgreSQL', (database) => {
+  const query = <Row extends pg.QueryResultRow>(text: string) => queryOnOwnClient<Row>(database(), text);
 
   /** The writer's counts reach the statistics views as its backend exits, a moment after the client has gone. */
   const changesCounted = (table: string, changes: number) =>
@@ -41,7 +32,7 @@ describe.skipIf(!reachable)('planner statistics on PostgreSQL', () => {
     await changesCounted('grown', 200);
     await changesCounted('barely', 20);
     const warnings: string[] = [];
-    const { db } = openDatabase({ databaseUrl: database.databaseUrl, sqliteFile: database.sqliteFile, statistics: { intervalMs: 3_600_000, onWarning: (message) => warnings.push(message) } });
+    const { db } = openDatabase({ databaseUrl: database().databaseUrl, sqliteFile: database().sqliteFile, statistics: { intervalMs: 3_600_000, onWarning: (message) => warnings.push(message) } });
     try {
       const statistics = postgresStatisticsOf(db)!;
       await statistics.runLap();
@@ -79,9 +70,9 @@ describe.skipIf(!reachable)('planner statistics on PostgreSQL', () => {
   test('analyzes nothing while another instance holds the lap', async () => {
     await query('create table held (id int primary key); insert into held select generate_series(1, 200)');
     await changesCounted('held', 200);
-    const other = new pg.Client({ connectionString: database.databaseUrl });
+    const other = new pg.Client({ connectionString: database().databaseUrl });
     await other.connect();
-    const { db } = openDatabase({ databaseUrl: database.databaseUrl, sqliteFile: database.sqliteFile, statistics: { intervalMs: 3_600_000 } });
+    const { db } = openDatabase({ databaseUrl: database().databaseUrl, sqliteFile: database().sqliteFile, statistics: { intervalMs: 3_600_000 } });
     try {
       await other.query('begin');
       await other.query('select pg_advisory_xact_lock($1)', [LAP_LOCK.toString()]);
@@ -97,7 +88,7 @@ describe.skipIf(!reachable)('planner statistics on PostgreSQL', () => {
   });
 
   test('is not kept when turned off', async () => {
-    const { db } = openDatabase({ databaseUrl: database.databaseUrl, sqliteFile: database.sqliteFile, statistics: false });
+    const { db } = openDatabase({ databaseUrl: database().databaseUrl, sqliteFile: database().sqliteFile, statistics: false });
     try {
       expect(postgresStatisticsOf(db)).toBeUndefined();
     } finally {
