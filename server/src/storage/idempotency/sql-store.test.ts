@@ -1,8 +1,8 @@
 /**
- * The Idempotency-Key claim in the store: a first claim inserts, a repeat reports the row, on both engines. On
- * PostgreSQL the claim commits without waiting for its WAL flush by turning synchronous_commit off for its own
- * transaction only: the connection keeps it on afterwards, and inside a caller's transaction the claim leaves
- * that transaction's commit as it was.
+ * The Idempotency-Key claim and answer in the store: a first claim inserts, a repeat reports the row, on both
+ * engines. Neither write waits for its own sync: on SQLite both resolve while the WAL sync that would cover them is
+ * held; on PostgreSQL each turns synchronous_commit off for its own transaction only: the connection
+ * keeps it on afterwards, and inside a caller's transaction they leave that transaction's commit as it was.
  */
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -74,19 +74,55 @@ forEachEngine('Idempotency store', (engine) => {
     expect(await store.findKey(record, record.key)).toMatchObject({ claimToken: 'again', idsTime: record.createdAt });
   });
 
-  test.runIf(engine === 'postgres')('the claim turns synchronous_commit off for its own commit only: the connection keeps it on', async () => {
+  test.runIf(engine === 'sqlite')('the claim and the answer resolve once written, while the WAL sync that would cover them is held', async () => {
+    const held: (() => void)[] = [];
+    const record = claim();
+    const answer = { status: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' };
+    let releasing: ReturnType<typeof setInterval> | undefined;
+    await withOwnConnection(
+      h.database,
+      async (db) => {
+        const store = new SqlIdempotencyStore(db);
+        try {
+          const inserted = await store.insertClaim(record);
+          expect(inserted.result).toBe('inserted');
+          const durable = inserted.durable.then(() => 'durable');
+          const completed = store.complete(record, record.key, record.claimToken, answer).then((stored) => ({ stored }));
+          const waited = new Promise((resolve) => setTimeout(() => resolve('still waiting'), 1_000));
+          expect(await Promise.race([completed, waited])).toEqual({ stored: true });
+          expect(held.length).toBeGreaterThanOrEqual(1);
+          expect(await Promise.race([durable, Promise.resolve('not durable')])).toBe('not durable');
+          // A repeat (on the connection, as the server's requests share its one) finds the answer.
+          expect(await store.findKey(record, record.key)).toMatchObject({ status: 'done', response: answer });
+        } finally {
+          // Released from here on, through the connection's close.
+          releasing = setInterval(() => held.splice(0).forEach((release) => release()), 1);
+        }
+      },
+      { sqliteSync: () => () => new Promise<void>((resolve) => held.push(resolve)) },
+    ).finally(() => clearInterval(releasing));
+  });
+
+  test.runIf(engine === 'postgres')('the claim and the answer turn synchronous_commit off for their own commits only: the connection keeps it on', async () => {
     await withOneConnection(async (db) => {
       expect(await synchronousCommit(db)).toBe('on');
       const store = new SqlIdempotencyStore(db);
-      expect((await store.insertClaim(claim())).result).toBe('inserted');
+      const record = claim();
+      expect((await store.insertClaim(record)).result).toBe('inserted');
       expect(await synchronousCommit(db)).toBe('on');
+      expect(await store.complete(record, record.key, record.claimToken, { status: 201, headers: {}, body: '{}' })).toBe(true);
+      expect(await synchronousCommit(db)).toBe('on');
+      expect(await new SqlIdempotencyStore(h.db).findKey(record, record.key)).toMatchObject({ status: 'done', response: { status: 201 } });
     });
   });
 
-  test.runIf(engine === 'postgres')("inside a caller's transaction the claim leaves that transaction's commit durable", async () => {
+  test.runIf(engine === 'postgres')("inside a caller's transaction the claim and the answer leave that transaction's commit durable", async () => {
     await withOneConnection(async (db) => {
       await db.transaction().execute(async (tx) => {
-        expect((await new SqlIdempotencyStore(tx).insertClaim(claim())).result).toBe('inserted');
+        const store = new SqlIdempotencyStore(tx);
+        const record = claim();
+        expect((await store.insertClaim(record)).result).toBe('inserted');
+        expect(await store.complete(record, record.key, record.claimToken, { status: 201, headers: {}, body: '{}' })).toBe(true);
         expect(await synchronousCommit(tx)).toBe('on');
       });
     });

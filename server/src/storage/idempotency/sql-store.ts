@@ -5,8 +5,7 @@ import type { InsertResult } from '../../kernel/store-types';
 import type { IdempotencyKeysTable } from './schema';
 import { type Db, inScope, insertResult, iso } from '../sql-rows';
 import { groupCommitOf } from '../database';
-import { compiledOnce } from '../compiled-query';
-import { insertWithoutSyncWait } from '../insert-without-sync-wait';
+import { writeWithoutSyncWait } from '../write-without-sync-wait';
 import type { IdempotencyStore, IdempotencyStores } from './store';
 
 /** A fresh in-flight claim: the request it belongs to, no response yet. Shared by the first claim and a reclaim. */
@@ -67,12 +66,15 @@ function insertClaim(db: Db, value: (name: keyof ClaimValues & string) => never)
     .onConflict((oc) => oc.doNothing());
 }
 
-// The two statements of every request with a key, compiled once (storage/compiled-query.ts). The claim only keeps
-// concurrent repeats out: the request goes on as soon as the row is in, and waits for its durability before it
-// answers (the operation's own commit is usually the sync that covers it; else the answer's update).
-const insertClaimQuery = insertWithoutSyncWait<ClaimValues, 'idempotency_keys'>(insertClaim);
+// The two statements of every request with a key, compiled once (storage/compiled-query.ts), and neither waits for
+// its own sync. The claim only keeps concurrent repeats out: the request goes on as soon as the row is in, and waits
+// for its durability before it answers (the operation's own commit is usually the sync that covers it). The answer
+// is committed before the response goes out, so a repeat finds it and a dead server process keeps it; a power loss
+// before the next sync leaves the key in flight, as a crash between the operation and its answer does, and the
+// retry runs the request again with the same derived ids (docs/idempotency.md, "After a crash").
+const insertClaimQuery = writeWithoutSyncWait<ClaimValues, 'idempotency_keys'>(insertClaim);
 
-const completeQuery = compiledOnce<{
+type AnswerValues = {
   accountId: string;
   mode: string;
   keyKind: string;
@@ -81,7 +83,9 @@ const completeQuery = compiledOnce<{
   responseStatus: number;
   responseHeaders: string;
   responseBody: string;
-}>((db, value) =>
+};
+
+const completeQuery = writeWithoutSyncWait<AnswerValues, 'idempotency_keys'>((db, value) =>
   db
     .updateTable('idempotency_keys')
     .set({ status: 'done', response_status: value('responseStatus'), response_headers: value('responseHeaders'), response_body: value('responseBody') })

@@ -7,7 +7,7 @@ export interface IdempotencyStore {
    * is visible to every later request, which may be before a crash could not lose it: `durable` resolves then (on
    * SQLite, the group commit's sync; storage/sqlite-group-commit.ts). Await it before answering the request. On
    * PostgreSQL it resolves at once: the claim commits without waiting for its WAL flush, and the next durable
-   * commit covers it (the operation's own, or the answer's update, which the request waits for).
+   * commit covers it (the operation's own).
    */
   insertClaim(record: IdempotencyKeyRecord): Promise<{ result: InsertResult; durable: Promise<void> }>;
   findKey(scope: IdempotencyScope, key: string): Promise<IdempotencyKeyRecord | undefined>;
@@ -16,7 +16,11 @@ export interface IdempotencyStore {
    * in-flight claim whose lease ran out (`locked_at <= leaseCutoff`). True when this caller won the row.
    */
   reclaim(record: IdempotencyKeyRecord, leaseCutoff: Date): Promise<boolean>;
-  /** Stores the response of the claim holding `claimToken`; false when the claim was taken over meanwhile. */
+  /**
+   * Stores the response of the claim holding `claimToken`; false when the claim was taken over meanwhile. Resolves
+   * once it is committed (a repeat finds it, the death of the server process does not lose it), without waiting for
+   * its sync: a power loss before the next one leaves the claim in flight (docs/idempotency.md, "After a crash").
+   */
   complete(scope: IdempotencyScope, key: string, claimToken: string, response: StoredResponse): Promise<boolean>;
   /** Drops the claim holding `claimToken` (the request ended in a 5xx: a retry runs it again). */
   release(scope: IdempotencyScope, key: string, claimToken: string): Promise<void>;

@@ -1,6 +1,6 @@
 import type { JsonObject } from '../../../../protocol/api/payments';
 import { type Db, inScope, insertResult, iso } from '../sql-rows';
-import { insertWithoutSyncWait } from '../insert-without-sync-wait';
+import { writeWithoutSyncWait } from '../write-without-sync-wait';
 import type { RailLedgerKey, RecoveryLeaseKey } from './records';
 import type { RailLedgerStore, RecoveryLeaseStore, RecoveryStores } from './store';
 
@@ -11,10 +11,10 @@ type RailAnswerValues = { [Name in keyof RailLedgerKey]: RailLedgerKey[Name] } &
  * The insert of a rail's answer; the first answer for a key stays. The ledger is the simulated rails' own memory (a
  * real rail keeps its answers on its side), so it need not be durable before Rail goes on: the payment's answer,
  * written next, is, and one sync of the WAL covers everything written before it (SQLite's group commit; PostgreSQL
- * flushes its WAL in order). The insert so commits without waiting for its own sync (insertWithoutSyncWait): one
- * durable wait fewer per confirm. A power loss before
- * any later sync loses an answer nobody was told about, as the rail had never received the call: the payment stays
- * where its claim left it, and crash recovery asks the rail again under the same reference.
+ * flushes its WAL in order). The insert so commits without waiting for its own sync (writeWithoutSyncWait): one
+ * durable wait fewer per confirm. A power loss before any later sync loses an answer nobody was told about, as the
+ * rail had never received the call: the payment stays where its claim left it, and crash recovery asks the rail
+ * again under the same reference.
  */
 function insertRailAnswer(db: Db, value: (name: keyof RailAnswerValues & string) => never) {
   return db
@@ -31,7 +31,7 @@ function insertRailAnswer(db: Db, value: (name: keyof RailAnswerValues & string)
     .onConflict((oc) => oc.columns(['account_id', 'mode', 'rail', 'operation', 'reference']).doNothing());
 }
 
-const insertRailAnswerQuery = insertWithoutSyncWait<RailAnswerValues, 'rail_ledger'>(insertRailAnswer);
+const insertRailAnswerQuery = writeWithoutSyncWait<RailAnswerValues, 'rail_ledger'>(insertRailAnswer);
 
 /** The Kysely implementation of RailLedgerStore (SQLite and PostgreSQL). */
 export class SqlRailLedgerStore implements RailLedgerStore {
