@@ -4,6 +4,7 @@
  * disconnects, which makes PostgreSQL count them at once (a backend that stays connected may report its counts up to
  * 10 s later).
  */
+import { sql } from 'kysely';
 import pg from 'pg';
 import { expect, test } from 'vitest';
 import { openDatabase, postgresStatisticsOf } from './database';
@@ -62,6 +63,25 @@ onPostgres('planner statistics on PostgreSQL', (database) => {
       const [{ autovacuum } = { autovacuum: '' }] = await query<{ autovacuum: string }>(`select current_setting('autovacuum') as autovacuum`);
       expect(warnings.filter((message) => message.includes('autovacuum off'))).toHaveLength(autovacuum === 'off' ? 1 : 0);
       expect(warnings.filter((message) => message.includes('failed'))).toEqual([]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  test("samples 3,000 rows, not the default 30,000 (10 histogram buckets), in the lap's transaction only", async () => {
+    await query('create table sampled (id int primary key, n int); insert into sampled select i, i from generate_series(1, 5000) as i');
+    await changesCounted('sampled', 5000);
+    // One connection: the lap's and the one read after it.
+    const { db } = openDatabase({ databaseUrl: database().databaseUrl, sqliteFile: database().sqliteFile, poolSize: 1, statistics: { intervalMs: 3_600_000 } });
+    const target = async () => (await sql<{ target: string }>`select current_setting('default_statistics_target') as target`.execute(db)).rows[0]?.target;
+    try {
+      const before = await target();
+      await postgresStatisticsOf(db)!.runLap();
+      const bounds = await query<{ n: number }>(`select array_length(histogram_bounds::text::int[], 1) as n from pg_stats where tablename = 'sampled' and attname = 'n'`);
+      // 10 buckets have 11 bounds; PostgreSQL's default target (100) gives 101.
+      expect(bounds[0]?.n).toBe(11);
+      // The lap's setting ends with its transaction.
+      expect(await target()).toBe(before);
     } finally {
       await db.destroy();
     }
