@@ -15,7 +15,8 @@
  * after the warm-up). Each round also runs the same client at the same rate against the bare Hono handler, the
  * client's own tail on this machine. Prints each round's p50 / p90 / p99 / max and each server's RSS, the medians of
  * p99 (B/A, and each build's over the bare handler's) and of max, and the RSS after the rounds. BENCH_SERVER_FLAGS
- * adds node flags to both servers (e.g. --trace-gc).
+ * adds node flags to both servers (e.g. --trace-gc); BENCH_ENV_A / BENCH_ENV_B (`NAME=value ...`) set one server's
+ * environment (RAIL_PG_ANALYZE=off, say).
  */
 import { readFileSync } from 'node:fs';
 import { FIXED_SECRET_KEY } from '../server/src/test-support/server-process';
@@ -30,6 +31,9 @@ const keyedFor = (which: number) => keyedArg === '1' || (keyedArg === '01' && wh
 const connections = Number(process.env['BENCH_CONNECTIONS'] ?? 16);
 const openLoop = process.env['BENCH_OPEN_LOOP'];
 const serverFlags = (process.env['BENCH_SERVER_FLAGS'] ?? '').split(' ').filter((flag) => flag !== '');
+/** `NAME=value NAME=value` (BENCH_ENV_A, BENCH_ENV_B) as one server's extra environment. */
+const serverEnv = (pairs = '') =>
+  Object.fromEntries(pairs.split(' ').filter((pair) => pair.includes('=')).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
 
 /** CPU time (user + system) a process has used, in ms (Linux /proc; clock ticks of 10 ms). */
 const cpuMs = (pid: number) => {
@@ -65,7 +69,11 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
 }
 async function boot(path: string, which: number): Promise<void> {
   if (cleaning) return;
-  const booted = bootServer([...serverFlags, path], { dataDir: dirs[which]!.path, databaseUrl: process.env[which === 0 ? 'DATABASE_URL_A' : 'DATABASE_URL_B'] });
+  const booted = bootServer([...serverFlags, path], {
+    dataDir: dirs[which]!.path,
+    databaseUrl: process.env[which === 0 ? 'DATABASE_URL_A' : 'DATABASE_URL_B'],
+    env: serverEnv(process.env[which === 0 ? 'BENCH_ENV_A' : 'BENCH_ENV_B']),
+  });
   booting = booted;
   servers.push(await booted);
 }
