@@ -16,8 +16,8 @@
  * of its table, so the next executions are planned with the statistics.
  *
  * One instance at a time does it (an advisory lock held by the lap's transaction); ANALYZE takes a lock that does not
- * block reads or writes, and samples fewer rows than by default (STATISTICS_TARGET). Dead rows are autovacuum's (or the operator's VACUUM): where autovacuum is off, the first
- * lap says so once through onWarning.
+ * block reads or writes, and samples fewer rows than by default (STATISTICS_TARGET). Dead rows are autovacuum's (or
+ * the operator's VACUUM): where autovacuum is off, the first lap says so once through onWarning.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema';
@@ -37,8 +37,8 @@ const MIN_SECONDS_BETWEEN = 60;
 /**
  * The statistics target of the keeper's ANALYZE (a sample of 300 times as many rows), unless the server's default is
  * lower already; a column's own target (ALTER TABLE ... SET STATISTICS) still applies. ANALYZE at the default of
- * 100 read 30,000 rows of each table: of the bench's five tables at some 20,000 payments, 470 ms on one core (the
- * payments table 186 ms), which at half load on two cores held a few hundred payments up by 20-40 ms each
+ * 100 reads up to 30,000 rows of each table: the bench's five tables at some 20,000 payments took 470 ms of one core
+ * (the payments table 186 ms), on two cores already busy at half load, where a cluster of slow payments followed it
  * (docs/benchmarks-reading.md, eighth session). At 10: 92 ms. What the plans need of the statistics (a table's
  * size, and how selective a unique or status column is) a sample of 3,000 rows gives.
  */

@@ -1,8 +1,8 @@
 /**
  * The Idempotency-Key claim and answer in the store: a first claim inserts, a repeat reports the row, on both
  * engines. Neither write waits for its own sync: on SQLite both resolve while the WAL sync that would cover them is
- * held; on PostgreSQL each turns synchronous_commit off for its own transaction only: the connection
- * keeps it on afterwards, and inside a caller's transaction they leave that transaction's commit as it was.
+ * held; on PostgreSQL each turns synchronous_commit off for its own transaction only: the connection keeps it on
+ * afterwards, and inside a caller's transaction they leave that transaction's commit as it was.
  */
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';

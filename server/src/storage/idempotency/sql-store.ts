@@ -69,9 +69,9 @@ function insertClaim(db: Db, value: (name: keyof ClaimValues & string) => never)
 // The two statements of every request with a key, compiled once (storage/compiled-query.ts), and neither waits for
 // its own sync. The claim only keeps concurrent repeats out: the request goes on as soon as the row is in, and waits
 // for its durability before it answers (the operation's own commit is usually the sync that covers it). The answer
-// is committed before the response goes out, so a repeat finds it and a dead server process keeps it; a power loss
-// before the next sync leaves the key in flight, as a crash between the operation and its answer does, and the
-// retry runs the request again with the same derived ids (docs/idempotency.md, "After a crash").
+// is written before the response goes out, so a repeat finds it; a power loss before the next sync (or on SQLite a
+// dead process, while a sync runs) leaves the key in flight, as a crash between the operation and its answer does,
+// and the retry runs the request again with the same derived ids (docs/idempotency.md, "After a crash").
 const insertClaimQuery = writeWithoutSyncWait<ClaimValues, 'idempotency_keys'>(insertClaim);
 
 type AnswerValues = {

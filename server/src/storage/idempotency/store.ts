@@ -18,8 +18,8 @@ export interface IdempotencyStore {
   reclaim(record: IdempotencyKeyRecord, leaseCutoff: Date): Promise<boolean>;
   /**
    * Stores the response of the claim holding `claimToken`; false when the claim was taken over meanwhile. Resolves
-   * once it is committed (a repeat finds it, the death of the server process does not lose it), without waiting for
-   * its sync: a power loss before the next one leaves the claim in flight (docs/idempotency.md, "After a crash").
+   * once a repeat finds it, without waiting for its sync (storage/write-without-sync-wait.ts): a power loss before
+   * the next one leaves the claim in flight (docs/idempotency.md, "After a crash").
    */
   complete(scope: IdempotencyScope, key: string, claimToken: string, response: StoredResponse): Promise<boolean>;
   /** Drops the claim holding `claimToken` (the request ended in a 5xx: a retry runs it again). */
