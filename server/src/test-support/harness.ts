@@ -72,6 +72,30 @@ export async function withOwnConnection<T>(
   }
 }
 
+/**
+ * withOwnConnection with SQLite's WAL syncs held: each stays pending until `work` is done (`heldSyncs()` counts
+ * them), then they are released as they come, through the connection's close. On PostgreSQL, nothing is held.
+ */
+export async function withHeldSyncs<T>(database: TestDatabase, work: (db: Kysely<Database>, heldSyncs: () => number) => Promise<T>): Promise<T> {
+  const held: (() => void)[] = [];
+  let releasing: ReturnType<typeof setInterval> | undefined;
+  try {
+    return await withOwnConnection(
+      database,
+      async (db) => {
+        try {
+          return await work(db, () => held.length);
+        } finally {
+          releasing = setInterval(() => held.splice(0).forEach((release) => release()), 1);
+        }
+      },
+      { sqliteSync: () => () => new Promise<void>((resolve) => held.push(resolve)) },
+    );
+  } finally {
+    clearInterval(releasing);
+  }
+}
+
 /** The rows of `text` run on a PostgreSQL client of its own to `database`, which disconnects afterwards. */
 export async function queryOnOwnClient<Row extends pg.QueryResultRow>(database: TestDatabase, text: string, values: unknown[] = []): Promise<Row[]> {
   const client = new pg.Client({ connectionString: database.databaseUrl });

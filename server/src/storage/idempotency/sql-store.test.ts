@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Database } from '../schema';
 import { forEachEngine } from '../../test-support/engines';
-import { createHarness, synchronousCommit, withOwnConnection, type Harness } from '../../test-support/harness';
+import { createHarness, synchronousCommit, withHeldSyncs, withOwnConnection, type Harness } from '../../test-support/harness';
 import type { IdempotencyKeyRecord } from './records';
 import { SqlIdempotencyStore } from './sql-store';
 
@@ -75,32 +75,21 @@ forEachEngine('Idempotency store', (engine) => {
   });
 
   test.runIf(engine === 'sqlite')('the claim and the answer resolve once written, while the WAL sync that would cover them is held', async () => {
-    const held: (() => void)[] = [];
     const record = claim();
     const answer = { status: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' };
-    let releasing: ReturnType<typeof setInterval> | undefined;
-    await withOwnConnection(
-      h.database,
-      async (db) => {
-        const store = new SqlIdempotencyStore(db);
-        try {
-          const inserted = await store.insertClaim(record);
-          expect(inserted.result).toBe('inserted');
-          const durable = inserted.durable.then(() => 'durable');
-          const completed = store.complete(record, record.key, record.claimToken, answer).then((stored) => ({ stored }));
-          const waited = new Promise((resolve) => setTimeout(() => resolve('still waiting'), 1_000));
-          expect(await Promise.race([completed, waited])).toEqual({ stored: true });
-          expect(held.length).toBeGreaterThanOrEqual(1);
-          expect(await Promise.race([durable, Promise.resolve('not durable')])).toBe('not durable');
-          // A repeat (on the connection, as the server's requests share its one) finds the answer.
-          expect(await store.findKey(record, record.key)).toMatchObject({ status: 'done', response: answer });
-        } finally {
-          // Released from here on, through the connection's close.
-          releasing = setInterval(() => held.splice(0).forEach((release) => release()), 1);
-        }
-      },
-      { sqliteSync: () => () => new Promise<void>((resolve) => held.push(resolve)) },
-    ).finally(() => clearInterval(releasing));
+    await withHeldSyncs(h.database, async (db, heldSyncs) => {
+      const store = new SqlIdempotencyStore(db);
+      const inserted = await store.insertClaim(record);
+      expect(inserted.result).toBe('inserted');
+      const durable = inserted.durable.then(() => 'durable');
+      const completed = store.complete(record, record.key, record.claimToken, answer).then((stored) => ({ stored }));
+      const waited = new Promise((resolve) => setTimeout(() => resolve('still waiting'), 1_000));
+      expect(await Promise.race([completed, waited])).toEqual({ stored: true });
+      expect(heldSyncs()).toBeGreaterThanOrEqual(1);
+      expect(await Promise.race([durable, Promise.resolve('not durable')])).toBe('not durable');
+      // A repeat (on the connection, as the server's requests share its one) finds the answer.
+      expect(await store.findKey(record, record.key)).toMatchObject({ status: 'done', response: answer });
+    });
   });
 
   test.runIf(engine === 'postgres')('the claim and the answer turn synchronous_commit off for their own commits only: the connection keeps it on', async () => {

@@ -5,9 +5,8 @@
  * only, and inside a caller's transaction it leaves that transaction's commit as it was.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { openDatabase } from '../database';
 import { forEachEngine } from '../../test-support/engines';
-import { createHarness, synchronousCommit, type Harness } from '../../test-support/harness';
+import { createHarness, synchronousCommit, withHeldSyncs, type Harness } from '../../test-support/harness';
 import type { RailLedgerKey } from './records';
 import { SqlRailLedgerStore } from './sql-store';
 
@@ -29,22 +28,7 @@ forEachEngine('Rail ledger store', (engine) => {
   const now = new Date('2025-01-01T00:00:00.000Z');
 
   /** One connection (PostgreSQL: what a statement leaves on the session is what the next one sees), its syncs held on SQLite until released. */
-  async function withOneConnection(work: (db: ReturnType<typeof openDatabase>['db'], heldSyncs: () => number) => Promise<void>): Promise<void> {
-    const held: (() => void)[] = [];
-    const { db } = openDatabase({
-      databaseUrl: h.database.databaseUrl,
-      sqliteFile: h.database.sqliteFile,
-      poolSize: 1,
-      sqliteSync: () => () => new Promise<void>((resolve) => held.push(resolve)),
-    });
-    try {
-      await work(db, () => held.length);
-    } finally {
-      const releasing = setInterval(() => held.splice(0).forEach((release) => release()), 1);
-      await db.destroy();
-      clearInterval(releasing);
-    }
-  }
+  const withOneConnection = (work: Parameters<typeof withHeldSyncs>[1]) => withHeldSyncs(h.database, work);
 
   test('the first answer under a reference stays: a second one gets it back', async () => {
     const store = new SqlRailLedgerStore(h.db);
