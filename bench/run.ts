@@ -39,7 +39,7 @@ interface EngineResult {
   plain: ChainResult;
   /** The bare handler measured right before `plain`, so that their ratio is taken in one window of a shared machine. */
   bareBeside: ChainResult;
-  keyed: KeyedOverhead;
+  idempotency: KeyedOverhead;
   halfLoad: PaymentLatency;
   halfLoadRate: number;
   /** The same open-loop client at the same rate against the bare handler, right after: the client's own tail. */
@@ -129,12 +129,12 @@ async function measureEngine(engine: EngineResult['engine'], databaseUrl: string
       const bareBeside = await bareCeiling();
       const plain = await runChain(server.baseUrl, { connections: CONNECTIONS, seconds: SECONDS, apiKey: FIXED_SECRET_KEY });
       const rssLoadMb = rssMb(server.child.pid!);
-      const keyed = await keyedOverhead(server.baseUrl);
+      const idempotency = await keyedOverhead(server.baseUrl);
       const halfLoadRate = plain.paymentsPerSecond / 2;
       const halfLoad = await openLoopPayments(server.baseUrl, FIXED_SECRET_KEY, halfLoadRate, SECONDS);
       const halfLoadBare = await bareOpenLoop(halfLoadRate);
       const halfLoadSync = await fdatasyncLatency(data.path, halfLoadRate * DURABLE_WAITS_PER_PAYMENT, 500);
-      return { engine, firstBootMs: first.startupMs, restartMs: server.startupMs, rssStartedMb, rssIdleMb, rssLoadMb, plain, bareBeside, keyed, halfLoad, halfLoadRate, halfLoadBare, halfLoadSync, profile: PROFILE ? await profileUnderLoad(data.path, databaseUrl) : [] };
+      return { engine, firstBootMs: first.startupMs, restartMs: server.startupMs, rssStartedMb, rssIdleMb, rssLoadMb, plain, bareBeside, idempotency, halfLoad, halfLoadRate, halfLoadBare, halfLoadSync, profile: PROFILE ? await profileUnderLoad(data.path, databaseUrl) : [] };
     } finally {
       await server.stop();
     }
@@ -265,10 +265,10 @@ function render(bare: ChainResult & { startupMs: number }, results: EngineResult
   );
   row(
     '+ Idempotency-Key: payments/s, against plain in alternating windows (overhead)',
-    (r) => `${fixed(r.keyed.keyed)} against ${fixed(r.keyed.plain)} (${percent(r.keyed.plain - r.keyed.keyed, r.keyed.plain)})`,
+    (r) => `${fixed(r.idempotency.keyed)} against ${fixed(r.idempotency.plain)} (${percent(r.idempotency.plain - r.idempotency.keyed, r.idempotency.plain)})`,
     'overhead <= 20 %',
   );
-  row('errors (non-2xx, closed loop)', (r) => String(r.plain.errors + r.keyed.errors), '0');
+  row('errors (non-2xx, closed loop)', (r) => String(r.plain.errors + r.idempotency.errors), '0');
   row('start-up to first 200: first boot / restart (ms)', (r) => `${fixed(r.firstBootMs)} / ${fixed(r.restartMs)}`, 'restart <= 300 ms');
   row(`RSS idle (${IDLE_SECONDS} s after start, no request) / after load (MB)`, (r) => `${fixed(r.rssIdleMb)} / ${fixed(r.rssLoadMb)}`, '<= 80 / <= 150');
   row('RSS 0.5 s after the first 200 (MB)', (r) => fixed(r.rssStartedMb), '');
