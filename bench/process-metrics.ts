@@ -82,11 +82,18 @@ function category(node: ProfileNode): string {
   return url;
 }
 
-/** Share of self time by category from the .cpuprofile files in `dir`, largest first. */
+/**
+ * The main thread's profile among the files --cpu-prof wrote (CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile):
+ * each worker thread writes one too, and the SQLite checkpoint worker's, idle nearly all the time, counted beside the
+ * main thread's made the server look half idle under load (the SQLite tables of the runs before 2026-11-28).
+ */
+const isMainThreadProfile = (name: string) => name.endsWith('.cpuprofile') && name.split('.')[4] === '0';
+
+/** Share of self time by category in the main thread's .cpuprofile in `dir`, largest first. */
 export function summarizeProfile(dir: string, top = 12): { category: string; percent: number }[] {
   const totals = new Map<string, number>();
   let all = 0;
-  for (const file of readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'))) {
+  for (const file of readdirSync(dir).filter(isMainThreadProfile)) {
     const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { nodes: ProfileNode[] };
     for (const node of profile.nodes) {
       const hits = node.hitCount ?? 0;
