@@ -97,7 +97,8 @@ function category(node: ProfileNode): string {
 /**
  * The main thread's profile among the files --cpu-prof wrote (CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile):
  * each worker thread writes one too, and the SQLite checkpoint worker's, idle nearly all the time, counted beside the
- * main thread's made the server look half idle under load (the SQLite tables of the runs before 2026-11-28).
+ * main thread's made the server look half idle under load ("(idle) 50 %" in the SQLite tables until the ninth
+ * session).
  */
 const isMainThreadProfile = (name: string) => name.endsWith('.cpuprofile') && name.split('.')[4] === '0';
 
