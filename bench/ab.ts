@@ -18,10 +18,9 @@
  * adds node flags to both servers (e.g. --trace-gc); BENCH_ENV_A / BENCH_ENV_B (`NAME=value ...`) set one server's
  * environment (RAIL_PG_ANALYZE=off, say).
  */
-import { readFileSync } from 'node:fs';
 import { FIXED_SECRET_KEY } from '../server/src/test-support/server-process';
 import { openLoopPayments, runChain, startBareHandler, type ChainResult, type PaymentLatency } from './load';
-import { bootServer, rssMb, tempDir, type BootedServer } from './process-metrics';
+import { bootServer, processCpuMs, rssMb, tempDir, type BootedServer } from './process-metrics';
 
 const [pathA, pathB, roundsArg = '4', secondsArg = '5', keyedArg = '0'] = process.argv.slice(2);
 if (pathA === undefined || pathB === undefined) throw new Error('usage: bench/ab.ts <A/main.js> <B/main.js> [rounds] [seconds] [keyed]');
@@ -35,11 +34,6 @@ const serverFlags = (process.env['BENCH_SERVER_FLAGS'] ?? '').split(' ').filter(
 const serverEnv = (pairs = '') =>
   Object.fromEntries(pairs.split(' ').filter((pair) => pair.includes('=')).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
 
-/** CPU time (user + system) a process has used, in ms (Linux /proc; clock ticks of 10 ms). */
-const cpuMs = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 const dirs = [tempDir('rail-ab-a-'), tempDir('rail-ab-b-')];
@@ -101,9 +95,9 @@ try {
   for (let round = 0; round < rounds; round += 1) {
     const order = round % 2 === 0 ? [0, 1] : [1, 0];
     for (const which of order) {
-      const cpuBefore = cpuMs(servers[which]!.child.pid!);
+      const cpuBefore = processCpuMs(servers[which]!.child.pid!);
       const result = await runChain(servers[which]!.baseUrl, { connections, seconds, apiKey: FIXED_SECRET_KEY, idempotency: keyedFor(which) });
-      const perCall = (cpuMs(servers[which]!.child.pid!) - cpuBefore) / result.calls;
+      const perCall = (processCpuMs(servers[which]!.child.pid!) - cpuBefore) / result.calls;
       results[which]!.push(result);
       cpuPerCall[which]!.push(perCall);
       const rss = rssMb(servers[which]!.child.pid!);

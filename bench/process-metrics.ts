@@ -8,17 +8,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, railEnv, ROOT } from '../server/src/test-support/server-process';
 
-/**
- * CPU time (user + system, ms) of a process's main thread, the one that runs JavaScript and, for SQLite, every
- * statement (Linux /proc; clock ticks of 10 ms). Its share of the wall time under load says whether the event loop
- * is what limits the server; the process's own total also counts libuv's pool (the WAL syncs), GC helpers and the
- * checkpoint worker.
- */
-export function mainThreadCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+/** utime + stime of a /proc stat file, in ms (clock ticks of 10 ms). */
+function statCpuMs(path: string): number {
+  const stat = readFileSync(path, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
+
+/** CPU time (user + system, ms) a process has used, all its threads (Linux /proc). */
+export const processCpuMs = (pid: number): number => statCpuMs(`/proc/${pid}/stat`);
+
+/**
+ * CPU time (user + system, ms) of a process's main thread, the one that runs JavaScript and, for SQLite, every
+ * statement (Linux /proc). Its share of the wall time under load says whether the event loop is what limits the
+ * server; processCpuMs also counts libuv's pool (the WAL syncs), GC helpers and the checkpoint worker.
+ */
+export const mainThreadCpuMs = (pid: number): number => statCpuMs(`/proc/${pid}/task/${pid}/stat`);
 
 /** Resident set size of a process in MB (Linux /proc). */
 export function rssMb(pid: number): number {

@@ -19,13 +19,13 @@
  * measures that checkout's server and CLI too, in the same rounds (before/after).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createTestDatabase, postgresReachable, type TestDatabase } from '../server/src/test-support/harness';
 import { FIXED_SECRET_KEY, freePort, railEnv, ROOT } from '../server/src/test-support/server-process';
 import { runChain } from './load';
-import { rssMb } from './process-metrics';
+import { processCpuMs, rssMb } from './process-metrics';
 
 const ROUNDS = Number(process.env['BENCH_STARTUP_ROUNDS'] ?? 7);
 const BASELINE = process.env['BENCH_STARTUP_BASELINE'];
@@ -56,18 +56,12 @@ async function spawnUntilReady(args: string[], cwd: string, env: NodeJS.ProcessE
     child,
     port,
     ms,
-    cpuMs: cpuMsOf(child.pid!),
+    cpuMs: processCpuMs(child.pid!),
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
     },
   };
-}
-
-/** utime + stime of a process (Linux /proc, clock ticks of 10 ms). */
-export function cpuMsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 const health = async (port: number) => (await fetch(`http://127.0.0.1:${port}/health`)).status === 200;
