@@ -18,20 +18,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { totpCode, totpStep } from './core/auth/totp';
 import { openDatabase } from './storage/database';
-import { createTestDatabase, postgresReachable, TEST_DATABASE_URL, type TestDatabase } from './test-support/harness';
+import { onPostgres } from './test-support/engines';
 import { callApi, startServer, type ApiResult, type ServerProcess } from './test-support/server-process';
 
 const WALLET = { network: 'tron', address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' };
 const OPERATOR = { email: 'ops@rail.local', password: 'two instances, one operator', totpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' };
 
-const reachable = await postgresReachable();
-if (!reachable) console.warn(`\n[rail] PostgreSQL is not reachable at ${TEST_DATABASE_URL}: the two-instance test is SKIPPED.\n`);
-
-describe.skipIf(!reachable)('two instances on one PostgreSQL', () => {
-  let database: TestDatabase;
+onPostgres('two instances on one PostgreSQL', (database) => {
   const dirs: string[] = [];
   const servers: ServerProcess[] = [];
   let a: ServerProcess;
@@ -40,7 +36,6 @@ describe.skipIf(!reachable)('two instances on one PostgreSQL', () => {
   const either = (i: number) => (i % 2 === 0 ? a : b).baseUrl;
 
   beforeAll(async () => {
-    database = await createTestDatabase('postgres');
     dirs.push(mkdtempSync(join(tmpdir(), 'rail-a-')), mkdtempSync(join(tmpdir(), 'rail-b-')));
     // Start one first so the migrations and bootstrap run once, then the second on the same database.
     // Both with the saved USDT wallet, so settlements can race across them, and one vault key (sealed TOTP secrets).
@@ -54,20 +49,19 @@ describe.skipIf(!reachable)('two instances on one PostgreSQL', () => {
       }),
     );
     const env = { RAIL_ACCOUNT_CONFIG: accountConfig, RAIL_OPERATOR_EMAIL: OPERATOR.email, RAIL_OPERATOR_PASSWORD: OPERATOR.password, RAIL_OPERATOR_TOTP_SECRET: OPERATOR.totpSecret, RAIL_VAULT_KEY: randomBytes(32).toString('base64') };
-    servers.push(await startServer({ dataDir: dirs[0] as string, databaseUrl: database.databaseUrl, env }));
-    servers.push(await startServer({ dataDir: dirs[1] as string, databaseUrl: database.databaseUrl, env }));
+    servers.push(await startServer({ dataDir: dirs[0] as string, databaseUrl: database().databaseUrl, env }));
+    servers.push(await startServer({ dataDir: dirs[1] as string, databaseUrl: database().databaseUrl, env }));
     [a, b] = servers as [ServerProcess, ServerProcess];
   }, 60_000);
 
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.kill()));
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-    await database?.drop();
   });
 
   const outbox = async (objectIds: string[]): Promise<{ object_id: string; event_type: string }[]> => {
     if (objectIds.length === 0) return [];
-    const { db } = openDatabase({ databaseUrl: database.databaseUrl, sqliteFile: '', poolSize: 1 });
+    const { db } = openDatabase({ databaseUrl: database().databaseUrl, sqliteFile: '', poolSize: 1 });
     try {
       return await db.selectFrom('webhook_events').select(['object_id', 'event_type']).where('object_id', 'in', objectIds).execute();
     } finally {
