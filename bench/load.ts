@@ -91,10 +91,10 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /**
- * The open loop's first seconds, run on the same schedule and connections but not timed into the figure. A fresh
- * open loop is slow for its first second or so, against Rail and the bare handler alike: its client code is not yet
- * optimized, and it opens its connections (the slow payments of a 10 s window clustered in its first 0.2-0.8 s, and
- * made most of its p99; tenth session, docs/benchmarks-reading.md). The figure is the steady state at that rate.
+ * The open loop's first seconds, run on the same schedule and connections but not timed into the figure: the figure
+ * is the steady state at that rate. Against Rail, the first second of an open loop is its slowest (p99 26-101 ms
+ * where the later seconds gave 8-44 ms, and most of a 10 s window's slowest payments fell in it), the more so right
+ * after the closed loop; against the bare handler it is not (tenth session, docs/benchmarks-reading.md).
  */
 export const OPEN_LOOP_WARMUP_SECONDS = 1;
 
