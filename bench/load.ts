@@ -92,11 +92,11 @@ function percentile(sorted: number[], p: number): number {
 
 /**
  * The open loop's first seconds, run on the same schedule and connections but not timed into the figure: the figure
- * is the steady state at that rate. Against Rail, the first second of an open loop that follows the closed loop is
- * its slowest (p99 40-101 ms where the later seconds gave 8-44 ms; most of a 10 s window's slowest payments fell
- * in it), idle pause or not: V8 adapts the server's code from autocannon's requests to this client's (50-92
- * functions optimized again and 4-25 deoptimizations in that second, some 10 optimizations by the fourth). The
- * bare handler's few functions show nothing of it (tenth session, docs/benchmarks-reading.md).
+ * is the steady state at that rate. Against Rail, the first second of an open loop that follows the closed loop was
+ * its slowest in most loops (p99 40-101 ms where the later seconds gave 8-44 ms on a busy machine; 17-54 against
+ * 5-42 on a calmer one), idle pause or not: V8 adapts Node's HTTP layer and the server's code from autocannon's
+ * requests to this client's (50-92 functions optimized again and 4-25 deoptimizations in that second, some 10
+ * optimizations by the fourth). The bare handler showed nothing of it (tenth session, docs/benchmarks-reading.md).
  */
 export const OPEN_LOOP_WARMUP_SECONDS = 1;
 
