@@ -123,7 +123,6 @@ async function openLoopRounds(rateArg: string): Promise<void> {
     const peak = rateArg === 'half' ? (await runChain(servers[0]!.baseUrl, { connections, seconds: 3, apiKey: FIXED_SECRET_KEY })).paymentsPerSecond : undefined;
     const rate = peak === undefined ? Number(rateArg) : peak / 2;
     console.log(`open loop at ${rate.toFixed(0)} payments/s${peak === undefined ? '' : ` (half of A's closed-loop ${peak.toFixed(0)})`}, ${seconds} s per round`);
-    await openLoopPayments(bare.url, FIXED_SECRET_KEY, rate, 1);
     const latencies: PaymentLatency[][] = [[], [], []];
     const show = (l: PaymentLatency) => `p50 ${l.p50.toFixed(1)} p90 ${l.p90.toFixed(1)} p99 ${l.p99.toFixed(1)} max ${l.max.toFixed(1)} ms, errors ${l.errors}`;
     for (let round = 0; round < rounds; round += 1) {

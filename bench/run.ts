@@ -116,14 +116,10 @@ async function keyedOverhead(baseUrl: string, pid: number): Promise<KeyedOverhea
   return { ...sums, plainCpuUsPerCall: perCall(cpu.plain), keyedCpuUsPerCall: perCall(cpu.keyed) };
 }
 
-/**
- * The half-load open loop against the bare handler, started for it (after a 1 s open loop at the same rate, as the
- * server has had its closed loops, and then the open loop's own untimed first second).
- */
+/** The half-load open loop against a bare handler started for it (warmed by the loop's own untimed first second). */
 async function bareOpenLoop(perSecond: number): Promise<PaymentLatency> {
   const bare = await startBareHandler();
   try {
-    await openLoopPayments(bare.url, FIXED_SECRET_KEY, perSecond, 1);
     return await openLoopPayments(bare.url, FIXED_SECRET_KEY, perSecond, SECONDS);
   } finally {
     bare.stop();
