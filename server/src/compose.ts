@@ -36,6 +36,8 @@ export interface CompositionOptions {
   pgPreparedStatements?: boolean;
   /** Keeping PostgreSQL's planner statistics fresh (storage/postgres-statistics.ts): its warnings, or false for none. */
   pgStatistics?: false | { onWarning?: (message: string) => void };
+  /** API key look-ups kept in memory on PostgreSQL (storage/postgres-table-watch.ts): its warnings, or false for none. */
+  pgKeyLookups?: false | { onWarning?: (message: string) => void };
   poolSize?: number;
   onIdleConnectionError?: (error: Error) => void;
   clock: Clock;
@@ -77,6 +79,7 @@ export async function compose(options: CompositionOptions): Promise<Composition>
     ...(options.pgPreparedStatements !== undefined ? { preparedStatements: options.pgPreparedStatements } : {}),
     ...(options.onIdleConnectionError !== undefined ? { onIdleConnectionError: options.onIdleConnectionError } : {}),
     ...(options.pgStatistics !== undefined ? { statistics: options.pgStatistics } : {}),
+    ...(options.pgKeyLookups !== undefined ? { keyLookups: options.pgKeyLookups } : {}),
   });
   const store = new SqlStore(db, engine);
   await store.migrate();

@@ -9,8 +9,9 @@
  *   than the amount received, and every refused one (ERR_4008) would indeed not have fit.
  * - 20 concurrent captures of 1000 on a 10000 manual_multiple authorization: exactly 10 succeed, the captured total is
  *   the amount; a capture racing a void of one authorization: exactly one wins, five times over.
- * - A key revoked on one instance is refused by the other on the very next request (no per-process key cache), and
- *   a rotated key works on both until its grace window ends.
+ * - A key revoked on one instance is refused by the other on the very next request (each keeps its key look-ups in
+ *   memory, and drops them at the notification of the revocation's commit: storage/postgres-table-watch.ts), and a
+ *   rotated key works on both until its grace window ends.
  * - 50 concurrent Collect settlements of 5 KES against a 100 KES balance: exactly 20 accepted, the rest ERR_4073,
  *   and available + held unchanged (never overdrawn).
  */

@@ -8,6 +8,7 @@ import { sendPreparedByName } from './prepared-statements';
 import { PostgresStatistics } from './postgres-statistics';
 import { KEY_LOOKUP_TABLES, KeyLookupCache } from './accounts/key-lookup-cache';
 import { SqliteTableWatch } from './sqlite-table-watch';
+import { KEY_LOOKUP_LISTENER_NAME, PostgresTableWatch } from './postgres-table-watch';
 import { GroupCommitSqliteDialect, SqliteGroupCommit, walSync, type SyncCommitted } from './sqlite-group-commit';
 import type Pg from 'pg';
 import type { Database } from './schema';
@@ -38,6 +39,11 @@ export interface OpenDatabaseOptions {
    * unless false (RAIL_PG_ANALYZE=off).
    */
   statistics?: false | { intervalMs?: number; onWarning?: (message: string) => void };
+  /**
+   * PostgreSQL: API key look-ups kept in memory while a connection of their own listens for changes to the tables
+   * they read (storage/postgres-table-watch.ts); on unless false. `onWarning` is told when the keeping stops.
+   */
+  keyLookups?: false | { onWarning?: (message: string) => void };
   /** How SQLite's committed batches are made durable; the WAL's fdatasync unless a test holds it. */
   sqliteSync?: (sqlite: SqliteDatabase.Database) => SyncCommitted;
   /** How often the checkpoint worker runs (storage/sqlite-checkpointer.ts); tests shorten it. */
@@ -78,17 +84,17 @@ interface SqliteParts {
 
 const sqliteParts = new WeakMap<Kysely<Database>, SqliteParts>();
 
-/** What openDatabase made beside the pool of a PostgreSQL database. */
-const postgresParts = new WeakMap<Kysely<Database>, { statistics: PostgresStatistics }>();
+/** What openDatabase made beside the pool of a PostgreSQL database (each undefined when turned off). */
+const postgresParts = new WeakMap<Kysely<Database>, { statistics: PostgresStatistics | undefined; keyLookups: KeyLookupCache | undefined }>();
 
 /** The planner statistics keeper of a PostgreSQL database opened here (undefined for SQLite, or when turned off). */
 export function postgresStatisticsOf(db: Kysely<Database>): PostgresStatistics | undefined {
   return postgresParts.get(db)?.statistics;
 }
 
-/** The in-process cache of API key look-ups of a SQLite database opened here (none on PostgreSQL, nor in a transaction). */
+/** The in-process cache of API key look-ups of a database opened here (none in a transaction, nor when turned off). */
 export function keyLookupCacheOf(db: Kysely<Database>): KeyLookupCache | undefined {
-  return sqliteParts.get(db)?.keyLookups;
+  return sqliteParts.get(db)?.keyLookups ?? postgresParts.get(db)?.keyLookups;
 }
 
 /** The checkpoint worker of a SQLite database opened here (undefined for PostgreSQL and in-memory databases). */
@@ -163,13 +169,26 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
       types: pgTypes(pg),
     });
     pool.on('error', (error) => options.onIdleConnectionError?.(error));
-    if (options.preparedStatements !== false) pool.on('connect', (client) => sendPreparedByName(client));
+    const databaseUrl = options.databaseUrl;
+    const keyLookupOptions = options.keyLookups === false ? undefined : (options.keyLookups ?? {});
+    const watch =
+      keyLookupOptions &&
+      new PostgresTableWatch(KEY_LOOKUP_TABLES, {
+        connect: () => new pg.Client({ connectionString: databaseUrl, types: pgTypes(pg), application_name: KEY_LOOKUP_LISTENER_NAME }),
+        ...(keyLookupOptions.onWarning !== undefined ? { onWarning: keyLookupOptions.onWarning } : {}),
+      });
+    pool.on('connect', (client) => {
+      if (options.preparedStatements !== false) sendPreparedByName(client);
+      // Outermost, so it sees each statement's text as Kysely sends it.
+      watch?.watchClient(client);
+    });
     let statistics: PostgresStatistics | undefined;
     // The statistics' lap uses the pool: it ends before the pool does.
     const endingPool = {
       connect: () => pool.connect(),
       end: async () => {
         await statistics?.stop();
+        await watch?.stop();
         await pool.end();
       },
     };
@@ -177,8 +196,9 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
     if (options.statistics !== false) {
       statistics = new PostgresStatistics(db, options.statistics ?? {});
       statistics.start();
-      postgresParts.set(db, { statistics });
     }
+    watch?.start();
+    postgresParts.set(db, { statistics, keyLookups: watch && new KeyLookupCache(watch) });
     return { db, engine: 'postgres' };
   }
   mkdirSync(dirname(options.sqliteFile), { recursive: true });

@@ -24,7 +24,8 @@ onPostgres('the PostgreSQL pool', (database) => {
     const applicationName = `rail_pool_test_${process.pid}`;
     const url = new URL(database().databaseUrl!);
     url.searchParams.set('application_name', applicationName);
-    const { db } = openDatabase({ databaseUrl: url.toString(), sqliteFile: database().sqliteFile, poolSize: 4 });
+    // The key look-ups' listening connection (storage/postgres-table-watch.ts) would carry the URL's name too.
+    const { db } = openDatabase({ databaseUrl: url.toString(), sqliteFile: database().sqliteFile, poolSize: 4, keyLookups: false });
     try {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
       // Four at once: the pool opens four connections, and arms an idle timer on each as it is released.

@@ -1,11 +1,12 @@
 /**
- * API key look-ups kept in memory on SQLite (storage/accounts/key-lookup-cache.ts): a second look-up is the kept,
- * frozen answer; a key revoked through this process, or by another connection to the file, is read again on the
- * very next look-up; a rolled-back write leaves no trace; an unknown key is not kept. PostgreSQL keeps nothing.
+ * API key look-ups kept in memory (storage/accounts/key-lookup-cache.ts): a second look-up is the kept, frozen
+ * answer (on PostgreSQL once the watch listens: postgres-table-watch.test.ts); a key revoked through this process is
+ * read again on the very next look-up; one revoked by another connection, on the next look-up on SQLite and as soon
+ * as its notification has arrived on PostgreSQL; a rolled-back write leaves no trace; an unknown key is not kept.
  * (What is read while this connection holds an uncommitted write is not kept: sqlite-table-watch.test.ts.)
  */
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { SqlStore } from '../sql-store';
 import { forEachEngine } from '../../test-support/engines';
 import { createHarness, withOwnConnection, type Harness } from '../../test-support/harness';
@@ -45,43 +46,59 @@ forEachEngine('API key look-ups', (engine) => {
     return record;
   }
 
-  test(engine === 'sqlite' ? 'a second look-up is the kept answer, frozen' : 'nothing is kept: each look-up reads the database', async () => {
+  /**
+   * Looks the key up until a second look-up is the first one's kept answer, and returns it: at once on SQLite; on
+   * PostgreSQL once the watch's connection listens, right after the harness opened the database.
+   */
+  async function keptAnswer(keyHash: string) {
+    return vi.waitFor(
+      async () => {
+        const first = await h.store.apiKeys.findApiKeyByHash(keyHash);
+        const second = await h.store.apiKeys.findApiKeyByHash(keyHash);
+        expect(second).toBeDefined();
+        expect(second).toBe(first);
+        return second!;
+      },
+      { timeout: engine === 'sqlite' ? 50 : 5000, interval: 10 },
+    );
+  }
+
+  test('a second look-up is the kept answer, frozen', async () => {
     const key = await newKey();
-    const first = await h.store.apiKeys.findApiKeyByHash(key.keyHash);
-    const second = await h.store.apiKeys.findApiKeyByHash(key.keyHash);
-    expect(second).toEqual(first);
-    if (engine === 'sqlite') {
-      expect(second).toBe(first);
-      expect(Object.isFrozen(second!.account.settings)).toBe(true);
-      expect(() => (second!.key.scopes as string[]).push('payments:write')).toThrow(TypeError);
-    } else {
-      expect(second).not.toBe(first);
-    }
+    const kept = await keptAnswer(key.keyHash);
+    expect(kept.key.keyId).toBe(key.keyId);
+    expect(Object.isFrozen(kept.account.settings)).toBe(true);
+    expect(() => (kept.key.scopes as string[]).push('payments:write')).toThrow(TypeError);
   });
 
   test('a key revoked through this process is read as revoked on the next look-up', async () => {
     const key = await newKey();
-    expect((await h.store.apiKeys.findApiKeyByHash(key.keyHash))?.key.revokedAt).toBeNull();
-    await h.store.apiKeys.findApiKeyByHash(key.keyHash);
+    expect((await keptAnswer(key.keyHash)).key.revokedAt).toBeNull();
     const revokedAt = new Date('2025-01-02T00:00:00.000Z');
     expect(await h.store.apiKeys.endApiKey(key.accountId, key.keyId, { revokedAt })).toBe(true);
     expect((await h.store.apiKeys.findApiKeyByHash(key.keyHash))?.key.revokedAt).toEqual(revokedAt);
   });
 
-  test('a key revoked by another connection to the database is read as revoked on the next look-up', async () => {
-    const key = await newKey();
-    await h.store.apiKeys.findApiKeyByHash(key.keyHash);
-    expect((await h.store.apiKeys.findApiKeyByHash(key.keyHash))?.key.revokedAt).toBeNull();
-    const revokedAt = new Date('2025-01-03T00:00:00.000Z');
-    await withOwnConnection(h.database, async (db) => {
-      expect(await new SqlStore(db, engine).apiKeys.endApiKey(key.accountId, key.keyId, { revokedAt })).toBe(true);
-    });
-    expect((await h.store.apiKeys.findApiKeyByHash(key.keyHash))?.key.revokedAt).toEqual(revokedAt);
-  });
+  test(
+    engine === 'sqlite'
+      ? 'a key revoked by another connection to the database is read as revoked on the next look-up'
+      : 'a key revoked by another connection to the database is read as revoked once its notification has arrived',
+    async () => {
+      const key = await newKey();
+      expect((await keptAnswer(key.keyHash)).key.revokedAt).toBeNull();
+      const revokedAt = new Date('2025-01-03T00:00:00.000Z');
+      await withOwnConnection(h.database, async (db) => {
+        expect(await new SqlStore(db, engine).apiKeys.endApiKey(key.accountId, key.keyId, { revokedAt })).toBe(true);
+      });
+      const revokedAtNow = async () => (await h.store.apiKeys.findApiKeyByHash(key.keyHash))?.key.revokedAt;
+      if (engine === 'sqlite') expect(await revokedAtNow()).toEqual(revokedAt);
+      else await vi.waitFor(async () => expect(await revokedAtNow()).toEqual(revokedAt), { timeout: 2000, interval: 1 });
+    },
+  );
 
   test('a revocation rolled back leaves the key usable', async () => {
     const key = await newKey();
-    await h.store.apiKeys.findApiKeyByHash(key.keyHash);
+    await keptAnswer(key.keyHash);
     await expect(
       h.store.transaction(async (tx) => {
         await tx.apiKeys.endApiKey(key.accountId, key.keyId, { revokedAt: new Date('2025-01-04T00:00:00.000Z') });

@@ -15,6 +15,7 @@ import { migration0015Capture } from './0015-capture';
 import { migration0016Keys } from './0016-keys';
 import { migration0017PaymentIndexes } from './0017-payment-indexes';
 import { migration0018IdempotencyIdsTime } from './0018-idempotency-ids-time';
+import { migration0019KeyLookupNotify } from './0019-key-lookup-notify';
 
 /** In-code migrations, in order. File names sort; Kysely applies them by name. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0016_keys': migration0016Keys,
   '0017_payment_indexes': migration0017PaymentIndexes,
   '0018_idempotency_ids_time': migration0018IdempotencyIdsTime,
+  '0019_key_lookup_notify': migration0019KeyLookupNotify,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
