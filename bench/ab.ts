@@ -15,8 +15,9 @@
  * after the warm-up). Each round also runs the same client at the same rate against the bare Hono handler, the
  * client's own tail on this machine. Prints each round's p50 / p90 / p99 / max and each server's RSS, the medians of
  * p99 (B/A, and each build's over the bare handler's) and of max, and the RSS after the rounds. BENCH_SERVER_FLAGS
- * adds node flags to both servers (e.g. --trace-gc); BENCH_ENV_A / BENCH_ENV_B (`NAME=value ...`) set one server's
- * environment (RAIL_PG_ANALYZE=off, say).
+ * adds node flags to both servers (e.g. --trace-gc), BENCH_SERVER_FLAGS_A / BENCH_SERVER_FLAGS_B to one (the same
+ * build with and without a V8 flag); BENCH_ENV_A / BENCH_ENV_B (`NAME=value ...`) set one server's environment
+ * (RAIL_PG_ANALYZE=off, say).
  */
 import { FIXED_SECRET_KEY } from '../server/src/test-support/server-process';
 import { openLoopPayments, runChain, startBareHandler, type ChainResult, type PaymentLatency } from './load';
@@ -29,7 +30,9 @@ const seconds = Number(secondsArg);
 const keyedFor = (which: number) => keyedArg === '1' || (keyedArg === '01' && which === 1);
 const connections = Number(process.env['BENCH_CONNECTIONS'] ?? 16);
 const openLoop = process.env['BENCH_OPEN_LOOP'];
-const serverFlags = (process.env['BENCH_SERVER_FLAGS'] ?? '').split(' ').filter((flag) => flag !== '');
+/** Node flags of `BENCH_SERVER_FLAGS` (both servers) and of `BENCH_SERVER_FLAGS_A` or `_B` (one). */
+const serverFlags = (which: number) =>
+  [process.env['BENCH_SERVER_FLAGS'], process.env[which === 0 ? 'BENCH_SERVER_FLAGS_A' : 'BENCH_SERVER_FLAGS_B']].join(' ').split(' ').filter((flag) => flag !== '');
 /** `NAME=value NAME=value` (BENCH_ENV_A, BENCH_ENV_B) as one server's extra environment. */
 const serverEnv = (pairs = '') =>
   Object.fromEntries(pairs.split(' ').filter((pair) => pair.includes('=')).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
@@ -63,7 +66,7 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
 }
 async function boot(path: string, which: number): Promise<void> {
   if (cleaning) return;
-  const booted = bootServer([...serverFlags, path], {
+  const booted = bootServer([...serverFlags(which), path], {
     dataDir: dirs[which]!.path,
     databaseUrl: process.env[which === 0 ? 'DATABASE_URL_A' : 'DATABASE_URL_B'],
     env: serverEnv(process.env[which === 0 ? 'BENCH_ENV_A' : 'BENCH_ENV_B']),
