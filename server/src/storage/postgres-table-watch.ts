@@ -175,7 +175,13 @@ export class PostgresTableWatch {
 
   async #listen(): Promise<void> {
     if (this.#stopped) return;
-    const listener = this.options.connect();
+    let listener: Pg.Client;
+    try {
+      listener = this.options.connect();
+    } catch {
+      this.#reconnectTimer = setTimeout(() => void this.#listen(), RECONNECT_DELAYS_MS.last).unref();
+      return;
+    }
     this.#listener = listener;
     listener.on('notification', (message) => {
       if (listener !== this.#listener) return;
