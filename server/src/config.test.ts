@@ -36,6 +36,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ RAIL_PG_PREPARED_STATEMENTS: 'no' })).toThrow(/RAIL_PG_PREPARED_STATEMENTS/);
   });
 
+  test('PostgreSQL key look-ups kept in memory: on by default, off to read the key at every request (docs/operations.md)', () => {
+    expect(loadConfig({}).pgKeyLookups).toBe(true);
+    expect(loadConfig({ RAIL_PG_KEY_LOOKUPS: 'off' }).pgKeyLookups).toBe(false);
+    expect(() => loadConfig({ RAIL_PG_KEY_LOOKUPS: 'no' })).toThrow(/RAIL_PG_KEY_LOOKUPS/);
+  });
+
   test('security e-mail and key rotation settings (docs/keys.md)', () => {
     expect(loadConfig({})).toMatchObject({ smtpUrl: undefined, securityEmailFrom: 'Rail security <security@rail.local>', keys: { rotationLimit: { limit: 10, windowSeconds: 3600 } } });
     const config = loadConfig({ RAIL_SMTP_URL: 'smtps://user:pass@mail.example.com:465', RAIL_SECURITY_EMAIL_FROM: 'ops@example.com', RAIL_KEY_ROTATION_LIMIT: '3/60' });

@@ -92,6 +92,7 @@ const EnvSchema = z.object({
   RAIL_DEMO: z.enum(['on', 'off', 'auto']).default('auto'),
   RAIL_PG_PREPARED_STATEMENTS: z.enum(['on', 'off']).default('on'),
   RAIL_PG_ANALYZE: z.enum(['on', 'off']).default('on'),
+  RAIL_PG_KEY_LOOKUPS: z.enum(['on', 'off']).default('on'),
   RAIL_SMTP_URL: optionalString.transform((value, ctx) => {
     if (value === undefined) return undefined;
     if (!/^smtps?:\/\/[^\s]+$/.test(value)) {
@@ -182,6 +183,11 @@ export interface Config {
   pgPreparedStatements: boolean;
   /** Rail analyzes its PostgreSQL tables as they change (storage/postgres-statistics.ts); off leaves it to autovacuum. */
   pgAnalyze: boolean;
+  /**
+   * API key look-ups kept in memory on PostgreSQL until a change to keys, accounts or profiles is notified
+   * (storage/postgres-table-watch.ts); off reads the key at every request.
+   */
+  pgKeyLookups: boolean;
   /** Where security e-mails go out; undefined: they are kept and listed (GET /v1/security-emails). */
   smtpUrl: string | undefined;
   securityEmailFrom: string;
@@ -284,6 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.RAIL_LOG_LEVEL,
     pgPreparedStatements: e.RAIL_PG_PREPARED_STATEMENTS === 'on',
     pgAnalyze: e.RAIL_PG_ANALYZE === 'on',
+    pgKeyLookups: e.RAIL_PG_KEY_LOOKUPS === 'on',
     rateLimits: e.RAIL_RATE_LIMITS,
     trustedProxyHops: e.RAIL_TRUSTED_PROXY_HOPS,
     demo: e.RAIL_DEMO,

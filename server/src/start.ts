@@ -182,7 +182,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       databaseUrl: config.databaseUrl,
       pgPreparedStatements: config.pgPreparedStatements,
       pgStatistics: config.pgAnalyze && { onWarning: (message) => logger.warn(message) },
-      pgKeyLookups: { onWarning: (message) => logger.warn(message) },
+      pgKeyLookups: config.pgKeyLookups && { onWarning: (message) => logger.warn(message) },
       sqliteFile: join(config.dataDir, 'rail.sqlite'),
       onIdleConnectionError: (error) => logger.warn({ error: error.message }, 'an idle PostgreSQL connection failed; the pool replaces it'),
       clock: systemClock,

@@ -41,7 +41,8 @@ export interface OpenDatabaseOptions {
   statistics?: false | { intervalMs?: number; onWarning?: (message: string) => void };
   /**
    * PostgreSQL: API key look-ups kept in memory while a connection of their own listens for changes to the tables
-   * they read (storage/postgres-table-watch.ts); on unless false. `onWarning` is told when the keeping stops.
+   * they read (storage/postgres-table-watch.ts); on unless false (RAIL_PG_KEY_LOOKUPS=off). `onWarning` is told when
+   * the keeping stops.
    */
   keyLookups?: false | { onWarning?: (message: string) => void };
   /** How SQLite's committed batches are made durable; the WAL's fdatasync unless a test holds it. */

@@ -2,7 +2,8 @@
  * API key look-ups kept in memory (storage/accounts/key-lookup-cache.ts): a second look-up is the kept, frozen
  * answer (on PostgreSQL once the watch listens: postgres-table-watch.test.ts); a key revoked through this process is
  * read again on the very next look-up; one revoked by another connection, on the next look-up on SQLite and as soon
- * as its notification has arrived on PostgreSQL; a rolled-back write leaves no trace; an unknown key is not kept.
+ * as its notification has arrived on PostgreSQL; a rolled-back write leaves no trace; an unknown key is not kept;
+ * with look-ups off on PostgreSQL (RAIL_PG_KEY_LOOKUPS=off), each reads the database.
  * (What is read while this connection holds an uncommitted write is not kept: sqlite-table-watch.test.ts.)
  */
 import { createHash } from 'node:crypto';
@@ -108,6 +109,24 @@ forEachEngine('API key look-ups', (engine) => {
     ).rejects.toThrow('rolled back');
     expect((await h.store.apiKeys.findApiKeyByHash(key.keyHash))?.key.revokedAt).toBeNull();
     expect((await h.store.apiKeys.findApiKeyByHash(key.keyHash))?.key.revokedAt).toBeNull();
+  });
+
+  test.skipIf(engine !== 'postgres')('with key look-ups off (RAIL_PG_KEY_LOOKUPS=off), every look-up reads the database', async () => {
+    const key = await newKey();
+    await keptAnswer(key.keyHash);
+    await withOwnConnection(
+      h.database,
+      async (db) => {
+        const store = new SqlStore(db, engine);
+        // Longer than a watch takes to listen (keptAnswer above): with one, the second look-up would be the first's.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const first = await store.apiKeys.findApiKeyByHash(key.keyHash);
+        const second = await store.apiKeys.findApiKeyByHash(key.keyHash);
+        expect(second).toEqual(first);
+        expect(second).not.toBe(first);
+      },
+      { keyLookups: false },
+    );
   });
 
   test('an unknown key is not kept: once inserted it is found', async () => {
