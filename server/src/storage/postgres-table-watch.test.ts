@@ -6,7 +6,9 @@
  * - on a client it watches, a COMMIT that wrote a watched table has moved the generation by the time it resolves;
  *   a transaction that only read one has not;
  * - a listening connection that is terminated stops the keeping, and the watch listens again on a new one, under a
- *   new generation.
+ *   new generation;
+ * - a listening connection whose heartbeats stop coming back (as behind a pooler that drops LISTEN) stops the keeping
+ *   within HEARTBEAT_STALE_MS, and the watch listens again on a new one.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
@@ -14,7 +16,7 @@ import { onPostgres } from '../test-support/engines';
 import { queryOnOwnClient, withOwnConnection } from '../test-support/harness';
 import { SqlStore } from './sql-store';
 import { KEY_LOOKUP_TABLES } from './accounts/key-lookup-cache';
-import { PostgresTableWatch } from './postgres-table-watch';
+import { HEARTBEAT_STALE_MS, PostgresTableWatch } from './postgres-table-watch';
 
 const LISTENER = 'rail table watch test';
 
@@ -112,4 +114,30 @@ onPostgres('the key look-up tables watch on PostgreSQL', (database) => {
     await listening();
     expect(watch.generation()).toBeGreaterThan(before);
   });
+
+  test('keeps nothing once its heartbeats stop coming back, and listens again on a new connection', async () => {
+    let swallowHeartbeats = false;
+    const lossy = new PostgresTableWatch(KEY_LOOKUP_TABLES, {
+      connect: () => {
+        const client = new pg.Client({ connectionString: database().databaseUrl });
+        const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+        // What a pooler in transaction mode does to LISTEN: the heartbeat is sent, and never heard.
+        (client as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args) =>
+          swallowHeartbeats && typeof args[0] === 'string' && args[0].startsWith('select pg_notify') ? Promise.resolve({ rows: [] }) : query(...args);
+        return client;
+      },
+    });
+    try {
+      lossy.start();
+      await vi.waitFor(() => expect(lossy.generation()).toBeTypeOf('number'), { timeout: 5000, interval: 10 });
+      swallowHeartbeats = true;
+      const stoppedAt = Date.now();
+      await vi.waitFor(() => expect(lossy.generation()).toBeUndefined(), { timeout: HEARTBEAT_STALE_MS + 3000, interval: 20 });
+      expect(Date.now() - stoppedAt).toBeGreaterThan(HEARTBEAT_STALE_MS - 1500);
+      swallowHeartbeats = false;
+      await vi.waitFor(() => expect(lossy.generation()).toBeTypeOf('number'), { timeout: 10_000, interval: 20 });
+    } finally {
+      await lossy.stop();
+    }
+  }, 20_000);
 });
