@@ -22,6 +22,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type Pg from 'pg';
+import { namesAnyOf } from './accounts/key-lookup-cache';
 
 /** The channel of the tables' triggers (migration 0019) and of the heartbeat. */
 export const KEY_LOOKUP_CHANNEL = 'rail_key_lookup';
@@ -54,26 +55,25 @@ export interface PostgresTableWatchOptions {
 export class PostgresTableWatch {
   #generation = 0;
   #listener: Pg.Client | undefined;
-  /** When the last heartbeat that came back was sent (undefined: not listening yet, or no more). */
+  /** When the listening connection began to listen (undefined: it does not, or no more). */
+  #listeningSince: number | undefined;
+  /** When the last heartbeat that came back was sent (undefined: none yet on this connection). */
   #heartbeatConfirmedAt: number | undefined;
-  #heartbeatSequence = 0;
-  /** Send times of the heartbeats not back yet, by sequence. */
-  readonly #heartbeatsOut = new Map<number, number>();
   #heartbeatTimer: NodeJS.Timeout | undefined;
   #reconnectTimer: NodeJS.Timeout | undefined;
   #reconnectDelay: number = RECONNECT_DELAYS_MS.first;
   #stopped = false;
   #warned = false;
-  /** This process's heartbeats carry it; the others' (and the triggers' empty payload) are theirs. */
+  /** This process's heartbeats carry it, then their send time; the others' (and the triggers' empty payload) are theirs. */
   readonly #heartbeatPrefix = `heartbeat:${randomUUID()}:`;
-  readonly #written: RegExp;
+  readonly #namesWatchedTable: (sql: string) => boolean;
   readonly #kinds = new Map<string, StatementKind>();
 
   constructor(
     tables: readonly string[],
     private readonly options: PostgresTableWatchOptions,
   ) {
-    this.#written = new RegExp(`"(${tables.join('|')})"|\\b(${tables.join('|')})\\b`);
+    this.#namesWatchedTable = namesAnyOf(tables);
   }
 
   /** Starts listening (and keeps listening until stop()). */
@@ -87,6 +87,7 @@ export class PostgresTableWatch {
     clearTimeout(this.#reconnectTimer);
     const listener = this.#listener;
     this.#listener = undefined;
+    this.#listeningSince = undefined;
     this.#heartbeatConfirmedAt = undefined;
     await listener?.end().catch(() => undefined);
   }
@@ -96,13 +97,16 @@ export class PostgresTableWatch {
    * listening, or the heartbeat is late).
    */
   generation(): number | undefined {
-    const confirmedAt = this.#heartbeatConfirmedAt;
-    if (confirmedAt === undefined) return undefined;
-    if (Date.now() - confirmedAt > HEARTBEAT_STALE_MS) {
-      this.#restart(this.#listener, 'its heartbeat did not come back');
-      return undefined;
-    }
+    if (this.#heartbeatConfirmedAt === undefined || this.#restartIfStale()) return undefined;
     return this.#generation;
+  }
+
+  /** Restarts the listening connection when no heartbeat sent in the last HEARTBEAT_STALE_MS has come back. */
+  #restartIfStale(): boolean {
+    const freshAsOf = this.#heartbeatConfirmedAt ?? this.#listeningSince;
+    if (freshAsOf === undefined || Date.now() - freshAsOf <= HEARTBEAT_STALE_MS) return false;
+    this.#restart(this.#listener, 'its heartbeat did not come back');
+    return true;
   }
 
   /**
@@ -117,43 +121,28 @@ export class PostgresTableWatch {
     client.query = ((...args: unknown[]) => {
       const [text] = args;
       const kind = typeof text === 'string' ? this.#kindOf(text) : 'other';
-      if (kind === 'other') return query(...args);
-      if (kind === 'begin') {
-        inTransaction = true;
+      // Moves at a COMMIT whose transaction wrote a watched table, or at a watched write that commits by itself.
+      let moves = false;
+      if (kind === 'begin' || kind === 'rollback') {
+        inTransaction = kind === 'begin';
         wroteWatched = false;
-        return query(...args);
-      }
-      if (kind === 'rollback') {
-        inTransaction = false;
-        wroteWatched = false;
-        return query(...args);
-      }
-      // A COMMIT whose transaction wrote a watched table, or a watched write that commits by itself (either way, the
-      // generation moves whether it succeeded or not: a failed COMMIT may still have committed).
-      if (kind === 'watched-write' && inTransaction) {
-        wroteWatched = true;
-        return query(...args);
-      }
-      const moves = kind === 'watched-write' || wroteWatched;
-      if (kind === 'commit') {
+      } else if (kind === 'watched-write') {
+        if (inTransaction) wroteWatched = true;
+        else moves = true;
+      } else if (kind === 'commit') {
+        moves = wroteWatched;
         inTransaction = false;
         wroteWatched = false;
       }
       const result = query(...args);
-      if (!moves || !(result instanceof Promise)) {
-        if (moves) this.#generation += 1;
-        return result;
-      }
-      return result.then(
-        (value: unknown) => {
-          this.#generation += 1;
-          return value;
-        },
-        (error: unknown) => {
-          this.#generation += 1;
-          throw error;
-        },
-      );
+      if (!moves) return result;
+      // Whether it succeeded or not: a COMMIT that failed on the way back may still have committed.
+      const moveGeneration = () => {
+        this.#generation += 1;
+      };
+      if (result instanceof Promise) return result.finally(moveGeneration);
+      moveGeneration();
+      return result;
     }) as QueryingClient['query'];
   }
 
@@ -166,7 +155,7 @@ export class PostgresTableWatch {
     else if (/^(rollback|abort)\b/.test(head) && !/^rollback\s+to\b/.test(head)) kind = 'rollback';
     // A select changes nothing (a row lock neither: the write that may follow it is a statement of its own); anything
     // else that names a watched table may write it (insert, update, delete, a data-modifying with, truncate).
-    else if (!head.startsWith('select') && this.#written.test(text)) kind = 'watched-write';
+    else if (!head.startsWith('select') && this.#namesWatchedTable(text)) kind = 'watched-write';
     else kind = 'other';
     if (this.#kinds.size >= MAX_CLASSIFIED) this.#kinds.clear();
     this.#kinds.set(text, kind);
@@ -200,30 +189,23 @@ export class PostgresTableWatch {
       return;
     }
     if (listener !== this.#listener) return;
+    this.#listeningSince = Date.now();
     this.#heartbeatTimer = setInterval(() => this.#sendHeartbeat(listener), HEARTBEAT_INTERVAL_MS).unref();
     this.#sendHeartbeat(listener);
   }
 
   #sendHeartbeat(listener: Pg.Client): void {
-    if (listener !== this.#listener) return;
-    const oldest = this.#heartbeatsOut.values().next();
-    if (!oldest.done && Date.now() - oldest.value > HEARTBEAT_STALE_MS) {
-      this.#restart(listener, 'its heartbeat did not come back');
-      return;
-    }
-    const sequence = (this.#heartbeatSequence += 1);
-    this.#heartbeatsOut.set(sequence, Date.now());
-    listener.query('select pg_notify($1, $2)', [KEY_LOOKUP_CHANNEL, `${this.#heartbeatPrefix}${sequence}`]).catch(() => this.#restart(listener, 'its heartbeat failed'));
+    if (listener !== this.#listener || this.#restartIfStale()) return;
+    listener.query('select pg_notify($1, $2)', [KEY_LOOKUP_CHANNEL, `${this.#heartbeatPrefix}${Date.now()}`]).catch(() => this.#restart(listener, 'its heartbeat failed'));
   }
 
   /**
-   * Heartbeat `sequence` is back: every notification committed before it was sent has been received (PostgreSQL
+   * A heartbeat sent at `sentAt` is back: every notification committed before then has been received (PostgreSQL
    * delivers a session's notifications in commit order), so what is kept is as fresh as that send.
    */
-  #heartbeatBack(sequence: number): void {
-    const sentAt = this.#heartbeatsOut.get(sequence);
-    if (sentAt === undefined) return;
-    for (const earlier of this.#heartbeatsOut.keys()) if (earlier <= sequence) this.#heartbeatsOut.delete(earlier);
+  #heartbeatBack(sentAt: number): void {
+    // Sent before this connection listened (on a connection since dropped), or older than one already back.
+    if (this.#listeningSince === undefined || sentAt < this.#listeningSince || sentAt <= (this.#heartbeatConfirmedAt ?? -1)) return;
     if (this.#heartbeatConfirmedAt === undefined) {
       // Listening (again): whatever was kept before may have changed while nothing was heard.
       this.#generation += 1;
@@ -237,8 +219,8 @@ export class PostgresTableWatch {
   #restart(listener: Pg.Client | undefined, reason: string): void {
     if (listener === undefined || listener !== this.#listener || this.#stopped) return;
     this.#listener = undefined;
+    this.#listeningSince = undefined;
     this.#heartbeatConfirmedAt = undefined;
-    this.#heartbeatsOut.clear();
     this.#generation += 1;
     clearInterval(this.#heartbeatTimer);
     void listener.end().catch(() => undefined);

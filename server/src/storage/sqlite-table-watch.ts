@@ -16,24 +16,21 @@
  * one instance and is refused by the other on the next request).
  */
 import type SqliteDatabase from 'better-sqlite3';
+import { namesAnyOf } from './accounts/key-lookup-cache';
 
 export class SqliteTableWatch {
   #generation = 0;
   #uncommitted = false;
   #dataVersion: number;
   readonly #readDataVersion: () => number;
-  readonly #written: RegExp;
+  /** Whether a statement that writes (not read-only) touches a watched table; asked once per statement text. */
+  readonly touches: (sql: string) => boolean;
 
   constructor(sqlite: SqliteDatabase.Database, tables: readonly string[]) {
     const statement = sqlite.prepare('pragma data_version').pluck();
     this.#readDataVersion = () => statement.get() as number;
     this.#dataVersion = this.#readDataVersion();
-    this.#written = new RegExp(`\\b(${tables.join('|')})\\b`);
-  }
-
-  /** Whether a statement that writes (not read-only) touches a watched table; asked once per statement text. */
-  touches(sql: string): boolean {
-    return this.#written.test(sql);
+    this.touches = namesAnyOf(tables);
   }
 
   /** A statement that writes a watched table is about to run on this connection. */

@@ -15,6 +15,12 @@ export interface TableWatch {
   generation(): number | undefined;
 }
 
+/** Whether a statement's text names one of `tables` (quoted or not): how both watches tell which writes they watch. */
+export function namesAnyOf(tables: readonly string[]): (sql: string) => boolean {
+  const pattern = new RegExp(`\\b(${tables.join('|')})\\b`);
+  return (sql) => pattern.test(sql);
+}
+
 /** The tables a key look-up reads (storage/accounts/sql-store.ts findApiKeyByHash). */
 export const KEY_LOOKUP_TABLES = ['api_keys', 'accounts', 'business_profiles'] as const;
 
