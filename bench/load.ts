@@ -98,28 +98,22 @@ function percentile(sorted: number[], p: number): number {
  * requests to this client's (50-92 functions optimized again and 4-25 deoptimizations in that second, some 10
  * optimizations by the fourth). The bare handler showed nothing of it (tenth session, docs/benchmarks-reading.md).
  */
-export const OPEN_LOOP_WARMUP_SECONDS = 1;
+const OPEN_LOOP_WARMUP_SECONDS = 1;
 
 /**
- * Whole payments (create then confirm) started at `perSecond` for `warmupSeconds` and then `seconds`; latency from
- * the scheduled start, of the payments due after the warm-up. The bare handler (bench/bare-server.mjs) answers the
+ * Whole payments (create then confirm) started at `perSecond` for OPEN_LOOP_WARMUP_SECONDS and then `seconds`;
+ * latency from the scheduled start, of the payments due after the warm-up. The bare handler (bench/bare-server.mjs) answers the
  * same two calls, so the same client against it at the same rate is the client's own share of the tail (its timer
  * and sockets on the cores it shares with the server).
  */
-export async function openLoopPayments(
-  baseUrl: string,
-  apiKey: string,
-  perSecond: number,
-  seconds: number,
-  warmupSeconds = OPEN_LOOP_WARMUP_SECONDS,
-): Promise<PaymentLatency> {
+export async function openLoopPayments(baseUrl: string, apiKey: string, perSecond: number, seconds: number): Promise<PaymentLatency> {
   const url = new URL(baseUrl);
   const agent = new Agent({ keepAlive: true, maxSockets: OPEN_LOOP_SOCKETS, scheduling: 'fifo' });
   const headers = { 'api-key': apiKey, 'content-type': 'application/json' };
   const post = (path: string, body: string) => postJson(agent, url, path, headers, body);
   const latencies: number[] = [];
   let errors = 0;
-  const warmup = Math.floor(perSecond * warmupSeconds);
+  const warmup = Math.floor(perSecond * OPEN_LOOP_WARMUP_SECONDS);
   const total = warmup + Math.max(1, Math.floor(perSecond * seconds));
   const one = async (scheduled: number, timed: boolean) => {
     try {
