@@ -15,6 +15,7 @@ import { rejectNulInUrl } from './http/middleware/json-body';
 import { requestContext } from './http/middleware/request-context';
 import { RATE_LIMITED_ROUTES, rateLimit } from './http/rate-limit';
 import { routeInOrder } from './http/route-order';
+import { validateRequestsSynchronously } from './http/sync-validation';
 import { VAULT_PATH_PREFIX } from './http/routes/vault/routes';
 
 export { createJsApp, type JsAppDeps } from './http/js-app';
@@ -25,6 +26,7 @@ export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024;
 
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, strict: true });
+  validateRequestsSynchronously(app);
 
   app.use('*', requestContext(deps.logger));
   // Browser calls come from the frame (js_url) and merchant pages with publishable keys; no cookies are used.
