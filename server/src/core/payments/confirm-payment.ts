@@ -227,7 +227,7 @@ async function claimAndOpenAttempt(
   now: Date,
   card: CardDetails | undefined,
 ): Promise<{ next: PaymentRecord; card: CardDetails | undefined; attemptId: string } | undefined> {
-  const claimed = await stores.payments.claimPaymentAndOpenAttempt(auth, payment.paymentId, [payment.status], patch, now);
+  const claimed = await stores.payments.claimPaymentAndOpenAttempt(payment, [payment.status], patch, now);
   return claimed && { next: claimed.payment, card, attemptId: claimed.attempt.attemptId };
 }
 

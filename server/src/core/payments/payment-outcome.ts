@@ -128,7 +128,7 @@ export async function applyRailOutcome(
     const expected: PaymentRecord = { ...payment, ...patch, version: payment.version + 1 };
     const eventType = PAYMENT_EVENT_FOR_STATUS[expected.status];
     const event = eventType === undefined ? undefined : outboxEventOf(deps, paymentEvent(expected, eventType, expected.paymentId), now);
-    const changed = await deps.store.payments.updatePaymentIfVersionWithEvent(payment, payment.paymentId, payment.version, patch, attemptPatchFor(expected, outcome, now), event);
+    const changed = await deps.store.payments.updatePaymentIfVersionWithEvent(payment, patch, attemptPatchFor(expected, outcome, now), event);
     if (changed !== undefined) return changed;
   }
   const updated = await deps.store.transaction(async (tx) => {

@@ -27,6 +27,7 @@ forEachEngine('confirm writes', (engine) => {
     expect(payment.status).toBe('requires_confirmation');
     return payment.payment_id;
   };
+  const stored = async (paymentId: string) => (await h.store.payments.findPayment(scope(), paymentId))!;
   const eventFor = (paymentId: string, eventId: string): OutboxEventRecord => ({
     ...scope(),
     eventId,
@@ -42,21 +43,34 @@ forEachEngine('confirm writes', (engine) => {
       const paymentId = await createdPayment();
       const now = h.clock.now();
       const patch = { status: 'processing' as const, connector: 'upi_simulator', paymentMethod: 'upi' as const, updatedAt: now };
-      const claimed = await h.store.payments.claimPaymentAndOpenAttempt(scope(), paymentId, ['requires_confirmation'], patch, now);
+      const read = await stored(paymentId);
+      const claimed = await h.store.payments.claimPaymentAndOpenAttempt(read, ['requires_confirmation'], patch, now);
       expect(claimed?.payment).toMatchObject({ paymentId, status: 'processing', connector: 'upi_simulator', version: 2 });
+      expect(claimed?.payment).toEqual(await stored(paymentId));
       expect(claimed?.attempt).toMatchObject({ attemptId: `${paymentId}_1`, attemptNumber: 1, status: 'pending', amount: 1_234, currency: 'INR', connector: 'upi_simulator', paymentMethod: 'upi' });
       expect(await h.store.attempts.listAttempts(scope(), paymentId)).toEqual([claimed!.attempt]);
 
-      expect(await h.store.payments.claimPaymentAndOpenAttempt(scope(), paymentId, ['requires_confirmation'], patch, now)).toBeUndefined();
+      expect(await h.store.payments.claimPaymentAndOpenAttempt(read, ['requires_confirmation'], patch, now)).toBeUndefined();
       expect(await h.store.attempts.listAttempts(scope(), paymentId)).toHaveLength(1);
+    });
+
+    test('after another write that left the status alone, the claimed payment is the row as stored, with that write', async () => {
+      const paymentId = await createdPayment();
+      const now = h.clock.now();
+      const read = await stored(paymentId);
+      await h.store.payments.updatePaymentIfStatus(scope(), paymentId, ['requires_confirmation'], { description: 'changed in between', metadata: { order: '42' }, updatedAt: now });
+      const claimed = await h.store.payments.claimPaymentAndOpenAttempt(read, ['requires_confirmation'], { status: 'processing', paymentMethod: 'upi', updatedAt: now }, now);
+      expect(claimed?.payment).toMatchObject({ status: 'processing', paymentMethod: 'upi', description: 'changed in between', metadata: { order: '42' }, version: read.version + 2 });
+      expect(claimed?.payment).toEqual(await stored(paymentId));
     });
 
     test('in a transaction that rolls back, neither the claim nor the attempt stays', async () => {
       const paymentId = await createdPayment();
       const now = h.clock.now();
+      const read = await stored(paymentId);
       await expect(
         h.store.transaction(async (tx) => {
-          expect(await tx.payments.claimPaymentAndOpenAttempt(scope(), paymentId, ['requires_confirmation'], { status: 'processing', updatedAt: now }, now)).toBeDefined();
+          expect(await tx.payments.claimPaymentAndOpenAttempt(read, ['requires_confirmation'], { status: 'processing', updatedAt: now }, now)).toBeDefined();
           throw new Error('roll back');
         }),
       ).rejects.toThrow('roll back');
@@ -68,21 +82,20 @@ forEachEngine('confirm writes', (engine) => {
   describe('updatePaymentIfVersionWithEvent', () => {
     /** A payment claimed for its confirm: processing, with its pending attempt. */
     const claimedPayment = async (paymentId: string, now: Date) =>
-      (await h.store.payments.claimPaymentAndOpenAttempt(scope(), paymentId, ['requires_confirmation'], { status: 'processing', updatedAt: now }, now))!;
+      (await h.store.payments.claimPaymentAndOpenAttempt(await stored(paymentId), ['requires_confirmation'], { status: 'processing', updatedAt: now }, now))!;
 
     test('at the payment\'s version: the payment, its newest attempt and the event are written', async () => {
       const paymentId = await createdPayment();
       const now = h.clock.now();
       const claimed = await claimedPayment(paymentId, now);
       const changed = await h.store.payments.updatePaymentIfVersionWithEvent(
-        scope(),
-        paymentId,
-        claimed.payment.version,
-        { status: 'succeeded', amountReceived: 1_234, updatedAt: now },
+        claimed.payment,
+        { status: 'succeeded', amountReceived: 1_234, nextAction: null, railState: { poll: 2 }, errorCode: undefined, updatedAt: now },
         { status: 'charged', referenceId: 'ref_1', updatedAt: now },
         eventFor(paymentId, `evt_${engine}_written`),
       );
-      expect(changed).toMatchObject({ status: 'succeeded', amountReceived: 1_234, version: claimed.payment.version + 1 });
+      expect(changed).toMatchObject({ status: 'succeeded', amountReceived: 1_234, railState: { poll: 2 }, version: claimed.payment.version + 1 });
+      expect(changed).toEqual(await stored(paymentId));
       expect(await h.store.attempts.listAttempts(scope(), paymentId)).toMatchObject([{ status: 'charged', referenceId: 'ref_1' }]);
       expect((await h.store.outbox.listEventsForObject(scope(), paymentId)).map((event) => event.eventId)).toEqual([`evt_${engine}_written`]);
     });
@@ -92,9 +105,7 @@ forEachEngine('confirm writes', (engine) => {
       const now = h.clock.now();
       const claimed = await claimedPayment(paymentId, now);
       const changed = await h.store.payments.updatePaymentIfVersionWithEvent(
-        scope(),
-        paymentId,
-        claimed.payment.version - 1,
+        { ...claimed.payment, version: claimed.payment.version - 1 },
         { status: 'succeeded', amountReceived: 1_234, updatedAt: now },
         { status: 'charged', referenceId: 'ref_1', updatedAt: now },
         eventFor(paymentId, `evt_${engine}_stale`),

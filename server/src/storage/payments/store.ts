@@ -64,14 +64,14 @@ export interface PaymentStore {
     patch: PaymentPatch,
   ): Promise<PaymentRecord | undefined>;
   /**
-   * Confirm's claim: updatePaymentIfStatus, and for the payment it claimed the insert of its next attempt
+   * Confirm's claim of `payment`, the record as the caller read it: updatePaymentIfStatus, and for the payment it
+   * claimed the insert of its next attempt
    * (insertNextAttempt: status pending, the claimed payment's amount, currency, payment method and type, capture
    * method and connector, created at `now`), both or neither. Undefined when the payment was not in an expected
    * status. Atomic on its own (one statement on PostgreSQL), or part of the caller's transaction.
    */
   claimPaymentAndOpenAttempt(
-    scope: Scope,
-    paymentId: string,
+    payment: PaymentRecord,
     expectedStatuses: readonly PaymentStatus[],
     patch: PaymentPatch,
     now: Date,
@@ -84,15 +84,13 @@ export interface PaymentStore {
    */
   updatePaymentIfVersion(scope: Scope, paymentId: string, version: number, patch: PaymentPatch): Promise<PaymentRecord | undefined>;
   /**
-   * updatePaymentIfVersion, the patch of the payment's newest attempt (updateLatestAttempt) and the insert of the
-   * event that announces the change (the outbox's insertEvent), all or nothing: undefined, and nothing written, when
+   * updatePaymentIfVersion of `payment` at the version the caller read, the patch of its newest attempt
+   * (updateLatestAttempt) and the insert of the event that announces the change (the outbox's insertEvent), all or nothing: undefined, and nothing written, when
    * another write changed the payment first. Atomic on its own (one statement on PostgreSQL), or part of the
    * caller's transaction.
    */
   updatePaymentIfVersionWithEvent(
-    scope: Scope,
-    paymentId: string,
-    version: number,
+    payment: PaymentRecord,
     patch: PaymentPatch,
     attemptPatch: PaymentAttemptPatch | undefined,
     event: OutboxEventRecord | undefined,
