@@ -22,7 +22,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type Pg from 'pg';
-import { namesAnyOf } from './accounts/key-lookup-cache';
+import { writesAnyOf } from './accounts/key-lookup-cache';
 
 /** The channel of the tables' triggers (migration 0019) and of the heartbeat. */
 export const KEY_LOOKUP_CHANNEL = 'rail_key_lookup';
@@ -73,7 +73,7 @@ export class PostgresTableWatch {
     tables: readonly string[],
     private readonly options: PostgresTableWatchOptions,
   ) {
-    this.#namesWatchedTable = namesAnyOf(tables);
+    this.#namesWatchedTable = writesAnyOf(tables);
   }
 
   /** Starts listening (and keeps listening until stop()). */

@@ -29,11 +29,30 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('which statements touch the watched tables', () => {
-  expect(watch.touches('update "api_keys" set "revoked_at" = ? where "key_id" = ?')).toBe(true);
-  expect(watch.touches('insert into "accounts" ("account_id") values (?)')).toBe(true);
-  expect(watch.touches('insert into "payments" ("account_id", "mode") values (?, ?)')).toBe(false);
-  expect(watch.touches('update "payments" set "account_id" = ?')).toBe(false);
+test('which statements write the watched tables', () => {
+  for (const writes of [
+    'update "api_keys" set "revoked_at" = ? where "key_id" = ?',
+    'insert into "accounts" ("account_id") values (?)',
+    'INSERT OR REPLACE INTO api_keys VALUES (?)',
+    'delete from "api_keys" where "key_id" = ?',
+    'with "revoked" as (update "api_keys" set "revoked_at" = ? returning *) select * from "revoked"',
+    'update only "main"."accounts" set "name" = ?',
+    'alter table "accounts" add column "slug" text',
+    'drop table if exists api_keys',
+    'truncate table "accounts"',
+  ]) {
+    expect(watch.touches(writes), writes).toBe(true);
+  }
+  for (const other of [
+    'insert into "payments" ("account_id", "mode") values (?, ?)',
+    'update "payments" set "account_id" = ?',
+    'insert into "accounts_archive" ("account_id") values (?)',
+    // A write that only reads a watched table (the outbox's event insert reads the account's webhook settings).
+    'insert into "webhook_events" ("delivery_status") values (coalesce((select 1 from webhook_endpoints where account_id = ?), (select case when json_extract(settings, \'$.webhook.url\') <> \'\' then \'pending\' end from accounts where account_id = ?)))',
+    'insert into "payments" ("account_id") select "account_id" from "accounts" where "slug" = ? on conflict do update set "updated_at" = ?',
+  ]) {
+    expect(watch.touches(other), other).toBe(false);
+  }
 });
 
 test("this connection's write: no generation until it is settled, then a new one", () => {

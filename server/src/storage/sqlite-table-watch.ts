@@ -16,7 +16,7 @@
  * one instance and is refused by the other on the next request).
  */
 import type SqliteDatabase from 'better-sqlite3';
-import { namesAnyOf } from './accounts/key-lookup-cache';
+import { writesAnyOf } from './accounts/key-lookup-cache';
 
 export class SqliteTableWatch {
   #generation = 0;
@@ -30,7 +30,7 @@ export class SqliteTableWatch {
     const statement = sqlite.prepare('pragma data_version').pluck();
     this.#readDataVersion = () => statement.get() as number;
     this.#dataVersion = this.#readDataVersion();
-    this.touches = namesAnyOf(tables);
+    this.touches = writesAnyOf(tables);
   }
 
   /** A statement that writes a watched table is about to run on this connection. */

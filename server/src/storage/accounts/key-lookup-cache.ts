@@ -15,9 +15,17 @@ export interface TableWatch {
   generation(): number | undefined;
 }
 
-/** Whether a statement's text names one of `tables` (quoted or not): how both watches tell which writes they watch. */
-export function namesAnyOf(tables: readonly string[]): (sql: string) => boolean {
-  const pattern = new RegExp(`\\b(${tables.join('|')})\\b`);
+/**
+ * Whether a statement's text writes one of `tables` (quoted or not, schema-qualified or not): names it as the target
+ * of an insert, replace, update, delete, merge or truncate, or of DDL. How both watches tell which writes they
+ * watch. A table a writing statement only reads is not written: the outbox's event insert reads `accounts` in a
+ * subquery (storage/events/sql-store.ts), and counting every mention made each event drop every kept key look-up.
+ */
+export function writesAnyOf(tables: readonly string[]): (sql: string) => boolean {
+  const names = tables.join('|');
+  const write = String.raw`(?:insert|replace)(?:\s+or\s+\w+)?\s+into|update(?:\s+or\s+\w+)?(?:\s+only)?|delete\s+from(?:\s+only)?|merge\s+into|truncate(?:\s+table)?(?:\s+only)?|(?:alter|drop|create)\s+table(?:\s+if(?:\s+not)?\s+exists)?`;
+  const table = String.raw`(?:"?\w+"?\.)?(?:"(?:${names})"|(?:${names})\b)`;
+  const pattern = new RegExp(String.raw`\b(?:${write})\s+${table}`, 'i');
   return (sql) => pattern.test(sql);
 }
 
