@@ -380,14 +380,39 @@ forEachEngine('Webhook dispatcher', (engine) => {
       });
     });
 
-    test('without an endpoint events are marked no_endpoint without a claim; one another instance holds is left to it', async () => {
-      const s = await setup({ url: null });
+    /** Registers the mode's own endpoint (taking over from the account settings' URL), enabled or not. */
+    const registerEndpoint = async (s: Setup, enabled: boolean) => {
+      const at = s.clock.now();
+      const endpoint = { endpointId: `whe_${engine}_${(counter += 1)}`, ...scope(s), url: URL_, secret: s.boot.webhook.secret, previousSecret: null, previousSecretUntil: null, enabled, createdAt: at, updatedAt: at };
+      expect(await s.store.webhookEndpoints.insertWebhookEndpoint(endpoint)).toBe('inserted');
+      return endpoint;
+    };
+
+    test("a new event's delivery status is decided by its insert, from the endpoint its account and mode have then", async () => {
+      const s = await setup();
+      // The account settings' URL.
+      const first = await insertEvent(s);
+      expect(await find(s, first)).toMatchObject({ deliveryStatus: 'pending', nextAttemptAt: s.clock.now() });
+      // A registered endpoint of the mode, enabled, then disabled: it decides, whatever the settings say.
+      const endpoint = await registerEndpoint(s, true);
+      const second = await insertEvent(s);
+      expect(await find(s, second)).toMatchObject({ deliveryStatus: 'pending', nextAttemptAt: s.clock.now() });
+      expect(await s.store.webhookEndpoints.updateWebhookEndpointSettings(endpoint.accountId, endpoint.endpointId, { url: URL_, enabled: false, updatedAt: s.clock.now() })).toBe(true);
+      const third = await insertEvent(s);
+      expect(await find(s, third)).toMatchObject({ deliveryStatus: 'no_endpoint', nextAttemptAt: null, attemptCount: 0 });
+      // Events written before the endpoint went away are still pending: the dispatcher's poll decides for them.
+      expect((await find(s, first)).deliveryStatus).toBe('pending');
+    });
+
+    test('events whose endpoint went away after their insert are marked no_endpoint without a claim; one another instance holds is left to it', async () => {
+      const s = await setup();
       const receiver = new FakeReceiver(s.clock, () => ({ status: 200, body: '' }));
       const held = await insertEvent(s);
+      const free = await insertEvent(s);
       const now = s.clock.now();
       const other = await s.openStore();
-      expect((await claimDue(other, now, new Date(now.getTime() + 60_000), 'lease_other', 10)).map((event) => event.eventId)).toEqual([held]);
-      const free = await insertEvent(s);
+      expect((await other.webhooks.claimEvents([held], now, new Date(now.getTime() + 60_000), 'lease_other')).map((event) => event.eventId)).toEqual([held]);
+      await registerEndpoint(s, false);
       expect(await new WebhookDispatcher(s, config(receiver)).runOnce()).toBe(1);
       expect(await find(s, free)).toMatchObject({ deliveryStatus: 'no_endpoint', leaseId: null, lockedUntil: null });
       expect(await find(s, held)).toMatchObject({ deliveryStatus: 'pending', leaseId: 'lease_other' });
@@ -397,14 +422,14 @@ forEachEngine('Webhook dispatcher', (engine) => {
       expect(receiver.requests).toHaveLength(0);
     });
 
-    test('without an endpoint the event is recorded as no_endpoint and nothing is sent', async () => {
+    test('without an endpoint the event is recorded as no_endpoint by its insert and nothing is sent', async () => {
       const s = await setup({ url: null });
       expect(s.boot.webhook).toMatchObject({ url: null, secretSource: 'generated' });
       const receiver = new FakeReceiver(s.clock, () => ({ status: 200, body: '' }));
       const eventId = await insertEvent(s);
-      expect(await new WebhookDispatcher(s, config(receiver)).runOnce()).toBe(1);
-      expect(receiver.requests).toHaveLength(0);
       expect(await find(s, eventId)).toMatchObject({ deliveryStatus: 'no_endpoint', attemptCount: 0, nextAttemptAt: null, leaseId: null });
+      expect(await new WebhookDispatcher(s, config(receiver)).runOnce()).toBe(0);
+      expect(receiver.requests).toHaveLength(0);
 
       const auth: AuthContext = { ...scope(s), keyId: 'key_test', keyKind: 'secret', account: s.boot.account };
       const core = { store: s.store, clock: s.clock, ids: cryptoIds, rails: createRailRegistry({}) };

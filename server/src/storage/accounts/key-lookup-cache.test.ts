@@ -72,6 +72,16 @@ forEachEngine('API key look-ups', (engine) => {
     expect(() => (kept.key.scopes as string[]).push('payments:write')).toThrow(TypeError);
   });
 
+  test("writing an event, whose insert reads the account's webhook settings, keeps what was kept", async () => {
+    const key = await newKey();
+    const kept = await keptAnswer(key.keyHash);
+    const eventId = `evt_cache${engine}${seq}`;
+    const created = new Date('2025-01-01T00:00:00.000Z');
+    const event = { eventId, accountId: key.accountId, mode: 'test' as const, eventType: 'payment_succeeded' as const, objectType: 'payment' as const, objectId: `pay_${eventId}`, createdAt: created, payload: { event_id: eventId } };
+    expect(await h.store.outbox.insertEvent(event)).toBe('inserted');
+    expect(await h.store.apiKeys.findApiKeyByHash(key.keyHash)).toBe(kept);
+  });
+
   test('a key revoked through this process is read as revoked on the next look-up', async () => {
     const key = await newKey();
     expect((await keptAnswer(key.keyHash)).key.revokedAt).toBeNull();

@@ -3,7 +3,7 @@
  * columns: under PostgreSQL's READ COMMITTED a concurrent UPDATE of the same row re-checks the WHERE clause on the
  * committed row, so a second claimer finds the lease taken and updates nothing.
  */
-import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { JsonObject } from '../../../../protocol/api/payments';
 import type { AccountSettings } from '../../kernel/account-settings-types';
 import type { InsertResult, Scope } from '../../kernel/store-types';
@@ -13,7 +13,7 @@ import type { Mode } from '../../../../protocol/ids';
 import type { WebhookAttemptsTable, WebhookEventsTable } from './schema';
 import type { DeliveryEndpoint, EventsStores, OutboxStore, WebhookStore } from './store';
 import type { Database } from '../schema';
-import { dateOrNull, type Db, inScope, insertResult, iso } from '../sql-rows';
+import { dateOrNull, type Db, inScope, insertResult, isPostgres, iso } from '../sql-rows';
 import { compiledOnce, prefixed, setPrefixed } from '../compiled-query';
 
 /**
@@ -260,7 +260,7 @@ export function toEvent(row: Selectable<WebhookEventsTable>): OutboxEventRecord 
   return { ...eventColumns(row), payload: JSON.parse(row.payload) as JsonObject };
 }
 
-/** The row of a new outbox event, waiting for its first delivery. */
+/** The row of a new outbox event, waiting for its first delivery (its insert may find it has no endpoint: eventInsertValues). */
 export function outboxEventRow(event: OutboxEventRecord) {
   const created = iso(event.createdAt);
   return {
@@ -279,11 +279,37 @@ export function outboxEventRow(event: OutboxEventRecord) {
   };
 }
 
+/**
+ * Whether a new event of `accountId` and `mode` has anywhere to go, decided by its insert: `pending` when the account
+ * and mode have a usable endpoint as the dispatcher reads it (findWebhookEndpoint, then usableEndpoint: a registered
+ * endpoint that is enabled and has a URL, or, with none registered, the account settings' URL), `no_endpoint`
+ * otherwise. The dispatcher made the same decision at its next poll, and under load spent about 13 us of the
+ * main thread per payment listing and marking such events in batches of 20 (docs/benchmarks-reading.md,
+ * twelfth session); an event without an endpoint is never replayed when one appears (docs/webhooks.md) either way.
+ */
+function initialDeliveryStatus(db: Db, accountId: unknown, mode: unknown): RawBuilder<string> {
+  const settingsUrl = isPostgres(db) ? sql`settings::jsonb #>> '{webhook,url}'` : sql`json_extract(settings, '$.webhook.url')`;
+  return sql<string>`coalesce(
+    (select case when enabled <> 0 and url <> '' then 'pending' else 'no_endpoint' end from webhook_endpoints
+      where account_id = ${accountId} and mode = ${mode}),
+    (select case when ${settingsUrl} <> '' then 'pending' else 'no_endpoint' end from accounts where account_id = ${accountId}),
+    'no_endpoint')`;
+}
+
+/**
+ * The values of a new event's insert: outboxEventRow's columns as `columns` holds them (placeholders of a compiled
+ * query), with the delivery status and the first attempt's time decided by the insert (initialDeliveryStatus).
+ */
+export function eventInsertValues(db: Db, columns: Record<string, unknown>): Record<string, unknown> {
+  const status = initialDeliveryStatus(db, columns['account_id'], columns['mode']);
+  return { ...columns, delivery_status: status, next_attempt_at: sql`case when ${status} = 'pending' then ${columns['next_attempt_at']} end` };
+}
+
 /** The insert of an outbox event, compiled once (storage/compiled-query.ts): each column a value of its own name. */
 const insertEventQuery = compiledOnce<ReturnType<typeof outboxEventRow>>((db, value, values) =>
   db
     .insertInto('webhook_events')
-    .values(Object.fromEntries(Object.keys(values).map((column) => [column, value(column as keyof typeof values)])) as unknown as ReturnType<typeof outboxEventRow>)
+    .values(eventInsertValues(db, Object.fromEntries(Object.keys(values).map((column) => [column, value(column as keyof typeof values)]))) as unknown as ReturnType<typeof outboxEventRow>)
     .onConflict((oc) => oc.doNothing()),
 );
 

@@ -10,7 +10,7 @@ import type { PaymentAttemptsTable, PaymentCapturesTable, PaymentsTable } from '
 import type { ClaimedPayment, NewPaymentAttempt, PaymentAttemptStore, PaymentCaptureStore, PaymentListStore, PaymentsStores, PaymentStore } from './store';
 import { type Db, inScope, insertResult, inTransaction, isPostgres, iso, jsonOrNull, parseJson } from '../sql-rows';
 import { compiledOnce, prefixed, setPrefixed } from '../compiled-query';
-import { eventsSqlStores, outboxEventRow } from '../events/sql-store';
+import { eventInsertValues, eventsSqlStores, outboxEventRow } from '../events/sql-store';
 import type { OutboxEventRecord } from '../events/records';
 import type { WebhookEventsTable } from '../events/schema';
 
@@ -112,7 +112,7 @@ const claimPaymentAndOpenAttemptQuery = compiledOnce<Values>((db, value, values)
  * Values: `set:` the payment's columns, `attempt:` the attempt's, `event:` the event row's (absent: no event).
  */
 const updatePaymentIfVersionWithEventQuery = compiledOnce<Values>((db, value, values) => {
-  const event = prefixed(values, 'event', value);
+  const eventColumns = prefixed(values, 'event', value);
   let query = db.with('changed', (qb) => updatePayment(qb, value, values).where('version', '=', value('version')).returningAll());
   if (Object.keys(values).some((name) => name.startsWith('attempt:'))) {
     query = query.with('attempt_changed', (qb) =>
@@ -122,7 +122,8 @@ const updatePaymentIfVersionWithEventQuery = compiledOnce<Values>((db, value, va
         .returning('attempt_id'),
     ) as unknown as typeof query;
   }
-  if (Object.keys(event).length > 0) {
+  if (Object.keys(eventColumns).length > 0) {
+    const event = eventInsertValues(db, eventColumns);
     query = query.with('event_inserted', (qb) =>
       qb
         .insertInto('webhook_events')
