@@ -13,15 +13,17 @@
  * BENCH_OPEN_LOOP=<payments/s>|half switches the rounds to the open loop of the bench's half-load figure (whole
  * payments started at a fixed rate, timed from their scheduled start; `half` is half of A's closed-loop peak taken
  * after the warm-up). Each round also runs the same client at the same rate against the bare Hono handler, the
- * client's own tail on this machine. Prints each round's p50 / p90 / p99 / max and each server's RSS, the medians of
- * p99 (B/A, and each build's over the bare handler's) and of max, and the RSS after the rounds. BENCH_SERVER_FLAGS
+ * client's own tail on this machine. Prints each round's p50 / p90 / p99 / max, each server's CPU per call (main
+ * thread, all threads; /proc) and RSS, the medians of p99 (B/A, and each build's over the bare handler's), of max
+ * and of CPU per call (B/A: at a fixed rate, the steadiest measure of a change's cost on a shared machine), and the
+ * RSS after the rounds. BENCH_SERVER_FLAGS
  * adds node flags to both servers (e.g. --trace-gc), BENCH_SERVER_FLAGS_A / BENCH_SERVER_FLAGS_B to one (the same
  * build with and without a V8 flag); BENCH_ENV_A / BENCH_ENV_B (`NAME=value ...`) set one server's environment
  * (RAIL_PG_ANALYZE=off, say).
  */
 import { FIXED_SECRET_KEY } from '../server/src/test-support/server-process';
-import { openLoopPayments, runChain, startBareHandler, type ChainResult, type PaymentLatency } from './load';
-import { bootServer, processCpuMs, rssMb, tempDir, type BootedServer } from './process-metrics';
+import { OPEN_LOOP_WARMUP_PAYMENTS, openLoopPayments, runChain, startBareHandler, type ChainResult, type PaymentLatency } from './load';
+import { bootServer, mainThreadCpuMs, processCpuMs, rssMb, tempDir, type BootedServer } from './process-metrics';
 
 const [pathA, pathB, roundsArg = '4', secondsArg = '5', keyedArg = '0'] = process.argv.slice(2);
 if (pathA === undefined || pathB === undefined) throw new Error('usage: bench/ab.ts <A/main.js> <B/main.js> [rounds] [seconds] [keyed]');
@@ -127,16 +129,33 @@ async function openLoopRounds(rateArg: string): Promise<void> {
     const rate = peak === undefined ? Number(rateArg) : peak / 2;
     console.log(`open loop at ${rate.toFixed(0)} payments/s${peak === undefined ? '' : ` (half of A's closed-loop ${peak.toFixed(0)})`}, ${seconds} s per round`);
     const latencies: PaymentLatency[][] = [[], [], []];
+    // CPU per call at the same fixed rate: the main thread's and the whole process's, which the machine's other load
+    // moves far less than a closed loop's throughput.
+    const cpu: { main: number; all: number }[][] = [[], []];
     const show = (l: PaymentLatency) => `p50 ${l.p50.toFixed(1)} p90 ${l.p90.toFixed(1)} p99 ${l.p99.toFixed(1)} max ${l.max.toFixed(1)} ms, errors ${l.errors}`;
     for (let round = 0; round < rounds; round += 1) {
       const order = round % 2 === 0 ? [0, 1, 2] : [2, 1, 0];
       for (const which of order) {
+        const pid = which === 2 ? undefined : servers[which]!.child.pid!;
+        const before = pid === undefined ? undefined : { main: mainThreadCpuMs(pid), all: processCpuMs(pid) };
         const url = which === 2 ? bare.url : servers[which]!.baseUrl;
         const latency = await openLoopPayments(url, FIXED_SECRET_KEY, rate, seconds);
         latencies[which]!.push(latency);
-        const rss = which === 2 ? '' : `, rss ${rssMb(servers[which]!.child.pid!).toFixed(0)} MB`;
-        console.log(`round ${round} ${['A', 'B', 'bare'][which]}: ${show(latency)}${rss}`);
+        let shown = '';
+        if (pid !== undefined && before !== undefined) {
+          // Every payment of the loop, its untimed first second included, is two calls.
+          const calls = 2 * (latency.payments + latency.errors + OPEN_LOOP_WARMUP_PAYMENTS(rate));
+          const used = { main: (1000 * (mainThreadCpuMs(pid) - before.main)) / calls, all: (1000 * (processCpuMs(pid) - before.all)) / calls };
+          cpu[which]!.push(used);
+          shown = `, cpu ${used.main.toFixed(0)} us/call main thread, ${used.all.toFixed(0)} us all threads, rss ${rssMb(pid).toFixed(0)} MB`;
+        }
+        console.log(`round ${round} ${['A', 'B', 'bare'][which]}: ${show(latency)}${shown}`);
       }
+    }
+    for (const part of ['main', 'all'] as const) {
+      const [a, b] = cpu.map((list) => median(list.map((used) => used[part]))) as [number, number];
+      const perRound = cpu[0]!.map((used, i) => (cpu[1]![i]![part] / used[part]).toFixed(2));
+      console.log(`median cpu us/call (${part === 'main' ? 'main thread' : 'all threads'}) A ${a.toFixed(0)} B ${b.toFixed(0)}: B/A ${(b / a).toFixed(3)} (per round ${perRound.join(', ')})`);
     }
     const [a, b, base] = latencies.map((list) => median(list.map((l) => l.p99))) as [number, number, number];
     console.log(`median p99 A ${a.toFixed(1)} B ${b.toFixed(1)} bare ${base.toFixed(1)} ms: B/A ${(b / a).toFixed(2)}, A/bare ${(a / base).toFixed(2)}, B/bare ${(b / base).toFixed(2)}`);

@@ -100,6 +100,9 @@ function percentile(sorted: number[], p: number): number {
  */
 const OPEN_LOOP_WARMUP_SECONDS = 1;
 
+/** Payments of openLoopPayments's untimed first second at `perSecond`. */
+export const OPEN_LOOP_WARMUP_PAYMENTS = (perSecond: number) => Math.floor(perSecond * OPEN_LOOP_WARMUP_SECONDS);
+
 /**
  * Whole payments (create then confirm) started at `perSecond` for OPEN_LOOP_WARMUP_SECONDS and then `seconds`;
  * latency from the scheduled start, of the payments due after the warm-up. The bare handler (bench/bare-server.mjs) answers the
@@ -113,7 +116,7 @@ export async function openLoopPayments(baseUrl: string, apiKey: string, perSecon
   const post = (path: string, body: string) => postJson(agent, url, path, headers, body);
   const latencies: number[] = [];
   let errors = 0;
-  const warmup = Math.floor(perSecond * OPEN_LOOP_WARMUP_SECONDS);
+  const warmup = OPEN_LOOP_WARMUP_PAYMENTS(perSecond);
   const total = warmup + Math.max(1, Math.floor(perSecond * seconds));
   const one = async (scheduled: number, timed: boolean) => {
     try {
