@@ -591,8 +591,8 @@ class SqlPaymentStore implements PaymentStore {
     now: Date,
   ): Promise<ClaimedPayment | undefined> {
     if (expectedStatuses.length === 0) return undefined;
-    const key = { accountId: payment.accountId, mode: payment.mode, paymentId: payment.paymentId };
-    const values = setPrefixed(setPrefixed({ ...key }, 'set', patchColumns(patch)), 'status', expectedStatuses);
+    const key: Values = { accountId: payment.accountId, mode: payment.mode, paymentId: payment.paymentId };
+    const values = setPrefixed(setPrefixed(key, 'set', patchColumns(patch)), 'status', expectedStatuses);
     if (isPostgres(this.db)) {
       Object.assign(values, OPENED_ATTEMPT, { createdAt: iso(now), updatedAt: iso(now) });
       type Row = Selectable<PaymentsTable> & { opened_attempt_id: string; opened_attempt_number: number };
