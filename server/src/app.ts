@@ -13,6 +13,7 @@ import type { AppEnv } from './http/env';
 import { createErrorHandler, createNotFoundHandler, errorResponse, validationHook } from './http/error-handler';
 import { rejectNulInUrl } from './http/middleware/json-body';
 import { requestContext } from './http/middleware/request-context';
+import { readHeadersFromNode } from './http/request-headers';
 import { RATE_LIMITED_ROUTES, rateLimit } from './http/rate-limit';
 import { routeInOrder } from './http/route-order';
 import { validateRequestsSynchronously } from './http/sync-validation';
@@ -28,6 +29,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, strict: true });
   validateRequestsSynchronously(app);
 
+  app.use('*', readHeadersFromNode);
   app.use('*', requestContext(deps.logger));
   // Browser calls come from the frame (js_url) and merchant pages with publishable keys; no cookies are used.
   // The vault has its own policy (js_url origin only; http/routes/vault/routes.ts).
