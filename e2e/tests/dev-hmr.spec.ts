@@ -46,6 +46,13 @@ test.beforeAll(async () => {
   await expect.poll(() => output, { timeout: 100_000, message: 'npm run dev prints its banner' }).toContain('Ctrl-C stops everything.');
 });
 
+// What `npm run dev` printed (vite's reloads and updates among it) goes into the log of a failed test: the i18n test
+// has failed with the frame never showing the edited label, and only this output can tell a missed write from a
+// missed reload.
+test.afterEach(async ({}, testInfo) => {
+  if (testInfo.status !== testInfo.expectedStatus) console.log(`npm run dev printed (last 4000 characters):\n${output.slice(-4000)}`);
+});
+
 test.afterAll(async () => {
   if (dev && dev.exitCode === null) {
     const exited = new Promise((done) => dev!.once('exit', done));
