@@ -1,6 +1,6 @@
 import type { PaymentStatus } from '../../../../protocol/payments';
 import type { AuthorizationValidity, RailOutcome } from '../../rails/rail-adapter';
-import type { PaymentPatch, PaymentRecord } from '../../storage/payments/records';
+import { patchedPayment, type PaymentPatch, type PaymentRecord } from '../../storage/payments/records';
 import type { Stores } from '../../storage/stores';
 import type { CoreDeps } from '../shared/deps';
 import { attemptPatchFor, recordAttemptOutcome } from './payment-attempts';
@@ -125,7 +125,7 @@ export async function applyRailOutcome(
     // One storage operation (one statement on PostgreSQL) while nothing else changed the payment since it was read:
     // the attempt's answer and the event are then those of the payment as this change leaves it. Otherwise the
     // transaction below applies the answer to the payment as stored.
-    const expected: PaymentRecord = { ...payment, ...patch, version: payment.version + 1 };
+    const expected = patchedPayment(payment, patch);
     const eventType = PAYMENT_EVENT_FOR_STATUS[expected.status];
     const event = eventType === undefined ? undefined : outboxEventOf(deps, paymentEvent(expected, eventType, expected.paymentId), now);
     const changed = await deps.store.payments.updatePaymentIfVersionWithEvent(payment, patch, attemptPatchFor(expected, outcome, now), event);

@@ -102,6 +102,18 @@ export type PaymentPatch = Partial<
   >
 > & { updatedAt: Date };
 
+/**
+ * The payment `payment` becomes under `patch`, version counted up: the row an update of `payment` with `patch` leaves
+ * (a field the patch leaves undefined keeps its value, as the update leaves its column alone).
+ */
+export function patchedPayment(payment: PaymentRecord, patch: PaymentPatch): PaymentRecord {
+  const next: PaymentRecord = { ...payment, version: payment.version + 1 };
+  for (const [field, value] of Object.entries(patch)) {
+    if (value !== undefined) (next as unknown as Record<string, unknown>)[field] = value;
+  }
+  return next;
+}
+
 export type AttemptStatus = PaymentAttempt['status'];
 
 /** One confirm of a payment. attemptId is Hyperswitch's `<payment_id>_<attempt_number>`. */
