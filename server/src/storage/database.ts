@@ -140,7 +140,7 @@ export function withStatementCache(sqlite: SqliteDatabase.Database, size = STATE
       let entry = statements.get(sql);
       if (entry === undefined) {
         const statement = sqlite.prepare(sql);
-        entry = { statement: statement as unknown as SqliteStatement, readonly: statement.readonly, writesWatched: !statement.readonly && watch?.touches(sql) === true };
+        entry = { statement: statement as unknown as SqliteStatement, readonly: statement.readonly, writesWatched: !statement.readonly && watch?.writesWatched(sql) === true };
         if (statements.size >= size) statements.delete(statements.keys().next().value as string);
         statements.set(sql, entry);
       }

@@ -66,14 +66,14 @@ export class PostgresTableWatch {
   #warned = false;
   /** This process's heartbeats carry it, then their send time; the others' (and the triggers' empty payload) are theirs. */
   readonly #heartbeatPrefix = `heartbeat:${randomUUID()}:`;
-  readonly #namesWatchedTable: (sql: string) => boolean;
+  readonly #writesWatchedTable: (sql: string) => boolean;
   readonly #kinds = new Map<string, StatementKind>();
 
   constructor(
     tables: readonly string[],
     private readonly options: PostgresTableWatchOptions,
   ) {
-    this.#namesWatchedTable = writesAnyOf(tables);
+    this.#writesWatchedTable = writesAnyOf(tables);
   }
 
   /** Starts listening (and keeps listening until stop()). */
@@ -153,9 +153,9 @@ export class PostgresTableWatch {
     if (/^(begin|start\s+transaction)\b/.test(head)) kind = 'begin';
     else if (/^(commit|end)\b/.test(head)) kind = 'commit';
     else if (/^(rollback|abort)\b/.test(head) && !/^rollback\s+to\b/.test(head)) kind = 'rollback';
-    // A select changes nothing (a row lock neither: the write that may follow it is a statement of its own); anything
-    // else that names a watched table may write it (insert, update, delete, a data-modifying with, truncate).
-    else if (!head.startsWith('select') && this.#namesWatchedTable(text)) kind = 'watched-write';
+    // A statement that names a watched table as what it writes (insert, update, delete, a data-modifying with,
+    // truncate; writesAnyOf), not one that only reads it.
+    else if (this.#writesWatchedTable(text)) kind = 'watched-write';
     else kind = 'other';
     if (this.#kinds.size >= MAX_CLASSIFIED) this.#kinds.clear();
     this.#kinds.set(text, kind);

@@ -41,7 +41,7 @@ test('which statements write the watched tables', () => {
     'drop table if exists api_keys',
     'truncate table "accounts"',
   ]) {
-    expect(watch.touches(writes), writes).toBe(true);
+    expect(watch.writesWatched(writes), writes).toBe(true);
   }
   for (const other of [
     'insert into "payments" ("account_id", "mode") values (?, ?)',
@@ -51,7 +51,7 @@ test('which statements write the watched tables', () => {
     'insert into "webhook_events" ("delivery_status") values (coalesce((select 1 from webhook_endpoints where account_id = ?), (select case when json_extract(settings, \'$.webhook.url\') <> \'\' then \'pending\' end from accounts where account_id = ?)))',
     'insert into "payments" ("account_id") select "account_id" from "accounts" where "slug" = ? on conflict do update set "updated_at" = ?',
   ]) {
-    expect(watch.touches(other), other).toBe(false);
+    expect(watch.writesWatched(other), other).toBe(false);
   }
 });
 

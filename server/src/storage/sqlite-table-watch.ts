@@ -23,14 +23,14 @@ export class SqliteTableWatch {
   #uncommitted = false;
   #dataVersion: number;
   readonly #readDataVersion: () => number;
-  /** Whether a statement that writes (not read-only) touches a watched table; asked once per statement text. */
-  readonly touches: (sql: string) => boolean;
+  /** Whether a statement writes a watched table (writesAnyOf); asked once per statement text. */
+  readonly writesWatched: (sql: string) => boolean;
 
   constructor(sqlite: SqliteDatabase.Database, tables: readonly string[]) {
     const statement = sqlite.prepare('pragma data_version').pluck();
     this.#readDataVersion = () => statement.get() as number;
     this.#dataVersion = this.#readDataVersion();
-    this.touches = writesAnyOf(tables);
+    this.writesWatched = writesAnyOf(tables);
   }
 
   /** A statement that writes a watched table is about to run on this connection. */
