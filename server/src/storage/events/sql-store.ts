@@ -3,7 +3,7 @@
  * columns: under PostgreSQL's READ COMMITTED a concurrent UPDATE of the same row re-checks the WHERE clause on the
  * committed row, so a second claimer finds the lease taken and updates nothing.
  */
-import { type ExpressionBuilder, type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
+import { type ExpressionBuilder, type Insertable, type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { JsonObject } from '../../../../protocol/api/payments';
 import type { AccountSettings } from '../../kernel/account-settings-types';
 import type { InsertResult, Scope } from '../../kernel/store-types';
@@ -260,7 +260,10 @@ export function toEvent(row: Selectable<WebhookEventsTable>): OutboxEventRecord 
   return { ...eventColumns(row), payload: JSON.parse(row.payload) as JsonObject };
 }
 
-/** The row of a new outbox event, waiting for its first delivery (its insert may find it has no endpoint: eventInsertValues). */
+/**
+ * The row of a new outbox event but its delivery status, which its insert decides (eventInsertValues):
+ * `next_attempt_at` is the first attempt's time when it has an endpoint.
+ */
 export function outboxEventRow(event: OutboxEventRecord) {
   const created = iso(event.createdAt);
   return {
@@ -271,7 +274,6 @@ export function outboxEventRow(event: OutboxEventRecord) {
     object_type: event.objectType,
     object_id: event.objectId,
     payload: JSON.stringify(event.payload),
-    delivery_status: 'pending' as const,
     attempt_count: 0,
     next_attempt_at: created,
     created_at: created,
@@ -309,7 +311,7 @@ export function eventInsertValues(db: Db, columns: Record<string, unknown>): Rec
 const insertEventQuery = compiledOnce<ReturnType<typeof outboxEventRow>>((db, value, values) =>
   db
     .insertInto('webhook_events')
-    .values(eventInsertValues(db, Object.fromEntries(Object.keys(values).map((column) => [column, value(column as keyof typeof values)]))) as unknown as ReturnType<typeof outboxEventRow>)
+    .values(eventInsertValues(db, Object.fromEntries(Object.keys(values).map((column) => [column, value(column as keyof typeof values)]))) as unknown as Insertable<WebhookEventsTable>)
     .onConflict((oc) => oc.doNothing()),
 );
 
