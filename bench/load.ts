@@ -105,9 +105,9 @@ export const OPEN_LOOP_WARMUP_PAYMENTS = (perSecond: number) => Math.floor(perSe
 
 /**
  * Whole payments (create then confirm) started at `perSecond` for OPEN_LOOP_WARMUP_SECONDS and then `seconds`;
- * latency from the scheduled start, of the payments due after the warm-up. The bare handler (bench/bare-server.mjs) answers the
- * same two calls, so the same client against it at the same rate is the client's own share of the tail (its timer
- * and sockets on the cores it shares with the server).
+ * latency from the scheduled start, of the payments due after the warm-up. The bare handler (bench/bare-server.mjs)
+ * answers the same two calls, so the same client against it at the same rate is the client's own share of the tail
+ * (its timer and sockets on the cores it shares with the server).
  */
 export async function openLoopPayments(baseUrl: string, apiKey: string, perSecond: number, seconds: number): Promise<PaymentLatency> {
   const url = new URL(baseUrl);
