@@ -9,6 +9,7 @@ import { PostgresStatistics } from './postgres-statistics';
 import { KEY_LOOKUP_TABLES, KeyLookupCache } from './accounts/key-lookup-cache';
 import { SqliteTableWatch } from './sqlite-table-watch';
 import { KEY_LOOKUP_LISTENER_NAME, PostgresTableWatch } from './postgres-table-watch';
+import { runCompiledDirectly } from './compiled-query';
 import { GroupCommitSqliteDialect, SqliteGroupCommit, walSync, type SyncCommitted } from './sqlite-group-commit';
 import type Pg from 'pg';
 import type { Database } from './schema';
@@ -228,9 +229,10 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
   if (checkpointer !== undefined) sqlite.pragma(`wal_autocheckpoint = ${options.fallbackAutocheckpointPages ?? FALLBACK_AUTOCHECKPOINT_PAGES}`);
   const watch = new SqliteTableWatch(sqlite, KEY_LOOKUP_TABLES);
   group.onWritesSettled(() => watch.noteSettled());
-  const db = new Kysely<Database>({
-    dialect: new GroupCommitSqliteDialect({ database: withStatementCache(sqlite, STATEMENT_CACHE_SIZE, group, watch) }, group, () => checkpointer?.stop()),
-  });
+  const dialect = new GroupCommitSqliteDialect({ database: withStatementCache(sqlite, STATEMENT_CACHE_SIZE, group, watch) }, group, () => checkpointer?.stop());
+  const db = new Kysely<Database>({ dialect });
+  const driver = dialect.driver;
+  if (driver !== undefined) runCompiledDirectly(db, (query, inTransaction) => driver.runDirectly(query, inTransaction));
   sqliteParts.set(db, { group, checkpointer, keyLookups: new KeyLookupCache(watch) });
   return { db, engine: 'sqlite' };
 }

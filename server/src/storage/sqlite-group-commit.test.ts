@@ -5,15 +5,17 @@
  * `insert ... returning` too) is committed and synced before it resolves; a failed sync acknowledges nothing; a write
  * marked NO_DURABLE_WAIT (the Idempotency-Key claim) resolves once committed, and writtenSoFarDurable() after the
  * sync that covers it. whileNoWrites (the checkpoint worker's hold) commits the open batch first and keeps every
- * statement waiting until its work is done.
+ * statement waiting until its work is done. A statement compiled once (storage/compiled-query.ts) skips Kysely's
+ * executor when nothing holds the connection, and otherwise waits its turn as Kysely's statements do.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { RailLedgerKey } from './recovery/records';
-import { groupCommitOf, openDatabase } from './database';
+import { compiledOnce } from './compiled-query';
+import { durableTransaction, groupCommitOf, openDatabase } from './database';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema';
 import { SqlStore } from './sql-store';
@@ -307,5 +309,73 @@ describe('SQLite group commit', () => {
     } finally {
       await s.close().catch(() => undefined);
     }
+  });
+
+  /** A ledger insert compiled once: it runs without Kysely's executor whenever it can. */
+  const compiledInsert = compiledOnce<{ reference: string; createdAt: string }>((db, value) =>
+    db
+      .insertInto('rail_ledger')
+      .values({ account_id: 'acc_group', mode: 'test', rail: 'upi', operation: 'authorize', reference: value('reference'), answer: '{}', created_at: value('createdAt') }),
+  );
+  const insertCompiled = (db: Kysely<Database>, reference: string) => compiledInsert(db, { reference, createdAt: new Date().toISOString() });
+  const countIn = async (db: Kysely<Database>, reference: string) =>
+    Number((await db.selectFrom('rail_ledger').select((eb) => eb.fn.countAll().as('n')).where('reference', '=', reference).executeTakeFirstOrThrow()).n);
+
+  test('a statement compiled once skips Kysely\'s executor on a free connection, and waits behind a transaction that holds it', async () => {
+    const viaKysely = vi.spyOn(storeDb, 'executeQuery');
+    await insertCompiled(storeDb, 'free');
+    expect(committed('free').n).toBe(1);
+    expect(viaKysely).not.toHaveBeenCalled();
+
+    let queued: Promise<unknown> | undefined;
+    const failed = storeDb.transaction().execute(async (trx) => {
+      await trx.insertInto('rail_ledger').values({ account_id: 'acc_group', mode: 'test', rail: 'upi', operation: 'authorize', reference: 'in-tx', answer: '{}', created_at: new Date().toISOString() }).execute();
+      queued = insertCompiled(storeDb, 'queued');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      // Had it run on the held connection, the transaction would see it (and roll it back below).
+      expect(await countIn(trx, 'queued')).toBe(0);
+      throw new Error('rolled back');
+    });
+    await expect(failed).rejects.toThrow('rolled back');
+    await queued;
+    expect([committed('in-tx').n, committed('queued').n]).toEqual([0, 1]);
+    expect(viaKysely).toHaveBeenCalledTimes(1);
+  });
+
+  test('a statement compiled once inside a transaction is one of its statements: rolled back with it', async () => {
+    const failed = storeDb.transaction().execute(async (trx) => {
+      const viaKysely = vi.spyOn(trx, 'executeQuery');
+      await insertCompiled(trx, 'with-the-tx');
+      expect(await countIn(trx, 'with-the-tx')).toBe(1);
+      expect(viaKysely).not.toHaveBeenCalled();
+      throw new Error('rolled back');
+    });
+    await expect(failed).rejects.toThrow('rolled back');
+    expect(committed('with-the-tx').n).toBe(0);
+    await durableTransaction(storeDb, (trx) => insertCompiled(trx, 'kept'));
+    expect(committed('kept').n).toBe(1);
+  });
+
+  test('a statement compiled once that writes resolves only after the sync that covers it', async () => {
+    const s = await heldSyncStore();
+    try {
+      let settled = false;
+      const write = insertCompiled(s.db, 'direct-held').then(() => (settled = true));
+      await s.turns(10);
+      expect([s.seen('direct-held'), settled, s.pending.length]).toEqual([1, false, 1]);
+      s.pending.shift()!.resolve();
+      await write;
+      expect(settled).toBe(true);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a statement compiled once that fails rejects with SQLite\'s error; the connection goes on', async () => {
+    await insertCompiled(storeDb, 'twice');
+    await expect(insertCompiled(storeDb, 'twice')).rejects.toThrow(/UNIQUE constraint failed/);
+    await insertCompiled(storeDb, 'after');
+    await durableTransaction(storeDb, (trx) => insertCompiled(trx, 'after-in-tx'));
+    expect([committed('twice').n, committed('after').n, committed('after-in-tx').n]).toEqual([1, 1, 1]);
   });
 });
