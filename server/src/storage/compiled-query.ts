@@ -1,4 +1,5 @@
-import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
+import { directRunnerOf } from './direct-statements';
 import { keepPrepared } from './prepared-statements';
 import type { Db } from './sql-rows';
 
@@ -11,20 +12,6 @@ interface Compiled {
   query: CompiledQuery;
   /** Per parameter of `query`: the name of the value that fills it, or undefined for a constant of the query. */
   slots: (string | undefined)[];
-}
-
-/**
- * Runs a compiled statement without Kysely's executor, or answers undefined when it cannot now (the statement then
- * goes through Kysely): SQLite's group-commit driver (storage/sqlite-group-commit.ts, runDirectly).
- */
-export type DirectRunner = (query: CompiledQuery, inTransaction: boolean) => Promise<QueryResult<unknown>> | undefined;
-
-/** By dialect adapter, which a database's transactions share with it. */
-const directRunners = new WeakMap<object, DirectRunner>();
-
-/** Has the statements compiledOnce runs on `db` (and on its transactions) go through `runner` first. */
-export function runCompiledDirectly(db: Pick<Kysely<unknown>, 'getExecutor'>, runner: DirectRunner): void {
-  directRunners.set(db.getExecutor().adapter, runner);
 }
 
 /**
@@ -65,7 +52,7 @@ export function compiledOnce<Values extends Record<string, unknown>>(
     const { query, slots } = compiled;
     const parameters = slots.map((name, index) => (name === undefined ? query.parameters[index] : values[name]));
     const filled = { ...query, parameters };
-    const direct = directRunners.get(adapter)?.(filled, db.isTransaction) as Promise<QueryResult<Row>> | undefined;
+    const direct = directRunnerOf(adapter)?.(filled, db.isTransaction) as Promise<QueryResult<Row>> | undefined;
     return direct ?? db.executeQuery<Row>(filled);
   };
 }

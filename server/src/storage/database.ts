@@ -9,7 +9,7 @@ import { PostgresStatistics } from './postgres-statistics';
 import { KEY_LOOKUP_TABLES, KeyLookupCache } from './accounts/key-lookup-cache';
 import { SqliteTableWatch } from './sqlite-table-watch';
 import { KEY_LOOKUP_LISTENER_NAME, PostgresTableWatch } from './postgres-table-watch';
-import { runCompiledDirectly } from './compiled-query';
+import { runCompiledDirectly } from './direct-statements';
 import { GroupCommitSqliteDialect, SqliteGroupCommit, walSync, type SyncCommitted } from './sqlite-group-commit';
 import type Pg from 'pg';
 import type { Database } from './schema';
