@@ -378,4 +378,13 @@ describe('SQLite group commit', () => {
     await durableTransaction(storeDb, (trx) => insertCompiled(trx, 'after-in-tx'));
     expect([committed('twice').n, committed('after').n, committed('after-in-tx').n]).toEqual([1, 1, 1]);
   });
+
+  test('once the database closes, a statement compiled once is refused as Kysely refuses its own', async () => {
+    await insertCompiled(storeDb, 'before-close');
+    const closing = store.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    await expect(insertCompiled(storeDb, 'after-close')).rejects.toThrow('driver has already been destroyed');
+    await closing;
+    expect([committed('before-close').n, committed('after-close').n]).toEqual([1, 0]);
+  });
 });

@@ -329,6 +329,8 @@ export class GroupCommitSqliteDriver extends SqliteDriver {
   /** Whether a statement, a transaction or a hold has the connection, and who waits for it, in order. */
   #held = false;
   readonly #waiting: (() => void)[] = [];
+  /** Set when the database closes: Kysely refuses statements from then on, and so the direct path leaves them to it. */
+  #closing = false;
 
   constructor(
     config: SqliteDialectConfig & { database: SqliteDatabase },
@@ -374,11 +376,11 @@ export class GroupCommitSqliteDriver extends SqliteDriver {
    * executor (its connection provider, lock and query id cost some 7 us a statement, more than most statements of a
    * payment take in SQLite): at once, since better-sqlite3 runs it synchronously, and then waits for the sync that
    * covers a write, as releaseConnection does. In a transaction (`inTransaction`), which holds the connection, it is
-   * one more statement of that transaction. Undefined when the connection is held by someone else: the caller goes
-   * through Kysely and waits its turn.
+   * one more statement of that transaction. Undefined when the connection is held by someone else, or the database
+   * is closing: the caller goes through Kysely, which has it wait its turn, or refuses it.
    */
   runDirectly(query: CompiledQuery, inTransaction: boolean): Promise<QueryResult<unknown>> | undefined {
-    if (inTransaction !== this.#held) return undefined;
+    if (this.#closing || inTransaction !== this.#held) return undefined;
     if (inTransaction) return this.#connection.executeQuery(query);
     let result: QueryResult<unknown> | undefined;
     let failure: unknown;
@@ -434,6 +436,7 @@ export class GroupCommitSqliteDriver extends SqliteDriver {
   }
 
   override async destroy(): Promise<void> {
+    this.#closing = true;
     await this.group.drain();
     await this.beforeClose?.();
     await super.destroy();
