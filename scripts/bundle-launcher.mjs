@@ -45,9 +45,9 @@ export const SERVER_V8_FLAGS = ['--heap-growing-percent=45'];
  * ("pretenuring"). A request's objects survive one when something long-lived refers to them at that moment, such
  * as the router's nodes, which keep the parameters of the last request through them, so under load V8 pretenured
  * sites whose objects die a few milliseconds later: the old generation filled with garbage and V8 ran a full
- * collection three times a second (14 in 5 s of the closed loop, 2 without). Set after the start, it came too
- * late: the sites already pretenured stay so. Turned off, a same-window A/B at a fixed rate gave 0.91x main-thread
- * CPU per call, 0.87x for the whole process (V8's helper threads mark and sweep), and 0.65x the p99.
+ * collection three times a second (14 in 5 s of the closed loop, 3-4 with this flag). Set after the start, it came
+ * too late: the sites already pretenured stay so. Turned off, a same-window A/B at a fixed rate gave 0.91x
+ * main-thread CPU per call, 0.87x for the whole process (V8's helper threads mark and sweep), and 0.65x the p99.
  */
 export const SERVER_V8_START_FLAGS = ['--no-allocation-site-pretenuring'];
 

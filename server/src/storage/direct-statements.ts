@@ -9,7 +9,7 @@ export type DirectRunner = (query: CompiledQuery, inTransaction: boolean) => Pro
 /** By dialect adapter, which a database's transactions share with it. */
 const directRunners = new WeakMap<object, DirectRunner>();
 
-/** Has the statements compiledOnce (storage/compiled-query.ts) runs on `db`, and on its transactions, go through `runner` first. */
+/** Has the statements compiledOnce (storage/compiled-query.ts) runs on `db` and its transactions try `runner` first. */
 export function runCompiledDirectly(db: Pick<Kysely<unknown>, 'getExecutor'>, runner: DirectRunner): void {
   directRunners.set(db.getExecutor().adapter, runner);
 }
