@@ -232,7 +232,7 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
   const dialect = new GroupCommitSqliteDialect({ database: withStatementCache(sqlite, STATEMENT_CACHE_SIZE, group, watch) }, group, () => checkpointer?.stop());
   const db = new Kysely<Database>({ dialect });
   const driver = dialect.driver;
-  if (driver !== undefined) runCompiledDirectly(db, (query, inTransaction) => driver.runDirectly(query, inTransaction));
+  if (driver !== undefined) runCompiledDirectly(db, driver.runDirectly.bind(driver));
   sqliteParts.set(db, { group, checkpointer, keyLookups: new KeyLookupCache(watch) });
   return { db, engine: 'sqlite' };
 }

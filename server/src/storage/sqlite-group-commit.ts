@@ -342,13 +342,7 @@ export class GroupCommitSqliteDriver extends SqliteDriver {
     const database = config.database;
     this.#database = database;
     this.#connection = {
-      executeQuery: <R>(query: CompiledQuery) => {
-        try {
-          return Promise.resolve(executeOn(database, query) as QueryResult<R>);
-        } catch (error) {
-          return Promise.reject(error as Error);
-        }
-      },
+      executeQuery: async <R>(query: CompiledQuery) => executeOn(database, query) as QueryResult<R>,
       streamQuery: async function* <R>(query: CompiledQuery) {
         for (const row of database.prepare(query.sql).iterate(query.parameters)) yield { rows: [row as R] };
       },
@@ -383,20 +377,17 @@ export class GroupCommitSqliteDriver extends SqliteDriver {
   runDirectly(query: CompiledQuery, inTransaction: boolean): Promise<QueryResult<unknown>> | undefined {
     if (this.#closing || inTransaction !== this.#held) return undefined;
     if (inTransaction) return this.#connection.executeQuery(query);
-    let result: QueryResult<unknown> | undefined;
-    let failure: unknown;
-    let failed = false;
+    let outcome: () => QueryResult<unknown>;
     try {
-      result = executeOn(this.#database, query);
+      const result = executeOn(this.#database, query);
+      outcome = () => result;
     } catch (error) {
-      failed = true;
-      failure = error;
+      outcome = () => {
+        throw error;
+      };
     }
+    // As releaseConnection: a write's caller resumes once the sync that covers it is done, a failed one's too.
     const batch = this.group.released();
-    const outcome = () => {
-      if (failed) throw failure;
-      return result as QueryResult<unknown>;
-    };
     return batch === undefined ? Promise.resolve().then(outcome) : this.group.durable(batch).then(outcome);
   }
 
