@@ -4,7 +4,7 @@
  * held; on PostgreSQL each turns synchronous_commit off for its own transaction only: the connection keeps it on
  * afterwards, and inside a caller's transaction they leave that transaction's commit as it was.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Database } from '../schema';
 import { forEachEngine } from '../../test-support/engines';
@@ -114,6 +114,55 @@ forEachEngine('Idempotency store', (engine) => {
         expect(await store.complete(record, record.key, record.claimToken, { status: 201, headers: {}, body: '{}' })).toBe(true);
         expect(await synchronousCommit(tx)).toBe('on');
       });
+    });
+  });
+
+  /** The transaction that wrote each key's row as it is now (PostgreSQL's xmin): rows written by one statement share it. */
+  const writers = async (db: Kysely<Database>, keys: string[]) => {
+    const rows = (await sql<{ idempotency_key: string; writer: string }>`select idempotency_key, xmin::text as writer from idempotency_keys where idempotency_key in (${sql.join(keys)})`.execute(db)).rows;
+    return Object.fromEntries(rows.map((row) => [row.idempotency_key, row.writer]));
+  };
+
+  test.runIf(engine === 'postgres')('claims and answers that come while one is written go together in the next statement, each told its own outcome', async () => {
+    await withOneConnection(async (db) => {
+      const store = new SqlIdempotencyStore(db);
+      const [held, answered, foreign] = [claim(), claim(), claim()];
+      for (const record of [held, answered, foreign]) expect((await store.insertClaim(record)).result).toBe('inserted');
+      // Once the last of those statements is done, the next write goes alone.
+      await new Promise((resolve) => setImmediate(resolve));
+      const [alone, second, twice] = [claim(), claim(), claim()];
+      const twiceAgain = { ...twice, claimToken: 'the same key, later in the batch' };
+      const response = { status: 200, headers: { 'content-type': 'application/json' }, body: '{"say":"\\"quoted\\", {braced}, NULL"}' };
+      const outcomes = await Promise.all([
+        store.insertClaim(alone).then((inserted) => inserted.result),
+        store.insertClaim(second).then((inserted) => inserted.result),
+        store.insertClaim(twice).then((inserted) => inserted.result),
+        store.insertClaim(twiceAgain).then((inserted) => inserted.result),
+        store.insertClaim({ ...held, claimToken: 'a repeat of a held key' }).then((inserted) => inserted.result),
+        store.complete(answered, answered.key, answered.claimToken, response),
+        store.complete(foreign, foreign.key, 'not the holder', response),
+      ]);
+      expect(outcomes).toEqual(['inserted', 'inserted', 'inserted', 'duplicate', 'duplicate', true, false]);
+      expect(await store.findKey(twice, twice.key)).toMatchObject({ claimToken: twice.claimToken });
+      expect(await store.findKey(answered, answered.key)).toMatchObject({ status: 'done', response });
+      expect(await store.findKey(foreign, foreign.key)).toMatchObject({ status: 'in_flight', response: null });
+      const writer = await writers(db, [alone.key, second.key, twice.key, answered.key]);
+      expect(writer[second.key]).toBe(writer[twice.key]);
+      expect(writer[answered.key]).toBe(writer[twice.key]);
+      expect(writer[alone.key]).not.toBe(writer[twice.key]);
+      // The batch's commit was asynchronous; the connection's sessions stay synchronous.
+      expect(await synchronousCommit(db)).toBe('on');
+    });
+  });
+
+  test.runIf(engine === 'postgres')('a batch that fails is written again one statement per write: only the write at fault fails', async () => {
+    await withOneConnection(async (db) => {
+      const store = new SqlIdempotencyStore(db);
+      const [first, good, bad] = [claim(), claim(), { ...claim(), accountId: 'acc_that_does_not_exist' }];
+      const outcomes = await Promise.allSettled([store.insertClaim(first), store.insertClaim(good), store.insertClaim(bad)]);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+      expect(await store.findKey(good, good.key)).toMatchObject({ claimToken: good.claimToken });
+      expect(await store.findKey(bad, bad.key)).toBeUndefined();
     });
   });
 });

@@ -3,9 +3,10 @@ import type { Database } from '../schema';
 import type { IdempotencyKeyRecord, IdempotencyScope, StoredResponse } from './records';
 import type { InsertResult } from '../../kernel/store-types';
 import type { IdempotencyKeysTable } from './schema';
-import { type Db, inScope, insertResult, iso } from '../sql-rows';
+import { type Db, inScope, insertResult, isPostgres, iso } from '../sql-rows';
 import { groupCommitOf } from '../database';
 import { writeWithoutSyncWait } from '../write-without-sync-wait';
+import { type AnswerValues, type ClaimValues, PostgresIdempotencyWrites } from './postgres-batched-writes';
 import type { IdempotencyStore, IdempotencyStores } from './store';
 
 /** A fresh in-flight claim: the request it belongs to, no response yet. Shared by the first claim and a reclaim. */
@@ -26,9 +27,13 @@ function inFlightColumns(record: IdempotencyKeyRecord) {
   } as const;
 }
 
-/** inFlightColumns as the values of insertClaimQuery. */
-function inFlightValues(record: IdempotencyKeyRecord) {
+/** A claim as the values of insertClaimQuery. */
+function claimValues(record: IdempotencyKeyRecord): ClaimValues {
   return {
+    accountId: record.accountId,
+    mode: record.mode,
+    keyKind: record.keyKind,
+    key: record.key,
     fingerprint: record.fingerprint,
     method: record.method,
     path: record.path,
@@ -40,7 +45,6 @@ function inFlightValues(record: IdempotencyKeyRecord) {
   };
 }
 
-type ClaimValues = { accountId: string; mode: string; keyKind: string; key: string } & ReturnType<typeof inFlightValues>;
 
 function insertClaim(db: Db, value: (name: keyof ClaimValues & string) => never) {
   return db
@@ -73,17 +77,6 @@ function insertClaim(db: Db, value: (name: keyof ClaimValues & string) => never)
 // dead process, while a sync runs) leaves the key in flight, as a crash between the operation and its answer does,
 // and the retry runs the request again with the same derived ids (docs/idempotency.md, "After a crash").
 const insertClaimQuery = writeWithoutSyncWait<ClaimValues, 'idempotency_keys'>(insertClaim);
-
-type AnswerValues = {
-  accountId: string;
-  mode: string;
-  keyKind: string;
-  key: string;
-  claimToken: string;
-  responseStatus: number;
-  responseHeaders: string;
-  responseBody: string;
-};
 
 const completeQuery = writeWithoutSyncWait<AnswerValues, 'idempotency_keys'>((db, value) =>
   db
@@ -122,23 +115,45 @@ function toRecord(row: Selectable<IdempotencyKeysTable>): IdempotencyKeyRecord {
   };
 }
 
+/** A claim and an answer, one statement each. */
+const singleWrites = (db: Db) => ({
+  claim: async (values: ClaimValues) => insertResult({ numInsertedOrUpdatedRows: (await insertClaimQuery(db, values)).numAffectedRows }) === 'inserted',
+  answer: async (values: AnswerValues) => ((await completeQuery(db, values)).numAffectedRows ?? 0n) > 0n,
+});
+
+/** PostgreSQL outside a transaction: the batched writes of the database (one per Kysely instance). */
+const batchedWrites = new WeakMap<Db, PostgresIdempotencyWrites>();
+
 /** The Kysely implementation of IdempotencyStore (SQLite and PostgreSQL). */
 export class SqlIdempotencyStore implements IdempotencyStore {
+  #writes: { claim(values: ClaimValues): Promise<boolean>; answer(values: AnswerValues): Promise<boolean> } | undefined;
+
   constructor(private readonly db: Db) {}
 
+  /** How claims and answers are written: batched on PostgreSQL outside a transaction, else one statement each. */
+  get #claimsAndAnswers() {
+    if (this.#writes === undefined) {
+      const single = singleWrites(this.db);
+      if (this.db.isTransaction || !isPostgres(this.db)) this.#writes = single;
+      else {
+        let batched = batchedWrites.get(this.db);
+        if (batched === undefined) {
+          batched = new PostgresIdempotencyWrites(this.db as Kysely<Database>, single);
+          batchedWrites.set(this.db, batched);
+        }
+        this.#writes = batched;
+      }
+    }
+    return this.#writes;
+  }
+
   async insertClaim(record: IdempotencyKeyRecord): Promise<{ result: InsertResult; durable: Promise<void> }> {
-    const result = await insertClaimQuery(this.db, {
-      accountId: record.accountId,
-      mode: record.mode,
-      keyKind: record.keyKind,
-      key: record.key,
-      ...inFlightValues(record),
-    });
+    const inserted = await this.#claimsAndAnswers.claim(claimValues(record));
     const group = groupCommitOf(this.db as Kysely<Database>);
     const durable = group === undefined ? Promise.resolve() : group.writtenSoFarDurable();
     // Rejections are the caller's to see when it awaits `durable`; never an unhandled rejection meanwhile.
     durable.catch(() => undefined);
-    return { result: insertResult({ numInsertedOrUpdatedRows: result.numAffectedRows }), durable };
+    return { result: inserted ? 'inserted' : 'duplicate', durable };
   }
 
   async findKey(scope: IdempotencyScope, key: string): Promise<IdempotencyKeyRecord | undefined> {
@@ -170,8 +185,8 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     return result.numUpdatedRows > 0n;
   }
 
-  async complete(scope: IdempotencyScope, key: string, claimToken: string, response: StoredResponse): Promise<boolean> {
-    const result = await completeQuery(this.db, {
+  complete(scope: IdempotencyScope, key: string, claimToken: string, response: StoredResponse): Promise<boolean> {
+    return this.#claimsAndAnswers.answer({
       accountId: scope.accountId,
       mode: scope.mode,
       keyKind: scope.keyKind,
@@ -181,7 +196,6 @@ export class SqlIdempotencyStore implements IdempotencyStore {
       responseHeaders: JSON.stringify(response.headers),
       responseBody: response.body,
     });
-    return (result.numAffectedRows ?? 0n) > 0n;
   }
 
   async release(scope: IdempotencyScope, key: string, claimToken: string): Promise<void> {

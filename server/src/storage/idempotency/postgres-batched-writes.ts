@@ -1,0 +1,171 @@
+import { sql, type Kysely } from 'kysely';
+import { compiledOnce } from '../compiled-query';
+import type { Database } from '../schema';
+
+/** One request's claim, as the in-flight row's columns (sql-store.ts inFlightValues). */
+export type ClaimValues = {
+  accountId: string;
+  mode: string;
+  keyKind: string;
+  key: string;
+  fingerprint: string;
+  method: string;
+  path: string;
+  claimToken: string;
+  lockedAt: string;
+  createdAt: string;
+  expiresAt: string;
+  idsTime: string | null;
+};
+
+/** One request's answer, for the in-flight row that `claimToken` holds. */
+export type AnswerValues = {
+  accountId: string;
+  mode: string;
+  keyKind: string;
+  key: string;
+  claimToken: string;
+  responseStatus: number;
+  responseHeaders: string;
+  responseBody: string;
+};
+
+/** The most claims, and the most answers, one statement carries; the rest wait for the next one. */
+const MOST_PER_STATEMENT = 64;
+
+interface Pending<Values> {
+  values: Values;
+  settle: (written: boolean) => void;
+  fail: (error: unknown) => void;
+}
+
+/**
+ * The batch's columns, each one array parameter (`answer:<name>`, `claim:<name>`) that unnest turns back into rows,
+ * so that a batch of any size is the one prepared statement.
+ */
+type BatchValues = Record<string, unknown[]>;
+
+/**
+ * Every claim and answer of one batch in one statement. Both turn synchronous_commit off for the statement's own
+ * transaction, as writeWithoutSyncWait does (a written row sets it; a batch that writes nothing commits nothing).
+ * The claim tokens returned say which claims went in and which answers found their claim: a token is a random
+ * secret per request, so two claims of one key in one batch are told apart (the first in the batch wins).
+ */
+const batchQuery = compiledOnce<BatchValues>((db, value) => ({
+  compile: () =>
+    sql`with answered as (
+  update idempotency_keys as k
+  set status = 'done', response_status = a.response_status, response_headers = a.response_headers, response_body = a.response_body
+  from unnest(${value('answer:accountId')}::text[], ${value('answer:mode')}::text[], ${value('answer:keyKind')}::text[], ${value('answer:key')}::text[],
+    ${value('answer:claimToken')}::text[], ${value('answer:responseStatus')}::int[], ${value('answer:responseHeaders')}::text[], ${value('answer:responseBody')}::text[])
+    as a(account_id, mode, key_kind, idempotency_key, claim_token, response_status, response_headers, response_body)
+  where k.account_id = a.account_id and k.mode = a.mode and k.key_kind = a.key_kind and k.idempotency_key = a.idempotency_key
+    and k.claim_token = a.claim_token and k.status = 'in_flight'
+  returning k.claim_token, set_config('synchronous_commit', 'off', true)
+), claimed as (
+  insert into idempotency_keys (account_id, mode, key_kind, idempotency_key, request_fingerprint, request_method, request_path,
+    status, claim_token, locked_at, response_status, response_headers, response_body, created_at, expires_at, ids_time)
+  select account_id, mode, key_kind, idempotency_key, request_fingerprint, request_method, request_path,
+    'in_flight', claim_token, locked_at, null, null, null, created_at, expires_at, ids_time
+  from unnest(${value('claim:accountId')}::text[], ${value('claim:mode')}::text[], ${value('claim:keyKind')}::text[], ${value('claim:key')}::text[],
+    ${value('claim:fingerprint')}::text[], ${value('claim:method')}::text[], ${value('claim:path')}::text[], ${value('claim:claimToken')}::text[],
+    ${value('claim:lockedAt')}::text[], ${value('claim:createdAt')}::text[], ${value('claim:expiresAt')}::text[], ${value('claim:idsTime')}::text[])
+    with ordinality
+    as c(account_id, mode, key_kind, idempotency_key, request_fingerprint, request_method, request_path, claim_token, locked_at, created_at, expires_at, ids_time, position)
+  order by position
+  on conflict do nothing
+  returning claim_token, set_config('synchronous_commit', 'off', true)
+)
+select claim_token from answered union all select claim_token from claimed`.compile(db),
+}));
+
+/** `rows` as one array per column, each named `<prefix><column>`. */
+function columnsOf<Values extends object>(rows: Values[], prefix: string, into: Record<string, unknown[]>, names: (keyof Values & string)[]): void {
+  for (const name of names) into[`${prefix}${name}`] = rows.map((row) => row[name]);
+}
+
+const CLAIM_COLUMNS: (keyof ClaimValues & string)[] = ['accountId', 'mode', 'keyKind', 'key', 'fingerprint', 'method', 'path', 'claimToken', 'lockedAt', 'createdAt', 'expiresAt', 'idsTime'];
+const ANSWER_COLUMNS: (keyof AnswerValues & string)[] = ['accountId', 'mode', 'keyKind', 'key', 'claimToken', 'responseStatus', 'responseHeaders', 'responseBody'];
+
+/** Both keys of a claim or an answer, in the order every batch takes their row locks. */
+const byKey = (a: { values: { key: string } }, b: { values: { key: string } }) => (a.values.key < b.values.key ? -1 : a.values.key > b.values.key ? 1 : 0);
+
+/**
+ * PostgreSQL: the Idempotency-Key claims and answers of concurrent requests, written together. Each is a statement
+ * of its own otherwise, two round trips per keyed call on top of the operation's, and on a machine where waking
+ * the database's process costs what a round trip costs, they made most of the key's overhead. As the group commit
+ * does on SQLite, one statement is in flight at a time: the first write goes at once, and those that come while it
+ * runs go together in the next.
+ *
+ * The lock order of a batch is its keys' order, so that two servers' batches claiming the same keys cannot wait on
+ * each other. A batch that fails is written again one write per statement (`single`), so that one write's error
+ * (or a deadlock with a statement of another kind) is that write's alone.
+ */
+export class PostgresIdempotencyWrites {
+  readonly #claims: Pending<ClaimValues>[] = [];
+  readonly #answers: Pending<AnswerValues>[] = [];
+  #running = false;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly single: { claim(values: ClaimValues): Promise<boolean>; answer(values: AnswerValues): Promise<boolean> },
+  ) {}
+
+  /** True when the claim's row went in; false when the key had a row already. */
+  claim(values: ClaimValues): Promise<boolean> {
+    return this.#enqueue(this.#claims, values);
+  }
+
+  /** True when the claim that `values.claimToken` holds got its answer; false when it was taken over meanwhile. */
+  answer(values: AnswerValues): Promise<boolean> {
+    return this.#enqueue(this.#answers, values);
+  }
+
+  #enqueue<Values>(queue: Pending<Values>[], values: Values): Promise<boolean> {
+    return new Promise<boolean>((settle, fail) => {
+      queue.push({ values, settle, fail });
+      if (!this.#running) void this.#drain();
+    });
+  }
+
+  async #drain(): Promise<void> {
+    this.#running = true;
+    try {
+      while (this.#claims.length > 0 || this.#answers.length > 0) {
+        const claims = this.#claims.splice(0, MOST_PER_STATEMENT).sort(byKey);
+        const answers = this.#answers.splice(0, MOST_PER_STATEMENT).sort(byKey);
+        await this.#write(claims, answers);
+      }
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  async #write(claims: Pending<ClaimValues>[], answers: Pending<AnswerValues>[]): Promise<void> {
+    if (claims.length + answers.length === 1) {
+      await this.#writeEachAlone(claims, answers);
+      return;
+    }
+    const columns: Record<string, unknown[]> = {};
+    columnsOf(answers.map((answer) => answer.values), 'answer:', columns, ANSWER_COLUMNS);
+    columnsOf(claims.map((claim) => claim.values), 'claim:', columns, CLAIM_COLUMNS);
+    let written: Set<string>;
+    try {
+      const result = await batchQuery<{ claim_token: string }>(this.db, columns);
+      written = new Set(result.rows.map((row) => row.claim_token));
+    } catch {
+      await this.#writeEachAlone(claims, answers);
+      return;
+    }
+    for (const pending of [...claims, ...answers]) pending.settle(written.has(pending.values.claimToken));
+  }
+
+  /** Each write in a statement of its own, all at once (the pool spreads them), each settling its own caller. */
+  async #writeEachAlone(claims: Pending<ClaimValues>[], answers: Pending<AnswerValues>[]): Promise<void> {
+    const settleEach = <Values>(pending: Pending<Values>, write: Promise<boolean>) => write.then(pending.settle, pending.fail);
+    await Promise.all([
+      ...claims.map((claim) => settleEach(claim, this.single.claim(claim.values))),
+      ...answers.map((answer) => settleEach(answer, this.single.answer(answer.values))),
+    ]);
+  }
+}
