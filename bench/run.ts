@@ -25,8 +25,13 @@ const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 16);
 const PROFILE = process.env['BENCH_PROFILE'] !== '0';
 const SCALE_OUT = process.env['BENCH_SCALE_OUT'] !== '0';
 const WARMUP_SECONDS = 2;
-/** As production runs it (the launcher maps stack traces itself; --enable-source-maps does not apply to its bundle). */
-const SERVER = ['dist/server/main.js'];
+/**
+ * As production runs it, with the memory settings docs/operations.md gives (and `npm start` uses): a young generation
+ * of two 8 MB semi-spaces instead of 16 MB, and two malloc arenas (the launcher maps stack traces itself;
+ * --enable-source-maps does not apply to its bundle).
+ */
+const SERVER = ['--max-semi-space-size=8', 'dist/server/main.js'];
+const SERVER_ENV = { MALLOC_ARENA_MAX: '2' };
 
 interface EngineResult {
   engine: 'SQLite' | 'PostgreSQL';
@@ -36,6 +41,8 @@ interface EngineResult {
   rssStartedMb: number;
   rssIdleMb: number;
   rssLoadMb: number;
+  /** VmRSS at the end of the engine's load (the closed loop, the Idempotency-Key windows and the half-load loop). */
+  rssEndMb: number;
   plain: ChainResult;
   /** The bare handler measured right before `plain`, so that their ratio is taken in one window of a shared machine. */
   bareBeside: ChainResult;
@@ -129,10 +136,10 @@ async function bareOpenLoop(perSecond: number): Promise<PaymentLatency> {
 async function measureEngine(engine: EngineResult['engine'], databaseUrl: string | undefined): Promise<EngineResult> {
   const data = tempDir('rail-bench-');
   try {
-    const first = await bootServer(SERVER, { dataDir: data.path, databaseUrl });
+    const first = await bootServer(SERVER, { dataDir: data.path, databaseUrl, env: SERVER_ENV });
     await first.stop();
     // Start-up as a deployment sees it: an existing store, the code already built.
-    const server = await bootServer(SERVER, { dataDir: data.path, databaseUrl });
+    const server = await bootServer(SERVER, { dataDir: data.path, databaseUrl, env: SERVER_ENV });
     try {
       await new Promise((resolveWait) => setTimeout(resolveWait, 500));
       const rssStartedMb = rssMb(server.child.pid!);
@@ -148,9 +155,10 @@ async function measureEngine(engine: EngineResult['engine'], databaseUrl: string
       const idempotency = await keyedOverhead(server.baseUrl, server.child.pid!);
       const halfLoadRate = plain.paymentsPerSecond / 2;
       const halfLoad = await openLoopPayments(server.baseUrl, FIXED_SECRET_KEY, halfLoadRate, SECONDS);
+      const rssEndMb = rssMb(server.child.pid!);
       const halfLoadBare = await bareOpenLoop(halfLoadRate);
       const halfLoadSync = await fdatasyncLatency(data.path, halfLoadRate * DURABLE_WAITS_PER_PAYMENT, 500);
-      return { engine, firstBootMs: first.startupMs, restartMs: server.startupMs, rssStartedMb, rssIdleMb, rssLoadMb, plain, bareBeside, mainThread, idempotency, halfLoad, halfLoadRate, halfLoadBare, halfLoadSync, profile: PROFILE ? await profileUnderLoad(data.path, databaseUrl) : [] };
+      return { engine, firstBootMs: first.startupMs, restartMs: server.startupMs, rssStartedMb, rssIdleMb, rssLoadMb, rssEndMb, plain, bareBeside, mainThread, idempotency, halfLoad, halfLoadRate, halfLoadBare, halfLoadSync, profile: PROFILE ? await profileUnderLoad(data.path, databaseUrl) : [] };
     } finally {
       await server.stop();
     }
@@ -162,7 +170,7 @@ async function measureEngine(engine: EngineResult['engine'], databaseUrl: string
 /** A separate, shorter run with V8's CPU profiler on, so the throughput figures above are not perturbed. */
 async function profileUnderLoad(dataDir: string, databaseUrl: string | undefined): Promise<{ category: string; percent: number }[]> {
   const profiles = tempDir('rail-profile-');
-  const server = await bootServer(['--cpu-prof', `--cpu-prof-dir=${profiles.path}`, ...SERVER], { dataDir, databaseUrl });
+  const server = await bootServer(['--cpu-prof', `--cpu-prof-dir=${profiles.path}`, ...SERVER], { dataDir, databaseUrl, env: SERVER_ENV });
   try {
     await runChain(server.baseUrl, { connections: CONNECTIONS, seconds: Math.min(SECONDS, 5), apiKey: FIXED_SECRET_KEY });
   } finally {
@@ -190,7 +198,7 @@ async function scaleOutCurve(): Promise<ScaleOutPoint[]> {
   const data = tempDir('rail-bench-cluster-');
   try {
     // One process migrates and bootstraps first, so N processes start on a ready store.
-    await (await bootServer(SERVER, { dataDir: data.path, databaseUrl: database.databaseUrl })).stop();
+    await (await bootServer(SERVER, { dataDir: data.path, databaseUrl: database.databaseUrl, env: SERVER_ENV })).stop();
     const points: ScaleOutPoint[] = [];
     for (const processes of SCALE_OUT_PROCESSES) {
       const cluster = await startCluster(processes, data.path, database.databaseUrl!);
@@ -213,9 +221,10 @@ async function scaleOutCurve(): Promise<ScaleOutPoint[]> {
 async function startCluster(processes: number, dataDir: string, databaseUrl: string): Promise<{ baseUrl: string; stop(): Promise<void> }> {
   const { spawn } = await import('node:child_process');
   const [port, jsPort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, ['bench/cluster-server.mjs'], {
+  // The workers inherit the primary's node flags (cluster.fork) and environment.
+  const child = spawn(process.execPath, [...SERVER.slice(0, -1), 'bench/cluster-server.mjs'], {
     cwd: ROOT,
-    env: { ...railEnv({ port, jsPort, dataDir, databaseUrl, logLevel: 'error' }), RAIL_RATE_LIMITS: 'off', RAIL_BENCH_PROCESSES: String(processes) },
+    env: { ...railEnv({ port, jsPort, dataDir, databaseUrl, logLevel: 'error' }), ...SERVER_ENV, RAIL_RATE_LIMITS: 'off', RAIL_BENCH_PROCESSES: String(processes) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
@@ -293,6 +302,7 @@ function render(bare: ChainResult & { startupMs: number }, results: EngineResult
   row('errors (non-2xx, closed loop)', (r) => String(r.plain.errors + r.idempotency.errors), '0');
   row('start-up to first 200: first boot / restart (ms)', (r) => `${fixed(r.firstBootMs)} / ${fixed(r.restartMs)}`, 'restart <= 300 ms');
   row(`RSS idle (${IDLE_SECONDS} s after start, no request) / after load (MB)`, (r) => `${fixed(r.rssIdleMb)} / ${fixed(r.rssLoadMb)}`, '<= 80 / <= 150');
+  row(`RSS at the end of the engine's load (${WARMUP_SECONDS + 3 * SECONDS} s: closed loop, Idempotency-Key windows, half load) (MB)`, (r) => fixed(r.rssEndMb), '<= 150');
   row('RSS 0.5 s after the first 200 (MB)', (r) => fixed(r.rssStartedMb), '');
   lines.push('', `Baselines in the same run: bare Hono handler ${fixed(bare.callsPerSecond)} req/s with the same generator (p99 ${fixed(bare.callP99, 1)} ms; it starts in ${fixed(bare.startupMs)} ms); pgbench tpcb-like ${pgbench ? `${fixed(pgbench)} TPS at ${CONNECTIONS} clients` : 'not run (PostgreSQL not reachable)'}.`);
   return lines.join('\n');
@@ -358,8 +368,8 @@ Generated by \`npm run bench\` (bench/run.ts) on ${new Date().toISOString().slic
 
 ## Method
 
-- The server as production runs it: \`dist/server/main.js\` (compiled by \`npm run build:server\`) with plain node,
-  log level error, rate limits off, on loopback; a fresh data directory (SQLite, WAL, group commit: a write is
+- The server as production runs it: \`dist/server/main.js\` (compiled by \`npm run build:server\`) with node and the
+  memory settings of docs/operations.md (\`--max-semi-space-size=8\`, \`MALLOC_ARENA_MAX=2\`), log level error, rate limits off, on loopback; a fresh data directory (SQLite, WAL, group commit: a write is
   acknowledged only after an fdatasync of the WAL that covers its COMMIT, the sync \`synchronous=FULL\` would do,
   run off the event loop) or a fresh PostgreSQL database (fsync and synchronous_commit on, pool of 16 per process).
 - Load: autocannon, ${CONNECTIONS} keep-alive connections, each looping create (\`POST /payments\`, UPI
@@ -386,7 +396,8 @@ Generated by \`npm run bench\` (bench/run.ts) on ${new Date().toISOString().slic
   tail is another floor.
 - Start-up: spawn to the first 200 of \`/health\`, on an empty store (first boot: migrations, bootstrap, key
   hashing) and on an existing one (restart). Memory: VmRSS of the server process, idle after ${IDLE_SECONDS} s
-  without a request (and 0.5 s after its first 200), and right after the closed loop. The section "Start-up and
+  without a request (and 0.5 s after its first 200), right after the closed loop, and at the end of the engine's
+  load (where it stays under sustained load). The section "Start-up and
   memory" below (bench/startup.ts) times, in interleaved rounds, the compiled server, the \`rail start\` CLI and
   \`startRail()\` of @rail/server in and out of process, each as a ratio to the bare Hono handler's spawn to first
   200 in the same rounds, and the resident memory of each idle and of the server after load.
