@@ -40,10 +40,11 @@ interface Pending<Values> {
 }
 
 /**
- * The batch's columns, each one array parameter (`answer:<name>`, `claim:<name>`) that unnest turns back into rows,
- * so that a batch of any size is the one prepared statement.
+ * The batch's answers and claims, each kind one JSON array parameter that json_to_recordset turns back into rows in
+ * its order, so that a batch of any size is the one prepared statement (JSON.stringify is V8's own; pg's array
+ * literals are escaped in JavaScript, string by string).
  */
-type BatchValues = Record<string, unknown[]>;
+type BatchValues = { answers: string; claims: string };
 
 /**
  * Every claim and answer of one batch in one statement. Both turn synchronous_commit off for the statement's own
@@ -55,37 +56,24 @@ const batchQuery = compiledOnce<BatchValues>((db, value) => ({
   compile: () =>
     sql`with answered as (
   update idempotency_keys as k
-  set status = 'done', response_status = a.response_status, response_headers = a.response_headers, response_body = a.response_body
-  from unnest(${value('answer:accountId')}::text[], ${value('answer:mode')}::text[], ${value('answer:keyKind')}::text[], ${value('answer:key')}::text[],
-    ${value('answer:claimToken')}::text[], ${value('answer:responseStatus')}::int[], ${value('answer:responseHeaders')}::text[], ${value('answer:responseBody')}::text[])
-    as a(account_id, mode, key_kind, idempotency_key, claim_token, response_status, response_headers, response_body)
-  where k.account_id = a.account_id and k.mode = a.mode and k.key_kind = a.key_kind and k.idempotency_key = a.idempotency_key
-    and k.claim_token = a.claim_token and k.status = 'in_flight'
+  set status = 'done', response_status = a."responseStatus", response_headers = a."responseHeaders", response_body = a."responseBody"
+  from json_to_recordset(${value('answers')}::json) as a("accountId" text, mode text, "keyKind" text, key text, "claimToken" text,
+    "responseStatus" int, "responseHeaders" text, "responseBody" text)
+  where k.account_id = a."accountId" and k.mode = a.mode and k.key_kind = a."keyKind" and k.idempotency_key = a.key
+    and k.claim_token = a."claimToken" and k.status = 'in_flight'
   returning k.claim_token, set_config('synchronous_commit', 'off', true)
 ), claimed as (
   insert into idempotency_keys (account_id, mode, key_kind, idempotency_key, request_fingerprint, request_method, request_path,
     status, claim_token, locked_at, response_status, response_headers, response_body, created_at, expires_at, ids_time)
-  select account_id, mode, key_kind, idempotency_key, request_fingerprint, request_method, request_path,
-    'in_flight', claim_token, locked_at, null, null, null, created_at, expires_at, ids_time
-  from unnest(${value('claim:accountId')}::text[], ${value('claim:mode')}::text[], ${value('claim:keyKind')}::text[], ${value('claim:key')}::text[],
-    ${value('claim:fingerprint')}::text[], ${value('claim:method')}::text[], ${value('claim:path')}::text[], ${value('claim:claimToken')}::text[],
-    ${value('claim:lockedAt')}::text[], ${value('claim:createdAt')}::text[], ${value('claim:expiresAt')}::text[], ${value('claim:idsTime')}::text[])
-    with ordinality
-    as c(account_id, mode, key_kind, idempotency_key, request_fingerprint, request_method, request_path, claim_token, locked_at, created_at, expires_at, ids_time, position)
-  order by position
+  select "accountId", mode, "keyKind", key, fingerprint, method, path, 'in_flight', "claimToken", "lockedAt", null, null, null,
+    "createdAt", "expiresAt", "idsTime"
+  from json_to_recordset(${value('claims')}::json) as c("accountId" text, mode text, "keyKind" text, key text, fingerprint text,
+    method text, path text, "claimToken" text, "lockedAt" text, "createdAt" text, "expiresAt" text, "idsTime" text)
   on conflict do nothing
   returning claim_token, set_config('synchronous_commit', 'off', true)
 )
 select claim_token from answered union all select claim_token from claimed`.compile(db),
 }));
-
-/** `rows` as one array per column, each named `<prefix><column>`. */
-function columnsOf<Values extends object>(rows: Values[], prefix: string, into: Record<string, unknown[]>, names: (keyof Values & string)[]): void {
-  for (const name of names) into[`${prefix}${name}`] = rows.map((row) => row[name]);
-}
-
-const CLAIM_COLUMNS: (keyof ClaimValues & string)[] = ['accountId', 'mode', 'keyKind', 'key', 'fingerprint', 'method', 'path', 'claimToken', 'lockedAt', 'createdAt', 'expiresAt', 'idsTime'];
-const ANSWER_COLUMNS: (keyof AnswerValues & string)[] = ['accountId', 'mode', 'keyKind', 'key', 'claimToken', 'responseStatus', 'responseHeaders', 'responseBody'];
 
 /** Both keys of a claim or an answer, in the order every batch takes their row locks. */
 const byKey = (a: { values: { key: string } }, b: { values: { key: string } }) => (a.values.key < b.values.key ? -1 : a.values.key > b.values.key ? 1 : 0);
@@ -146,12 +134,10 @@ export class PostgresIdempotencyWrites {
       await this.#writeEachAlone(claims, answers);
       return;
     }
-    const columns: Record<string, unknown[]> = {};
-    columnsOf(answers.map((answer) => answer.values), 'answer:', columns, ANSWER_COLUMNS);
-    columnsOf(claims.map((claim) => claim.values), 'claim:', columns, CLAIM_COLUMNS);
+    const values = { answers: JSON.stringify(answers.map((answer) => answer.values)), claims: JSON.stringify(claims.map((claim) => claim.values)) };
     let written: Set<string>;
     try {
-      const result = await batchQuery<{ claim_token: string }>(this.db, columns);
+      const result = await batchQuery<{ claim_token: string }>(this.db, values);
       written = new Set(result.rows.map((row) => row.claim_token));
     } catch {
       await this.#writeEachAlone(claims, answers);
