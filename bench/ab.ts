@@ -8,7 +8,8 @@
  *   node --import tsx bench/ab.ts <A/main.js> <B/main.js> [rounds=4] [seconds=5] [keyed=0|1|01]
  * keyed: 0 without Idempotency-Key, 1 with one on every call, 01 A without and B with (the key's overhead when A and
  * B are the same build).
- * Environment: BENCH_CONNECTIONS (default 16), DATABASE_URL_A / DATABASE_URL_B to run on PostgreSQL instead.
+ * Environment: BENCH_CONNECTIONS (default 16), DATABASE_URL_A / DATABASE_URL_B to run on PostgreSQL instead (a local
+ * one: the rounds then print its CPU per call too, every postgres process's, as only one server loads it at a time).
  *
  * BENCH_OPEN_LOOP=<payments/s>|half switches the rounds to the open loop of the bench's half-load figure (whole
  * payments started at a fixed rate, timed from their scheduled start; `half` is half of A's closed-loop peak taken
@@ -22,7 +23,7 @@
  */
 import { FIXED_SECRET_KEY } from '../server/src/test-support/server-process';
 import { OPEN_LOOP_WARMUP_PAYMENTS, openLoopPayments, runChain, startBareHandler, type ChainResult, type PaymentLatency } from './load';
-import { bootServer, mainThreadCpuMs, processCpuMs, rssMb, tempDir, type BootedServer } from './process-metrics';
+import { bootServer, mainThreadCpuMs, postgresCpuMs, processCpuMs, rssMb, tempDir, type BootedServer } from './process-metrics';
 
 const [pathA, pathB, roundsArg = '4', secondsArg = '5', keyedArg = '0'] = process.argv.slice(2);
 if (pathA === undefined || pathB === undefined) throw new Error('usage: bench/ab.ts <A/main.js> <B/main.js> [rounds] [seconds] [keyed]');
@@ -94,18 +95,25 @@ if (openLoop !== undefined) {
 }
 const results: ChainResult[][] = [[], []];
 const cpuPerCall: number[][] = [[], []];
+/** On PostgreSQL: the database's CPU per call in each round (only that round's server loads it). */
+const onPostgres = process.env['DATABASE_URL_A'] !== undefined || process.env['DATABASE_URL_B'] !== undefined;
+const databaseCpuPerCall: number[][] = [[], []];
 try {
   for (const [which, server] of servers.entries()) await runChain(server.baseUrl, { connections, seconds: 2, apiKey: FIXED_SECRET_KEY, idempotency: keyedFor(which) });
   for (let round = 0; round < rounds; round += 1) {
     const order = round % 2 === 0 ? [0, 1] : [1, 0];
     for (const which of order) {
       const cpuBefore = processCpuMs(servers[which]!.child.pid!);
+      const databaseBefore = onPostgres ? postgresCpuMs() : 0;
       const result = await runChain(servers[which]!.baseUrl, { connections, seconds, apiKey: FIXED_SECRET_KEY, idempotency: keyedFor(which) });
       const perCall = (processCpuMs(servers[which]!.child.pid!) - cpuBefore) / result.calls;
+      const databasePerCall = onPostgres ? (postgresCpuMs() - databaseBefore) / result.calls : 0;
       results[which]!.push(result);
       cpuPerCall[which]!.push(perCall);
+      databaseCpuPerCall[which]!.push(databasePerCall);
       const rss = rssMb(servers[which]!.child.pid!);
-      console.log(`round ${round} ${which === 0 ? 'A' : 'B'}: ${result.callsPerSecond.toFixed(0)} calls/s, p99 ${result.callP99} ms, errors ${result.errors}, cpu ${perCall.toFixed(3)} ms/call, rss ${rss.toFixed(0)} MB`);
+      const database = onPostgres ? `, PostgreSQL ${databasePerCall.toFixed(3)} ms/call` : '';
+      console.log(`round ${round} ${which === 0 ? 'A' : 'B'}: ${result.callsPerSecond.toFixed(0)} calls/s, p99 ${result.callP99} ms, errors ${result.errors}, cpu ${perCall.toFixed(3)} ms/call${database}, rss ${rss.toFixed(0)} MB`);
     }
   }
   const [a, b] = results.map((list) => median(list.map((r) => r.callsPerSecond))) as [number, number];
@@ -114,6 +122,11 @@ try {
   const [ca, cb] = cpuPerCall.map(median) as [number, number];
   const cpuRatios = cpuPerCall[0]!.map((a, i) => (cpuPerCall[1]![i]! / a).toFixed(2));
   console.log(`median cpu ms/call A ${ca.toFixed(3)} B ${cb.toFixed(3)}: B/A ${(cb / ca).toFixed(2)} (per round ${cpuRatios.join(', ')})`);
+  if (onPostgres) {
+    const [da, db] = databaseCpuPerCall.map(median) as [number, number];
+    const databaseRatios = databaseCpuPerCall[0]!.map((a, i) => (databaseCpuPerCall[1]![i]! / a).toFixed(2));
+    console.log(`median PostgreSQL cpu ms/call A ${da.toFixed(3)} B ${db.toFixed(3)}: B/A ${(db / da).toFixed(2)} (per round ${databaseRatios.join(', ')})`);
+  }
   const [pa, pb] = results.map((list) => median(list.map((r) => r.callP99))) as [number, number];
   console.log(`median call p99 A ${pa} ms B ${pb} ms; rss A ${rssMb(servers[0]!.child.pid!).toFixed(0)} MB B ${rssMb(servers[1]!.child.pid!).toFixed(0)} MB`);
 } finally {

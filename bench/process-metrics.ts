@@ -25,6 +25,23 @@ export const processCpuMs = (pid: number): number => statCpuMs(`/proc/${pid}/sta
  */
 export const mainThreadCpuMs = (pid: number): number => statCpuMs(`/proc/${pid}/task/${pid}/stat`);
 
+/**
+ * CPU time (user + system, ms) of every PostgreSQL process on the machine (Linux /proc, command name `postgres`): a
+ * local database's share of a measure in which only one client loads it, its backends and its writers alike.
+ */
+export function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += statCpuMs(`/proc/${entry}/stat`);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total;
+}
+
 /** Resident set size of a process in MB (Linux /proc). */
 export function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
