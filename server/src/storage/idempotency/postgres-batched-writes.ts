@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { compiledOnce } from '../compiled-query';
 import type { Database } from '../schema';
 
-/** One request's claim, as the in-flight row's columns (sql-store.ts inFlightValues). */
+/** One request's claim, as the in-flight row's columns (sql-store.ts claimValues). */
 export type ClaimValues = {
   accountId: string;
   mode: string;

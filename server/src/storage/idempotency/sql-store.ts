@@ -45,7 +45,6 @@ function claimValues(record: IdempotencyKeyRecord): ClaimValues {
   };
 }
 
-
 function insertClaim(db: Db, value: (name: keyof ClaimValues & string) => never) {
   return db
     .insertInto('idempotency_keys')
@@ -75,7 +74,8 @@ function insertClaim(db: Db, value: (name: keyof ClaimValues & string) => never)
 // for its durability before it answers (the operation's own commit is usually the sync that covers it). The answer
 // is written before the response goes out, so a repeat finds it; a power loss before the next sync (or on SQLite a
 // dead process, while a sync runs) leaves the key in flight, as a crash between the operation and its answer does,
-// and the retry runs the request again with the same derived ids (docs/idempotency.md, "After a crash").
+// and the retry runs the request again with the same derived ids (docs/idempotency.md, "After a crash"). On
+// PostgreSQL, those of concurrent requests go together in one statement (postgres-batched-writes.ts).
 const insertClaimQuery = writeWithoutSyncWait<ClaimValues, 'idempotency_keys'>(insertClaim);
 
 const completeQuery = writeWithoutSyncWait<AnswerValues, 'idempotency_keys'>((db, value) =>
