@@ -30,7 +30,8 @@ const WARMUP_SECONDS = 2;
  * of two 8 MB semi-spaces instead of 16 MB, and two malloc arenas (the launcher maps stack traces itself;
  * --enable-source-maps does not apply to its bundle).
  */
-const SERVER = ['--max-semi-space-size=8', 'dist/server/main.js'];
+const SERVER_NODE_FLAGS = ['--max-semi-space-size=8'];
+const SERVER = [...SERVER_NODE_FLAGS, 'dist/server/main.js'];
 const SERVER_ENV = { MALLOC_ARENA_MAX: '2' };
 
 interface EngineResult {
@@ -222,7 +223,7 @@ async function startCluster(processes: number, dataDir: string, databaseUrl: str
   const { spawn } = await import('node:child_process');
   const [port, jsPort] = [await freePort(), await freePort()];
   // The workers inherit the primary's node flags (cluster.fork) and environment.
-  const child = spawn(process.execPath, [...SERVER.slice(0, -1), 'bench/cluster-server.mjs'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'bench/cluster-server.mjs'], {
     cwd: ROOT,
     env: { ...railEnv({ port, jsPort, dataDir, databaseUrl, logLevel: 'error' }), ...SERVER_ENV, RAIL_RATE_LIMITS: 'off', RAIL_BENCH_PROCESSES: String(processes) },
     stdio: ['ignore', 'pipe', 'inherit'],
