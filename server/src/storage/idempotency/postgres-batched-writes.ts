@@ -30,6 +30,14 @@ export type AnswerValues = {
   responseBody: string;
 };
 
+/** How claims and answers are written: one statement each, or batched (PostgresIdempotencyWrites). */
+export interface ClaimAndAnswerWrites {
+  /** True when the claim's row went in; false when the key had a row already. */
+  claim(values: ClaimValues): Promise<boolean>;
+  /** True when the claim that `values.claimToken` holds got its answer; false when it was taken over meanwhile. */
+  answer(values: AnswerValues): Promise<boolean>;
+}
+
 /** The most claims, and the most answers, one statement carries; the rest wait for the next one. */
 const MOST_PER_STATEMENT = 64;
 
@@ -94,22 +102,20 @@ const byKey = (a: { values: { key: string } }, b: { values: { key: string } }) =
  * each other. A batch that fails is written again one write per statement (`single`), so that one write's error
  * (or a deadlock with a statement of another kind) is that write's alone.
  */
-export class PostgresIdempotencyWrites {
+export class PostgresIdempotencyWrites implements ClaimAndAnswerWrites {
   readonly #claims: Pending<ClaimValues>[] = [];
   readonly #answers: Pending<AnswerValues>[] = [];
   #running = false;
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly single: { claim(values: ClaimValues): Promise<boolean>; answer(values: AnswerValues): Promise<boolean> },
+    private readonly single: ClaimAndAnswerWrites,
   ) {}
 
-  /** True when the claim's row went in; false when the key had a row already. */
   claim(values: ClaimValues): Promise<boolean> {
     return this.#enqueue(this.#claims, values);
   }
 
-  /** True when the claim that `values.claimToken` holds got its answer; false when it was taken over meanwhile. */
   answer(values: AnswerValues): Promise<boolean> {
     return this.#enqueue(this.#answers, values);
   }

@@ -6,7 +6,7 @@ import type { IdempotencyKeysTable } from './schema';
 import { type Db, inScope, insertResult, isPostgres, iso } from '../sql-rows';
 import { groupCommitOf } from '../database';
 import { writeWithoutSyncWait } from '../write-without-sync-wait';
-import { type AnswerValues, type ClaimValues, PostgresIdempotencyWrites } from './postgres-batched-writes';
+import { type AnswerValues, type ClaimAndAnswerWrites, type ClaimValues, PostgresIdempotencyWrites } from './postgres-batched-writes';
 import type { IdempotencyStore, IdempotencyStores } from './store';
 
 /** A fresh in-flight claim: the request it belongs to, no response yet. Shared by the first claim and a reclaim. */
@@ -116,7 +116,7 @@ function toRecord(row: Selectable<IdempotencyKeysTable>): IdempotencyKeyRecord {
 }
 
 /** A claim and an answer, one statement each. */
-const singleWrites = (db: Db) => ({
+const singleWrites = (db: Db): ClaimAndAnswerWrites => ({
   claim: async (values: ClaimValues) => insertResult({ numInsertedOrUpdatedRows: (await insertClaimQuery(db, values)).numAffectedRows }) === 'inserted',
   answer: async (values: AnswerValues) => ((await completeQuery(db, values)).numAffectedRows ?? 0n) > 0n,
 });
@@ -126,7 +126,7 @@ const batchedWrites = new WeakMap<Db, PostgresIdempotencyWrites>();
 
 /** The Kysely implementation of IdempotencyStore (SQLite and PostgreSQL). */
 export class SqlIdempotencyStore implements IdempotencyStore {
-  #writes: { claim(values: ClaimValues): Promise<boolean>; answer(values: AnswerValues): Promise<boolean> } | undefined;
+  #writes: ClaimAndAnswerWrites | undefined;
 
   constructor(private readonly db: Db) {}
 
