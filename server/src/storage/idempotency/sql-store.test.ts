@@ -158,7 +158,8 @@ forEachEngine('Idempotency store', (engine) => {
   test.runIf(engine === 'postgres')('a batch that fails is written again one statement per write: only the write at fault fails', async () => {
     await withOneConnection(async (db) => {
       const store = new SqlIdempotencyStore(db);
-      const [first, good, bad] = [claim(), claim(), { ...claim(), accountId: 'acc_that_does_not_exist' }];
+      // A claim without a method breaks the column's NOT NULL, and with it the batch that carries it.
+      const [first, good, bad] = [claim(), claim(), { ...claim(), method: null as unknown as string }];
       const outcomes = await Promise.allSettled([store.insertClaim(first), store.insertClaim(good), store.insertClaim(bad)]);
       expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
       expect(await store.findKey(good, good.key)).toMatchObject({ claimToken: good.claimToken });
