@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { compiledOnce } from '../compiled-query';
+import { IDEMPOTENCY_BATCH_FUNCTION } from '../migrations/0021-idempotency-batch-function';
 import type { Database } from '../schema';
 
 /** One request's claim, as the in-flight row's columns (sql-store.ts claimValues). */
@@ -57,33 +58,18 @@ interface Pending<Values> {
 type BatchValues = Record<string, unknown>;
 
 /**
- * Every claim and answer of one batch in one statement. Both turn synchronous_commit off for the statement's own
- * transaction, as writeWithoutSyncWait does (a written row sets it; a batch that writes nothing commits nothing).
- * The claim tokens returned say which claims went in and which answers found their claim: a token is a random
- * secret per request, so two claims of one key in one batch are told apart (the first in the batch wins).
+ * Every claim and answer of one batch in one statement: the function of migration 0021, which turns
+ * synchronous_commit off for the statement's own transaction, as writeWithoutSyncWait does, and keeps its statements'
+ * plans for the connection's life (prepared, the same statement was planned again at every execution). The claim
+ * tokens returned say which claims went in and which answers found their claim: a token is a random secret per
+ * request, so two claims of one key in one batch are told apart (the first in the batch wins).
  */
 const batchQuery = compiledOnce<BatchValues>((db, value) => ({
   compile: () =>
-    sql`with answered as (
-  update idempotency_keys as k
-  set status = 'done', response_status = a.response_status, response_headers = a.response_headers, response_body = a.response_body
-  from unnest(${value('answer:accountId')}::text[], ${value('answer:mode')}::text[], ${value('answer:keyKind')}::text[], ${value('answer:key')}::text[],
-    ${value('answer:claimToken')}::text[], ${value('answer:responseStatus')}::int[], ${value('answer:responseHeaders')}::text[], ${value('answer:responseBody')}::text[])
-    as a(account_id, mode, key_kind, idempotency_key, claim_token, response_status, response_headers, response_body)
-  where k.account_id = a.account_id and k.mode = a.mode and k.key_kind = a.key_kind and k.idempotency_key = a.idempotency_key
-    and k.claim_token = a.claim_token and k.status = 'in_flight'
-  returning k.claim_token, set_config('synchronous_commit', 'off', true)
-), claimed as (
-  insert into idempotency_keys (account_id, mode, key_kind, idempotency_key, request_fingerprint, request_method, request_path,
-    status, claim_token, locked_at, response_status, response_headers, response_body, created_at, expires_at, ids_time)
-  select "accountId", mode, "keyKind", key, fingerprint, method, path, 'in_flight', "claimToken", "lockedAt", null, null, null,
-    "createdAt", "expiresAt", "idsTime"
-  from json_to_recordset(${value('claims')}::json) as c("accountId" text, mode text, "keyKind" text, key text, fingerprint text,
-    method text, path text, "claimToken" text, "lockedAt" text, "createdAt" text, "expiresAt" text, "idsTime" text)
-  on conflict do nothing
-  returning claim_token, set_config('synchronous_commit', 'off', true)
-)
-select claim_token from answered union all select claim_token from claimed`.compile(db),
+    sql`select claim_token from ${sql.raw(IDEMPOTENCY_BATCH_FUNCTION)}(${value('claims')}::json,
+  ${value('answer:accountId')}::text[], ${value('answer:mode')}::text[], ${value('answer:keyKind')}::text[], ${value('answer:key')}::text[],
+  ${value('answer:claimToken')}::text[], ${value('answer:responseStatus')}::int[], ${value('answer:responseHeaders')}::text[],
+  ${value('answer:responseBody')}::text[]) as claim_token`.compile(db),
 }));
 
 const ANSWER_COLUMNS: (keyof AnswerValues & string)[] = ['accountId', 'mode', 'keyKind', 'key', 'claimToken', 'responseStatus', 'responseHeaders', 'responseBody'];

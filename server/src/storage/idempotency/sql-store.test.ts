@@ -150,8 +150,10 @@ forEachEngine('Idempotency store', (engine) => {
       expect(writer[second.key]).toBe(writer[twice.key]);
       expect(writer[answered.key]).toBe(writer[twice.key]);
       expect(writer[alone.key]).not.toBe(writer[twice.key]);
-      // The batch's commit was asynchronous; the connection's sessions stay synchronous.
+      // The batch's commit was asynchronous; the connection's sessions stay synchronous, and plan as before (the batch
+      // function's generic plans are its own: migration 0021).
       expect(await synchronousCommit(db)).toBe('on');
+      expect((await sql<{ mode: string }>`select current_setting('plan_cache_mode') as mode`.execute(db)).rows[0]?.mode).toBe('auto');
     });
   });
 

@@ -17,6 +17,7 @@ import { migration0017PaymentIndexes } from './0017-payment-indexes';
 import { migration0018IdempotencyIdsTime } from './0018-idempotency-ids-time';
 import { migration0019KeyLookupNotify } from './0019-key-lookup-notify';
 import { migration0020AccountIdWithoutForeignKeys } from './0020-account-id-without-foreign-keys';
+import { migration0021IdempotencyBatchFunction } from './0021-idempotency-batch-function';
 
 /** In-code migrations, in order. File names sort; Kysely applies them by name. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0018_idempotency_ids_time': migration0018IdempotencyIdsTime,
   '0019_key_lookup_notify': migration0019KeyLookupNotify,
   '0020_account_id_without_foreign_keys': migration0020AccountIdWithoutForeignKeys,
+  '0021_idempotency_batch_function': migration0021IdempotencyBatchFunction,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
