@@ -13,8 +13,8 @@
  *
  * BENCH_OPEN_LOOP=<payments/s>|half switches the rounds to the open loop of the bench's half-load figure (whole
  * payments started at a fixed rate, timed from their scheduled start; `half` is half of A's closed-loop peak taken
- * after the warm-up). Each round also runs the same client at the same rate against the bare Hono handler, the
- * client's own tail on this machine. Prints each round's p50 / p90 / p99 / max, each server's CPU per call (main
+ * after the warm-up; `keyed` applies as in the closed loop). Each round also runs the same client at the same rate
+ * against the bare Hono handler, the client's own tail on this machine. Prints each round's p50 / p90 / p99 / max, each server's CPU per call (main
  * thread, all threads; /proc) and RSS, the medians of p99 (B/A, and each build's over the bare handler's), of max
  * and of CPU per call (B/A: at a fixed rate, the steadiest measure of a change's cost on a shared machine), and the
  * RSS after the rounds. BENCH_SERVER_FLAGS adds node flags to both servers (e.g. --trace-gc),
@@ -151,7 +151,7 @@ async function openLoopRounds(rateArg: string): Promise<void> {
         const pid = which === 2 ? undefined : servers[which]!.child.pid!;
         const before = pid === undefined ? undefined : { main: mainThreadCpuMs(pid), all: processCpuMs(pid) };
         const url = which === 2 ? bare.url : servers[which]!.baseUrl;
-        const latency = await openLoopPayments(url, FIXED_SECRET_KEY, rate, seconds);
+        const latency = await openLoopPayments(url, FIXED_SECRET_KEY, rate, seconds, { idempotency: which !== 2 && keyedFor(which) });
         latencies[which]!.push(latency);
         let shown = '';
         if (pid !== undefined && before !== undefined) {

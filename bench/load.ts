@@ -109,11 +109,19 @@ export const OPEN_LOOP_WARMUP_PAYMENTS = (perSecond: number) => Math.floor(perSe
  * answers the same two calls, so the same client against it at the same rate is the client's own share of the tail
  * (its timer and sockets on the cores it shares with the server).
  */
-export async function openLoopPayments(baseUrl: string, apiKey: string, perSecond: number, seconds: number): Promise<PaymentLatency> {
+export async function openLoopPayments(
+  baseUrl: string,
+  apiKey: string,
+  perSecond: number,
+  seconds: number,
+  options: { idempotency?: boolean } = {},
+): Promise<PaymentLatency> {
   const url = new URL(baseUrl);
   const agent = new Agent({ keepAlive: true, maxSockets: OPEN_LOOP_SOCKETS, scheduling: 'fifo' });
-  const headers = { 'api-key': apiKey, 'content-type': 'application/json' };
-  const post = (path: string, body: string) => postJson(agent, url, path, headers, body);
+  const headers: Record<string, string> = { 'api-key': apiKey, 'content-type': 'application/json' };
+  // With a fresh Idempotency-Key on every call when asked (bench/ab.ts keyed rounds).
+  const post = (path: string, body: string) =>
+    postJson(agent, url, path, options.idempotency ? { ...headers, 'idempotency-key': randomUUID() } : headers, body);
   const latencies: number[] = [];
   let errors = 0;
   const warmup = OPEN_LOOP_WARMUP_PAYMENTS(perSecond);

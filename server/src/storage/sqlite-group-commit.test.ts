@@ -265,6 +265,29 @@ describe('SQLite group commit', () => {
     }
   });
 
+  test('NO_DURABLE_WAIT starts no sync before its turn ends: the transaction that follows it in that turn shares one', async () => {
+    const s = await heldSyncStore();
+    try {
+      const syncsBefore = s.group.syncs;
+      let done = false;
+      // The claim, then at once the operation it guards, as the Idempotency-Key middleware runs them.
+      const operation = noWait(s.db, 'claim')
+        .then(() => s.held.transaction((tx) => tx.railLedger.rememberRailAnswer(key('operation'), { kind: 'pending' }, new Date())))
+        .then(() => (done = true));
+      await s.turns(10);
+      // One sync, started once the operation's batch had committed (its own sync first, the operation's COMMIT
+      // waiting behind it, would have needed two).
+      expect(s.pending.length).toBe(1);
+      expect([s.seen('claim'), s.seen('operation'), done]).toEqual([1, 1, false]);
+      s.pending.shift()!.resolve();
+      await operation;
+      expect(s.group.syncs - syncsBefore).toBe(1);
+      expect(s.pending.length).toBe(0);
+    } finally {
+      await s.close();
+    }
+  });
+
   test('NO_DURABLE_WAIT: a failed sync rejects writtenSoFarDurable', async () => {
     const s = await heldSyncStore();
     try {

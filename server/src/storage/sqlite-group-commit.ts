@@ -160,6 +160,8 @@ export class SqliteGroupCommit {
     setImmediate(() => {
       this.#flushScheduled = false;
       this.flush();
+      // What autocommitted without waiting (released) and found no batch to commit with.
+      this.#startSync();
     });
   }
 
@@ -208,7 +210,11 @@ export class SqliteGroupCommit {
     const id = this.#batchId;
     this.#batchId += 1;
     this.#committedThrough = id;
-    this.#startSync();
+    // Nobody waits for a write marked NO_DURABLE_WAIT (the Idempotency-Key claim): its sync starts at the end of this
+    // turn of the event loop, once what followed it in the same turn (the operation the claim guards) has committed,
+    // so that one sync covers both instead of the operation's COMMIT waiting behind the claim's own sync.
+    if (waits) this.#startSync();
+    else this.#scheduleFlush();
     return waits ? id : undefined;
   }
 

@@ -85,6 +85,8 @@ forEachEngine('Idempotency store', (engine) => {
       const completed = store.complete(record, record.key, record.claimToken, answer).then((stored) => ({ stored }));
       const waited = new Promise((resolve) => setTimeout(() => resolve('still waiting'), 1_000));
       expect(await Promise.race([completed, waited])).toEqual({ stored: true });
+      // Their sync starts at the end of the event loop's turn (after what follows them in that turn) and is held.
+      await new Promise((resolve) => setImmediate(resolve));
       expect(heldSyncs()).toBeGreaterThanOrEqual(1);
       expect(await Promise.race([durable, Promise.resolve('not durable')])).toBe('not durable');
       // A repeat (on the connection, as the server's requests share its one) finds the answer.
