@@ -122,14 +122,21 @@ test('the npm loader with a wrong integrity rejects with LoadError failed_to_loa
 
 test('the browser gets the runtime, the frame document and its scripts compressed (br or gzip, as it asks), with Vary: Accept-Encoding', async ({ page }) => {
   const served = new Map<string, { encoding?: string; vary?: string }>();
-  page.on('response', async (response) => {
+  // Each response's headers are read asynchronously: all of them are awaited before the check, or a script the page
+  // has already run could still be missing from `served`.
+  const recording: Promise<void>[] = [];
+  page.on('response', (response) => {
     const url = new URL(response.url());
     if (url.origin !== E2E.jsUrl || response.status() !== 200) return;
-    const headers = await response.allHeaders();
-    served.set(url.pathname, { encoding: headers['content-encoding'], vary: headers['vary'] });
+    recording.push(
+      response.allHeaders().then((headers) => {
+        served.set(url.pathname, { encoding: headers['content-encoding'], vary: headers['vary'] });
+      }),
+    );
   });
   await page.goto('/checkout.html');
   await expect(page.locator('#pay')).toBeEnabled({ timeout: 15_000 });
+  await Promise.all(recording);
   const paths = [...served.keys()];
   expect(paths).toEqual(expect.arrayContaining(['/v1/', '/frame/']));
   expect(paths.some((path) => /^\/frame\/assets\/.+\.js$/.test(path))).toBe(true);
