@@ -14,12 +14,12 @@
  * BENCH_OPEN_LOOP=<payments/s>|half switches the rounds to the open loop of the bench's half-load figure (whole
  * payments started at a fixed rate, timed from their scheduled start; `half` is half of A's closed-loop peak taken
  * after the warm-up; `keyed` applies as in the closed loop). Each round also runs the same client at the same rate
- * against the bare Hono handler, the client's own tail on this machine. Prints each round's p50 / p90 / p99 / max, each server's CPU per call (main
- * thread, all threads; /proc) and RSS, the medians of p99 (B/A, and each build's over the bare handler's), of max
- * and of CPU per call (B/A: at a fixed rate, the steadiest measure of a change's cost on a shared machine), and the
- * RSS after the rounds. BENCH_SERVER_FLAGS adds node flags to both servers (e.g. --trace-gc),
- * BENCH_SERVER_FLAGS_A / BENCH_SERVER_FLAGS_B to one (the same build with and without a V8 flag); BENCH_ENV_A /
- * BENCH_ENV_B (`NAME=value ...`) set one server's environment (RAIL_PG_ANALYZE=off, say).
+ * against the bare Hono handler, the client's own tail on this machine. Prints each round's p50 / p90 / p99 / max,
+ * each server's CPU per call (main thread, all threads; /proc) and RSS, the medians of p99 (B/A, and each build's
+ * over the bare handler's), of max and of CPU per call (B/A: at a fixed rate, the steadiest measure of a change's
+ * cost on a shared machine), and the RSS after the rounds. BENCH_SERVER_FLAGS adds node flags to both servers (e.g.
+ * --trace-gc), BENCH_SERVER_FLAGS_A / BENCH_SERVER_FLAGS_B to one (the same build with and without a V8 flag);
+ * BENCH_ENV_A / BENCH_ENV_B (`NAME=value ...`) set one server's environment (RAIL_PG_ANALYZE=off, say).
  */
 import { FIXED_SECRET_KEY } from '../server/src/test-support/server-process';
 import { OPEN_LOOP_WARMUP_PAYMENTS, openLoopPayments, runChain, startBareHandler, type ChainResult, type PaymentLatency } from './load';

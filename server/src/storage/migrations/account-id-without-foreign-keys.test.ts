@@ -8,6 +8,7 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { apiRequest, expectOk } from '../../test-support/api-assertions';
 import { createHarness, postgresReachable, type Harness } from '../../test-support/harness';
 
 const postgres = await postgresReachable();
@@ -22,11 +23,7 @@ describe.skipIf(!postgres)('account_id without foreign keys on PostgreSQL', () =
   });
 
   const post = (path: string, body: unknown, idempotencyKey: string) =>
-    h.app.request(path, {
-      method: 'POST',
-      headers: { 'api-key': h.secretKey, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
-      body: JSON.stringify(body),
-    });
+    apiRequest(h, 'POST', path, { body, headers: { 'idempotency-key': idempotencyKey } });
 
   test('no foreign key references accounts; those between an account’s own rows stay', async () => {
     const { rows } = await sql<{ child: string; parent: string }>`select conrelid::regclass::text as child, confrelid::regclass::text as parent
@@ -43,12 +40,9 @@ describe.skipIf(!postgres)('account_id without foreign keys on PostgreSQL', () =
       const locked = await holder.query('select account_id from accounts where account_id = $1 for update', [h.boot.account.accountId]);
       expect(locked.rowCount).toBe(1);
       const payment = (async () => {
-        const created = await post('/payments', { amount: 2500, currency: 'INR', payment_method_data: { upi: { upi_collect: { vpa_id: 'success@upi' } } } }, 'fk-create');
-        expect(created.status).toBe(200);
-        const { payment_id: paymentId } = (await created.json()) as { payment_id: string };
-        const confirmed = await post(`/payments/${paymentId}/confirm`, {}, 'fk-confirm');
-        expect(confirmed.status).toBe(200);
-        return ((await confirmed.json()) as { status: string }).status;
+        const body = { amount: 2500, currency: 'INR', payment_method_data: { upi: { upi_collect: { vpa_id: 'success@upi' } } } };
+        const { payment_id: paymentId } = await expectOk<{ payment_id: string }>(await post('/payments', body, 'fk-create'));
+        return (await expectOk<{ status: string }>(await post(`/payments/${paymentId}/confirm`, {}, 'fk-confirm'))).status;
       })();
       const waited = new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), 5_000).unref());
       expect(await Promise.race([payment, waited])).toBe('succeeded');
