@@ -18,7 +18,8 @@
 // The index keeps some 2 MB and takes 30-80 ms to build (most of it parsing the map's JSON), a lookup 1-2 µs.
 //
 // The server process runs without V8's allocation-site pretenuring (SERVER_V8_START_FLAGS, set before the bundle is
-// compiled), and gets a fixed growth factor for V8's old generation (SERVER_V8_FLAGS), once it has started.
+// compiled), except while the bundle's top level runs (SERVER_V8_EVALUATION_FLAGS), and gets a fixed growth factor
+// for V8's old generation (SERVER_V8_FLAGS), once it has started.
 import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
@@ -50,6 +51,19 @@ export const SERVER_V8_FLAGS = ['--heap-growing-percent=45'];
  * main-thread CPU per call, 0.87x for the whole process (V8's helper threads mark and sweep), and 0.65x the p99.
  */
 export const SERVER_V8_START_FLAGS = ['--no-allocation-site-pretenuring'];
+
+/**
+ * V8 flags set while the bundle's top level runs, and reverted to SERVER_V8_START_FLAGS as soon as it returns. That
+ * run builds the objects the server keeps for its life (some 2,600 zod schemas, the routes): pretenuring suits
+ * those sites, whose objects do all survive, and V8 soon allocates them straight in the old generation instead of
+ * copying them through the young one at each scavenge. The run is synchronous: it returns before the event loop can
+ * hand the server a request, so no site is pretenured on a request's account (what SERVER_V8_START_FLAGS is about). Against pretenuring off
+ * throughout, in alternating restarts: 0.94-0.95x the CPU to the first 200 and 0.96-0.98x its wall time, the same
+ * RSS; under load, the same number of full collections per call (docs/benchmarks-reading.md, sixteenth session).
+ * The bundle is compiled before they are set, and the code cache written after they are reverted: V8 stamps a cache
+ * with a hash of the flags, and both stamps are SERVER_V8_START_FLAGS's.
+ */
+export const SERVER_V8_EVALUATION_FLAGS = ['--allocation-site-pretenuring'];
 
 /**
  * The flags are set a second after the launch, once the start is over: a fixed factor makes V8 collect the old
@@ -86,7 +100,12 @@ export function runBundle(bundlePath, bundleHash) {
   if (writeCache !== undefined) process.once('exit', writeCache);
   mapStackTraces(bundlePath);
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, createRequire(bundlePath), module, bundlePath, dirname(bundlePath));
+  for (const flag of SERVER_V8_EVALUATION_FLAGS) setFlagsFromString(flag);
+  try {
+    script.runInThisContext()(module.exports, createRequire(bundlePath), module, bundlePath, dirname(bundlePath));
+  } finally {
+    for (const flag of SERVER_V8_START_FLAGS) setFlagsFromString(flag);
+  }
   return module.exports;
 }
 

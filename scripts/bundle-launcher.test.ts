@@ -56,7 +56,7 @@ describe('bundle-launcher', () => {
     expect(caches()).toEqual(written);
   });
 
-  test('sets the start flags before the bundle runs, and the server V8 flags a second after the launch', () => {
+  test('sets the start flags before the bundle runs, the evaluation flags while it runs, and the server V8 flags a second after the launch', () => {
     // Records each v8.setFlagsFromString call on stdout (syncBuiltinESMExports hands the launcher's ES import the spy).
     const spy = join(dir, 'flags-spy.cjs');
     writeFileSync(
@@ -64,10 +64,16 @@ describe('bundle-launcher', () => {
       "const v8 = require('node:v8'); const set = v8.setFlagsFromString; v8.setFlagsFromString = (flags) => { process.stdout.write(`v8 flags: ${flags}\\n`); set(flags); }; require('node:module').syncBuiltinESMExports();\n",
     );
     // A process that ends within the second never sets the server flags; one that runs on sets them once, after its
-    // start. The start flags come before the bundle's first line runs.
-    const start = 'v8 flags: --no-allocation-site-pretenuring\n';
-    expect(execFileSync(process.execPath, ['-r', spy, launcher], { encoding: 'utf8' })).toBe(`${start}ran from its own file\n`);
-    expect(execFileSync(process.execPath, ['-r', spy, launcher, 'stay'], { encoding: 'utf8' })).toBe(`${start}ran from its own file\nv8 flags: --heap-growing-percent=45\nleft\n`);
+    // start. Pretenuring is off before the bundle is compiled, on while its top level runs, and off again when it
+    // returns: before anything the bundle scheduled (its timer) runs.
+    const evaluated = [
+      'v8 flags: --no-allocation-site-pretenuring',
+      'v8 flags: --allocation-site-pretenuring',
+      'ran from its own file',
+      'v8 flags: --no-allocation-site-pretenuring',
+    ].join('\n');
+    expect(execFileSync(process.execPath, ['-r', spy, launcher], { encoding: 'utf8' })).toBe(`${evaluated}\n`);
+    expect(execFileSync(process.execPath, ['-r', spy, launcher, 'stay'], { encoding: 'utf8' })).toBe(`${evaluated}\nv8 flags: --heap-growing-percent=45\nleft\n`);
   });
 
   test('a process that ran long enough to set the V8 flags leaves a code cache the next start accepts', () => {
