@@ -57,9 +57,10 @@ export const SERVER_V8_START_FLAGS = ['--no-allocation-site-pretenuring'];
  * run builds the objects the server keeps for its life (some 2,600 zod schemas, the routes): pretenuring suits
  * those sites, whose objects do all survive, and V8 soon allocates them straight in the old generation instead of
  * copying them through the young one at each scavenge. The run is synchronous: it returns before the event loop can
- * hand the server a request, so no site is pretenured on a request's account (what SERVER_V8_START_FLAGS is about). Against pretenuring off
- * throughout, in alternating restarts: 0.94-0.95x the CPU to the first 200 and 0.96-0.98x its wall time, the same
- * RSS; under load, the same number of full collections per call (docs/benchmarks-reading.md, sixteenth session).
+ * hand the server a request, so no site is pretenured on a request's account (what SERVER_V8_START_FLAGS is about).
+ * Against pretenuring off throughout, four A/Bs of 16-30 alternating restarts each gave 0.94-0.98x the CPU to the
+ * first 200 and 0.92-0.99x its wall time, the same RSS, and under load the same number of full collections per call;
+ * the start's own GC time (--trace-gc) did not differ measurably (docs/benchmarks-reading.md, sixteenth session).
  * The bundle is compiled before they are set, and the code cache written after they are reverted: V8 stamps a cache
  * with a hash of the flags, and both stamps are SERVER_V8_START_FLAGS's.
  */
