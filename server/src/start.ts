@@ -28,7 +28,7 @@ import { billingProcessorTick } from './core/subscriptions/subscription-operatio
 import { wipeExpiredVaultTokens } from './core/vault/wipe-expired-vault-tokens';
 import type { Config } from './config';
 import { answerClientErrors } from './http/client-errors';
-import { readRuntimeManifest } from './http/js-app';
+import { RuntimeBuild } from './http/js-app';
 import { RateLimiter } from './http/rate-limit';
 import type { Logger } from './logger';
 import { loadOrCreateVaultKey, VAULT_KEY_FILE } from './vault/vault-cipher';
@@ -163,8 +163,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 
   let ready = false;
   const isReady = () => ready;
-  // Made first: it starts reading, hashing and compressing (on the thread pool) the runtime and the frame, which
-  // then overlaps opening, migrating and bootstrapping the store instead of following it.
+  // Made first: it starts reading, hashing and compressing (on the thread pool) the runtime, its archived releases
+  // and the frame, which then overlaps opening, migrating and bootstrapping the store instead of following it. The
+  // banner waits only for the runtime script (runtime.current()), not for the releases or the frame.
+  const runtime = new RuntimeBuild({ logger, distDir: options.distDir, publicJsUrl });
   const js = createJsApp({
     logger,
     distDir: options.distDir,
@@ -172,6 +174,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     publicJsUrl,
     frameAncestors: frameAncestors(config, publicBaseUrl),
     isReady,
+    runtime,
   });
 
   let composed: Awaited<ReturnType<typeof compose>>;
@@ -296,13 +299,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         }, SECURITY_EMAIL_INTERVAL_MS);
   mail?.unref();
 
-  const runtimeManifest = await readRuntimeManifest(js);
+  const pinnedRuntime = await runtime.current();
   const banner = [
     `  base_url              ${publicBaseUrl}`,
     `  js_url                ${publicJsUrl}`,
-    ...(runtimeManifest === undefined
+    ...(pinnedRuntime === undefined
       ? ['  pinned runtime        (not built: run npm run build)']
-      : [`  pinned runtime        ${runtimeManifest.runtime.src}`, `  runtime integrity     ${runtimeManifest.runtime.integrity}`]),
+      : [`  pinned runtime        ${pinnedRuntime.src}`, `  runtime integrity     ${pinnedRuntime.integrity}`]),
     `  store                 ${engine === 'sqlite' ? `SQLite ${join(config.dataDir, 'rail.sqlite')}` : 'PostgreSQL (DATABASE_URL)'}`,
     `  test secret key       ${boot.testSecretKey}`,
     `  test publishable key  ${boot.testPublishableKey}`,

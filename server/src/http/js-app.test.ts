@@ -6,7 +6,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { describe, expect, test } from 'vitest';
 import { createLogger } from '../logger';
 import type { RuntimeManifest } from '../../../protocol/runtime-manifest';
-import { API_BASE_URL_PLACEHOLDER, RELEASES_DIR, createJsApp, frameCsp, inlineScriptHashes, readRuntimeManifest } from './js-app';
+import { API_BASE_URL_PLACEHOLDER, RELEASES_DIR, RuntimeBuild, createJsApp, frameCsp, inlineScriptHashes, readRuntimeManifest } from './js-app';
 
 const ANCESTORS = ['https://shop.example.com', 'http://localhost:*', 'http://127.0.0.1:*'];
 const JS_URL = 'https://js.example.com';
@@ -184,6 +184,22 @@ describe('js listener', () => {
     const response = await js.request(`/v1/rail.${claimed.hash}.js`);
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ error: { code: 'ERR_2006' } });
+  });
+
+  test("the build's current script is pinned without reading the releases; the app serves that same build", async () => {
+    const dist = makeDist();
+    const claimed = digestOf('window.Rail=function(){/* what was released */};');
+    addRelease(dist, 'window.Rail=function(){/* tampered */};', '2026-11-02', claimed);
+    const logged: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => logged.push(line) });
+    const build = new RuntimeBuild({ logger, distDir: dist, publicJsUrl: JS_URL });
+    const current = await build.current();
+    expect(current).toEqual({ src: `${JS_URL}/v1/rail.${digestOf(RUNTIME).hash}.js`, integrity: digestOf(RUNTIME).integrity });
+    // The tampered release is only found out by what reads the releases.
+    expect(logged).toEqual([]);
+    const js = createJsApp({ logger, distDir: dist, publicBaseUrl: 'https://api.example.com', publicJsUrl: JS_URL, frameAncestors: ANCESTORS, runtime: build });
+    expect(await readRuntimeManifest(js)).toEqual({ runtime: current, releases: [] });
+    expect(logged.some((line) => line.includes('runtime release is missing or its bytes do not match'))).toBe(true);
   });
 
   test('a malformed releases index serves the current build and no release', async () => {

@@ -35,6 +35,8 @@ export interface JsAppDeps {
   /** CSP frame-ancestors sources allowed to embed the frame. */
   frameAncestors: readonly string[];
   isReady?: () => boolean;
+  /** The runtime build to serve; made from distDir and publicJsUrl when absent. */
+  runtime?: RuntimeBuild;
 }
 
 /** The runtime as this server serves it, with its content-addressed file name and manifest, derived once per load. */
@@ -146,10 +148,60 @@ export function inlineScriptHashes(html: string): string[] {
   return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => `'sha256-${createHash('sha256').update(match[1]!).digest('base64')}'`);
 }
 
+/**
+ * The runtime build a server serves: the script of dist/runtime/rail.js, as built (its precompressed siblings are
+ * served too, and its hash is the build's on every deployment), and the archived releases staged beside it. Each is
+ * read once; a missing build is looked for again on the next call.
+ */
+export class RuntimeBuild {
+  readonly #script: CachedFile;
+  #pinned: PinnedRuntime | undefined;
+
+  constructor(private readonly deps: Pick<JsAppDeps, 'distDir' | 'publicJsUrl' | 'logger'>) {
+    this.#script = new CachedFile([join(deps.distDir, 'runtime', 'rail.js')]);
+  }
+
+  /**
+   * The current script's pinned URL and integrity, or undefined while it is not built. Only the script is read for
+   * it, so the startup banner that prints them waits for neither the archived releases nor the frame (on SQLite that
+   * wait was 0.93x of a restart's wall time and CPU: docs/benchmarks-reading.md, seventeenth session).
+   */
+  async current(): Promise<RuntimeManifest['runtime'] | undefined> {
+    const file = await this.#script.get();
+    return file === undefined ? undefined : this.#pin(file);
+  }
+
+  /** The script with its manifest and the archived releases, or undefined while the script is not built. */
+  async pinned(): Promise<PinnedRuntime | undefined> {
+    if (this.#pinned) return this.#pinned;
+    const file = await this.#script.get();
+    if (file === undefined) return undefined;
+    const archived = await loadReleases(join(this.deps.distDir, RELEASES_DIR), this.deps.logger);
+    const releases: RuntimeRelease[] = archived.map(({ entry }) => ({
+      src: `${this.deps.publicJsUrl}/v1/rail.${entry.hash}.js`,
+      integrity: entry.integrity,
+      released: entry.released,
+    }));
+    const manifest: RuntimeManifest = { runtime: this.#pin(file), releases };
+    this.#pinned = {
+      file,
+      fileName: scriptFileName(file),
+      manifestJson: JSON.stringify(manifest),
+      releases: new Map(archived.map(({ entry, file: bytes }) => [`rail.${entry.hash}.js`, bytes])),
+    };
+    return this.#pinned;
+  }
+
+  #pin(file: LoadedFile): RuntimeManifest['runtime'] {
+    return { src: `${this.deps.publicJsUrl}/v1/${scriptFileName(file)}`, integrity: file.integrity };
+  }
+}
+
+const scriptFileName = (file: LoadedFile) => `rail.${file.contentHash}.js`;
+
 export function createJsApp(deps: JsAppDeps): Hono {
   const app = new Hono();
-  // As built: its precompressed siblings are served too, and its hash is the build's on every deployment.
-  const runtime = new CachedFile([join(deps.distDir, 'runtime', 'rail.js')]);
+  const runtime = deps.runtime ?? new RuntimeBuild(deps);
   const frameHtml = new CachedFile([join(deps.distDir, 'frame', 'index.html')], { [API_BASE_URL_PLACEHOLDER]: escapeAttribute(deps.publicBaseUrl) });
   const configJson = JSON.stringify({ api_base_url: deps.publicBaseUrl } satisfies RuntimeConfig);
   // The frame's CSP names its document's inline scripts, so it is derived from the loaded document (once).
@@ -158,27 +210,7 @@ export function createJsApp(deps: JsAppDeps): Hono {
     if (frameDocumentCsp?.file !== file) frameDocumentCsp = { file, csp: frameCsp(deps.frameAncestors, inlineScriptHashes(new TextDecoder().decode(file.body))) };
     return frameDocumentCsp.csp;
   };
-  let pinned: PinnedRuntime | undefined;
-  const pinnedRuntime = async (): Promise<PinnedRuntime | undefined> => {
-    if (pinned) return pinned;
-    const file = await runtime.get();
-    if (file === undefined) return undefined;
-    const fileName = `rail.${file.contentHash}.js`;
-    const archived = await loadReleases(join(deps.distDir, RELEASES_DIR), deps.logger);
-    const releases: RuntimeRelease[] = archived.map(({ entry }) => ({
-      src: `${deps.publicJsUrl}/v1/rail.${entry.hash}.js`,
-      integrity: entry.integrity,
-      released: entry.released,
-    }));
-    const manifest: RuntimeManifest = { runtime: { src: `${deps.publicJsUrl}/v1/${fileName}`, integrity: file.integrity }, releases };
-    pinned = {
-      file,
-      fileName,
-      manifestJson: JSON.stringify(manifest),
-      releases: new Map(archived.map(({ entry, file: bytes }) => [`rail.${entry.hash}.js`, bytes])),
-    };
-    return pinned;
-  };
+  const pinnedRuntime = () => runtime.pinned();
   // Load once at startup; a missing build is retried on request.
   void pinnedRuntime();
   void frameHtml.get();
