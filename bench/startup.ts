@@ -13,6 +13,9 @@
  * - `rail start`: the CLI of the built @rail/server (packages/server/dist/cli.js), restart;
  * - startRail() in a test process (bench/start-rail-probe.mjs): in process and as a child process, each on a fresh
  *   temporary store (a first boot, as every test run's); the call alone, and spawn-to-ready of the whole process;
+ * - page faults: each spawned start's minor page faults up to its first 200 (the memory it touched, page by page),
+ *   and what one fault costs this machine, measured in the same run: on a virtual machine a fault can cost 10 us or
+ *   more, and a start that builds its heap takes thousands, so the faults explain part of a start's CPU time;
  * - RSS (VmRSS): 500 ms after ready, and after a short closed-loop load (create+confirm). The goal's idle figure is
  *   bench/run.ts's, read after 15 s without a request (V8's memory reducer gives the start's garbage back by then).
  * Build first (`npm run build`). BENCH_STARTUP_ROUNDS (default 7). BENCH_STARTUP_BASELINE=<another built checkout>
@@ -25,7 +28,7 @@ import { join, resolve } from 'node:path';
 import { createTestDatabase, postgresReachable, type TestDatabase } from '../server/src/test-support/harness';
 import { FIXED_SECRET_KEY, freePort, railEnv, ROOT } from '../server/src/test-support/server-process';
 import { runChain } from './load';
-import { processCpuMs, rssMb } from './process-metrics';
+import { microsecondsPerFault, minorFaults, processCpuMs, rssMb } from './process-metrics';
 
 const ROUNDS = Number(process.env['BENCH_STARTUP_ROUNDS'] ?? 7);
 const BASELINE = process.env['BENCH_STARTUP_BASELINE'];
@@ -37,6 +40,8 @@ interface Started {
   ms: number;
   /** CPU time (user + system) the process used up to its first 200: what a loaded machine does not inflate. */
   cpuMs: number;
+  /** Minor page faults up to its first 200: the memory it touched, page by page. */
+  faults: number;
   stop(): Promise<void>;
 }
 
@@ -57,6 +62,7 @@ async function spawnUntilReady(args: string[], cwd: string, env: NodeJS.ProcessE
     port,
     ms,
     cpuMs: processCpuMs(child.pid!),
+    faults: minorFaults(child.pid!),
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
@@ -126,6 +132,10 @@ export interface StartupResult {
   ms: Record<string, number>;
   /** Medians of the CPU ms the starting process used, by measure. */
   cpuMs: Record<string, number>;
+  /** Medians of the minor page faults the starting process took, by measure (spawned processes only). */
+  faults: Record<string, number>;
+  /** What a minor page fault cost this machine in the same run (bench/process-metrics.ts microsecondsPerFault). */
+  usPerFault: number;
   /** MB, by process. */
   rss: Record<string, { idle: number; load?: number }>;
   baseline?: string;
@@ -138,11 +148,13 @@ async function idleRss(started: Started): Promise<number> {
 
 export async function startupBench(): Promise<StartupResult> {
   const samples = new Map<string, number[]>();
-  const note = (name: string, ms: number, cpuMs?: number) => {
+  const note = (name: string, ms: number, cpuMs?: number, faultCount?: number) => {
     samples.set(name, [...(samples.get(name) ?? []), ms]);
     if (cpuMs !== undefined) cpu.set(name, [...(cpu.get(name) ?? []), cpuMs]);
+    if (faultCount !== undefined) faults.set(name, [...(faults.get(name) ?? []), faultCount]);
   };
   const cpu = new Map<string, number[]>();
+  const faults = new Map<string, number[]>();
   const checkouts: [string, string][] = [['', ROOT], ...(BASELINE ? [[' (baseline)', resolve(BASELINE)] as [string, string]] : [])];
   const rss: StartupResult['rss'] = {};
   const dirs: string[] = [];
@@ -164,17 +176,17 @@ export async function startupBench(): Promise<StartupResult> {
     }
     for (let round = 0; round < ROUNDS; round += 1) {
       const bare = await startBare();
-      note('bare', bare.ms, bare.cpuMs);
+      note('bare', bare.ms, bare.cpuMs, bare.faults);
       if (round === 0) rss['bare Hono handler'] = { idle: await idleRss(bare) };
       await bare.stop();
       for (const [label, root] of checkouts) {
         const store = stores.get(label)!;
         const first = await startRail(root, 'main', tempDir());
-        note(`first${label}`, first.ms, first.cpuMs);
+        note(`first${label}`, first.ms, first.cpuMs, first.faults);
         await first.stop();
         // The store of round 0 is the one every later round restarts on (round 0's own start was a first boot).
         const restart = await startRail(root, 'main', store.main);
-        if (round > 0) note(`restart${label}`, restart.ms, restart.cpuMs);
+        if (round > 0) note(`restart${label}`, restart.ms, restart.cpuMs, restart.faults);
         if (round === ROUNDS - 1) {
           const idle = await idleRss(restart);
           await runChain(`http://127.0.0.1:${restart.port}`, { connections: 16, seconds: LOAD_SECONDS, apiKey: FIXED_SECRET_KEY });
@@ -185,16 +197,16 @@ export async function startupBench(): Promise<StartupResult> {
         if (databaseUrl !== undefined) {
           // Round 0's start is the database's first boot; the data directory only keeps the vault key and the test keys.
           const onPostgres = await startRail(root, 'main', store.postgres, databaseUrl);
-          if (round > 0) note(`restart postgres${label}`, onPostgres.ms, onPostgres.cpuMs);
+          if (round > 0) note(`restart postgres${label}`, onPostgres.ms, onPostgres.cpuMs, onPostgres.faults);
           await onPostgres.stop();
         }
         // As the throughput rows run it (and `npm start` did): Node reads an ES module bundle's source map at load.
         const mapped = await startRail(root, 'main with source maps', store.main);
-        note(`mapped${label}`, mapped.ms, mapped.cpuMs);
+        note(`mapped${label}`, mapped.ms, mapped.cpuMs, mapped.faults);
         if (round === ROUNDS - 1) rss[`server${label}, --enable-source-maps`] = { idle: await idleRss(mapped) };
         await mapped.stop();
         const cli = await startRail(root, 'cli', store.cli);
-        if (round > 0) note(`cli${label}`, cli.ms, cli.cpuMs);
+        if (round > 0) note(`cli${label}`, cli.ms, cli.cpuMs, cli.faults);
         if (round === ROUNDS - 1) rss[`rail start${label}`] = { idle: await idleRss(cli) };
         await cli.stop();
       }
@@ -215,19 +227,27 @@ export async function startupBench(): Promise<StartupResult> {
   }
   const ms = Object.fromEntries([...samples].map(([name, values]) => [name, median(values)]));
   const cpuMs = Object.fromEntries([...cpu].map(([name, values]) => [name, median(values)]));
-  return { rounds: ROUNDS, ms, cpuMs, rss, ...(BASELINE ? { baseline: BASELINE } : {}) };
+  const faultMedians = Object.fromEntries([...faults].map(([name, values]) => [name, median(values)]));
+  return { rounds: ROUNDS, ms, cpuMs, faults: faultMedians, usPerFault: microsecondsPerFault(), rss, ...(BASELINE ? { baseline: BASELINE } : {}) };
 }
 
 export function startupTable(result: StartupResult): string {
   const bare = result.ms['bare'] ?? Number.NaN;
   const bareCpu = result.cpuMs['bare'] ?? Number.NaN;
   const fixed = (value: number | undefined, digits = 0) => (value !== undefined && Number.isFinite(value) ? value.toFixed(digits) : '-');
-  const lines = ['| start-up to the first 200 (median) | ms | x bare Hono | CPU ms | CPU x bare Hono | goal |', '|---|---:|---:|---:|---:|---|'];
+  const bareFaults = result.faults['bare'] ?? Number.NaN;
+  const lines = [
+    '| start-up to the first 200 (median) | ms | x bare Hono | CPU ms | CPU x bare Hono | page faults | faults x bare Hono | faults x cost of one (ms) | goal |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+  ];
   const row = (name: string, key: string, goal = '') => {
     if (result.ms[key] === undefined) return;
     const cpuMs = result.cpuMs[key];
+    const faults = result.faults[key];
+    const faultColumns =
+      faults === undefined ? '| | | |' : `| ${fixed(faults)} | ${fixed(faults / bareFaults, 1)} | ${fixed((faults * result.usPerFault) / 1000)} |`;
     lines.push(
-      `| ${name} | ${fixed(result.ms[key])} | ${fixed((result.ms[key] as number) / bare, 1)} | ${fixed(cpuMs)} | ${cpuMs === undefined ? '' : fixed(cpuMs / bareCpu, 1)} | ${goal} |`,
+      `| ${name} | ${fixed(result.ms[key])} | ${fixed((result.ms[key] as number) / bare, 1)} | ${fixed(cpuMs)} | ${cpuMs === undefined ? '' : fixed(cpuMs / bareCpu, 1)} ${faultColumns} ${goal} |`,
     );
   };
   row('bare Hono handler (bench/bare-server.mjs), spawn to first 200', 'bare');
@@ -249,7 +269,7 @@ export function startupTable(result: StartupResult): string {
   }
   lines.push(
     '',
-    `${result.rounds} rounds, medians; restarts from the second round. CPU ms: user + system time of the starting process up to its first 200 (10 ms ticks; the in-process call: the test process's CPU during the call; the child-process call: the server process's), which a machine shared with other work inflates far less than wall time. After load: ${LOAD_SECONDS} s of create+confirm at 16 connections. ` +
+    `${result.rounds} rounds, medians; restarts from the second round. CPU ms: user + system time of the starting process up to its first 200 (10 ms ticks; the in-process call: the test process's CPU during the call; the child-process call: the server process's), which a machine shared with other work inflates far less than wall time. Page faults: the minor page faults of the starting process up to its first 200, each a page of memory touched for the first time; one cost ${fixed(result.usPerFault, 1)} us on this machine in this run (32 MB touched a page at a time, bench/process-metrics.ts), so the last column is about how much of the start went to them. After load: ${LOAD_SECONDS} s of create+confirm at 16 connections. ` +
       (result.baseline ? `Baseline: the checkout at ${result.baseline}, measured in the same rounds.` : ''),
   );
   return lines.join('\n');
