@@ -44,8 +44,8 @@ export interface CompositionOptions {
   ids: IdGenerator;
   /** Where the simulators' pages live (their URLs are in next_action). */
   publicBaseUrl: string;
-  /** The vault's AES-256-GCM key (32 bytes). */
-  vaultKey: Buffer;
+  /** The vault's AES-256-GCM key (32 bytes), or its read: the store opens and migrates meanwhile. */
+  vaultKey: Buffer | Promise<Buffer>;
   settings: AccountSettings;
   secretsFile: BootstrapSecretsFile;
   bootstrap?: Omit<BootstrapInput, 'settings'>;
@@ -82,13 +82,24 @@ export async function compose(options: CompositionOptions): Promise<Composition>
     ...(options.pgKeyLookups !== undefined ? { keyLookups: options.pgKeyLookups } : {}),
   });
   const store = new SqlStore(db, engine);
-  await store.migrate();
-  const cipher = new VaultCipher(options.vaultKey);
-  const operatorSecrets = new OperatorSecretBox(cipher);
-  const boot = await bootstrap(
-    { store, clock: options.clock, ids: options.ids, secretsFile: options.secretsFile, operatorSecrets },
-    { ...options.bootstrap, settings: options.settings },
-  );
+  let vaultKey: Buffer;
+  let cipher: VaultCipher;
+  let operatorSecrets: OperatorSecretBox;
+  let boot: Awaited<ReturnType<typeof bootstrap>>;
+  try {
+    await store.migrate();
+    vaultKey = await options.vaultKey;
+    cipher = new VaultCipher(vaultKey);
+    operatorSecrets = new OperatorSecretBox(cipher);
+    boot = await bootstrap(
+      { store, clock: options.clock, ids: options.ids, secretsFile: options.secretsFile, operatorSecrets },
+      { ...options.bootstrap, settings: options.settings },
+    );
+  } catch (error) {
+    // A start that fails leaves no connection open behind it (a pool would keep the process alive).
+    await store.close().catch(() => undefined);
+    throw error;
+  }
   // Test mode: the deterministic simulators (an account uses a rail only when its settings provision it). Live
   // mode: provider adapters need credentials (none wired yet), so live payments answer ERR_3010.
   // The simulators remember their answers in the database, as a rail would on its side, for crash recovery.
@@ -96,7 +107,7 @@ export async function compose(options: CompositionOptions): Promise<Composition>
     ids: options.ids,
     publicBaseUrl: options.publicBaseUrl,
     // A key of its own for the simulated PayPal order ids, derived from the vault key (every instance has it).
-    walletOrderKey: Buffer.from(hkdfSync('sha256', options.vaultKey, Buffer.alloc(0), 'rail simulator: wallet order ids', 32)),
+    walletOrderKey: Buffer.from(hkdfSync('sha256', vaultKey, Buffer.alloc(0), 'rail simulator: wallet order ids', 32)),
     ledger: store.railLedger,
     ...(options.simulatorFaults !== undefined ? { faults: options.simulatorFaults } : {}),
   });

@@ -179,8 +179,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 
   let composed: Awaited<ReturnType<typeof compose>>;
   try {
-    const vaultKey = await loadOrCreateVaultKey(config.vaultKey, config.dataDir);
-    if (vaultKey.source === 'generated') logger.warn(`generated a vault key in ${join(config.dataDir, VAULT_KEY_FILE)}; set RAIL_VAULT_KEY in production`);
+    // Read while the store opens and migrates (on PostgreSQL its first connection takes some 30 ms to open); compose
+    // awaits it before anything needs the key, and a failed read fails the start from there.
+    const vaultKey = loadOrCreateVaultKey(config.vaultKey, config.dataDir).then((loaded) => {
+      if (loaded.source === 'generated') logger.warn(`generated a vault key in ${join(config.dataDir, VAULT_KEY_FILE)}; set RAIL_VAULT_KEY in production`);
+      return loaded.key;
+    });
+    vaultKey.catch(() => undefined);
     composed = await compose({
       databaseUrl: config.databaseUrl,
       pgPreparedStatements: config.pgPreparedStatements,
@@ -191,7 +196,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       clock: systemClock,
       ids: cryptoIds,
       publicBaseUrl,
-      vaultKey: vaultKey.key,
+      vaultKey,
       settings: config.accountSettings,
       recovery: config.recovery,
       keys: config.keys,

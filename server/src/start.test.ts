@@ -1,0 +1,85 @@
+/**
+ * startServer() in process, around the vault key: it is read while the store opens and migrates, so a start whose
+ * key file is malformed fails after the store is open. Such a start rejects with the key's error, never as an
+ * unhandled rejection, and leaves no database connection behind it (on PostgreSQL a pooled connection would keep
+ * the process alive). A well-formed key file starts the server with that key.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { expect, test } from 'vitest';
+import { loadConfig } from './config';
+import { createLogger } from './logger';
+import { startServer } from './start';
+import { forEachEngine } from './test-support/engines';
+import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './test-support/harness';
+import { VAULT_KEY_FILE } from './vault/vault-cipher';
+
+/** Backends connected to the test database (PostgreSQL), once the count has settled at 0 or after 3 s. */
+async function backendsOn(database: TestDatabase): Promise<number> {
+  const name = new URL(database.databaseUrl!).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  try {
+    const deadline = Date.now() + 3000;
+    for (;;) {
+      const { rows } = await admin.query<{ count: string }>('select count(*) from pg_stat_activity where datname = $1', [name]);
+      const count = Number(rows[0]?.count);
+      if (count === 0 || Date.now() > deadline) return count;
+      await new Promise((resolveWait) => setTimeout(resolveWait, 50));
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
+forEachEngine('startServer and the vault key file', (engine) => {
+  async function withStart(vaultKeyFile: string, check: (start: ReturnType<typeof startServer>, database: TestDatabase) => Promise<void>) {
+    const database = await createTestDatabase(engine);
+    const dataDir = mkdtempSync(join(tmpdir(), 'rail-start-'));
+    const distDir = mkdtempSync(join(tmpdir(), 'rail-start-dist-'));
+    writeFileSync(join(dataDir, VAULT_KEY_FILE), vaultKeyFile);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const config = loadConfig({
+        RAIL_HOST: '127.0.0.1',
+        RAIL_PORT: '0',
+        RAIL_JS_PORT: '0',
+        RAIL_DATA_DIR: dataDir,
+        RAIL_LOG_LEVEL: 'silent',
+        RAIL_RATE_LIMITS: 'off',
+        DATABASE_URL: database.databaseUrl ?? '',
+      });
+      await check(startServer({ config, logger: createLogger('silent'), distDir, demoPagePaths: [] }), database);
+      // A rejection that nobody handled in time is reported on the next turns of the event loop.
+      await new Promise((resolveWait) => setTimeout(resolveWait, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(distDir, { recursive: true, force: true });
+    }
+  }
+
+  test('a malformed key file fails the start with its error and leaves no connection open', async () => {
+    await withStart('not a key\n', async (start, database) => {
+      await expect(start).rejects.toThrow(`${VAULT_KEY_FILE}: the vault key file`);
+      if (engine === 'postgres') expect(await backendsOn(database)).toBe(0);
+    });
+  });
+
+  test('a well-formed key file starts the server, which answers /health', async () => {
+    await withStart(`${Buffer.alloc(32, 7).toString('base64')}\n`, async (start) => {
+      const running = await start;
+      try {
+        expect((await fetch(`${running.baseUrl}/health`)).status).toBe(200);
+      } finally {
+        await running.stop();
+      }
+    });
+  });
+});
