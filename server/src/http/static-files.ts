@@ -102,15 +102,24 @@ function loadedFile(body: Uint8Array): LoadedFile {
 
 export class CachedFile {
   #loaded: LoadedFile | undefined;
+  /** The load in progress: callers meanwhile (the start's own, the first requests) share it. */
+  #loading: Promise<LoadedFile | undefined> | undefined;
 
   constructor(
     private readonly candidates: readonly string[],
     private readonly replacements: Readonly<Record<string, string>> = {},
   ) {}
 
-  /** The file's served bytes, or undefined when no candidate path exists (yet). */
-  async get(): Promise<LoadedFile | undefined> {
-    if (this.#loaded) return this.#loaded;
+  /** The file's served bytes, or undefined when no candidate path exists (yet: the next call looks again). */
+  get(): Promise<LoadedFile | undefined> {
+    if (this.#loaded) return Promise.resolve(this.#loaded);
+    this.#loading ??= this.#load().finally(() => {
+      this.#loading = undefined;
+    });
+    return this.#loading;
+  }
+
+  async #load(): Promise<LoadedFile | undefined> {
     for (const path of this.candidates) {
       let text: string;
       try {
