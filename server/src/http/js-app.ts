@@ -16,7 +16,7 @@ import type { RuntimeConfig, RuntimeManifest, RuntimeRelease } from '../../../pr
 import { ApiError } from '../core/shared/errors';
 import type { Logger } from '../logger';
 import { createErrorHandler, createNotFoundHandler, errorResponse } from './error-handler';
-import { CachedFile, contentTypeFor, loadBuiltFile, negotiateEncoding, safeSegments, type LoadedFile } from './static-files';
+import { CachedFile, contentTypeFor, loadBuiltFile, loadedOnce, negotiateEncoding, safeSegments, type LoadedFile } from './static-files';
 
 /** Placeholder in the built frame document (frame/index.html) that the server replaces with its public base_url. */
 export const API_BASE_URL_PLACEHOLDER = '__RAIL_API_BASE_URL__';
@@ -155,7 +155,6 @@ export function inlineScriptHashes(html: string): string[] {
  */
 export class RuntimeBuild {
   readonly #script: CachedFile;
-  #pinned: PinnedRuntime | undefined;
 
   constructor(private readonly deps: Pick<JsAppDeps, 'distDir' | 'publicJsUrl' | 'logger'>) {
     this.#script = new CachedFile([join(deps.distDir, 'runtime', 'rail.js')]);
@@ -163,8 +162,8 @@ export class RuntimeBuild {
 
   /**
    * The current script's pinned URL and integrity, or undefined while it is not built. Only the script is read for
-   * it, so the startup banner that prints them waits for neither the archived releases nor the frame (on SQLite that
-   * wait was 0.93x of a restart's wall time and CPU: docs/benchmarks-reading.md, seventeenth session).
+   * it, so the startup banner that prints them waits for neither the archived releases nor the frame (which took a
+   * SQLite restart to 0.94-0.95x its wall time: docs/benchmarks-reading.md, seventeenth session).
    */
   async current(): Promise<RuntimeManifest['runtime'] | undefined> {
     const file = await this.#script.get();
@@ -172,8 +171,9 @@ export class RuntimeBuild {
   }
 
   /** The script with its manifest and the archived releases, or undefined while the script is not built. */
-  async pinned(): Promise<PinnedRuntime | undefined> {
-    if (this.#pinned) return this.#pinned;
+  readonly pinned = loadedOnce(() => this.#loadPinned());
+
+  async #loadPinned(): Promise<PinnedRuntime | undefined> {
     const file = await this.#script.get();
     if (file === undefined) return undefined;
     const archived = await loadReleases(join(this.deps.distDir, RELEASES_DIR), this.deps.logger);
@@ -183,13 +183,12 @@ export class RuntimeBuild {
       released: entry.released,
     }));
     const manifest: RuntimeManifest = { runtime: this.#pin(file), releases };
-    this.#pinned = {
+    return {
       file,
       fileName: scriptFileName(file),
       manifestJson: JSON.stringify(manifest),
       releases: new Map(archived.map(({ entry, file: bytes }) => [`rail.${entry.hash}.js`, bytes])),
     };
-    return this.#pinned;
   }
 
   #pin(file: LoadedFile): RuntimeManifest['runtime'] {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { CachedFile } from './static-files';
+import { CachedFile, loadedOnce } from './static-files';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -33,5 +33,30 @@ describe('CachedFile', () => {
     writeFileSync(path, 'window.Rail=function(){};');
     const loaded = await file.get();
     expect(new TextDecoder().decode(loaded!.body)).toBe('window.Rail=function(){};');
+  });
+});
+
+describe('loadedOnce', () => {
+  test('runs the load once for concurrent callers, keeps its value, and runs it again after a failure or nothing', async () => {
+    const answers: (() => number | undefined)[] = [
+      () => {
+        throw new Error('not yet');
+      },
+      () => undefined,
+      () => 7,
+    ];
+    let runs = 0;
+    const get = loadedOnce(async () => {
+      const answer = answers[runs]!;
+      runs += 1;
+      return answer();
+    });
+    const failed = await Promise.allSettled([get(), get()]);
+    expect(failed.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect(runs).toBe(1);
+    expect(await get()).toBeUndefined();
+    expect(await Promise.all([get(), get()])).toEqual([7, 7]);
+    expect(await get()).toBe(7);
+    expect(runs).toBe(3);
   });
 });

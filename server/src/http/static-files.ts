@@ -100,24 +100,38 @@ function loadedFile(body: Uint8Array): LoadedFile {
   };
 }
 
-export class CachedFile {
-  #loaded: LoadedFile | undefined;
-  /** The load in progress: callers meanwhile (the start's own, the first requests) share it. */
-  #loading: Promise<LoadedFile | undefined> | undefined;
+/**
+ * `load`, run once and its value kept: callers while it runs (a start's own, the first requests) share that run,
+ * and a run that found nothing (undefined) or failed is tried again by the next call.
+ */
+export function loadedOnce<T>(load: () => Promise<T | undefined>): () => Promise<T | undefined> {
+  let loaded: T | undefined;
+  let loading: Promise<T | undefined> | undefined;
+  return () => {
+    if (loaded !== undefined) return Promise.resolve(loaded);
+    loading ??= load().then(
+      (value) => {
+        loading = undefined;
+        loaded = value;
+        return value;
+      },
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    );
+    return loading;
+  };
+}
 
+export class CachedFile {
   constructor(
     private readonly candidates: readonly string[],
     private readonly replacements: Readonly<Record<string, string>> = {},
   ) {}
 
   /** The file's served bytes, or undefined when no candidate path exists (yet: the next call looks again). */
-  get(): Promise<LoadedFile | undefined> {
-    if (this.#loaded) return Promise.resolve(this.#loaded);
-    this.#loading ??= this.#load().finally(() => {
-      this.#loading = undefined;
-    });
-    return this.#loading;
-  }
+  readonly get = loadedOnce(() => this.#load());
 
   async #load(): Promise<LoadedFile | undefined> {
     for (const path of this.candidates) {
@@ -132,8 +146,7 @@ export class CachedFile {
       const body = new TextEncoder().encode(text);
       // The build's precompressed bytes fit only when nothing was replaced.
       const encoded = (text === built ? await precompressed(path) : undefined) ?? (await compress(body));
-      this.#loaded = { ...loadedFile(body), encoded };
-      return this.#loaded;
+      return { ...loadedFile(body), encoded };
     }
     return undefined;
   }
