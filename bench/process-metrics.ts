@@ -8,10 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, railEnv, ROOT } from '../server/src/test-support/server-process';
 
+/** The fields of a /proc stat file after the command name (which may hold spaces): the state is field 0. */
+function statFields(path: string): string[] {
+  const stat = readFileSync(path, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 /** utime + stime of a /proc stat file, in ms (clock ticks of 10 ms). */
 function statCpuMs(path: string): number {
-  const stat = readFileSync(path, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const fields = statFields(path);
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
@@ -46,10 +51,7 @@ export function postgresCpuMs(): number {
  * Minor page faults a process has taken so far (Linux /proc): each is the kernel giving it a page of memory it had
  * not touched yet (or mapping one of a file already in the page cache).
  */
-export function minorFaults(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[7]);
-}
+export const minorFaults = (pid: number): number => Number(statFields(`/proc/${pid}/stat`)[7]);
 
 /**
  * What one minor page fault costs on this machine, in microseconds: the median of three passes that each touch 32 MB

@@ -71,6 +71,16 @@ export interface Composition {
   core: CoreDeps;
 }
 
+/** Runs `work` on the opened store; if it fails, the store is closed (a pool left open keeps the process alive). */
+async function closingOnFailure<T>(store: SqlStore, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    throw error;
+  }
+}
+
 export async function compose(options: CompositionOptions): Promise<Composition> {
   const { db, engine } = openDatabase({
     databaseUrl: options.databaseUrl,
@@ -82,24 +92,17 @@ export async function compose(options: CompositionOptions): Promise<Composition>
     ...(options.pgKeyLookups !== undefined ? { keyLookups: options.pgKeyLookups } : {}),
   });
   const store = new SqlStore(db, engine);
-  let vaultKey: Buffer;
-  let cipher: VaultCipher;
-  let operatorSecrets: OperatorSecretBox;
-  let boot: Awaited<ReturnType<typeof bootstrap>>;
-  try {
+  const { vaultKey, cipher, operatorSecrets, boot } = await closingOnFailure(store, async () => {
     await store.migrate();
-    vaultKey = await options.vaultKey;
-    cipher = new VaultCipher(vaultKey);
-    operatorSecrets = new OperatorSecretBox(cipher);
-    boot = await bootstrap(
+    const vaultKey = await options.vaultKey;
+    const cipher = new VaultCipher(vaultKey);
+    const operatorSecrets = new OperatorSecretBox(cipher);
+    const boot = await bootstrap(
       { store, clock: options.clock, ids: options.ids, secretsFile: options.secretsFile, operatorSecrets },
       { ...options.bootstrap, settings: options.settings },
     );
-  } catch (error) {
-    // A start that fails leaves no connection open behind it (a pool would keep the process alive).
-    await store.close().catch(() => undefined);
-    throw error;
-  }
+    return { vaultKey, cipher, operatorSecrets, boot };
+  });
   // Test mode: the deterministic simulators (an account uses a rail only when its settings provision it). Live
   // mode: provider adapters need credentials (none wired yet), so live payments answer ERR_3010.
   // The simulators remember their answers in the database, as a rail would on its side, for crash recovery.

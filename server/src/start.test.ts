@@ -7,30 +7,25 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { expect, test } from 'vitest';
 import { loadConfig } from './config';
 import { createLogger } from './logger';
 import { startServer } from './start';
 import { forEachEngine } from './test-support/engines';
-import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './test-support/harness';
+import { createTestDatabase, queryOnOwnClient, type TestDatabase } from './test-support/harness';
 import { VAULT_KEY_FILE } from './vault/vault-cipher';
 
-/** Backends connected to the test database (PostgreSQL), once the count has settled at 0 or after 3 s. */
+/** Other backends on the test database (PostgreSQL), once the count has settled at 0 or after 3 s. */
 async function backendsOn(database: TestDatabase): Promise<number> {
-  const name = new URL(database.databaseUrl!).pathname.slice(1);
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  try {
-    const deadline = Date.now() + 3000;
-    for (;;) {
-      const { rows } = await admin.query<{ count: string }>('select count(*) from pg_stat_activity where datname = $1', [name]);
-      const count = Number(rows[0]?.count);
-      if (count === 0 || Date.now() > deadline) return count;
-      await new Promise((resolveWait) => setTimeout(resolveWait, 50));
-    }
-  } finally {
-    await admin.end();
+  const deadline = Date.now() + 3000;
+  for (;;) {
+    const [row] = await queryOnOwnClient<{ count: string }>(
+      database,
+      'select count(*) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
+    const count = Number(row?.count);
+    if (count === 0 || Date.now() > deadline) return count;
+    await new Promise((resolveWait) => setTimeout(resolveWait, 50));
   }
 }
 

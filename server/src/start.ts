@@ -185,6 +185,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       if (loaded.source === 'generated') logger.warn(`generated a vault key in ${join(config.dataDir, VAULT_KEY_FILE)}; set RAIL_VAULT_KEY in production`);
       return loaded.key;
     });
+    // Until compose awaits it, a failed read must not count as an unhandled rejection.
     vaultKey.catch(() => undefined);
     composed = await compose({
       databaseUrl: config.databaseUrl,

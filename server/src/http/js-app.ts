@@ -209,9 +209,8 @@ export function createJsApp(deps: JsAppDeps): Hono {
     if (frameDocumentCsp?.file !== file) frameDocumentCsp = { file, csp: frameCsp(deps.frameAncestors, inlineScriptHashes(new TextDecoder().decode(file.body))) };
     return frameDocumentCsp.csp;
   };
-  const pinnedRuntime = () => runtime.pinned();
   // Load once at startup; a missing build is retried on request.
-  void pinnedRuntime();
+  void runtime.pinned();
   void frameHtml.get();
 
   app.get('/health', (c) =>
@@ -230,7 +229,7 @@ export function createJsApp(deps: JsAppDeps): Hono {
   };
   /** Runs `serve` with the loaded runtime, or answers ERR_5007 while it is not built. */
   const withRuntime = (serve: (c: Context, current: PinnedRuntime) => Response) => async (c: Context) => {
-    const current = await pinnedRuntime();
+    const current = await runtime.pinned();
     return current === undefined ? runtimeMiss(c, RUNTIME_NOT_BUILT()) : serve(c, current);
   };
 
