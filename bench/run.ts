@@ -18,7 +18,7 @@ import { FIXED_SECRET_KEY, freePort, railEnv, ROOT } from '../server/src/test-su
 import { fdatasyncLatency, openLoopPayments, runChain, startBareHandler, type ChainResult, type PaymentLatency } from './load';
 import { mountBench, mountTable } from './mount';
 import { startupBench, startupTable } from './startup';
-import { bootServer, mainThreadCpuMs, pgbenchTps, processCpuMs, rssMb, summarizeProfile, tempDir } from './process-metrics';
+import { bootServer, mainThreadCpuMs, pgbenchTps, PRODUCTION_ENV, PRODUCTION_NODE_FLAGS, processCpuMs, rssMb, summarizeProfile, tempDir } from './process-metrics';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 16);
@@ -30,9 +30,7 @@ const WARMUP_SECONDS = 2;
  * of two 8 MB semi-spaces instead of 16 MB, and two malloc arenas (the launcher maps stack traces itself;
  * --enable-source-maps does not apply to its bundle).
  */
-const SERVER_NODE_FLAGS = ['--max-semi-space-size=8'];
-const SERVER = [...SERVER_NODE_FLAGS, 'dist/server/main.js'];
-const SERVER_ENV = { MALLOC_ARENA_MAX: '2' };
+const SERVER = [...PRODUCTION_NODE_FLAGS, 'dist/server/main.js'];
 
 interface EngineResult {
   engine: 'SQLite' | 'PostgreSQL';
@@ -137,10 +135,10 @@ async function bareOpenLoop(perSecond: number): Promise<PaymentLatency> {
 async function measureEngine(engine: EngineResult['engine'], databaseUrl: string | undefined): Promise<EngineResult> {
   const data = tempDir('rail-bench-');
   try {
-    const first = await bootServer(SERVER, { dataDir: data.path, databaseUrl, env: SERVER_ENV });
+    const first = await bootServer(SERVER, { dataDir: data.path, databaseUrl, env: PRODUCTION_ENV });
     await first.stop();
     // Start-up as a deployment sees it: an existing store, the code already built.
-    const server = await bootServer(SERVER, { dataDir: data.path, databaseUrl, env: SERVER_ENV });
+    const server = await bootServer(SERVER, { dataDir: data.path, databaseUrl, env: PRODUCTION_ENV });
     try {
       await new Promise((resolveWait) => setTimeout(resolveWait, 500));
       const rssStartedMb = rssMb(server.child.pid!);
@@ -171,7 +169,7 @@ async function measureEngine(engine: EngineResult['engine'], databaseUrl: string
 /** A separate, shorter run with V8's CPU profiler on, so the throughput figures above are not perturbed. */
 async function profileUnderLoad(dataDir: string, databaseUrl: string | undefined): Promise<{ category: string; percent: number }[]> {
   const profiles = tempDir('rail-profile-');
-  const server = await bootServer(['--cpu-prof', `--cpu-prof-dir=${profiles.path}`, ...SERVER], { dataDir, databaseUrl, env: SERVER_ENV });
+  const server = await bootServer(['--cpu-prof', `--cpu-prof-dir=${profiles.path}`, ...SERVER], { dataDir, databaseUrl, env: PRODUCTION_ENV });
   try {
     await runChain(server.baseUrl, { connections: CONNECTIONS, seconds: Math.min(SECONDS, 5), apiKey: FIXED_SECRET_KEY });
   } finally {
@@ -199,7 +197,7 @@ async function scaleOutCurve(): Promise<ScaleOutPoint[]> {
   const data = tempDir('rail-bench-cluster-');
   try {
     // One process migrates and bootstraps first, so N processes start on a ready store.
-    await (await bootServer(SERVER, { dataDir: data.path, databaseUrl: database.databaseUrl, env: SERVER_ENV })).stop();
+    await (await bootServer(SERVER, { dataDir: data.path, databaseUrl: database.databaseUrl, env: PRODUCTION_ENV })).stop();
     const points: ScaleOutPoint[] = [];
     for (const processes of SCALE_OUT_PROCESSES) {
       const cluster = await startCluster(processes, data.path, database.databaseUrl!);
@@ -223,9 +221,9 @@ async function startCluster(processes: number, dataDir: string, databaseUrl: str
   const { spawn } = await import('node:child_process');
   const [port, jsPort] = [await freePort(), await freePort()];
   // The workers inherit the primary's node flags (cluster.fork) and environment.
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'bench/cluster-server.mjs'], {
+  const child = spawn(process.execPath, [...PRODUCTION_NODE_FLAGS, 'bench/cluster-server.mjs'], {
     cwd: ROOT,
-    env: { ...railEnv({ port, jsPort, dataDir, databaseUrl, logLevel: 'error' }), ...SERVER_ENV, RAIL_RATE_LIMITS: 'off', RAIL_BENCH_PROCESSES: String(processes) },
+    env: { ...railEnv({ port, jsPort, dataDir, databaseUrl, logLevel: 'error' }), ...PRODUCTION_ENV, RAIL_RATE_LIMITS: 'off', RAIL_BENCH_PROCESSES: String(processes) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));

@@ -4,10 +4,11 @@
  * Every start is timed from spawn (or from the call) to the first 200, ROUNDS rounds with the measures interleaved
  * so that each sees the same machine load; medians. The ratio base is the bare Hono handler
  * (bench/bare-server.mjs: the HTTP stack Rail runs on, with none of Rail's work) started in the same rounds.
- * - server: dist/server/main.js with plain node (production), SQLite; first boot (empty store: migrations,
- *   bootstrap, key and password hashing) and restart (the store exists), and the restart with
- *   --enable-source-maps (it was `npm start`'s flag: Node reads and keeps the 4 MB source map at load; on a build whose
- *   main.js runs the bundle through scripts/bundle-launcher.mjs it changes nothing, the launcher maps stacks itself);
+ * - server: dist/server/main.js with production's command line (docs/operations.md, as `npm start` runs it), SQLite;
+ *   first boot (empty store: migrations, bootstrap, key and password hashing) and restart (the store exists), and the
+ *   restart with --enable-source-maps (it was `npm start`'s flag: Node reads and keeps the 4 MB source map at load; on
+ *   a build whose main.js runs the bundle through scripts/bundle-launcher.mjs it changes nothing, the launcher maps
+ *   stacks itself);
  * - the same server on PostgreSQL (DATABASE_URL: a fresh database per checkout, created as bench/run.ts does, first
  *   booted in round 0), restart; skipped when PostgreSQL is not reachable;
  * - `rail start`: the CLI of the built @rail/server (packages/server/dist/cli.js), restart;
@@ -28,7 +29,7 @@ import { join, resolve } from 'node:path';
 import { createTestDatabase, postgresReachable, type TestDatabase } from '../server/src/test-support/harness';
 import { FIXED_SECRET_KEY, freePort, railEnv, ROOT } from '../server/src/test-support/server-process';
 import { runChain } from './load';
-import { microsecondsPerFault, minorFaults, processCpuMs, rssMb } from './process-metrics';
+import { microsecondsPerFault, minorFaults, processCpuMs, PRODUCTION_ENV, PRODUCTION_NODE_FLAGS, rssMb } from './process-metrics';
 
 const ROUNDS = Number(process.env['BENCH_STARTUP_ROUNDS'] ?? 7);
 const BASELINE = process.env['BENCH_STARTUP_BASELINE'];
@@ -81,13 +82,15 @@ async function startBare(): Promise<Started> {
 
 /**
  * The compiled server (`main`) or the `rail start` CLI (`cli`) of the checkout at `root`, on SQLite in `dataDir`, or
- * on PostgreSQL at `databaseUrl`.
+ * on PostgreSQL at `databaseUrl`; with production's command line (docs/operations.md), as `npm start` runs it.
  */
 async function startRail(root: string, entry: 'main' | 'main with source maps' | 'cli', dataDir: string, databaseUrl?: string): Promise<Started> {
   const [port, jsPort] = [await freePort(), await freePort()];
-  const env = { ...railEnv({ port, jsPort, dataDir, databaseUrl, logLevel: 'error' }), RAIL_RATE_LIMITS: 'off' };
-  const args =
-    entry === 'cli' ? ['packages/server/dist/cli.js', 'start'] : [...(entry === 'main' ? [] : ['--enable-source-maps']), 'dist/server/main.js'];
+  const env = { ...railEnv({ port, jsPort, dataDir, databaseUrl, logLevel: 'error' }), ...PRODUCTION_ENV, RAIL_RATE_LIMITS: 'off' };
+  const args = [
+    ...PRODUCTION_NODE_FLAGS,
+    ...(entry === 'cli' ? ['packages/server/dist/cli.js', 'start'] : [...(entry === 'main' ? [] : ['--enable-source-maps']), 'dist/server/main.js']),
+  ];
   return spawnUntilReady(args, root, env, port, health);
 }
 
