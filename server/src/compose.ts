@@ -3,7 +3,7 @@
  * core's dependencies. main.ts, the test harness and the benchmarks build the server through it, so the three can
  * never wire the adapters differently.
  */
-import { bootstrap, type BootstrapInput, type BootstrapResult, type BootstrapSecretsFile } from './core/accounts/bootstrap';
+import { bootstrap, prepareOperator, type BootstrapInput, type BootstrapResult, type BootstrapSecretsFile } from './core/accounts/bootstrap';
 import type { CoreDeps } from './core/shared/deps';
 import type { AccountSettings, RailName } from './kernel/account-settings-types';
 import type { Clock } from './kernel/clock';
@@ -24,6 +24,7 @@ import { VaultCipher } from './vault/vault-cipher';
 import { OperatorSecretBox } from './vault/operator-secret-box';
 import type { Kysely } from 'kysely';
 import { hkdfSync } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 export interface CompositionOptions {
@@ -82,6 +83,10 @@ async function closingOnFailure<T>(store: SqlStore, work: () => Promise<T>): Pro
 }
 
 export async function compose(options: CompositionOptions): Promise<Composition> {
+  // A SQLite file that does not exist yet is a first boot: the operator it creates has its password hashed (scrypt,
+  // 50-200 ms on the thread pool) while the store is created, migrated and bootstrapped, not after.
+  const newStoreOperator =
+    !options.databaseUrl && !existsSync(options.sqliteFile) ? prepareOperator(options.ids, options.bootstrap ?? {}) : undefined;
   const { db, engine } = openDatabase({
     databaseUrl: options.databaseUrl,
     sqliteFile: options.sqliteFile,
@@ -99,7 +104,7 @@ export async function compose(options: CompositionOptions): Promise<Composition>
     const operatorSecrets = new OperatorSecretBox(cipher);
     const boot = await bootstrap(
       { store, clock: options.clock, ids: options.ids, secretsFile: options.secretsFile, operatorSecrets },
-      { ...options.bootstrap, settings: options.settings },
+      { ...options.bootstrap, settings: options.settings, operator: newStoreOperator },
     );
     return { vaultKey, cipher, operatorSecrets, boot };
   });

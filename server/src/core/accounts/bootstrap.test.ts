@@ -3,7 +3,7 @@ import { groupCommitOf, openDatabase } from '../../storage/database';
 import { SqlStore } from '../../storage/sql-store';
 import { createTestDatabase, memorySecretsFile, testOperatorSecrets, type TestDatabase } from '../../test-support/harness';
 import { DEFAULT_ACCOUNT_SETTINGS } from './account-settings';
-import { bootstrap, keyPrefix } from './bootstrap';
+import { bootstrap, keyPrefix, prepareOperator } from './bootstrap';
 import { systemClock } from '../../kernel/clock';
 import { cryptoIds } from '../../kernel/ids';
 import { hashSecret, verifyPassword } from '../auth/secrets';
@@ -101,6 +101,23 @@ describe('bootstrap', () => {
     expect(result).toMatchObject({ testSecretKey: secretKey, testPublishableKey: publishableKey, warnings: [] });
     expect(result.createdOperator).toEqual({ email: 'ops@example.com', password: 'correct horse battery', totpSecret: 'JBSWY3DPEHPK3PXP' });
     expect(await store.apiKeys.findApiKeyByHash(hashSecret(publishableKey))).toBeDefined();
+  });
+
+  test('an operator prepared ahead (a new store) is the one created; a store that has an operator ignores it', async () => {
+    const database = await freshDatabase();
+    const store = await openStore(database);
+    const deps = { store, clock: systemClock, ids: cryptoIds, secretsFile: memorySecretsFile(), operatorSecrets: testOperatorSecrets() };
+    const prepared = prepareOperator(cryptoIds, { operatorEmail: 'Early@Example.com', operatorPassword: 'prepared pass' });
+    const first = await bootstrap(deps, { settings: DEFAULT_ACCOUNT_SETTINGS, operator: prepared });
+    expect(first.createdOperator).toEqual({ email: 'early@example.com', password: 'prepared pass', totpSecret: prepared.totpSecret });
+    const [operator, ...others] = await store.operators.listOperators(first.account.accountId);
+    expect(others).toEqual([]);
+    expect(operator!.operatorId).toBe(prepared.operatorId);
+    expect(await verifyPassword('prepared pass', operator!.passwordHash)).toBe(true);
+
+    const again = await bootstrap(deps, { settings: DEFAULT_ACCOUNT_SETTINGS, operator: prepareOperator(cryptoIds, { operatorPassword: 'another' }) });
+    expect(again.createdOperator).toBeUndefined();
+    expect(await store.operators.listOperators(first.account.accountId)).toHaveLength(1);
   });
 
   test('a badly shaped env key is replaced by a generated one, with a warning', async () => {

@@ -39,6 +39,11 @@ export interface BootstrapInput {
   operatorEmail?: string | undefined;
   operatorPassword?: string | undefined;
   operatorTotpSecret?: string | undefined;
+  /**
+   * The operator's credentials, prepared (its password's hash under way) before the store was opened, by a caller
+   * that knows the store is new (compose: no SQLite file yet); used only if no operator exists.
+   */
+  operator?: PreparedOperator | undefined;
   /** RAIL_WEBHOOK_URL: the default account's endpoint (absent: none, events are recorded as no_endpoint). */
   webhookUrl?: string | undefined;
   /** RAIL_WEBHOOK_SECRET (whsec_...); absent: the stored one, else a generated one kept with the account. */
@@ -71,6 +76,9 @@ export async function bootstrap(deps: BootstrapDeps, input: BootstrapInput): Pro
   const now = deps.clock.now();
 
   let stored = await deps.store.accounts.findAccountBySlug(DEFAULT_ACCOUNT_SLUG);
+  // A store without the default account has no operator of it either: the operator this boot creates has its password
+  // hashed (scrypt, some 50-200 ms on the thread pool) while the account, the profile and the keys are written.
+  const newOperator = input.operator ?? (stored === undefined ? prepareOperator(deps.ids, input) : undefined);
   if (stored === undefined) {
     await deps.store.accounts.insertAccount({
       accountId: deps.ids.id('account'),
@@ -145,15 +153,12 @@ export async function bootstrap(deps: BootstrapDeps, input: BootstrapInput): Pro
   // One read serves both the first-boot check and the sealing below (a round trip less on PostgreSQL's start).
   const operators = await deps.store.operators.listOperators(account.accountId);
   if (operators.length === 0) {
-    const email = (input.operatorEmail || DEFAULT_OPERATOR_EMAIL).toLowerCase();
-    const password = input.operatorPassword || deps.ids.secret(24);
-    const totpSecret = input.operatorTotpSecret || generateTotpSecret();
-    const operatorId = `op_${deps.ids.secret(20)}`;
+    const { operatorId, email, password, totpSecret, passwordHash } = newOperator ?? prepareOperator(deps.ids, input);
     const inserted = await deps.store.operators.insertOperator({
       operatorId,
       accountId: account.accountId,
       email,
-      passwordHash: await hashPassword(password),
+      passwordHash: await passwordHash,
       totpSecret: deps.operatorSecrets.seal(totpSecret, operatorId, account.accountId),
       scopes: OPERATOR_SCOPES,
       totpLastStep: null,
@@ -177,6 +182,33 @@ export async function bootstrap(deps: BootstrapDeps, input: BootstrapInput): Pro
     createdOperator,
     webhook: { ...webhook, secretSource },
     warnings,
+  };
+}
+
+export interface PreparedOperator {
+  operatorId: string;
+  email: string;
+  password: string;
+  totpSecret: string;
+  /** scrypt (hashPassword), on the thread pool. */
+  passwordHash: Promise<string>;
+}
+
+/** The bootstrap operator's credentials, its password's hash under way. */
+export function prepareOperator(
+  ids: IdGenerator,
+  input: Pick<BootstrapInput, 'operatorEmail' | 'operatorPassword' | 'operatorTotpSecret'>,
+): PreparedOperator {
+  const password = input.operatorPassword || ids.secret(24);
+  const passwordHash = hashPassword(password);
+  // Awaited only if the operator is inserted; a boot that fails before then must not leave its rejection unhandled.
+  passwordHash.catch(() => undefined);
+  return {
+    operatorId: `op_${ids.secret(20)}`,
+    email: (input.operatorEmail || DEFAULT_OPERATOR_EMAIL).toLowerCase(),
+    password,
+    totpSecret: input.operatorTotpSecret || generateTotpSecret(),
+    passwordHash,
   };
 }
 
