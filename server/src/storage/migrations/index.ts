@@ -29,6 +29,8 @@ import { migration0019KeyLookupNotify } from './0019-key-lookup-notify';
 import { migration0020AccountIdWithoutForeignKeys } from './0020-account-id-without-foreign-keys';
 import { migration0021IdempotencyBatchFunction } from './0021-idempotency-batch-function';
 import { SQLITE_SCHEMA } from './sqlite-schema';
+import { durableTransaction } from '../database';
+import type { Database } from '../schema';
 
 /** In-code migrations, in order. File names sort; Kysely applies them by name. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -112,7 +114,9 @@ export async function migrateStepByStep(db: Kysely<unknown>): Promise<void> {
 async function createdFromSchema(db: Kysely<unknown>): Promise<boolean> {
   if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return false;
   if (SQLITE_SCHEMA.migrations.join() !== MIGRATION_NAMES.join()) return false;
-  return db.transaction().execute(async (trx) => {
+  // Durable, and so committed, before the store is used: a plain transaction on SQLite is a savepoint of the group
+  // commit's open batch, which commits after this turn of the event loop (storage/sqlite-group-commit.ts).
+  return durableTransaction(db as unknown as Kysely<Database>, async (trx) => {
     const { rows } = await sql<{ objects: number }>`select count(*) as objects from sqlite_master`.execute(trx);
     if (Number(rows[0]?.objects) !== 0) return false;
     for (const statement of SQLITE_SCHEMA.statements) await sql.raw(statement).execute(trx);

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, expect, test } from 'vitest';
 import { openDatabase } from '../database';
@@ -20,10 +21,14 @@ afterEach(async () => {
 });
 
 async function emptyStore(): Promise<Kysely<unknown>> {
+  return (await emptyStoreFile()).db;
+}
+
+async function emptyStoreFile(): Promise<{ db: Kysely<unknown>; file: string }> {
   const database = await createTestDatabase('sqlite');
   const db = openDatabase({ sqliteFile: database.sqliteFile }).db as unknown as Kysely<unknown>;
   opened.push({ db, database });
-  return db;
+  return { db, file: database.sqliteFile };
 }
 
 /** Everything SQLite keeps of a schema (implicit indexes too), the migration log's names and the lock row. */
@@ -50,6 +55,17 @@ test('an empty store gets in one step the schema and the log that the migrations
   expect(expected.log).toEqual([...MIGRATION_NAMES].sort());
   expect(await schemaOf(fresh)).toEqual(expected);
   expect(await migrateToLatest(fresh)).toBe('up-to-date');
+});
+
+test('the schema is committed when migrateToLatest resolves: another connection sees it', async () => {
+  const { db, file } = await emptyStoreFile();
+  expect(await migrateToLatest(db)).toBe('created-from-schema');
+  const reader = new BetterSqlite3(file, { readonly: true });
+  try {
+    expect(reader.prepare('select count(*) as payments from payments').get()).toEqual({ payments: 0 });
+  } finally {
+    reader.close();
+  }
 });
 
 test('a store with anything in it goes through the Migrator', async () => {
