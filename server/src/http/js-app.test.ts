@@ -3,10 +3,17 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
+import type { Hono } from 'hono';
 import { describe, expect, test } from 'vitest';
 import { createLogger } from '../logger';
 import type { RuntimeManifest } from '../../../protocol/runtime-manifest';
-import { API_BASE_URL_PLACEHOLDER, RELEASES_DIR, RuntimeBuild, createJsApp, frameCsp, inlineScriptHashes, readRuntimeManifest } from './js-app';
+import { API_BASE_URL_PLACEHOLDER, RELEASES_DIR, RuntimeBuild, createJsApp, frameCsp, inlineScriptHashes } from './js-app';
+
+/** The manifest the app serves, or undefined while the runtime is not built. */
+async function readRuntimeManifest(js: Hono): Promise<RuntimeManifest | undefined> {
+  const response = await js.request('/v1/manifest.json');
+  return response.ok ? ((await response.json()) as RuntimeManifest) : undefined;
+}
 
 const ANCESTORS = ['https://shop.example.com', 'http://localhost:*', 'http://127.0.0.1:*'];
 const JS_URL = 'https://js.example.com';

@@ -310,9 +310,3 @@ export function createJsApp(deps: JsAppDeps): Hono {
   app.onError(createErrorHandler(deps.logger));
   return app;
 }
-
-/** The manifest read in process (for the startup banner), or undefined while the runtime is not built. */
-export async function readRuntimeManifest(js: Hono): Promise<RuntimeManifest | undefined> {
-  const response = await js.request('/v1/manifest.json');
-  return response.ok ? ((await response.json()) as RuntimeManifest) : undefined;
-}

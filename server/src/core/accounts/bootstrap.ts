@@ -76,9 +76,6 @@ export async function bootstrap(deps: BootstrapDeps, input: BootstrapInput): Pro
   const now = deps.clock.now();
 
   let stored = await deps.store.accounts.findAccountBySlug(DEFAULT_ACCOUNT_SLUG);
-  // A store without the default account has no operator of it either: the operator this boot creates has its password
-  // hashed (scrypt, some 50-200 ms on the thread pool) while the account, the profile and the keys are written.
-  const newOperator = input.operator ?? (stored === undefined ? prepareOperator(deps.ids, input) : undefined);
   if (stored === undefined) {
     await deps.store.accounts.insertAccount({
       accountId: deps.ids.id('account'),
@@ -153,7 +150,7 @@ export async function bootstrap(deps: BootstrapDeps, input: BootstrapInput): Pro
   // One read serves both the first-boot check and the sealing below (a round trip less on PostgreSQL's start).
   const operators = await deps.store.operators.listOperators(account.accountId);
   if (operators.length === 0) {
-    const { operatorId, email, password, totpSecret, passwordHash } = newOperator ?? prepareOperator(deps.ids, input);
+    const { operatorId, email, password, totpSecret, passwordHash } = input.operator ?? prepareOperator(deps.ids, input);
     const inserted = await deps.store.operators.insertOperator({
       operatorId,
       accountId: account.accountId,

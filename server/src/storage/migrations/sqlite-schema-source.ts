@@ -19,7 +19,7 @@ interface SchemaObject {
 const KIND_ORDER = ['table', 'index', 'trigger', 'view'];
 
 /** The statements that create `db`'s schema again (SQLite's own objects and implicit indexes come with their tables). */
-export async function sqliteSchemaStatements(db: Kysely<unknown>): Promise<string[]> {
+async function sqliteSchemaStatements(db: Kysely<unknown>): Promise<string[]> {
   const { rows } = await sql<SchemaObject>`select type, name, sql from sqlite_master order by rowid`.execute(db);
   return rows
     .filter((row) => row.sql !== null && !row.name.startsWith('sqlite_'))

@@ -20,11 +20,7 @@ afterEach(async () => {
   }
 });
 
-async function emptyStore(): Promise<Kysely<unknown>> {
-  return (await emptyStoreFile()).db;
-}
-
-async function emptyStoreFile(): Promise<{ db: Kysely<unknown>; file: string }> {
+async function emptyStore(): Promise<{ db: Kysely<unknown>; file: string }> {
   const database = await createTestDatabase('sqlite');
   const db = openDatabase({ sqliteFile: database.sqliteFile }).db as unknown as Kysely<unknown>;
   opened.push({ db, database });
@@ -45,9 +41,9 @@ test('sqlite-schema.ts is what `npm run schema:sqlite` writes for these migratio
 });
 
 test('an empty store gets in one step the schema and the log that the migrations leave one by one', async () => {
-  const stepByStep = await emptyStore();
+  const { db: stepByStep } = await emptyStore();
   await migrateStepByStep(stepByStep);
-  const fresh = await emptyStore();
+  const { db: fresh } = await emptyStore();
   expect(await migrateToLatest(fresh)).toBe('created-from-schema');
 
   const expected = await schemaOf(stepByStep);
@@ -58,7 +54,7 @@ test('an empty store gets in one step the schema and the log that the migrations
 });
 
 test('the schema is committed when migrateToLatest resolves: another connection sees it', async () => {
-  const { db, file } = await emptyStoreFile();
+  const { db, file } = await emptyStore();
   expect(await migrateToLatest(db)).toBe('created-from-schema');
   const reader = new BetterSqlite3(file, { readonly: true });
   try {
@@ -69,7 +65,7 @@ test('the schema is committed when migrateToLatest resolves: another connection 
 });
 
 test('a store with anything in it goes through the Migrator', async () => {
-  const db = await emptyStore();
+  const { db } = await emptyStore();
   await sql`create table operator_notes (note text)`.execute(db);
   expect(await migrateToLatest(db)).toBe('migrated');
   expect((await schemaOf(db)).log).toEqual([...MIGRATION_NAMES].sort());
