@@ -73,6 +73,42 @@ export function microsecondsPerFault(): number {
   return passes.sort((a, b) => a - b)[Math.floor(passes.length / 2)] ?? Number.NaN;
 }
 
+/**
+ * A fixed piece of the work an API call does (build an object, JSON.stringify it, JSON.parse it, SHA-256 the text),
+ * 20,000 times in a fresh node process, which prints its own milliseconds: the time includes V8 warming up, as a
+ * server's first seconds do. Its argument is `-e`'s text; it lives here so that every run does the same work.
+ */
+const MACHINE_SPEED_WORK = `
+const { createHash } = require('node:crypto');
+const started = performance.now();
+let digest = '';
+for (let i = 0; i < 20000; i += 1) {
+  const payment = { payment_id: 'pay_' + i, amount: 10000 + i, currency: 'INR', status: 'succeeded', metadata: { order: String(i), tags: ['a', 'b', 'c'] }, created_at: new Date(1767225600000 + i).toISOString() };
+  const text = JSON.stringify(JSON.parse(JSON.stringify(payment)));
+  digest = createHash('sha256').update(text + digest).digest('hex');
+}
+console.log(performance.now() - started);
+`;
+
+/**
+ * How fast this machine is now, in the two ways that moved the figures most between runs (docs/benchmarks-reading.md,
+ * eighteenth session): `node -e 0` from spawn to exit (what every start pays before any of Rail's code: reading and
+ * mapping node's binary, its snapshot, its page faults), and MACHINE_SPEED_WORK's own time. Medians of 5 and of 3.
+ * The figures of two runs on different machines compare only after each is read against its run's machine speed.
+ */
+export function machineSpeed(): { nodeStartMs: number; workMs: number } {
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+  const starts: number[] = [];
+  for (let run = 0; run < 5; run += 1) {
+    const started = performance.now();
+    execFileSync(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    starts.push(performance.now() - started);
+  }
+  const works: number[] = [];
+  for (let run = 0; run < 3; run += 1) works.push(Number(execFileSync(process.execPath, ['-e', MACHINE_SPEED_WORK], { encoding: 'utf8' }).trim()));
+  return { nodeStartMs: median(starts), workMs: median(works) };
+}
+
 /** Resident set size of a process in MB (Linux /proc). */
 export function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');

@@ -18,7 +18,7 @@ import { FIXED_SECRET_KEY, freePort, railEnv, ROOT } from '../server/src/test-su
 import { fdatasyncLatency, openLoopPayments, runChain, startBareHandler, type ChainResult, type PaymentLatency } from './load';
 import { mountBench, mountTable } from './mount';
 import { startupBench, startupTable } from './startup';
-import { bootServer, mainThreadCpuMs, pgbenchTps, PRODUCTION_ENV, PRODUCTION_NODE_FLAGS, processCpuMs, rssMb, summarizeProfile, tempDir } from './process-metrics';
+import { bootServer, machineSpeed, mainThreadCpuMs, pgbenchTps, PRODUCTION_ENV, PRODUCTION_NODE_FLAGS, processCpuMs, rssMb, summarizeProfile, tempDir } from './process-metrics';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 16);
@@ -327,6 +327,7 @@ ${table}`;
 
 async function main(): Promise<void> {
   const loadBefore = loadavg()[0] ?? 0;
+  const speedBefore = machineSpeed();
   execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
   console.log(`bench: ${SECONDS} s per measure, ${CONNECTIONS} connections, loopback, the compiled server`);
   const bare = await bareCeiling();
@@ -358,7 +359,9 @@ async function main(): Promise<void> {
   const startup = await startupSection();
 
   const loadAfter = loadavg()[0] ?? 0;
-  const machine = `${availableParallelism()} CPUs ${cpus()[0]?.model ?? ''}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}; 1-minute load average ${loadBefore.toFixed(1)} before the run and ${loadAfter.toFixed(1)} after it (near or above the CPU count: other work shared the machine, and absolute numbers are pessimistic; the ratios compare figures taken in the same window)`;
+  const speedAfter = machineSpeed();
+  const speed = (at: { nodeStartMs: number; workMs: number }) => `${fixed(at.nodeStartMs)} / ${fixed(at.workMs)} ms`;
+  const machine = `${availableParallelism()} CPUs ${cpus()[0]?.model ?? ''}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}; 1-minute load average ${loadBefore.toFixed(1)} before the run and ${loadAfter.toFixed(1)} after it (near or above the CPU count: other work shared the machine, and absolute numbers are pessimistic; the ratios compare figures taken in the same window). Machine speed (\`node -e 0\` spawn to exit / a fixed JSON and SHA-256 workload in a fresh process, bench/process-metrics.ts machineSpeed; lower is faster): ${speed(speedBefore)} before the run, ${speed(speedAfter)} after it`;
   writeFileSync(
     join(ROOT, 'docs/benchmarks.md'),
     `# Benchmarks
