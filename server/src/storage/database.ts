@@ -50,6 +50,8 @@ export interface OpenDatabaseOptions {
   sqliteSync?: (sqlite: SqliteDatabase.Database) => SyncCommitted;
   /** How often the checkpoint worker runs (storage/sqlite-checkpointer.ts); tests shorten it. */
   checkpointIntervalMs?: number;
+  /** WAL bytes from which the checkpoint worker starts (START_AT_WAL_BYTES); tests of the worker set 0 (the first write). */
+  checkpointStartAtWalBytes?: number;
   /** WAL frames from which the worker has the WAL started over, and the request connection's own bound; tests lower them. */
   walRestartAtFrames?: number;
   fallbackAutocheckpointPages?: number;
@@ -211,17 +213,18 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  // Checkpoints run on a worker thread (storage/sqlite-checkpointer.ts), from the first sync on; this connection's own
+  // Checkpoints run on a worker thread (storage/sqlite-checkpointer.ts), once the WAL has grown; this connection's own
   // is the fallback.
   const sync = options.sqliteSync?.(sqlite) ?? walSync(sqlite);
   const group = new SqliteGroupCommit(sqlite, () => {
-    checkpointer?.start();
+    checkpointer?.noteSync();
     return sync();
   });
   const checkpointer = sqlite.memory
     ? undefined
     : new SqliteCheckpointer(sqlite.name, {
         ...(options.checkpointIntervalMs !== undefined ? { intervalMs: options.checkpointIntervalMs } : {}),
+        ...(options.checkpointStartAtWalBytes !== undefined ? { startAtWalBytes: options.checkpointStartAtWalBytes } : {}),
         ...(options.walRestartAtFrames !== undefined ? { restartAtFrames: options.walRestartAtFrames } : {}),
         onError: (message) => process.emitWarning(`SQLite checkpoint worker: ${message}`),
         whileNoWrites: (work) => group.whileNoWrites(work),

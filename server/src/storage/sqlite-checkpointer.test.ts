@@ -30,8 +30,9 @@ describe('SQLite checkpoints on a worker thread', () => {
   let store: SqlStore;
   let checkpointer: SqliteCheckpointer;
 
-  const open = async (thresholds: { walRestartAtFrames?: number; fallbackAutocheckpointPages?: number } = {}) => {
-    const { db } = openDatabase({ sqliteFile: file, checkpointIntervalMs: 5, ...thresholds });
+  /** The worker from the first write on (checkpointStartAtWalBytes 0), unless a test gives the start's threshold. */
+  const open = async (thresholds: { walRestartAtFrames?: number; fallbackAutocheckpointPages?: number; checkpointStartAtWalBytes?: number } = {}) => {
+    const { db } = openDatabase({ sqliteFile: file, checkpointIntervalMs: 5, checkpointStartAtWalBytes: 0, ...thresholds });
     store = new SqlStore(db, 'sqlite');
     checkpointer = checkpointerOf(db)!;
     await store.migrate();
@@ -131,7 +132,7 @@ describe('SQLite checkpoints on a worker thread', () => {
       script,
       `import { openDatabase } from ${JSON.stringify(database)};
 import { SqlStore } from ${JSON.stringify(sqlStore)};
-const store = new SqlStore(openDatabase({ sqliteFile: ${JSON.stringify(join(dir, 'script.sqlite'))} }).db, 'sqlite');
+const store = new SqlStore(openDatabase({ sqliteFile: ${JSON.stringify(join(dir, 'script.sqlite'))}, checkpointStartAtWalBytes: 0 }).db, 'sqlite');
 await store.migrate();
 await store.close();
 console.log('closed');
@@ -141,7 +142,7 @@ console.log('closed');
     expect({ status: run.status, stdout: run.stdout.trim() }).toEqual({ status: 0, stdout: 'closed' });
   }, 60_000);
 
-  test('the worker starts with the first write: a database opened and only read runs none', async () => {
+  test('with its start at 0 the worker starts with the first write: a database opened and only read runs none', async () => {
     await write(['ck-first']);
     expect(checkpointer.started).toBe(true);
     await store.close();
@@ -150,5 +151,30 @@ console.log('closed');
     expect(checkpointer.started).toBe(false);
     await write(['ck-second']);
     expect(checkpointer.started).toBe(true);
+  });
+
+  test('the worker starts once the WAL has grown to its threshold: a store written a little runs none', async () => {
+    const threshold = 1024 * 1024;
+    const walBytes = () => statSync(`${file}-wal`).size;
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+    dir = mkdtempSync(join(tmpdir(), 'rail-checkpoint-'));
+    file = join(dir, 'rail.sqlite');
+    // A new store: its schema and a write, as a first boot makes, stay far below the threshold.
+    await open({ checkpointStartAtWalBytes: threshold });
+    await write(['ck-small']);
+    expect(walBytes()).toBeLessThan(threshold / 2);
+    expect(checkpointer.started).toBe(false);
+    let written = 0;
+    while (walBytes() < threshold) {
+      await write(Array.from({ length: 20 }, (_, i) => `ck-fill-${written}-${i}`));
+      written += 1;
+    }
+    // The sync of the batch whose COMMIT crossed it, which the write waited for, started the worker.
+    expect(checkpointer.started).toBe(true);
+    await until(() => checkpointer.checkpoints > 0, 'the worker ran a checkpoint', { intervalMs: 5 });
+    await store.close();
+    await open();
+    expect(rowsIn(file)).toBe(written * 20 + 1);
   });
 });

@@ -21,6 +21,7 @@
  * connection meanwhile, off the event loop), and writes the first frame of the new WAL itself, so that the sync of
  * its header is not on the event loop either.
  */
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
@@ -55,6 +56,16 @@ export const RESTART_AT_FRAMES = 8_000;
  * worker has not let the WAL start over by then (a writer starts it over once every frame has been copied).
  */
 export const FALLBACK_AUTOCHECKPOINT_PAGES = 10_000;
+
+/**
+ * WAL bytes from which the request connection's syncs start the worker: SQLite's own default checkpoint threshold
+ * (wal_autocheckpoint, 1,000 pages of 4 KB). Below it nothing needs copying back yet, and a store that never writes
+ * that much (a first boot: the schema and bootstrap write some 300 KB; a test's store; a quiet deployment; a CLI
+ * command) spends no thread, no 10-12 MB of resident memory and no start (20-40 ms of a first boot's main thread) on
+ * checkpoints. Under load the WAL reaches it within a second. The request connection's own bound
+ * (FALLBACK_AUTOCHECKPOINT_PAGES) is ten times as far, so the worker always starts before that would run.
+ */
+export const START_AT_WAL_BYTES = 4 * 1024 * 1024;
 
 /**
  * The worker's V8 heap: it only runs pragmas. Its old space holds some 4 MB after Node's own bootstrap (a limit of 4
@@ -131,6 +142,8 @@ parentPort.on('message', (message) => {
 
 export interface SqliteCheckpointerOptions {
   intervalMs?: number;
+  /** WAL bytes from which noteSync starts the worker (START_AT_WAL_BYTES); 0 starts it at the first sync. */
+  startAtWalBytes?: number;
   restartAtFrames?: number;
   onError?: (message: string) => void;
   /** Runs its argument while the request connection writes nothing (SqliteGroupCommit.whileNoWrites). */
@@ -138,9 +151,9 @@ export interface SqliteCheckpointerOptions {
 }
 
 /**
- * Started by the first commit that needs a sync (start()), not at open: an idle server, and every database opened
- * only to read or migrate nothing (a CLI command, a restart on an existing store), spends no thread and no V8 heap on
- * it (some 10-12 MB of resident memory).
+ * Started by the request connection's sync that finds the WAL grown to START_AT_WAL_BYTES (noteSync), not at open nor
+ * at the first write: a store that is only read, or written little, spends no thread and no V8 heap on it (some
+ * 10-12 MB of resident memory), and its WAL is checkpointed when its last connection closes, as SQLite does.
  */
 export class SqliteCheckpointer {
   #worker: Worker | undefined;
@@ -154,6 +167,7 @@ export class SqliteCheckpointer {
   last: CheckpointResult | undefined;
   readonly #file: string;
   readonly #intervalMs: number;
+  readonly #startAtWalBytes: number;
   readonly #restartAtFrames: number;
   readonly #onError: (message: string) => void;
   readonly #whileNoWrites: ((work: () => Promise<void>) => Promise<void>) | undefined;
@@ -161,6 +175,7 @@ export class SqliteCheckpointer {
   constructor(file: string, options: SqliteCheckpointerOptions = {}) {
     this.#file = file;
     this.#intervalMs = options.intervalMs ?? CHECKPOINT_INTERVAL_MS;
+    this.#startAtWalBytes = options.startAtWalBytes ?? START_AT_WAL_BYTES;
     this.#restartAtFrames = options.restartAtFrames ?? RESTART_AT_FRAMES;
     this.#onError = options.onError ?? (() => {});
     this.#whileNoWrites = options.whileNoWrites;
@@ -168,6 +183,16 @@ export class SqliteCheckpointer {
 
   get started(): boolean {
     return this.#worker !== undefined;
+  }
+
+  /**
+   * Called before each sync of the request connection: starts the worker once the WAL file has grown to
+   * startAtWalBytes. Until then a stat of the WAL per sync; none once the worker runs.
+   */
+  noteSync(): void {
+    if (this.#worker !== undefined) return;
+    if (this.#startAtWalBytes > 0 && (statSync(`${this.#file}-wal`, { throwIfNoEntry: false })?.size ?? 0) < this.#startAtWalBytes) return;
+    this.start();
   }
 
   /** Starts the worker if it is not running. */
