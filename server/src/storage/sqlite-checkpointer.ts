@@ -60,7 +60,7 @@ export const FALLBACK_AUTOCHECKPOINT_PAGES = 10_000;
 /**
  * WAL bytes from which the request connection's syncs start the worker: SQLite's own default checkpoint threshold
  * (wal_autocheckpoint, 1,000 pages of 4 KB). Below it nothing needs copying back yet, and a store that never writes
- * that much (a first boot: the schema and bootstrap write some 300 KB; a test's store; a quiet deployment; a CLI
+ * that much (a first boot: the schema and bootstrap write some 550 KB; a test's store; a quiet deployment; a CLI
  * command) spends no thread, no 10-12 MB of resident memory and no start (20-40 ms of a first boot's main thread) on
  * checkpoints. Under load the WAL reaches it within a second. The request connection's own bound
  * (FALLBACK_AUTOCHECKPOINT_PAGES) is ten times as far, so the worker always starts before that would run.
