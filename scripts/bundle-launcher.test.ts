@@ -66,11 +66,14 @@ describe('bundle-launcher', () => {
     // A process that ends within the second never sets the server flags; one that runs on sets them once, after its
     // start. Pretenuring is off before the bundle is compiled, on while its top level runs, and off again when it
     // returns: before anything the bundle scheduled (its timer) runs.
+    // The old generation's growth factor of 2 is set with them, and kept until the server flags' 1.45.
     const evaluated = [
       'v8 flags: --no-allocation-site-pretenuring',
+      'v8 flags: --heap-growing-percent=100',
       'v8 flags: --allocation-site-pretenuring',
       'ran from its own file',
       'v8 flags: --no-allocation-site-pretenuring',
+      'v8 flags: --heap-growing-percent=100',
     ].join('\n');
     expect(execFileSync(process.execPath, ['-r', spy, launcher], { encoding: 'utf8' })).toBe(`${evaluated}\n`);
     expect(execFileSync(process.execPath, ['-r', spy, launcher, 'stay'], { encoding: 'utf8' })).toBe(`${evaluated}\nv8 flags: --heap-growing-percent=45\nleft\n`);
