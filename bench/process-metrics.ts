@@ -117,6 +117,30 @@ export function rssMb(pid: number): number {
 }
 
 /**
+ * The largest VmRSS of a process, in MB, sampled every `intervalMs` until stop(): what a goal on memory under load is
+ * about. A reading taken once after a load misses it: V8 collects its old generation only when it reaches the limit
+ * set at its last full collection, so the resident memory of a loaded server rises and falls by tens of MB.
+ */
+export function sampleRssPeak(pid: number, intervalMs = 250): { stop(): number } {
+  let peak = rssMb(pid);
+  const sample = () => {
+    try {
+      peak = Math.max(peak, rssMb(pid));
+    } catch {
+      // the process has ended: its last sample stands
+    }
+  };
+  const timer = setInterval(sample, intervalMs);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return peak;
+    },
+  };
+}
+
+/**
  * The command line docs/operations.md gives production (and `npm start` uses): the two settings only it can make,
  * since V8 sizes its young generation and glibc its malloc arenas before any JavaScript runs. Every spawned server
  * of the benchmarks runs with them, so that its memory is the memory the goals are about.
