@@ -76,7 +76,7 @@ export function microsecondsPerFault(): number {
 /**
  * A fixed piece of the work an API call does (build an object, JSON.stringify it, JSON.parse it, SHA-256 the text),
  * 20,000 times in a fresh node process, which prints its own milliseconds: the time includes V8 warming up, as a
- * server's first seconds do. Its argument is `-e`'s text; it lives here so that every run does the same work.
+ * server's first seconds do. Run as `node -e`'s text, kept here so that every run does the same work.
  */
 const MACHINE_SPEED_WORK = `
 const { createHash } = require('node:crypto');

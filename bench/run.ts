@@ -18,7 +18,7 @@ import { FIXED_SECRET_KEY, freePort, railEnv, ROOT } from '../server/src/test-su
 import { fdatasyncLatency, openLoopPayments, runChain, startBareHandler, type ChainResult, type PaymentLatency } from './load';
 import { mountBench, mountTable } from './mount';
 import { startupBench, startupTable } from './startup';
-import { bootServer, machineSpeed, mainThreadCpuMs, sampleRssPeak, pgbenchTps, PRODUCTION_ENV, PRODUCTION_NODE_FLAGS, processCpuMs, rssMb, summarizeProfile, tempDir } from './process-metrics';
+import { bootServer, machineSpeed, mainThreadCpuMs, pgbenchTps, PRODUCTION_ENV, PRODUCTION_NODE_FLAGS, processCpuMs, rssMb, sampleRssPeak, summarizeProfile, tempDir } from './process-metrics';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 16);
