@@ -153,6 +153,17 @@ console.log('closed');
     expect(checkpointer.started).toBe(true);
   });
 
+  test('a stopped checkpointer starts no worker again: a write after its stop, as from a timer during a close, syncs without one', async () => {
+    await write(['ck-before-stop']);
+    expect(checkpointer.started).toBe(true);
+    await checkpointer.stop();
+    checkpointer.noteSync();
+    expect(checkpointer.started).toBe(false);
+    await write(['ck-after-stop']);
+    expect(checkpointer.started).toBe(false);
+    expect(await store.railLedger.findRailAnswer(key('ck-after-stop'))).toEqual({ kind: 'pending' });
+  });
+
   test('the worker starts once the WAL has grown to its threshold: a store written a little runs none', async () => {
     const threshold = 1024 * 1024;
     const walBytes = () => statSync(`${file}-wal`).size;

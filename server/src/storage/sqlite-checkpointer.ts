@@ -160,6 +160,11 @@ export class SqliteCheckpointer {
   #exited: Promise<void> = Promise.resolve();
   /** Set from the decision to start the WAL over until the copy made for it has answered. */
   #restarting = false;
+  /**
+   * Set by stop(), for good: a write that still comes to the closing connection (a timer's, after the last sync) must
+   * not start a worker that would open the file after its owner has closed it, or removed its directory.
+   */
+  #stopped = false;
   /** Set while writes are held for the worker's last copy; called on its answer (or on the worker's exit). */
   #copied: (() => void) | undefined;
   /** Checkpoints that copied or found new frames, and the last one's result. */
@@ -190,14 +195,14 @@ export class SqliteCheckpointer {
    * startAtWalBytes. Until then a stat of the WAL per sync; none once the worker runs.
    */
   noteSync(): void {
-    if (this.#worker !== undefined) return;
+    if (this.#worker !== undefined || this.#stopped) return;
     if (this.#startAtWalBytes > 0 && (statSync(`${this.#file}-wal`, { throwIfNoEntry: false })?.size ?? 0) < this.#startAtWalBytes) return;
     this.start();
   }
 
-  /** Starts the worker if it is not running. */
+  /** Starts the worker if it is not running and the checkpointer has not been stopped. */
   start(): void {
-    if (this.#worker !== undefined) return;
+    if (this.#worker !== undefined || this.#stopped) return;
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { file: this.#file, intervalMs: this.#intervalMs, maxPasses: MAX_PASSES, passesFromFrames: PASSES_FROM_FRAMES, sqliteModule: createRequire(import.meta.url).resolve('better-sqlite3') },
@@ -243,8 +248,12 @@ export class SqliteCheckpointer {
     }
   }
 
-  /** Stops the timer and closes the worker's connection (before the request connection closes). */
+  /**
+   * Stops the timer and closes the worker's connection (before the request connection closes). Final: no worker
+   * starts after it.
+   */
   async stop(): Promise<void> {
+    this.#stopped = true;
     const worker = this.#worker;
     if (worker === undefined) return;
     this.#worker = undefined;
