@@ -23,7 +23,7 @@
  */
 import { FIXED_SECRET_KEY } from '../server/src/test-support/server-process';
 import { OPEN_LOOP_WARMUP_PAYMENTS, openLoopPayments, runChain, startBareHandler, type ChainResult, type PaymentLatency } from './load';
-import { bootServer, mainThreadCpuMs, postgresCpuMs, processCpuMs, rssMb, tempDir, type BootedServer } from './process-metrics';
+import { bootServer, mainThreadCpuMs, median, postgresCpuMs, processCpuMs, rssMb, tempDir, type BootedServer } from './process-metrics';
 
 const [pathA, pathB, roundsArg = '4', secondsArg = '5', keyedArg = '0'] = process.argv.slice(2);
 if (pathA === undefined || pathB === undefined) throw new Error('usage: bench/ab.ts <A/main.js> <B/main.js> [rounds] [seconds] [keyed]');
@@ -39,7 +39,6 @@ const serverFlags = (which: number) =>
 const serverEnv = (pairs = '') =>
   Object.fromEntries(pairs.split(' ').filter((pair) => pair.includes('=')).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 const dirs = [tempDir('rail-ab-a-'), tempDir('rail-ab-b-')];
 const servers: BootedServer[] = [];

@@ -22,7 +22,7 @@ import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { openDatabase } from '../server/src/storage/database';
 import { migrateToLatest } from '../server/src/storage/migrations';
-import { tempDir } from './process-metrics';
+import { median, tempDir } from './process-metrics';
 
 const [callsArg = '100000', batchArg = '8', roundsArg = '3'] = process.argv.slice(2);
 const CALLS = Number(callsArg);
@@ -101,7 +101,6 @@ for (let round = 0; round < ROUNDS; round += 1) {
     console.log(`round ${round} ${variant}: ${result.usPerCall.toFixed(1)} us CPU per call, COMMIT ${result.commitUsPerCall.toFixed(1)} us wall per call`);
   }
 }
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 const ordered = median(results.get('time-ordered keys')!.map((r) => r.usPerCall));
 console.log(`\nmedians, ${CALLS} calls a round in transactions of ${BATCH}, against time-ordered claims:`);
 for (const [variant, list] of results) {

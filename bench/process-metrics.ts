@@ -97,7 +97,6 @@ console.log(performance.now() - started);
  * The figures of two runs on different machines compare only after each is read against its run's machine speed.
  */
 export function machineSpeed(): { nodeStartMs: number; workMs: number } {
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
   const starts: number[] = [];
   for (let run = 0; run < 5; run += 1) {
     const started = performance.now();
@@ -108,6 +107,9 @@ export function machineSpeed(): { nodeStartMs: number; workMs: number } {
   for (let run = 0; run < 3; run += 1) works.push(Number(execFileSync(process.execPath, ['-e', MACHINE_SPEED_WORK], { encoding: 'utf8' }).trim()));
   return { nodeStartMs: median(starts), workMs: median(works) };
 }
+
+/** The middle value of `values` (the upper of the two middle ones for an even count), NaN for none. */
+export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 /** Resident set size of a process in MB (Linux /proc). */
 export function rssMb(pid: number): number {

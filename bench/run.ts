@@ -18,7 +18,7 @@ import { FIXED_SECRET_KEY, freePort, railEnv, ROOT } from '../server/src/test-su
 import { fdatasyncLatency, openLoopPayments, runChain, startBareHandler, type ChainResult, type PaymentLatency } from './load';
 import { mountBench, mountTable } from './mount';
 import { startupBench, startupTable } from './startup';
-import { bootServer, machineSpeed, mainThreadCpuMs, pgbenchTps, PRODUCTION_ENV, PRODUCTION_NODE_FLAGS, processCpuMs, rssMb, sampleRssPeak, summarizeProfile, tempDir } from './process-metrics';
+import { bootServer, machineSpeed, mainThreadCpuMs, median, pgbenchTps, PRODUCTION_ENV, PRODUCTION_NODE_FLAGS, processCpuMs, rssMb, sampleRssPeak, summarizeProfile, tempDir } from './process-metrics';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 16);
@@ -175,9 +175,7 @@ async function repeatedHalfLoad(baseUrl: string, perSecond: number): Promise<Rep
 
 /** `median (min-max)` of `values`, each formatted by `format`. */
 function medianAndRange(values: number[], format: (value: number) => string): string {
-  const sorted = [...values].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-  return `${format(median)} (${format(sorted[0] ?? Number.NaN)}-${format(sorted.at(-1) ?? Number.NaN)})`;
+  return `${format(median(values))} (${format(Math.min(...values))}-${format(Math.max(...values))})`;
 }
 
 async function measureEngine(engine: EngineResult['engine'], databaseUrl: string | undefined): Promise<EngineResult> {
