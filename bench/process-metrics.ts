@@ -53,6 +53,9 @@ export function postgresCpuMs(): number {
  */
 export const minorFaults = (pid: number): number => Number(statFields(`/proc/${pid}/stat`)[7]);
 
+/** The middle value of `values` (the upper of the two middle ones for an even count), NaN for none. */
+export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
 /**
  * What one minor page fault costs on this machine, in microseconds: the median of three passes that each touch 32 MB
  * of memory this process had never touched, a page at a time. A virtual machine can make a fault several times dearer
@@ -70,7 +73,7 @@ export function microsecondsPerFault(): number {
     const faults = minorFaults(process.pid) - faultsBefore;
     if (faults > 0) passes.push(us / faults);
   }
-  return passes.sort((a, b) => a - b)[Math.floor(passes.length / 2)] ?? Number.NaN;
+  return median(passes);
 }
 
 /**
@@ -107,9 +110,6 @@ export function machineSpeed(): { nodeStartMs: number; workMs: number } {
   for (let run = 0; run < 3; run += 1) works.push(Number(execFileSync(process.execPath, ['-e', MACHINE_SPEED_WORK], { encoding: 'utf8' }).trim()));
   return { nodeStartMs: median(starts), workMs: median(works) };
 }
-
-/** The middle value of `values` (the upper of the two middle ones for an even count), NaN for none. */
-export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 /** Resident set size of a process in MB (Linux /proc). */
 export function rssMb(pid: number): number {

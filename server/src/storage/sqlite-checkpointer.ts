@@ -197,12 +197,10 @@ export class SqliteCheckpointer {
   noteSync(): void {
     if (this.#worker !== undefined || this.#stopped) return;
     if (this.#startAtWalBytes > 0 && (statSync(`${this.#file}-wal`, { throwIfNoEntry: false })?.size ?? 0) < this.#startAtWalBytes) return;
-    this.start();
+    this.#start();
   }
 
-  /** Starts the worker if it is not running and the checkpointer has not been stopped. */
-  start(): void {
-    if (this.#worker !== undefined || this.#stopped) return;
+  #start(): void {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { file: this.#file, intervalMs: this.#intervalMs, maxPasses: MAX_PASSES, passesFromFrames: PASSES_FROM_FRAMES, sqliteModule: createRequire(import.meta.url).resolve('better-sqlite3') },
