@@ -16,6 +16,11 @@ export interface RailLedgerKey {
 }
 
 export interface RailLedger {
+  /**
+   * True when the answers are kept in Rail's own store (storage/recovery), written on its connection after what the
+   * caller wrote before the call: a sync of the store that keeps an answer keeps those writes too.
+   */
+  readonly inRailStore?: boolean;
   /** Keeps `answer` under the key unless one is kept already; returns the answer kept (the first one). */
   rememberRailAnswer(key: RailLedgerKey, answer: JsonObject, now: Date): Promise<JsonObject>;
   findRailAnswer(key: RailLedgerKey): Promise<JsonObject | undefined>;

@@ -111,19 +111,39 @@ export function groupCommitOf(db: Kysely<Database>): SqliteGroupCommit | undefin
   return sqliteParts.get(db)?.group;
 }
 
+/** What a transaction wrote, once committed (every later statement sees it), and when it is durable. */
+export interface Committed<T> {
+  result: T;
+  /**
+   * Resolves once a power loss could not lose the transaction; rejects if its COMMIT or the sync failed. Never an
+   * unhandled rejection while nobody awaits it.
+   */
+  durable: Promise<void>;
+}
+
 /**
- * Runs `work` in one transaction and resolves once it is durable: on SQLite a transaction is a savepoint of a group
- * commit's batch, acknowledged only after the sync that covers the batch (storage/sqlite-group-commit.ts).
+ * Runs `work` in one transaction and resolves once it has committed, before it is durable: on SQLite a transaction
+ * is a savepoint of a group commit's batch, and `durable` waits for the sync that covers the batch
+ * (storage/sqlite-group-commit.ts); on PostgreSQL the commit was durable already. For a write that a later durable
+ * write covers (the WAL is synced in order): its caller goes on at once and awaits `durable` before it acknowledges.
  */
-export async function durableTransaction<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+export async function committedTransaction<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<Committed<T>> {
   const group = groupCommitOf(db);
-  if (group === undefined) return db.transaction().execute(work);
+  if (group === undefined) return { result: await db.transaction().execute(work), durable: Promise.resolve() };
   let batch = 0;
   const result = await db.transaction().execute((trx) => {
     batch = group.currentBatch();
     return work(trx);
   });
-  await group.durable(batch);
+  const durable = group.durable(batch);
+  durable.catch(() => undefined);
+  return { result, durable };
+}
+
+/** Runs `work` in one transaction and resolves once it is durable (committedTransaction, then its sync). */
+export async function durableTransaction<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  const { result, durable } = await committedTransaction(db, work);
+  await durable;
   return result;
 }
 

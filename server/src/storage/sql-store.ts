@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { durableTransaction, type Engine } from './database';
+import { committedTransaction, durableTransaction, type Committed, type Engine } from './database';
 import { migrateToLatest } from './migrations/index';
 import type { Database } from './schema';
 import type { Db } from './sql-rows';
@@ -103,6 +103,10 @@ export class SqlStore implements Store {
 
   transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T> {
     return durableTransaction(this.#db, (trx) => work(transactionStores(trx)));
+  }
+
+  transactionDurableLater<T>(work: (tx: Stores) => Promise<T>): Promise<Committed<T>> {
+    return committedTransaction(this.#db, (trx) => work(transactionStores(trx)));
   }
 
   async ping(): Promise<void> {

@@ -20,6 +20,7 @@ import type { MandatesStores } from './mandates/store';
 import type { SubscriptionsStores } from './subscriptions/store';
 import type { OperatorsStores } from './operators/store';
 import type { WebhookEndpointsStores } from './webhook-endpoints/store';
+import type { Committed } from './database';
 
 /** The stores usable inside one transaction: one line per family. */
 export interface Stores
@@ -45,6 +46,12 @@ export interface Store extends Stores {
   readonly engine: 'sqlite' | 'postgres';
   /** Runs `work` in one database transaction: all its writes commit together or not at all. */
   transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T>;
+  /**
+   * transaction(), resolving once `work` has committed (every later statement sees its writes) rather than once
+   * they are durable: `durable` says when (at once on PostgreSQL; after the sync that covers it on SQLite). For a
+   * write that a later durable write covers, or whose caller awaits `durable` before it acknowledges anything.
+   */
+  transactionDurableLater<T>(work: (tx: Stores) => Promise<T>): Promise<Committed<T>>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;

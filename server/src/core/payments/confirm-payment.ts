@@ -160,16 +160,18 @@ export async function executeConfirm(
   // confirm that loses the claim rolls back and leaves the token unused; of two confirms with one token only one can
   // use it. The payment keeps a display summary of the card instead of the token (and a wallet's data without its
   // token). Without a token the claim is one storage operation, atomic by itself (one statement on PostgreSQL).
+  // Either resolves once committed, before it is durable (`durable`).
   const claim =
     pspToken === undefined
       ? await claimAndOpenAttempt(deps.store, auth, payment, patch, now, savedInstrument?.card)
       : await deps.store
-          .transaction(async (tx) => {
+          .transactionDurableLater(async (tx) => {
             const consumed = await consumePspToken(deps, tx, auth, payment.paymentId, pspToken, now);
             const claimed = await claimAndOpenAttempt(tx, auth, payment, { ...patch, paymentMethodData: cardInPlaceOfToken(data, consumed.summary) }, now, consumed.card);
             if (claimed === undefined) throw new ClaimLost();
             return claimed;
           })
+          .then(({ result, durable }) => ({ ...result, durable }))
           .catch((error: unknown) => {
             if (error instanceof ClaimLost) return undefined;
             throw error;
@@ -178,7 +180,12 @@ export async function executeConfirm(
     const current = await deps.store.payments.findPayment(auth, payment.paymentId);
     throw new ApiError('ERR_4003', `You cannot confirm this payment because it has status ${current?.status ?? payment.status}.`);
   }
-  const { next: claimed, card, attemptId } = claim;
+  const { next: claimed, card, attemptId, durable: claimDurable } = claim;
+  // A rail elsewhere hears of the attempt only once a power loss could not make Rail forget it. A rail that keeps its
+  // memory in Rail's own store (the simulators) writes it after the claim, and the WAL is synced in order: the sync
+  // that keeps its answer keeps the claim, and losing both is as if the call had never been made. Such a confirm
+  // waits for one sync instead of two in a row (docs/benchmarks-reading.md, twenty-first session).
+  if (rail.adapter.remembersInRailStore !== true) await claimDurable;
 
   const call = await callRail(deps, () => rail.adapter.authorize({
     accountId: auth.accountId,
@@ -208,9 +215,14 @@ export async function executeConfirm(
     // No answer: the payment stays processing, which is the truth, and recovery asks the rail under attemptId. A
     // method to save waits for that answer as it waits for a customer's (settlePendingSave applies it).
     if (afterOutcome !== undefined) await deps.store.transaction((tx) => afterOutcome(tx, claimed, 'customer_action', now));
+    // The answer is the claim itself: acknowledged only once it is durable.
+    await claimDurable;
     return claimed;
   }
-  return applyRailOutcome(deps, claimed, call.answer, 'rail_result', afterOutcome ?? null);
+  const settled = await applyRailOutcome(deps, claimed, call.answer, 'rail_result', afterOutcome ?? null);
+  // Covered by the outcome's own sync when it wrote; this also refuses to answer for a claim whose COMMIT failed.
+  await claimDurable;
+  return settled;
 }
 
 /** What a card payment keeps once its psp_token is consumed: the card's summary, and the billing sent beside the token. */
@@ -226,9 +238,9 @@ async function claimAndOpenAttempt(
   patch: PaymentPatch,
   now: Date,
   card: CardDetails | undefined,
-): Promise<{ next: PaymentRecord; card: CardDetails | undefined; attemptId: string } | undefined> {
+): Promise<{ next: PaymentRecord; card: CardDetails | undefined; attemptId: string; durable: Promise<void> } | undefined> {
   const claimed = await stores.payments.claimPaymentAndOpenAttempt(payment, [payment.status], patch, now);
-  return claimed && { next: claimed.payment, card, attemptId: claimed.attempt.attemptId };
+  return claimed && { next: claimed.payment, card, attemptId: claimed.attempt.attemptId, durable: claimed.durable };
 }
 
 /** Rolls back the claim's transaction (token consumption included) when another request claimed the payment first. */

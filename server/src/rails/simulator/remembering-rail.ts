@@ -29,6 +29,7 @@ const NOT_RECEIVED: NotReceived = { kind: 'not_received' };
 export class RememberingRail implements RailAdapter {
   readonly rail: RailAdapter['rail'];
   readonly connector: string;
+  readonly remembersInRailStore: boolean;
   readonly cardNetworks: RailAdapter['cardNetworks'];
   readonly refund?: RailAdapter['refund'];
   readonly lookupRefund?: RailAdapter['lookupRefund'];
@@ -45,6 +46,7 @@ export class RememberingRail implements RailAdapter {
   ) {
     this.rail = inner.rail;
     this.connector = inner.connector;
+    this.remembersInRailStore = options.ledger.inRailStore === true;
     this.cardNetworks = inner.cardNetworks;
     if (inner.authorizationValidity !== undefined) this.authorizationValidity = inner.authorizationValidity;
     // An increment is a fresh question each time (the core decides on the answer under the payment's version).

@@ -1,11 +1,13 @@
 /**
  * The two storage operations of a confirm on both engines: the claim that opens an attempt, and a payment's change
- * with its attempt's answer and its event. Each writes all of its rows or none.
+ * with its attempt's answer and its event. Each writes all of its rows or none. On SQLite the claim, on its own,
+ * does not wait for its sync (ClaimedPayment.durable).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { PaymentResponse } from '../../../../protocol/api/payments';
 import { forEachEngine } from '../../test-support/engines';
-import { createHarness, type Harness } from '../../test-support/harness';
+import { createHarness, withHeldSyncs, type Harness } from '../../test-support/harness';
+import { paymentsSqlStores } from './sql-store';
 import type { OutboxEventRecord } from '../events/records';
 
 forEachEngine('confirm writes', (engine) => {
@@ -62,6 +64,36 @@ forEachEngine('confirm writes', (engine) => {
       const claimed = await h.store.payments.claimPaymentAndOpenAttempt(read, ['requires_confirmation'], { status: 'processing', paymentMethod: 'upi', updatedAt: now }, now);
       expect(claimed?.payment).toMatchObject({ status: 'processing', paymentMethod: 'upi', description: 'changed in between', metadata: { order: '42' }, version: read.version + 2 });
       expect(claimed?.payment).toEqual(await stored(paymentId));
+    });
+
+    test.runIf(engine === 'sqlite')('on its own it resolves once committed, while the WAL sync that would cover it is held; durable once released', async () => {
+      const paymentId = await createdPayment();
+      const now = h.clock.now();
+      const read = await stored(paymentId);
+      let durable: Promise<void> | undefined;
+      await withHeldSyncs(h.database, async (db, heldSyncs) => {
+        const claimed = await paymentsSqlStores(db).payments.claimPaymentAndOpenAttempt(read, ['requires_confirmation'], { status: 'processing', updatedAt: now }, now);
+        expect(claimed?.payment.status).toBe('processing');
+        durable = claimed!.durable;
+        const state = durable.then(() => 'durable');
+        // The batch commits at the end of this turn of the event loop; its sync starts then and is held.
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(heldSyncs()).toBeGreaterThanOrEqual(1);
+        expect(await Promise.race([state, new Promise((resolve) => setTimeout(() => resolve('not durable'), 50))])).toBe('not durable');
+        // Committed: another connection reads the claim and its attempt.
+        expect((await stored(paymentId)).status).toBe('processing');
+        expect(await h.store.attempts.listAttempts(scope(), paymentId)).toEqual([claimed!.attempt]);
+      });
+      // Released as the connection closes.
+      await expect(durable!).resolves.toBeUndefined();
+    });
+
+    test.runIf(engine === 'postgres')('its one statement commits durably: `durable` is resolved', async () => {
+      const paymentId = await createdPayment();
+      const now = h.clock.now();
+      const claimed = await h.store.payments.claimPaymentAndOpenAttempt(await stored(paymentId), ['requires_confirmation'], { status: 'processing', updatedAt: now }, now);
+      const state = claimed!.durable.then(() => 'durable');
+      expect(await Promise.race([state, new Promise((resolve) => setImmediate(() => resolve('not durable')))])).toBe('durable');
     });
 
     test('in a transaction that rolls back, neither the claim nor the attempt stays', async () => {

@@ -1,5 +1,6 @@
-import { type QueryCreator, type Selectable, sql, type SqlBool } from 'kysely';
+import { type Kysely, type QueryCreator, type Selectable, sql, type SqlBool } from 'kysely';
 import type { Database } from '../schema';
+import { committedTransaction } from '../database';
 import type { FutureUsage, JsonObject, PaymentMethodData } from '../../../../protocol/api/payments';
 import type { PaymentMethod, PaymentMethodType } from '../../../../protocol/api/enums';
 import type { Currency } from '../../../../protocol/currency';
@@ -588,10 +589,14 @@ class SqlPaymentStore implements PaymentStore {
       const [row] = (await claimPaymentAndOpenAttemptQuery<Row>(this.db, values, shapeOf(values))).rows;
       if (row === undefined) return undefined;
       const claimed = toPayment(row);
-      return { payment: claimed, attempt: { ...attemptOpenedFor(claimed, now), attemptId: row.opened_attempt_id, attemptNumber: row.opened_attempt_number } };
+      return {
+        payment: claimed,
+        attempt: { ...attemptOpenedFor(claimed, now), attemptId: row.opened_attempt_id, attemptNumber: row.opened_attempt_number },
+        durable: Promise.resolve(),
+      };
     }
     // SQLite: the two statements in one transaction (the caller's, when it runs in one).
-    const claim = async (db: Db): Promise<ClaimedPayment | undefined> => {
+    const claim = async (db: Db): Promise<Omit<ClaimedPayment, 'durable'> | undefined> => {
       const [row] = (await claimPaymentQuery<{ version: number }>(db, values, shapeOf(values))).rows;
       if (row === undefined) return undefined;
       // Another write between the caller's read and this claim (one that left the status alone): read it back.
@@ -599,7 +604,12 @@ class SqlPaymentStore implements PaymentStore {
       if (claimed === undefined) throw new Error('the claimed payment was not found in its own transaction');
       return { payment: claimed, attempt: await new SqlPaymentAttemptStore(db).insertOpenedAttempt(attemptOpenedFor(claimed, now)) };
     };
-    return inTransaction(this.db, claim);
+    if (this.db.isTransaction) {
+      const claimed = await claim(this.db);
+      return claimed && { ...claimed, durable: Promise.resolve() };
+    }
+    const { result, durable } = await committedTransaction(this.db as Kysely<Database>, claim);
+    return result && { ...result, durable };
   }
 
   async updatePaymentIfVersionWithEvent(

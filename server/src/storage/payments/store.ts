@@ -14,6 +14,13 @@ export type NewPaymentAttempt = Omit<PaymentAttemptRecord, 'attemptId' | 'attemp
 export interface ClaimedPayment {
   payment: PaymentRecord;
   attempt: PaymentAttemptRecord;
+  /**
+   * Resolves once a power loss could not lose the claim (it rejects if its COMMIT or sync failed; never an unhandled
+   * rejection). On SQLite, a claim made on its own resolves once committed, before its sync; inside a caller's
+   * transaction, and on PostgreSQL, the claim is as durable as that transaction or its own statement, and this is
+   * resolved.
+   */
+  durable: Promise<void>;
 }
 
 export interface PaymentAttemptStore {
@@ -68,7 +75,8 @@ export interface PaymentStore {
    * claimed the insert of its next attempt
    * (insertNextAttempt: status pending, the claimed payment's amount, currency, payment method and type, capture
    * method and connector, created at `now`), both or neither. Undefined when the payment was not in an expected
-   * status. Atomic on its own (one statement on PostgreSQL), or part of the caller's transaction.
+   * status. Atomic on its own (one statement on PostgreSQL), or part of the caller's transaction. On SQLite, on its
+   * own, it resolves without waiting for its sync (ClaimedPayment.durable).
    */
   claimPaymentAndOpenAttempt(
     payment: PaymentRecord,

@@ -35,6 +35,8 @@ const insertRailAnswerQuery = writeWithoutSyncWait<RailAnswerValues, 'rail_ledge
 
 /** The Kysely implementation of RailLedgerStore (SQLite and PostgreSQL). */
 export class SqlRailLedgerStore implements RailLedgerStore {
+  readonly inRailStore = true;
+
   constructor(private readonly db: Db) {}
 
   async rememberRailAnswer(key: RailLedgerKey, answer: JsonObject, now: Date): Promise<JsonObject> {

@@ -2,6 +2,8 @@ import type { JsonObject } from '../../../../protocol/api/payments';
 import type { RailLedgerKey, RecoveryLeaseKey } from './records';
 
 export interface RailLedgerStore {
+  /** The ledger is Rail's own store (rails/rail-ledger.ts RailLedger.inRailStore). */
+  readonly inRailStore: true;
   /** Keeps `answer` under the key unless one is kept already; returns the answer kept (the first one). */
   rememberRailAnswer(key: RailLedgerKey, answer: JsonObject, now: Date): Promise<JsonObject>;
   findRailAnswer(key: RailLedgerKey): Promise<JsonObject | undefined>;
