@@ -12,7 +12,11 @@ import { findPaymentOrThrow } from '../payments/find-payment';
 import { applyRefundOutcome } from './refund-outcome';
 import { decideRefundTransition, REFUNDABLE_PAYMENT_STATUSES } from './refund-transitions';
 
-type RefundCall = (request: RefundRequest) => Promise<RefundOutcome>;
+/** The rail call that refunds, and whether that rail keeps its memory in Rail's store (RailAdapter.remembersInRailStore). */
+interface RefundingRail {
+  refund: (request: RefundRequest) => Promise<RefundOutcome>;
+  remembersInRailStore: boolean;
+}
 
 /** Thrown inside the create transaction to roll back the reservation when another create took the refund_id. */
 class RefundIdTaken extends Error {}
@@ -36,7 +40,7 @@ export async function createRefund(deps: CoreDeps, auth: AuthContext, body: Crea
   const payment = await findPaymentOrThrow(deps, auth, body.payment_id, 'payment_id');
   const decision = decideRefundTransition(null, 'create', { paymentStatus: payment.status });
   if (!decision.allowed) throw notRefundable(payment);
-  const refundOnRail = refundingRail(deps, auth, payment);
+  const rail = refundingRail(deps, auth, payment);
 
   const refunded = (await deps.store.refunds.findRefundedAmount(auth, payment.paymentId)) ?? 0;
   const refundable = (payment.amountReceived ?? 0) - refunded;
@@ -68,13 +72,15 @@ export async function createRefund(deps: CoreDeps, auth: AuthContext, body: Crea
     updatedAt: now,
   };
 
+  // Resolves once committed, before it is durable (`durable`): as a confirm's claim (core/payments/confirm-payment.ts).
   let reserved: boolean;
+  let reservationDurable: Promise<void>;
   try {
-    reserved = await deps.store.transaction(async (tx) => {
+    ({ result: reserved, durable: reservationDurable } = await deps.store.transactionDurableLater(async (tx) => {
       if (!(await tx.refunds.reserveRefundAmount(auth, payment.paymentId, amount, REFUNDABLE_PAYMENT_STATUSES))) return false;
       if ((await tx.refunds.insertRefund(refund)) === 'duplicate') throw new RefundIdTaken();
       return true;
-    });
+    }));
   } catch (error) {
     if (!(error instanceof RefundIdTaken)) throw error;
     // A concurrent create with this refund_id won; its refund answers for this request too.
@@ -90,7 +96,10 @@ export async function createRefund(deps: CoreDeps, auth: AuthContext, body: Crea
     throw overAmount(current, amount, (current.amountReceived ?? 0) - nowRefunded);
   }
 
-  const call = await callRail(deps, () => refundOnRail({
+  // A rail elsewhere hears of the refund only once it is durable; one that keeps its memory in Rail's store writes it
+  // after the refund, and the sync that keeps the rail's answer keeps the refund too.
+  if (!rail.remembersInRailStore) await reservationDurable;
+  const call = await callRail(deps, () => rail.refund({
     accountId: auth.accountId,
     mode: auth.mode,
     refundId: refund.refundId,
@@ -101,16 +110,23 @@ export async function createRefund(deps: CoreDeps, auth: AuthContext, body: Crea
     reason: refund.reason,
     now,
   }));
-  // No answer: the refund stays pending and recovery asks the rail (or sends it again) under its refund_id.
-  if (call.kind === 'no_answer') return refund;
-  return applyRefundOutcome(deps, refund, call.answer);
+  // No answer: the refund stays pending and recovery asks the rail (or sends it again) under its refund_id. The answer
+  // is the pending refund itself: acknowledged only once it is durable.
+  if (call.kind === 'no_answer') {
+    await reservationDurable;
+    return refund;
+  }
+  const settled = await applyRefundOutcome(deps, refund, call.answer);
+  // Covered by the outcome's own sync when it wrote; this also refuses to answer for a refund whose COMMIT failed.
+  await reservationDurable;
+  return settled;
 }
 
 /**
  * The rail call that refunds this payment, when the account's capability data allows refunds on the payment's rail
  * in this mode (api-conventions §8); capable but no refunding adapter wired: ERR_3010.
  */
-function refundingRail(deps: CoreDeps, auth: AuthContext, payment: PaymentRecord): RefundCall {
+function refundingRail(deps: CoreDeps, auth: AuthContext, payment: PaymentRecord): RefundingRail {
   const settings = auth.account.settings.rails.find((rail) => rail.rail === payment.rail);
   if (settings === undefined || !settings.capabilities[auth.mode].refunds) throw refundsUnavailable(auth, payment.rail);
   const adapter = provisionedAdapter(settings, deps.rails, auth.mode);
@@ -118,7 +134,7 @@ function refundingRail(deps: CoreDeps, auth: AuthContext, payment: PaymentRecord
   if (adapter === undefined || refund === undefined) {
     throw new ApiError('ERR_3010', `The ${settings.rail} rail is not provisioned for ${auth.mode} refunds on this account yet.`);
   }
-  return refund.bind(adapter);
+  return { refund: refund.bind(adapter), remembersInRailStore: adapter.remembersInRailStore === true };
 }
 
 /**

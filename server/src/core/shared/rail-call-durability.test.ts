@@ -1,14 +1,16 @@
 /**
- * When a confirm calls its rail, relative to the sync of its claim (core/payments/confirm-payment.ts). A rail that
- * keeps its memory in Rail's own store (the simulators: RailAdapter.remembersInRailStore) is called while the claim
- * is committed but not yet synced; any other rail only once the claim is durable. Either way the confirm answers
- * only once everything it wrote is durable. On SQLite (group commit) and PostgreSQL, where the claim's statement
- * commits durably and a rail is always called after that.
+ * When a confirm and a refund call their rail, relative to the sync of what they wrote first: the confirm's claim
+ * (core/payments/confirm-payment.ts), the pending refund and its reservation (core/refunds/create-refund.ts). A rail
+ * that keeps its memory in Rail's own store (the simulators: RailAdapter.remembersInRailStore) is called while that
+ * write is committed but not yet synced; any other rail only once it is durable. Either way the answer comes only
+ * once everything written is durable. On SQLite (group commit) and PostgreSQL, where every commit is durable when it
+ * returns and a rail is always called after that.
  */
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import type { PaymentResponse } from '../../../../protocol/api/payments';
 import { cryptoIds } from '../../kernel/ids';
-import type { AuthorizeRequest, RailAdapter } from '../../rails/rail-adapter';
+import type { RefundResponse } from '../../../../protocol/api/refunds';
+import type { AuthorizeRequest, RailAdapter, RefundRequest } from '../../rails/rail-adapter';
 import { createSimulatorRegistry } from '../../rails/simulator/registry';
 import { UpiSimulator } from '../../rails/simulator/upi-simulator';
 import { groupCommitOf } from '../../storage/database';
@@ -24,7 +26,7 @@ class ProbedUpiRail implements RailAdapter {
   readonly rail = this.#upi.rail;
   readonly connector = this.#upi.connector;
   remembersInRailStore = false;
-  /** Whether everything Rail had written was durable, at each authorize. */
+  /** Whether everything Rail had written was durable, at each authorize and refund. */
   readonly atCalls: Durability[] = [];
 
   constructor(private readonly writtenSoFar: () => Durability | Promise<Durability>) {}
@@ -38,12 +40,17 @@ class ProbedUpiRail implements RailAdapter {
     return this.#upi.authorize(request);
   }
 
+  async refund(request: RefundRequest) {
+    this.atCalls.push(await this.writtenSoFar());
+    return this.#upi.refund(request);
+  }
+
   sync(request: Parameters<RailAdapter['sync']>[0]) {
     return this.#upi.sync(request);
   }
 }
 
-forEachEngine('confirm: the rail call and the claim\'s sync', (engine) => {
+forEachEngine('the rail call and the sync of what was written before it', (engine) => {
   let h: Harness;
   /**
    * SQLite: whether the group commit's writes so far are durable now, i.e. before the sync that a write of this turn
@@ -77,6 +84,9 @@ forEachEngine('confirm: the rail call and the claim\'s sync', (engine) => {
     return expectOk<PaymentResponse>(await apiRequest(h, 'POST', `/payments/${created.payment_id}/confirm`, { body: {} }));
   };
 
+  const refunded = async (paymentId: string): Promise<RefundResponse> =>
+    expectOk<RefundResponse>(await apiRequest(h, 'POST', '/refunds', { body: { payment_id: paymentId, amount: 1_000 } }));
+
   test('a rail that keeps its memory in Rail\'s store is called before the claim\'s sync (SQLite); the answer waits for it', async () => {
     rail.remembersInRailStore = true;
     const confirmed = await confirmedPayment();
@@ -90,6 +100,22 @@ forEachEngine('confirm: the rail call and the claim\'s sync', (engine) => {
     rail.remembersInRailStore = false;
     const confirmed = await confirmedPayment();
     expect(confirmed.status).toBe('succeeded');
+    expect(rail.atCalls).toEqual(['durable']);
+    expect(await writtenSoFar()).toBe('durable');
+  });
+
+  test('a refund: such a rail is called before the pending refund\'s sync (SQLite), any other only after it', async () => {
+    rail.remembersInRailStore = true;
+    const first = await confirmedPayment();
+    rail.atCalls.length = 0;
+    expect((await refunded(first.payment_id)).status).toBe('succeeded');
+    expect(rail.atCalls).toEqual([engine === 'sqlite' ? 'not durable yet' : 'durable']);
+    expect(await writtenSoFar()).toBe('durable');
+
+    rail.remembersInRailStore = false;
+    const second = await confirmedPayment();
+    rail.atCalls.length = 0;
+    expect((await refunded(second.payment_id)).status).toBe('succeeded');
     expect(rail.atCalls).toEqual(['durable']);
     expect(await writtenSoFar()).toBe('durable');
   });
