@@ -179,8 +179,8 @@ export interface RailAdapter {
    * True when the rail keeps what it did in Rail's own store (the simulators' ledger, rails/rail-ledger.ts), written
    * after the confirm's claim: a sync that keeps the rail's answer keeps the claim, and a power loss that loses the
    * claim loses the call with it, as if it had never been made. So a confirm calls it without waiting for the claim's
-   * sync (core/payments/confirm-payment.ts), and a refund without waiting for the pending refund's
-   * (core/refunds/create-refund.ts). Absent: a rail elsewhere, called only once they are durable.
+   * sync, and a refund without waiting for the pending refund's (core/shared/rail-call.ts callRailAfterWrite).
+   * Absent: a rail elsewhere, called only once they are durable.
    */
   readonly remembersInRailStore?: boolean;
   /** The payment method and types this adapter takes for a currency (an empty list: none). */

@@ -12,7 +12,7 @@ import type { Stores } from '../../storage/stores';
 import { recurringAfterOutcome } from '../mandates/save-for-future-usage';
 import { resolveStoredCharge } from '../mandates/stored-charge';
 import { applyRailOutcome } from './payment-outcome';
-import { callRail } from '../shared/rail-call';
+import { callRailAfterWrite } from '../shared/rail-call';
 import { chooseRail, resolvePaymentMethod } from './payment-method';
 import { decideTransition } from './payment-transitions';
 import { HOW_THE_CUSTOMER_PAYS, refuseChargeChanges } from './charge-fields';
@@ -181,13 +181,8 @@ export async function executeConfirm(
     throw new ApiError('ERR_4003', `You cannot confirm this payment because it has status ${current?.status ?? payment.status}.`);
   }
   const { next: claimed, card, attemptId, durable: claimDurable } = claim;
-  // A rail elsewhere hears of the attempt only once a power loss could not make Rail forget it. A rail that keeps its
-  // memory in Rail's own store (the simulators) writes it after the claim, and the WAL is synced in order: the sync
-  // that keeps its answer keeps the claim, and losing both is as if the call had never been made. Such a confirm
-  // waits for one sync instead of two in a row (docs/benchmarks-reading.md, twenty-first session).
-  if (rail.adapter.remembersInRailStore !== true) await claimDurable;
 
-  const call = await callRail(deps, () => rail.adapter.authorize({
+  const call = await callRailAfterWrite(deps, rail.adapter, claimDurable, () => rail.adapter.authorize({
     accountId: auth.accountId,
     mode: auth.mode,
     paymentId: claimed.paymentId,

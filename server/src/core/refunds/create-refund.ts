@@ -6,7 +6,7 @@ import { provisionedAdapter } from '../accounts/account-settings';
 import type { AuthContext } from '../auth/auth-context';
 import { fingerprint } from '../shared/canonical-json';
 import type { CoreDeps } from '../shared/deps';
-import { callRail } from '../shared/rail-call';
+import { callRailAfterWrite } from '../shared/rail-call';
 import { ApiError } from '../shared/errors';
 import { findPaymentOrThrow } from '../payments/find-payment';
 import { applyRefundOutcome } from './refund-outcome';
@@ -96,10 +96,7 @@ export async function createRefund(deps: CoreDeps, auth: AuthContext, body: Crea
     throw overAmount(current, amount, (current.amountReceived ?? 0) - nowRefunded);
   }
 
-  // A rail elsewhere hears of the refund only once it is durable; one that keeps its memory in Rail's store writes it
-  // after the refund, and the sync that keeps the rail's answer keeps the refund too.
-  if (!rail.remembersInRailStore) await reservationDurable;
-  const call = await callRail(deps, () => rail.refund({
+  const call = await callRailAfterWrite(deps, rail, reservationDurable, () => rail.refund({
     accountId: auth.accountId,
     mode: auth.mode,
     refundId: refund.refundId,

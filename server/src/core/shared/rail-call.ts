@@ -1,3 +1,4 @@
+import type { RailAdapter } from '../../rails/rail-adapter';
 import { DEFAULT_RECOVERY_POLICY, type CoreDeps } from './deps';
 
 /** What came of a call to a rail: its answer, or nothing in time (it threw or timed out). */
@@ -23,4 +24,22 @@ export async function callRail<T>(deps: CoreDeps, call: () => Promise<T>): Promi
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * callRail for a call that follows a write naming it (a confirm's claim and its attempt, a pending refund), whose
+ * durability is `written`. A rail elsewhere hears of the call only once a power loss could not make Rail forget that
+ * write. A rail that keeps its memory in Rail's own store (the simulators, RailAdapter.remembersInRailStore) writes
+ * it after that write, and the WAL is synced in order: the sync that keeps the rail's answer keeps the write, and
+ * losing both is as if the call had never been made, so it is called at once. Either way the caller still awaits
+ * `written` before it answers (docs/benchmarks-reading.md, twenty-first session).
+ */
+export async function callRailAfterWrite<T>(
+  deps: CoreDeps,
+  rail: Pick<RailAdapter, 'remembersInRailStore'>,
+  written: Promise<void>,
+  call: () => Promise<T>,
+): Promise<RailCallResult<T>> {
+  if (rail.remembersInRailStore !== true) await written;
+  return callRail(deps, call);
 }
