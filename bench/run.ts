@@ -86,12 +86,12 @@ async function bareCeiling(): Promise<ChainResult & { startupMs: number }> {
 const IDLE_SECONDS = 15;
 
 /**
- * Durable writes a payment waits for one after another: create's insert and confirm's answer; on PostgreSQL also the
- * confirm's claim, which commits durably before the rail is called. On SQLite the claim commits without waiting for
- * its sync (the simulated rail's memory is written after it, and one sync covers both and the answer:
- * core/payments/confirm-payment.ts); the rail's ledger write never waits (storage/recovery/sql-store.ts).
+ * Durable writes a payment waits for one after another: create's insert and confirm's answer. The confirm's claim
+ * commits without waiting for its sync (SQLite) or its WAL flush (PostgreSQL): the simulated rail's memory is written
+ * after it, and the sync that keeps the answer keeps both (core/shared/rail-call.ts); the rail's ledger write never
+ * waits (storage/recovery/sql-store.ts).
  */
-const DURABLE_WAITS_PER_PAYMENT: Record<EngineResult['engine'], number> = { SQLite: 2, PostgreSQL: 3 };
+const DURABLE_WAITS_PER_PAYMENT: Record<EngineResult['engine'], number> = { SQLite: 2, PostgreSQL: 2 };
 
 /**
  * Payments/s with an Idempotency-Key on every call, and without, in the alternating windows of keyedOverhead; and

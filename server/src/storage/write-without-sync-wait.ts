@@ -10,6 +10,9 @@ type Write<Table extends keyof Database> = InsertQueryBuilder<Database, Table, I
 /** PostgreSQL: every row written turns synchronous_commit off for the statement's own transaction (set_config local). */
 const ASYNCHRONOUS_COMMIT = sql.raw(`returning set_config('synchronous_commit', 'off', true) as synchronous_commit`);
 
+/** ASYNCHRONOUS_COMMIT as a column of a statement's select: every row it returns turns synchronous_commit off. */
+export const ASYNCHRONOUS_COMMIT_COLUMN = sql<string>`set_config('synchronous_commit', 'off', true)`.as('synchronous_commit');
+
 /**
  * A write, compiled once, whose caller goes on without waiting for its own sync. Either a later durable commit that
  * the caller does wait for covers it (one WAL sync covers everything written before it on SQLite's group commit;
@@ -32,3 +35,14 @@ export function writeWithoutSyncWait<Values extends Record<string, unknown>, Tab
   const asynchronousCommit = compiledOnce<Values>((db, value) => build(db, value).modifyEnd(ASYNCHRONOUS_COMMIT));
   return (db, values) => (isPostgres(db) && !db.isTransaction ? asynchronousCommit : marked)(db, values);
 }
+
+/**
+ * PostgreSQL: resolves once every write committed so far is durable, for a write committed without waiting for its
+ * flush that no later durable commit has covered. A transactional logical message is WAL written under a transaction
+ * id, so its synchronous commit flushes the WAL up to itself, past every earlier commit, without touching a table
+ * (any role may emit one, at any wal_level).
+ */
+export async function flushWal(db: Db): Promise<void> {
+  await FLUSH_WAL.execute(db);
+}
+const FLUSH_WAL = sql`select pg_logical_emit_message(true, 'rail', 'flush')`;

@@ -9,10 +9,11 @@ import { findPaymentOrThrow } from './find-payment';
 import { ApiError } from '../shared/errors';
 import { consumePspToken } from './consume-psp-token';
 import type { Stores } from '../../storage/stores';
+import type { ClaimedPayment } from '../../storage/payments/store';
 import { recurringAfterOutcome } from '../mandates/save-for-future-usage';
 import { resolveStoredCharge } from '../mandates/stored-charge';
 import { applyRailOutcome } from './payment-outcome';
-import { callRailAfterWrite } from '../shared/rail-call';
+import { callRailAfterWrite, mayCallBeforeDurable } from '../shared/rail-call';
 import { chooseRail, resolvePaymentMethod } from './payment-method';
 import { decideTransition } from './payment-transitions';
 import { HOW_THE_CUSTOMER_PAYS, refuseChargeChanges } from './charge-fields';
@@ -160,10 +161,12 @@ export async function executeConfirm(
   // confirm that loses the claim rolls back and leaves the token unused; of two confirms with one token only one can
   // use it. The payment keeps a display summary of the card instead of the token (and a wallet's data without its
   // token). Without a token the claim is one storage operation, atomic by itself (one statement on PostgreSQL).
-  // Either resolves once committed, before it is durable (`durable`).
+  // Either resolves once committed, before it is durable (`durable`); on PostgreSQL the one statement is durable when it
+  // resolves, unless the rail may hear of it before (flushLater).
+  const flushLater = mayCallBeforeDurable(rail.adapter);
   const claim =
     pspToken === undefined
-      ? await claimAndOpenAttempt(deps.store, auth, payment, patch, now, savedInstrument?.card)
+      ? await claimAndOpenAttempt(deps.store, auth, payment, patch, now, savedInstrument?.card, flushLater)
       : await deps.store
           .transactionDurableLater(async (tx) => {
             const consumed = await consumePspToken(deps, tx, auth, payment.paymentId, pspToken, now);
@@ -171,7 +174,7 @@ export async function executeConfirm(
             if (claimed === undefined) throw new ClaimLost();
             return claimed;
           })
-          .then(({ result, durable }) => ({ ...result, durable }))
+          .then(({ result, durable }) => ({ ...result, durable: () => durable }))
           .catch((error: unknown) => {
             if (error instanceof ClaimLost) return undefined;
             throw error;
@@ -211,12 +214,12 @@ export async function executeConfirm(
     // method to save waits for that answer as it waits for a customer's (settlePendingSave applies it).
     if (afterOutcome !== undefined) await deps.store.transaction((tx) => afterOutcome(tx, claimed, 'customer_action', now));
     // The answer is the claim itself: acknowledged only once it is durable.
-    await claimDurable;
+    await claimDurable();
     return claimed;
   }
   const settled = await applyRailOutcome(deps, claimed, call.answer, 'rail_result', afterOutcome ?? null);
   // Covered by the outcome's own sync when it wrote; this also refuses to answer for a claim whose COMMIT failed.
-  await claimDurable;
+  await claimDurable(settled);
   return settled;
 }
 
@@ -233,8 +236,9 @@ async function claimAndOpenAttempt(
   patch: PaymentPatch,
   now: Date,
   card: CardDetails | undefined,
-): Promise<{ next: PaymentRecord; card: CardDetails | undefined; attemptId: string; durable: Promise<void> } | undefined> {
-  const claimed = await stores.payments.claimPaymentAndOpenAttempt(payment, [payment.status], patch, now);
+  flushLater = false,
+): Promise<{ next: PaymentRecord; card: CardDetails | undefined; attemptId: string; durable: ClaimedPayment['durable'] } | undefined> {
+  const claimed = await stores.payments.claimPaymentAndOpenAttempt(payment, [payment.status], patch, now, { flushLater });
   return claimed && { next: claimed.payment, card, attemptId: claimed.attempt.attemptId, durable: claimed.durable };
 }
 

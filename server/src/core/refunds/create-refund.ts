@@ -96,7 +96,7 @@ export async function createRefund(deps: CoreDeps, auth: AuthContext, body: Crea
     throw overAmount(current, amount, (current.amountReceived ?? 0) - nowRefunded);
   }
 
-  const call = await callRailAfterWrite(deps, rail, reservationDurable, () => rail.refund({
+  const call = await callRailAfterWrite(deps, rail, () => reservationDurable, () => rail.refund({
     accountId: auth.accountId,
     mode: auth.mode,
     refundId: refund.refundId,

@@ -27,19 +27,27 @@ export async function callRail<T>(deps: CoreDeps, call: () => Promise<T>): Promi
 }
 
 /**
+ * Whether `rail` may hear of a write before that write is durable: a rail that keeps its memory in Rail's own store
+ * (the simulators, RailAdapter.remembersInRailStore) writes it after that write, and the WAL is synced in order
+ * (flushed in order on PostgreSQL): the sync that keeps the rail's answer keeps the write, and losing both is as if
+ * the call had never been made. A rail elsewhere hears of a write only once a power loss could not make Rail forget
+ * it (docs/benchmarks-reading.md, twenty-first and twenty-second sessions).
+ */
+export function mayCallBeforeDurable(rail: Pick<RailAdapter, 'remembersInRailStore'>): boolean {
+  return rail.remembersInRailStore === true;
+}
+
+/**
  * callRail for a call that follows a write naming it (a confirm's claim and its attempt, a pending refund), whose
- * durability is `written`. A rail elsewhere hears of the call only once a power loss could not make Rail forget that
- * write. A rail that keeps its memory in Rail's own store (the simulators, RailAdapter.remembersInRailStore) writes
- * it after that write, and the WAL is synced in order: the sync that keeps the rail's answer keeps the write, and
- * losing both is as if the call had never been made, so it is called at once. Either way the caller still awaits
- * `written` before it answers (docs/benchmarks-reading.md, twenty-first session).
+ * durability `written` awaits (or brings about: a PostgreSQL claim committed without waiting for its flush). The
+ * call waits for it unless mayCallBeforeDurable; either way the caller still awaits it before it answers.
  */
 export async function callRailAfterWrite<T>(
   deps: CoreDeps,
   rail: Pick<RailAdapter, 'remembersInRailStore'>,
-  written: Promise<void>,
+  written: () => Promise<void>,
   call: () => Promise<T>,
 ): Promise<RailCallResult<T>> {
-  if (rail.remembersInRailStore !== true) await written;
+  if (!mayCallBeforeDurable(rail)) await written();
   return callRail(deps, call);
 }

@@ -6,7 +6,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { PaymentResponse } from '../../../../protocol/api/payments';
 import { forEachEngine } from '../../test-support/engines';
-import { createHarness, withHeldSyncs, type Harness } from '../../test-support/harness';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../schema';
+import { createHarness, synchronousCommit, withHeldSyncs, withOwnConnection, type Harness } from '../../test-support/harness';
 import { paymentsSqlStores } from './sql-store';
 import type { OutboxEventRecord } from '../events/records';
 
@@ -74,7 +76,7 @@ forEachEngine('confirm writes', (engine) => {
       await withHeldSyncs(h.database, async (db, heldSyncs) => {
         const claimed = await paymentsSqlStores(db).payments.claimPaymentAndOpenAttempt(read, ['requires_confirmation'], { status: 'processing', updatedAt: now }, now);
         expect(claimed?.payment.status).toBe('processing');
-        durable = claimed!.durable;
+        durable = claimed!.durable();
         const state = durable.then(() => 'durable');
         // The batch commits at the end of this turn of the event loop; its sync starts then and is held.
         await new Promise((resolve) => setImmediate(resolve));
@@ -88,12 +90,83 @@ forEachEngine('confirm writes', (engine) => {
       await expect(durable!).resolves.toBeUndefined();
     });
 
-    test.runIf(engine === 'postgres')('its one statement commits durably: `durable` is resolved', async () => {
-      const paymentId = await createdPayment();
+    /** `work` on a connection of its own, told each statement sent to PostgreSQL (its text). */
+    const withStatementsSeen = <T>(work: (db: Kysely<Database>, sent: string[]) => Promise<T>): Promise<T> =>
+      withOwnConnection(h.database, async (db) => {
+        const sent: string[] = [];
+        const executor = db.getExecutor();
+        const execute = executor.executeQuery.bind(executor);
+        executor.executeQuery = (query) => {
+          sent.push(query.sql);
+          return execute(query);
+        };
+        return work(db, sent);
+      });
+    const ASYNCHRONOUS_COMMIT = "set_config('synchronous_commit', 'off', true)";
+    const FLUSH = 'pg_logical_emit_message';
+    const claimOn = async (db: Kysely<Database>, paymentId: string, options?: { flushLater?: boolean }) => {
       const now = h.clock.now();
-      const claimed = await h.store.payments.claimPaymentAndOpenAttempt(await stored(paymentId), ['requires_confirmation'], { status: 'processing', updatedAt: now }, now);
-      const state = claimed!.durable.then(() => 'durable');
-      expect(await Promise.race([state, new Promise((resolve) => setImmediate(() => resolve('not durable')))])).toBe('durable');
+      return (await paymentsSqlStores(db).payments.claimPaymentAndOpenAttempt(await stored(paymentId), ['requires_confirmation'], { status: 'processing', updatedAt: now }, now, options))!;
+    };
+
+    test.runIf(engine === 'postgres')('its one statement commits durably: `durable` is resolved at once and sends nothing', async () => {
+      await withStatementsSeen(async (db, sent) => {
+        const claimed = await claimOn(db, await createdPayment());
+        expect(sent).toHaveLength(1);
+        expect(sent[0]).not.toContain(ASYNCHRONOUS_COMMIT);
+        const state = claimed.durable().then(() => 'durable');
+        expect(await Promise.race([state, new Promise((resolve) => setImmediate(() => resolve('not durable')))])).toBe('durable');
+        expect(sent).toHaveLength(1);
+      });
+    });
+
+    test.runIf(engine === 'postgres')('with flushLater its statement commits without waiting for the WAL flush, for its own transaction only', async () => {
+      await withStatementsSeen(async (db, sent) => {
+        const paymentId = await createdPayment();
+        const claimed = await claimOn(db, paymentId, { flushLater: true });
+        expect(claimed.payment).toEqual(await stored(paymentId));
+        expect(sent).toHaveLength(1);
+        expect(sent[0]).toContain(ASYNCHRONOUS_COMMIT);
+        // The session keeps synchronous_commit on: the next statement on this connection commits durably.
+        expect(await synchronousCommit(db)).toBe('on');
+      });
+    });
+
+    test.runIf(engine === 'postgres')("with flushLater, inside a caller's transaction the claim leaves that transaction's commit durable", async () => {
+      await withStatementsSeen(async (db, sent) => {
+        const paymentId = await createdPayment();
+        const now = h.clock.now();
+        const read = await stored(paymentId);
+        await db.transaction().execute(async (tx) => {
+          expect(await paymentsSqlStores(tx).payments.claimPaymentAndOpenAttempt(read, ['requires_confirmation'], { status: 'processing', updatedAt: now }, now, { flushLater: true })).toBeDefined();
+          expect(await synchronousCommit(tx)).toBe('on');
+        });
+        expect(sent.some((text) => text.includes(ASYNCHRONOUS_COMMIT))).toBe(false);
+        expect((await stored(paymentId)).status).toBe('processing');
+      });
+    });
+
+    test.runIf(engine === 'postgres')('with flushLater, `durable` flushes the WAL past the claim, unless given a later version of the payment', async () => {
+      await withStatementsSeen(async (db, sent) => {
+        const lsn = async (name: 'insert' | 'flush') =>
+          (await sql<{ lsn: string }>`select (${sql.raw(`pg_current_wal_${name}_lsn()`)} - '0/0')::text as lsn`.execute(db)).rows[0]!.lsn;
+        const paymentId = await createdPayment();
+        const claimed = await claimOn(db, paymentId, { flushLater: true });
+        const written = BigInt(await lsn('insert'));
+        sent.length = 0;
+        // The payment as the claim left it covers nothing written after it: flushed.
+        await claimed.durable(claimed.payment);
+        expect(sent.filter((text) => text.includes(FLUSH))).toHaveLength(1);
+        expect(BigInt(await lsn('flush'))).toBeGreaterThanOrEqual(written);
+        await claimed.durable();
+        expect(sent.filter((text) => text.includes(FLUSH))).toHaveLength(2);
+
+        // A later version was committed durably after the claim: nothing to send.
+        const second = await claimOn(db, await createdPayment(), { flushLater: true });
+        sent.length = 0;
+        await second.durable({ ...second.payment, version: second.payment.version + 1 });
+        expect(sent).toEqual([]);
+      });
     });
 
     test('in a transaction that rolls back, neither the claim nor the attempt stays', async () => {

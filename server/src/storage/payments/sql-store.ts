@@ -11,6 +11,7 @@ import type { PaymentAttemptsTable, PaymentCapturesTable, PaymentsTable } from '
 import type { ClaimedPayment, NewPaymentAttempt, PaymentAttemptStore, PaymentCaptureStore, PaymentListStore, PaymentsStores, PaymentStore } from './store';
 import { type Db, inScope, insertResult, inTransaction, isPostgres, iso, jsonOrNull, parseJson } from '../sql-rows';
 import { compiledOnce, prefixed, setPrefixed } from '../compiled-query';
+import { ASYNCHRONOUS_COMMIT_COLUMN, flushWal } from '../write-without-sync-wait';
 import { eventInsertValues, eventsSqlStores, outboxEventRow } from '../events/sql-store';
 import type { OutboxEventRecord } from '../events/records';
 import type { WebhookEventsTable } from '../events/schema';
@@ -90,7 +91,7 @@ const insertOpenedAttemptQuery = compiledOnce<Values>((db, value) =>
  * trip, atomic without BEGIN and COMMIT). The attempt is inserted only for the row the update claimed, and copies
  * the claimed row's amount, currency, payment method and type, capture method and connector.
  */
-const claimPaymentAndOpenAttemptQuery = compiledOnce<Values>((db, value, values) => {
+function claimPaymentAndOpenAttempt(db: Db, value: (name: string) => never, values: Values) {
   const attempt: Record<string, unknown> = nextAttemptColumns(db, value);
   for (const column of COPIED_FROM_PAYMENT) attempt[column] = sql.ref(`claimed.${column}`);
   return db
@@ -105,7 +106,12 @@ const claimPaymentAndOpenAttemptQuery = compiledOnce<Values>((db, value, values)
     .selectFrom(['claimed', 'opened'])
     .selectAll('claimed')
     .select(['opened.attempt_id as opened_attempt_id', 'opened.attempt_number as opened_attempt_number']);
-});
+}
+const claimPaymentAndOpenAttemptQuery = compiledOnce<Values>(claimPaymentAndOpenAttempt);
+/** The same claim, committed without waiting for its WAL flush: the row it returns turns synchronous_commit off for its own transaction. */
+const claimPaymentAndOpenAttemptFlushLaterQuery = compiledOnce<Values>((db, value, values) =>
+  claimPaymentAndOpenAttempt(db, value, values).select(ASYNCHRONOUS_COMMIT_COLUMN),
+);
 
 /**
  * PostgreSQL: a payment's change (conditional on its version), the patch of its newest attempt and the insert of
@@ -579,6 +585,7 @@ class SqlPaymentStore implements PaymentStore {
     expectedStatuses: readonly PaymentStatus[],
     patch: PaymentPatch,
     now: Date,
+    options: { flushLater?: boolean } = {},
   ): Promise<ClaimedPayment | undefined> {
     if (expectedStatuses.length === 0) return undefined;
     const key: Values = { accountId: payment.accountId, mode: payment.mode, paymentId: payment.paymentId };
@@ -586,13 +593,20 @@ class SqlPaymentStore implements PaymentStore {
     if (isPostgres(this.db)) {
       Object.assign(values, OPENED_ATTEMPT, { createdAt: iso(now), updatedAt: iso(now) });
       type Row = Selectable<PaymentsTable> & { opened_attempt_id: string; opened_attempt_number: number };
-      const [row] = (await claimPaymentAndOpenAttemptQuery<Row>(this.db, values, shapeOf(values))).rows;
+      // Inside a caller's transaction the setting would weaken that whole transaction's commit.
+      const flushLater = options.flushLater === true && !this.db.isTransaction;
+      const query = flushLater ? claimPaymentAndOpenAttemptFlushLaterQuery : claimPaymentAndOpenAttemptQuery;
+      const [row] = (await query<Row>(this.db, values, shapeOf(values))).rows;
       if (row === undefined) return undefined;
       const claimed = toPayment(row);
+      const db = this.db;
       return {
         payment: claimed,
         attempt: { ...attemptOpenedFor(claimed, now), attemptId: row.opened_attempt_id, attemptNumber: row.opened_attempt_number },
-        durable: Promise.resolve(),
+        // A later version of the payment was committed after the claim, synchronously (every write of a payment but
+        // this claim is, and a claimed payment is not claimed again), and is visible only once flushed: PostgreSQL
+        // flushes its WAL in order, so that flush kept the claim too.
+        durable: flushLater ? (since) => (since !== undefined && since.version > claimed.version ? Promise.resolve() : flushWal(db)) : () => Promise.resolve(),
       };
     }
     // SQLite: the two statements in one transaction (the caller's, when it runs in one).
@@ -606,10 +620,10 @@ class SqlPaymentStore implements PaymentStore {
     };
     if (this.db.isTransaction) {
       const claimed = await claim(this.db);
-      return claimed && { ...claimed, durable: Promise.resolve() };
+      return claimed && { ...claimed, durable: () => Promise.resolve() };
     }
     const { result, durable } = await committedTransaction(this.db as Kysely<Database>, claim);
-    return result && { ...result, durable };
+    return result && { ...result, durable: () => durable };
   }
 
   async updatePaymentIfVersionWithEvent(

@@ -16,11 +16,13 @@ export interface ClaimedPayment {
   attempt: PaymentAttemptRecord;
   /**
    * Resolves once a power loss could not lose the claim (it rejects if its COMMIT or sync failed; never an unhandled
-   * rejection). On SQLite, a claim made on its own resolves once committed, before its sync; inside a caller's
-   * transaction, and on PostgreSQL, the claim is as durable as that transaction or its own statement, and this is
-   * resolved.
+   * rejection). On SQLite, a claim made on its own resolves once committed, and this waits for the sync that covers
+   * it, already under way. Inside a caller's transaction, and on PostgreSQL, the claim is as durable as that
+   * transaction or its own statement, and this is resolved; except a PostgreSQL claim made with `flushLater`: this
+   * then flushes the WAL (a round trip and a sync of its own), unless `since`, the payment as the caller has read or
+   * written it after the claim, is a later version, whose synchronous commit covered the claim.
    */
-  durable: Promise<void>;
+  durable(since?: PaymentRecord): Promise<void>;
 }
 
 export interface PaymentAttemptStore {
@@ -76,13 +78,16 @@ export interface PaymentStore {
    * (insertNextAttempt: status pending, the claimed payment's amount, currency, payment method and type, capture
    * method and connector, created at `now`), both or neither. Undefined when the payment was not in an expected
    * status. Atomic on its own (one statement on PostgreSQL), or part of the caller's transaction. On SQLite, on its
-   * own, it resolves without waiting for its sync (ClaimedPayment.durable).
+   * own, it resolves without waiting for its sync (ClaimedPayment.durable); on PostgreSQL, with `flushLater`, its
+   * statement commits without waiting for the WAL flush, for a caller that tells nobody outside Rail's store of the
+   * claim before it is durable (core/shared/rail-call.ts).
    */
   claimPaymentAndOpenAttempt(
     payment: PaymentRecord,
     expectedStatuses: readonly PaymentStatus[],
     patch: PaymentPatch,
     now: Date,
+    options?: { flushLater?: boolean },
   ): Promise<ClaimedPayment | undefined>;
   /**
    * Applies `patch` only if the payment is still at `version` (nothing changed it since it was read), and returns
