@@ -7,11 +7,12 @@ import { NO_DURABLE_WAIT } from './sqlite-group-commit';
 /** An insert into or an update of one table. */
 type Write<Table extends keyof Database> = InsertQueryBuilder<Database, Table, InsertResult> | UpdateQueryBuilder<Database, Table, Table, UpdateResult>;
 
-/** PostgreSQL: every row written turns synchronous_commit off for the statement's own transaction (set_config local). */
-const ASYNCHRONOUS_COMMIT = sql.raw(`returning set_config('synchronous_commit', 'off', true) as synchronous_commit`);
-
-/** ASYNCHRONOUS_COMMIT as a column of a statement's select: every row it returns turns synchronous_commit off. */
-export const ASYNCHRONOUS_COMMIT_COLUMN = sql<string>`set_config('synchronous_commit', 'off', true)`.as('synchronous_commit');
+/** PostgreSQL: synchronous_commit off for the calling transaction only (set_config local), once per row it runs for. */
+const SYNCHRONOUS_COMMIT_OFF = "set_config('synchronous_commit', 'off', true)";
+/** Every row written turns synchronous_commit off for the statement's own transaction. */
+const ASYNCHRONOUS_COMMIT = sql.raw(`returning ${SYNCHRONOUS_COMMIT_OFF} as synchronous_commit`);
+/** The same as a column of a statement's select: every row it returns turns synchronous_commit off. */
+export const ASYNCHRONOUS_COMMIT_COLUMN = sql<string>`${sql.raw(SYNCHRONOUS_COMMIT_OFF)}`.as('synchronous_commit');
 
 /**
  * A write, compiled once, whose caller goes on without waiting for its own sync. Either a later durable commit that
@@ -43,6 +44,5 @@ export function writeWithoutSyncWait<Values extends Record<string, unknown>, Tab
  * (any role may emit one, at any wal_level).
  */
 export async function flushWal(db: Db): Promise<void> {
-  await FLUSH_WAL.execute(db);
+  await sql`select pg_logical_emit_message(true, 'rail', 'flush')`.execute(db);
 }
-const FLUSH_WAL = sql`select pg_logical_emit_message(true, 'rail', 'flush')`;

@@ -1,12 +1,13 @@
 /**
  * The two storage operations of a confirm on both engines: the claim that opens an attempt, and a payment's change
  * with its attempt's answer and its event. Each writes all of its rows or none. On SQLite the claim, on its own,
- * does not wait for its sync (ClaimedPayment.durable).
+ * does not wait for its sync (ClaimedPayment.durable); on PostgreSQL, with flushLater, it does not wait for its WAL
+ * flush, and `durable` flushes it unless a later version of the payment has.
  */
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { PaymentResponse } from '../../../../protocol/api/payments';
 import { forEachEngine } from '../../test-support/engines';
-import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema';
 import { createHarness, synchronousCommit, withHeldSyncs, withOwnConnection, type Harness } from '../../test-support/harness';
 import { paymentsSqlStores } from './sql-store';
