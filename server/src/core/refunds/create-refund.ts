@@ -1,5 +1,5 @@
 import type { CreateRefundRequest } from '../../../../protocol/api/refunds';
-import type { RefundRequest, RefundOutcome } from '../../rails/rail-adapter';
+import type { RailAdapter } from '../../rails/rail-adapter';
 import type { PaymentRecord } from '../../storage/payments/records';
 import type { RefundRecord } from '../../storage/refunds/records';
 import { provisionedAdapter } from '../accounts/account-settings';
@@ -12,11 +12,8 @@ import { findPaymentOrThrow } from '../payments/find-payment';
 import { applyRefundOutcome } from './refund-outcome';
 import { decideRefundTransition, REFUNDABLE_PAYMENT_STATUSES } from './refund-transitions';
 
-/** The rail call that refunds, and whether that rail keeps its memory in Rail's store (RailAdapter.remembersInRailStore). */
-interface RefundingRail {
-  refund: (request: RefundRequest) => Promise<RefundOutcome>;
-  remembersInRailStore: boolean;
-}
+/** The adapter's refund call, bound, beside what callRailAfterWrite reads of the adapter. */
+type RefundingRail = Required<Pick<RailAdapter, 'refund'>> & Pick<RailAdapter, 'remembersInRailStore'>;
 
 /** Thrown inside the create transaction to roll back the reservation when another create took the refund_id. */
 class RefundIdTaken extends Error {}
@@ -131,7 +128,7 @@ function refundingRail(deps: CoreDeps, auth: AuthContext, payment: PaymentRecord
   if (adapter === undefined || refund === undefined) {
     throw new ApiError('ERR_3010', `The ${settings.rail} rail is not provisioned for ${auth.mode} refunds on this account yet.`);
   }
-  return { refund: refund.bind(adapter), remembersInRailStore: adapter.remembersInRailStore === true };
+  return { refund: refund.bind(adapter), remembersInRailStore: adapter.remembersInRailStore };
 }
 
 /**
