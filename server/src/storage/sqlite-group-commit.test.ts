@@ -3,8 +3,8 @@
  * can read what it wrote and the WAL sync that covers its COMMIT has finished; concurrent transactions share COMMITs
  * and syncs; one that fails takes none of the others down; a single write outside a transaction (an
  * `insert ... returning` too) is committed and synced before it resolves; a failed sync acknowledges nothing; a write
- * marked NO_DURABLE_WAIT (the Idempotency-Key claim) resolves once committed, and writtenSoFarDurable() after the
- * sync that covers it. whileNoWrites (the checkpoint worker's hold) commits the open batch first and keeps every
+ * marked NO_DURABLE_WAIT (the Idempotency-Key claim) resolves at once, in a batch that the writes of the same turn
+ * of the event loop share and that commits at its end, and writtenSoFarDurable() after the sync that covers it. whileNoWrites (the checkpoint worker's hold) commits the open batch first and keeps every
  * statement waiting until its work is done. A statement compiled once (storage/compiled-query.ts) skips Kysely's
  * executor when nothing holds the connection, and otherwise waits its turn as Kysely's statements do.
  */
@@ -236,11 +236,15 @@ describe('SQLite group commit', () => {
       .modifyEnd(sql.raw(NO_DURABLE_WAIT))
       .execute();
 
-  test('a single write marked NO_DURABLE_WAIT (the Idempotency-Key claim) resolves once committed; writtenSoFarDurable after its sync', async () => {
+  test('a single write marked NO_DURABLE_WAIT (the Idempotency-Key claim) resolves at once, commits at the end of its turn; writtenSoFarDurable after its sync', async () => {
     const s = await heldSyncStore();
     try {
       await noWait(s.db, 'claim');
-      // Committed, so visible to every later statement, while its sync is still held.
+      // In the open batch: every later statement of this connection sees it, another connection once it commits.
+      const sameConnection = await s.db.selectFrom('rail_ledger').select('reference').where('reference', '=', 'claim').execute();
+      expect([sameConnection.length, s.seen('claim')]).toEqual([1, 0]);
+      await s.turns(1);
+      // Committed while its sync is still held.
       expect(s.seen('claim')).toBe(1);
       let durable = false;
       const waiting = s.group.writtenSoFarDurable().then(() => (durable = true));
@@ -283,6 +287,23 @@ describe('SQLite group commit', () => {
       await operation;
       expect(s.group.syncs - syncsBefore).toBe(1);
       expect(s.pending.length).toBe(0);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('NO_DURABLE_WAIT writes of one turn share one COMMIT at its end instead of autocommitting one by one', async () => {
+    const s = await heldSyncStore();
+    try {
+      const commitsBefore = s.group.commits;
+      const answers = ['answer-1', 'answer-2', 'answer-3'];
+      // As the answers of the requests that one sync released are stored, one after another in the same turn.
+      for (const reference of answers) await noWait(s.db, reference);
+      expect(answers.map(s.seen)).toEqual([0, 0, 0]);
+      await s.turns(1);
+      expect(answers.map(s.seen)).toEqual([1, 1, 1]);
+      expect(s.group.commits - commitsBefore).toBe(1);
+      expect(s.pending.length).toBe(1);
     } finally {
       await s.close();
     }

@@ -17,8 +17,10 @@
  * else autocommits (so an idle server holds the write lock only while a statement runs, and another process's
  * connection to the file waits at most for one sync; another connection of this process has the batch committed
  * before it writes, peersByFile); either way its caller resumes only after a sync covers it, as a
- * transaction's does, unless its SQL ends with NO_DURABLE_WAIT (the Idempotency-Key claim), whose caller waits
- * for writtenSoFarDurable() before it answers. Reads may see a logical
+ * transaction's does. A write whose SQL ends with NO_DURABLE_WAIT (the Idempotency-Key claim and answer, the rail
+ * ledger's write) never autocommits: its caller resumes at once, and it opens a batch if none is open, so that the
+ * writes of the same turn of the event loop commit with it (its caller waits for writtenSoFarDurable() before it
+ * answers, where that matters). Reads may see a logical
  * transaction's writes before its batch is durable (one connection); what they answer is never acknowledged as a
  * write of theirs.
  */
@@ -59,11 +61,12 @@ export function walSync(sqlite: SqliteHandle): SyncCommitted {
 }
 
 /**
- * Ends the SQL of a single write whose caller goes on once it ran (committed to the WAL, or in the open batch, and
- * so visible to every later statement) instead of after the sync that covers it: the Idempotency-Key claim. The
- * caller must wait for writtenSoFarDurable() before it acknowledges anything that depends on the write. The WAL is
- * appended in order, so the sync that makes any later write durable covers it too. (A comment: SQLite and
- * PostgreSQL ignore it; on PostgreSQL, and inside a transaction, the write waits as it always does.)
+ * Ends the SQL of a single write whose caller goes on once it ran (in the open batch, which it opens if need be, and
+ * so visible to every later statement of this connection; committed at the end of the turn of the event loop)
+ * instead of after the sync that covers it: the Idempotency-Key claim. The caller must wait for
+ * writtenSoFarDurable() before it acknowledges anything that depends on the write. The WAL is appended in order, so
+ * the sync that makes any later write durable covers it too. (A comment: SQLite and PostgreSQL ignore it; on
+ * PostgreSQL, and inside a transaction, the write waits as it always does.)
  */
 export const NO_DURABLE_WAIT = '/* rail: no durable wait */';
 
@@ -121,15 +124,19 @@ export class SqliteGroupCommit {
   /**
    * A statement about to run. One that writes (is not read-only: `insert ... returning` writes too) outside a logical
    * transaction joins the open batch, or autocommits when none is open (holding the write lock only while it runs);
-   * either way its caller waits for a sync that covers it (released()).
+   * either way its caller waits for a sync that covers it (released()). A write marked NO_DURABLE_WAIT opens a batch
+   * instead of autocommitting.
    */
   noteStatement(readonly: boolean, sql = ''): void {
     if (readonly || this.#activeTransactions > 0) return;
     if (!this.#batchOpen) this.#commitPeers();
-    // While a sync runs, an autocommit would be one more COMMIT waiting for the same next sync as the open batch.
-    if (this.#syncing !== undefined) this.#openBatch();
-    this.#singleWrite = this.#batchOpen ? 'in-batch' : 'autocommit';
     this.#singleWriteWaits = !sql.endsWith(NO_DURABLE_WAIT);
+    // While a sync runs, an autocommit would be one more COMMIT waiting for the same next sync as the open batch.
+    // A write nobody waits for is followed in the same turn by others (a claim by its operation; the answers that one
+    // sync released, by each other): alone, each autocommit wrote its pages to the WAL once more (A/B with a key on
+    // every call: 0.88x and 0.95x CPU per call, docs/benchmarks-reading.md, twenty-third session).
+    if (this.#syncing !== undefined || !this.#singleWriteWaits) this.#openBatch();
+    this.#singleWrite = this.#batchOpen ? 'in-batch' : 'autocommit';
   }
 
   /** Resolves once everything written so far is durable; rejects if a COMMIT or sync it depends on failed. */
@@ -206,16 +213,13 @@ export class SqliteGroupCommit {
       this.#scheduleFlush();
       return waits ? this.#batchId : undefined;
     }
-    // Committed already (autocommit, which writes the WAL without a sync): its id takes the place of a batch.
+    // Committed already (autocommit, which writes the WAL without a sync; only a write whose caller waits for it):
+    // its id takes the place of a batch.
     const id = this.#batchId;
     this.#batchId += 1;
     this.#committedThrough = id;
-    // Nobody waits for a write marked NO_DURABLE_WAIT (the Idempotency-Key claim): its sync starts at the end of this
-    // turn of the event loop, once what followed it in the same turn (the operation the claim guards) has committed,
-    // so that one sync covers both instead of the operation's COMMIT waiting behind the claim's own sync.
-    if (waits) this.#startSync();
-    else this.#scheduleFlush();
-    return waits ? id : undefined;
+    this.#startSync();
+    return id;
   }
 
   /**

@@ -73,9 +73,10 @@ function insertClaim(db: Db, value: (name: keyof ClaimValues & string) => never)
 // its own sync. The claim only keeps concurrent repeats out: the request goes on as soon as the row is in, and waits
 // for its durability before it answers (the operation's own commit is usually the sync that covers it). The answer
 // is written before the response goes out, so a repeat finds it; a power loss before the next sync (or on SQLite a
-// dead process, while a sync runs) leaves the key in flight, as a crash between the operation and its answer does,
-// and the retry runs the request again with the same derived ids (docs/idempotency.md, "After a crash"). On
-// PostgreSQL, those of concurrent requests go together in one statement (postgres-batched-writes.ts).
+// dead process before the batch it opened or joined commits) leaves the key in flight, as a crash between the
+// operation and its answer does, and the retry runs the request again with the same derived ids (docs/idempotency.md,
+// "After a crash"). On PostgreSQL, those of concurrent requests go together in one statement
+// (postgres-batched-writes.ts).
 const insertClaimQuery = writeWithoutSyncWait<ClaimValues, 'idempotency_keys'>(insertClaim);
 
 const completeQuery = writeWithoutSyncWait<AnswerValues, 'idempotency_keys'>((db, value) =>
