@@ -46,13 +46,28 @@ interface Started {
   stop(): Promise<void>;
 }
 
-/** Spawns `node args` in `cwd` and polls until `probe(port)` is true (every 2 ms): milliseconds from spawn. */
+/** A start that failed because its port was taken between freePort() and the child's listen. */
+class PortTaken extends Error {}
+
+/**
+ * Spawns `node args` in `cwd` and polls until `probe(port)` is true (every 2 ms): milliseconds from spawn. The child's
+ * standard error is passed on; a child that exits with EADDRINUSE in it throws PortTaken.
+ */
 async function spawnUntilReady(args: string[], cwd: string, env: NodeJS.ProcessEnv, port: number, probe: (port: number) => Promise<boolean>): Promise<Started> {
   const began = performance.now();
-  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let errors = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    errors += chunk.toString();
+    process.stderr.write(chunk);
+  });
   const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited during start: node ${args.join(' ')}`);
+    if (child.exitCode !== null || child.signalCode !== null) {
+      await exited;
+      const message = `exited during start: node ${args.join(' ')}`;
+      throw errors.includes('EADDRINUSE') ? new PortTaken(message) : new Error(message);
+    }
     if (performance.now() - began > 60_000) throw new Error(`no 200 within 60 s: node ${args.join(' ')}`);
     if (await probe(port).catch(() => false)) break;
     await new Promise((resolveWait) => setTimeout(resolveWait, 2));
@@ -73,7 +88,26 @@ async function spawnUntilReady(args: string[], cwd: string, env: NodeJS.ProcessE
 
 const health = async (port: number) => (await fetch(`http://127.0.0.1:${port}/health`)).status === 200;
 
-async function startBare(): Promise<Started> {
+/**
+ * `start` with ports from freePort(), again with others (three tries) if one was taken before the child could listen:
+ * freePort's ports come from the range that outgoing connections draw from too (this run's own, to PostgreSQL and the
+ * servers it loads, and the machine's), and a start that lost that race once failed the whole bench.
+ */
+async function withFreePorts(start: () => Promise<Started>): Promise<Started> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await start();
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === 3) throw error;
+    }
+  }
+}
+
+function startBare(): Promise<Started> {
+  return withFreePorts(() => startBareOnce());
+}
+
+async function startBareOnce(): Promise<Started> {
   const port = await freePort();
   const answers = async (p: number) =>
     (await fetch(`http://127.0.0.1:${p}/payments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":1}' })).status === 200;
@@ -84,7 +118,12 @@ async function startBare(): Promise<Started> {
  * The compiled server (`main`) or the `rail start` CLI (`cli`) of the checkout at `root`, on SQLite in `dataDir`, or
  * on PostgreSQL at `databaseUrl`; with production's command line (docs/operations.md), as `npm start` runs it.
  */
-async function startRail(root: string, entry: 'main' | 'main with source maps' | 'cli', dataDir: string, databaseUrl?: string): Promise<Started> {
+function startRail(root: string, entry: 'main' | 'main with source maps' | 'cli', dataDir: string | (() => string), databaseUrl?: string): Promise<Started> {
+  // A function gives each try a directory of its own: a first boot that lost its port has written its store already.
+  return withFreePorts(() => startRailOnce(root, entry, typeof dataDir === 'string' ? dataDir : dataDir(), databaseUrl));
+}
+
+async function startRailOnce(root: string, entry: 'main' | 'main with source maps' | 'cli', dataDir: string, databaseUrl?: string): Promise<Started> {
   const [port, jsPort] = [await freePort(), await freePort()];
   const env = { ...railEnv({ port, jsPort, dataDir, databaseUrl, logLevel: 'error' }), ...PRODUCTION_ENV, RAIL_RATE_LIMITS: 'off' };
   const args = [
@@ -184,7 +223,7 @@ export async function startupBench(): Promise<StartupResult> {
       await bare.stop();
       for (const [label, root] of checkouts) {
         const store = stores.get(label)!;
-        const first = await startRail(root, 'main', tempDir());
+        const first = await startRail(root, 'main', tempDir);
         note(`first${label}`, first.ms, first.cpuMs, first.faults);
         await first.stop();
         // The store of round 0 is the one every later round restarts on (round 0's own start was a first boot).
