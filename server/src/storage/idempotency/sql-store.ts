@@ -29,6 +29,9 @@ function inFlightColumns(record: IdempotencyKeyRecord) {
 
 /** A claim as the values of insertClaimQuery. */
 function claimValues(record: IdempotencyKeyRecord): ClaimValues {
+  // A first claim's lock, creation and ids times are one instant: its text is made once (toISOString at every keyed call).
+  const lockedAt = iso(record.lockedAt);
+  const atLock = (date: Date) => (date.getTime() === record.lockedAt.getTime() ? lockedAt : iso(date));
   return {
     accountId: record.accountId,
     mode: record.mode,
@@ -38,10 +41,10 @@ function claimValues(record: IdempotencyKeyRecord): ClaimValues {
     method: record.method,
     path: record.path,
     claimToken: record.claimToken,
-    lockedAt: iso(record.lockedAt),
-    createdAt: iso(record.createdAt),
+    lockedAt,
+    createdAt: atLock(record.createdAt),
     expiresAt: iso(record.expiresAt),
-    idsTime: record.idsTime === null ? null : iso(record.idsTime),
+    idsTime: record.idsTime === null ? null : atLock(record.idsTime),
   };
 }
 
