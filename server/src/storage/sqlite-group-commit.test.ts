@@ -4,8 +4,9 @@
  * and syncs; one that fails takes none of the others down; a single write outside a transaction (an
  * `insert ... returning` too) is committed and synced before it resolves; a failed sync acknowledges nothing; a write
  * marked NO_DURABLE_WAIT (the Idempotency-Key claim) resolves at once, in a batch that the writes of the same turn
- * of the event loop share and that commits at its end, and writtenSoFarDurable() after the sync that covers it. whileNoWrites (the checkpoint worker's hold) commits the open batch first and keeps every
- * statement waiting until its work is done. A statement compiled once (storage/compiled-query.ts) skips Kysely's
+ * of the event loop share and that commits at its end, and writtenSoFarDurable() after the sync that covers it.
+ * whileNoWrites (the checkpoint worker's hold) commits the open batch first and keeps every statement waiting until
+ * its work is done. A statement compiled once (storage/compiled-query.ts) skips Kysely's
  * executor when nothing holds the connection, and otherwise waits its turn as Kysely's statements do.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

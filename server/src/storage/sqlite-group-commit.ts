@@ -20,9 +20,8 @@
  * transaction's does. A write whose SQL ends with NO_DURABLE_WAIT (the Idempotency-Key claim and answer, the rail
  * ledger's write) never autocommits: its caller resumes at once, and it opens a batch if none is open, so that the
  * writes of the same turn of the event loop commit with it (its caller waits for writtenSoFarDurable() before it
- * answers, where that matters). Reads may see a logical
- * transaction's writes before its batch is durable (one connection); what they answer is never acknowledged as a
- * write of theirs.
+ * answers, where that matters). Reads may see a logical transaction's writes before its batch is durable (one
+ * connection); what they answer is never acknowledged as a write of theirs.
  */
 import { closeSync, fdatasync, fsyncSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
