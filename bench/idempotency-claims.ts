@@ -8,10 +8,13 @@
  * - random keys: what clients send (a UUID v4 each), so every claim lands on another leaf of the key's index;
  * - time-ordered keys: the same claims with keys that begin with the time (a UUID v7 would), the insert then lands
  *   on the index's last leaves, which one COMMIT writes once for the whole batch;
- * - random keys with the answer: each batch also stores the previous batch's answers (a 1.5 KB body).
+ * - random keys with the answer: each batch also stores the previous batch's answers (a 1.5 KB body);
+ * - the same, each claim and answer committed on its own: what the group commit did with a write marked
+ *   NO_DURABLE_WAIT when no batch was open, until the twenty-third session (storage/sqlite-group-commit.ts).
  *
  * Prints the process's CPU time per call (user + system), the wall time of its COMMITs per call (which also holds
- * what the machine keeps it waiting), and the ratios to time-ordered claims.
+ * what the machine keeps it waiting; an autocommit's is inside its statement), the WAL pages written per call (the
+ * checkpoints' frame counts), and the ratios to time-ordered claims.
  * Never part of the test run.
  *
  *   node --import tsx bench/idempotency-claims.ts [calls per round=100000] [batch=8] [rounds=3]
@@ -30,8 +33,14 @@ const BATCH = Number(batchArg);
 const ROUNDS = Number(roundsArg);
 const ACCOUNT = 'acc_bench0000000000000000';
 
-type Variant = 'random keys' | 'time-ordered keys' | 'random keys with the answer';
-const VARIANTS: Variant[] = ['time-ordered keys', 'random keys', 'random keys with the answer'];
+type Variant = 'random keys' | 'time-ordered keys' | 'random keys with the answer' | 'the same, each committed alone';
+const VARIANTS: Variant[] = ['time-ordered keys', 'random keys', 'random keys with the answer', 'the same, each committed alone'];
+
+interface Result {
+  usPerCall: number;
+  commitUsPerCall: number;
+  walPagesPerCall: number;
+}
 
 /** A file with Rail's schema (the migrations) and one account, closed again. */
 async function migratedFile(path: string): Promise<void> {
@@ -46,7 +55,7 @@ function timeOrderedKey(): string {
   return `${Date.now().toString(16).padStart(12, '0')}-${randomUUID().slice(13)}`;
 }
 
-async function run(variant: Variant): Promise<{ usPerCall: number; commitUsPerCall: number }> {
+async function run(variant: Variant): Promise<Result> {
   const dir = tempDir('rail-claims-');
   try {
     const file = join(dir.path, 'rail.sqlite');
@@ -55,6 +64,9 @@ async function run(variant: Variant): Promise<{ usPerCall: number; commitUsPerCa
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
+    // Checkpoints only where this loop runs them (the checkpoint worker's part): their frame counts are the WAL
+    // written, and their CPU time is in the figure as before.
+    db.pragma('wal_autocheckpoint = 0');
     const claim = db.prepare(
       `insert into "idempotency_keys" ("account_id", "mode", "key_kind", "idempotency_key", "request_fingerprint", "request_method", "request_path", "status", "claim_token", "locked_at", "response_status", "response_headers", "response_body", "created_at", "expires_at", "ids_time") values (?, 'test', 'secret', ?, ?, 'POST', '/payments', 'in_flight', ?, ?, null, null, null, ?, ?, ?) on conflict do nothing`,
     );
@@ -65,10 +77,16 @@ async function run(variant: Variant): Promise<{ usPerCall: number; commitUsPerCa
     const fingerprint = 'f'.repeat(64);
     let unanswered: { key: string; token: string }[] = [];
     let commitMs = 0;
+    let walPages = 0;
+    const checkpoint = () => {
+      const [result] = db.pragma('wal_checkpoint(RESTART)') as { log: number }[];
+      walPages += result?.log ?? 0;
+    };
+    const batched = variant !== 'the same, each committed alone';
     const cpuBefore = process.cpuUsage();
     for (let call = 0; call < CALLS; call += BATCH) {
-      db.exec('begin immediate');
-      if (variant === 'random keys with the answer') {
+      if (batched) db.exec('begin immediate');
+      if (variant === 'random keys with the answer' || variant === 'the same, each committed alone') {
         for (const { key, token } of unanswered) answer.run('{"content-type":"application/json"}', body, ACCOUNT, key, token);
       }
       unanswered = [];
@@ -79,31 +97,38 @@ async function run(variant: Variant): Promise<{ usPerCall: number; commitUsPerCa
         claim.run(ACCOUNT, key, fingerprint, token, now, now, now, now);
         unanswered.push({ key, token });
       }
-      const commitStarted = performance.now();
-      db.exec('commit');
-      commitMs += performance.now() - commitStarted;
+      if (batched) {
+        const commitStarted = performance.now();
+        db.exec('commit');
+        commitMs += performance.now() - commitStarted;
+      }
       // The checkpoint worker's part, here between batches: the WAL starts over instead of growing.
-      if (call % 8000 === 0) db.pragma('wal_checkpoint(RESTART)');
+      if (call % 8000 === 0) checkpoint();
     }
     const cpu = process.cpuUsage(cpuBefore);
+    checkpoint();
     db.close();
-    return { usPerCall: (cpu.user + cpu.system) / CALLS, commitUsPerCall: (1000 * commitMs) / CALLS };
+    return { usPerCall: (cpu.user + cpu.system) / CALLS, commitUsPerCall: (1000 * commitMs) / CALLS, walPagesPerCall: walPages / CALLS };
   } finally {
     dir.remove();
   }
 }
 
-const results = new Map<Variant, { usPerCall: number; commitUsPerCall: number }[]>(VARIANTS.map((variant) => [variant, []]));
+const results = new Map<Variant, Result[]>(VARIANTS.map((variant) => [variant, []]));
 for (let round = 0; round < ROUNDS; round += 1) {
   for (const variant of round % 2 === 0 ? VARIANTS : [...VARIANTS].reverse()) {
     const result = await run(variant);
     results.get(variant)!.push(result);
-    console.log(`round ${round} ${variant}: ${result.usPerCall.toFixed(1)} us CPU per call, COMMIT ${result.commitUsPerCall.toFixed(1)} us wall per call`);
+    console.log(
+      `round ${round} ${variant}: ${result.usPerCall.toFixed(1)} us CPU per call, COMMIT ${result.commitUsPerCall.toFixed(1)} us wall per call, ${result.walPagesPerCall.toFixed(2)} WAL pages per call`,
+    );
   }
 }
 const ordered = median(results.get('time-ordered keys')!.map((r) => r.usPerCall));
 console.log(`\nmedians, ${CALLS} calls a round in transactions of ${BATCH}, against time-ordered claims:`);
 for (const [variant, list] of results) {
   const usPerCall = median(list.map((r) => r.usPerCall));
-  console.log(`${variant}: ${usPerCall.toFixed(1)} us CPU per call (COMMIT ${median(list.map((r) => r.commitUsPerCall)).toFixed(1)} us wall), ${(usPerCall / ordered).toFixed(2)}x`);
+  const commit = median(list.map((r) => r.commitUsPerCall)).toFixed(1);
+  const pages = median(list.map((r) => r.walPagesPerCall)).toFixed(2);
+  console.log(`${variant}: ${usPerCall.toFixed(1)} us CPU per call (COMMIT ${commit} us wall; ${pages} WAL pages), ${(usPerCall / ordered).toFixed(2)}x`);
 }
