@@ -62,9 +62,11 @@ async function spawnUntilReady(args: string[], cwd: string, env: NodeJS.ProcessE
     process.stderr.write(chunk);
   });
   const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+  // 'close' comes once the child's standard error has been read to its end, which 'exit' does not wait for.
+  const closed = new Promise<void>((resolveClose) => child.once('close', () => resolveClose()));
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      await exited;
+      await closed;
       const message = `exited during start: node ${args.join(' ')}`;
       throw errors.includes('EADDRINUSE') ? new PortTaken(message) : new Error(message);
     }
