@@ -106,14 +106,12 @@ async function withFreePorts(start: () => Promise<Started>): Promise<Started> {
 }
 
 function startBare(): Promise<Started> {
-  return withFreePorts(() => startBareOnce());
-}
-
-async function startBareOnce(): Promise<Started> {
-  const port = await freePort();
   const answers = async (p: number) =>
     (await fetch(`http://127.0.0.1:${p}/payments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":1}' })).status === 200;
-  return spawnUntilReady(['bench/bare-server.mjs', String(port)], ROOT, process.env, port, answers);
+  return withFreePorts(async () => {
+    const port = await freePort();
+    return spawnUntilReady(['bench/bare-server.mjs', String(port)], ROOT, process.env, port, answers);
+  });
 }
 
 /**
@@ -121,18 +119,17 @@ async function startBareOnce(): Promise<Started> {
  * on PostgreSQL at `databaseUrl`; with production's command line (docs/operations.md), as `npm start` runs it.
  */
 function startRail(root: string, entry: 'main' | 'main with source maps' | 'cli', dataDir: string | (() => string), databaseUrl?: string): Promise<Started> {
-  // A function gives each try a directory of its own: a first boot that lost its port has written its store already.
-  return withFreePorts(() => startRailOnce(root, entry, typeof dataDir === 'string' ? dataDir : dataDir(), databaseUrl));
-}
-
-async function startRailOnce(root: string, entry: 'main' | 'main with source maps' | 'cli', dataDir: string, databaseUrl?: string): Promise<Started> {
-  const [port, jsPort] = [await freePort(), await freePort()];
-  const env = { ...railEnv({ port, jsPort, dataDir, databaseUrl, logLevel: 'error' }), ...PRODUCTION_ENV, RAIL_RATE_LIMITS: 'off' };
   const args = [
     ...PRODUCTION_NODE_FLAGS,
     ...(entry === 'cli' ? ['packages/server/dist/cli.js', 'start'] : [...(entry === 'main' ? [] : ['--enable-source-maps']), 'dist/server/main.js']),
   ];
-  return spawnUntilReady(args, root, env, port, health);
+  return withFreePorts(async () => {
+    const [port, jsPort] = [await freePort(), await freePort()];
+    // A function gives each try a directory of its own: a first boot that lost its port has written its store already.
+    const dir = typeof dataDir === 'string' ? dataDir : dataDir();
+    const env = { ...railEnv({ port, jsPort, dataDir: dir, databaseUrl, logLevel: 'error' }), ...PRODUCTION_ENV, RAIL_RATE_LIMITS: 'off' };
+    return spawnUntilReady(args, root, env, port, health);
+  });
 }
 
 interface ProbeResult {
