@@ -24,10 +24,9 @@ export const ASYNCHRONOUS_COMMIT_COLUMN = sql<string>`${sql.raw(SYNCHRONOUS_COMM
  * open batch (seen by the server's statements, which share its one connection), which commits at the end of that
  * turn of the event loop, or, while a sync runs, when that sync ends. From then on only a crash of the machine (or
  * of PostgreSQL) before the next sync can lose it, and on SQLite, the death of the server process before that batch
- * commits. On SQLite the
- * statement ends with NO_DURABLE_WAIT (storage/sqlite-group-commit.ts); on PostgreSQL a written row turns
- * synchronous_commit off for the statement's own transaction, so the session keeps it on, and a write of no row
- * sets nothing. Inside a caller's transaction it is a plain write: the setting would weaken that whole
+ * commits. On SQLite the statement ends with NO_DURABLE_WAIT (storage/sqlite-group-commit.ts); on PostgreSQL a
+ * written row turns synchronous_commit off for the statement's own transaction, so the session keeps it on, and a
+ * write of no row sets nothing. Inside a caller's transaction it is a plain write: the setting would weaken that whole
  * transaction's commit.
  */
 export function writeWithoutSyncWait<Values extends Record<string, unknown>, Table extends keyof Database>(
