@@ -91,9 +91,9 @@ async function spawnUntilReady(args: string[], cwd: string, env: NodeJS.ProcessE
 const health = async (port: number) => (await fetch(`http://127.0.0.1:${port}/health`)).status === 200;
 
 /**
- * `start` with ports from freePort(), again with others (three tries) if one was taken before the child could listen:
- * freePort's ports come from the range that outgoing connections draw from too (this run's own, to PostgreSQL and the
- * servers it loads, and the machine's), and a start that lost that race once failed the whole bench.
+ * `start` with ports from freePort(), again with others (three tries) if one was taken before the child could listen.
+ * freePort's ports lie below the ephemeral range since the twenty-fourth session, but where there is no such range, or
+ * for another process's freePort(), the race remains, and a start that lost it once failed the whole bench.
  */
 async function withFreePorts(start: () => Promise<Started>): Promise<Started> {
   for (let attempt = 1; ; attempt += 1) {

@@ -3,6 +3,7 @@
  * directory, fixed test keys, optional DATABASE_URL. Used by crash.test.ts, multi-instance.test.ts and bench/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 
@@ -11,14 +12,46 @@ export const ROOT = resolve(import.meta.dirname, '../../..');
 export const FIXED_SECRET_KEY = `rail_full_test_${'S3cr3tKeyForCrashAndBenchTests0'.padEnd(40, 'x')}`;
 export const FIXED_PUBLISHABLE_KEY = `rail_open_test_${'PubKeyForCrashAndBenchTests0000'.padEnd(40, 'y')}`;
 
-export function freePort(): Promise<number> {
+/**
+ * A loopback port below the kernel's ephemeral range, free when checked. A port from listen(0) comes from the range
+ * that outgoing connections draw from too (this process's own, to PostgreSQL, to webhook receivers), so another
+ * connection could take it before the child listens on it; one below that range only another freePort() could.
+ */
+export async function freePort(): Promise<number> {
+  const below = ephemeralRangeStart();
+  if (below === undefined) return listenOn(0);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = PORTS_FROM + Math.floor(Math.random() * (below - PORTS_FROM));
+    const taken = await listenOn(port).then(() => false, (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE' || error.code === 'EACCES') return true;
+      throw error;
+    });
+    if (!taken) return port;
+  }
+  return listenOn(0);
+}
+
+const PORTS_FROM = 20_000;
+
+/** The first port of Linux's ephemeral range, when it leaves room below it for freePort(). */
+function ephemeralRangeStart(): number | undefined {
+  try {
+    const first = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(first) && first > PORTS_FROM + 1_000 ? first : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Listens on `port` (0: any) and closes again; resolves the port that was bound. */
+function listenOn(port: number): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolvePort(port));
+      const bound = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(bound));
     });
   });
 }

@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { freePort } from './server-process';
+
+const ephemeralStart = (() => {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+  } catch {
+    return undefined;
+  }
+})();
+
+describe('freePort', () => {
+  it.runIf(ephemeralStart !== undefined && ephemeralStart > 21_000)('hands out ports below the range outgoing connections draw from', async () => {
+    const ports = await Promise.all(Array.from({ length: 20 }, () => freePort()));
+    for (const port of ports) {
+      expect(port).toBeGreaterThanOrEqual(20_000);
+      expect(port).toBeLessThan(ephemeralStart!);
+    }
+  });
+
+  it('hands out a port that can be listened on', async () => {
+    const port = await freePort();
+    const server = createServer((socket) => socket.end('ok'));
+    await new Promise<void>((resolveListen, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolveListen());
+    });
+    const answer = await new Promise<string>((resolveAnswer, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString()));
+      socket.on('end', () => resolveAnswer(text));
+      socket.on('error', reject);
+    });
+    await new Promise((resolveClose) => server.close(resolveClose));
+    expect(answer).toBe('ok');
+  });
+});
