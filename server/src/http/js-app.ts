@@ -109,6 +109,8 @@ const RUNTIME_HEADERS = {
 // changes content, so browsers and CDNs may keep it for good.
 const STABLE_URL_CACHE = 'public, max-age=300';
 const CONTENT_ADDRESSED_CACHE = 'public, max-age=31536000, immutable';
+const STABLE_URL_HEADERS = { ...RUNTIME_HEADERS, 'Cache-Control': STABLE_URL_CACHE };
+const CONTENT_ADDRESSED_HEADERS = { ...RUNTIME_HEADERS, 'Cache-Control': CONTENT_ADDRESSED_CACHE };
 
 const NOT_BUILT = (what: string) => new ApiError('ERR_5007', `The ${what} has not been built on this server; run npm run build.`);
 const RUNTIME_NOT_BUILT = () => NOT_BUILT('runtime script (dist/runtime/rail.js)');
@@ -233,7 +235,7 @@ export function createJsApp(deps: JsAppDeps): Hono {
     return current === undefined ? runtimeMiss(c, RUNTIME_NOT_BUILT()) : serve(c, current);
   };
 
-  const serveRuntime = withRuntime((c, current) => serveFile(c, current.file, { ...RUNTIME_HEADERS, 'Cache-Control': STABLE_URL_CACHE }));
+  const serveRuntime = withRuntime((c, current) => serveFile(c, current.file, STABLE_URL_HEADERS));
   app.get('/v1/', serveRuntime);
   app.get('/v1', serveRuntime);
 
@@ -267,7 +269,7 @@ export function createJsApp(deps: JsAppDeps): Hono {
       if (file === undefined) {
         return runtimeMiss(c, new ApiError('ERR_2006', `No runtime script ${fileName} on this server; /v1/manifest.json names the current one and the releases.`));
       }
-      return serveFile(c, file, { ...RUNTIME_HEADERS, 'Cache-Control': CONTENT_ADDRESSED_CACHE });
+      return serveFile(c, file, CONTENT_ADDRESSED_HEADERS);
     }),
   );
 

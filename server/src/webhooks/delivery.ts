@@ -65,28 +65,29 @@ function outcomeFor(
   succeeded: boolean,
   now: Date,
 ): AttemptOutcome {
+  // Spread last in each outcome (docs/architecture.md, "Objects on hot paths").
   const base = { lastAttemptAt: now, updatedAt: now };
   if (trigger === 'manual') {
     // A manual attempt does not move the schedule; it settles an event that was not delivered.
-    if (succeeded) return { ...base, deliveryStatus: 'delivered', scheduledAttemptCount: event.scheduledAttemptCount, nextAttemptAt: null, failureReason: null };
+    if (succeeded) return { deliveryStatus: 'delivered', scheduledAttemptCount: event.scheduledAttemptCount, nextAttemptAt: null, failureReason: null, ...base };
     if (event.deliveryStatus === 'no_endpoint') {
-      return { ...base, deliveryStatus: 'failed', scheduledAttemptCount: event.scheduledAttemptCount, nextAttemptAt: null, failureReason: 'manual_retry_failed' };
+      return { deliveryStatus: 'failed', scheduledAttemptCount: event.scheduledAttemptCount, nextAttemptAt: null, failureReason: 'manual_retry_failed', ...base };
     }
     return {
-      ...base,
       deliveryStatus: event.deliveryStatus,
       scheduledAttemptCount: event.scheduledAttemptCount,
       nextAttemptAt: event.nextAttemptAt,
       failureReason: event.failureReason,
+      ...base,
     };
   }
   const made = event.scheduledAttemptCount + 1;
-  if (succeeded) return { ...base, deliveryStatus: 'delivered', scheduledAttemptCount: made, nextAttemptAt: null, failureReason: null };
+  if (succeeded) return { deliveryStatus: 'delivered', scheduledAttemptCount: made, nextAttemptAt: null, failureReason: null, ...base };
   const delay = nextRetryDelayMs(config.retryScheduleSeconds, made, config.random);
   if (delay === undefined) {
-    return { ...base, deliveryStatus: 'failed', scheduledAttemptCount: made, nextAttemptAt: null, failureReason: 'retries_exhausted' };
+    return { deliveryStatus: 'failed', scheduledAttemptCount: made, nextAttemptAt: null, failureReason: 'retries_exhausted', ...base };
   }
-  return { ...base, deliveryStatus: 'pending', scheduledAttemptCount: made, nextAttemptAt: new Date(now.getTime() + delay), failureReason: null };
+  return { deliveryStatus: 'pending', scheduledAttemptCount: made, nextAttemptAt: new Date(now.getTime() + delay), failureReason: null, ...base };
 }
 
 export interface DeliveryResult {

@@ -36,9 +36,5 @@ export function toAttemptResponse(attempt: WebhookAttemptRecord): WebhookAttempt
 
 /** An event with the envelope it delivers (snapshotted when the event was written) and its attempts. */
 export function toEventDetail(event: WebhookEventRecord, attempts: readonly WebhookAttemptRecord[]): EventDetail {
-  return {
-    ...toEventSummary(event),
-    payload: event.payload as WebhookEnvelope,
-    attempts: attempts.map(toAttemptResponse),
-  };
+  return Object.assign(toEventSummary(event), { payload: event.payload as WebhookEnvelope, attempts: attempts.map(toAttemptResponse) });
 }

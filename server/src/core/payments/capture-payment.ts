@@ -83,5 +83,7 @@ export async function capturePaymentResponse(
   body: CapturePaymentRequest,
 ): Promise<PaymentResponse> {
   const payment = await capturePayment(deps, auth, paymentId, body);
-  return { ...toPaymentResponse(payment), customer: await paymentCustomerDetails(deps, payment) };
+  const response = toPaymentResponse(payment);
+  response.customer = await paymentCustomerDetails(deps, payment);
+  return response;
 }

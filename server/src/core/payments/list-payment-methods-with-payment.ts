@@ -24,5 +24,5 @@ export async function listPaymentMethodsWithPayment(
   // The list checks the client_secret first, so both forms of the request answer the same errors.
   const list = await listPaymentMethods(deps, auth, listQuery);
   const payment = await retrievePaymentResponse(deps, auth, paymentIdFromClientSecret(query.client_secret)!, { client_secret: query.client_secret });
-  return { ...list, payment };
+  return Object.assign(list, { payment });
 }

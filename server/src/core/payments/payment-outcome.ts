@@ -22,10 +22,6 @@ function patchFor(
   switch (outcome.kind) {
     case 'authorized':
       return {
-        // Manual capture: the authorization stays open for capture until the rail's validity runs out.
-        ...(to === 'requires_capture'
-          ? { authorizedAt: now, authorizationExpiresAt: validity === undefined ? null : new Date(now.getTime() + validity.standardMs) }
-          : {}),
         status: to,
         // Hyperswitch keeps amount_captured null until money is captured: an open authorization has received nothing yet.
         amountReceived: AUTOMATIC.has(payment.captureMethod) ? outcome.amountReceived : null,
@@ -37,6 +33,11 @@ function patchFor(
         errorMessage: null,
         errorReason: null,
         updatedAt: now,
+        // Manual capture: the authorization stays open for capture until the rail's validity runs out. Spread last
+        // (docs/architecture.md, "Objects on hot paths").
+        ...(to === 'requires_capture'
+          ? { authorizedAt: now, authorizationExpiresAt: validity === undefined ? null : new Date(now.getTime() + validity.standardMs) }
+          : {}),
       };
     case 'declined':
       return {

@@ -45,17 +45,16 @@ export async function retrievePaymentResponse(
 ): Promise<PaymentResponse> {
   const payment = await retrievePayment(deps, auth, paymentId, query);
   // The stored customer, not the request's copy: it reflects updates, and null once the customer is deleted.
-  const response = { ...toPaymentResponse(payment), customer: await paymentCustomerDetails(deps, payment) };
+  // Fields added to the response, not spread into a copy (docs/architecture.md, "Objects on hot paths").
+  const response = toPaymentResponse(payment);
+  response.customer = await paymentCustomerDetails(deps, payment);
   if (query.expand_attempts !== 'true' && query.expand_captures !== 'true') return response;
   const attempts = await deps.store.attempts.listAttempts(payment, payment.paymentId);
-  const captures = query.expand_captures === 'true'
-    ? [...capturesOf(attempts), ...(await deps.store.captures.listCaptures(payment, payment.paymentId)).map(toCaptureResponse)]
-    : [];
-  return {
-    ...response,
-    ...(query.expand_attempts === 'true' ? { attempts: attempts.map(toAttemptResponse) } : {}),
-    ...(query.expand_captures === 'true' ? { captures } : {}),
-  };
+  if (query.expand_attempts === 'true') response.attempts = attempts.map(toAttemptResponse);
+  if (query.expand_captures === 'true') {
+    response.captures = [...capturesOf(attempts), ...(await deps.store.captures.listCaptures(payment, payment.paymentId)).map(toCaptureResponse)];
+  }
+  return response;
 }
 
 /** What the payment's rail says now, or undefined when no rail took it (or its adapter is not wired). */

@@ -33,7 +33,7 @@ export async function applyRefundOutcome(deps: CoreDeps, refund: RefundRecord, o
   if (!decision.allowed) throw new Error(`no refund transition from ${refund.status} for a ${outcome.kind} rail answer`);
   const now = deps.clock.now();
   const updated = await deps.store.transaction(async (tx) => {
-    const next = await tx.refunds.updateRefund(refund, refund.refundId, { ...patchFor(outcome, now), status: decision.to }, [refund.status]);
+    const next = await tx.refunds.updateRefund(refund, refund.refundId, { status: decision.to, ...patchFor(outcome, now) }, [refund.status]);
     if (next === undefined) return undefined;
     if (RELEASING_REFUND_STATUSES.includes(next.status)) {
       await tx.refunds.releaseRefundAmount(refund, refund.paymentId, refund.amount);

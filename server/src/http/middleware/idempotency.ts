@@ -84,7 +84,7 @@ export async function runIdempotent(deps: CoreDeps, c: Context<AppEnv>, next: Ne
   const decision = await beginIdempotentRequest(deps, scope, key, { method: c.req.method, path, fingerprint });
   if (decision.kind === 'replay') {
     const { status, headers, body } = decision.response;
-    return new Response(body, { status, headers: { ...headers, [REPLAYED_HEADER]: 'true' } });
+    return new Response(body, { status, headers: { [REPLAYED_HEADER]: 'true', ...headers } });
   }
   const jsonText = captureJsonText(c);
   try {

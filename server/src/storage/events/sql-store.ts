@@ -22,8 +22,8 @@ import { compiledOnce, prefixed, setPrefixed } from '../compiled-query';
  */
 function toDeliveryEvent(row: Selectable<WebhookEventsTable>): WebhookEventRecord {
   let payload: JsonObject | undefined;
+  // eventColumns spread last (docs/architecture.md, "Objects on hot paths").
   return {
-    ...eventColumns(row),
     get payload(): JsonObject {
       payload ??= JSON.parse(row.payload) as JsonObject;
       return payload;
@@ -38,6 +38,7 @@ function toDeliveryEvent(row: Selectable<WebhookEventsTable>): WebhookEventRecor
     leaseId: row.lease_id,
     lockedUntil: dateOrNull(row.locked_until),
     updatedAt: new Date(row.updated_at),
+    ...eventColumns(row),
   };
 }
 
@@ -257,7 +258,7 @@ function eventColumns(row: Selectable<WebhookEventsTable>): Omit<OutboxEventReco
 }
 
 export function toEvent(row: Selectable<WebhookEventsTable>): OutboxEventRecord {
-  return { ...eventColumns(row), payload: JSON.parse(row.payload) as JsonObject };
+  return { payload: JSON.parse(row.payload) as JsonObject, ...eventColumns(row) };
 }
 
 /**

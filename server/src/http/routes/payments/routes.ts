@@ -72,7 +72,7 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       const auth = c.get('auth');
       const payment = await retrievePaymentResponse(coreDeps(c, deps), auth, c.req.valid('param').payment_id, c.req.valid('query'));
       const refunds = await listRefundsOfPayment(coreDeps(c, deps), auth, payment.payment_id);
-      return c.json(refunds.length === 0 ? payment : { ...payment, refunds: refunds.map(toRefundResponse) }, 200);
+      return c.json(refunds.length === 0 ? payment : Object.assign(payment, { refunds: refunds.map(toRefundResponse) }), 200);
     },
   );
 }
