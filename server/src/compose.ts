@@ -104,6 +104,7 @@ export async function compose(options: CompositionOptions): Promise<Composition>
     const operatorSecrets = new OperatorSecretBox(cipher);
     const boot = await bootstrap(
       { store, clock: options.clock, ids: options.ids, secretsFile: options.secretsFile, operatorSecrets },
+      // object-shapes: once per start
       { ...options.bootstrap, settings: options.settings, operator: newStoreOperator },
     );
     return { vaultKey, cipher, operatorSecrets, boot };

@@ -74,6 +74,7 @@ function fileSecrets(dataDir: string): BootstrapSecretsFile {
     async read() {
       try {
         const parsed = JSON.parse(await readFile(path, 'utf8')) as { test_secret_key?: unknown; test_publishable_key?: unknown };
+        // object-shapes: once per start
         return {
           ...(typeof parsed.test_secret_key === 'string' ? { testSecretKey: parsed.test_secret_key } : {}),
           ...(typeof parsed.test_publishable_key === 'string' ? { testPublishableKey: parsed.test_publishable_key } : {}),
@@ -226,6 +227,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   }
   const dispatcher = new WebhookDispatcher({ store, clock: systemClock }, webhooks, { logger: logger.child({ component: 'webhooks' }) });
 
+  // object-shapes: once per start
   const api = createApp({
     ...core,
     logger,

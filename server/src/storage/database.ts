@@ -242,6 +242,7 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
   });
   const checkpointer = sqlite.memory
     ? undefined
+    // object-shapes: once per start
     : new SqliteCheckpointer(sqlite.name, {
         ...(options.checkpointIntervalMs !== undefined ? { intervalMs: options.checkpointIntervalMs } : {}),
         ...(options.checkpointStartAtWalBytes !== undefined ? { startAtWalBytes: options.checkpointStartAtWalBytes } : {}),

@@ -33,9 +33,9 @@ export class CardVault {
       paymentId: input.paymentId,
       cardCiphertext: this.#cipher.encrypt(
         JSON.stringify({ number: input.card.number, holder_name: input.card.holderName }),
-        { ...binding, purpose: 'card' },
+        { purpose: 'card', ...binding },
       ),
-      cvcCiphertext: this.#cipher.encrypt(input.card.cvc, { ...binding, purpose: 'cvc' }),
+      cvcCiphertext: this.#cipher.encrypt(input.card.cvc, { purpose: 'cvc', ...binding }),
       last4: details.last4,
       cardNetwork: details.network,
       expMonth: input.card.expMonth,
@@ -49,11 +49,11 @@ export class CardVault {
   /** Decrypts a token's card; the CVC only while its ciphertext still exists. */
   open(record: VaultTokenRecord): CardDetails {
     const binding = { tokenId: record.tokenId, accountId: record.accountId, mode: record.mode };
-    const card = JSON.parse(this.#cipher.decrypt(record.cardCiphertext, { ...binding, purpose: 'card' })) as {
+    const card = JSON.parse(this.#cipher.decrypt(record.cardCiphertext, { purpose: 'card', ...binding })) as {
       number: string;
       holder_name: string | null;
     };
-    const cvc = record.cvcCiphertext === null ? null : this.#cipher.decrypt(record.cvcCiphertext, { ...binding, purpose: 'cvc' });
+    const cvc = record.cvcCiphertext === null ? null : this.#cipher.decrypt(record.cvcCiphertext, { purpose: 'cvc', ...binding });
     return new CardDetails({ number: card.number, cvc, expMonth: record.expMonth, expYear: record.expYear, holderName: card.holder_name });
   }
 

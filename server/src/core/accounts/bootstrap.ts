@@ -177,6 +177,7 @@ export async function bootstrap(deps: BootstrapDeps, input: BootstrapInput): Pro
     testSecretKey: secret.key,
     testPublishableKey: publishable.key,
     createdOperator,
+    // object-shapes: once per start
     webhook: { ...webhook, secretSource },
     warnings,
   };

@@ -17,5 +17,5 @@ export function toApiKeyEntry(key: ApiKeyRecord): ApiKeyEntry {
 
 /** A key just issued: the one answer that carries its plaintext. */
 export function toIssuedApiKey(key: ApiKeyRecord, plaintext: string): IssuedApiKey {
-  return { ...toApiKeyEntry(key), api_key: plaintext };
+  return Object.assign(toApiKeyEntry(key), { api_key: plaintext });
 }

@@ -32,7 +32,7 @@ export async function applyCollectionStep(
   if (!decision.allowed) return collection;
   const now = deps.clock.now();
   return deps.store.transaction(async (tx) => {
-    const moved = await tx.collections.updateCollectionIfStatus(collection, collection.collectionId, [collection.status], { ...patch, status: decision.to, updatedAt: now });
+    const moved = await tx.collections.updateCollectionIfStatus(collection, collection.collectionId, [collection.status], Object.assign({}, patch, { status: decision.to, updatedAt: now }));
     if (moved === undefined) return (await tx.collections.findCollection(collection, collection.collectionId)) ?? collection;
     const eventType = COLLECTION_EVENT_FOR_STATUS[moved.status];
     if (eventType !== undefined) {
@@ -53,7 +53,7 @@ export async function applySettlementStep(
   if (!decision.allowed) return settlement;
   const now = deps.clock.now();
   return deps.store.transaction(async (tx) => {
-    const moved = await tx.settlements.updateSettlementIfStatus(settlement, settlement.settlementId, [settlement.status], { ...patch, status: decision.to, updatedAt: now });
+    const moved = await tx.settlements.updateSettlementIfStatus(settlement, settlement.settlementId, [settlement.status], Object.assign({}, patch, { status: decision.to, updatedAt: now }));
     if (moved === undefined) return (await tx.settlements.findSettlement(settlement, settlement.settlementId)) ?? settlement;
     const eventType = SETTLEMENT_EVENT_FOR_STATUS[moved.status];
     if (eventType !== undefined) {

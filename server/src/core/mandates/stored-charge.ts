@@ -42,10 +42,10 @@ function instrumentOf(deps: CoreDeps, method: StoredPaymentMethodRecord): Omit<S
   if (method.cardCiphertext !== null && method.card?.expMonth && method.card.expYear && deps.vault !== undefined) {
     const card = deps.vault.openStoredCard(method, method.paymentMethodId, method.cardCiphertext, { expMonth: method.card.expMonth, expYear: method.card.expYear });
     const summary: JsonObject = { last4: card.last4, card_network: method.card.cardNetwork, exp_month: card.expMonth, exp_year: card.expYear };
-    return { ...base, paymentMethodData: { card: summary }, card };
+    return Object.assign(base, { paymentMethodData: { card: summary }, card });
   }
   const vpa = method.upi?.['vpa_id'];
-  if (typeof vpa === 'string') return { ...base, paymentMethodData: { upi: { upi_collect: { vpa_id: vpa } } } };
+  if (typeof vpa === 'string') return Object.assign(base, { paymentMethodData: { upi: { upi_collect: { vpa_id: vpa } } } });
   return undefined;
 }
 
@@ -91,7 +91,7 @@ export async function resolveStoredCharge(
     }
     const instrument = chargeable(deps, auth, await deps.store.storedPaymentMethods.findStoredPaymentMethod(auth, methodId));
     if (instrument === undefined) throw noUsableMandate(field, 'the payment method of the mandate cannot be charged.');
-    return { ...instrument, mandateId };
+    return Object.assign(instrument, { mandateId });
   }
   if (fields.offSession === true) throw noUsableMandate('off_session', 'off_session needs a mandate_id or recurring_details naming the mandate.');
   if (typeof fields.paymentToken === 'string' && !fields.hasPaymentMethodData) {
@@ -105,7 +105,7 @@ export async function resolveStoredCharge(
         fieldName: 'payment_token',
       });
     }
-    return { ...instrument, mandateId: null };
+    return Object.assign(instrument, { mandateId: null });
   }
   return undefined;
 }

@@ -53,7 +53,8 @@ async function ensureCustomer(tx: Stores, scope: Scope, customerId: string, deta
   const existing = await tx.customers.findCustomer(scope, customerId);
   if (existing === undefined) {
     const customer: CustomerRecord = {
-      ...scope,
+      accountId: scope.accountId,
+      mode: scope.mode,
       customerId,
       ...details,
       description: null,

@@ -103,10 +103,11 @@ export async function updatePayment(
       : {}),
     ...(method !== undefined
       ? { paymentMethod: method.paymentMethod, paymentMethodType: method.paymentMethodType }
-      : {
-          ...(body.payment_method !== undefined ? { paymentMethod: body.payment_method } : {}),
-          ...(body.payment_method_type !== undefined ? { paymentMethodType: body.payment_method_type } : {}),
-        }),
+      : Object.assign(
+          {},
+          body.payment_method !== undefined ? { paymentMethod: body.payment_method } : {},
+          body.payment_method_type !== undefined ? { paymentMethodType: body.payment_method_type } : {},
+        )),
   };
   const updated = await deps.store.payments.updatePaymentIfStatus(auth, paymentId, [payment.status], patch);
   if (updated === undefined) {

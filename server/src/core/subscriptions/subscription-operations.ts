@@ -75,7 +75,7 @@ async function transition(
   if (!decision.allowed) throw notAllowed(subscription, what);
   const now = deps.clock.now();
   const next = await deps.store.transaction(async (tx) => {
-    const updated = await tx.subscriptions.updateSubscriptionIf(subscription, subscription.subscriptionId, [subscription.status], { ...patch, status: decision.to, updatedAt: now });
+    const updated = await tx.subscriptions.updateSubscriptionIf(subscription, subscription.subscriptionId, [subscription.status], Object.assign({}, patch, { status: decision.to, updatedAt: now }));
     if (updated !== undefined && (updated.status !== subscription.status || trigger === 'update' || trigger === 'renewal')) {
       await recordSubscriptionEvent(deps, tx, updated, trigger, now);
     }
@@ -408,10 +408,11 @@ export async function renewDueSubscriptions(deps: CoreDeps, auth: AuthContext): 
       subscription,
       'renewal',
       { payment: outcome },
-      {
-        ...(payment !== undefined ? { lastPaymentId: payment.paymentId } : {}),
-        ...(outcome === 'paid' ? { nextBillingAt: new Date(subscription.nextBillingAt.getTime() + price.periodDays * DAY_MS) } : {}),
-      },
+      Object.assign(
+        {},
+        payment !== undefined ? { lastPaymentId: payment.paymentId } : {},
+        outcome === 'paid' ? { nextBillingAt: new Date(subscription.nextBillingAt.getTime() + price.periodDays * DAY_MS) } : {},
+      ),
       'renew',
     );
     if (outcome === 'paid') run.renewed += 1;

@@ -38,5 +38,5 @@ export async function createWebhookEndpoint(deps: CoreDeps, context: OperatorCon
       body: `${context.operator.email} registered ${body.url} for the account's ${body.mode} events (${endpoint.endpointId}).`,
     });
   });
-  return { ...toWebhookEndpoint(endpoint, now), secret: endpoint.secret };
+  return Object.assign(toWebhookEndpoint(endpoint, now), { secret: endpoint.secret });
 }

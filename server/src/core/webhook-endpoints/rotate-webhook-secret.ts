@@ -45,5 +45,5 @@ export async function rotateWebhookSecret(deps: CoreDeps, context: OperatorConte
       body: `${context.operator.email} rotated the signing secret of ${endpoint.url} (${endpointId}); the old one also signs until ${rotated.previousSecretUntil.toISOString()}.`,
     });
   });
-  return { ...toWebhookEndpoint(rotated, now), secret: rotated.secret };
+  return Object.assign(toWebhookEndpoint(rotated, now), { secret: rotated.secret });
 }
