@@ -2,7 +2,7 @@
 // inside a function of server/src's production code, that begins with a spread and then adds a key the spread
 // object's type does not have. On Node 20's V8 such a literal gets a hidden class (map) of its own nearly every time
 // it runs (992 maps for 1,000 objects in a probe), about 1 us per added key, and every function the objects later
-// reach sees a new map each time and falls back to its slowest property lookups: in the create -> confirm path, four
+// reach sees a new map each time and falls back to its slowest property lookups: in the create -> confirm path, three
 // such literals cost the server some 10 % of its CPU per call (docs/benchmarks-reading.md, twenty-fourth session).
 // A literal that begins with its own keys and spreads after them keeps one map, and so does one that only overrides
 // keys its spread already has. Spreads of a type with an index signature (JSON from a request) are left alone: their
