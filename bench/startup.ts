@@ -46,30 +46,13 @@ interface Started {
   stop(): Promise<void>;
 }
 
-/** A start that failed because its port was taken between freePort() and the child's listen. */
-class PortTaken extends Error {}
-
-/**
- * Spawns `node args` in `cwd` and polls until `probe(port)` is true (every 2 ms): milliseconds from spawn. The child's
- * standard error is passed on; a child that exits with EADDRINUSE in it throws PortTaken.
- */
+/** Spawns `node args` in `cwd` and polls until `probe(port)` is true (every 2 ms): milliseconds from spawn. */
 async function spawnUntilReady(args: string[], cwd: string, env: NodeJS.ProcessEnv, port: number, probe: (port: number) => Promise<boolean>): Promise<Started> {
   const began = performance.now();
-  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let errors = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    errors += chunk.toString();
-    process.stderr.write(chunk);
-  });
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
-  // 'close' comes once the child's standard error has been read to its end, which 'exit' does not wait for.
-  const closed = new Promise<void>((resolveClose) => child.once('close', () => resolveClose()));
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      await closed;
-      const message = `exited during start: node ${args.join(' ')}`;
-      throw errors.includes('EADDRINUSE') ? new PortTaken(message) : new Error(message);
-    }
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited during start: node ${args.join(' ')}`);
     if (performance.now() - began > 60_000) throw new Error(`no 200 within 60 s: node ${args.join(' ')}`);
     if (await probe(port).catch(() => false)) break;
     await new Promise((resolveWait) => setTimeout(resolveWait, 2));
@@ -90,46 +73,25 @@ async function spawnUntilReady(args: string[], cwd: string, env: NodeJS.ProcessE
 
 const health = async (port: number) => (await fetch(`http://127.0.0.1:${port}/health`)).status === 200;
 
-/**
- * `start` with ports from freePort(), again with others (three tries) if one was taken before the child could listen.
- * freePort's ports lie below the ephemeral range since the twenty-fourth session, but where there is no such range, or
- * for another process's freePort(), the race remains, and a start that lost it once failed the whole bench.
- */
-async function withFreePorts(start: () => Promise<Started>): Promise<Started> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await start();
-    } catch (error) {
-      if (!(error instanceof PortTaken) || attempt === 3) throw error;
-    }
-  }
-}
-
-function startBare(): Promise<Started> {
+async function startBare(): Promise<Started> {
+  const port = await freePort();
   const answers = async (p: number) =>
     (await fetch(`http://127.0.0.1:${p}/payments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":1}' })).status === 200;
-  return withFreePorts(async () => {
-    const port = await freePort();
-    return spawnUntilReady(['bench/bare-server.mjs', String(port)], ROOT, process.env, port, answers);
-  });
+  return spawnUntilReady(['bench/bare-server.mjs', String(port)], ROOT, process.env, port, answers);
 }
 
 /**
  * The compiled server (`main`) or the `rail start` CLI (`cli`) of the checkout at `root`, on SQLite in `dataDir`, or
  * on PostgreSQL at `databaseUrl`; with production's command line (docs/operations.md), as `npm start` runs it.
  */
-function startRail(root: string, entry: 'main' | 'main with source maps' | 'cli', dataDir: string | (() => string), databaseUrl?: string): Promise<Started> {
+async function startRail(root: string, entry: 'main' | 'main with source maps' | 'cli', dataDir: string, databaseUrl?: string): Promise<Started> {
+  const [port, jsPort] = [await freePort(), await freePort()];
+  const env = { ...railEnv({ port, jsPort, dataDir, databaseUrl, logLevel: 'error' }), ...PRODUCTION_ENV, RAIL_RATE_LIMITS: 'off' };
   const args = [
     ...PRODUCTION_NODE_FLAGS,
     ...(entry === 'cli' ? ['packages/server/dist/cli.js', 'start'] : [...(entry === 'main' ? [] : ['--enable-source-maps']), 'dist/server/main.js']),
   ];
-  return withFreePorts(async () => {
-    const [port, jsPort] = [await freePort(), await freePort()];
-    // A function gives each try a directory of its own: a first boot that lost its port has written its store already.
-    const dir = typeof dataDir === 'string' ? dataDir : dataDir();
-    const env = { ...railEnv({ port, jsPort, dataDir: dir, databaseUrl, logLevel: 'error' }), ...PRODUCTION_ENV, RAIL_RATE_LIMITS: 'off' };
-    return spawnUntilReady(args, root, env, port, health);
-  });
+  return spawnUntilReady(args, root, env, port, health);
 }
 
 interface ProbeResult {
@@ -222,7 +184,7 @@ export async function startupBench(): Promise<StartupResult> {
       await bare.stop();
       for (const [label, root] of checkouts) {
         const store = stores.get(label)!;
-        const first = await startRail(root, 'main', tempDir);
+        const first = await startRail(root, 'main', tempDir());
         note(`first${label}`, first.ms, first.cpuMs, first.faults);
         await first.stop();
         // The store of round 0 is the one every later round restarts on (round 0's own start was a first boot).
