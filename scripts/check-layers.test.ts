@@ -1,22 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { fileTrees } from './file-trees';
 
 const SCRIPT = join(import.meta.dirname, 'check-layers.mjs');
-const trees: string[] = [];
-
-/** A temporary tree with the repository's shape, from path -> source. */
-function tree(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'rail-layers-'));
-  trees.push(root);
-  for (const [path, source] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), source);
-  }
-  return root;
-}
+const { tree, removeAll } = fileTrees('rail-layers-');
 
 function check(root: string): { status: number | null; output: string } {
   const run = spawnSync(process.execPath, [SCRIPT, root], { encoding: 'utf8' });
@@ -32,9 +20,7 @@ const CLEAN = {
   'server/src/app.ts': "import { routes } from './http/routes/payments/routes';\nexport const app = routes;\n",
 };
 
-afterEach(() => {
-  for (const root of trees.splice(0)) rmSync(root, { recursive: true, force: true });
-});
+afterEach(removeAll);
 
 describe('scripts/check-layers.mjs', () => {
   test('a tree that follows the rooms passes, and so does this repository', () => {

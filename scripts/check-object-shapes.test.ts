@@ -1,22 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { fileTrees } from './file-trees';
 
 const SCRIPT = join(import.meta.dirname, 'check-object-shapes.mjs');
-const trees: string[] = [];
-
-/** A temporary tree with server/src files, from path -> source. */
-function tree(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'rail-shapes-'));
-  trees.push(root);
-  for (const [path, source] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), source);
-  }
-  return root;
-}
+const { tree, removeAll } = fileTrees('rail-shapes-');
 
 function check(root?: string): { status: number | null; output: string } {
   const run = spawnSync(process.execPath, root === undefined ? [SCRIPT] : [SCRIPT, root], { encoding: 'utf8' });
@@ -25,9 +13,7 @@ function check(root?: string): { status: number | null; output: string } {
 
 const RECORD = 'interface Attempt { id: string; status: string; amount: number }\n';
 
-afterEach(() => {
-  for (const root of trees.splice(0)) rmSync(root, { recursive: true, force: true });
-});
+afterEach(removeAll);
 
 describe('scripts/check-object-shapes.mjs', () => {
   test('fails on a literal in a function that begins with a spread and adds a key, naming the file, line and key', () => {
