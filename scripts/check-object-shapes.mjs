@@ -47,12 +47,11 @@ function computedKeysAmong(checker, name, has) {
 /** Literals that run once per process (at start) and say so: their shape costs nothing. */
 const ONCE = /object-shapes: once per start/;
 
+/** Whether the line before the one `node` starts on says so. */
 function markedOnce(source, node) {
-  const text = source.getFullText();
-  const ranges = ts.getLeadingCommentRanges(text, node.getFullStart()) ?? [];
   const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
-  const previousLine = line > 0 ? text.slice(source.getPositionOfLineAndCharacter(line - 1, 0), source.getPositionOfLineAndCharacter(line, 0)) : '';
-  return ranges.some((range) => ONCE.test(text.slice(range.pos, range.end))) || ONCE.test(previousLine);
+  if (line === 0) return false;
+  return ONCE.test(source.text.slice(source.getPositionOfLineAndCharacter(line - 1, 0), source.getPositionOfLineAndCharacter(line, 0)));
 }
 
 /** The keys `literal` adds after its leading spread that the spread's type does not have, or [] if it adds none. */
