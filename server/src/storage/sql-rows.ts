@@ -1,5 +1,6 @@
 import { PostgresAdapter, sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { InsertResult, Scope } from '../kernel/store-types';
+import { isoString } from '../kernel/clock';
 import { durableTransaction } from './database';
 import type { Database } from './schema';
 
@@ -13,9 +14,9 @@ export function inTransaction<T>(db: Db, work: (db: Db) => Promise<T>): Promise<
   return db.isTransaction ? work(db) : durableTransaction(db as Kysely<Database>, work);
 }
 
-export const iso = (date: Date): string => date.toISOString();
+export const iso = (date: Date): string => isoString(date);
 
-export const isoOrNull = (date: Date | null): string | null => (date === null ? null : date.toISOString());
+export const isoOrNull = (date: Date | null): string | null => (date === null ? null : isoString(date));
 
 export const dateOrNull = (value: string | null): Date | null => (value === null ? null : new Date(value));
 

@@ -4,6 +4,7 @@
  */
 import type { PaymentAttempt, PaymentCapture } from '../../../../protocol/api/payments';
 import type { RailOutcome } from '../../rails/rail-adapter';
+import { isoString } from '../../kernel/clock';
 import type { AttemptStatus, PaymentAttemptPatch, PaymentAttemptRecord, PaymentCaptureRecord, PaymentRecord } from '../../storage/payments/records';
 import type { Stores } from '../../storage/stores';
 
@@ -59,8 +60,8 @@ export function toAttemptResponse(attempt: PaymentAttemptRecord): PaymentAttempt
     error_message: attempt.errorMessage,
     error_reason: attempt.errorReason,
     cancellation_reason: attempt.cancellationReason,
-    created_at: attempt.createdAt.toISOString(),
-    modified_at: attempt.updatedAt.toISOString(),
+    created_at: isoString(attempt.createdAt),
+    modified_at: isoString(attempt.updatedAt),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { JsonObject, PaymentResponse, WalletSummary } from '../../../../protocol/api/payments';
 import type { CardSummary } from '../../../../protocol/api/vault';
+import { isoString } from '../../kernel/clock';
 import type { PaymentRecord } from '../../storage/payments/records';
 
 /** The card summary a card payment keeps after its psp_token was consumed (never the number). */
@@ -79,9 +80,9 @@ export function toPaymentResponse(payment: PaymentRecord): PaymentResponse {
     amount_capturable: payment.amountCapturable,
     amount_received: payment.amountReceived,
     client_secret: payment.clientSecret,
-    created: payment.createdAt.toISOString(),
-    modified_at: payment.updatedAt.toISOString(),
-    expires_on: payment.clientSecretExpiresAt.toISOString(),
+    created: isoString(payment.createdAt),
+    modified_at: isoString(payment.updatedAt),
+    expires_on: isoString(payment.clientSecretExpiresAt),
     currency: payment.currency,
     customer_id: payment.customerId,
     customer: customerOf(payment),

@@ -1,4 +1,5 @@
 import type { JsonObject } from '../../../../protocol/api/payments';
+import { isoString } from '../../kernel/clock';
 import type { Scope } from '../../kernel/store-types';
 import type { EventObjectType, OutboxEventRecord } from '../../storage/events/records';
 import type { Stores } from '../../storage/stores';
@@ -39,7 +40,7 @@ export function outboxEventOf(deps: Pick<CoreDeps, 'ids'>, event: ObjectEvent, n
     payload: {
       event_id: eventId,
       event_type: event.eventType,
-      created: now.toISOString(),
+      created: isoString(now),
       account_id: accountId,
       mode,
       content: { type: event.contentType, object: event.object as JsonObject },

@@ -210,7 +210,7 @@ const patchPaymentIfVersionQuery = compiledOnce<Values>((db, value, values) =>
 );
 
 function attemptPatchColumns(patch: PaymentAttemptPatch): Partial<PaymentAttemptsTable> {
-  const columns: Partial<PaymentAttemptsTable> = { updated_at: patch.updatedAt.toISOString() };
+  const columns: Partial<PaymentAttemptsTable> = { updated_at: iso(patch.updatedAt) };
   if (patch.status !== undefined) columns.status = patch.status;
   if (patch.referenceId !== undefined) columns.reference_id = patch.referenceId;
   if (patch.errorCode !== undefined) columns.error_code = patch.errorCode;
@@ -240,8 +240,8 @@ function nextAttemptValues(attempt: NewPaymentAttempt): Values {
     errorReason: attempt.errorReason,
     pollId: attempt.pollId,
     cancellationReason: attempt.cancellationReason,
-    createdAt: attempt.createdAt.toISOString(),
-    updatedAt: attempt.updatedAt.toISOString(),
+    createdAt: iso(attempt.createdAt),
+    updatedAt: iso(attempt.updatedAt),
   };
 }
 
@@ -333,7 +333,7 @@ export class SqlPaymentListStore implements PaymentListStore {
   async listWaitingPayments(after: WaitingPaymentCursor | null, limit: number): Promise<PaymentRecord[]> {
     let select = this.db.selectFrom('payments').selectAll().where('status', '=', 'requires_customer_action').where('rail', 'is not', null);
     if (after !== null) {
-      const updated = after.updatedAt.toISOString();
+      const updated = iso(after.updatedAt);
       select = select.where((eb) =>
         eb.or([
           eb('updated_at', '>', updated),
