@@ -1,11 +1,11 @@
-import { createHash, randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
 const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
 
 /** SHA-256 hex of a high-entropy secret (API keys). Look-ups go by this hash; the plaintext is never stored. */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 export { secretsEqual } from '../../kernel/constant-time';
