@@ -10,7 +10,7 @@ import { DEFAULT_KEY_SCOPES, type ApiScope } from '../../../protocol/api/keys';
 import { issueApiKey } from '../core/api-keys/issue-api-key';
 import { apiRequest } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';
-import { ROUTE_SCOPES } from './route-scopes';
+import { ROUTE_SCOPES, routeScope } from './route-scopes';
 
 function readDocTable(): Map<string, string> {
   const text = readFileSync(resolve(__dirname, '../../../docs/scopes.md'), 'utf8');
@@ -49,6 +49,17 @@ describe('scopes per route', () => {
     await h.store.apiKeys.insertApiKey(record);
     return plaintext;
   };
+
+  test('routeScope answers the table entry of each registered route, on a first call and on later ones, and none for an unknown one', () => {
+    const routes = h.app.routes.filter((route) => route.method !== 'ALL');
+    for (let round = 0; round < 2; round += 1) {
+      for (const { method, path } of routes) expect(routeScope(method, path)).toBe(ROUTE_SCOPES[`${method} ${path.replace(/:([a-z_]+)/g, '{$1}')}`]);
+    }
+    expect(routeScope('POST', '/payments')).toBe('payments:write');
+    expect(routeScope('DELETE', '/payments')).toBeUndefined();
+    expect(routeScope('DELETE', '/payments')).toBeUndefined();
+    expect(routeScope('GET', '/no/such/:route')).toBeUndefined();
+  });
 
   test('the code table has one entry per route of the app, and docs/scopes.md lists exactly its scoped routes', () => {
     const routes = h.app.routes.filter((route) => route.method !== 'ALL').map((route) => `${route.method} ${route.path.replace(/:([a-z_]+)/g, '{$1}')}`);

@@ -2,7 +2,7 @@ import { createMiddleware } from 'hono/factory';
 import { PUBLISHABLE_KEY_QUERY_NAME } from '../../../../protocol/ids';
 import { authenticateApiKey, parseApiKey, requireKeyKind, requireScope } from '../../core/auth/auth';
 import { ApiError } from '../../core/shared/errors';
-import { ROUTE_SCOPES, routeKey } from '../route-scopes';
+import { routeScope } from '../route-scopes';
 import type { KeyKind } from '../../core/auth/auth-context';
 import type { CoreDeps } from '../../core/shared/deps';
 import type { AppEnv } from '../env';
@@ -47,7 +47,7 @@ export function authenticate(deps: CoreDeps, allowed: readonly KeyKind[], option
     const queryKey = allowed.includes('publishable') ? readQueryKey(queryKeyAsSent(c.req.method, (name) => c.req.query(name))) : undefined;
     const auth = await authenticateApiKey(deps, readApiKey(c.req.header('api-key'), c.req.header('authorization')) ?? queryKey);
     requireKeyKind(auth, allowed);
-    const scope = ROUTE_SCOPES[routeKey(c.req.method === 'HEAD' ? 'GET' : c.req.method, c.req.routePath)];
+    const scope = routeScope(c.req.method === 'HEAD' ? 'GET' : c.req.method, c.req.routePath);
     // A route missing from the table fails closed; route-scopes.test.ts keeps the table complete.
     if (scope === undefined) throw new ApiError('ERR_1004', 'This operation has no declared scope.');
     if (scope !== null) requireScope(auth, scope);
