@@ -318,6 +318,10 @@ export class SqliteGroupCommit {
 }
 
 const SAVEPOINT = 'rail_tx';
+/** The savepoint's statements, made once: CompiledQuery.raw freezes a new query with a new random id at each call. */
+const BEGIN_SAVEPOINT = CompiledQuery.raw(`savepoint ${SAVEPOINT}`);
+const RELEASE_SAVEPOINT = CompiledQuery.raw(`release ${SAVEPOINT}`);
+const ROLLBACK_TO_SAVEPOINT = CompiledQuery.raw(`rollback to ${SAVEPOINT}`);
 
 /** One statement on the connection, as Kysely's own SQLite connection runs it (synchronously). */
 function executeOn(database: SqliteDatabase, query: CompiledQuery): QueryResult<unknown> {
@@ -403,7 +407,7 @@ export class GroupCommitSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     this.group.beginTransaction();
     try {
-      await connection.executeQuery(CompiledQuery.raw(`savepoint ${SAVEPOINT}`));
+      await connection.executeQuery(BEGIN_SAVEPOINT);
     } catch (error) {
       this.group.endTransaction();
       throw error;
@@ -412,7 +416,7 @@ export class GroupCommitSqliteDriver extends SqliteDriver {
 
   override async commitTransaction(connection: DatabaseConnection): Promise<void> {
     try {
-      await connection.executeQuery(CompiledQuery.raw(`release ${SAVEPOINT}`));
+      await connection.executeQuery(RELEASE_SAVEPOINT);
     } finally {
       this.group.endTransaction();
     }
@@ -420,8 +424,8 @@ export class GroupCommitSqliteDriver extends SqliteDriver {
 
   override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     try {
-      await connection.executeQuery(CompiledQuery.raw(`rollback to ${SAVEPOINT}`));
-      await connection.executeQuery(CompiledQuery.raw(`release ${SAVEPOINT}`));
+      await connection.executeQuery(ROLLBACK_TO_SAVEPOINT);
+      await connection.executeQuery(RELEASE_SAVEPOINT);
     } finally {
       this.group.endTransaction();
     }
