@@ -27,6 +27,7 @@ import { closeSync, fdatasync, fsyncSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database as SqliteHandle } from 'better-sqlite3';
 import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type QueryResult, type SqliteDatabase, type SqliteDialectConfig } from 'kysely';
+import { allRowObjects, iterateRowObjects } from './sqlite-row-objects';
 
 interface Batch {
   promise: Promise<void>;
@@ -326,7 +327,7 @@ const ROLLBACK_TO_SAVEPOINT = CompiledQuery.raw(`rollback to ${SAVEPOINT}`);
 /** One statement on the connection, as Kysely's own SQLite connection runs it (synchronously). */
 function executeOn(database: SqliteDatabase, query: CompiledQuery): QueryResult<unknown> {
   const statement = database.prepare(query.sql);
-  if (statement.reader) return { rows: statement.all(query.parameters) };
+  if (statement.reader) return { rows: allRowObjects(statement, query.parameters) };
   const { changes, lastInsertRowid } = statement.run(query.parameters);
   return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
 }
@@ -357,7 +358,7 @@ export class GroupCommitSqliteDriver extends SqliteDriver {
     this.#connection = {
       executeQuery: async <R>(query: CompiledQuery) => executeOn(database, query) as QueryResult<R>,
       streamQuery: async function* <R>(query: CompiledQuery) {
-        for (const row of database.prepare(query.sql).iterate(query.parameters)) yield { rows: [row as R] };
+        for (const row of iterateRowObjects(database.prepare(query.sql), query.parameters)) yield { rows: [row as R] };
       },
     };
     group.useConnectionHold(async (work) => {
