@@ -9,9 +9,10 @@ import { IncomingMessage, request as httpRequest, type Server } from 'node:http'
 import { Socket } from 'node:net';
 import type { Context } from 'hono';
 import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHarness, type Harness } from '../test-support/harness';
-import { requestBodyBytes } from './request-body';
+import { requestBodyBytes, requestBodyText } from './request-body';
 
 interface Answer {
   status: number;
@@ -145,5 +146,49 @@ describe('requestBodyBytes on a request the client already left', () => {
       new Promise((resolveLater) => setTimeout(() => resolveLater('still waiting'), 1_000)),
     ]);
     expect(outcome).toBe('ECONNRESET');
+  });
+});
+
+describe('a body read straight from Node, then through Hono', () => {
+  let server: Server;
+  let port: number;
+  beforeAll(async () => {
+    const app = new Hono();
+    // Rail's text read first, then Hono's own byte read: the bytes as sent, not the text encoded again.
+    app.post('/text-then-bytes', async (c) => {
+      const text = await requestBodyText(c);
+      const bytes = Buffer.from(await c.req.arrayBuffer());
+      return c.json({ text, bytes: bytes.toString('hex'), again: Buffer.from(await requestBodyBytes(c)).toString('hex') });
+    });
+    // Rail's byte read first, then Hono's text and Rail's text.
+    app.post('/bytes-then-text', async (c) => {
+      const bytes = Buffer.from(await requestBodyBytes(c));
+      return c.json({ bytes: bytes.toString('hex'), hono: Buffer.from(await c.req.arrayBuffer()).toString('hex'), text: await requestBodyText(c) });
+    });
+    server = await new Promise<Server>((resolveServer) => {
+      const started = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolveServer(started as Server)) as Server;
+    });
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise((resolveClose) => server.close(resolveClose)));
+
+  const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"k":"a'), Buffer.from([0xff]), Buffer.from('b"}')]);
+  const send = (path: string) =>
+    new Promise<Record<string, string>>((resolveAnswer, reject) => {
+      const request = httpRequest({ host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-length': String(body.length) } }, (response) => {
+        const parts: Buffer[] = [];
+        response.on('data', (part: Buffer) => parts.push(part));
+        response.on('end', () => resolveAnswer(JSON.parse(Buffer.concat(parts).toString('utf8')) as Record<string, string>));
+      });
+      request.on('error', reject);
+      request.end(body);
+    });
+
+  test('text first: the text drops the BOM and replaces invalid UTF-8, and every byte reader gets the bytes as sent', async () => {
+    expect(await send('/text-then-bytes')).toEqual({ text: '{"k":"a\ufffdb"}', bytes: body.toString('hex'), again: body.toString('hex') });
+  });
+
+  test('bytes first: Hono reads the same bytes, and the text is decoded from them', async () => {
+    expect(await send('/bytes-then-text')).toEqual({ bytes: body.toString('hex'), hono: body.toString('hex'), text: '{"k":"a\ufffdb"}' });
   });
 });

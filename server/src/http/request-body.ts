@@ -57,32 +57,48 @@ function readAll(incoming: IncomingMessage): Promise<Buffer> {
   });
 }
 
-/** The body's bytes (cached as Hono's `arrayBuffer`). */
-export async function requestBodyBytes(c: Context): Promise<Uint8Array> {
+/** Per request, the body as read straight from its IncomingMessage: Node's own buffer, not copied. */
+const directReads = new WeakMap<object, Promise<Buffer>>();
+
+/**
+ * The body read straight from the IncomingMessage, once per request; undefined when it must be read through Hono
+ * (unreadIncoming says when, or another reader went through Hono first). Hono's own readers (c.req.arrayBuffer,
+ * formData, ...) find the same bytes in its body cache as `arrayBuffer`, copied out of Node's buffer into an
+ * ArrayBuffer of their own only when one asks: Rail's readers take the buffer or its text, and the copy (a new
+ * ArrayBuffer) was some 4 us of a keyed call under load.
+ */
+function directRead(c: Context): Promise<Buffer> | undefined {
+  const started = directReads.get(c.req);
+  if (started !== undefined) return started;
   const cache = c.req.bodyCache as BodyCache;
-  if (Object.keys(cache).length === 0) {
-    const incoming = unreadIncoming(c);
-    if (incoming !== undefined) cache.arrayBuffer = readAll(incoming).then((all) => all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer);
-  }
-  return new Uint8Array(await c.req.arrayBuffer());
+  if (Object.keys(cache).length !== 0) return undefined;
+  const incoming = unreadIncoming(c);
+  if (incoming === undefined) return undefined;
+  const read = readAll(incoming);
+  directReads.set(c.req, read);
+  let copied: Promise<ArrayBuffer> | undefined;
+  Object.defineProperty(cache, 'arrayBuffer', {
+    configurable: true,
+    enumerable: true,
+    get: () => (copied ??= read.then((all) => all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer)),
+    set: (value: Promise<ArrayBuffer>) => Object.defineProperty(cache, 'arrayBuffer', { value, writable: true, enumerable: true, configurable: true }),
+  });
+  return read;
+}
+
+/** The body's bytes (also in Hono's body cache as `arrayBuffer`). */
+export async function requestBodyBytes(c: Context): Promise<Uint8Array> {
+  return (await directRead(c)) ?? new Uint8Array(await c.req.arrayBuffer());
 }
 
 const utf8 = new TextDecoder();
 
-/**
- * The body as text (cached as Hono's `text`, which c.req.json() parses). Read straight from the IncomingMessage,
- * the text is decoded from Node's own buffer, with no copy into an ArrayBuffer of its own first (some 2 us of a
- * call under load, most of it the new ArrayBuffer's allocation).
- */
+/** The body as text (cached as Hono's `text`, which c.req.json() parses), decoded from the bytes read directly. */
 export async function requestBodyText(c: Context): Promise<string> {
   const cache = c.req.bodyCache as BodyCache;
   if (cache.text === undefined) {
-    if (Object.keys(cache).length === 0) {
-      const incoming = unreadIncoming(c);
-      if (incoming !== undefined) cache.text = readAll(incoming).then((all) => utf8.decode(all));
-    } else if (cache.arrayBuffer !== undefined) {
-      cache.text = cache.arrayBuffer.then((bytes) => utf8.decode(bytes));
-    }
+    const read = directRead(c) ?? cache.arrayBuffer;
+    if (read !== undefined) cache.text = read.then((bytes: Uint8Array | ArrayBuffer) => utf8.decode(bytes));
   }
   return c.req.text();
 }
