@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { isoString } from './clock';
 
 describe('isoString', () => {
-  it('formats as toISOString does, for instants it keeps and for ones that share their slot', () => {
-    // 0, 64 and 128 ms (and -64) take the same slot of the table; 8.64e15 is the last valid instant.
-    const instants = [0, 1, 64, 0, 128, -64, 1_764_988_800_000, 1_764_988_800_064, -1, 8.64e15, -8.64e15, 1_764_988_800_000, 2, 0].map((ms) => new Date(ms));
+  it('formats as toISOString does, for instants it keeps and for ones that share a slot', () => {
+    // 8.64e15 is the last valid instant; the rest are instants a request formats together (now, +15 min, +24 h).
+    const now = 1_764_988_800_000;
+    const instants = [0, 1, 64, 0, -64, now, now + 900_000, now + 86_400_000, now, -1, 8.64e15, -8.64e15, now + 1, 2, 0].map((ms) => new Date(ms));
+    // Every instant of a 4,096 ms window and its expiry 24 h later: some share a slot, and each still formats right.
+    for (let ms = now; ms < now + 4_096; ms += 1) instants.push(new Date(ms), new Date(ms + 86_400_000));
     for (let round = 0; round < 3; round += 1) {
       for (const date of instants) expect(isoString(date)).toBe(date.toISOString());
     }
