@@ -135,11 +135,6 @@ export const ROUTE_SCOPES: Readonly<Record<string, ApiScope | null>> = {
   'POST /v1/webhook-endpoints/{id}/test': null,
 };
 
-/** The route key of a Hono route path: `POST /payments/:payment_id` becomes `POST /payments/{payment_id}`. */
-export function routeKey(method: string, routePath: string): string {
-  return `${method} ${routePath.replace(/:([A-Za-z_]+)/g, '{$1}')}`;
-}
-
 /** A method's entry per Hono route path, as routeScope found it: paths of registered routes, methods Node's parser knows. */
 const scopesByRoute = new Map<string, Map<string, ApiScope | null | undefined>>();
 
@@ -155,7 +150,8 @@ export function routeScope(method: string, routePath: string): ApiScope | null |
     scopesByRoute.set(routePath, byMethod);
   }
   if (byMethod.has(method)) return byMethod.get(method);
-  const scope = ROUTE_SCOPES[routeKey(method, routePath)];
+  // The table's key of a Hono route path: `POST /payments/:payment_id` is `POST /payments/{payment_id}`.
+  const scope = ROUTE_SCOPES[`${method} ${routePath.replace(/:([A-Za-z_]+)/g, '{$1}')}`];
   byMethod.set(method, scope);
   return scope;
 }

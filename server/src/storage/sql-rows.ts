@@ -14,7 +14,8 @@ export function inTransaction<T>(db: Db, work: (db: Db) => Promise<T>): Promise<
   return db.isTransaction ? work(db) : durableTransaction(db as Kysely<Database>, work);
 }
 
-export const iso = (date: Date): string => isoString(date);
+/** A date as stored: ISO 8601 text (kernel/clock.ts isoString, which keeps recent results). */
+export const iso = isoString;
 
 export const isoOrNull = (date: Date | null): string | null => (date === null ? null : isoString(date));
 
