@@ -54,6 +54,19 @@ describe('test wallets', () => {
     expect(model.selectedId.value).toBe('card');
   });
 
+  test('wallet tabs join after the tabs shown at ready, which keep their places', async () => {
+    const withUpi = { ...WITH_WALLETS, payment_methods: [...WITH_WALLETS.payment_methods, { payment_method: 'upi', payment_method_types: [{ payment_method_type: 'upi_collect' }, { payment_method_type: 'upi_qr' }] }] };
+    let answer!: (response: Response) => void;
+    const api = fakeApi({ methods: () => json(withUpi), sessionTokens: () => new Promise<Response>((resolve) => (answer = resolve)) });
+    const model = new PaymentModel(modelDeps(api.fetch).deps);
+    await model.load();
+    const atReady = model.methods.value.map((option) => option.id);
+    expect(atReady).toEqual(['card', 'upi_collect', 'upi_qr']);
+    answer(await tokens('google_pay', 'paypal'));
+    await backgroundRequestsAnswered();
+    expect(model.methods.value.map((option) => option.id)).toEqual([...atReady, 'wallet:google_pay', 'wallet:paypal']);
+  });
+
   test('a list of wallets only: "no method" until a token arrives, then the first wallet is selected', async () => {
     const onlyWallets = { payment_methods: [{ payment_method: 'wallet', payment_method_types: [{ payment_method_type: 'paypal' }] }] };
     const { model } = await loaded(fakeApi({ methods: () => json(onlyWallets), sessionTokens: () => tokens('paypal') }));

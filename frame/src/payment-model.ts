@@ -237,7 +237,8 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
 
   /**
    * Wallet tabs join once their session tokens arrive, after `ready`: the element never waits for a second round
-   * trip, and a wallet without a token (or a refused request) is simply not offered.
+   * trip, and a wallet without a token (or a refused request) is simply not offered. They join after the tabs already
+   * shown, so that none of those moves from under a customer's (or a test's) click.
    */
   async function addWallets(api: ReturnType<typeof createApiClient>, walletOptions: MethodOption[], generation: number): Promise<void> {
     const tokens = await api.walletSessionTokens(walletOptions.map((option) => option.payment_method_type));
@@ -245,7 +246,7 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
     const tokenized = new Set(tokens.value.session_token.map((token) => token.wallet_name));
     const offered = walletOptions.filter((option) => tokenized.has(option.payment_method_type));
     if (offered.length === 0) return;
-    methods.value = [...methods.peek(), ...offered].sort(byDisplayOrder);
+    methods.value = [...methods.peek(), ...offered];
     if (selectedId.peek() === null) {
       selectedId.value = methods.peek()[0]?.id ?? null;
       if (notice.peek()?.key === 'noMethods') notice.value = null;
