@@ -3,6 +3,7 @@ import {
   DEFAULT_MIGRATION_TABLE,
   MIGRATION_LOCK_ID,
   Migrator,
+  PostgresAdapter,
   sql,
   SqliteAdapter,
   type Kysely,
@@ -61,12 +62,13 @@ const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
 
 /**
- * Whether every migration is already applied, in one query. Kysely's Migrator takes a dozen statements (it creates
- * and introspects its tables, takes and releases its lock in a transaction, reads the log): at every start, for
- * nothing once the store is up to date. A store that is not, has no log yet or has a migration this code does not know goes
- * through the Migrator and its lock.
+ * Whether every migration is already applied, in one query (two on PostgreSQL: migrationLogExists). Kysely's Migrator
+ * takes a dozen statements (it creates and introspects its tables, takes and releases its lock in a transaction,
+ * reads the log): at every start, for nothing once the store is up to date. A store that is not, has no log yet or
+ * has a migration this code does not know goes through the Migrator and its lock.
  */
 async function upToDate(db: Kysely<unknown>): Promise<boolean> {
+  if (!(await migrationLogExists(db))) return false;
   try {
     const { rows } = await sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(db);
     // Exactly ours: a log with a migration this code does not know (a newer version's) is the Migrator's error to raise.
@@ -75,6 +77,18 @@ async function upToDate(db: Kysely<unknown>): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether the migrations' log exists. PostgreSQL writes every failed statement to its own log as an ERROR, so a fresh
+ * database is asked about the table rather than selected from: one more round trip at a PostgreSQL start, where an
+ * operator reading the server's log at a first deploy would otherwise find an ERROR that is none. A failed select
+ * on SQLite leaves no trace anywhere.
+ */
+async function migrationLogExists(db: Kysely<unknown>): Promise<boolean> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return true;
+  const { rows } = await sql<{ present: boolean }>`select to_regclass(${DEFAULT_MIGRATION_TABLE}::text) is not null as present`.execute(db);
+  return rows[0]?.present === true;
 }
 
 /** How migrateToLatest brought the store up to date. */
