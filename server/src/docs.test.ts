@@ -37,3 +37,17 @@ describe('docs/errors.md, runtime codes', () => {
     expect(errorsDoc).toContain(`| ${code} | ${entry.type} | ${entry.when} |`);
   });
 });
+
+describe('docs/operations.md, the production command', () => {
+  /** The environment assignments and node flags of a command line, in order. */
+  const settings = (command: string) => command.split(/\s+/).filter((word) => /^[A-Z_]+=\S+$/.test(word) || word.startsWith('--'));
+
+  test('npm start runs the server with the settings the documented command gives production', () => {
+    const operations = readFileSync(resolve(import.meta.dirname, '../../docs/operations.md'), 'utf8');
+    const documented = /^(\S+=\S+ .*node .*dist\/server\/main\.js)$/m.exec(operations)?.[1];
+    expect(documented).toBeDefined();
+    const start = (JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start']!;
+    expect(settings(start.slice(start.indexOf('&&') + 2))).toEqual(settings(documented!));
+    expect(settings(documented!)).toEqual(expect.arrayContaining(['MALLOC_ARENA_MAX=2', 'MALLOC_MMAP_THRESHOLD_=131072', '--max-semi-space-size=8']));
+  });
+});
