@@ -148,7 +148,7 @@ export function sampleRssPeak(pid: number, intervalMs = 250): { stop(): number }
  * of the benchmarks runs with them, so that its memory is the memory the goals are about.
  */
 export const PRODUCTION_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=8'];
-export const PRODUCTION_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
+export const PRODUCTION_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '4194304' };
 
 export interface BootedServer {
   child: ChildProcess;

@@ -48,6 +48,6 @@ describe('docs/operations.md, the production command', () => {
     expect(documented).toBeDefined();
     const start = (JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start']!;
     expect(settings(start.slice(start.indexOf('&&') + 2))).toEqual(settings(documented!));
-    expect(settings(documented!)).toEqual(expect.arrayContaining(['MALLOC_ARENA_MAX=2', 'MALLOC_MMAP_THRESHOLD_=131072', '--max-semi-space-size=8']));
+    expect(settings(documented!)).toEqual(expect.arrayContaining(['MALLOC_ARENA_MAX=2', 'MALLOC_MMAP_THRESHOLD_=131072', 'MALLOC_TRIM_THRESHOLD_=4194304', '--max-semi-space-size=8']));
   });
 });
