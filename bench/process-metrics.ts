@@ -144,11 +144,15 @@ export function sampleRssPeak(pid: number, intervalMs = 250): { stop(): number }
 
 /**
  * The command line docs/operations.md gives production (and `npm start` uses): the settings only it can make, since
- * V8 sizes its young generation and glibc its malloc arenas and thresholds before any JavaScript runs. Every spawned server
- * of the benchmarks runs with them, so that its memory is the memory the goals are about.
+ * V8 sizes its young generation and glibc its malloc arenas and thresholds before any JavaScript runs. Every spawned
+ * server of the benchmarks runs with them, so that its memory is the memory the goals are about.
  */
 export const PRODUCTION_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=8'];
-export const PRODUCTION_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '4194304' };
+export const PRODUCTION_ENV: Readonly<Record<string, string>> = {
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: '131072',
+  MALLOC_TRIM_THRESHOLD_: '4194304',
+};
 
 export interface BootedServer {
   child: ChildProcess;
