@@ -70,12 +70,7 @@ export async function selectPaymentMethod(page: Page, name: string | RegExp, opt
   const frame = await waitForRailReady(page, options);
   const tabs = frame.getByRole('group');
   if ((await tabs.count()) === 0) return;
-  const radio = frame.getByRole('radio', { name, exact: typeof name === 'string' });
-  // Wallet tabs join after the frame is ready (once their session tokens arrive) and can move the tabs between
-  // Playwright's aim and its click, which then lands on another tab: click again until this one is selected.
-  await expect(async () => {
-    await radio.check({ timeout: 2_000 });
-  }).toPass({ timeout: 15_000 });
+  await frame.getByRole('radio', { name, exact: typeof name === 'string' }).check();
 }
 
 /** Types like a customer: key by key, so the frame's as-you-type formatting runs. */
