@@ -204,6 +204,37 @@ export function pgbenchTps(databaseUrl: string, clients: number, seconds: number
   return Number(tps);
 }
 
+/** Transactions timed and their p50 and p99 (ms). */
+export interface TransactionLatency {
+  transactions: number;
+  p50: number;
+  p99: number;
+}
+
+/**
+ * One of pgbench's built-in scripts in an open loop at `tps` (its --rate: each client starts transactions on a
+ * schedule, and each is timed from when it was due, schedule lag included, as the open loop of bench/load.ts times a
+ * payment) for `seconds`: the database's own latency at that rate, on the tables pgbenchTps made.
+ */
+export function pgbenchOpenLoopLatency(databaseUrl: string, script: string, clients: number, tps: number, seconds: number): TransactionLatency {
+  const dir = mkdtempSync(join(tmpdir(), 'rail-pgbench-'));
+  try {
+    const rate = String(Math.max(1, Math.round(tps)));
+    const args = ['-b', script, '-c', String(clients), '-j', '2', '-R', rate, '-T', String(seconds), '-l', `--log-prefix=${join(dir, 'log')}`];
+    execFileSync('pgbench', [...args, databaseUrl], { stdio: 'ignore' });
+    // One line a transaction: client, transaction number, latency (us, from its scheduled start under --rate), ...
+    const latencies = readdirSync(dir)
+      .flatMap((file) => readFileSync(join(dir, file), 'utf8').split('\n'))
+      .filter((line) => line !== '')
+      .map((line) => Number(line.split(' ')[2]) / 1000)
+      .sort((a, b) => a - b);
+    const at = (share: number) => latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))] ?? Number.NaN;
+    return { transactions: latencies.length, p50: at(0.5), p99: at(0.99) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string };

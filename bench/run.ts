@@ -18,7 +18,8 @@ import { FIXED_SECRET_KEY, freePort, railEnv, ROOT } from '../server/src/test-su
 import { fdatasyncLatency, openLoopPayments, runChain, startBareHandler, type ChainResult, type PaymentLatency } from './load';
 import { mountBench, mountTable } from './mount';
 import { startupBench, startupTable } from './startup';
-import { bootServer, machineSpeed, mainThreadCpuMs, median, pgbenchTps, PRODUCTION_ENV, PRODUCTION_NODE_FLAGS, processCpuMs, rssMb, sampleRssPeak, summarizeProfile, tempDir } from './process-metrics';
+import { samplePostgresWaits, WAL_FLUSH_WAITS, type PostgresWaits } from './postgres-waits';
+import { bootServer, machineSpeed, mainThreadCpuMs, median, pgbenchOpenLoopLatency, pgbenchTps, PRODUCTION_ENV, PRODUCTION_NODE_FLAGS, processCpuMs, rssMb, sampleRssPeak, summarizeProfile, tempDir, type TransactionLatency } from './process-metrics';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 16);
@@ -52,10 +53,14 @@ interface EngineResult {
   idempotency: KeyedOverhead;
   halfLoad: PaymentLatency;
   halfLoadRate: number;
+  /** PostgreSQL only: its busy backends during `halfLoad`, sampled every WAIT_SAMPLE_MS (samplePostgresWaits). */
+  halfLoadWaits: PostgresWaits | undefined;
   /** The same open-loop client at the same rate against the bare handler, right after: the client's own tail. */
   halfLoadBare: PaymentLatency;
   /** The disk's fdatasync latency right after, at the half-load payment rate times the syncs of a payment. */
   halfLoadSync: { p50: number; p99: number };
+  /** PostgreSQL only: the database's own transaction latency at the rate the half load waits for its commits. */
+  halfLoadDatabase: TransactionLatency | undefined;
   /** The half-load p99 again, in windows alternating with the bare handler's (repeatedHalfLoad). */
   repeated: RepeatedHalfLoad;
   profile: { category: string; percent: number }[];
@@ -195,6 +200,9 @@ async function bareOpenLoop(perSecond: number): Promise<PaymentLatency> {
   }
 }
 
+/** How often the busy PostgreSQL backends are sampled during the half load (samplePostgresWaits). */
+const WAIT_SAMPLE_MS = 10;
+
 /** Pairs of windows of repeatedHalfLoad, and each window's length. */
 const REPEATS = 3;
 const REPEAT_SECONDS = SECONDS / 2;
@@ -237,7 +245,19 @@ function medianAndRange(values: number[], format: (value: number) => string): st
   return `${format(median(values))} (${format(Math.min(...values))}-${format(Math.max(...values))})`;
 }
 
-async function measureEngine(engine: EngineResult['engine'], databaseUrl: string | undefined): Promise<EngineResult> {
+/**
+ * The database's own floor under the half-load p99: pgbench's simple-update (TPC-B-like without its updates of the
+ * branch and teller rows, which every transaction of a scale-1 database shares: three statements and a durable
+ * commit, and no hot row, as in a payment). With those rows, tpcb-like's p99 at the same rate here was 2.7-4.2x
+ * simple-update's, their lock's queue rather than the database's commits (docs/benchmarks-reading.md,
+ * twenty-seventh session).
+ */
+const DATABASE_FLOOR_SCRIPT = 'simple-update';
+
+/** The database's own latency in an open loop at `perSecond` transactions (pgbenchOpenLoopLatency). */
+type DatabaseFloor = (perSecond: number) => TransactionLatency;
+
+async function measureEngine(engine: EngineResult['engine'], databaseUrl: string | undefined, databaseFloor?: DatabaseFloor): Promise<EngineResult> {
   const data = tempDir('rail-bench-');
   try {
     const first = await bootServer(SERVER, { dataDir: data.path, databaseUrl, env: PRODUCTION_ENV });
@@ -259,13 +279,16 @@ async function measureEngine(engine: EngineResult['engine'], databaseUrl: string
       const rssLoadMb = rssMb(server.child.pid!);
       const idempotency = await keyedOverhead(server.baseUrl, server.child.pid!);
       const halfLoadRate = plain.paymentsPerSecond / 2;
+      const waits = databaseUrl === undefined ? undefined : await samplePostgresWaits(databaseUrl, WAIT_SAMPLE_MS);
       const halfLoad = await openLoopPayments(server.baseUrl, FIXED_SECRET_KEY, halfLoadRate, SECONDS);
+      const halfLoadWaits = await waits?.stop();
       const rssEndMb = rssMb(server.child.pid!);
       const rssPeakMb = rssPeak.stop();
       const halfLoadBare = await bareOpenLoop(halfLoadRate);
       const halfLoadSync = await fdatasyncLatency(data.path, halfLoadRate * DURABLE_WAITS_PER_PAYMENT[engine], 500);
+      const halfLoadDatabase = databaseFloor?.(halfLoadRate * DURABLE_WAITS_PER_PAYMENT[engine]);
       const repeated = await repeatedHalfLoad(server.baseUrl, halfLoadRate);
-      return { engine, firstBootMs: first.startupMs, restartMs: server.startupMs, rssStartedMb, rssIdleMb, rssLoadMb, rssEndMb, rssPeakMb, plain, share, mainThread, idempotency, halfLoad, halfLoadRate, halfLoadBare, halfLoadSync, repeated, profile: PROFILE ? await profileUnderLoad(data.path, databaseUrl) : [] };
+      return { engine, firstBootMs: first.startupMs, restartMs: server.startupMs, rssStartedMb, rssIdleMb, rssLoadMb, rssEndMb, rssPeakMb, plain, share, mainThread, idempotency, halfLoad, halfLoadRate, halfLoadWaits, halfLoadBare, halfLoadSync, halfLoadDatabase, repeated, profile: PROFILE ? await profileUnderLoad(data.path, databaseUrl) : [] };
     } finally {
       await server.stop();
     }
@@ -406,6 +429,16 @@ function render(bare: ChainResult & { startupMs: number }, results: EngineResult
     '',
   );
   row(
+    `PostgreSQL's own p50 / p99 per transaction (ms) at the rate the half load waits for durable commits (its payments/s x ${DURABLE_WAITS_PER_PAYMENT.PostgreSQL}), right after: pgbench ${DATABASE_FLOOR_SCRIPT} in an open loop`,
+    (r) => (r.halfLoadDatabase ? `${fixed(r.halfLoadDatabase.p50, 1)} / ${fixed(r.halfLoadDatabase.p99, 1)} (${fixed(r.halfLoadRate * DURABLE_WAITS_PER_PAYMENT.PostgreSQL)} TPS)` : '-'),
+    '',
+  );
+  row(
+    `PostgreSQL's busy backends during the half load, sampled every ${WAIT_SAMPLE_MS} ms: waiting for the WAL's flush (${WAL_FLUSH_WAITS.join(', ')}) / working / waiting on anything else; busy backends on average`,
+    (r) => (r.halfLoadWaits ? renderWaits(r.halfLoadWaits) : '-'),
+    '',
+  );
+  row(
     `+ Idempotency-Key: payments/s, against plain in ${4 * KEYED_GROUPS} alternating windows (overhead; each group of four's own)`,
     (r) =>
       `${fixed(r.idempotency.keyed)} against ${fixed(r.idempotency.plain)} (${percent(r.idempotency.plain - r.idempotency.keyed, r.idempotency.plain)}; ${r.idempotency.groups.map((share) => percent(share, 1)).join(', ')})`,
@@ -424,6 +457,17 @@ function render(bare: ChainResult & { startupMs: number }, results: EngineResult
   row('RSS 0.5 s after the first 200 (MB)', (r) => fixed(r.rssStartedMb), '');
   lines.push('', `Baselines in the same run: bare Hono handler ${fixed(bare.callsPerSecond)} req/s with the same generator (p99 ${fixed(bare.callP99, 1)} ms; it starts in ${fixed(bare.startupMs)} ms); pgbench tpcb-like ${pgbench ? `${fixed(pgbench)} TPS at ${CONNECTIONS} clients` : 'not run (PostgreSQL not reachable)'}.`);
   return lines.join('\n');
+}
+
+/** `60 % (IO:WALSync 45 %, LWLock:WALWrite 15 %) / 30 % / 10 %; 1.2`: shares of the busy backends seen. */
+function renderWaits(waits: PostgresWaits): string {
+  const share = (count: number) => percent(count, waits.busy);
+  const flush = waits.byWait.filter(([wait]) => WAL_FLUSH_WAITS.includes(wait));
+  const flushCount = flush.reduce((sum, [, count]) => sum + count, 0);
+  const working = waits.byWait.find(([wait]) => wait === 'CPU')?.[1] ?? 0;
+  const others = waits.byWait.filter(([wait]) => wait !== 'CPU' && !WAL_FLUSH_WAITS.includes(wait));
+  const otherText = [...others.slice(0, 2).map(([wait, count]) => `${wait} ${share(count)}`), ...(others.length > 2 ? ['...'] : [])].join(', ');
+  return `${share(flushCount)} (${flush.map(([wait, count]) => `${wait} ${share(count)}`).join(', ')}) / ${share(working)} / ${share(waits.busy - flushCount - working)}${otherText === '' ? '' : ` (${otherText})`}; ${fixed(waits.busy / waits.samples, 2)}`;
 }
 
 function renderProfiles(results: EngineResult[]): string {
@@ -455,17 +499,19 @@ async function main(): Promise<void> {
   let pgbench: number | undefined;
   let scaleOut: ScaleOutPoint[] = [];
   if (await postgresReachable()) {
+    // pgbench's tables stay until Rail's loops are done: the database's own floor is measured beside Rail's half load.
     const bench = await createTestDatabase('postgres');
     try {
       pgbench = pgbenchTps(bench.databaseUrl!, CONNECTIONS, SECONDS);
+      const database = await createTestDatabase('postgres');
+      try {
+        const floor = (perSecond: number) => pgbenchOpenLoopLatency(bench.databaseUrl!, DATABASE_FLOOR_SCRIPT, CONNECTIONS, perSecond, SECONDS);
+        results.push(await measureEngine('PostgreSQL', database.databaseUrl, floor));
+      } finally {
+        await database.drop();
+      }
     } finally {
       await bench.drop();
-    }
-    const database = await createTestDatabase('postgres');
-    try {
-      results.push(await measureEngine('PostgreSQL', database.databaseUrl));
-    } finally {
-      await database.drop();
     }
     if (SCALE_OUT) scaleOut = await scaleOutCurve();
   }
@@ -519,7 +565,10 @@ Generated by \`npm run bench\` (bench/run.ts) on ${new Date().toISOString().slic
   client at the same rate against the bare handler: its p99 is the client's own scheduling delay on the shared
   cores, a floor under Rail's. Then the disk's own fdatasync latency (4 KB write + fdatasync, one at a time, 500 of
   them at the rate a payment's durable writes come at): a payment waits for several of these in a row, so their
-  tail is another floor.
+  tail is another floor. On PostgreSQL, the database's busy backends are sampled every ${WAIT_SAMPLE_MS} ms during the
+  half load (pg_stat_activity, one query from a connection of the bench's own: working, or waiting and on what), and
+  after the fdatasync floor, pgbench's ${DATABASE_FLOOR_SCRIPT} in an open loop (its --rate, each transaction timed
+  from when it was due) at the rate the half load's payments wait for durable commits is the database's own floor.
 - Repeated: then the half-load p99 once more, in ${REPEATS} pairs of ${REPEAT_SECONDS} s windows that alternate Rail
   and the bare handler (bare first, then Rail first, then bare first): their median and range, beside the single
   figure above, say whether the goal is met beyond the noise of a shared machine (two runs of one server differed by
