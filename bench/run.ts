@@ -15,10 +15,10 @@ import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, postgresReachable } from '../server/src/test-support/harness';
 import { FIXED_SECRET_KEY, freePort, railEnv, ROOT } from '../server/src/test-support/server-process';
-import { fdatasyncLatency, openLoopPayments, runChain, startBareHandler, type ChainResult, type PaymentLatency } from './load';
+import { fdatasyncLatency, OPEN_LOOP_WARMUP_PAYMENTS, openLoopPayments, runChain, startBareHandler, type ChainResult, type PaymentLatency } from './load';
 import { mountBench, mountTable } from './mount';
 import { startupBench, startupTable } from './startup';
-import { samplePostgresWaits, WAL_FLUSH_WAITS, type PostgresWaits } from './postgres-waits';
+import { samplePostgresActivity, WAL_FLUSH_WAITS, type PostgresActivity } from './postgres-activity';
 import { bootServer, machineSpeed, mainThreadCpuMs, median, pgbenchOpenLoopLatency, pgbenchTps, PRODUCTION_ENV, PRODUCTION_NODE_FLAGS, processCpuMs, rssMb, sampleRssPeak, summarizeProfile, tempDir, type TransactionLatency } from './process-metrics';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
@@ -53,8 +53,8 @@ interface EngineResult {
   idempotency: KeyedOverhead;
   halfLoad: PaymentLatency;
   halfLoadRate: number;
-  /** PostgreSQL only: its busy backends during `halfLoad`, sampled every WAIT_SAMPLE_MS (samplePostgresWaits). */
-  halfLoadWaits: PostgresWaits | undefined;
+  /** PostgreSQL only: its busy backends during `halfLoad`, sampled every WAIT_SAMPLE_MS, and its WAL meanwhile. */
+  halfLoadDatabaseActivity: PostgresActivity | undefined;
   /** The same open-loop client at the same rate against the bare handler, right after: the client's own tail. */
   halfLoadBare: PaymentLatency;
   /** The disk's fdatasync latency right after, at the half-load payment rate times the syncs of a payment. */
@@ -200,7 +200,7 @@ async function bareOpenLoop(perSecond: number): Promise<PaymentLatency> {
   }
 }
 
-/** How often the busy PostgreSQL backends are sampled during the half load (samplePostgresWaits). */
+/** How often the busy PostgreSQL backends are sampled during the half load (samplePostgresActivity). */
 const WAIT_SAMPLE_MS = 10;
 
 /** Pairs of windows of repeatedHalfLoad, and each window's length. */
@@ -279,16 +279,16 @@ async function measureEngine(engine: EngineResult['engine'], databaseUrl: string
       const rssLoadMb = rssMb(server.child.pid!);
       const idempotency = await keyedOverhead(server.baseUrl, server.child.pid!);
       const halfLoadRate = plain.paymentsPerSecond / 2;
-      const waits = databaseUrl === undefined ? undefined : await samplePostgresWaits(databaseUrl, WAIT_SAMPLE_MS);
+      const activity = databaseUrl === undefined ? undefined : await samplePostgresActivity(databaseUrl, WAIT_SAMPLE_MS);
       const halfLoad = await openLoopPayments(server.baseUrl, FIXED_SECRET_KEY, halfLoadRate, SECONDS);
-      const halfLoadWaits = await waits?.stop();
+      const halfLoadDatabaseActivity = await activity?.stop();
       const rssEndMb = rssMb(server.child.pid!);
       const rssPeakMb = rssPeak.stop();
       const halfLoadBare = await bareOpenLoop(halfLoadRate);
       const halfLoadSync = await fdatasyncLatency(data.path, halfLoadRate * DURABLE_WAITS_PER_PAYMENT[engine], 500);
       const halfLoadDatabase = databaseFloor?.(halfLoadRate * DURABLE_WAITS_PER_PAYMENT[engine]);
       const repeated = await repeatedHalfLoad(server.baseUrl, halfLoadRate);
-      return { engine, firstBootMs: first.startupMs, restartMs: server.startupMs, rssStartedMb, rssIdleMb, rssLoadMb, rssEndMb, rssPeakMb, plain, share, mainThread, idempotency, halfLoad, halfLoadRate, halfLoadWaits, halfLoadBare, halfLoadSync, halfLoadDatabase, repeated, profile: PROFILE ? await profileUnderLoad(data.path, databaseUrl) : [] };
+      return { engine, firstBootMs: first.startupMs, restartMs: server.startupMs, rssStartedMb, rssIdleMb, rssLoadMb, rssEndMb, rssPeakMb, plain, share, mainThread, idempotency, halfLoad, halfLoadRate, halfLoadDatabaseActivity, halfLoadBare, halfLoadSync, halfLoadDatabase, repeated, profile: PROFILE ? await profileUnderLoad(data.path, databaseUrl) : [] };
     } finally {
       await server.stop();
     }
@@ -435,7 +435,12 @@ function render(bare: ChainResult & { startupMs: number }, results: EngineResult
   );
   row(
     `PostgreSQL's busy backends during the half load, sampled every ${WAIT_SAMPLE_MS} ms: waiting for the WAL's flush (${WAL_FLUSH_WAITS.join(', ')}) / working / waiting on anything else; busy backends on average`,
-    (r) => (r.halfLoadWaits ? renderWaits(r.halfLoadWaits) : '-'),
+    (r) => (r.halfLoadDatabaseActivity ? renderWaits(r.halfLoadDatabaseActivity) : '-'),
+    '',
+  );
+  row(
+    'PostgreSQL\'s WAL in the same half load, per payment: KB written; full-page images among its records; flushes to disk',
+    (r) => (r.halfLoadDatabaseActivity ? renderWal(r.halfLoadDatabaseActivity, r.halfLoad.payments + OPEN_LOOP_WARMUP_PAYMENTS(r.halfLoadRate)) : '-'),
     '',
   );
   row(
@@ -460,7 +465,7 @@ function render(bare: ChainResult & { startupMs: number }, results: EngineResult
 }
 
 /** `60 % (IO:WALSync 45 %, LWLock:WALWrite 15 %) / 30 % / 10 %; 1.2`: shares of the busy backends seen. */
-function renderWaits(waits: PostgresWaits): string {
+function renderWaits(waits: PostgresActivity): string {
   const share = (count: number) => percent(count, waits.busy);
   const flush = waits.byWait.filter(([wait]) => WAL_FLUSH_WAITS.includes(wait));
   const flushCount = flush.reduce((sum, [, count]) => sum + count, 0);
@@ -468,6 +473,11 @@ function renderWaits(waits: PostgresWaits): string {
   const others = waits.byWait.filter(([wait]) => wait !== 'CPU' && !WAL_FLUSH_WAITS.includes(wait));
   const otherText = [...others.slice(0, 2).map(([wait, count]) => `${wait} ${share(count)}`), ...(others.length > 2 ? ['...'] : [])].join(', ');
   return `${share(flushCount)} (${flush.map(([wait, count]) => `${wait} ${share(count)}`).join(', ')}) / ${share(working)} / ${share(waits.busy - flushCount - working)}${otherText === '' ? '' : ` (${otherText})`}; ${fixed(waits.busy / waits.samples, 2)}`;
+}
+
+/** `9.1 KB; 2.3; 1.4`: the WAL of the half load's `payments` (its untimed first second included), per payment. */
+function renderWal({ wal }: PostgresActivity, payments: number): string {
+  return `${fixed(wal.bytes / 1024 / payments, 1)} KB; ${fixed(wal.fullPageImages / payments, 2)}; ${fixed(wal.syncs / payments, 2)}`;
 }
 
 function renderProfiles(results: EngineResult[]): string {
@@ -566,7 +576,8 @@ Generated by \`npm run bench\` (bench/run.ts) on ${new Date().toISOString().slic
   cores, a floor under Rail's. Then the disk's own fdatasync latency (4 KB write + fdatasync, one at a time, 500 of
   them at the rate a payment's durable writes come at): a payment waits for several of these in a row, so their
   tail is another floor. On PostgreSQL, the database's busy backends are sampled every ${WAIT_SAMPLE_MS} ms during the
-  half load (pg_stat_activity, one query from a connection of the bench's own: working, or waiting and on what), and
+  half load (pg_stat_activity, one query from a connection of the bench's own: working, or waiting and on what), the
+  WAL it wrote and flushed meanwhile is read from pg_stat_wal (after the 1.5 s its backends take to publish it), and
   after the fdatasync floor, pgbench's ${DATABASE_FLOOR_SCRIPT} in an open loop (its --rate, each transaction timed
   from when it was due) at the rate the half load's payments wait for durable commits is the database's own floor.
 - Repeated: then the half-load p99 once more, in ${REPEATS} pairs of ${REPEAT_SECONDS} s windows that alternate Rail
