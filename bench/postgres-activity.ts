@@ -14,7 +14,7 @@ export interface PostgresActivity {
   busy: number;
   /** Busy backends by what they were doing (`CPU`, or `wait_event_type:wait_event`), most seen first. */
   byWait: [string, number][];
-  /** The server's WAL meanwhile: bytes, of them in full-page images, and its syncs to disk (each an fdatasync here). */
+  /** The server's WAL meanwhile: bytes written, full-page images among its records, syncs to disk (fdatasync here). */
   wal: { bytes: number; fullPageImages: number; syncs: number };
 }
 
