@@ -11,6 +11,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { freePort, ROOT } from '../server/src/test-support/server-process';
+import { percentile } from './process-metrics';
 
 export const CREATE_BODY = JSON.stringify({ amount: 10_000, currency: 'INR', payment_method_data: { upi: { upi_collect: { vpa_id: 'success@upi' } } } });
 
@@ -83,11 +84,6 @@ export interface PaymentLatency {
   p90: number;
   p99: number;
   max: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
 /**

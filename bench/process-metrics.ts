@@ -56,6 +56,12 @@ export const minorFaults = (pid: number): number => Number(statFields(`/proc/${p
 /** The middle value of `values` (the upper of the two middle ones for an even count), NaN for none. */
 export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
+/** The value at `p` percent of `sorted` (ascending), NaN for none. */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
 /**
  * What one minor page fault costs on this machine, in microseconds: the median of three passes that each touch 32 MB
  * of memory this process had never touched, a page at a time. A virtual machine can make a fault several times dearer
@@ -228,8 +234,7 @@ export function pgbenchOpenLoopLatency(databaseUrl: string, script: string, clie
       .filter((line) => line !== '')
       .map((line) => Number(line.split(' ')[2]) / 1000)
       .sort((a, b) => a - b);
-    const at = (share: number) => latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))] ?? Number.NaN;
-    return { transactions: latencies.length, p50: at(0.5), p99: at(0.99) };
+    return { transactions: latencies.length, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
