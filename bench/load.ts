@@ -192,12 +192,12 @@ function postJson(agent: Agent, url: URL, path: string, headers: Record<string, 
 }
 
 /** The bare Hono handler (bench/bare-server.mjs) in its own process: the baseline of the HTTP stack and the client. */
-export async function startBareHandler(): Promise<{ url: string; startupMs: number; stop(): void }> {
+export async function startBareHandler(): Promise<{ url: string; pid: number; startupMs: number; stop(): void }> {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, ['bench/bare-server.mjs', String(port)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolveReady) => child.stdout.once('data', () => resolveReady()));
-  return { url: `http://127.0.0.1:${port}`, startupMs: performance.now() - started, stop: () => child.kill('SIGTERM') };
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, startupMs: performance.now() - started, stop: () => child.kill('SIGTERM') };
 }
 
 /**

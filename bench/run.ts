@@ -19,7 +19,7 @@ import { fdatasyncLatency, OPEN_LOOP_WARMUP_PAYMENTS, openLoopPayments, runChain
 import { mountBench, mountTable } from './mount';
 import { startupBench, startupTable } from './startup';
 import { samplePostgresActivity, WAL_FLUSH_WAITS, type PostgresActivity } from './postgres-activity';
-import { bootServer, machineSpeed, mainThreadCpuMs, median, pgbenchOpenLoopLatency, pgbenchTps, PRODUCTION_ENV, PRODUCTION_NODE_FLAGS, processCpuMs, rssMb, sampleRssPeak, summarizeProfile, tempDir, type TransactionLatency } from './process-metrics';
+import { bootServer, machineSpeed, mainThreadCpuMs, median, pgbenchOpenLoopLatency, pgbenchTps, postgresCpuMs, PRODUCTION_ENV, PRODUCTION_NODE_FLAGS, processCpuMs, rssMb, sampleRssPeak, summarizeProfile, tempDir, type TransactionLatency } from './process-metrics';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 16);
@@ -123,11 +123,21 @@ const SHARE_WINDOW_SECONDS = SECONDS / 2;
 /** An engine's time under load: the warm-up, shareOfBare's windows, the closed loop, keyedOverhead's windows, the half load. */
 const LOADED_SECONDS = WARMUP_SECONDS + 4 * SHARE_GROUPS * SHARE_WINDOW_SECONDS + SECONDS + 4 * KEYED_GROUPS * KEYED_WINDOW_SECONDS + SECONDS;
 
-/** The server's API calls/s and the bare handler's req/s, pooled over shareOfBare's windows, and each group's share. */
+/** CPU time per request in shareOfBare's windows (us): the server's (and on PostgreSQL the database's), the generator's. */
+interface CpuPerRequest {
+  serverUs: number;
+  generatorUs: number;
+}
+
+/**
+ * The server's API calls/s and the bare handler's req/s, pooled over shareOfBare's windows, and each group's share;
+ * and the CPU time per request of each side in the same windows.
+ */
 interface ShareOfBare {
   calls: number;
   bare: number;
   groups: number[];
+  cpu: { rail: CpuPerRequest; bare: CpuPerRequest };
 }
 
 /**
@@ -137,23 +147,40 @@ interface ShareOfBare {
  * (docs/benchmarks-reading.md, twenty-sixth session): a single pair says as much about the machine as about Rail.
  * The bare handler runs beside the server throughout (each idle while the other is loaded).
  */
-async function shareOfBare(baseUrl: string): Promise<ShareOfBare> {
+async function shareOfBare(baseUrl: string, pid: number, engine: EngineResult['engine']): Promise<ShareOfBare> {
   const bare = await startBareHandler();
+  // CPU time, which a shared machine's other work moves far less than rates: the server's (with the database's on
+  // PostgreSQL, idle during the bare handler's windows) and the load generator's, autocannon in this process.
+  const serverCpuMs = (onRail: boolean) => (onRail ? processCpuMs(pid) + (engine === 'PostgreSQL' ? postgresCpuMs() : 0) : processCpuMs(bare.pid));
+  const generatorCpuMs = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  };
   try {
     await runChain(bare.url, { connections: CONNECTIONS, seconds: WARMUP_SECONDS });
     const sums = { calls: 0, bare: 0 };
+    const cpu = { rail: { serverMs: 0, generatorMs: 0, requests: 0 }, bare: { serverMs: 0, generatorMs: 0, requests: 0 } };
     const groups: number[] = [];
     for (let group = 0; group < SHARE_GROUPS; group += 1) {
       const rates = { calls: 0, bare: 0 };
       for (const onRail of [false, true, true, false]) {
+        const [serverBefore, generatorBefore] = [serverCpuMs(onRail), generatorCpuMs()];
         const window = await runChain(onRail ? baseUrl : bare.url, { connections: CONNECTIONS, seconds: SHARE_WINDOW_SECONDS, ...(onRail ? { apiKey: FIXED_SECRET_KEY } : {}) });
+        const side = cpu[onRail ? 'rail' : 'bare'];
+        side.generatorMs += generatorCpuMs() - generatorBefore;
+        side.serverMs += serverCpuMs(onRail) - serverBefore;
+        side.requests += window.calls;
         rates[onRail ? 'calls' : 'bare'] += window.callsPerSecond / 2;
       }
       groups.push(rates.calls / rates.bare);
       sums.calls += rates.calls / SHARE_GROUPS;
       sums.bare += rates.bare / SHARE_GROUPS;
     }
-    return { ...sums, groups };
+    const perRequest = ({ serverMs, generatorMs, requests }: (typeof cpu)['rail']): CpuPerRequest => ({
+      serverUs: (1000 * serverMs) / Math.max(1, requests),
+      generatorUs: (1000 * generatorMs) / Math.max(1, requests),
+    });
+    return { ...sums, groups, cpu: { rail: perRequest(cpu.rail), bare: perRequest(cpu.bare) } };
   } finally {
     bare.stop();
   }
@@ -271,7 +298,7 @@ async function measureEngine(engine: EngineResult['engine'], databaseUrl: string
       const rssIdleMb = rssMb(server.child.pid!);
       const rssPeak = sampleRssPeak(server.child.pid!);
       await runChain(server.baseUrl, { connections: CONNECTIONS, seconds: WARMUP_SECONDS, apiKey: FIXED_SECRET_KEY });
-      const share = await shareOfBare(server.baseUrl);
+      const share = await shareOfBare(server.baseUrl, server.child.pid!, engine);
       const [cpuBefore, wallBefore] = [mainThreadCpuMs(server.child.pid!), performance.now()];
       const plain = await runChain(server.baseUrl, { connections: CONNECTIONS, seconds: SECONDS, apiKey: FIXED_SECRET_KEY });
       const mainThreadMs = mainThreadCpuMs(server.child.pid!) - cpuBefore;
@@ -408,6 +435,15 @@ function render(bare: ChainResult & { startupMs: number }, results: EngineResult
     `API calls/s as a share of the bare Hono handler's req/s, in ${4 * SHARE_GROUPS} alternating ${SHARE_WINDOW_SECONDS} s windows (pooled; each group of four's own)`,
     (r) => `${percent(r.share.calls, r.share.bare)} (${fixed(r.share.calls)} against ${fixed(r.share.bare)} req/s; ${r.share.groups.map((group) => percent(group, 1)).join(', ')})`,
     '>= 40 % (SQLite)',
+  );
+  row(
+    "the same windows by CPU time (us): the server (on PostgreSQL with the database) + the load generator per call, against the bare handler + the generator per request; a call as a multiple of a bare request, in all (the servers alone)",
+    (r) => {
+      const { rail, bare } = r.share.cpu;
+      const total = (side: CpuPerRequest) => side.serverUs + side.generatorUs;
+      return `${fixed(rail.serverUs)} + ${fixed(rail.generatorUs)} against ${fixed(bare.serverUs)} + ${fixed(bare.generatorUs)}; ${fixed(total(rail) / total(bare), 2)}x (${fixed(rail.serverUs / bare.serverUs, 2)}x)`;
+    },
+    '',
   );
   row('payments/s as a share of pgbench TPS (same clients)', (r) => (r.engine === 'PostgreSQL' && pgbench ? percent(r.plain.paymentsPerSecond, pgbench) : '-'), '>= 25 % (PostgreSQL)');
   row('server main thread busy in the closed loop (share of wall time; CPU per call)', (r) => `${percent(r.mainThread.busyShare, 1)}; ${fixed(r.mainThread.cpuUsPerCall)} us`, '');
@@ -565,7 +601,11 @@ Generated by \`npm run bench\` (bench/run.ts) on ${new Date().toISOString().slic
   answer JSON) is the ceiling of the generator and the HTTP stack together, measured at the start and again beside
   each engine's loops: the share is pooled over ${4 * SHARE_GROUPS} windows of ${SHARE_WINDOW_SECONDS} s in groups of bare, Rail, Rail,
   bare (the machine's load moves within a run, and one pair of windows read the bare handler 23 % apart a minute
-  apart); pgbench's TPC-B-like transaction (5 statements, durable) at the same client count is the database's own
+  apart). In the same windows, the CPU time (/proc; the generator's from this process, where autocannon runs) that
+  each side spent per request: the server's (on PostgreSQL with every postgres process's) and the generator's. Their
+  ratio says what a Rail call costs against a bare request, which the machine's other work moves far less than it
+  moves the rates (it is not the share itself: the server's one JavaScript thread, not the machine's CPU, bounds its
+  rate). pgbench's TPC-B-like transaction (5 statements, durable) at the same client count is the database's own
   ceiling.
 - Latency at half load: an open-loop client (node:http over up to 64 keep-alive connections, one timer for the
   schedule) starts whole payments at half the measured peak rate and times each from its scheduled start
