@@ -101,9 +101,9 @@ const DURABLE_WAITS_PER_PAYMENT: Record<EngineResult['engine'], number> = { SQLi
 
 /**
  * Payments/s with an Idempotency-Key on every call, and without, in the alternating windows of keyedOverhead; and
- * the server process's CPU time per call in each (user + system, all its threads; on PostgreSQL without the
- * database's), which the other work of a shared machine moves far less than it moves throughput. `groups` holds the
- * overhead of each group of four windows on its own.
+ * the server process's CPU time per call in each (user + system, all its threads), which the other work of a shared
+ * machine moves far less than it moves throughput, and on PostgreSQL every postgres process's beside it. `groups`
+ * holds the overhead of each group of four windows on its own.
  */
 interface KeyedOverhead {
   plain: number;
@@ -111,6 +111,9 @@ interface KeyedOverhead {
   errors: number;
   plainCpuUsPerCall: number;
   keyedCpuUsPerCall: number;
+  /** PostgreSQL only: the database's CPU time per call in the same windows. */
+  plainDatabaseCpuUsPerCall: number | undefined;
+  keyedDatabaseCpuUsPerCall: number | undefined;
   groups: number[];
 }
 
@@ -194,17 +197,19 @@ async function shareOfBare(baseUrl: string, pid: number, engine: EngineResult['e
  * server (docs/benchmarks-reading.md, twentieth session): the figure is pooled over every window, and each group's
  * own overhead is printed beside it, to show how far apart two measures a few seconds apart are.
  */
-async function keyedOverhead(baseUrl: string, pid: number): Promise<KeyedOverhead> {
+async function keyedOverhead(baseUrl: string, pid: number, engine: EngineResult['engine']): Promise<KeyedOverhead> {
   const sums = { plain: 0, keyed: 0, errors: 0 };
-  const cpu = { plain: { ms: 0, calls: 0 }, keyed: { ms: 0, calls: 0 } };
+  const databaseCpuMs = () => (engine === 'PostgreSQL' ? postgresCpuMs() : 0);
+  const cpu = { plain: { ms: 0, databaseMs: 0, calls: 0 }, keyed: { ms: 0, databaseMs: 0, calls: 0 } };
   const groups: number[] = [];
   for (let group = 0; group < KEYED_GROUPS; group += 1) {
     const rates = { plain: 0, keyed: 0 };
     for (const idempotency of [false, true, true, false]) {
-      const cpuBefore = processCpuMs(pid);
+      const [cpuBefore, databaseBefore] = [processCpuMs(pid), databaseCpuMs()];
       const window = await runChain(baseUrl, { connections: CONNECTIONS, seconds: KEYED_WINDOW_SECONDS, apiKey: FIXED_SECRET_KEY, idempotency });
       const kind = idempotency ? 'keyed' : 'plain';
       cpu[kind].ms += processCpuMs(pid) - cpuBefore;
+      cpu[kind].databaseMs += databaseCpuMs() - databaseBefore;
       cpu[kind].calls += window.calls;
       rates[kind] += window.paymentsPerSecond;
       sums.errors += window.errors;
@@ -213,8 +218,16 @@ async function keyedOverhead(baseUrl: string, pid: number): Promise<KeyedOverhea
     sums.plain += rates.plain / (2 * KEYED_GROUPS);
     sums.keyed += rates.keyed / (2 * KEYED_GROUPS);
   }
-  const perCall = ({ ms, calls }: { ms: number; calls: number }) => (1000 * ms) / Math.max(1, calls);
-  return { ...sums, plainCpuUsPerCall: perCall(cpu.plain), keyedCpuUsPerCall: perCall(cpu.keyed), groups };
+  const perCall = (ms: number, calls: number) => (1000 * ms) / Math.max(1, calls);
+  const databasePerCall = ({ databaseMs, calls }: (typeof cpu)['plain']) => (engine === 'PostgreSQL' ? perCall(databaseMs, calls) : undefined);
+  return {
+    ...sums,
+    plainCpuUsPerCall: perCall(cpu.plain.ms, cpu.plain.calls),
+    keyedCpuUsPerCall: perCall(cpu.keyed.ms, cpu.keyed.calls),
+    plainDatabaseCpuUsPerCall: databasePerCall(cpu.plain),
+    keyedDatabaseCpuUsPerCall: databasePerCall(cpu.keyed),
+    groups,
+  };
 }
 
 /** The half-load open loop against a bare handler started for it (warmed by the loop's own untimed first second). */
@@ -304,7 +317,7 @@ async function measureEngine(engine: EngineResult['engine'], databaseUrl: string
       const mainThreadMs = mainThreadCpuMs(server.child.pid!) - cpuBefore;
       const mainThread = { busyShare: mainThreadMs / (performance.now() - wallBefore), cpuUsPerCall: (1000 * mainThreadMs) / plain.calls };
       const rssLoadMb = rssMb(server.child.pid!);
-      const idempotency = await keyedOverhead(server.baseUrl, server.child.pid!);
+      const idempotency = await keyedOverhead(server.baseUrl, server.child.pid!, engine);
       const halfLoadRate = plain.paymentsPerSecond / 2;
       const activity = databaseUrl === undefined ? undefined : await samplePostgresActivity(databaseUrl, WAIT_SAMPLE_MS);
       const halfLoad = await openLoopPayments(server.baseUrl, FIXED_SECRET_KEY, halfLoadRate, SECONDS);
@@ -486,8 +499,14 @@ function render(bare: ChainResult & { startupMs: number }, results: EngineResult
     'overhead <= 20 %',
   );
   row(
-    '+ Idempotency-Key: the server process\'s CPU per call, keyed against plain, same windows (on PostgreSQL without the database\'s)',
-    (r) => `${fixed(r.idempotency.keyedCpuUsPerCall)} against ${fixed(r.idempotency.plainCpuUsPerCall)} us (${fixed(r.idempotency.keyedCpuUsPerCall / r.idempotency.plainCpuUsPerCall, 2)}x)`,
+    "+ Idempotency-Key: the server process's CPU per call, keyed against plain, same windows; on PostgreSQL, the database's beside it",
+    (r) => {
+      const { keyedCpuUsPerCall: keyed, plainCpuUsPerCall: plain, keyedDatabaseCpuUsPerCall: keyedDatabase, plainDatabaseCpuUsPerCall: plainDatabase } = r.idempotency;
+      const server = `${fixed(keyed)} against ${fixed(plain)} us (${fixed(keyed / plain, 2)}x)`;
+      return keyedDatabase === undefined || plainDatabase === undefined
+        ? server
+        : `${server}; the database: ${fixed(keyedDatabase)} against ${fixed(plainDatabase)} us (${fixed(keyedDatabase / plainDatabase, 2)}x)`;
+    },
     '',
   );
   row('errors (non-2xx, closed loop)', (r) => String(r.plain.errors + r.idempotency.errors), '0');
@@ -596,7 +615,8 @@ Generated by \`npm run bench\` (bench/run.ts) on ${new Date().toISOString().slic
   header, with it on every call (a fresh key each), with it, without: the keyed payments/s against the plain ones of
   the same windows (and each group's own overhead beside it, for the noise between two measures),
   and the server process's CPU time per call (/proc: user + system, all threads) in the same windows, which the
-  load of a shared machine moves less than throughput (on PostgreSQL it leaves out the database's own CPU).
+  load of a shared machine moves less than throughput; on PostgreSQL, every postgres process's CPU time per call
+  beside it (most of what the key costs there is the database's).
 - Baselines in the same run: the same generator against a bare Hono handler (bench/bare-server.mjs: parse the JSON,
   answer JSON) is the ceiling of the generator and the HTTP stack together, measured at the start and again beside
   each engine's loops: the share is pooled over ${4 * SHARE_GROUPS} windows of ${SHARE_WINDOW_SECONDS} s in groups of bare, Rail, Rail,
