@@ -143,6 +143,18 @@ interface ShareOfBare {
   cpu: { rail: CpuPerRequest; bare: CpuPerRequest };
 }
 
+/** CPU time (ms) of every postgres process on PostgreSQL, 0 on SQLite (whose statements run in the server's process). */
+const databaseCpuMs = (engine: EngineResult['engine']): number => (engine === 'PostgreSQL' ? postgresCpuMs() : 0);
+
+/** CPU time (ms) of this process: the load generator's, autocannon running here. */
+function generatorCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/** Milliseconds of CPU over `requests` requests, in microseconds per request. */
+const usPerRequest = (ms: number, requests: number): number => (1000 * ms) / Math.max(1, requests);
+
 /**
  * The API's calls/s as a share of the bare handler's req/s, from SHARE_GROUPS groups of windows of
  * SHARE_WINDOW_SECONDS in the order bare, Rail, Rail, bare, as keyedOverhead alternates its windows. One window of
@@ -153,12 +165,8 @@ interface ShareOfBare {
 async function shareOfBare(baseUrl: string, pid: number, engine: EngineResult['engine']): Promise<ShareOfBare> {
   const bare = await startBareHandler();
   // CPU time, which a shared machine's other work moves less than rates: the server's (with the database's on
-  // PostgreSQL, idle during the bare handler's windows) and the load generator's, autocannon in this process.
-  const serverCpuMs = (onRail: boolean) => (onRail ? processCpuMs(pid) + (engine === 'PostgreSQL' ? postgresCpuMs() : 0) : processCpuMs(bare.pid));
-  const generatorCpuMs = () => {
-    const { user, system } = process.cpuUsage();
-    return (user + system) / 1000;
-  };
+  // PostgreSQL, idle during the bare handler's windows) and the load generator's.
+  const serverCpuMs = (onRail: boolean) => (onRail ? processCpuMs(pid) + databaseCpuMs(engine) : processCpuMs(bare.pid));
   try {
     await runChain(bare.url, { connections: CONNECTIONS, seconds: WARMUP_SECONDS });
     const sums = { calls: 0, bare: 0 };
@@ -180,8 +188,8 @@ async function shareOfBare(baseUrl: string, pid: number, engine: EngineResult['e
       sums.bare += rates.bare / SHARE_GROUPS;
     }
     const perRequest = ({ serverMs, generatorMs, requests }: (typeof cpu)['rail']): CpuPerRequest => ({
-      serverUs: (1000 * serverMs) / Math.max(1, requests),
-      generatorUs: (1000 * generatorMs) / Math.max(1, requests),
+      serverUs: usPerRequest(serverMs, requests),
+      generatorUs: usPerRequest(generatorMs, requests),
     });
     return { ...sums, groups, cpu: { rail: perRequest(cpu.rail), bare: perRequest(cpu.bare) } };
   } finally {
@@ -199,17 +207,16 @@ async function shareOfBare(baseUrl: string, pid: number, engine: EngineResult['e
  */
 async function keyedOverhead(baseUrl: string, pid: number, engine: EngineResult['engine']): Promise<KeyedOverhead> {
   const sums = { plain: 0, keyed: 0, errors: 0 };
-  const databaseCpuMs = () => (engine === 'PostgreSQL' ? postgresCpuMs() : 0);
   const cpu = { plain: { ms: 0, databaseMs: 0, calls: 0 }, keyed: { ms: 0, databaseMs: 0, calls: 0 } };
   const groups: number[] = [];
   for (let group = 0; group < KEYED_GROUPS; group += 1) {
     const rates = { plain: 0, keyed: 0 };
     for (const idempotency of [false, true, true, false]) {
-      const [cpuBefore, databaseBefore] = [processCpuMs(pid), databaseCpuMs()];
+      const [cpuBefore, databaseBefore] = [processCpuMs(pid), databaseCpuMs(engine)];
       const window = await runChain(baseUrl, { connections: CONNECTIONS, seconds: KEYED_WINDOW_SECONDS, apiKey: FIXED_SECRET_KEY, idempotency });
       const kind = idempotency ? 'keyed' : 'plain';
       cpu[kind].ms += processCpuMs(pid) - cpuBefore;
-      cpu[kind].databaseMs += databaseCpuMs() - databaseBefore;
+      cpu[kind].databaseMs += databaseCpuMs(engine) - databaseBefore;
       cpu[kind].calls += window.calls;
       rates[kind] += window.paymentsPerSecond;
       sums.errors += window.errors;
@@ -218,12 +225,11 @@ async function keyedOverhead(baseUrl: string, pid: number, engine: EngineResult[
     sums.plain += rates.plain / (2 * KEYED_GROUPS);
     sums.keyed += rates.keyed / (2 * KEYED_GROUPS);
   }
-  const perCall = (ms: number, calls: number) => (1000 * ms) / Math.max(1, calls);
-  const databasePerCall = ({ databaseMs, calls }: (typeof cpu)['plain']) => (engine === 'PostgreSQL' ? perCall(databaseMs, calls) : undefined);
+  const databasePerCall = ({ databaseMs, calls }: (typeof cpu)['plain']) => (engine === 'PostgreSQL' ? usPerRequest(databaseMs, calls) : undefined);
   return {
     ...sums,
-    plainCpuUsPerCall: perCall(cpu.plain.ms, cpu.plain.calls),
-    keyedCpuUsPerCall: perCall(cpu.keyed.ms, cpu.keyed.calls),
+    plainCpuUsPerCall: usPerRequest(cpu.plain.ms, cpu.plain.calls),
+    keyedCpuUsPerCall: usPerRequest(cpu.keyed.ms, cpu.keyed.calls),
     plainDatabaseCpuUsPerCall: databasePerCall(cpu.plain),
     keyedDatabaseCpuUsPerCall: databasePerCall(cpu.keyed),
     groups,
@@ -315,7 +321,7 @@ async function measureEngine(engine: EngineResult['engine'], databaseUrl: string
       const [cpuBefore, wallBefore] = [mainThreadCpuMs(server.child.pid!), performance.now()];
       const plain = await runChain(server.baseUrl, { connections: CONNECTIONS, seconds: SECONDS, apiKey: FIXED_SECRET_KEY });
       const mainThreadMs = mainThreadCpuMs(server.child.pid!) - cpuBefore;
-      const mainThread = { busyShare: mainThreadMs / (performance.now() - wallBefore), cpuUsPerCall: (1000 * mainThreadMs) / plain.calls };
+      const mainThread = { busyShare: mainThreadMs / (performance.now() - wallBefore), cpuUsPerCall: usPerRequest(mainThreadMs, plain.calls) };
       const rssLoadMb = rssMb(server.child.pid!);
       const idempotency = await keyedOverhead(server.baseUrl, server.child.pid!, engine);
       const halfLoadRate = plain.paymentsPerSecond / 2;
