@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { freePort } from './server-process';
 
 const ephemeralStart = (() => {
@@ -12,6 +12,10 @@ const ephemeralStart = (() => {
 })();
 
 describe('freePort', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
   it.runIf(ephemeralStart !== undefined && ephemeralStart > 21_000)('hands out ports below the range outgoing connections draw from', async () => {
     const ports = await Promise.all(Array.from({ length: 20 }, () => freePort()));
     for (const port of ports) {
@@ -36,5 +40,12 @@ describe('freePort', () => {
     });
     await new Promise((resolveClose) => server.close(resolveClose));
     expect(answer).toBe('ok');
+  });
+
+  it.runIf(ephemeralStart !== undefined && ephemeralStart > 21_000)('never hands out the same port twice in one process, though the first is free again', async () => {
+    vi.spyOn(Math, 'random').mockReturnValueOnce(0.5).mockReturnValueOnce(0.5).mockReturnValue(0.25);
+    const first = await freePort();
+    const second = await freePort();
+    expect(second).not.toBe(first);
   });
 });

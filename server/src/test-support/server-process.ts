@@ -19,19 +19,30 @@ export const FIXED_PUBLISHABLE_KEY = `rail_open_test_${'PubKeyForCrashAndBenchTe
  */
 export async function freePort(): Promise<number> {
   const below = ephemeralRangeStart();
-  if (below === undefined) return listenOn(0);
+  if (below === undefined) return handOut(await listenOn(0));
   for (let attempt = 0; attempt < 50; attempt++) {
     const port = PORTS_FROM + Math.floor(Math.random() * (below - PORTS_FROM));
+    if (handedOut.has(port)) continue;
     const taken = await listenOn(port).then(() => false, (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE' || error.code === 'EACCES') return true;
       throw error;
     });
-    if (!taken) return port;
+    if (!taken) return handOut(port);
   }
-  return listenOn(0);
+  return handOut(await listenOn(0));
 }
 
 const PORTS_FROM = 20_000;
+
+/**
+ * Ports this process has handed out. A port is free again as soon as its check closes, so two calls in a row (a
+ * server's API and js ports) could draw the same one, and the child would then fail its second listen.
+ */
+const handedOut = new Set<number>();
+const handOut = (port: number): number => {
+  handedOut.add(port);
+  return port;
+};
 
 /** The first port of Linux's ephemeral range, when it leaves room below it for freePort(). */
 function ephemeralRangeStart(): number | undefined {
