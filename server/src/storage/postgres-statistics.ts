@@ -1,8 +1,7 @@
 /**
- * Keeps PostgreSQL's planner statistics of Rail's tables fresh. Every 2 s it looks for the tables changed by more
- * than 50 rows since their last ANALYZE that either have doubled in size since then (or were never analyzed), or
- * have changed by more than autovacuum's default threshold (50 rows + 10 %) at least a minute after it; and
- * analyzes them.
+ * Keeps PostgreSQL's planner statistics of Rail's tables in step with their size. Every 2 s it looks for the tables
+ * changed by more than 50 rows since their last ANALYZE that have doubled in size since then (or were never
+ * analyzed), and analyzes them.
  *
  * Why Rail does it rather than leaving it to autovacuum: the statements it runs are named prepared statements
  * (storage/prepared-statements.ts), and PostgreSQL keeps a prepared statement's generic plan until the statistics of
@@ -15,6 +14,13 @@
  * loop from 431 to 592 payments/s (docs/benchmarks-reading.md, seventh session). An ANALYZE invalidates the cached plans
  * of its table, so the next executions are planned with the statistics.
  *
+ * Size is all it follows: Rail's statements find their rows through unique and partial indexes, whose plans a
+ * table's size settles. It used to analyze, too, every table changed by 10 % a minute after its last ANALYZE (as
+ * autovacuum does), which under steady load was every table once a minute: each ANALYZE makes every pooled
+ * connection plan each of its statements again (five custom plans, then the generic one), and at half load each
+ * was a cluster of 45-94 slow payments, the slowest 33-74 ms (docs/benchmarks-reading.md, twenty-ninth session).
+ * Fresher column statistics are autovacuum's, or the operator's VACUUM ANALYZE.
+ *
  * One instance at a time does it (an advisory lock held by the lap's transaction); ANALYZE takes a lock that does not
  * block reads or writes, and samples fewer rows than by default (STATISTICS_TARGET). Dead rows are autovacuum's (or
  * the operator's VACUUM): where autovacuum is off, the first lap says so once through onWarning.
@@ -24,15 +30,8 @@ import type { Database } from './schema';
 
 /** Changes below this never call for an ANALYZE (autovacuum_analyze_threshold's default). */
 const BASE_THRESHOLD = 50;
-/** A table this many times larger than at its last ANALYZE is analyzed at once: the plans were made for its old size. */
+/** A table this many times larger than at its last ANALYZE is analyzed: the plans were made for its old size. */
 const GROWTH_FACTOR = 2;
-/**
- * Otherwise, a table changed by this share (autovacuum_analyze_scale_factor's default) is analyzed at most once per
- * interval (autovacuum_naptime's default): under load the payments table crosses 10 % every few seconds, and each
- * ANALYZE makes every connection plan its statements again.
- */
-const SCALE_FACTOR = 0.1;
-const MIN_SECONDS_BETWEEN = 60;
 
 /**
  * The statistics target of the keeper's ANALYZE (a sample of 300 times as many rows), unless the server's default is
@@ -102,7 +101,7 @@ export class PostgresStatistics {
         this.#checkedAutovacuum = true;
         const setting = await sql<{ autovacuum: string }>`select current_setting('autovacuum') as autovacuum`.execute(trx);
         if (setting.rows[0]?.autovacuum === 'off') {
-          this.options.onWarning?.('PostgreSQL runs with autovacuum off: Rail keeps its tables analyzed, but nothing reclaims dead rows; run VACUUM regularly');
+          this.options.onWarning?.('PostgreSQL runs with autovacuum off: Rail analyzes its tables as they grow, but nothing reclaims dead rows or refreshes column statistics; run VACUUM ANALYZE regularly');
         }
       }
       // pg_class.reltuples is the row count as of the last ANALYZE or VACUUM, -1 before the first.
@@ -110,10 +109,7 @@ export class PostgresStatistics {
         select s.relname from pg_stat_user_tables s join pg_class c on c.oid = s.relid
         where s.schemaname = current_schema()
           and s.n_mod_since_analyze > ${sql.lit(BASE_THRESHOLD)}
-          and (c.reltuples < 0
-            or s.n_live_tup > ${sql.lit(GROWTH_FACTOR)} * c.reltuples
-            or (s.n_mod_since_analyze > ${sql.lit(BASE_THRESHOLD)} + ${sql.lit(SCALE_FACTOR)} * s.n_live_tup
-              and coalesce(greatest(s.last_analyze, s.last_autoanalyze), '-infinity') < now() - make_interval(secs => ${sql.lit(MIN_SECONDS_BETWEEN)})))
+          and (c.reltuples < 0 or s.n_live_tup > ${sql.lit(GROWTH_FACTOR)} * c.reltuples)
         order by s.n_mod_since_analyze desc`.execute(trx);
       if (stale.rows.length === 0) return;
       await sql`select set_config('default_statistics_target', least(current_setting('default_statistics_target')::int, ${sql.lit(STATISTICS_TARGET)})::text, true)`.execute(trx);
