@@ -18,18 +18,9 @@ export const FIXED_PUBLISHABLE_KEY = `rail_open_test_${'PubKeyForCrashAndBenchTe
  * connection could take it before the child listens on it; one below that range only another freePort() could.
  */
 export async function freePort(): Promise<number> {
-  const below = ephemeralRangeStart();
-  if (below === undefined) return handOut(await listenOn(0));
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const port = PORTS_FROM + Math.floor(Math.random() * (below - PORTS_FROM));
-    if (handedOut.has(port)) continue;
-    const taken = await listenOn(port).then(() => false, (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE' || error.code === 'EACCES') return true;
-      throw error;
-    });
-    if (!taken) return handOut(port);
-  }
-  return handOut(await listenOn(0));
+  const port = await drawFreePort();
+  handedOut.add(port);
+  return port;
 }
 
 const PORTS_FROM = 20_000;
@@ -39,10 +30,21 @@ const PORTS_FROM = 20_000;
  * server's API and js ports) could draw the same one, and the child would then fail its second listen.
  */
 const handedOut = new Set<number>();
-const handOut = (port: number): number => {
-  handedOut.add(port);
-  return port;
-};
+
+async function drawFreePort(): Promise<number> {
+  const below = ephemeralRangeStart();
+  if (below === undefined) return listenOn(0);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = PORTS_FROM + Math.floor(Math.random() * (below - PORTS_FROM));
+    if (handedOut.has(port)) continue;
+    const taken = await listenOn(port).then(() => false, (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE' || error.code === 'EACCES') return true;
+      throw error;
+    });
+    if (!taken) return port;
+  }
+  return listenOn(0);
+}
 
 /** The first port of Linux's ephemeral range, when it leaves room below it for freePort(). */
 function ephemeralRangeStart(): number | undefined {
