@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { expect, test } from 'vitest';
 import { openDatabase, postgresStatisticsOf } from './database';
-import { LAP_LOCK } from './postgres-statistics';
+import { LAP_LOCK, SETTLED_ROWS } from './postgres-statistics';
 import { onPostgres } from '../test-support/engines';
 import { queryOnOwnClient } from '../test-support/harness';
 import { until } from '../test-support/until';
@@ -83,6 +83,35 @@ onPostgres('planner statistics on PostgreSQL', (database) => {
       await changesCounted('churned', 200);
       await statistics.runLap();
       expect(await lastAnalyzed('churned')).toBeNull();
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  test('stops following a table once it was analyzed at 10,000 rows: doubled from there, it is left to autovacuum', async () => {
+    await query(`create table settled (id int primary key); insert into settled select generate_series(1, ${SETTLED_ROWS})`);
+    await query(`create table unsettled (id int primary key); insert into unsettled select generate_series(1, ${SETTLED_ROWS - 1})`);
+    await changesCounted('settled', SETTLED_ROWS);
+    await changesCounted('unsettled', SETTLED_ROWS - 1);
+    const { db } = openDatabase({ databaseUrl: database().databaseUrl, sqliteFile: database().sqliteFile, statistics: { intervalMs: 3_600_000 } });
+    try {
+      const statistics = postgresStatisticsOf(db)!;
+      // Never analyzed: both are, whatever their size.
+      await statistics.runLap();
+      const settledAt = await lastAnalyzed('settled');
+      const unsettledAt = await lastAnalyzed('unsettled');
+      expect(settledAt).not.toBeNull();
+      expect(unsettledAt).not.toBeNull();
+      expect((await query<{ reltuples: number }>(`select reltuples from pg_class where relname = 'settled'`))[0]?.reltuples).toBe(SETTLED_ROWS);
+
+      // Both more than doubled: the one analyzed one row short of SETTLED_ROWS is analyzed again, the other is not.
+      await query(`insert into settled select generate_series(${SETTLED_ROWS + 1}, ${3 * SETTLED_ROWS})`);
+      await query(`insert into unsettled select generate_series(${SETTLED_ROWS}, ${3 * SETTLED_ROWS})`);
+      await changesCounted('settled', 2 * SETTLED_ROWS);
+      await changesCounted('unsettled', 2 * SETTLED_ROWS + 1);
+      await statistics.runLap();
+      expect(await lastAnalyzed('unsettled')).not.toEqual(unsettledAt);
+      expect(await lastAnalyzed('settled')).toEqual(settledAt);
     } finally {
       await db.destroy();
     }

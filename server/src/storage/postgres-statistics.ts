@@ -1,7 +1,7 @@
 /**
- * Keeps PostgreSQL's planner statistics of Rail's tables in step with their size. Every 2 s it looks for the tables
- * changed by more than 50 rows since their last ANALYZE that have doubled in size since then (or were never
- * analyzed), and analyzes them.
+ * Keeps PostgreSQL's planner statistics of Rail's tables in step with their size while they are small. Every 2 s it
+ * looks for the tables changed by more than 50 rows since their last ANALYZE that have doubled in size since then
+ * and were analyzed at fewer than 10,000 rows (or were never analyzed), and analyzes them.
  *
  * Why Rail does it rather than leaving it to autovacuum: the statements it runs are named prepared statements
  * (storage/prepared-statements.ts), and PostgreSQL keeps a prepared statement's generic plan until the statistics of
@@ -17,9 +17,17 @@
  * Size is all it follows: Rail's statements find their rows through unique and partial indexes, whose plans a
  * table's size settles. It used to analyze, too, every table changed by 10 % a minute after its last ANALYZE (as
  * autovacuum does), which under steady load was every table once a minute: each ANALYZE makes every pooled
- * connection plan each of its statements again (five custom plans, then the generic one), and at half load each
- * was a cluster of 45-94 slow payments, the slowest 33-74 ms (docs/benchmarks-reading.md, twenty-ninth session).
+ * connection analyze and plan each of its statements on those tables again (a new generic plan: PostgreSQL keeps
+ * its count of custom plans across the invalidation), and at half load each was a cluster of 45-94 slow payments,
+ * the slowest 33-74 ms (docs/benchmarks-reading.md, twenty-ninth session).
  * Fresher column statistics are autovacuum's, or the operator's VACUUM ANALYZE.
+ *
+ * And only while it is small: a table analyzed at SETTLED_ROWS or more is left to autovacuum. Past a few pages a
+ * lookup by unique key is planned through its index whatever the size, and the planner scales a table's analyzed
+ * row count by its current pages for every new plan, so a lap there changed no plan and was only its cost: at half
+ * load a lap of the four payment tables at 3,500 rows each took 120 ms of the database's CPU in 100 ms, with 18 slow
+ * payments up to 70 ms around it; the bench's fresh database doubled them again near 55,000 payments, in its
+ * half load (docs/benchmarks-reading.md, thirtieth session).
  *
  * One instance at a time does it (an advisory lock held by the lap's transaction); ANALYZE takes a lock that does not
  * block reads or writes, and samples fewer rows than by default (STATISTICS_TARGET). Dead rows are autovacuum's (or
@@ -32,6 +40,8 @@ import type { Database } from './schema';
 const BASE_THRESHOLD = 50;
 /** A table this many times larger than at its last ANALYZE is analyzed: the plans were made for its old size. */
 const GROWTH_FACTOR = 2;
+/** A table analyzed at this many rows or more is no longer followed (above): hundreds of pages, past any crossover. */
+export const SETTLED_ROWS = 10_000;
 
 /**
  * The statistics target of the keeper's ANALYZE (a sample of 300 times as many rows), unless the server's default is
@@ -109,7 +119,7 @@ export class PostgresStatistics {
         select s.relname from pg_stat_user_tables s join pg_class c on c.oid = s.relid
         where s.schemaname = current_schema()
           and s.n_mod_since_analyze > ${sql.lit(BASE_THRESHOLD)}
-          and (c.reltuples < 0 or s.n_live_tup > ${sql.lit(GROWTH_FACTOR)} * c.reltuples)
+          and (c.reltuples < 0 or (c.reltuples < ${sql.lit(SETTLED_ROWS)} and s.n_live_tup > ${sql.lit(GROWTH_FACTOR)} * c.reltuples))
         order by s.n_mod_since_analyze desc`.execute(trx);
       if (stale.rows.length === 0) return;
       await sql`select set_config('default_statistics_target', least(current_setting('default_statistics_target')::int, ${sql.lit(STATISTICS_TARGET)})::text, true)`.execute(trx);
