@@ -5,7 +5,7 @@
  * of the medians: calls/s, and the server's CPU time per call (user + system from /proc, which other processes'
  * load disturbs far less than throughput); never part of the test run.
  *
- *   node --import tsx bench/ab.ts <A/main.js> <B/main.js> [rounds=4] [seconds=5] [keyed=0|1|01]
+ *   node --expose-gc --import tsx bench/ab.ts <A/main.js> <B/main.js> [rounds=4] [seconds=5] [keyed=0|1|01]
  * keyed: 0 without Idempotency-Key, 1 with one on every call, 01 A without and B with (the key's overhead when A and
  * B are the same build).
  * Environment: BENCH_CONNECTIONS (default 16), DATABASE_URL_A / DATABASE_URL_B to run on PostgreSQL instead (a local

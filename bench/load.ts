@@ -96,6 +96,14 @@ export interface PaymentLatency {
  */
 const OPEN_LOOP_WARMUP_SECONDS = 1;
 
+/**
+ * V8's full collection, when this process runs with `--expose-gc` (npm run bench, bench/ab.ts's usage): the open loop
+ * runs it before its schedule starts. The client shares the bench's process with what autocannon's loops left behind,
+ * and a probe saw its own mark-compacts of 18 and 32 ms 0.5-1.2 s into an open loop that followed them, each a
+ * cluster of slow payments that was the client's, not the server's (docs/benchmarks-reading.md, thirtieth session).
+ */
+const collectGarbage = (globalThis as { gc?: () => void }).gc;
+
 /** Payments of openLoopPayments's untimed first second at `perSecond`. */
 export const OPEN_LOOP_WARMUP_PAYMENTS = (perSecond: number) => Math.floor(perSecond * OPEN_LOOP_WARMUP_SECONDS);
 
@@ -134,6 +142,7 @@ export async function openLoopPayments(
       errors += 1;
     }
   };
+  collectGarbage?.();
   const started = performance.now();
   const dueAt = (payment: number) => started + (payment * 1000) / perSecond;
   const running: Promise<void>[] = [];
