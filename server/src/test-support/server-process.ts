@@ -18,16 +18,21 @@ export const FIXED_PUBLISHABLE_KEY = `rail_open_test_${'PubKeyForCrashAndBenchTe
  * connection could take it before the child listens on it; one below that range only another freePort() could.
  */
 export async function freePort(): Promise<number> {
-  const port = await drawFreePort();
-  handedOut.add(port);
-  return port;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = await drawFreePort();
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error('no free port that this process has not handed out already');
 }
 
 const PORTS_FROM = 20_000;
 
 /**
  * Ports this process has handed out. A port is free again as soon as its check closes, so two calls in a row (a
- * server's API and js ports) could draw the same one, and the child would then fail its second listen.
+ * server's API and js ports) could draw the same one, from the range below or from listen(0), and the child would
+ * then fail its second listen.
  */
 const handedOut = new Set<number>();
 
@@ -36,7 +41,6 @@ async function drawFreePort(): Promise<number> {
   if (below === undefined) return listenOn(0);
   for (let attempt = 0; attempt < 50; attempt++) {
     const port = PORTS_FROM + Math.floor(Math.random() * (below - PORTS_FROM));
-    if (handedOut.has(port)) continue;
     const taken = await listenOn(port).then(() => false, (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE' || error.code === 'EACCES') return true;
       throw error;
