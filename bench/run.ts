@@ -311,8 +311,8 @@ async function measureEngine(engine: EngineResult['engine'], databaseUrl: string
   try {
     const first = await bootServer(SERVER, { dataDir: data.path, databaseUrl, env: PRODUCTION_ENV });
     await first.stop();
-    // Start-up as a deployment sees it: an existing store, the code already built. Several restarts: one on this
-    // shared machine ranged over 90 ms from one restart to the next (docs/benchmarks-reading.md, thirty-first session).
+    // Start-up as a deployment sees it: an existing store, the code already built. Several restarts, since those of
+    // one build on this shared machine ranged over 100 ms (docs/benchmarks-reading.md, thirty-first session).
     const restartsMs: number[] = [];
     let server = await bootServer(SERVER, { dataDir: data.path, databaseUrl, env: PRODUCTION_ENV });
     restartsMs.push(server.startupMs);
