@@ -13,6 +13,7 @@
  * strace (Debian's package `strace`) and a built server (`npm run build`). Never part of the test run.
  *
  *   node --import tsx bench/syscalls.ts [calls per second=600] [seconds per window=5] [pairs of windows=2]
+ * BENCH_SERVER_ENTRY traces another build's main.js (a copy of dist/server/ elsewhere) instead of dist/server/main.js.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
@@ -84,7 +85,8 @@ function print(label: string, windows: Window[]): void {
 
 const dataDir = tempDir('rail-syscalls-');
 const databaseUrl = process.env['DATABASE_URL'];
-const server = await bootServer([...PRODUCTION_NODE_FLAGS, 'dist/server/main.js'], { dataDir: dataDir.path, databaseUrl, env: { ...PRODUCTION_ENV } });
+const entry = process.env['BENCH_SERVER_ENTRY'] ?? 'dist/server/main.js';
+const server = await bootServer([...PRODUCTION_NODE_FLAGS, entry], { dataDir: dataDir.path, databaseUrl, env: { ...PRODUCTION_ENV } });
 const pid = server.child.pid as number;
 const traceFile = join(tmpdir(), `rail-syscalls-${pid}.txt`);
 try {
@@ -103,7 +105,7 @@ try {
       windows[keyed ? 'keyed' : 'plain'].push(countTrace(readFileSync(traceFile, 'utf8'), pid, openFiles(pid, dataDir.path), result.calls));
     }
   }
-  process.stdout.write(`${databaseUrl ? 'PostgreSQL' : 'SQLite'}, create+confirm at ${RATE} calls/s asked, ${SECONDS} s windows, strace -f\n`);
+  process.stdout.write(`${entry}, ${databaseUrl ? 'PostgreSQL' : 'SQLite'}, create+confirm at ${RATE} calls/s asked, ${SECONDS} s windows, strace -f\n`);
   print('without a key', windows.plain);
   print('with an Idempotency-Key on every call', windows.keyed);
 } finally {
