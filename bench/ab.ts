@@ -17,13 +17,15 @@
  * against the bare Hono handler, the client's own tail on this machine. Prints each round's p50 / p90 / p99 / max,
  * each server's CPU per call (main thread, all threads; /proc) and RSS, the medians of p99 (B/A, and each build's
  * over the bare handler's), of max and of CPU per call (B/A: at a fixed rate, the steadiest measure of a change's
- * cost on a shared machine), and the RSS after the rounds. BENCH_SERVER_FLAGS adds node flags to both servers (e.g.
+ * cost on a shared machine), and the RSS after the rounds. The servers run with production's command line and
+ * environment, as `npm start` and bench/run.ts run them (PRODUCTION_NODE_FLAGS, PRODUCTION_ENV: V8's young generation
+ * and glibc's arenas, which the RSS figures depend on). BENCH_SERVER_FLAGS adds node flags to both servers (e.g.
  * --trace-gc), BENCH_SERVER_FLAGS_A / BENCH_SERVER_FLAGS_B to one (the same build with and without a V8 flag);
  * BENCH_ENV_A / BENCH_ENV_B (`NAME=value ...`) set one server's environment (RAIL_PG_ANALYZE=off, say).
  */
 import { FIXED_SECRET_KEY } from '../server/src/test-support/server-process';
 import { OPEN_LOOP_WARMUP_PAYMENTS, openLoopPayments, runChain, startBareHandler, type ChainResult, type PaymentLatency } from './load';
-import { bootServer, mainThreadCpuMs, median, postgresCpuMs, processCpuMs, rssMb, tempDir, type BootedServer } from './process-metrics';
+import { bootServer, mainThreadCpuMs, median, postgresCpuMs, PRODUCTION_ENV, PRODUCTION_NODE_FLAGS, processCpuMs, rssMb, tempDir, type BootedServer } from './process-metrics';
 
 const [pathA, pathB, roundsArg = '4', secondsArg = '5', keyedArg = '0'] = process.argv.slice(2);
 if (pathA === undefined || pathB === undefined) throw new Error('usage: bench/ab.ts <A/main.js> <B/main.js> [rounds] [seconds] [keyed]');
@@ -67,10 +69,11 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
 }
 async function boot(path: string, which: number): Promise<void> {
   if (cleaning) return;
-  const booted = bootServer([...serverFlags(which), path], {
+  // Production's command line and environment (bench/run.ts's), which the flags and environment given add to.
+  const booted = bootServer([...PRODUCTION_NODE_FLAGS, ...serverFlags(which), path], {
     dataDir: dirs[which]!.path,
     databaseUrl: process.env[which === 0 ? 'DATABASE_URL_A' : 'DATABASE_URL_B'],
-    env: serverEnv(process.env[which === 0 ? 'BENCH_ENV_A' : 'BENCH_ENV_B']),
+    env: { ...PRODUCTION_ENV, ...serverEnv(process.env[which === 0 ? 'BENCH_ENV_A' : 'BENCH_ENV_B']) },
   });
   booting = booted;
   servers.push(await booted);
