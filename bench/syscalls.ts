@@ -1,11 +1,11 @@
 /**
  * The system calls a payment API call costs the compiled server, without and with an Idempotency-Key: the server
- * (dist/server/main.js, production's command line, SQLite in a temporary directory, or PostgreSQL at DATABASE_URL) is
- * traced with `strace -f` over windows of create+confirm at a fixed rate, plain and keyed in turn. Prints, per call,
- * every system call by name, and the page reads and writes (pread64, pwrite64) by file and thread: on SQLite, the
- * WAL's frames that COMMIT writes on the main thread (a 24-byte frame header, then the page, each its own pwrite64),
- * and the checkpoints of the worker thread (storage/sqlite-checkpointer.ts), which read frames back from the WAL and
- * write them into the database file.
+ * (dist/server/main.js, production's command line, SQLite in a temporary directory, or PostgreSQL at DATABASE_URL,
+ * whose own processes are not traced) is traced with `strace -f` over windows of create+confirm at a fixed rate,
+ * plain and keyed in turn. Prints, per call, every system call by name, and the page reads and writes (pread64,
+ * pwrite64) by file and thread: on SQLite, the WAL's frames that COMMIT writes on the main thread (a 24-byte frame
+ * header, then the page, each its own pwrite64), and the checkpoints of the worker thread
+ * (storage/sqlite-checkpointer.ts), which read frames back from the WAL and write them into the database file.
  *
  * Counts, not times: strace slows every call it sees, so the fixed rate may not be reached (the printed calls say how
  * many were served); on a virtual machine where a system call or a page fault is dear, a count per call is what
