@@ -19,11 +19,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runChain } from './load';
-import { bootServer, PRODUCTION_ENV, PRODUCTION_NODE_FLAGS, tempDir } from './process-metrics';
-import { FIXED_SECRET_KEY } from '../server/src/test-support/server-process';
+import { runTracedWindows, windowArguments } from './traced-windows';
 
-const [RATE, SECONDS, PAIRS] = [600, 5, 2].map((fallback, index) => Number(process.argv[index + 2] ?? fallback)) as [number, number, number];
+const [RATE, SECONDS, PAIRS] = windowArguments(process.argv);
 const FILE_CALLS = new Set(['pread64', 'pwrite64']);
 
 if (spawnSync('strace', ['-V']).error !== undefined) {
@@ -83,33 +81,24 @@ function print(label: string, windows: Window[]): void {
   }
 }
 
-const dataDir = tempDir('rail-syscalls-');
-const databaseUrl = process.env['DATABASE_URL'];
-const entry = process.env['BENCH_SERVER_ENTRY'] ?? 'dist/server/main.js';
-const server = await bootServer([...PRODUCTION_NODE_FLAGS, entry], { dataDir: dataDir.path, databaseUrl, env: { ...PRODUCTION_ENV } });
-const pid = server.child.pid as number;
-const traceFile = join(tmpdir(), `rail-syscalls-${pid}.txt`);
+const traceFile = (pid: number) => join(tmpdir(), `rail-syscalls-${pid}.txt`);
+let tracedPid: number | undefined;
 try {
-  // Both paths warmed (V8's optimized code, the statements' caches, the tables' first pages) before anything is counted.
-  await runChain(server.baseUrl, { connections: 16, seconds: 4, apiKey: FIXED_SECRET_KEY });
-  await runChain(server.baseUrl, { connections: 16, seconds: 3, apiKey: FIXED_SECRET_KEY, idempotency: true });
-  const windows: Record<'plain' | 'keyed', Window[]> = { plain: [], keyed: [] };
-  for (let pair = 0; pair < PAIRS; pair += 1) {
-    for (const keyed of [false, true]) {
-      const tracer = spawn('strace', ['-f', '-qq', '-e', 'signal=none', '-o', traceFile, '-p', String(pid)], { stdio: 'ignore' });
-      // strace attaches to each thread in turn; a window that began meanwhile would count part of its calls.
-      await new Promise((resolveWait) => setTimeout(resolveWait, 500));
-      const result = await runChain(server.baseUrl, { connections: 16, seconds: SECONDS, apiKey: FIXED_SECRET_KEY, idempotency: keyed, overallRate: RATE });
-      tracer.kill('SIGINT');
-      await new Promise((resolveExit) => tracer.once('exit', resolveExit));
-      windows[keyed ? 'keyed' : 'plain'].push(countTrace(readFileSync(traceFile, 'utf8'), pid, openFiles(pid, dataDir.path), result.calls));
-    }
-  }
-  process.stdout.write(`${entry}, ${databaseUrl ? 'PostgreSQL' : 'SQLite'}, create+confirm at ${RATE} calls/s asked, ${SECONDS} s windows, strace -f\n`);
-  print('without a key', windows.plain);
-  print('with an Idempotency-Key on every call', windows.keyed);
+  const result = await runTracedWindows<Window>({
+    rate: RATE,
+    seconds: SECONDS,
+    pairs: PAIRS,
+    // strace attaches to each thread in turn.
+    attachMs: 500,
+    startTracer: ({ pid }) => {
+      tracedPid = pid;
+      return spawn('strace', ['-f', '-qq', '-e', 'signal=none', '-o', traceFile(pid), '-p', String(pid)], { stdio: 'ignore' });
+    },
+    collect: ({ pid, dataDir }, { calls }) => countTrace(readFileSync(traceFile(pid), 'utf8'), pid, openFiles(pid, dataDir), calls),
+  });
+  process.stdout.write(`${result.entry}, ${result.engine}, create+confirm at ${RATE} calls/s asked, ${SECONDS} s windows, strace -f\n`);
+  print('without a key', result.plain);
+  print('with an Idempotency-Key on every call', result.keyed);
 } finally {
-  await server.stop();
-  rmSync(traceFile, { force: true });
-  dataDir.remove();
+  if (tracedPid !== undefined) rmSync(traceFile(tracedPid), { force: true });
 }
