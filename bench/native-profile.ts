@@ -72,7 +72,7 @@ async function readSamples(file: string, pid: number, into: Profile): Promise<vo
   const endSample = () => {
     if (thread === '') return;
     into.samples += 1;
-    add(into.byThread, thread === String(pid) ? 'main thread (JavaScript, SQLite statements, COMMIT)' : 'other threads (checkpoints, syncs, V8, libuv)');
+    add(into.byThread, thread === String(pid) ? 'main thread (the JavaScript; on SQLite its statements too)' : "other threads (V8's, libuv's; on SQLite the checkpoints)");
     const leaf = frames[0];
     if (leaf !== undefined) {
       add(into.byLibrary, leaf.library);
