@@ -1,7 +1,8 @@
 import SqliteDatabase from 'better-sqlite3';
 import type { SqliteStatement } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { allRowObjects, iterateRowObjects, rowMaker } from './sqlite-row-objects';
+import { allRowObjects, iterateRowObjects } from './sqlite-row-objects';
+import { rowMaker } from './row-maker';
 
 describe('SQLite rows as objects from raw mode', () => {
   let sqlite: SqliteDatabase.Database;

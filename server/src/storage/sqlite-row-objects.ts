@@ -8,24 +8,10 @@
  */
 import type { Statement } from 'better-sqlite3';
 import type { SqliteStatement } from 'kysely';
-
-type RowObject = Record<string, unknown>;
-type MakeRow = (values: readonly unknown[]) => RowObject;
+import { rowMaker, type MakeRow } from './row-maker';
 
 /** Per statement: how to make its rows, or null where the addon's own objects are kept (rowMaker). */
 const rowMakers = new WeakMap<object, MakeRow | null>();
-
-/**
- * The object of a row whose values come in `names` order: its properties in that order, a later column of a
- * repeated name winning (as with the addon's objects). Undefined for a `__proto__` column, which an object literal
- * would take as the object's prototype.
- */
-export function rowMaker(names: readonly string[]): MakeRow | undefined {
-  if (names.includes('__proto__')) return undefined;
-  // The names are the statement's own column names, each written as a JSON string literal: data, never code.
-  const members = names.map((name, index) => `${JSON.stringify(name)}: values[${index}]`);
-  return new Function('values', `return { ${members.join(', ')} };`) as MakeRow;
-}
 
 /** The row maker of a reading statement, switching it to raw mode the first time; null keeps the addon's objects. */
 function makerOf(statement: SqliteStatement): MakeRow | null {
