@@ -5,6 +5,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, type Transaction, type SqliteDatabase as KyselySqliteDatabase, type SqliteStatement } from 'kysely';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, SqliteCheckpointer } from './sqlite-checkpointer';
 import { sendPreparedByName } from './prepared-statements';
+import { useFastRowObjects } from './postgres-row-objects';
 import { PostgresStatistics } from './postgres-statistics';
 import { KEY_LOOKUP_TABLES, KeyLookupCache } from './accounts/key-lookup-cache';
 import { SqliteTableWatch } from './sqlite-table-watch';
@@ -68,7 +69,9 @@ function parseInt8(value: string): number {
 
 /** pg, loaded when a PostgreSQL database is opened: a server on SQLite never pays for loading it at start. */
 function loadPg(): typeof Pg {
-  return createRequire(import.meta.url)('pg') as typeof Pg;
+  const pg = createRequire(import.meta.url)('pg') as typeof Pg;
+  useFastRowObjects(pg);
+  return pg;
 }
 
 function pgTypes(pg: typeof Pg): { getTypeParser: typeof Pg.types.getTypeParser } {
