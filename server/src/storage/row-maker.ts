@@ -1,8 +1,7 @@
 /**
  * Row objects made with one object literal, from the values of a row in column order: V8 gives every row of a list of
- * columns the same hidden class at once, with no column looked up or stored by a computed name, which is how both
- * database drivers build their rows. Used for SQLite's rows (sqlite-row-objects.ts) and PostgreSQL's
- * (postgres-row-objects.ts).
+ * columns the same hidden class at once, where both database drivers store each column by its computed name, one at a
+ * time. Used for SQLite's rows (sqlite-row-objects.ts) and PostgreSQL's (postgres-row-objects.ts).
  */
 
 export type RowObject = Record<string, unknown>;
