@@ -86,3 +86,11 @@ onPostgres('PostgreSQL rows from row makers', (database) => {
     expect(results.every(madeByRowMaker)).toBe(true);
   });
 });
+
+it('leaves a pg alone that exports no Result, or whose Result lacks either method', () => {
+  expect(() => useFastRowObjects({} as typeof Pg)).not.toThrow();
+  const addFields = () => undefined;
+  const prototype: Record<string, unknown> = { addFields };
+  useFastRowObjects({ Result: { prototype } } as unknown as typeof Pg);
+  expect(prototype).toEqual({ addFields });
+});

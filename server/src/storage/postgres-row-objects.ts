@@ -52,9 +52,10 @@ const installed = new WeakSet<object>();
 
 /** Has pg's results make their rows with row makers (once per copy of pg). */
 export function useFastRowObjects(pg: typeof Pg): void {
-  const prototype = (pg as unknown as { Result: { prototype: Record<string, unknown> } }).Result.prototype;
-  // A pg whose Result no longer has both methods keeps its own rows (postgres-row-objects.test.ts then fails).
-  if (installed.has(prototype) || typeof prototype['addFields'] !== 'function' || typeof prototype['parseRow'] !== 'function') return;
+  const prototype = (pg as unknown as { Result?: { prototype?: Record<string, unknown> } }).Result?.prototype;
+  // A pg that exports no Result, or whose Result lacks either method, keeps its own rows (the test then fails).
+  if (prototype === undefined || installed.has(prototype)) return;
+  if (typeof prototype['addFields'] !== 'function' || typeof prototype['parseRow'] !== 'function') return;
   installed.add(prototype);
   const addFields = prototype['addFields'] as (this: ResultInternals, fields: FieldDescription[]) => void;
   const parseRow = prototype['parseRow'] as (this: ResultInternals, values: (string | null)[]) => unknown;
