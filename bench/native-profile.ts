@@ -45,7 +45,7 @@ interface Profile {
 }
 
 const emptyProfile = (): Profile => ({ calls: 0, samples: 0, byThread: new Map(), byLibrary: new Map(), self: new Map(), inclusive: new Map() });
-const add = (map: Map<string, number>, key: string, count = 1) => map.set(key, (map.get(key) ?? 0) + count);
+const add = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 
 /** One frame of `perf script -F tid,ip,sym,dso`: the address, the symbol, the library in parentheses. */
 const FRAME = /^\s*[0-9a-f]+\s+(.*)\s+\(([^()]*)\)\s*$/;
@@ -62,7 +62,7 @@ function libraryName(dso: string): string {
 
 /** A function's name, with the server's paths made relative to the project. */
 const functionName = (symbol: string, library: string) =>
-  `${symbol === '[unknown]' ? `[unknown] in ${library}` : symbol.replaceAll(`${process.cwd()}/`, '')}`;
+  symbol === '[unknown]' ? `[unknown] in ${library}` : symbol.replaceAll(`${process.cwd()}/`, '');
 
 /** Adds one window's samples to `into`: per thread (the main thread is the server's pid), library and function. */
 async function readSamples(file: string, pid: number, into: Profile): Promise<void> {

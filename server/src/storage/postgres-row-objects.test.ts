@@ -40,9 +40,10 @@ onPostgres('PostgreSQL rows from row makers', (database) => {
   async function compare(text: string, values: unknown[] = [], name?: string): Promise<Pg.QueryResult> {
     const result = await client.query({ text, values, ...(name ? { name } : {}) });
     const arrays = await client.query({ text, values, rowMode: 'array' });
-    expect(result.rows).toEqual(expectedRows(arrays.fields, arrays.rows as unknown[][]));
+    const expected = expectedRows(arrays.fields, arrays.rows as unknown[][]);
+    expect(result.rows).toEqual(expected);
     for (const [index, row] of (result.rows as Row[]).entries()) {
-      expect(Object.keys(row)).toEqual(Object.keys(expectedRows(arrays.fields, arrays.rows as unknown[][])[index] as Row));
+      expect(Object.keys(row)).toEqual(Object.keys(expected[index] as Row));
       expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
     }
     return result;

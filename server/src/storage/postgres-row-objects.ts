@@ -82,7 +82,7 @@ export function useFastRowObjects(pg: typeof Pg): void {
     const parsed = new Array<unknown>(values.length);
     for (let i = 0; i < values.length; i += 1) {
       const value = values[i];
-      parsed[i] = value === null || value === undefined ? null : (parsers[i] as (raw: string) => unknown)(value);
+      parsed[i] = value === null ? null : (parsers[i] as (raw: string) => unknown)(value as string);
     }
     return make(parsed);
   };

@@ -4,7 +4,7 @@
  * time. Used for SQLite's rows (sqlite-row-objects.ts) and PostgreSQL's (postgres-row-objects.ts).
  */
 
-export type RowObject = Record<string, unknown>;
+type RowObject = Record<string, unknown>;
 export type MakeRow = (values: readonly unknown[]) => RowObject;
 
 /**
