@@ -205,7 +205,7 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
         ...(keyLookupOptions.onWarning !== undefined ? { onWarning: keyLookupOptions.onWarning } : {}),
       });
     pool.on('connect', (client) => {
-      if (options.preparedStatements !== false) sendPreparedByName(client);
+      if (options.preparedStatements !== false) sendPreparedByName(client, pg.Query);
       // Outermost, so it sees each statement's text as Kysely sends it.
       watch?.watchClient(client);
     });
