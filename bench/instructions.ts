@@ -19,14 +19,13 @@
  * (RAIL_TEST_DATABASE_URL). Needs valgrind (Debian's package `valgrind`) and a built server (`npm run build`). Under
  * valgrind a server runs some 50 times slower: a run of one build takes two to three minutes. Never part of the test run.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../server/src/test-support/harness';
-import { FIXED_SECRET_KEY, freePort, railEnv, ROOT } from '../server/src/test-support/server-process';
+import { FIXED_SECRET_KEY, ROOT } from '../server/src/test-support/server-process';
 import { CREATE_BODY } from './load';
-import { PRODUCTION_ENV, PRODUCTION_NODE_FLAGS } from './process-metrics';
+import { bootServer, PRODUCTION_ENV, PRODUCTION_NODE_FLAGS, tempDir } from './process-metrics';
 
 const PAYMENTS = Number(process.argv[2] ?? 500);
 const RUNS = Number(process.argv[3] ?? 2);
@@ -43,7 +42,10 @@ for (const tool of ['valgrind', 'callgrind_control']) {
 
 const builds = [resolve(ROOT, 'dist/server/main.js'), ...(process.env['BENCH_BASELINE'] ? [resolve(process.env['BENCH_BASELINE'])] : [])];
 
-/** Payments of create+confirm, CONCURRENCY at a time; a key on every call when keyed. */
+/**
+ * Payments of create+confirm, CONCURRENCY at a time; a key on every call when keyed. A count of payments, not a
+ * duration (bench/load.ts's runChain): no call is cut off at a window's end, counted in part.
+ */
 async function pay(baseUrl: string, count: number, keyed: boolean): Promise<void> {
   let left = count;
   const headers = () => ({ 'content-type': 'application/json', 'api-key': FIXED_SECRET_KEY, ...(keyed ? { 'idempotency-key': crypto.randomUUID() } : {}) });
@@ -62,58 +64,50 @@ async function pay(baseUrl: string, count: number, keyed: boolean): Promise<void
 
 /** One server under callgrind: instructions per API call, plain and keyed, each the mean of two counts of PAYMENTS payments. */
 async function countOnce(entry: string): Promise<{ plain: number; keyed: number }> {
-  const dir = mkdtempSync(join(tmpdir(), 'rail-instructions-'));
+  const dir = tempDir('rail-instructions-');
   const database: TestDatabase | undefined = ENGINE === 'postgres' ? await createTestDatabase('postgres') : undefined;
-  const [port, jsPort] = [await freePort(), await freePort()];
-  const out = join(dir, 'callgrind.out');
-  const child = spawn('valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, process.execPath, ...PRODUCTION_NODE_FLAGS, entry], {
-    cwd: ROOT,
-    env: { ...railEnv({ port, jsPort, dataDir: dir, databaseUrl: database?.databaseUrl, logLevel: 'error' }), ...PRODUCTION_ENV, RAIL_RATE_LIMITS: 'off' },
-    stdio: ['ignore', 'ignore', 'pipe'],
+  const out = join(dir.path, 'callgrind.out');
+  const booted = await bootServer([...PRODUCTION_NODE_FLAGS, entry], {
+    dataDir: dir.path,
+    databaseUrl: database?.databaseUrl,
+    env: { ...PRODUCTION_ENV },
+    launcher: ['valgrind', '-q', '--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`],
+    startTimeoutMs: 180_000,
   });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const control = (...args: string[]) => execFileSync('callgrind_control', [...args, String(child.pid)], { stdio: 'ignore' });
+  const control = (...args: string[]) => execFileSync('callgrind_control', [...args, String(booted.child.pid)], { stdio: 'ignore' });
   let dumps = 0;
   /** Counts `payments` payments: the instructions of the dump written after them, per API call. */
   const count = async (keyed: boolean) => {
     control('-i', 'on');
-    await pay(baseUrl, PAYMENTS, keyed);
+    await pay(booted.baseUrl, PAYMENTS, keyed);
     control('-i', 'off');
     control('-d');
     dumps += 1;
     const file = `${out}.${dumps}`;
     // callgrind_control returns once the dump is asked for; the file is complete once its totals line is written.
-    for (let waited = 0; !/^totals: \d+/m.test(readFileSyncOrEmpty(file)); waited += 100) {
+    for (let waited = 0; !/^totals: \d+/m.test(readOrEmpty(file)); waited += 100) {
       if (waited > 30_000) throw new Error(`no callgrind dump at ${file}`);
       await new Promise((wait) => setTimeout(wait, 100));
     }
-    const totals = /^totals: (\d+)/m.exec(readFileSync(file, 'utf8'));
-    return Number(totals?.[1]) / (2 * PAYMENTS);
+    return Number(/^totals: (\d+)/m.exec(readOrEmpty(file))?.[1]) / (2 * PAYMENTS);
   };
   try {
-    for (let waited = 0; !(await fetch(`${baseUrl}/health`).then((answer) => answer.ok, () => false)); waited += 200) {
-      if (waited > 180_000 || child.exitCode !== null) throw new Error(`the server did not start under valgrind: ${stderr}`);
-      await new Promise((wait) => setTimeout(wait, 200));
-    }
-    await pay(baseUrl, WARM_UP, false);
-    await pay(baseUrl, WARM_UP, true);
+    await pay(booted.baseUrl, WARM_UP, false);
+    await pay(booted.baseUrl, WARM_UP, true);
     // Plain, keyed, keyed, plain: what still drifts within a server (its compiler's late work, its heap's growth)
     // falls on both kinds alike.
     const first = await count(false);
     const keyed = ((await count(true)) + (await count(true))) / 2;
     return { plain: (first + (await count(false))) / 2, keyed };
   } finally {
-    child.kill('SIGKILL');
-    await exited;
+    booted.child.kill('SIGKILL');
+    await booted.stop();
     await database?.drop();
-    rmSync(dir, { recursive: true, force: true });
+    dir.remove();
   }
 }
 
-function readFileSyncOrEmpty(file: string): string {
+function readOrEmpty(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch {
@@ -121,11 +115,7 @@ function readFileSyncOrEmpty(file: string): string {
   }
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 const thousands = (value: number) => `${Math.round(value / 1000).toLocaleString('en-US')}k`;
 
 process.stdout.write(
@@ -147,12 +137,12 @@ for (const [index, entry] of builds.entries()) {
   const { plain, keyed } = counts[index] as { plain: number[]; keyed: number[] };
   const spread = (values: number[]) => `${thousands(Math.min(...values))}-${thousands(Math.max(...values))}`;
   process.stdout.write(
-    `${entry}: median plain ${thousands(median(plain))} (${spread(plain)}), keyed ${thousands(median(keyed))} (${spread(keyed)}); keyed / plain ${(median(keyed) / median(plain)).toFixed(3)}x\n`,
+    `${entry}: mean plain ${thousands(mean(plain))} (${spread(plain)}), keyed ${thousands(mean(keyed))} (${spread(keyed)}); keyed / plain ${(mean(keyed) / mean(plain)).toFixed(3)}x\n`,
   );
 }
 if (builds.length === 2) {
   const [current, baseline] = counts as [{ plain: number[]; keyed: number[] }, { plain: number[]; keyed: number[] }];
   process.stdout.write(
-    `this build / baseline: plain ${(median(current.plain) / median(baseline.plain)).toFixed(3)}x, keyed ${(median(current.keyed) / median(baseline.keyed)).toFixed(3)}x\n`,
+    `this build / baseline (means): plain ${(mean(current.plain) / mean(baseline.plain)).toFixed(3)}x, keyed ${(mean(current.keyed) / mean(baseline.keyed)).toFixed(3)}x\n`,
   );
 }

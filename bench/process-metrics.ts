@@ -168,12 +168,20 @@ export interface BootedServer {
   stop(): Promise<void>;
 }
 
-/** Spawns `node <args>` with a Rail environment and polls /health every 2 ms until it answers 200. */
-export async function bootServer(args: string[], options: { dataDir: string; databaseUrl?: string | undefined; env?: Record<string, string> }): Promise<BootedServer> {
+/**
+ * Spawns `node <args>` with a Rail environment and polls /health every 2 ms until it answers 200. `launcher` runs node
+ * under another program (`valgrind --tool=callgrind`, say), which may need a longer `startTimeoutMs` (default 30 s).
+ */
+export async function bootServer(
+  args: string[],
+  options: { dataDir: string; databaseUrl?: string | undefined; env?: Record<string, string>; launcher?: readonly string[]; startTimeoutMs?: number },
+): Promise<BootedServer> {
   const [port, jsPort] = [await freePort(), await freePort()];
   const baseUrl = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(process.execPath, args, {
+  const startTimeoutMs = options.startTimeoutMs ?? 30_000;
+  const [command, ...commandArgs] = [...(options.launcher ?? []), process.execPath, ...args] as [string, ...string[]];
+  const child = spawn(command, commandArgs, {
     cwd: ROOT,
     env: { ...railEnv({ port, jsPort, dataDir: options.dataDir, databaseUrl: options.databaseUrl, logLevel: 'error' }), RAIL_RATE_LIMITS: 'off', ...options.env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -181,9 +189,9 @@ export async function bootServer(args: string[], options: { dataDir: string; dat
   const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited during start (${args.join(' ')})`);
-    if (performance.now() - started > 30_000) {
+    if (performance.now() - started > startTimeoutMs) {
       child.kill('SIGKILL');
-      throw new Error('server did not answer /health within 30 s');
+      throw new Error(`server did not answer /health within ${startTimeoutMs / 1000} s`);
     }
     const ok = await fetch(`${baseUrl}/health`).then((response) => response.status === 200, () => false);
     if (ok) break;
