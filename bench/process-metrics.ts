@@ -30,6 +30,28 @@ export const processCpuMs = (pid: number): number => statCpuMs(`/proc/${pid}/sta
  */
 export const mainThreadCpuMs = (pid: number): number => statCpuMs(`/proc/${pid}/task/${pid}/stat`);
 
+/** How the scheduler has treated a process's main thread so far (Linux /proc). */
+export interface ThreadScheduling {
+  /** Involuntary context switches: times it was taken off a CPU while it could still run (preempted). */
+  preemptions: number;
+  /** Nanoseconds it spent runnable, waiting in a run queue for a CPU (schedstat's second field). */
+  waitingNs: number;
+}
+
+/**
+ * The main thread's preemptions and run-queue wait. On PostgreSQL, each statement the server sends wakes a backend on
+ * the two cores the server shares, which can take the server's CPU at once; V8's CPU profile counts that wait in the
+ * native function the thread was in (its "(writev)" bucket), while perf's cpu-clock, which counts only time on a CPU,
+ * does not (docs/benchmarks-reading.md, thirty-fifth session).
+ */
+export function mainThreadScheduling(pid: number): ThreadScheduling {
+  const status = readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8');
+  const preemptions = /^nonvoluntary_ctxt_switches:\s+(\d+)$/m.exec(status)?.[1];
+  const waitingNs = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(' ')[1];
+  if (preemptions === undefined || waitingNs === undefined) throw new Error(`no scheduling figures for thread ${pid}`);
+  return { preemptions: Number(preemptions), waitingNs: Number(waitingNs) };
+}
+
 /**
  * CPU time (user + system, ms) of every PostgreSQL process on the machine (Linux /proc, command name `postgres`): a
  * local database's share of a measure in which only one client loads it, its backends and its writers alike.
