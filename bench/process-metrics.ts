@@ -3,7 +3,7 @@
  * pgbench's TPS on the same PostgreSQL, and a summary of a V8 CPU profile of the server under load.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, railEnv, ROOT } from '../server/src/test-support/server-process';
@@ -39,17 +39,17 @@ export interface ThreadScheduling {
 }
 
 /**
- * The main thread's preemptions and run-queue wait. On PostgreSQL, each statement the server sends wakes a backend on
- * the two cores the server shares, which can take the server's CPU at once; V8's CPU profile counts that wait in the
- * native function the thread was in (its "(writev)" bucket), while perf's cpu-clock, which counts only time on a CPU,
- * does not (docs/benchmarks-reading.md, thirty-fifth session).
+ * The main thread's preemptions and run-queue wait (NaN where the kernel keeps no schedstat). On PostgreSQL, each
+ * statement the server sends wakes a backend on the two cores the server shares, which can take the server's CPU at
+ * once. V8's CPU profile samples the thread at intervals of wall time, on a CPU or not, so it finds the thread in the
+ * native call it was preempted in (its "(writev)" bucket); perf's cpu-clock counts only time on a CPU, and does not
+ * (docs/benchmarks-reading.md, thirty-fifth session).
  */
 export function mainThreadScheduling(pid: number): ThreadScheduling {
-  const status = readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8');
-  const preemptions = /^nonvoluntary_ctxt_switches:\s+(\d+)$/m.exec(status)?.[1];
-  const waitingNs = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(' ')[1];
-  if (preemptions === undefined || waitingNs === undefined) throw new Error(`no scheduling figures for thread ${pid}`);
-  return { preemptions: Number(preemptions), waitingNs: Number(waitingNs) };
+  const task = `/proc/${pid}/task/${pid}`;
+  const preemptions = /^nonvoluntary_ctxt_switches:\s+(\d+)$/m.exec(readFileSync(`${task}/status`, 'utf8'))?.[1];
+  const waitingNs = existsSync(`${task}/schedstat`) ? readFileSync(`${task}/schedstat`, 'utf8').trim().split(' ')[1] : undefined;
+  return { preemptions: Number(preemptions ?? Number.NaN), waitingNs: Number(waitingNs ?? Number.NaN) };
 }
 
 /**

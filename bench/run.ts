@@ -701,9 +701,9 @@ ${scaleOutTable}
 ## Where the time goes
 
 A V8 CPU profile of the server's main thread under the same load (a separate, shorter run), self time by where the code lives.
-V8 samples by wall time: a thread preempted inside a native call is counted in that call for as long as it waits, so
-on PostgreSQL "(writev)" holds the waits after the sends that wake a backend (the preemptions in the results above),
-not only the system call (docs/benchmarks-reading.md, thirty-fifth session):
+V8 samples the thread at intervals of wall time, on a CPU or waiting for one, and finds a preempted thread in the native
+call it was preempted in: on PostgreSQL "(writev)" holds the waits after the sends that wake a backend (the
+preemptions in the results above), not only the system call (docs/benchmarks-reading.md, thirty-fifth session):
 
 ${profiles || '(profile skipped: BENCH_PROFILE=0)'}
 
