@@ -7,7 +7,7 @@
  *
  * Each run starts the server (dist/server/main.js with production's flags) under `valgrind --tool=callgrind` with
  * the counting off, runs WARM_UP payments without a key and WARM_UP with (create, then confirm, four at a time; the
- * JIT settles), then counts `payments` payments four times, plain, keyed, keyed, plain: counting turned on
+ * JIT settles: below), then counts `payments` payments four times, plain, keyed, keyed, plain: counting turned on
  * (callgrind_control), the payments, counting off, the total read. The total is of every thread of the server
  * process and of everything that runs in it (Node, V8's compiled code, SQLite), not of the kernel's system calls:
  * valgrind counts user-space instructions. On PostgreSQL the database's own processes are not counted. Instructions are not time: a cache miss
@@ -29,7 +29,14 @@ import { bootServer, PRODUCTION_ENV, PRODUCTION_NODE_FLAGS, tempDir } from './pr
 
 const PAYMENTS = Number(process.argv[2] ?? 500);
 const RUNS = Number(process.argv[3] ?? 2);
-const WARM_UP = 300;
+/**
+ * Uncounted payments of each kind first. Under valgrind V8's optimizing compiler, on its own threads, falls behind
+ * the requests: after 300 of each, the next 500 payments counted 1,360k of its instructions per call (of 2,648k), and
+ * the counts of one server ran from 1,014k to 2,648k per call. After 1,500 of each it was 8-88k, and the counts read
+ * 915-1,251k (docs/benchmarks-reading.md, thirty-fifth session). A payment is quicker once compiled, so the longer
+ * warm-up costs a run no more time.
+ */
+const WARM_UP = 2_000;
 const CONCURRENCY = 4;
 const ENGINE = process.env['DATABASE_URL'] ? 'postgres' : 'sqlite';
 
