@@ -1,9 +1,9 @@
 /**
  * Instructions per payment API call of the compiled server, counted by valgrind (callgrind), without and with an
  * Idempotency-Key: a measure of the server's CPU work that this machine's other work does not move. The timed A/Bs
- * (bench/ab.ts) read two servers of one build up to 8 % apart here, more than most changes of one component. Counts
- * of one build repeated within 2 % (SQLite without a key) to 9 % (PostgreSQL without a key) here, so a change of 10 %
- * shows in two runs (docs/benchmarks-reading.md, thirty-fourth session).
+ * (bench/ab.ts) read two servers of one build up to 8 % apart here, more than most changes of one component. After
+ * the warm-up below, counts of one build repeated within 2-4 % without a key and 3-10 % with one here, though one
+ * build's plain counts on PostgreSQL once spread by 18 % (docs/benchmarks-reading.md, thirty-fifth session).
  *
  * Each run starts the server (dist/server/main.js with production's flags) under `valgrind --tool=callgrind` with
  * the counting off, runs WARM_UP payments without a key and WARM_UP with (create, then confirm, four at a time; the
