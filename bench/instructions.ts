@@ -17,7 +17,7 @@
  * BENCH_BASELINE=<another build's main.js> counts that build too, in alternating runs, and prints the ratio.
  * DATABASE_URL (any value) runs the servers on PostgreSQL: a fresh database per run, made where the tests make theirs
  * (RAIL_TEST_DATABASE_URL). Needs valgrind (Debian's package `valgrind`) and a built server (`npm run build`). Under
- * valgrind a server runs some 50 times slower: a run of one build takes two to three minutes. Never part of the test run.
+ * valgrind a server runs some 50 times slower: a run of one build takes three to four minutes. Never part of the test run.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -30,11 +30,11 @@ import { bootServer, PRODUCTION_ENV, PRODUCTION_NODE_FLAGS, tempDir } from './pr
 const PAYMENTS = Number(process.argv[2] ?? 500);
 const RUNS = Number(process.argv[3] ?? 2);
 /**
- * Uncounted payments of each kind first. Under valgrind V8's optimizing compiler, on its own threads, falls behind
- * the requests: after 300 of each, the next 500 payments counted 1,360k of its instructions per call (of 2,648k), and
- * the counts of one server ran from 1,014k to 2,648k per call. After 1,500 of each it was 8-88k, and the counts read
- * 915-1,251k (docs/benchmarks-reading.md, thirty-fifth session). A payment is quicker once compiled, so the longer
- * warm-up costs a run no more time.
+ * Uncounted payments of each kind first. After 300 of each, V8's optimizing compiler (its own threads, which callgrind
+ * counts with the rest) was still at work: the next 500 payments counted 1,360k of its instructions per call (of
+ * 2,648k), and the counts of one server ran from 1,014k to 2,648k per call. After 1,500 of each it was 8-88k, and the
+ * counts read 915-1,251k (docs/benchmarks-reading.md, thirty-fifth session). A payment is quicker once compiled, so
+ * the longer warm-up adds about a minute to a run.
  */
 const WARM_UP = 2_000;
 const CONCURRENCY = 4;
