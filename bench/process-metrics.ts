@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, railEnv, ROOT } from '../server/src/test-support/server-process';
+import { BundleSources, type ProfileFrame } from './profile-sources';
 
 /** The fields of a /proc stat file after the command name (which may hold spaces): the state is field 0. */
 function statFields(path: string): string[] {
@@ -272,14 +273,19 @@ export function pgbenchOpenLoopLatency(databaseUrl: string, script: string, clie
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string };
+  callFrame: ProfileFrame;
   hitCount?: number;
 }
 
-/** Where a profile sample's time goes: an npm package, Rail's own code, or V8 itself (GC, native, idle). */
-function category(node: ProfileNode): string {
+/**
+ * Where a profile sample's time goes: an npm package, a folder of Rail's own code, or V8 itself (GC, native, idle).
+ * The server's bundle is named by its source map (profile-sources.ts): the packages bundled in by their names.
+ */
+function category(node: ProfileNode, sources: BundleSources): string {
   const { url, functionName } = node.callFrame;
   if (url === '') return functionName === '' ? '(anonymous native)' : `(${functionName.replace(/^\(|\)$/g, '')})`;
+  const owner = sources.ownerOf(node.callFrame);
+  if (owner !== undefined) return owner;
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
   if (pkg !== undefined) return pkg;
   if (url.includes('dist/server/')) return 'rail (dist/server)';
@@ -298,13 +304,14 @@ const isMainThreadProfile = (name: string) => name.endsWith('.cpuprofile') && na
 /** Share of self time by category in the main thread's .cpuprofile in `dir`, largest first. */
 export function summarizeProfile(dir: string, top = 12): { category: string; percent: number }[] {
   const totals = new Map<string, number>();
+  const sources = new BundleSources();
   let all = 0;
   for (const file of readdirSync(dir).filter(isMainThreadProfile)) {
     const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { nodes: ProfileNode[] };
     for (const node of profile.nodes) {
       const hits = node.hitCount ?? 0;
       if (hits === 0) continue;
-      const name = category(node);
+      const name = category(node, sources);
       totals.set(name, (totals.get(name) ?? 0) + hits);
       all += hits;
     }
