@@ -3,6 +3,7 @@
  * following Hyperswitch's PaymentMethodListRequest and PaymentMethodListResponse.
  */
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { PublishableKeyQueryParam } from './key-query';
 import { CURRENCIES } from '../currency';
 import { CARD_NETWORKS, COUNTRIES } from './enums';
@@ -61,61 +62,66 @@ export const ListPaymentMethodsQuery = z.strictObject({
 });
 export type ListPaymentMethodsQuery = z.infer<typeof ListPaymentMethodsQuery>;
 
-export const PaymentMethodTypeEntry = z.object({
-  payment_method_type: PaymentMethodType,
-  payment_experience: z.array(z.object({ payment_experience_type: PaymentExperience, eligible_connectors: z.array(z.string()) })).nullable(),
-  card_networks: z
-    .array(z.object({ card_network: CardNetwork, surcharge_details: z.unknown().nullable(), eligible_connectors: z.array(z.string()) }))
-    .nullable(),
-  bank_names: z.array(z.unknown()).nullable(),
-  required_fields: z.record(z.string(), z.unknown()).nullable(),
-});
+export const PaymentMethodTypeEntry = lazySchema(() =>
+  z.object({
+    payment_method_type: PaymentMethodType,
+    payment_experience: z.array(z.object({ payment_experience_type: PaymentExperience, eligible_connectors: z.array(z.string()) })).nullable(),
+    card_networks: z
+      .array(z.object({ card_network: CardNetwork, surcharge_details: z.unknown().nullable(), eligible_connectors: z.array(z.string()) }))
+      .nullable(),
+    bank_names: z.array(z.unknown()).nullable(),
+    required_fields: z.record(z.string(), z.unknown()).nullable(),
+  }));
 
-export const PaymentMethodEntry = z.object({
-  payment_method: PaymentMethod,
-  payment_method_types: z.array(PaymentMethodTypeEntry),
-});
+export const PaymentMethodEntry = lazySchema(() =>
+  z.object({
+    payment_method: PaymentMethod,
+    payment_method_types: z.array(PaymentMethodTypeEntry.unwrap()),
+  }));
 
-export const ListPaymentMethodsResponse = z
-  .object({
-    redirect_url: z.string().nullable(),
-    currency: Currency.nullable(),
-    payment_methods: z.array(PaymentMethodEntry),
-    mandate_payment: z.unknown().nullable(),
-    merchant_name: z.string().nullable(),
-    checkout_branding: z.record(z.string(), z.unknown()).nullable(),
-    payment_method_order: z.array(z.string()).nullable(),
-    show_surcharge_breakup_screen: z.boolean(),
-    payment_type: PaymentType.nullable(),
-    request_external_three_ds_authentication: z.boolean(),
-    collect_shipping_details_from_wallets: z.boolean().nullable(),
-    collect_billing_details_from_wallets: z.boolean().nullable(),
-    is_tax_calculation_enabled: z.boolean(),
-    sdk_next_action: z.object({ next_action: z.string() }).nullable(),
-    is_guest_customer: z.boolean().nullable(),
-    intent_data: z.record(z.string(), z.unknown()).nullable(),
-    card_checkout_config: z.record(z.string(), z.unknown()).nullable(),
-  })
-  .meta({ id: 'PaymentMethodList' });
+export const ListPaymentMethodsResponse = lazySchema(() =>
+  z
+    .object({
+      redirect_url: z.string().nullable(),
+      currency: Currency.nullable(),
+      payment_methods: z.array(PaymentMethodEntry.unwrap()),
+      mandate_payment: z.unknown().nullable(),
+      merchant_name: z.string().nullable(),
+      checkout_branding: z.record(z.string(), z.unknown()).nullable(),
+      payment_method_order: z.array(z.string()).nullable(),
+      show_surcharge_breakup_screen: z.boolean(),
+      payment_type: PaymentType.nullable(),
+      request_external_three_ds_authentication: z.boolean(),
+      collect_shipping_details_from_wallets: z.boolean().nullable(),
+      collect_billing_details_from_wallets: z.boolean().nullable(),
+      is_tax_calculation_enabled: z.boolean(),
+      sdk_next_action: z.object({ next_action: z.string() }).nullable(),
+      is_guest_customer: z.boolean().nullable(),
+      intent_data: z.record(z.string(), z.unknown()).nullable(),
+      card_checkout_config: z.record(z.string(), z.unknown()).nullable(),
+    })
+    .meta({ id: 'PaymentMethodList' }));
 export type ListPaymentMethodsResponse = z.infer<typeof ListPaymentMethodsResponse>;
 
 /** GET /account/payment_methods?client_secret=...&expand_payment=true: the list and the payment it was made for. */
-export const PaymentMethodsWithPaymentResponse = ListPaymentMethodsResponse.extend({ payment: PaymentResponse }).meta({ id: 'PaymentMethodListWithPayment' });
+export const PaymentMethodsWithPaymentResponse = lazySchema(() =>
+  ListPaymentMethodsResponse.unwrap().extend({ payment: PaymentResponse.unwrap() }).meta({ id: 'PaymentMethodListWithPayment' }));
 export type PaymentMethodsWithPaymentResponse = z.infer<typeof PaymentMethodsWithPaymentResponse>;
 /** What GET /account/payment_methods answers: the list, or the list and its payment (expand_payment=true). */
-export const ListPaymentMethodsAnswer = z.union([PaymentMethodsWithPaymentResponse, ListPaymentMethodsResponse]);
+export const ListPaymentMethodsAnswer = lazySchema(() =>
+  z.union([PaymentMethodsWithPaymentResponse.unwrap(), ListPaymentMethodsResponse.unwrap()]));
 
 /**
  * POST /demo/payments body (demo merchant backend, test mode only): the currency picks which methods the demo shows
  * (INR: UPI and cards; EUR: cards and crypto; KES: bank transfer and mobile money). Absent: INR.
  */
 export const DEMO_CURRENCIES = ['INR', 'EUR', 'KES'] as const;
-export const DemoPaymentRequest = z.object({ currency: z.enum(DEMO_CURRENCIES).optional() }).strict();
+export const DemoPaymentRequest = lazySchema(() => z.object({ currency: z.enum(DEMO_CURRENCIES).optional() }).strict());
 export type DemoPaymentRequest = z.infer<typeof DemoPaymentRequest>;
 
 /** POST /demo/payments answer (demo merchant backend, test mode only). */
-export const DemoPaymentResponse = z.object({ payment_id: z.string(), client_secret: z.string() });
+export const DemoPaymentResponse = lazySchema(() => z.object({ payment_id: z.string(), client_secret: z.string() }));
 export type DemoPaymentResponse = z.infer<typeof DemoPaymentResponse>;
 
 /** GET /health answer. */
-export const HealthResponse = z.object({ status: z.literal('ok') });
+export const HealthResponse = lazySchema(() => z.object({ status: z.literal('ok') }));

@@ -4,6 +4,7 @@
  * field names the spec does not show are rows in docs/open-points.md.
  */
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { currencyExponent, decimalToMinor, DECIMAL_AMOUNT_PATTERN } from '../currency';
 import { MSISDN_PATTERN, normalizeMsisdn } from '../msisdn';
 
@@ -39,106 +40,112 @@ function checkAmount(value: { amount: string; currency: string }, ctx: z.Refinem
   }
 }
 
-export const CreateCollectionRequest = z
-  .strictObject({
-    amount: Amount,
-    currency: CollectCurrency,
-    country: CollectCountry,
-    method: CollectMethod,
-    customer_reference: z.string().min(1).max(255),
-    /** Mobile money: the payer's number, where the approval prompt goes. */
-    phone_number: z.string().max(32).optional(),
-  })
-  .superRefine((value, ctx) => {
-    // The corridor first: the amount's precision depends on the currency.
-    if (COLLECT_CORRIDORS[value.country] !== value.currency) {
-      ctx.addIssue({ code: 'custom', path: ['currency'], message: `the ${value.country} corridor collects ${COLLECT_CORRIDORS[value.country]}` });
-      return;
-    }
-    checkAmount(value, ctx);
-    if (value.method === 'mobile_money') {
-      if (value.phone_number === undefined) ctx.addIssue({ code: 'invalid_type', expected: 'string', path: ['phone_number'], message: 'phone_number is required for mobile_money' });
-      else if (!MSISDN_PATTERN.test(normalizeMsisdn(value.phone_number))) ctx.addIssue({ code: 'custom', path: ['phone_number'], message: 'phone_number must be 8 to 15 digits, optionally after a +' });
-    } else if (value.phone_number !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['phone_number'], message: 'phone_number is for mobile_money only' });
-    }
-  })
-  .meta({ id: 'CreateCollectionRequest' });
+export const CreateCollectionRequest = lazySchema(() =>
+  z
+    .strictObject({
+      amount: Amount,
+      currency: CollectCurrency,
+      country: CollectCountry,
+      method: CollectMethod,
+      customer_reference: z.string().min(1).max(255),
+      /** Mobile money: the payer's number, where the approval prompt goes. */
+      phone_number: z.string().max(32).optional(),
+    })
+    .superRefine((value, ctx) => {
+      // The corridor first: the amount's precision depends on the currency.
+      if (COLLECT_CORRIDORS[value.country] !== value.currency) {
+        ctx.addIssue({ code: 'custom', path: ['currency'], message: `the ${value.country} corridor collects ${COLLECT_CORRIDORS[value.country]}` });
+        return;
+      }
+      checkAmount(value, ctx);
+      if (value.method === 'mobile_money') {
+        if (value.phone_number === undefined) ctx.addIssue({ code: 'invalid_type', expected: 'string', path: ['phone_number'], message: 'phone_number is required for mobile_money' });
+        else if (!MSISDN_PATTERN.test(normalizeMsisdn(value.phone_number))) ctx.addIssue({ code: 'custom', path: ['phone_number'], message: 'phone_number must be 8 to 15 digits, optionally after a +' });
+      } else if (value.phone_number !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['phone_number'], message: 'phone_number is for mobile_money only' });
+      }
+    })
+    .meta({ id: 'CreateCollectionRequest' }));
 export type CreateCollectionRequest = z.infer<typeof CreateCollectionRequest>;
 
-export const CollectionInstructions = z.union([
-  z.object({ type: z.literal('mobile_money_prompt'), phone_number: z.string(), message: z.string(), simulator_url: z.string().nullable() }),
-  z.object({
-    type: z.literal('bank_transfer'),
-    bank_name: z.string(),
-    account_name: z.string(),
-    account_number: z.string(),
-    reference: z.string(),
-    simulator_url: z.string().nullable(),
-  }),
-]);
+export const CollectionInstructions = lazySchema(() =>
+  z.union([
+    z.object({ type: z.literal('mobile_money_prompt'), phone_number: z.string(), message: z.string(), simulator_url: z.string().nullable() }),
+    z.object({
+      type: z.literal('bank_transfer'),
+      bank_name: z.string(),
+      account_name: z.string(),
+      account_number: z.string(),
+      reference: z.string(),
+      simulator_url: z.string().nullable(),
+    }),
+  ]));
 export type CollectionInstructions = z.infer<typeof CollectionInstructions>;
 
-export const CollectionResponse = z
-  .object({
-    collection_id: z.string(),
-    status: z.enum(COLLECTION_STATUSES),
-    amount: z.string(),
-    currency: CollectCurrency,
-    country: CollectCountry,
-    method: CollectMethod,
-    customer_reference: z.string(),
-    instructions: CollectionInstructions,
-    failure_reason: z.string().nullable(),
-    created: z.string(),
-    received_at: z.string().nullable(),
-    credited_at: z.string().nullable(),
-    expires_at: z.string(),
-  })
-  .meta({ id: 'Collection' });
+export const CollectionResponse = lazySchema(() =>
+  z
+    .object({
+      collection_id: z.string(),
+      status: z.enum(COLLECTION_STATUSES),
+      amount: z.string(),
+      currency: CollectCurrency,
+      country: CollectCountry,
+      method: CollectMethod,
+      customer_reference: z.string(),
+      instructions: CollectionInstructions.unwrap(),
+      failure_reason: z.string().nullable(),
+      created: z.string(),
+      received_at: z.string().nullable(),
+      credited_at: z.string().nullable(),
+      expires_at: z.string(),
+    })
+    .meta({ id: 'Collection' }));
 export type CollectionResponse = z.infer<typeof CollectionResponse>;
 
 const BalanceAmounts = { available: z.string(), pending: z.string(), held: z.string() };
 
-export const BalanceResponse = z
-  .object({
-    /** The consolidated balance, in the settlement currency at the rates below. */
-    currency: z.literal('USDT'),
-    ...BalanceAmounts,
-    rates: z.array(z.object({ currency: CollectCurrency, rate: z.string(), rate_time: z.string() })),
-    by_corridor: z.array(z.object({ country: CollectCountry, currency: CollectCurrency, ...BalanceAmounts })),
-  })
-  .meta({ id: 'CollectBalance' });
+export const BalanceResponse = lazySchema(() =>
+  z
+    .object({
+      /** The consolidated balance, in the settlement currency at the rates below. */
+      currency: z.literal('USDT'),
+      ...BalanceAmounts,
+      rates: z.array(z.object({ currency: CollectCurrency, rate: z.string(), rate_time: z.string() })),
+      by_corridor: z.array(z.object({ country: CollectCountry, currency: CollectCurrency, ...BalanceAmounts })),
+    })
+    .meta({ id: 'CollectBalance' }));
 export type BalanceResponse = z.infer<typeof BalanceResponse>;
 
-export const RequestSettlementRequest = z
-  .strictObject({
-    amount: Amount,
-    /** The local-currency balance the settlement draws on. */
-    currency: CollectCurrency,
-    /** The saved wallet's address: it selects the saved wallet; any other value is refused. */
-    wallet: z.string().min(1).max(128),
-  })
-  .superRefine(checkAmount)
-  .meta({ id: 'RequestSettlementRequest' });
+export const RequestSettlementRequest = lazySchema(() =>
+  z
+    .strictObject({
+      amount: Amount,
+      /** The local-currency balance the settlement draws on. */
+      currency: CollectCurrency,
+      /** The saved wallet's address: it selects the saved wallet; any other value is refused. */
+      wallet: z.string().min(1).max(128),
+    })
+    .superRefine(checkAmount)
+    .meta({ id: 'RequestSettlementRequest' }));
 export type RequestSettlementRequest = z.infer<typeof RequestSettlementRequest>;
 
-export const SettlementResponse = z
-  .object({
-    settlement_id: z.string(),
-    status: z.enum(SETTLEMENT_STATUSES),
-    currency: CollectCurrency,
-    gross_amount: z.string(),
-    fee: z.string(),
-    conversion: z.object({ from: CollectCurrency, to: z.literal('USDT'), rate: z.string(), rate_time: z.string() }),
-    net_usdt: z.string(),
-    destination: z.object({ network: z.string(), address: z.string() }),
-    onchain_reference: z.string().nullable(),
-    failure_reason: z.string().nullable(),
-    created: z.string(),
-    completed_at: z.string().nullable(),
-  })
-  .meta({ id: 'Settlement' });
+export const SettlementResponse = lazySchema(() =>
+  z
+    .object({
+      settlement_id: z.string(),
+      status: z.enum(SETTLEMENT_STATUSES),
+      currency: CollectCurrency,
+      gross_amount: z.string(),
+      fee: z.string(),
+      conversion: z.object({ from: CollectCurrency, to: z.literal('USDT'), rate: z.string(), rate_time: z.string() }),
+      net_usdt: z.string(),
+      destination: z.object({ network: z.string(), address: z.string() }),
+      onchain_reference: z.string().nullable(),
+      failure_reason: z.string().nullable(),
+      created: z.string(),
+      completed_at: z.string().nullable(),
+    })
+    .meta({ id: 'Settlement' }));
 export type SettlementResponse = z.infer<typeof SettlementResponse>;
 
 /** Networks a saved USDT wallet can be on, with the shape of an address there. */
@@ -150,10 +157,12 @@ export const USDT_NETWORKS = {
 export type UsdtNetwork = keyof typeof USDT_NETWORKS;
 
 /** PUT /v1/collect/wallet (operator session with fresh two-factor): the one wallet settlements may go to. */
-export const SaveSettlementWalletRequest = z
-  .strictObject({ network: z.enum(['tron', 'ethereum', 'polygon']), address: z.string().trim().min(1).max(100) })
-  .refine((wallet) => USDT_NETWORKS[wallet.network].test(wallet.address), { message: 'address is not a wallet address of that network', path: ['address'] })
-  .meta({ id: 'SaveSettlementWalletRequest' });
+export const SaveSettlementWalletRequest = lazySchema(() =>
+  z
+    .strictObject({ network: z.enum(['tron', 'ethereum', 'polygon']), address: z.string().trim().min(1).max(100) })
+    .refine((wallet) => USDT_NETWORKS[wallet.network].test(wallet.address), { message: 'address is not a wallet address of that network', path: ['address'] })
+    .meta({ id: 'SaveSettlementWalletRequest' }));
 export type SaveSettlementWalletRequest = z.infer<typeof SaveSettlementWalletRequest>;
 
-export const SettlementWallet = z.object({ network: z.enum(['tron', 'ethereum', 'polygon']), address: z.string() }).meta({ id: 'SettlementWallet' });
+export const SettlementWallet = lazySchema(() =>
+  z.object({ network: z.enum(['tron', 'ethereum', 'polygon']), address: z.string() }).meta({ id: 'SettlementWallet' }));

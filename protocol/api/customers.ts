@@ -4,6 +4,7 @@
  * (CustomerRequest, CustomerResponse, CustomerDeleteResponse, EphemeralKeyCreateResponse).
  */
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { JsonObject, Metadata, PAYMENT_LIMITS, PaymentCustomerDetails } from './payments';
 
 export { PaymentCustomerDetails };
@@ -38,43 +39,47 @@ const customerFields = {
 };
 
 /** POST /customers body. */
-export const CreateCustomerRequest = z
-  .strictObject({ customer_id: CustomerId.nullish(), ...customerFields })
-  .meta({ id: 'CreateCustomerRequest' });
+export const CreateCustomerRequest = lazySchema(() =>
+  z
+    .strictObject({ customer_id: CustomerId.nullish(), ...customerFields })
+    .meta({ id: 'CreateCustomerRequest' }));
 export type CreateCustomerRequest = z.infer<typeof CreateCustomerRequest>;
 
 /** POST /customers/{customer_id} body: the customer fields except customer_id (refused as an unknown field). */
-export const UpdateCustomerRequest = z.strictObject(customerFields).meta({ id: 'UpdateCustomerRequest' });
+export const UpdateCustomerRequest = lazySchema(() =>
+  z.strictObject(customerFields).meta({ id: 'UpdateCustomerRequest' }));
 export type UpdateCustomerRequest = z.infer<typeof UpdateCustomerRequest>;
 
 /** The customer object. */
-export const CustomerResponse = z
-  .object({
-    customer_id: z.string(),
-    name: z.string().nullable(),
-    email: z.string().nullable(),
-    phone: z.string().nullable(),
-    phone_country_code: z.string().nullable(),
-    description: z.string().nullable(),
-    address: JsonObject.nullable(),
-    metadata: JsonObject.nullable(),
-    tax_registration_id: z.string().nullable(),
-    document_details: JsonObject.nullable(),
-    created_at: z.string(),
-    default_payment_method_id: z.string().nullable(),
-  })
-  .meta({ id: 'Customer' });
+export const CustomerResponse = lazySchema(() =>
+  z
+    .object({
+      customer_id: z.string(),
+      name: z.string().nullable(),
+      email: z.string().nullable(),
+      phone: z.string().nullable(),
+      phone_country_code: z.string().nullable(),
+      description: z.string().nullable(),
+      address: JsonObject.unwrap().nullable(),
+      metadata: JsonObject.unwrap().nullable(),
+      tax_registration_id: z.string().nullable(),
+      document_details: JsonObject.unwrap().nullable(),
+      created_at: z.string(),
+      default_payment_method_id: z.string().nullable(),
+    })
+    .meta({ id: 'Customer' }));
 export type CustomerResponse = z.infer<typeof CustomerResponse>;
 
 /** DELETE /customers/{customer_id} answer. */
-export const CustomerDeleteResponse = z
-  .object({
-    customer_id: z.string(),
-    customer_deleted: z.boolean(),
-    address_deleted: z.boolean(),
-    payment_methods_deleted: z.boolean(),
-  })
-  .meta({ id: 'CustomerDeleteResponse' });
+export const CustomerDeleteResponse = lazySchema(() =>
+  z
+    .object({
+      customer_id: z.string(),
+      customer_deleted: z.boolean(),
+      address_deleted: z.boolean(),
+      payment_methods_deleted: z.boolean(),
+    })
+    .meta({ id: 'CustomerDeleteResponse' }));
 export type CustomerDeleteResponse = z.infer<typeof CustomerDeleteResponse>;
 
 /** A non-negative int32 query parameter, as text on the wire. */
@@ -88,35 +93,38 @@ const int32Query = z
 export const ListCustomersQuery = z.strictObject({ offset: int32Query.optional(), limit: int32Query.optional() });
 export type ListCustomersQuery = z.infer<typeof ListCustomersQuery>;
 
-export const ListCustomersResponse = z.array(CustomerResponse);
+export const ListCustomersResponse = lazySchema(() => z.array(CustomerResponse.unwrap()));
 
 /** POST /ephemeral_keys body. */
-export const CreateEphemeralKeyRequest = z.strictObject({ customer_id: CustomerId }).meta({ id: 'CreateEphemeralKeyRequest' });
+export const CreateEphemeralKeyRequest = lazySchema(() =>
+  z.strictObject({ customer_id: CustomerId }).meta({ id: 'CreateEphemeralKeyRequest' }));
 export type CreateEphemeralKeyRequest = z.infer<typeof CreateEphemeralKeyRequest>;
 
 /** Ephemeral key id in paths: `eki_` + 20 base62. */
 export const EphemeralKeyIdParam = z.string().min(1).max(64);
 
 /** POST /ephemeral_keys answer; `secret` is shown only here. */
-export const EphemeralKeyResponse = z
-  .object({
-    id: z.string(),
-    customer_id: z.string(),
-    secret: z.string(),
-    created_at: z.string(),
-    expires: z.string(),
-  })
-  .meta({ id: 'EphemeralKey' });
+export const EphemeralKeyResponse = lazySchema(() =>
+  z
+    .object({
+      id: z.string(),
+      customer_id: z.string(),
+      secret: z.string(),
+      created_at: z.string(),
+      expires: z.string(),
+    })
+    .meta({ id: 'EphemeralKey' }));
 export type EphemeralKeyResponse = z.infer<typeof EphemeralKeyResponse>;
 
 /** DELETE /ephemeral_keys/{id} answer: the key without its secret. */
-export const EphemeralKeyDeleteResponse = z
-  .object({
-    id: z.string(),
-    customer_id: z.string(),
-    created_at: z.string(),
-    expires: z.string(),
-    deleted: z.boolean(),
-  })
-  .meta({ id: 'EphemeralKeyDeleteResponse' });
+export const EphemeralKeyDeleteResponse = lazySchema(() =>
+  z
+    .object({
+      id: z.string(),
+      customer_id: z.string(),
+      created_at: z.string(),
+      expires: z.string(),
+      deleted: z.boolean(),
+    })
+    .meta({ id: 'EphemeralKeyDeleteResponse' }));
 export type EphemeralKeyDeleteResponse = z.infer<typeof EphemeralKeyDeleteResponse>;

@@ -4,6 +4,7 @@
  * are strict (api-conventions §4). Values the spec leaves open are rows in docs/open-points.md ("Disputes and files").
  */
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { Currency } from './payments';
 
 export const DISPUTE_LIMITS = {
@@ -84,19 +85,21 @@ const EvidenceText = z.string().max(DISPUTE_LIMITS.evidenceTextMax).nullable().o
 const EvidenceFile = FileIdParam.nullable().optional();
 
 /** POST /disputes/evidence body: dispute_id plus any evidence fields (null clears a field). */
-export const SubmitEvidenceRequest = z
-  .strictObject({
-    dispute_id: DisputeIdParam,
-    ...Object.fromEntries(EVIDENCE_TEXT_FIELDS.map((field) => [field, EvidenceText])),
-    ...Object.fromEntries(EVIDENCE_TYPES.map((field) => [field, EvidenceFile])),
-  } as { dispute_id: typeof DisputeIdParam } & Record<EvidenceTextField, typeof EvidenceText> & Record<EvidenceType, typeof EvidenceFile>)
-  .meta({ id: 'SubmitEvidenceRequest' });
+export const SubmitEvidenceRequest = lazySchema(() =>
+  z
+    .strictObject({
+      dispute_id: DisputeIdParam,
+      ...Object.fromEntries(EVIDENCE_TEXT_FIELDS.map((field) => [field, EvidenceText])),
+      ...Object.fromEntries(EVIDENCE_TYPES.map((field) => [field, EvidenceFile])),
+    } as { dispute_id: typeof DisputeIdParam } & Record<EvidenceTextField, typeof EvidenceText> & Record<EvidenceType, typeof EvidenceFile>)
+    .meta({ id: 'SubmitEvidenceRequest' }));
 export type SubmitEvidenceRequest = z.infer<typeof SubmitEvidenceRequest>;
 
 /** DELETE /disputes/evidence body. */
-export const DeleteEvidenceRequest = z
-  .strictObject({ dispute_id: DisputeIdParam, evidence_type: EvidenceType })
-  .meta({ id: 'DeleteEvidenceRequest' });
+export const DeleteEvidenceRequest = lazySchema(() =>
+  z
+    .strictObject({ dispute_id: DisputeIdParam, evidence_type: EvidenceType })
+    .meta({ id: 'DeleteEvidenceRequest' }));
 export type DeleteEvidenceRequest = z.infer<typeof DeleteEvidenceRequest>;
 
 const DateTime = z.iso.datetime({ offset: true });
@@ -146,90 +149,100 @@ export type DisputeAggregateQuery = z.infer<typeof DisputeAggregateQuery>;
 export const RetrieveDisputeQuery = z.strictObject({ force_sync: z.enum(['true', 'false']).optional() });
 
 /** The dispute object (spec "Dispute" fields, plus Hyperswitch's connector fields and profile_id). */
-export const DisputeResponse = z
-  .object({
-    dispute_id: z.string(),
-    payment_id: z.string(),
-    /** Minor units, as a string (spec). */
-    amount: z.string(),
-    currency: Currency,
-    dispute_stage: DisputeStage,
-    dispute_status: DisputeStatus,
-    connector: z.string().nullable(),
-    connector_reason: z.string().nullable(),
-    challenge_required_by: z.string().nullable(),
-    created_at: z.string(),
-    updated_at: z.string(),
-    evidence_submitted_at: z.string().nullable(),
-    profile_id: z.string(),
-    merchant_connector_id: z.string().nullable(),
-    is_already_refunded: z.boolean(),
-  })
-  .meta({ id: 'Dispute' });
+export const DisputeResponse = lazySchema(() =>
+  z
+    .object({
+      dispute_id: z.string(),
+      payment_id: z.string(),
+      /** Minor units, as a string (spec). */
+      amount: z.string(),
+      currency: Currency,
+      dispute_stage: DisputeStage,
+      dispute_status: DisputeStatus,
+      connector: z.string().nullable(),
+      connector_reason: z.string().nullable(),
+      challenge_required_by: z.string().nullable(),
+      created_at: z.string(),
+      updated_at: z.string(),
+      evidence_submitted_at: z.string().nullable(),
+      profile_id: z.string(),
+      merchant_connector_id: z.string().nullable(),
+      is_already_refunded: z.boolean(),
+    })
+    .meta({ id: 'Dispute' }));
 export type DisputeResponse = z.infer<typeof DisputeResponse>;
 
-export const DisputeListResponse = z.array(DisputeResponse).meta({ id: 'DisputeList' });
+export const DisputeListResponse = lazySchema(() => z.array(DisputeResponse.unwrap()).meta({ id: 'DisputeList' }));
 
-export const DisputeAggregateResponse = z
-  .object({ status_with_count: z.record(z.string(), z.int()) })
-  .meta({ id: 'DisputeAggregate' });
+export const DisputeAggregateResponse = lazySchema(() =>
+  z
+    .object({ status_with_count: z.record(z.string(), z.int()) })
+    .meta({ id: 'DisputeAggregate' }));
 
-export const DisputeFiltersResponse = z
-  .object({
-    currency: z.array(Currency),
-    dispute_status: z.array(DisputeStatus),
-    dispute_stage: z.array(DisputeStage),
-    merchant_connector_id: z.array(z.string()),
-  })
-  .meta({ id: 'DisputeFilters' });
+export const DisputeFiltersResponse = lazySchema(() =>
+  z
+    .object({
+      currency: z.array(Currency),
+      dispute_status: z.array(DisputeStatus),
+      dispute_stage: z.array(DisputeStage),
+      merchant_connector_id: z.array(z.string()),
+    })
+    .meta({ id: 'DisputeFilters' }));
 
 /** One block of GET /disputes/evidence/{dispute_id} (Hyperswitch DisputeEvidenceBlock). */
-export const EvidenceBlock = z
-  .object({
-    evidence_type: EvidenceType,
-    file_metadata_response: z.object({
-      file_id: z.string(),
-      file_name: z.string().nullable(),
-      file_size: z.int(),
-      file_type: z.string(),
-      available: z.boolean(),
-    }),
-  })
-  .meta({ id: 'DisputeEvidenceBlock' });
+export const EvidenceBlock = lazySchema(() =>
+  z
+    .object({
+      evidence_type: EvidenceType,
+      file_metadata_response: z.object({
+        file_id: z.string(),
+        file_name: z.string().nullable(),
+        file_size: z.int(),
+        file_type: z.string(),
+        available: z.boolean(),
+      }),
+    })
+    .meta({ id: 'DisputeEvidenceBlock' }));
 export type EvidenceBlock = z.infer<typeof EvidenceBlock>;
 
-export const FileUploadResponse = z.object({ file_id: z.string() }).meta({ id: 'FileUpload' });
+export const FileUploadResponse = lazySchema(() => z.object({ file_id: z.string() }).meta({ id: 'FileUpload' }));
 
-export const DeletedEvidenceResponse = z
-  .object({ dispute_id: z.string(), evidence_type: EvidenceType, deleted: z.literal(true) })
-  .meta({ id: 'DeletedEvidence' });
+export const DeletedEvidenceResponse = lazySchema(() =>
+  z
+    .object({ dispute_id: z.string(), evidence_type: EvidenceType, deleted: z.literal(true) })
+    .meta({ id: 'DeletedEvidence' }));
 
-export const DeletedFileResponse = z
-  .object({ file_id: z.string(), deleted: z.literal(true), kept_as_evidence: z.boolean() })
-  .meta({ id: 'DeletedFile' });
+export const DeletedFileResponse = lazySchema(() =>
+  z
+    .object({ file_id: z.string(), deleted: z.literal(true), kept_as_evidence: z.boolean() })
+    .meta({ id: 'DeletedFile' }));
 
 /** Upload purposes (spec: only dispute_evidence is accepted). */
 export const FILE_PURPOSES = ['dispute_evidence'] as const;
 
 /** POST /files form fields (beside the file part). */
-export const UploadFileForm = z.strictObject({ purpose: z.enum(FILE_PURPOSES), dispute_id: DisputeIdParam });
+export const UploadFileForm = lazySchema(() =>
+  z.strictObject({ purpose: z.enum(FILE_PURPOSES), dispute_id: DisputeIdParam }));
 
 /** PUT /disputes/evidence form fields (beside the file part). */
-export const AttachEvidenceForm = z.strictObject({ dispute_id: DisputeIdParam, evidence_type: EvidenceType });
+export const AttachEvidenceForm = lazySchema(() =>
+  z.strictObject({ dispute_id: DisputeIdParam, evidence_type: EvidenceType }));
 
 /** Test simulator: POST /simulator/disputes raises a dispute on a succeeded payment. */
-export const SimulateDisputeRequest = z
-  .strictObject({
-    payment_id: z.string().min(1).max(64),
-    reason: z.string().min(1).max(DISPUTE_LIMITS.reasonMax).optional(),
-    /** Part of the captured amount disputed (minor units); the whole amount when omitted. */
-    amount: z.int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
-  })
-  .meta({ id: 'SimulateDisputeRequest' });
+export const SimulateDisputeRequest = lazySchema(() =>
+  z
+    .strictObject({
+      payment_id: z.string().min(1).max(64),
+      reason: z.string().min(1).max(DISPUTE_LIMITS.reasonMax).optional(),
+      /** Part of the captured amount disputed (minor units); the whole amount when omitted. */
+      amount: z.int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+    })
+    .meta({ id: 'SimulateDisputeRequest' }));
 export type SimulateDisputeRequest = z.infer<typeof SimulateDisputeRequest>;
 
 /** Test simulator: POST /simulator/disputes/{dispute_id}/outcome decides a dispute. */
-export const SimulateDisputeOutcomeRequest = z
-  .strictObject({ outcome: z.enum(['won', 'lost']) })
-  .meta({ id: 'SimulateDisputeOutcomeRequest' });
+export const SimulateDisputeOutcomeRequest = lazySchema(() =>
+  z
+    .strictObject({ outcome: z.enum(['won', 'lost']) })
+    .meta({ id: 'SimulateDisputeOutcomeRequest' }));
 export type SimulateDisputeOutcomeRequest = z.infer<typeof SimulateDisputeOutcomeRequest>;

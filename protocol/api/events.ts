@@ -4,6 +4,7 @@
  * (Hyperswitch has similar ones under /events/{merchant_id}); see docs/open-points.md and docs/webhooks.md.
  */
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { DISPUTE_STATUSES } from './disputes';
 
 /** Limits of the events API (Rail's own; docs/open-points.md). */
@@ -78,77 +79,83 @@ export const ListEventsQuery = z.strictObject({
 export type ListEventsQuery = z.infer<typeof ListEventsQuery>;
 
 /** The envelope POSTed to the merchant's endpoint (api-conventions §7). `object` is the resource as the API returns it. */
-export const WebhookEnvelope = z
-  .object({
-    event_id: z.string(),
-    event_type: z.string(),
-    created: z.string(),
-    account_id: z.string(),
-    mode: z.enum(['test', 'live']),
-    content: z.object({ type: z.string(), object: z.record(z.string(), z.unknown()) }),
-  })
-  .meta({ id: 'WebhookEnvelope' });
+export const WebhookEnvelope = lazySchema(() =>
+  z
+    .object({
+      event_id: z.string(),
+      event_type: z.string(),
+      created: z.string(),
+      account_id: z.string(),
+      mode: z.enum(['test', 'live']),
+      content: z.object({ type: z.string(), object: z.record(z.string(), z.unknown()) }),
+    })
+    .meta({ id: 'WebhookEnvelope' }));
 export type WebhookEnvelope = z.infer<typeof WebhookEnvelope>;
 
 /** One delivery attempt, as recorded. */
-export const WebhookAttempt = z
-  .object({
-    attempt_number: z.int(),
-    /** scheduled: by the dispatcher; manual: POST /events/{event_id}/retry. */
-    trigger: z.enum(['scheduled', 'manual']),
-    attempted_at: z.string(),
-    url: z.string(),
-    /** HTTP status of the answer; null when no answer came (network error, timeout). */
-    status_code: z.int().nullable(),
-    /** Why the attempt failed without an HTTP answer (for example "timeout" or "ECONNREFUSED"). */
-    error: z.string().nullable(),
-    duration_ms: z.int(),
-    /** The first characters of the answer's body. */
-    response_body: z.string().nullable(),
-    succeeded: z.boolean(),
-  })
-  .meta({ id: 'WebhookAttempt' });
+export const WebhookAttempt = lazySchema(() =>
+  z
+    .object({
+      attempt_number: z.int(),
+      /** scheduled: by the dispatcher; manual: POST /events/{event_id}/retry. */
+      trigger: z.enum(['scheduled', 'manual']),
+      attempted_at: z.string(),
+      url: z.string(),
+      /** HTTP status of the answer; null when no answer came (network error, timeout). */
+      status_code: z.int().nullable(),
+      /** Why the attempt failed without an HTTP answer (for example "timeout" or "ECONNREFUSED"). */
+      error: z.string().nullable(),
+      duration_ms: z.int(),
+      /** The first characters of the answer's body. */
+      response_body: z.string().nullable(),
+      succeeded: z.boolean(),
+    })
+    .meta({ id: 'WebhookAttempt' }));
 export type WebhookAttempt = z.infer<typeof WebhookAttempt>;
 
 /** An event in lists. */
-export const EventSummary = z
-  .object({
-    event_id: z.string(),
-    event_type: z.string(),
-    object_type: z.string(),
-    object_id: z.string(),
-    mode: z.enum(['test', 'live']),
-    created: z.string(),
-    delivery_status: DeliveryStatus,
-    /** Every attempt, scheduled and manual. */
-    attempt_count: z.int(),
-    last_attempt_at: z.string().nullable(),
-    /** When the dispatcher tries next (pending only). */
-    next_attempt_at: z.string().nullable(),
-    /** Set when delivery_status is failed: retries_exhausted. */
-    failure_reason: z.string().nullable(),
-  })
-  .meta({ id: 'EventSummary' });
+export const EventSummary = lazySchema(() =>
+  z
+    .object({
+      event_id: z.string(),
+      event_type: z.string(),
+      object_type: z.string(),
+      object_id: z.string(),
+      mode: z.enum(['test', 'live']),
+      created: z.string(),
+      delivery_status: DeliveryStatus,
+      /** Every attempt, scheduled and manual. */
+      attempt_count: z.int(),
+      last_attempt_at: z.string().nullable(),
+      /** When the dispatcher tries next (pending only). */
+      next_attempt_at: z.string().nullable(),
+      /** Set when delivery_status is failed: retries_exhausted. */
+      failure_reason: z.string().nullable(),
+    })
+    .meta({ id: 'EventSummary' }));
 export type EventSummary = z.infer<typeof EventSummary>;
 
 /** GET /events/{event_id}: the event, the envelope as delivered, and its attempts (oldest first). */
-export const EventDetail = EventSummary.extend({
-  payload: WebhookEnvelope,
-  attempts: z.array(WebhookAttempt),
-}).meta({ id: 'Event' });
+export const EventDetail = lazySchema(() =>
+  EventSummary.unwrap().extend({
+    payload: WebhookEnvelope.unwrap(),
+    attempts: z.array(WebhookAttempt.unwrap()),
+  }).meta({ id: 'Event' }));
 export type EventDetail = z.infer<typeof EventDetail>;
 
-export const EventList = z
-  .object({
-    data: z.array(EventSummary),
-    has_more: z.boolean(),
-    /** Pass as `cursor` to read the next page; null on the last page. */
-    next_cursor: z.string().nullable(),
-  })
-  .meta({ id: 'EventList' });
+export const EventList = lazySchema(() =>
+  z
+    .object({
+      data: z.array(EventSummary.unwrap()),
+      has_more: z.boolean(),
+      /** Pass as `cursor` to read the next page; null on the last page. */
+      next_cursor: z.string().nullable(),
+    })
+    .meta({ id: 'EventList' }));
 export type EventList = z.infer<typeof EventList>;
 
-export const EventAttemptList = z.object({ data: z.array(WebhookAttempt) }).meta({ id: 'WebhookAttemptList' });
+export const EventAttemptList = lazySchema(() =>
+  z.object({ data: z.array(WebhookAttempt.unwrap()) }).meta({ id: 'WebhookAttemptList' }));
 export type EventAttemptList = z.infer<typeof EventAttemptList>;
 
 /** Webhook endpoints operators register, one per mode (docs/webhooks.md "Endpoints"). */
@@ -161,37 +168,44 @@ const EndpointUrl = z
   .url()
   .refine((url) => /^https?:\/\//i.test(url), { message: 'url must be http(s)' });
 
-export const CreateWebhookEndpointRequest = z
-  .strictObject({ mode: z.enum(['test', 'live']).default('test'), url: EndpointUrl })
-  .meta({ id: 'CreateWebhookEndpointRequest' });
+export const CreateWebhookEndpointRequest = lazySchema(() =>
+  z
+    .strictObject({ mode: z.enum(['test', 'live']).default('test'), url: EndpointUrl })
+    .meta({ id: 'CreateWebhookEndpointRequest' }));
 export type CreateWebhookEndpointRequest = z.infer<typeof CreateWebhookEndpointRequest>;
 
-export const UpdateWebhookEndpointRequest = z
-  .strictObject({ url: EndpointUrl.optional(), enabled: z.boolean().optional() })
-  .meta({ id: 'UpdateWebhookEndpointRequest' });
+export const UpdateWebhookEndpointRequest = lazySchema(() =>
+  z
+    .strictObject({ url: EndpointUrl.optional(), enabled: z.boolean().optional() })
+    .meta({ id: 'UpdateWebhookEndpointRequest' }));
 export type UpdateWebhookEndpointRequest = z.infer<typeof UpdateWebhookEndpointRequest>;
 
-export const WebhookEndpoint = z
-  .object({
-    endpoint_id: z.string(),
-    mode: z.enum(['test', 'live']),
-    url: z.string(),
-    enabled: z.boolean(),
-    created: z.string(),
-    updated: z.string(),
-    /** While a rotated secret still signs beside the new one. */
-    previous_secret_expires_at: z.string().nullable(),
-  })
-  .meta({ id: 'WebhookEndpoint' });
+export const WebhookEndpoint = lazySchema(() =>
+  z
+    .object({
+      endpoint_id: z.string(),
+      mode: z.enum(['test', 'live']),
+      url: z.string(),
+      enabled: z.boolean(),
+      created: z.string(),
+      updated: z.string(),
+      /** While a rotated secret still signs beside the new one. */
+      previous_secret_expires_at: z.string().nullable(),
+    })
+    .meta({ id: 'WebhookEndpoint' }));
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
 
 /** A new endpoint or a rotated secret: the signing secret, in this answer only. */
-export const WebhookEndpointWithSecret = WebhookEndpoint.extend({ secret: z.string() }).meta({ id: 'WebhookEndpointWithSecret' });
+export const WebhookEndpointWithSecret = lazySchema(() =>
+  WebhookEndpoint.unwrap().extend({ secret: z.string() }).meta({ id: 'WebhookEndpointWithSecret' }));
 
-export const DeletedWebhookEndpoint = z.object({ endpoint_id: z.string(), deleted: z.literal(true) }).meta({ id: 'DeletedWebhookEndpoint' });
+export const DeletedWebhookEndpoint = lazySchema(() =>
+  z.object({ endpoint_id: z.string(), deleted: z.literal(true) }).meta({ id: 'DeletedWebhookEndpoint' }));
 
-export const WebhookEndpointList = z.object({ data: z.array(WebhookEndpoint) }).meta({ id: 'WebhookEndpointList' });
+export const WebhookEndpointList = lazySchema(() =>
+  z.object({ data: z.array(WebhookEndpoint.unwrap()) }).meta({ id: 'WebhookEndpointList' }));
 
-export const WebhookTestResult = z
-  .object({ delivered: z.boolean(), status_code: z.number().int().nullable(), error: z.string().nullable(), duration_ms: z.number().int() })
-  .meta({ id: 'WebhookTestResult' });
+export const WebhookTestResult = lazySchema(() =>
+  z
+    .object({ delivered: z.boolean(), status_code: z.number().int().nullable(), error: z.string().nullable(), duration_ms: z.number().int() })
+    .meta({ id: 'WebhookTestResult' }));

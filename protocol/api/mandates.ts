@@ -3,6 +3,7 @@
  * (MandateResponse, MandateRevokedResponse, MandateListConstraints).
  */
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { JsonObject, PaymentMethod, PaymentMethodType } from './payments';
 
 export const MANDATE_STATUSES = ['active', 'inactive', 'pending', 'revoked'] as const;
@@ -27,32 +28,35 @@ export const ListMandatesQuery = z.strictObject({
 export type ListMandatesQuery = z.infer<typeof ListMandatesQuery>;
 
 /** The card of a mandate (Hyperswitch MandateCardDetails; never the number). */
-export const MandateCard = z.object({
-  last4_digits: z.string().nullable(),
-  card_exp_month: z.string().nullable(),
-  card_exp_year: z.string().nullable(),
-  card_holder_name: z.string().nullable(),
-  card_network: z.string().nullable(),
-  scheme: z.string().nullable(),
-});
+export const MandateCard = lazySchema(() =>
+  z.object({
+    last4_digits: z.string().nullable(),
+    card_exp_month: z.string().nullable(),
+    card_exp_year: z.string().nullable(),
+    card_holder_name: z.string().nullable(),
+    card_network: z.string().nullable(),
+    scheme: z.string().nullable(),
+  }));
 
-export const MandateResponse = z
-  .object({
-    mandate_id: z.string(),
-    status: MandateStatus,
-    payment_method_id: z.string(),
-    payment_method: PaymentMethod,
-    payment_method_type: PaymentMethodType.nullable(),
-    card: MandateCard.nullable(),
-    customer_acceptance: JsonObject.nullable(),
-    customer_id: z.string(),
-    created_at: z.string(),
-    revoked_at: z.string().nullable(),
-  })
-  .meta({ id: 'MandateResponse' });
+export const MandateResponse = lazySchema(() =>
+  z
+    .object({
+      mandate_id: z.string(),
+      status: MandateStatus,
+      payment_method_id: z.string(),
+      payment_method: PaymentMethod,
+      payment_method_type: PaymentMethodType.nullable(),
+      card: MandateCard.unwrap().nullable(),
+      customer_acceptance: JsonObject.unwrap().nullable(),
+      customer_id: z.string(),
+      created_at: z.string(),
+      revoked_at: z.string().nullable(),
+    })
+    .meta({ id: 'MandateResponse' }));
 export type MandateResponse = z.infer<typeof MandateResponse>;
 
-export const MandateRevokedResponse = z
-  .object({ mandate_id: z.string(), status: MandateStatus, error_code: z.string().nullable(), error_message: z.string().nullable() })
-  .meta({ id: 'MandateRevokedResponse' });
+export const MandateRevokedResponse = lazySchema(() =>
+  z
+    .object({ mandate_id: z.string(), status: MandateStatus, error_code: z.string().nullable(), error_message: z.string().nullable() })
+    .meta({ id: 'MandateRevokedResponse' }));
 export type MandateRevokedResponse = z.infer<typeof MandateRevokedResponse>;

@@ -4,6 +4,7 @@
  * PaymentMethodDeleteResponse, CustomerDefaultPaymentMethodResponse). Request objects are strict (api-conventions §4).
  */
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { PublishableKeyQueryParam } from './key-query';
 import { JsonObject, Metadata, PAYMENT_LIMITS, PaymentMethod, PaymentMethodType } from './payments';
 
@@ -24,17 +25,18 @@ const ExpYear = z.string().regex(/^(\d{2}|\d{4})$/, 'card_exp_year has two or fo
  * every mode with ERR_2029 before this schema runs, spec "not live today" 7). card_number is declared only so that
  * the core can answer ERR_2029 instead of "unknown field".
  */
-export const StoredCardInput = z.strictObject({
-  card_number: z.union([z.string(), z.number()]).optional(),
-  card_exp_month: ExpMonth.optional(),
-  card_exp_year: ExpYear.optional(),
-  card_holder_name: text.nullish(),
-  nick_name: text.nullish(),
-  card_network: text.nullish(),
-  card_issuer: text.nullish(),
-  card_issuing_country: text.nullish(),
-  card_type: text.nullish(),
-});
+export const StoredCardInput = lazySchema(() =>
+  z.strictObject({
+    card_number: z.union([z.string(), z.number()]).optional(),
+    card_exp_month: ExpMonth.optional(),
+    card_exp_year: ExpYear.optional(),
+    card_holder_name: text.nullish(),
+    nick_name: text.nullish(),
+    card_network: text.nullish(),
+    card_issuer: text.nullish(),
+    card_issuing_country: text.nullish(),
+    card_type: text.nullish(),
+  }));
 export type StoredCardInput = z.infer<typeof StoredCardInput>;
 
 export const PAYMENT_METHOD_ISSUER_CODES = [
@@ -51,97 +53,103 @@ export const PAYMENT_METHOD_ISSUER_CODES = [
 ] as const;
 
 /** POST /payment_methods body (the spec's Create row). */
-export const CreatePaymentMethodRequest = z
-  .strictObject({
-    payment_method: PaymentMethod,
-    payment_method_type: PaymentMethodType.optional(),
-    payment_method_issuer: text.optional(),
-    payment_method_issuer_code: z.enum(PAYMENT_METHOD_ISSUER_CODES).optional(),
-    card: StoredCardInput.optional(),
-    metadata: Metadata.optional(),
-    customer_id: z.string().min(1).max(PAYMENT_LIMITS.customerIdMax).optional(),
-    card_network: text.optional(),
-    bank_transfer: JsonObject.optional(),
-    client_secret: z.string().max(PAYMENT_METHOD_LIMITS.clientSecretMax).optional(),
-  })
-  .meta({ id: 'CreatePaymentMethodRequest' });
+export const CreatePaymentMethodRequest = lazySchema(() =>
+  z
+    .strictObject({
+      payment_method: PaymentMethod,
+      payment_method_type: PaymentMethodType.optional(),
+      payment_method_issuer: text.optional(),
+      payment_method_issuer_code: z.enum(PAYMENT_METHOD_ISSUER_CODES).optional(),
+      card: StoredCardInput.unwrap().optional(),
+      metadata: Metadata.unwrap().optional(),
+      customer_id: z.string().min(1).max(PAYMENT_LIMITS.customerIdMax).optional(),
+      card_network: text.optional(),
+      bank_transfer: JsonObject.unwrap().optional(),
+      client_secret: z.string().max(PAYMENT_METHOD_LIMITS.clientSecretMax).optional(),
+    })
+    .meta({ id: 'CreatePaymentMethodRequest' }));
 export type CreatePaymentMethodRequest = z.infer<typeof CreatePaymentMethodRequest>;
 
 /** POST /payment_methods/{id}/update body: partial; the number never changes. */
-export const UpdatePaymentMethodRequest = z
-  .strictObject({
-    card: StoredCardInput.optional(),
-    wallet: JsonObject.optional(),
-    client_secret: z.string().max(PAYMENT_METHOD_LIMITS.clientSecretMax).optional(),
-  })
-  .meta({ id: 'UpdatePaymentMethodRequest' });
+export const UpdatePaymentMethodRequest = lazySchema(() =>
+  z
+    .strictObject({
+      card: StoredCardInput.unwrap().optional(),
+      wallet: JsonObject.unwrap().optional(),
+      client_secret: z.string().max(PAYMENT_METHOD_LIMITS.clientSecretMax).optional(),
+    })
+    .meta({ id: 'UpdatePaymentMethodRequest' }));
 export type UpdatePaymentMethodRequest = z.infer<typeof UpdatePaymentMethodRequest>;
 
 /** The card of a stored method as shown (Hyperswitch CardDetailFromLocker; never the number). */
-export const StoredCard = z
-  .object({
-    scheme: z.string().nullable(),
-    last4_digits: z.string().nullable(),
-    expiry_month: z.string().nullable(),
-    expiry_year: z.string().nullable(),
-    card_holder_name: z.string().nullable(),
-    nick_name: z.string().nullable(),
-    card_network: z.string().nullable(),
-    card_issuer: z.string().nullable(),
-    issuer_country: z.string().nullable(),
-    card_type: z.string().nullable(),
-    saved_to_locker: z.boolean(),
-  })
-  .meta({ id: 'StoredCard' });
+export const StoredCard = lazySchema(() =>
+  z
+    .object({
+      scheme: z.string().nullable(),
+      last4_digits: z.string().nullable(),
+      expiry_month: z.string().nullable(),
+      expiry_year: z.string().nullable(),
+      card_holder_name: z.string().nullable(),
+      nick_name: z.string().nullable(),
+      card_network: z.string().nullable(),
+      card_issuer: z.string().nullable(),
+      issuer_country: z.string().nullable(),
+      card_type: z.string().nullable(),
+      saved_to_locker: z.boolean(),
+    })
+    .meta({ id: 'StoredCard' }));
 export type StoredCard = z.infer<typeof StoredCard>;
 
 /** The stored payment method (the spec's resource). */
-export const PaymentMethodResponse = z
-  .object({
-    merchant_id: z.string(),
-    customer_id: z.string().nullable(),
-    payment_method_id: z.string(),
-    payment_method: PaymentMethod,
-    payment_method_type: PaymentMethodType.nullable(),
-    card: StoredCard.nullable(),
-    recurring_enabled: z.boolean(),
-    installment_payment_enabled: z.boolean(),
-    payment_experience: z.array(z.string()).nullable(),
-    metadata: JsonObject.nullable(),
-    created: z.string(),
-    bank_transfer: JsonObject.nullable(),
-    wallet: JsonObject.nullable(),
-    last_used_at: z.string().nullable(),
-    client_secret: z.string().nullable(),
-  })
-  .meta({ id: 'PaymentMethodResponse' });
+export const PaymentMethodResponse = lazySchema(() =>
+  z
+    .object({
+      merchant_id: z.string(),
+      customer_id: z.string().nullable(),
+      payment_method_id: z.string(),
+      payment_method: PaymentMethod,
+      payment_method_type: PaymentMethodType.nullable(),
+      card: StoredCard.unwrap().nullable(),
+      recurring_enabled: z.boolean(),
+      installment_payment_enabled: z.boolean(),
+      payment_experience: z.array(z.string()).nullable(),
+      metadata: JsonObject.unwrap().nullable(),
+      created: z.string(),
+      bank_transfer: JsonObject.unwrap().nullable(),
+      wallet: JsonObject.unwrap().nullable(),
+      last_used_at: z.string().nullable(),
+      client_secret: z.string().nullable(),
+    })
+    .meta({ id: 'PaymentMethodResponse' }));
 export type PaymentMethodResponse = z.infer<typeof PaymentMethodResponse>;
 
 /** One entry of a customer's list (Hyperswitch CustomerPaymentMethod). */
-export const CustomerPaymentMethod = z
-  .object({
-    payment_token: z.string(),
-    payment_method_id: z.string(),
-    customer_id: z.string(),
-    payment_method: PaymentMethod,
-    payment_method_type: PaymentMethodType.nullable(),
-    payment_method_issuer: z.string().nullable(),
-    recurring_enabled: z.boolean(),
-    installment_payment_enabled: z.boolean(),
-    payment_experience: z.array(z.string()).nullable(),
-    card: StoredCard.nullable(),
-    metadata: JsonObject.nullable(),
-    created: z.string(),
-    requires_cvv: z.boolean(),
-    last_used_at: z.string().nullable(),
-    default_payment_method_set: z.boolean(),
-  })
-  .meta({ id: 'CustomerPaymentMethod' });
+export const CustomerPaymentMethod = lazySchema(() =>
+  z
+    .object({
+      payment_token: z.string(),
+      payment_method_id: z.string(),
+      customer_id: z.string(),
+      payment_method: PaymentMethod,
+      payment_method_type: PaymentMethodType.nullable(),
+      payment_method_issuer: z.string().nullable(),
+      recurring_enabled: z.boolean(),
+      installment_payment_enabled: z.boolean(),
+      payment_experience: z.array(z.string()).nullable(),
+      card: StoredCard.unwrap().nullable(),
+      metadata: JsonObject.unwrap().nullable(),
+      created: z.string(),
+      requires_cvv: z.boolean(),
+      last_used_at: z.string().nullable(),
+      default_payment_method_set: z.boolean(),
+    })
+    .meta({ id: 'CustomerPaymentMethod' }));
 export type CustomerPaymentMethod = z.infer<typeof CustomerPaymentMethod>;
 
-export const CustomerPaymentMethodsResponse = z
-  .object({ customer_payment_methods: z.array(CustomerPaymentMethod), is_guest_customer: z.boolean() })
-  .meta({ id: 'CustomerPaymentMethodsResponse' });
+export const CustomerPaymentMethodsResponse = lazySchema(() =>
+  z
+    .object({ customer_payment_methods: z.array(CustomerPaymentMethod.unwrap()), is_guest_customer: z.boolean() })
+    .meta({ id: 'CustomerPaymentMethodsResponse' }));
 export type CustomerPaymentMethodsResponse = z.infer<typeof CustomerPaymentMethodsResponse>;
 
 /**
@@ -164,17 +172,19 @@ export type CustomerPaymentMethodsQuery = z.infer<typeof CustomerPaymentMethodsQ
 export const PublishableCustomerPaymentMethodsQuery = CustomerPaymentMethodsQuery.extend({ key: PublishableKeyQueryParam });
 export type PublishableCustomerPaymentMethodsQuery = z.infer<typeof PublishableCustomerPaymentMethodsQuery>;
 
-export const PaymentMethodDeleteResponse = z
-  .object({ payment_method_id: z.string(), deleted: z.boolean() })
-  .meta({ id: 'PaymentMethodDeleteResponse' });
+export const PaymentMethodDeleteResponse = lazySchema(() =>
+  z
+    .object({ payment_method_id: z.string(), deleted: z.boolean() })
+    .meta({ id: 'PaymentMethodDeleteResponse' }));
 export type PaymentMethodDeleteResponse = z.infer<typeof PaymentMethodDeleteResponse>;
 
-export const DefaultPaymentMethodResponse = z
-  .object({
-    default_payment_method_id: z.string(),
-    customer_id: z.string(),
-    payment_method: PaymentMethod,
-    payment_method_type: PaymentMethodType.nullable(),
-  })
-  .meta({ id: 'DefaultPaymentMethodResponse' });
+export const DefaultPaymentMethodResponse = lazySchema(() =>
+  z
+    .object({
+      default_payment_method_id: z.string(),
+      customer_id: z.string(),
+      payment_method: PaymentMethod,
+      payment_method_type: PaymentMethodType.nullable(),
+    })
+    .meta({ id: 'DefaultPaymentMethodResponse' }));
 export type DefaultPaymentMethodResponse = z.infer<typeof DefaultPaymentMethodResponse>;

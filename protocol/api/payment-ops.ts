@@ -4,6 +4,7 @@
  * naming it); limits follow the interface spec, open values are rows of docs/open-points.md.
  */
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { PublishableKeyQueryParam } from './key-query';
 import { PaymentStatus } from '../payments';
 import {
@@ -17,7 +18,7 @@ import {
   PaymentResponse,
   PAYMENT_LIMITS,
   RetryAction,
-  SHARED_KEYS,
+  sharedKeys,
   type SharedField,
 } from './payments';
 
@@ -53,99 +54,109 @@ export const ListPaymentsQuery = z
   });
 export type ListPaymentsQuery = z.infer<typeof ListPaymentsQuery>;
 
-export const PaymentListResponse = z
-  .object({ size: z.int(), data: z.array(PaymentResponse) })
-  .meta({ id: 'PaymentListResponse' });
+export const PaymentListResponse = lazySchema(() =>
+  z
+    .object({ size: z.int(), data: z.array(PaymentResponse.unwrap()) })
+    .meta({ id: 'PaymentListResponse' }));
 export type PaymentListResponse = z.infer<typeof PaymentListResponse>;
 
 /** Fields of the request table that exist on create only (or on create and confirm only: mandate_id). */
 export const CREATE_ONLY_FIELDS = ['business_country', 'business_label', 'profile_id', 'enable_overcapture', 'mandate_id'] as const;
 
-const UPDATE_KEYS = SHARED_KEYS.filter((key): key is Exclude<SharedField, 'mandate_id'> => key !== 'mandate_id');
+/** Every shared field but mandate_id, which exists on create and confirm only. */
+const isUpdatable = (key: SharedField): key is Exclude<SharedField, 'mandate_id'> => key !== 'mandate_id';
 
 /**
  * POST /payments/{payment_id} body: every field of the request table is optional; retry_action exists on update;
  * client_secret is accepted (Hyperswitch: optional, checked when sent). Create-only fields are named and refused.
  */
-export const UpdatePaymentRequest = z
-  .strictObject({
-    ...optionalShared(UPDATE_KEYS),
-    client_secret: z.string().min(1).max(256).optional(),
-    retry_action: RetryAction.optional(),
-    business_country: z.unknown().optional(),
-    business_label: z.unknown().optional(),
-    profile_id: z.unknown().optional(),
-    enable_overcapture: z.unknown().optional(),
-    mandate_id: z.unknown().optional(),
-  })
-  .superRefine((body, ctx) => {
-    for (const field of CREATE_ONLY_FIELDS) {
-      if (body[field] !== undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [field],
-          message: field === 'mandate_id' ? 'mandate_id exists on create and confirm only' : `${field} can be set on create only`,
-        });
+export const UpdatePaymentRequest = lazySchema(() =>
+  z
+    .strictObject({
+      ...optionalShared(sharedKeys().filter(isUpdatable)),
+      client_secret: z.string().min(1).max(256).optional(),
+      retry_action: RetryAction.optional(),
+      business_country: z.unknown().optional(),
+      business_label: z.unknown().optional(),
+      profile_id: z.unknown().optional(),
+      enable_overcapture: z.unknown().optional(),
+      mandate_id: z.unknown().optional(),
+    })
+    .superRefine((body, ctx) => {
+      for (const field of CREATE_ONLY_FIELDS) {
+        if (body[field] !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [field],
+            message: field === 'mandate_id' ? 'mandate_id exists on create and confirm only' : `${field} can be set on create only`,
+          });
+        }
       }
-    }
-  })
-  .meta({ id: 'UpdatePaymentRequest' });
+    })
+    .meta({ id: 'UpdatePaymentRequest' }));
 export type UpdatePaymentRequest = z.infer<typeof UpdatePaymentRequest>;
 
 /** POST /payments/{payment_id}/cancel body (required). */
-export const CancelPaymentRequest = z
-  .strictObject({
-    cancellation_reason: Reason,
-    merchant_connector_details: JsonObject.optional(),
-    all_keys_required: z.boolean().optional(),
-  })
-  .meta({ id: 'CancelPaymentRequest' });
+export const CancelPaymentRequest = lazySchema(() =>
+  z
+    .strictObject({
+      cancellation_reason: Reason,
+      merchant_connector_details: JsonObject.unwrap().optional(),
+      all_keys_required: z.boolean().optional(),
+    })
+    .meta({ id: 'CancelPaymentRequest' }));
 export type CancelPaymentRequest = z.infer<typeof CancelPaymentRequest>;
 
 /** POST /payments/{payment_id}/update_metadata body. */
-export const UpdateMetadataRequest = z
-  .strictObject({ metadata: Metadata, feature_metadata: JsonObject.optional() })
-  .meta({ id: 'UpdateMetadataRequest' });
+export const UpdateMetadataRequest = lazySchema(() =>
+  z
+    .strictObject({ metadata: Metadata.unwrap(), feature_metadata: JsonObject.unwrap().optional() })
+    .meta({ id: 'UpdateMetadataRequest' }));
 export type UpdateMetadataRequest = z.infer<typeof UpdateMetadataRequest>;
 
-export const UpdateMetadataResponse = z
-  .object({
-    payment_id: z.string(),
-    metadata: JsonObject.nullable(),
-    status: PaymentStatus,
-    feature_metadata: JsonObject.nullable(),
-  })
-  .meta({ id: 'UpdateMetadataResponse' });
+export const UpdateMetadataResponse = lazySchema(() =>
+  z
+    .object({
+      payment_id: z.string(),
+      metadata: JsonObject.unwrap().nullable(),
+      status: PaymentStatus,
+      feature_metadata: JsonObject.unwrap().nullable(),
+    })
+    .meta({ id: 'UpdateMetadataResponse' }));
 export type UpdateMetadataResponse = z.infer<typeof UpdateMetadataResponse>;
 
 /**
  * POST /payments/{payment_id}/eligibility body (Hyperswitch PaymentsEligibilityRequest as the spec shows it):
  * payment_method_type carries a PaymentMethod value, payment_method_subtype a PaymentMethodType.
  */
-export const EligibilityRequest = z
-  .strictObject({
-    client_secret: z.string().min(1).max(256),
-    payment_method_type: PaymentMethod,
-    payment_method_subtype: PaymentMethodType.optional(),
-    payment_method_data: PaymentMethodData,
-    browser_info: JsonObject.optional(),
-  })
-  .meta({ id: 'EligibilityRequest' });
+export const EligibilityRequest = lazySchema(() =>
+  z
+    .strictObject({
+      client_secret: z.string().min(1).max(256),
+      payment_method_type: PaymentMethod,
+      payment_method_subtype: PaymentMethodType.optional(),
+      payment_method_data: PaymentMethodData.unwrap(),
+      browser_info: JsonObject.unwrap().optional(),
+    })
+    .meta({ id: 'EligibilityRequest' }));
 export type EligibilityRequest = z.infer<typeof EligibilityRequest>;
 
 /** Hyperswitch SdkNextAction: `confirm`, or `{deny: {message}}` when the payment method cannot take this payment. */
-export const SdkNextAction = z.object({
-  next_action: z.union([z.literal('confirm'), z.object({ deny: z.object({ message: z.string() }) })]),
-});
+export const SdkNextAction = lazySchema(() =>
+  z.object({
+    next_action: z.union([z.literal('confirm'), z.object({ deny: z.object({ message: z.string() }) })]),
+  }));
 
-export const EligibilityResponse = z
-  .object({ payment_id: z.string(), sdk_next_action: SdkNextAction })
-  .meta({ id: 'EligibilityResponse' });
+export const EligibilityResponse = lazySchema(() =>
+  z
+    .object({ payment_id: z.string(), sdk_next_action: SdkNextAction.unwrap() })
+    .meta({ id: 'EligibilityResponse' }));
 export type EligibilityResponse = z.infer<typeof EligibilityResponse>;
 
-export const PollStatusResponse = z
-  .object({ poll_id: z.string(), status: z.enum(['pending', 'completed', 'not_found']) })
-  .meta({ id: 'PollStatus' });
+export const PollStatusResponse = lazySchema(() =>
+  z
+    .object({ poll_id: z.string(), status: z.enum(['pending', 'completed', 'not_found']) })
+    .meta({ id: 'PollStatus' }));
 export type PollStatusResponse = z.infer<typeof PollStatusResponse>;
 
 export const PollIdParam = z.string().min(1).max(128);
@@ -155,27 +166,30 @@ export const PollStatusQuery = z.strictObject({ client_secret: z.string().min(1)
 export type PollStatusQuery = z.infer<typeof PollStatusQuery>;
 
 /** POST /payments/{payment_id}/capture body (required). */
-export const CapturePaymentRequest = z
-  .strictObject({
-    merchant_id: z.string().max(PAYMENT_LIMITS.referenceMax).optional(),
-    amount_to_capture: MinorAmount.optional(),
-    refund_uncaptured_amount: z.boolean().optional(),
-    statement_descriptor_suffix: z.string().max(PAYMENT_LIMITS.referenceMax).optional(),
-    statement_descriptor_prefix: z.string().max(PAYMENT_LIMITS.referenceMax).optional(),
-    merchant_connector_details: JsonObject.optional(),
-    all_keys_required: z.boolean().optional(),
-  })
-  .meta({ id: 'CapturePaymentRequest' });
+export const CapturePaymentRequest = lazySchema(() =>
+  z
+    .strictObject({
+      merchant_id: z.string().max(PAYMENT_LIMITS.referenceMax).optional(),
+      amount_to_capture: MinorAmount.optional(),
+      refund_uncaptured_amount: z.boolean().optional(),
+      statement_descriptor_suffix: z.string().max(PAYMENT_LIMITS.referenceMax).optional(),
+      statement_descriptor_prefix: z.string().max(PAYMENT_LIMITS.referenceMax).optional(),
+      merchant_connector_details: JsonObject.unwrap().optional(),
+      all_keys_required: z.boolean().optional(),
+    })
+    .meta({ id: 'CapturePaymentRequest' }));
 export type CapturePaymentRequest = z.infer<typeof CapturePaymentRequest>;
 
 /** POST /payments/{payment_id}/cancel_post_capture body (required). */
-export const CancelPostCaptureRequest = z
-  .strictObject({ cancellation_reason: Reason.optional() })
-  .meta({ id: 'CancelPostCaptureRequest' });
+export const CancelPostCaptureRequest = lazySchema(() =>
+  z
+    .strictObject({ cancellation_reason: Reason.optional() })
+    .meta({ id: 'CancelPostCaptureRequest' }));
 export type CancelPostCaptureRequest = z.infer<typeof CancelPostCaptureRequest>;
 
 /** POST /payments/{payment_id}/incremental_authorization body: amount is the new total authorized amount. */
-export const IncrementalAuthorizationRequest = z
-  .strictObject({ amount: MinorAmount, reason: Reason.optional() })
-  .meta({ id: 'IncrementalAuthorizationRequest' });
+export const IncrementalAuthorizationRequest = lazySchema(() =>
+  z
+    .strictObject({ amount: MinorAmount, reason: Reason.optional() })
+    .meta({ id: 'IncrementalAuthorizationRequest' }));
 export type IncrementalAuthorizationRequest = z.infer<typeof IncrementalAuthorizationRequest>;

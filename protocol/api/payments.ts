@@ -6,6 +6,7 @@
  * (see docs/open-points.md).
  */
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { PublishableKeyQueryParam } from './key-query';
 import { CURRENCIES } from '../currency';
 import { MERCHANT_PAYMENT_ID_PATTERN } from '../ids';
@@ -60,7 +61,7 @@ export const RetryAction = z.enum(['manual_retry', 'requeue']);
 export const MinorAmount = z.int().min(0).max(PAYMENT_LIMITS.maxAmount);
 
 /** A JSON object whose inner fields the spec does not show. */
-export const JsonObject = z.record(z.string(), z.unknown());
+export const JsonObject = lazySchema(() => z.record(z.string(), z.unknown()));
 export type JsonObject = z.infer<typeof JsonObject>;
 
 /** Merchant-chosen or generated payment id: [A-Za-z0-9_-], 1..62 characters. */
@@ -74,32 +75,33 @@ export const PaymentIdParam = z
  * metadata: up to 50 keys, key names up to 40 characters, values up to 500 characters. Values may be any JSON
  * value (as in Hyperswitch); a non-string value is measured by its JSON text.
  */
-export const Metadata = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
-  const keys = Object.keys(value);
-  if (keys.length > PAYMENT_LIMITS.metadataKeys) {
-    ctx.addIssue({ code: 'custom', message: `metadata may have at most ${PAYMENT_LIMITS.metadataKeys} keys` });
-    return;
-  }
-  for (const key of keys) {
-    if (key.length > PAYMENT_LIMITS.metadataKeyLength) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [key],
-        message: `metadata key names may have at most ${PAYMENT_LIMITS.metadataKeyLength} characters`,
-      });
-      continue;
+export const Metadata = lazySchema(() =>
+  z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+    const keys = Object.keys(value);
+    if (keys.length > PAYMENT_LIMITS.metadataKeys) {
+      ctx.addIssue({ code: 'custom', message: `metadata may have at most ${PAYMENT_LIMITS.metadataKeys} keys` });
+      return;
     }
-    const item = value[key];
-    const length = typeof item === 'string' ? item.length : (JSON.stringify(item) ?? '').length;
-    if (length > PAYMENT_LIMITS.metadataValueLength) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [key],
-        message: `metadata values may have at most ${PAYMENT_LIMITS.metadataValueLength} characters`,
-      });
+    for (const key of keys) {
+      if (key.length > PAYMENT_LIMITS.metadataKeyLength) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `metadata key names may have at most ${PAYMENT_LIMITS.metadataKeyLength} characters`,
+        });
+        continue;
+      }
+      const item = value[key];
+      const length = typeof item === 'string' ? item.length : (JSON.stringify(item) ?? '').length;
+      if (length > PAYMENT_LIMITS.metadataValueLength) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `metadata values may have at most ${PAYMENT_LIMITS.metadataValueLength} characters`,
+        });
+      }
     }
-  }
-});
+  }));
 export type Metadata = z.infer<typeof Metadata>;
 
 /** return_url: an absolute http(s) URL of at most 2048 characters (the runtime navigates to it). */
@@ -116,65 +118,71 @@ export const ReturnUrl = z
   }, 'return_url must be an absolute http or https URL');
 
 /** UPI payment_method_data (Hyperswitch's UpiData): exactly one of upi_collect, upi_intent, upi_qr. */
-export const UpiData = z.union([
-  z.strictObject({ upi_collect: z.strictObject({ vpa_id: z.string().min(1).max(PAYMENT_LIMITS.vpaIdMax).nullish() }) }),
-  z.strictObject({ upi_intent: z.strictObject({}) }),
-  z.strictObject({ upi_qr: z.strictObject({}) }),
-]);
+export const UpiData = lazySchema(() =>
+  z.union([
+    z.strictObject({ upi_collect: z.strictObject({ vpa_id: z.string().min(1).max(PAYMENT_LIMITS.vpaIdMax).nullish() }) }),
+    z.strictObject({ upi_intent: z.strictObject({}) }),
+    z.strictObject({ upi_qr: z.strictObject({}) }),
+  ]));
 export type UpiData = z.infer<typeof UpiData>;
 
 /** Crypto payment_method_data (Hyperswitch's CryptoData): the coin to pay in and, optionally, its network. */
-export const CryptoData = z.strictObject({
-  pay_currency: z.string().min(1).max(16).nullish(),
-  network: z.string().min(1).max(32).nullish(),
-});
+export const CryptoData = lazySchema(() =>
+  z.strictObject({
+    pay_currency: z.string().min(1).max(16).nullish(),
+    network: z.string().min(1).max(32).nullish(),
+  }));
 export type CryptoData = z.infer<typeof CryptoData>;
 
 /** Google Pay payment_method_data (Hyperswitch's GooglePayWalletData): what the Google Pay API hands the page. */
-export const GooglePayWalletData = z.strictObject({
-  type: z.enum(['CARD']),
-  description: z.string().max(PAYMENT_LIMITS.referenceMax),
-  info: z.strictObject({
-    card_network: z.string().min(1).max(32),
-    /** The last four digits of the card (Google Pay's cardDetails); never the number. */
-    card_details: z.string().regex(/^\d{4}$/, 'card_details must be the last four digits of the card'),
-  }),
-  tokenization_data: z.strictObject({
-    type: z.enum(['PAYMENT_GATEWAY', 'DIRECT']),
-    token: z.string().min(1).max(PAYMENT_LIMITS.walletTokenMax),
-  }),
-});
+export const GooglePayWalletData = lazySchema(() =>
+  z.strictObject({
+    type: z.enum(['CARD']),
+    description: z.string().max(PAYMENT_LIMITS.referenceMax),
+    info: z.strictObject({
+      card_network: z.string().min(1).max(32),
+      /** The last four digits of the card (Google Pay's cardDetails); never the number. */
+      card_details: z.string().regex(/^\d{4}$/, 'card_details must be the last four digits of the card'),
+    }),
+    tokenization_data: z.strictObject({
+      type: z.enum(['PAYMENT_GATEWAY', 'DIRECT']),
+      token: z.string().min(1).max(PAYMENT_LIMITS.walletTokenMax),
+    }),
+  }));
 
 /** Apple Pay payment_method_data (Hyperswitch's ApplePayWalletData): the payment token Apple Pay hands the page. */
-export const ApplePayWalletData = z.strictObject({
-  payment_data: z.string().min(1).max(PAYMENT_LIMITS.walletTokenMax),
-  payment_method: z.strictObject({
-    /** Apple Pay's display name of the card, e.g. "Visa 4242". */
-    display_name: z.string().min(1).max(64),
-    network: z.string().min(1).max(32),
-    type: z.string().min(1).max(16),
-  }),
-  transaction_identifier: z.string().min(1).max(PAYMENT_LIMITS.referenceMax),
-});
+export const ApplePayWalletData = lazySchema(() =>
+  z.strictObject({
+    payment_data: z.string().min(1).max(PAYMENT_LIMITS.walletTokenMax),
+    payment_method: z.strictObject({
+      /** Apple Pay's display name of the card, e.g. "Visa 4242". */
+      display_name: z.string().min(1).max(64),
+      network: z.string().min(1).max(32),
+      type: z.string().min(1).max(16),
+    }),
+    transaction_identifier: z.string().min(1).max(PAYMENT_LIMITS.referenceMax),
+  }));
 
 /** PayPal through its SDK (Hyperswitch's PayPalWalletData `paypal_sdk`): the order id post_session_tokens opened. */
-export const PaypalSdkData = z.strictObject({ token: z.string().min(1).max(PAYMENT_LIMITS.walletTokenMax) });
+export const PaypalSdkData = lazySchema(() =>
+  z.strictObject({ token: z.string().min(1).max(PAYMENT_LIMITS.walletTokenMax) }));
 
 /**
  * Wallet payment_method_data (Hyperswitch's WalletData): exactly one of google_pay, apple_pay, paypal_sdk. Other
  * Hyperswitch wallet variants are refused here (ERR_2004): no rail of Rail takes them.
  */
-export const WalletData = z
-  .strictObject({
-    google_pay: GooglePayWalletData.optional(),
-    apple_pay: ApplePayWalletData.optional(),
-    paypal_sdk: PaypalSdkData.optional(),
-  })
-  .superRefine((value, ctx) => {
-    if (Object.values(value).filter((variant) => variant !== undefined).length !== 1) {
-      ctx.addIssue({ code: 'custom', message: 'wallet must hold exactly one of google_pay, apple_pay, paypal_sdk' });
-    }
-  });
+export const WalletData = lazySchema(() =>
+  z
+    .strictObject({
+      google_pay: GooglePayWalletData.unwrap().optional(),
+      apple_pay: ApplePayWalletData.unwrap().optional(),
+      paypal_sdk: PaypalSdkData.unwrap().optional(),
+    })
+    .superRefine((value, ctx) => {
+      if (Object.values(value).filter((variant) => variant !== undefined).length !== 1) {
+        ctx.addIssue({ code: 'custom', message: 'wallet must hold exactly one of google_pay, apple_pay, paypal_sdk' });
+      }
+    }));
 export type WalletData = z.infer<typeof WalletData>;
 
 /** The payment_method_type each wallet variant of payment_method_data means (Hyperswitch's pairing). */
@@ -187,18 +195,20 @@ export const WALLET_VARIANT_TYPES = { google_pay: 'google_pay', apple_pay: 'appl
  * What a payment shows of the wallet that paid (Hyperswitch's WalletAdditionalDataForCard for the card wallets):
  * the card's last four digits, network and type as the wallet reported them; never the wallet's token.
  */
-export const WalletCardSummary = z.object({
-  last4: z.string().nullable(),
-  card_network: z.string().nullable(),
-  type: z.string().nullable(),
-});
-export const WalletSummary = z
-  .object({
-    google_pay: WalletCardSummary.optional(),
-    apple_pay: WalletCardSummary.optional(),
-    paypal: z.object({}).optional(),
-  })
-  .meta({ id: 'WalletSummary' });
+export const WalletCardSummary = lazySchema(() =>
+  z.object({
+    last4: z.string().nullable(),
+    card_network: z.string().nullable(),
+    type: z.string().nullable(),
+  }));
+export const WalletSummary = lazySchema(() =>
+  z
+    .object({
+      google_pay: WalletCardSummary.unwrap().optional(),
+      apple_pay: WalletCardSummary.unwrap().optional(),
+      paypal: z.object({}).optional(),
+    })
+    .meta({ id: 'WalletSummary' }));
 export type WalletSummary = z.infer<typeof WalletSummary>;
 
 /**
@@ -206,9 +216,10 @@ export type WalletSummary = z.infer<typeof WalletSummary>;
  * Other mobile_payment types (Hyperswitch's direct_carrier_billing) stay free-form JSON and are refused at confirm
  * when no rail of the account takes them.
  */
-export const MobilePaymentData = z.looseObject({
-  momo: z.strictObject({ msisdn: z.string().regex(MSISDN_PATTERN, 'msisdn must be 8 to 15 digits with an optional leading +') }).optional(),
-});
+export const MobilePaymentData = lazySchema(() =>
+  z.looseObject({
+    momo: z.strictObject({ msisdn: z.string().regex(MSISDN_PATTERN, 'msisdn must be 8 to 15 digits with an optional leading +') }).optional(),
+  }));
 export type MobilePaymentData = z.infer<typeof MobilePaymentData>;
 
 /**
@@ -216,44 +227,46 @@ export type MobilePaymentData = z.infer<typeof MobilePaymentData>;
  * money, wallet and psp_token variants have a shape Rail checks today; the other variants are accepted as JSON objects and are
  * refused at confirm when no rail of the account takes them. Raw card numbers never get this far (ERR_2029).
  */
-export const PaymentMethodData = z
-  .strictObject({
-    upi: UpiData.optional(),
-    psp_token: z.string().min(1).max(PAYMENT_LIMITS.pspTokenMax).optional(),
-    card: JsonObject.optional(),
-    card_redirect: JsonObject.optional(),
-    wallet: WalletData.optional(),
-    pay_later: JsonObject.optional(),
-    bank_redirect: JsonObject.optional(),
-    bank_debit: JsonObject.optional(),
-    bank_transfer: JsonObject.optional(),
-    real_time_payment: JsonObject.optional(),
-    crypto: CryptoData.optional(),
-    mandate_payment: JsonObject.optional(),
-    reward: JsonObject.optional(),
-    voucher: JsonObject.optional(),
-    gift_card: JsonObject.optional(),
-    card_token: JsonObject.optional(),
-    open_banking: JsonObject.optional(),
-    mobile_payment: MobilePaymentData.optional(),
-    network_token: JsonObject.optional(),
-    billing: JsonObject.optional(),
-  })
-  .superRefine((value, ctx) => {
-    const variants = Object.keys(value).filter((key) => key !== 'billing' && value[key as keyof typeof value] !== undefined);
-    if (variants.length !== 1) {
-      ctx.addIssue({ code: 'custom', message: 'payment_method_data must hold exactly one payment method variant' });
-    }
-  })
-  .meta({ id: 'PaymentMethodData' });
+export const PaymentMethodData = lazySchema(() =>
+  z
+    .strictObject({
+      upi: UpiData.unwrap().optional(),
+      psp_token: z.string().min(1).max(PAYMENT_LIMITS.pspTokenMax).optional(),
+      card: JsonObject.unwrap().optional(),
+      card_redirect: JsonObject.unwrap().optional(),
+      wallet: WalletData.unwrap().optional(),
+      pay_later: JsonObject.unwrap().optional(),
+      bank_redirect: JsonObject.unwrap().optional(),
+      bank_debit: JsonObject.unwrap().optional(),
+      bank_transfer: JsonObject.unwrap().optional(),
+      real_time_payment: JsonObject.unwrap().optional(),
+      crypto: CryptoData.unwrap().optional(),
+      mandate_payment: JsonObject.unwrap().optional(),
+      reward: JsonObject.unwrap().optional(),
+      voucher: JsonObject.unwrap().optional(),
+      gift_card: JsonObject.unwrap().optional(),
+      card_token: JsonObject.unwrap().optional(),
+      open_banking: JsonObject.unwrap().optional(),
+      mobile_payment: MobilePaymentData.unwrap().optional(),
+      network_token: JsonObject.unwrap().optional(),
+      billing: JsonObject.unwrap().optional(),
+    })
+    .superRefine((value, ctx) => {
+      const variants = Object.keys(value).filter((key) => key !== 'billing' && value[key as keyof typeof value] !== undefined);
+      if (variants.length !== 1) {
+        ctx.addIssue({ code: 'custom', message: 'payment_method_data must hold exactly one payment method variant' });
+      }
+    })
+    .meta({ id: 'PaymentMethodData' }));
 export type PaymentMethodData = z.infer<typeof PaymentMethodData>;
 
 /** One order line (Hyperswitch OrderDetailsWithAmount): amount is per unit, in minor units. */
-export const OrderDetail = z.looseObject({
-  product_name: z.string().min(1).max(PAYMENT_LIMITS.referenceMax),
-  quantity: z.int().min(1).max(PAYMENT_LIMITS.maxAmount),
-  amount: MinorAmount,
-});
+export const OrderDetail = lazySchema(() =>
+  z.looseObject({
+    product_name: z.string().min(1).max(PAYMENT_LIMITS.referenceMax),
+    quantity: z.int().min(1).max(PAYMENT_LIMITS.maxAmount),
+    amount: MinorAmount,
+  }));
 
 /** Effective length of a statement descriptor (spec: name and concatenated name + suffix at most 22 characters). */
 export const STATEMENT_DESCRIPTOR_MAX = 22;
@@ -287,137 +300,154 @@ export function orderDetailsTotal(lines: readonly { amount: number; quantity: nu
 }
 
 /** Fields shared by create and confirm (the spec's request table). All optional here. */
-export const sharedPaymentFields = {
-  amount: MinorAmount,
-  currency: Currency,
-  order_tax_amount: MinorAmount.nullish(),
-  amount_to_capture: MinorAmount.nullish(),
-  shipping_cost: MinorAmount.nullish(),
-  payment_id: PaymentIdParam.nullish(),
-  connector: z.array(z.string().max(PAYMENT_LIMITS.referenceMax)).nullish(),
-  capture_method: CaptureMethod,
-  authentication_type: AuthenticationType,
-  confirm: z.boolean(),
-  customer_id: z.string().min(1).max(PAYMENT_LIMITS.customerIdMax),
-  off_session: z.boolean(),
-  description: z.string(),
-  return_url: ReturnUrl,
-  setup_future_usage: FutureUsage,
-  payment_method_data: PaymentMethodData,
-  payment_method: PaymentMethod,
-  payment_method_type: PaymentMethodType,
-  payment_token: z.string().min(1),
-  payment_experience: PaymentExperience,
-  statement_descriptor_name: z.string().max(PAYMENT_LIMITS.referenceMax),
-  statement_descriptor_suffix: z.string().max(PAYMENT_LIMITS.referenceMax),
-  customer_acceptance: JsonObject,
-  mandate_id: z.string().min(1).max(PAYMENT_LIMITS.mandateIdMax),
-  allowed_payment_method_types: z.array(PaymentMethodType),
-  metadata: Metadata,
-  payment_link: z.boolean(),
-  payment_link_config_id: z.string(),
-  payment_type: PaymentType,
-  request_incremental_authorization: z.boolean(),
-  session_expiry: z.int().min(0).max(PAYMENT_LIMITS.maxSessionExpiry),
-  frm_metadata: JsonObject,
-  request_external_three_ds_authentication: z.boolean(),
-  request_extended_authorization: z.boolean(),
-  merchant_order_reference_id: z.string().max(PAYMENT_LIMITS.referenceMax),
-  skip_external_tax_calculation: z.boolean(),
-  psd2_sca_exemption_type: ScaExemptionType,
-  force_3ds_challenge: z.boolean(),
-  threeds_method_comp_ind: ThreeDsMethodCompInd,
-  is_iframe_redirection_enabled: z.boolean(),
-  all_keys_required: z.boolean(),
-  tax_status: TaxStatus,
-  discount_amount: MinorAmount,
-  shipping_amount_tax: MinorAmount,
-  duty_amount: MinorAmount,
-  order_date: z.iso.datetime({ offset: true }),
-  enable_partial_authorization: z.boolean(),
-  is_stored_credential: z.boolean(),
-  mit_category: MitCategory,
-  tokenization: Tokenization,
-  // Object fields whose names the spec does not show, under their Hyperswitch names (docs/open-points.md).
-  customer: JsonObject,
-  billing: JsonObject,
-  shipping: JsonObject,
-  order_details: z.array(OrderDetail),
-  mandate_data: JsonObject,
-  browser_info: JsonObject,
-  merchant_connector_details: JsonObject,
-  payment_link_config: JsonObject,
-  surcharge_details: JsonObject,
-  connector_metadata: JsonObject,
-  feature_metadata: JsonObject,
-  recurring_details: JsonObject,
-  payment_channel: z.string(),
-  billing_descriptor: JsonObject,
-  partner_merchant_identifier_details: JsonObject,
-  installment_options: z.array(JsonObject),
-  installment_data: JsonObject,
-  three_ds_data: JsonObject,
-};
+/**
+ * The request table's fields that create, confirm and update share (each takes them whole or optional), made once, by
+ * the first of those schemas to be built (lazySchema).
+ */
+function buildSharedPaymentFields() {
+  return {
+    amount: MinorAmount,
+    currency: Currency,
+    order_tax_amount: MinorAmount.nullish(),
+    amount_to_capture: MinorAmount.nullish(),
+    shipping_cost: MinorAmount.nullish(),
+    payment_id: PaymentIdParam.nullish(),
+    connector: z.array(z.string().max(PAYMENT_LIMITS.referenceMax)).nullish(),
+    capture_method: CaptureMethod,
+    authentication_type: AuthenticationType,
+    confirm: z.boolean(),
+    customer_id: z.string().min(1).max(PAYMENT_LIMITS.customerIdMax),
+    off_session: z.boolean(),
+    description: z.string(),
+    return_url: ReturnUrl,
+    setup_future_usage: FutureUsage,
+    payment_method_data: PaymentMethodData.unwrap(),
+    payment_method: PaymentMethod,
+    payment_method_type: PaymentMethodType,
+    payment_token: z.string().min(1),
+    payment_experience: PaymentExperience,
+    statement_descriptor_name: z.string().max(PAYMENT_LIMITS.referenceMax),
+    statement_descriptor_suffix: z.string().max(PAYMENT_LIMITS.referenceMax),
+    customer_acceptance: JsonObject.unwrap(),
+    mandate_id: z.string().min(1).max(PAYMENT_LIMITS.mandateIdMax),
+    allowed_payment_method_types: z.array(PaymentMethodType),
+    metadata: Metadata.unwrap(),
+    payment_link: z.boolean(),
+    payment_link_config_id: z.string(),
+    payment_type: PaymentType,
+    request_incremental_authorization: z.boolean(),
+    session_expiry: z.int().min(0).max(PAYMENT_LIMITS.maxSessionExpiry),
+    frm_metadata: JsonObject.unwrap(),
+    request_external_three_ds_authentication: z.boolean(),
+    request_extended_authorization: z.boolean(),
+    merchant_order_reference_id: z.string().max(PAYMENT_LIMITS.referenceMax),
+    skip_external_tax_calculation: z.boolean(),
+    psd2_sca_exemption_type: ScaExemptionType,
+    force_3ds_challenge: z.boolean(),
+    threeds_method_comp_ind: ThreeDsMethodCompInd,
+    is_iframe_redirection_enabled: z.boolean(),
+    all_keys_required: z.boolean(),
+    tax_status: TaxStatus,
+    discount_amount: MinorAmount,
+    shipping_amount_tax: MinorAmount,
+    duty_amount: MinorAmount,
+    order_date: z.iso.datetime({ offset: true }),
+    enable_partial_authorization: z.boolean(),
+    is_stored_credential: z.boolean(),
+    mit_category: MitCategory,
+    tokenization: Tokenization,
+    // Object fields whose names the spec does not show, under their Hyperswitch names (docs/open-points.md).
+    customer: JsonObject.unwrap(),
+    billing: JsonObject.unwrap(),
+    shipping: JsonObject.unwrap(),
+    order_details: z.array(OrderDetail.unwrap()),
+    mandate_data: JsonObject.unwrap(),
+    browser_info: JsonObject.unwrap(),
+    merchant_connector_details: JsonObject.unwrap(),
+    payment_link_config: JsonObject.unwrap(),
+    surcharge_details: JsonObject.unwrap(),
+    connector_metadata: JsonObject.unwrap(),
+    feature_metadata: JsonObject.unwrap(),
+    recurring_details: JsonObject.unwrap(),
+    payment_channel: z.string(),
+    billing_descriptor: JsonObject.unwrap(),
+    partner_merchant_identifier_details: JsonObject.unwrap(),
+    installment_options: z.array(JsonObject.unwrap()),
+    installment_data: JsonObject.unwrap(),
+    three_ds_data: JsonObject.unwrap(),
+  };
+}
+type SharedPaymentFields = ReturnType<typeof buildSharedPaymentFields>;
+let sharedFields: SharedPaymentFields | undefined;
+function sharedPaymentFields(): SharedPaymentFields {
+  sharedFields ??= buildSharedPaymentFields();
+  return sharedFields;
+}
 
-export type SharedField = keyof typeof sharedPaymentFields;
+export type SharedField = keyof SharedPaymentFields;
 export function optionalShared<K extends SharedField>(keys: readonly K[]) {
-  const shape = {} as { [P in K]: z.ZodOptional<(typeof sharedPaymentFields)[P]> };
+  const fields = sharedPaymentFields();
+  const shape = {} as { [P in K]: z.ZodOptional<SharedPaymentFields[P]> };
   for (const key of keys) {
-    (shape as Record<string, z.ZodType>)[key] = sharedPaymentFields[key].optional();
+    (shape as Record<string, z.ZodType>)[key] = fields[key].optional();
   }
   return shape;
 }
-export const SHARED_KEYS = Object.keys(sharedPaymentFields) as SharedField[];
-const OPTIONAL_SHARED_KEYS = SHARED_KEYS.filter(
-  (key): key is Exclude<SharedField, 'amount' | 'currency'> => key !== 'amount' && key !== 'currency',
-);
+/** The names of the shared fields. */
+export function sharedKeys(): SharedField[] {
+  return Object.keys(sharedPaymentFields()) as SharedField[];
+}
+/** Every shared field but amount and currency, which create requires. */
+const isOptionalOnCreate = (key: SharedField): key is Exclude<SharedField, 'amount' | 'currency'> => key !== 'amount' && key !== 'currency';
 
 /** POST /payments body. amount and currency are required; create-only fields included. */
-export const CreatePaymentRequest = z
-  .strictObject({
-    ...optionalShared(OPTIONAL_SHARED_KEYS),
-    amount: sharedPaymentFields.amount,
-    currency: sharedPaymentFields.currency,
-    business_country: Country.optional(),
-    business_label: z.string().optional(),
-    profile_id: z.string().min(1).max(64).optional(),
-    enable_overcapture: z.boolean().optional(),
-  })
-  .superRefine((body, ctx) => {
-    if (body.request_extended_authorization === true && body.capture_method !== 'manual' && body.capture_method !== 'manual_multiple') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['request_extended_authorization'],
-        message: 'request_extended_authorization needs capture_method manual or manual_multiple',
-      });
-    }
-    if (body.amount_to_capture != null && body.amount_to_capture > body.amount) {
-      ctx.addIssue({ code: 'custom', path: ['amount_to_capture'], message: 'amount_to_capture must be <= amount' });
-    }
-    const descriptor = statementDescriptorProblem(body.statement_descriptor_name, body.statement_descriptor_suffix);
-    if (descriptor !== undefined) ctx.addIssue({ code: 'custom', path: [descriptor.field], message: descriptor.message });
-    if (body.order_details !== undefined) {
-      const total = orderDetailsTotal(body.order_details);
-      if (total !== body.amount) {
+export const CreatePaymentRequest = lazySchema(() =>
+  z
+    .strictObject({
+      ...optionalShared(sharedKeys().filter(isOptionalOnCreate)),
+      amount: sharedPaymentFields().amount,
+      currency: sharedPaymentFields().currency,
+      business_country: Country.optional(),
+      business_label: z.string().optional(),
+      profile_id: z.string().min(1).max(64).optional(),
+      enable_overcapture: z.boolean().optional(),
+    })
+    .superRefine((body, ctx) => {
+      if (body.request_extended_authorization === true && body.capture_method !== 'manual' && body.capture_method !== 'manual_multiple') {
         ctx.addIssue({
           code: 'custom',
-          path: ['order_details'],
-          message: 'the sum of order_details amount x quantity must equal amount',
+          path: ['request_extended_authorization'],
+          message: 'request_extended_authorization needs capture_method manual or manual_multiple',
         });
       }
-    }
-  })
-  .meta({ id: 'CreatePaymentRequest' });
+      if (body.amount_to_capture != null && body.amount_to_capture > body.amount) {
+        ctx.addIssue({ code: 'custom', path: ['amount_to_capture'], message: 'amount_to_capture must be <= amount' });
+      }
+      const descriptor = statementDescriptorProblem(body.statement_descriptor_name, body.statement_descriptor_suffix);
+      if (descriptor !== undefined) ctx.addIssue({ code: 'custom', path: [descriptor.field], message: descriptor.message });
+      if (body.order_details !== undefined) {
+        const total = orderDetailsTotal(body.order_details);
+        if (total !== body.amount) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['order_details'],
+            message: 'the sum of order_details amount x quantity must equal amount',
+          });
+        }
+      }
+    })
+    .meta({ id: 'CreatePaymentRequest' }));
 export type CreatePaymentRequest = z.infer<typeof CreatePaymentRequest>;
 
 /** POST /payments/{payment_id}/confirm body: every field optional; client_secret, retry_action confirm-only. */
-export const ConfirmPaymentRequest = z
-  .strictObject({
-    ...optionalShared(SHARED_KEYS),
-    client_secret: z.string().min(1).max(256).optional(),
-    retry_action: RetryAction.optional(),
-  })
-  .meta({ id: 'ConfirmPaymentRequest' });
+export const ConfirmPaymentRequest = lazySchema(() =>
+  z
+    .strictObject({
+      ...optionalShared(sharedKeys()),
+      client_secret: z.string().min(1).max(256).optional(),
+      retry_action: RetryAction.optional(),
+    })
+    .meta({ id: 'ConfirmPaymentRequest' }));
 export type ConfirmPaymentRequest = z.infer<typeof ConfirmPaymentRequest>;
 
 /** GET /payments/{payment_id} query. */
@@ -431,113 +461,117 @@ export const RetrievePaymentQuery = z.strictObject({
 export type RetrievePaymentQuery = z.infer<typeof RetrievePaymentQuery>;
 
 /** The payment's `customer` object (Hyperswitch CustomerDetailsResponse). */
-export const PaymentCustomerDetails = z
-  .object({
-    id: z.string().nullable(),
-    name: z.string().nullable(),
-    email: z.string().nullable(),
-    phone: z.string().nullable(),
-    phone_country_code: z.string().nullable(),
-  })
-  .meta({ id: 'PaymentCustomerDetails' });
+export const PaymentCustomerDetails = lazySchema(() =>
+  z
+    .object({
+      id: z.string().nullable(),
+      name: z.string().nullable(),
+      email: z.string().nullable(),
+      phone: z.string().nullable(),
+      phone_country_code: z.string().nullable(),
+    })
+    .meta({ id: 'PaymentCustomerDetails' }));
 export type PaymentCustomerDetails = z.infer<typeof PaymentCustomerDetails>;
 
 /**
  * One confirm of a payment (Hyperswitch's AttemptResponse, a subset): returned in `attempts` when retrieve is
  * asked for expand_attempts=true. Statuses are Hyperswitch AttemptStatus names.
  */
-export const PaymentAttempt = z
-  .object({
-    attempt_id: z.string(),
-    status: z.enum(['pending', 'authentication_pending', 'authorized', 'charged', 'failure', 'voided']),
-    amount: z.int(),
-    currency: Currency,
-    connector: z.string().nullable(),
-    payment_method: PaymentMethod.nullable(),
-    payment_method_type: PaymentMethodType.nullable(),
-    capture_method: CaptureMethod,
-    reference_id: z.string().nullable(),
-    error_code: z.string().nullable(),
-    error_message: z.string().nullable(),
-    error_reason: z.string().nullable(),
-    cancellation_reason: z.string().nullable(),
-    created_at: z.string(),
-    modified_at: z.string(),
-  })
-  .meta({ id: 'PaymentAttempt' });
+export const PaymentAttempt = lazySchema(() =>
+  z
+    .object({
+      attempt_id: z.string(),
+      status: z.enum(['pending', 'authentication_pending', 'authorized', 'charged', 'failure', 'voided']),
+      amount: z.int(),
+      currency: Currency,
+      connector: z.string().nullable(),
+      payment_method: PaymentMethod.nullable(),
+      payment_method_type: PaymentMethodType.nullable(),
+      capture_method: CaptureMethod,
+      reference_id: z.string().nullable(),
+      error_code: z.string().nullable(),
+      error_message: z.string().nullable(),
+      error_reason: z.string().nullable(),
+      cancellation_reason: z.string().nullable(),
+      created_at: z.string(),
+      modified_at: z.string(),
+    })
+    .meta({ id: 'PaymentAttempt' }));
 export type PaymentAttempt = z.infer<typeof PaymentAttempt>;
 
 /** One capture (Hyperswitch's CaptureResponse): returned in `captures` with expand_captures=true. */
-export const PaymentCapture = z
-  .object({
-    capture_id: z.string(),
-    status: z.enum(['started', 'charged', 'pending', 'failed']),
-    amount: z.int(),
-    currency: Currency,
-    connector: z.string().nullable(),
-    authorized_attempt_id: z.string(),
-    connector_capture_id: z.string().nullable(),
-    capture_sequence: z.int(),
-    error_message: z.string().nullable(),
-    error_code: z.string().nullable(),
-    error_reason: z.string().nullable(),
-    reference_id: z.string().nullable(),
-  })
-  .meta({ id: 'PaymentCapture' });
+export const PaymentCapture = lazySchema(() =>
+  z
+    .object({
+      capture_id: z.string(),
+      status: z.enum(['started', 'charged', 'pending', 'failed']),
+      amount: z.int(),
+      currency: Currency,
+      connector: z.string().nullable(),
+      authorized_attempt_id: z.string(),
+      connector_capture_id: z.string().nullable(),
+      capture_sequence: z.int(),
+      error_message: z.string().nullable(),
+      error_code: z.string().nullable(),
+      error_reason: z.string().nullable(),
+      reference_id: z.string().nullable(),
+    })
+    .meta({ id: 'PaymentCapture' }));
 export type PaymentCapture = z.infer<typeof PaymentCapture>;
 
 
 /** The payment object (the spec's "Payment: response fields"). */
-export const PaymentResponse = z
-  .object({
-    payment_id: z.string(),
-    status: PaymentStatus,
-    amount: z.int(),
-    net_amount: z.int(),
-    shipping_cost: z.int().nullable(),
-    amount_capturable: z.int(),
-    amount_received: z.int().nullable(),
-    client_secret: z.string(),
-    created: z.string(),
-    modified_at: z.string(),
-    expires_on: z.string(),
-    currency: Currency,
-    customer_id: z.string().nullable(),
-    customer: PaymentCustomerDetails.nullable(),
-    description: z.string().nullable(),
-    mandate_id: z.string().nullable(),
-    setup_future_usage: FutureUsage.nullable(),
-    capture_method: CaptureMethod,
-    payment_method: PaymentMethod.nullable(),
-    payment_method_type: PaymentMethodType.nullable(),
-    return_url: z.string().nullable(),
-    next_action: NextAction.nullable(),
-    error_code: z.string().nullable(),
-    error_message: z.string().nullable(),
-    error_reason: z.string().nullable(),
-    metadata: JsonObject.nullable(),
-    reference_id: z.string().nullable(),
-    payment_link: JsonObject.nullable(),
-    payment_method_id: z.string().nullable(),
-    merchant_order_reference_id: z.string().nullable(),
-    order_tax_amount: z.int().nullable(),
-    profile_id: z.string(),
-    connector: z.string().nullable(),
-    /**
-     * A display summary of the instrument (cards: last4, network, expiry, never the number; wallets: the card the
-     * wallet reported, never its token) and its billing address.
-     */
-    payment_method_data: z.object({ card: CardSummary.optional(), wallet: WalletSummary.optional(), billing: JsonObject.optional() }).nullable(),
-    /** The addresses as sent (Hyperswitch clients read back what they sent). */
-    billing: JsonObject.nullable(),
-    shipping: JsonObject.nullable(),
-    cancellation_reason: z.string().nullable(),
-    /** Present only when retrieve is called with expand_attempts=true. */
-    attempts: z.array(PaymentAttempt).optional(),
-    /** Present only when retrieve is called with expand_captures=true. */
-    captures: z.array(PaymentCapture).optional(),
-    /** On retrieve, once the payment has any: its refunds, oldest first (Hyperswitch PaymentsResponse.refunds). */
-    refunds: z.array(z.record(z.string(), z.unknown())).optional(),
-  })
-  .meta({ id: 'Payment' });
+export const PaymentResponse = lazySchema(() =>
+  z
+    .object({
+      payment_id: z.string(),
+      status: PaymentStatus,
+      amount: z.int(),
+      net_amount: z.int(),
+      shipping_cost: z.int().nullable(),
+      amount_capturable: z.int(),
+      amount_received: z.int().nullable(),
+      client_secret: z.string(),
+      created: z.string(),
+      modified_at: z.string(),
+      expires_on: z.string(),
+      currency: Currency,
+      customer_id: z.string().nullable(),
+      customer: PaymentCustomerDetails.unwrap().nullable(),
+      description: z.string().nullable(),
+      mandate_id: z.string().nullable(),
+      setup_future_usage: FutureUsage.nullable(),
+      capture_method: CaptureMethod,
+      payment_method: PaymentMethod.nullable(),
+      payment_method_type: PaymentMethodType.nullable(),
+      return_url: z.string().nullable(),
+      next_action: NextAction.nullable(),
+      error_code: z.string().nullable(),
+      error_message: z.string().nullable(),
+      error_reason: z.string().nullable(),
+      metadata: JsonObject.unwrap().nullable(),
+      reference_id: z.string().nullable(),
+      payment_link: JsonObject.unwrap().nullable(),
+      payment_method_id: z.string().nullable(),
+      merchant_order_reference_id: z.string().nullable(),
+      order_tax_amount: z.int().nullable(),
+      profile_id: z.string(),
+      connector: z.string().nullable(),
+      /**
+       * A display summary of the instrument (cards: last4, network, expiry, never the number; wallets: the card the
+       * wallet reported, never its token) and its billing address.
+       */
+      payment_method_data: z.object({ card: CardSummary.unwrap().optional(), wallet: WalletSummary.unwrap().optional(), billing: JsonObject.unwrap().optional() }).nullable(),
+      /** The addresses as sent (Hyperswitch clients read back what they sent). */
+      billing: JsonObject.unwrap().nullable(),
+      shipping: JsonObject.unwrap().nullable(),
+      cancellation_reason: z.string().nullable(),
+      /** Present only when retrieve is called with expand_attempts=true. */
+      attempts: z.array(PaymentAttempt.unwrap()).optional(),
+      /** Present only when retrieve is called with expand_captures=true. */
+      captures: z.array(PaymentCapture.unwrap()).optional(),
+      /** On retrieve, once the payment has any: its refunds, oldest first (Hyperswitch PaymentsResponse.refunds). */
+      refunds: z.array(z.record(z.string(), z.unknown())).optional(),
+    })
+    .meta({ id: 'Payment' }));
 export type PaymentResponse = z.infer<typeof PaymentResponse>;

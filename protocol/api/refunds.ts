@@ -5,6 +5,7 @@
  * docs/open-points.md.
  */
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { Currency, JsonObject, Metadata, PAYMENT_LIMITS } from './payments';
 
 /** Limits of the spec's Limits table (refund rows), plus Rail's list page size (open point). */
@@ -40,96 +41,102 @@ export const RefundIdParam = z
 const Reason = z.string().max(REFUND_LIMITS.reasonMax);
 
 /** POST /refunds body. */
-export const CreateRefundRequest = z
-  .strictObject({
-    payment_id: z.string().min(1).max(REFUND_LIMITS.paymentIdMax),
-    refund_id: RefundIdParam.optional(),
-    merchant_id: z.string().max(REFUND_LIMITS.merchantIdMax).optional(),
-    amount: z.int().min(REFUND_LIMITS.minAmount).max(REFUND_LIMITS.maxAmount).optional(),
-    reason: Reason.optional(),
-    refund_type: RefundType.optional(),
-    metadata: Metadata.optional(),
-    merchant_connector_details: JsonObject.optional(),
-    all_keys_required: z.boolean().optional(),
-  })
-  .meta({ id: 'CreateRefundRequest' });
+export const CreateRefundRequest = lazySchema(() =>
+  z
+    .strictObject({
+      payment_id: z.string().min(1).max(REFUND_LIMITS.paymentIdMax),
+      refund_id: RefundIdParam.optional(),
+      merchant_id: z.string().max(REFUND_LIMITS.merchantIdMax).optional(),
+      amount: z.int().min(REFUND_LIMITS.minAmount).max(REFUND_LIMITS.maxAmount).optional(),
+      reason: Reason.optional(),
+      refund_type: RefundType.optional(),
+      metadata: Metadata.unwrap().optional(),
+      merchant_connector_details: JsonObject.unwrap().optional(),
+      all_keys_required: z.boolean().optional(),
+    })
+    .meta({ id: 'CreateRefundRequest' }));
 export type CreateRefundRequest = z.infer<typeof CreateRefundRequest>;
 
 /** POST /refunds/{refund_id} body. */
-export const UpdateRefundRequest = z
-  .strictObject({
-    reason: Reason.optional(),
-    metadata: Metadata.optional(),
-  })
-  .meta({ id: 'UpdateRefundRequest' });
+export const UpdateRefundRequest = lazySchema(() =>
+  z
+    .strictObject({
+      reason: Reason.optional(),
+      metadata: Metadata.unwrap().optional(),
+    })
+    .meta({ id: 'UpdateRefundRequest' }));
 export type UpdateRefundRequest = z.infer<typeof UpdateRefundRequest>;
 
 /** RFC 3339 date-time with an offset or Z. */
 const DateTime = z.iso.datetime({ offset: true });
 
 /** amount_filter of the list (Hyperswitch AmountFilter): inclusive bounds in minor units. */
-export const AmountFilter = z.strictObject({
-  start_amount: z.int().min(0).max(REFUND_LIMITS.maxAmount).optional(),
-  end_amount: z.int().min(0).max(REFUND_LIMITS.maxAmount).optional(),
-});
+export const AmountFilter = lazySchema(() =>
+  z.strictObject({
+    start_amount: z.int().min(0).max(REFUND_LIMITS.maxAmount).optional(),
+    end_amount: z.int().min(0).max(REFUND_LIMITS.maxAmount).optional(),
+  }));
 
 /** POST /refunds/list body. */
-export const ListRefundsRequest = z
-  .strictObject({
-    start_time: DateTime,
-    end_time: DateTime.optional(),
-    payment_id: z.string().min(1).max(REFUND_LIMITS.paymentIdMax).optional(),
-    refund_id: z.string().min(1).max(REFUND_LIMITS.refundIdMax).optional(),
-    profile_id: z.string().min(1).max(64).optional(),
-    limit: z.int().min(1).max(REFUND_LIMITS.listMaxLimit).optional(),
-    offset: z.int().min(0).max(REFUND_LIMITS.maxAmount).optional(),
-    amount_filter: AmountFilter.optional(),
-    connector: z.array(z.string().max(255)).optional(),
-    merchant_connector_id: z.array(z.string().max(255)).optional(),
-    currency: z.array(Currency).optional(),
-    refund_status: z.array(RefundStatus).optional(),
-  })
-  .superRefine((body, ctx) => {
-    if (body.end_time !== undefined && new Date(body.end_time) < new Date(body.start_time)) {
-      ctx.addIssue({ code: 'custom', path: ['end_time'], message: 'end_time must not be before start_time' });
-    }
-    const amounts = body.amount_filter;
-    if (amounts?.start_amount !== undefined && amounts.end_amount !== undefined && amounts.end_amount < amounts.start_amount) {
-      ctx.addIssue({ code: 'custom', path: ['amount_filter', 'end_amount'], message: 'end_amount must not be below start_amount' });
-    }
-  })
-  .meta({ id: 'ListRefundsRequest' });
+export const ListRefundsRequest = lazySchema(() =>
+  z
+    .strictObject({
+      start_time: DateTime,
+      end_time: DateTime.optional(),
+      payment_id: z.string().min(1).max(REFUND_LIMITS.paymentIdMax).optional(),
+      refund_id: z.string().min(1).max(REFUND_LIMITS.refundIdMax).optional(),
+      profile_id: z.string().min(1).max(64).optional(),
+      limit: z.int().min(1).max(REFUND_LIMITS.listMaxLimit).optional(),
+      offset: z.int().min(0).max(REFUND_LIMITS.maxAmount).optional(),
+      amount_filter: AmountFilter.unwrap().optional(),
+      connector: z.array(z.string().max(255)).optional(),
+      merchant_connector_id: z.array(z.string().max(255)).optional(),
+      currency: z.array(Currency).optional(),
+      refund_status: z.array(RefundStatus).optional(),
+    })
+    .superRefine((body, ctx) => {
+      if (body.end_time !== undefined && new Date(body.end_time) < new Date(body.start_time)) {
+        ctx.addIssue({ code: 'custom', path: ['end_time'], message: 'end_time must not be before start_time' });
+      }
+      const amounts = body.amount_filter;
+      if (amounts?.start_amount !== undefined && amounts.end_amount !== undefined && amounts.end_amount < amounts.start_amount) {
+        ctx.addIssue({ code: 'custom', path: ['amount_filter', 'end_amount'], message: 'end_amount must not be below start_amount' });
+      }
+    })
+    .meta({ id: 'ListRefundsRequest' }));
 export type ListRefundsRequest = z.infer<typeof ListRefundsRequest>;
 
 /** The refund object (spec "Refund" fields, plus profile_id, connector and refund_type as Hyperswitch returns them). */
-export const RefundResponse = z
-  .object({
-    refund_id: z.string(),
-    payment_id: z.string(),
-    amount: z.int(),
-    currency: Currency,
-    status: RefundStatus,
-    reason: z.string().nullable(),
-    metadata: JsonObject.nullable(),
-    error_message: z.string().nullable(),
-    error_code: z.string().nullable(),
-    unified_code: z.string().nullable(),
-    unified_message: z.string().nullable(),
-    created_at: z.string(),
-    updated_at: z.string(),
-    profile_id: z.string(),
-    connector: z.string().nullable(),
-    refund_type: RefundType,
-  })
-  .meta({ id: 'Refund' });
+export const RefundResponse = lazySchema(() =>
+  z
+    .object({
+      refund_id: z.string(),
+      payment_id: z.string(),
+      amount: z.int(),
+      currency: Currency,
+      status: RefundStatus,
+      reason: z.string().nullable(),
+      metadata: JsonObject.unwrap().nullable(),
+      error_message: z.string().nullable(),
+      error_code: z.string().nullable(),
+      unified_code: z.string().nullable(),
+      unified_message: z.string().nullable(),
+      created_at: z.string(),
+      updated_at: z.string(),
+      profile_id: z.string(),
+      connector: z.string().nullable(),
+      refund_type: RefundType,
+    })
+    .meta({ id: 'Refund' }));
 export type RefundResponse = z.infer<typeof RefundResponse>;
 
 /** POST /refunds/list response: count = refunds in this page, total_count = all refunds matching the filter. */
-export const RefundListResponse = z
-  .object({
-    count: z.int(),
-    total_count: z.int(),
-    data: z.array(RefundResponse),
-  })
-  .meta({ id: 'RefundList' });
+export const RefundListResponse = lazySchema(() =>
+  z
+    .object({
+      count: z.int(),
+      total_count: z.int(),
+      data: z.array(RefundResponse.unwrap()),
+    })
+    .meta({ id: 'RefundList' }));
 export type RefundListResponse = z.infer<typeof RefundListResponse>;

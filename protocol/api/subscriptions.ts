@@ -4,6 +4,7 @@
  * spec's "other optional objects" of create are billing, shipping, description and metadata (docs/open-points.md).
  */
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { PublishableKeyQueryParam } from './key-query';
 import { Currency, JsonObject, Metadata, PAYMENT_LIMITS } from './payments';
 
@@ -17,36 +18,38 @@ const text = z.string().max(SUBSCRIPTION_LIMITS.textMax);
 const CustomerIdField = z.string().min(1).max(PAYMENT_LIMITS.customerIdMax);
 
 /** POST /subscriptions (create and confirm). */
-export const CreateAndConfirmSubscriptionRequest = z
-  .strictObject({
-    plan_id: text.optional(),
-    item_price_id: text,
-    coupon_code: text.optional(),
-    customer_id: CustomerIdField,
-    billing: JsonObject.optional(),
-    shipping: JsonObject.optional(),
-    description: text.optional(),
-    payment_details: JsonObject,
-    merchant_reference_id: text.optional(),
-  })
-  .meta({ id: 'CreateAndConfirmSubscriptionRequest' });
+export const CreateAndConfirmSubscriptionRequest = lazySchema(() =>
+  z
+    .strictObject({
+      plan_id: text.optional(),
+      item_price_id: text,
+      coupon_code: text.optional(),
+      customer_id: CustomerIdField,
+      billing: JsonObject.unwrap().optional(),
+      shipping: JsonObject.unwrap().optional(),
+      description: text.optional(),
+      payment_details: JsonObject.unwrap(),
+      merchant_reference_id: text.optional(),
+    })
+    .meta({ id: 'CreateAndConfirmSubscriptionRequest' }));
 export type CreateAndConfirmSubscriptionRequest = z.infer<typeof CreateAndConfirmSubscriptionRequest>;
 
 /** POST /subscriptions/create (confirmed separately). */
-export const CreateSubscriptionRequest = z
-  .strictObject({
-    merchant_reference_id: text.optional(),
-    item_price_id: text,
-    plan_id: text.optional(),
-    coupon_code: text.optional(),
-    customer_id: CustomerIdField,
-    payment_details: JsonObject,
-    billing: JsonObject.optional(),
-    shipping: JsonObject.optional(),
-    description: text.optional(),
-    metadata: Metadata.optional(),
-  })
-  .meta({ id: 'CreateSubscriptionRequest' });
+export const CreateSubscriptionRequest = lazySchema(() =>
+  z
+    .strictObject({
+      merchant_reference_id: text.optional(),
+      item_price_id: text,
+      plan_id: text.optional(),
+      coupon_code: text.optional(),
+      customer_id: CustomerIdField,
+      payment_details: JsonObject.unwrap(),
+      billing: JsonObject.unwrap().optional(),
+      shipping: JsonObject.unwrap().optional(),
+      description: text.optional(),
+      metadata: Metadata.unwrap().optional(),
+    })
+    .meta({ id: 'CreateSubscriptionRequest' }));
 export type CreateSubscriptionRequest = z.infer<typeof CreateSubscriptionRequest>;
 
 const nonNegativeQuery = z.string().regex(/^\d{1,10}$/, 'must be a non-negative integer').transform(Number);
@@ -75,83 +78,90 @@ export const ListSubscriptionsQuery = z.strictObject({
 });
 export type ListSubscriptionsQuery = z.infer<typeof ListSubscriptionsQuery>;
 
-export const CancelSubscriptionRequest = z.strictObject({
-  cancel_option: z.enum(['immediately', 'end_of_term', 'specific_date']).optional(),
-  cancel_at: z.string().optional(),
-  unbilled_charges_option: z.enum(['invoice', 'delete']).optional(),
-  credit_option_for_current_term_charges: z.enum(['none', 'prorate', 'full']).optional(),
-  account_receivables_handling: z.enum(['no_action', 'schedule_payment_collection', 'write_off']).optional(),
-  refundable_credits_handling: z.enum(['no_action', 'schedule_refund']).optional(),
-  cancel_reason_code: text.optional(),
-});
+export const CancelSubscriptionRequest = lazySchema(() =>
+  z.strictObject({
+    cancel_option: z.enum(['immediately', 'end_of_term', 'specific_date']).optional(),
+    cancel_at: z.string().optional(),
+    unbilled_charges_option: z.enum(['invoice', 'delete']).optional(),
+    credit_option_for_current_term_charges: z.enum(['none', 'prorate', 'full']).optional(),
+    account_receivables_handling: z.enum(['no_action', 'schedule_payment_collection', 'write_off']).optional(),
+    refundable_credits_handling: z.enum(['no_action', 'schedule_refund']).optional(),
+    cancel_reason_code: text.optional(),
+  }));
 export type CancelSubscriptionRequest = z.infer<typeof CancelSubscriptionRequest>;
 
-export const ConfirmSubscriptionRequest = z.strictObject({ client_secret: z.string().max(256).optional(), payment_details: JsonObject });
+export const ConfirmSubscriptionRequest = lazySchema(() =>
+  z.strictObject({ client_secret: z.string().max(256).optional(), payment_details: JsonObject.unwrap() }));
 export type ConfirmSubscriptionRequest = z.infer<typeof ConfirmSubscriptionRequest>;
 
-export const PauseSubscriptionRequest = z.strictObject({
-  pause_option: z.enum(['immediately', 'end_of_term', 'specific_date']).optional(),
-  pause_at: z.string().optional(),
-});
+export const PauseSubscriptionRequest = lazySchema(() =>
+  z.strictObject({
+    pause_option: z.enum(['immediately', 'end_of_term', 'specific_date']).optional(),
+    pause_at: z.string().optional(),
+  }));
 export type PauseSubscriptionRequest = z.infer<typeof PauseSubscriptionRequest>;
 
-export const ResumeSubscriptionRequest = z.strictObject({
-  resume_option: z.enum(['immediately', 'specific_date']).optional(),
-  resume_date: z.string().optional(),
-  charges_handling: z.enum(['invoice_immediately', 'add_to_unbilled_charges']).optional(),
-  unpaid_invoices_handling: z.enum(['no_action', 'schedule_payment_collection']).optional(),
-});
+export const ResumeSubscriptionRequest = lazySchema(() =>
+  z.strictObject({
+    resume_option: z.enum(['immediately', 'specific_date']).optional(),
+    resume_date: z.string().optional(),
+    charges_handling: z.enum(['invoice_immediately', 'add_to_unbilled_charges']).optional(),
+    unpaid_invoices_handling: z.enum(['no_action', 'schedule_payment_collection']).optional(),
+  }));
 export type ResumeSubscriptionRequest = z.infer<typeof ResumeSubscriptionRequest>;
 
-export const UpdateSubscriptionRequest = z.strictObject({ plan_id: text, item_price_id: text });
+export const UpdateSubscriptionRequest = lazySchema(() => z.strictObject({ plan_id: text, item_price_id: text }));
 export type UpdateSubscriptionRequest = z.infer<typeof UpdateSubscriptionRequest>;
 
 /** The subscription (spec resource). */
-export const SubscriptionResponse = z
-  .object({
-    id: z.string(),
-    merchant_reference_id: z.string().nullable(),
-    status: z.string(),
-    plan_id: z.string().nullable(),
-    item_price_id: z.string().nullable(),
-    profile_id: z.string(),
-    client_secret: z.string().nullable(),
-    merchant_id: z.string(),
-    coupon_code: z.string().nullable(),
-    customer_id: z.string(),
-    payment: JsonObject.nullable(),
-    amount: z.int().nullable(),
-    currency: Currency.nullable(),
-    invoice: JsonObject.nullable(),
-  })
-  .meta({ id: 'SubscriptionResponse' });
+export const SubscriptionResponse = lazySchema(() =>
+  z
+    .object({
+      id: z.string(),
+      merchant_reference_id: z.string().nullable(),
+      status: z.string(),
+      plan_id: z.string().nullable(),
+      item_price_id: z.string().nullable(),
+      profile_id: z.string(),
+      client_secret: z.string().nullable(),
+      merchant_id: z.string(),
+      coupon_code: z.string().nullable(),
+      customer_id: z.string(),
+      payment: JsonObject.unwrap().nullable(),
+      amount: z.int().nullable(),
+      currency: Currency.nullable(),
+      invoice: JsonObject.unwrap().nullable(),
+    })
+    .meta({ id: 'SubscriptionResponse' }));
 export type SubscriptionResponse = z.infer<typeof SubscriptionResponse>;
 
 /** Cancel, pause and resume answer the short form with the time of the change. */
-export const SubscriptionStatusResponse = z
-  .object({
-    id: z.string(),
-    status: z.string(),
-    merchant_reference_id: z.string().nullable(),
-    profile_id: z.string(),
-    merchant_id: z.string(),
-    customer_id: z.string(),
-    cancelled_at: z.string().nullable().optional(),
-    paused_at: z.string().nullable().optional(),
-    next_billing_at: z.string().nullable().optional(),
-  })
-  .meta({ id: 'SubscriptionStatusResponse' });
+export const SubscriptionStatusResponse = lazySchema(() =>
+  z
+    .object({
+      id: z.string(),
+      status: z.string(),
+      merchant_reference_id: z.string().nullable(),
+      profile_id: z.string(),
+      merchant_id: z.string(),
+      customer_id: z.string(),
+      cancelled_at: z.string().nullable().optional(),
+      paused_at: z.string().nullable().optional(),
+      next_billing_at: z.string().nullable().optional(),
+    })
+    .meta({ id: 'SubscriptionStatusResponse' }));
 export type SubscriptionStatusResponse = z.infer<typeof SubscriptionStatusResponse>;
 
-export const SubscriptionEstimateResponse = z
-  .object({
-    amount: z.int(),
-    currency: Currency,
-    plan_id: z.string().nullable(),
-    item_price_id: z.string().nullable(),
-    coupon_code: z.string().nullable(),
-    customer_id: z.string().nullable(),
-    line_items: z.array(JsonObject),
-  })
-  .meta({ id: 'SubscriptionEstimateResponse' });
+export const SubscriptionEstimateResponse = lazySchema(() =>
+  z
+    .object({
+      amount: z.int(),
+      currency: Currency,
+      plan_id: z.string().nullable(),
+      item_price_id: z.string().nullable(),
+      coupon_code: z.string().nullable(),
+      customer_id: z.string().nullable(),
+      line_items: z.array(JsonObject.unwrap()),
+    })
+    .meta({ id: 'SubscriptionEstimateResponse' }));
 export type SubscriptionEstimateResponse = z.infer<typeof SubscriptionEstimateResponse>;

@@ -19,9 +19,12 @@ function parseSynchronously(schema: z.ZodType): void {
   if (synchronous.has(schema)) return;
   synchronous.add(schema);
   const parseAsync = schema.safeParseAsync.bind(schema);
+  // A schema built on first use (protocol/lazy-schema.ts) parses as the schema it built, without the step through it.
+  let parser: z.ZodType | undefined;
   schema.safeParseAsync = async (data, params) => {
+    parser ??= schema instanceof z.ZodLazy ? (schema._zod.innerType as z.ZodType) : schema;
     try {
-      return schema.safeParse(data, params);
+      return parser.safeParse(data, params);
     } catch (error) {
       if (error instanceof z.core.$ZodAsyncError) return parseAsync(data, params);
       throw error;

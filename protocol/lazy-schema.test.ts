@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { lazySchema } from './lazy-schema';
+import { CreatePaymentRequest, PaymentResponse } from './api/payments';
+import { CreateRefundRequest } from './api/refunds';
+
+describe('lazySchema', () => {
+  it('builds its schema once, at its first use, and unwrap() gives that one schema', () => {
+    let builds = 0;
+    const schema = lazySchema(() => {
+      builds += 1;
+      return z.strictObject({ amount: z.int().min(0) });
+    });
+    expect(builds).toBe(0);
+    expect(schema.safeParse({ amount: 5 }).success).toBe(true);
+    expect(builds).toBe(1);
+    const inner = schema.unwrap();
+    expect(schema.unwrap()).toBe(inner);
+    expect(inner.safeParse({ amount: 5 }).success).toBe(true);
+    expect(builds).toBe(1);
+  });
+
+  it('parses and fails as the schema it builds, with the same issues', () => {
+    const build = () => z.strictObject({ amount: z.int().min(0), currency: z.enum(['USD', 'EUR']) });
+    const lazy = lazySchema(build);
+    for (const value of [{ amount: 1, currency: 'USD' }, { amount: -1, currency: 'USD' }, { amount: 1, currency: 'GBP', extra: true }, null]) {
+      const [fromLazy, fromEager] = [lazy.safeParse(value), build().safeParse(value)];
+      expect(fromLazy.success).toBe(fromEager.success);
+      expect(fromLazy.error?.issues).toEqual(fromEager.error?.issues);
+    }
+  });
+
+  it("leaves the protocol's request and response schemas unbuilt until they are used", () => {
+    // This file imports the modules and uses nothing else of them: a schema built at import would be built here.
+    const built = (schema: z.ZodLazy) => (schema._zod.def as { _cachedInner?: unknown })._cachedInner !== undefined;
+    expect([CreatePaymentRequest, PaymentResponse, CreateRefundRequest].map(built)).toEqual([false, false, false]);
+    expect(CreatePaymentRequest.safeParse({ amount: 100, currency: 'USD' }).success).toBe(true);
+    expect(built(CreatePaymentRequest)).toBe(true);
+    expect(built(PaymentResponse)).toBe(false);
+  });
+});
