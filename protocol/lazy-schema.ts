@@ -2,10 +2,10 @@ import { z } from 'zod';
 
 /**
  * A schema that is built on its first use (a parse, the OpenAPI document, or a schema built from it) instead of when
- * its module is evaluated. The protocol's modules held some 2,600 zod schema objects, and building them was the
- * largest part of the server's start after Node's own (docs/benchmarks-reading.md, thirty-sixth session), while a
- * server that takes payments parses a few of them. It parses, fails and documents as the schema it builds (a z.lazy,
- * which zod-to-openapi renders as its inner schema).
+ * its module is evaluated. Building the protocol's schemas at import was the largest part of the server's start after
+ * Node's own (docs/benchmarks-reading.md, thirty-sixth session), while a server that takes payments parses a few of
+ * them. It parses, fails and documents as the schema it builds (a z.lazy, which zod-to-openapi renders as its inner
+ * schema).
  *
  * `unwrap()` gives the one schema built: zod's own builds another at every call. A schema built from this one (a
  * field of an object, say) refers to that one, so that parsing it costs no step through the lazy wrapper.
