@@ -252,7 +252,9 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
 
 /** Parses the environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = EnvSchema.safeParse(env);
+  // Parsed once per process: zod's compiled fast path for an object this wide costs more to build than this one parse
+  // (2-3 ms of a start, docs/benchmarks-reading.md, thirty-sixth session).
+  const parsed = EnvSchema.safeParse(env, { jitless: true });
   if (!parsed.success) throw new ConfigError(`invalid environment: ${describeIssues(parsed.error.issues)}`);
   const e = parsed.data;
   if (e.RAIL_RECOVER_AFTER_MS <= e.RAIL_RAIL_CALL_TIMEOUT_MS) {
