@@ -64,8 +64,9 @@ export const SERVER_V8_START_FLAGS = ['--no-allocation-site-pretenuring', '--hea
  * V8 flags set while the bundle's top level runs, and reverted to SERVER_V8_START_FLAGS as soon as it returns. That
  * run builds objects the server keeps for its life (the routes, and the zod schemas that protocol/lazy-schema.ts does
  * not defer to their first use): pretenuring suits those sites, whose objects do all survive, and V8 soon allocates
- * them straight in the old generation instead of copying them through the young one at each scavenge. The run is synchronous: it returns before the event loop can
- * hand the server a request, so no site is pretenured on a request's account (what SERVER_V8_START_FLAGS is about).
+ * them straight in the old generation instead of copying them through the young one at each scavenge. The run is
+ * synchronous: it returns before the event loop can hand the server a request, so no site is pretenured on a
+ * request's account (what SERVER_V8_START_FLAGS is about).
  * Against pretenuring off throughout, four A/Bs of 16-30 alternating restarts each gave 0.94-0.98x the CPU to the
  * first 200 and 0.92-0.99x its wall time, the same RSS, and under load the same number of full collections per call;
  * the start's own GC time (--trace-gc) did not differ measurably (docs/benchmarks-reading.md, sixteenth session).
