@@ -55,7 +55,7 @@ function cleanUp(): Promise<void> {
   cleaning ??= (async () => {
     // A server still booting is stopped once it is up (bootServer stops its own child when the boot fails).
     await booting.catch(() => {});
-    bare?.stop();
+    await bare?.stop();
     await Promise.all(servers.map((server) => server.stop()));
     for (const dir of dirs) dir.remove();
   })();
@@ -178,7 +178,7 @@ async function openLoopRounds(rateArg: string): Promise<void> {
     const [amax, bmax] = latencies.map((list) => median(list.map((l) => l.max))) as [number, number];
     console.log(`median max A ${amax.toFixed(1)} B ${bmax.toFixed(1)} ms; rss after the rounds A ${rssMb(servers[0]!.child.pid!).toFixed(0)} MB B ${rssMb(servers[1]!.child.pid!).toFixed(0)} MB`);
   } finally {
-    bare.stop();
+    await bare.stop();
     bare = undefined;
   }
 }

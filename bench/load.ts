@@ -200,13 +200,21 @@ function postJson(agent: Agent, url: URL, path: string, headers: Record<string, 
   });
 }
 
-/** The bare Hono handler (bench/bare-server.mjs) in its own process: the baseline of the HTTP stack and the client. */
-export async function startBareHandler(): Promise<{ url: string; pid: number; startupMs: number; stop(): void }> {
+/**
+ * The bare Hono handler (bench/bare-server.mjs) in its own process: the baseline of the HTTP stack and the client.
+ * `nodeFlags` go before the script; `stop()` resolves once the process has exited.
+ */
+export async function startBareHandler(nodeFlags: readonly string[] = []): Promise<{ url: string; pid: number; startupMs: number; stop(): Promise<void> }> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, ['bench/bare-server.mjs', String(port)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeFlags, 'bench/bare-server.mjs', String(port)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
   await new Promise<void>((resolveReady) => child.stdout.once('data', () => resolveReady()));
-  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, startupMs: performance.now() - started, stop: () => child.kill('SIGTERM') };
+  const stop = () => {
+    child.kill('SIGTERM');
+    return exited;
+  };
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, startupMs: performance.now() - started, stop };
 }
 
 /**

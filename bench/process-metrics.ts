@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, railEnv, ROOT } from '../server/src/test-support/server-process';
-import { BundleSources, type ProfileFrame } from './profile-sources';
+import { BundleSources, packageOf, type ProfileFrame } from './profile-sources';
 
 /** The fields of a /proc stat file after the command name (which may hold spaces): the state is field 0. */
 function statFields(path: string): string[] {
@@ -286,7 +286,7 @@ function category(node: ProfileNode, sources: BundleSources): string {
   if (url === '') return functionName === '' ? '(anonymous native)' : `(${functionName.replace(/^\(|\)$/g, '')})`;
   const owner = sources.ownerOf(node.callFrame);
   if (owner !== undefined) return owner;
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
+  const pkg = packageOf(url);
   if (pkg !== undefined) return pkg;
   if (url.includes('dist/server/')) return 'rail (dist/server)';
   if (url.startsWith('node:')) return `node:${url.slice(5).split('/')[0]}`;
@@ -300,6 +300,13 @@ function category(node: ProfileNode, sources: BundleSources): string {
  * session).
  */
 const isMainThreadProfile = (name: string) => name.endsWith('.cpuprofile') && name.split('.')[4] === '0';
+
+/** The main thread's profile of one process that --cpu-prof wrote into `dir`, parsed. */
+export function mainThreadProfile<Profile>(dir: string): Profile {
+  const file = readdirSync(dir).find(isMainThreadProfile);
+  if (file === undefined) throw new Error(`no main-thread CPU profile in ${dir}`);
+  return JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile;
+}
 
 /** Share of self time by category in the main thread's .cpuprofile in `dir`, largest first. */
 export function summarizeProfile(dir: string, top = 12): { category: string; percent: number }[] {

@@ -16,14 +16,19 @@ export interface ProfileFrame {
   columnNumber?: number;
 }
 
+/** The npm package a path or URL lies in (`zod`, `@hono/node-server`), or undefined outside node_modules. */
+export function packageOf(path: string): string | undefined {
+  return /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1];
+}
+
 /**
- * Who owns a source path: an npm package (`zod`, `@hono/node-server`), or `rail <folder>` for Rail's own sources
+ * Who owns a repository-relative source path: an npm package, or `rail <folder>` for Rail's own sources
  * (`rail server/src/storage`, `rail protocol`).
  */
 export function ownerOfSource(source: string): string {
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source)?.[1];
+  const pkg = packageOf(source);
   if (pkg !== undefined) return pkg;
-  const parts = source.replace(/^(\.\.\/)+/, '').split('/');
+  const parts = source.split('/');
   const folder = parts[0] === 'server' && parts[1] === 'src' ? parts.slice(0, parts.length > 3 ? 3 : 2).join('/') : parts[0];
   return `rail ${folder}`;
 }

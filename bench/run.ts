@@ -80,7 +80,7 @@ async function bareCeiling(): Promise<ChainResult & { startupMs: number }> {
     await runChain(bare.url, { connections: CONNECTIONS, seconds: WARMUP_SECONDS });
     return { ...(await runChain(bare.url, { connections: CONNECTIONS, seconds: SECONDS })), startupMs: bare.startupMs };
   } finally {
-    bare.stop();
+    await bare.stop();
   }
 }
 
@@ -200,7 +200,7 @@ async function shareOfBare(baseUrl: string, pid: number, engine: EngineResult['e
     });
     return { ...sums, groups, cpu: { rail: perRequest(cpu.rail), bare: perRequest(cpu.bare) } };
   } finally {
-    bare.stop();
+    await bare.stop();
   }
 }
 
@@ -249,7 +249,7 @@ async function bareOpenLoop(perSecond: number): Promise<PaymentLatency> {
   try {
     return await openLoopPayments(bare.url, FIXED_SECRET_KEY, perSecond, SECONDS);
   } finally {
-    bare.stop();
+    await bare.stop();
   }
 }
 
@@ -289,7 +289,7 @@ async function repeatedHalfLoad(baseUrl: string, perSecond: number): Promise<Rep
     }
     return result;
   } finally {
-    bare.stop();
+    await bare.stop();
   }
 }
 

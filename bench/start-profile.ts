@@ -22,12 +22,11 @@
  *   node --import tsx bench/start-profile.ts [rounds=5]
  * Build first (`npm run build`). Never part of the test run.
  */
-import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { FIXED_SECRET_KEY, freePort, railEnv, ROOT } from '../server/src/test-support/server-process';
-import { median, PRODUCTION_ENV, PRODUCTION_NODE_FLAGS, tempDir } from './process-metrics';
-import { BundleSources, type ProfileFrame } from './profile-sources';
+import { resolve } from 'node:path';
+import { ROOT } from '../server/src/test-support/server-process';
+import { startBareHandler } from './load';
+import { bootServer, mainThreadProfile, median, PRODUCTION_ENV, PRODUCTION_NODE_FLAGS, tempDir } from './process-metrics';
+import { BundleSources, packageOf, type ProfileFrame } from './profile-sources';
 
 /** The profiler's sampling interval (us): a start is some 300 ms, so 1,000 samples or more. */
 const INTERVAL_US = 250;
@@ -48,8 +47,8 @@ const BUILTINS = "Node's built-in modules, compiled on first use";
 
 /**
  * The built-in module whose loading a sample is in, from the frames nearer the leaf than its loader's (stack index
- * `loader`): the module's top level, named by its URL (`node:zlib`; `undici` for the fetch globals' bundle), or `(compiling)` when
- * the sample is in the loader itself.
+ * `loader`): the module's top level, named by its URL (`node:zlib`; `undici` for the fetch globals' bundle), or
+ * `(compiling)` when the sample is in the loader itself.
  */
 function builtinOf(stack: readonly ProfileFrame[], loader: number): string {
   for (let index = loader - 1; index >= 0; index -= 1) {
@@ -66,7 +65,7 @@ function programPart(frame: ProfileFrame, sources: BundleSources): string | unde
   if (frame.url.endsWith('.cjs') && frame.url.includes('dist/server/')) return "the bundle's top level";
   if (LAUNCHER.test(frame.url)) return 'the launcher (main.js): the bundle and its code cache';
   if (BARE_HANDLER.test(frame.url)) return "the bare handler's own code";
-  return /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(frame.url)?.[1];
+  return packageOf(frame.url);
 }
 
 /**
@@ -114,43 +113,31 @@ function categorize(profile: Profile, sources: BundleSources): Map<string, numbe
   return totals;
 }
 
+/** V8's CPU profiler on, writing into `dir` at the process's exit. */
+const profilerFlags = (dir: string) => ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-interval=${INTERVAL_US}`];
+
 /**
- * Spawns `args` with --cpu-prof into `dir`, waits for the first 200 of `probe`, and stops it with SIGTERM: the profile,
- * written at the exit, also holds the few ms of the stop.
+ * A restart of the server profiled: spawn to the first 200 of /health (bench's bootServer), then stopped at once; the
+ * profile, written at the exit, also holds the few ms of the stop.
  */
-async function profiledStart(args: string[], env: NodeJS.ProcessEnv, port: number, probe: (baseUrl: string) => Promise<boolean>, dir: string): Promise<Profile> {
-  const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-interval=${INTERVAL_US}`, ...args], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const started = performance.now();
-  while (!(await probe(baseUrl).catch(() => false))) {
-    if (child.exitCode !== null || performance.now() - started > 30_000) throw new Error(`no first 200 from ${args.join(' ')}`);
-    await new Promise((resolveWait) => setTimeout(resolveWait, 2));
-  }
-  child.kill('SIGTERM');
-  await exited;
-  const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile') && name.split('.')[4] === '0');
-  if (file === undefined) throw new Error(`no profile from ${args.join(' ')}`);
-  return JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile;
-}
-
 async function railStart(dataDir: string, dir: string): Promise<Profile> {
-  const [port, jsPort] = [await freePort(), await freePort()];
-  const env = { ...railEnv({ port, jsPort, dataDir }), RAIL_LOG_LEVEL: 'error', RAIL_RATE_LIMITS: 'off', ...PRODUCTION_ENV };
-  return profiledStart([...PRODUCTION_NODE_FLAGS, 'dist/server/main.js'], env, port, (url) => fetch(`${url}/health`).then((r) => r.status === 200), dir);
+  const server = await bootServer([...profilerFlags(dir), ...PRODUCTION_NODE_FLAGS, 'dist/server/main.js'], { dataDir, env: PRODUCTION_ENV });
+  await server.stop();
+  return mainThreadProfile<Profile>(dir);
 }
 
+/** A start of the bare handler profiled: spawn to its first 200 (a payment's create), then stopped at once. */
 async function bareStart(dir: string): Promise<Profile> {
-  const port = await freePort();
-  const pay = (url: string) =>
-    fetch(`${url}/payments`, { method: 'POST', headers: { 'content-type': 'application/json', 'api-key': FIXED_SECRET_KEY }, body: '{"amount":1}' }).then((r) => r.status === 200);
   // A process a signal ends writes no profile, and the bare handler has no SIGTERM handler (Rail stops on its own).
   const exitOnTerm = "--import=data:text/javascript,process.once('SIGTERM',()=>process.exit(0))";
-  return profiledStart([exitOnTerm, 'bench/bare-server.mjs', String(port)], process.env, port, pay, dir);
+  const bare = await startBareHandler([...profilerFlags(dir), exitOnTerm]);
+  try {
+    const answer = await fetch(`${bare.url}/payments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":1}' });
+    if (answer.status !== 200) throw new Error(`the bare handler answered ${answer.status}`);
+  } finally {
+    await bare.stop();
+  }
+  return mainThreadProfile<Profile>(dir);
 }
 
 /** Sampled CPU by category, per start: ROUNDS restarts of the server and starts of the bare handler, alternating. */
