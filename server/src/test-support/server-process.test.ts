@@ -43,8 +43,18 @@ describe('freePort', () => {
   });
 
   it.runIf(ephemeralStart !== undefined && ephemeralStart > 21_000)('never hands out the same port twice in one process, though the first is free again', async () => {
-    vi.spyOn(Math, 'random').mockReturnValueOnce(0.5).mockReturnValueOnce(0.5).mockReturnValue(0.25);
+    // The second call's first draw is the draw that gave the first port, whatever other processes hold: fixed draws
+    // (0.5, 0.5, then 0.25 for ever) made the second call fail when the first draw's port was taken, since the first
+    // call then returned the only port the rest of its draws could give.
+    const random = Math.random.bind(Math);
+    const draws: number[] = [];
+    const spy = vi.spyOn(Math, 'random').mockImplementation(() => {
+      const draw = random();
+      draws.push(draw);
+      return draw;
+    });
     const first = await freePort();
+    spy.mockImplementationOnce(() => draws.at(-1)!);
     const second = await freePort();
     expect(second).not.toBe(first);
   });
