@@ -20,6 +20,21 @@ describe('lazySchema', () => {
     expect(builds).toBe(1);
   });
 
+  it("gives the same schema through its clones' unwrap(), which zod's own would build again", () => {
+    let builds = 0;
+    const schema = lazySchema(() => {
+      builds += 1;
+      return z.strictObject({ amount: z.int().min(0) });
+    });
+    const described = schema.describe('a described clone');
+    const withMeta = schema.meta({ id: 'amount_only' });
+    expect(described).not.toBe(schema);
+    expect(described.unwrap()).toBe(schema.unwrap());
+    expect(withMeta.unwrap()).toBe(schema.unwrap());
+    expect(schema.optional().unwrap().unwrap()).toBe(schema.unwrap());
+    expect(builds).toBe(1);
+  });
+
   it('parses and fails as the schema it builds, with the same issues', () => {
     const build = () => z.strictObject({ amount: z.int().min(0), currency: z.enum(['USD', 'EUR']) });
     const lazy = lazySchema(build);

@@ -7,11 +7,11 @@ import { z } from 'zod';
  * them. It parses, fails and documents as the schema it builds (a z.lazy, which zod-to-openapi renders as its inner
  * schema).
  *
- * `unwrap()` gives the one schema built: zod's own builds another at every call. A schema built from this one (a
- * field of an object, say) refers to that one, so that parsing it costs no step through the lazy wrapper.
+ * `unwrap()` gives the one schema built, on this schema and on its clones (`.describe()`, `.meta()`): zod's own
+ * calls the factory at every call, so the factory given to zod returns what the first call built. A schema built from
+ * this one (a field of an object, say) refers to that one, so that parsing it costs no step through the lazy wrapper.
  */
 export function lazySchema<T extends z.ZodType>(build: () => T): z.ZodLazy<T> {
-  const schema = z.lazy(build);
-  schema.unwrap = () => schema._zod.innerType;
-  return schema;
+  let built: T | undefined;
+  return z.lazy(() => (built ??= build()));
 }
