@@ -1,7 +1,7 @@
 import type { SimulateDisputeRequest } from '../../../../protocol/api/disputes';
 import type { DisputeRecord } from '../../storage/disputes/records';
 import type { AuthContext } from '../auth/auth-context';
-import { findPaymentOrThrow } from '../payments/find-payment';
+import { findCurrentPaymentOrThrow } from '../payments/open-authorization';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
 import { recordDisputeEvent } from './dispute-event';
@@ -19,7 +19,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 export async function raiseDispute(deps: CoreDeps, auth: AuthContext, body: SimulateDisputeRequest): Promise<DisputeRecord> {
   if (auth.mode !== 'test') throw noDisputes('The dispute simulator works in test mode only.');
-  const payment = await findPaymentOrThrow(deps, auth, body.payment_id, 'payment_id');
+  const payment = await findCurrentPaymentOrThrow(deps, auth, body.payment_id, 'payment_id');
   const decision = decideDisputeTransition(null, 'raise', { paymentStatus: payment.status });
   if (!decision.allowed) {
     throw new ApiError(

@@ -2,11 +2,10 @@ import type { CancelPaymentRequest } from '../../../../protocol/api/payment-ops'
 import type { PaymentRecord } from '../../storage/payments/records';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
-import { findPaymentOrThrow } from './find-payment';
 import { ApiError } from '../shared/errors';
 import { recordPaymentEvent } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
-import { expireLapsedAuthorization } from './open-authorization';
+import { findCurrentPaymentOrThrow } from './open-authorization';
 
 /**
  * POST /payments/{payment_id}/cancel (secret key): `cancelled` from the statuses the transition table allows
@@ -20,7 +19,7 @@ export async function cancelPayment(
   body: CancelPaymentRequest,
 ): Promise<PaymentRecord> {
   // An open authorization past its expiry expires first (it is no longer there to void).
-  const payment = await expireLapsedAuthorization(deps, await findPaymentOrThrow(deps, auth, paymentId));
+  const payment = await findCurrentPaymentOrThrow(deps, auth, paymentId);
   const refuse = (status: string) => new ApiError('ERR_4003', `You cannot cancel this payment because it has status ${status}.`);
   const decision = decideTransition(payment.status, 'cancel', { hasPaymentMethodData: payment.paymentMethodData !== null, captureMethod: payment.captureMethod });
   if (!decision.allowed) throw refuse(payment.status);

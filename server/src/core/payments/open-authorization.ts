@@ -31,11 +31,20 @@ export async function withCurrentPayment<T>(
   step: (payment: PaymentRecord) => Promise<T | Lost>,
 ): Promise<T> {
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
-    const payment = await expireLapsedAuthorization(deps, await findPaymentOrThrow(deps, scope, paymentId));
+    const payment = await findCurrentPaymentOrThrow(deps, scope, paymentId);
     const result = await step(payment);
     if (result !== LOST) return result;
   }
   throw new ApiError('ERR_4003', 'The payment kept changing while this request was applied; retry.');
+}
+
+/**
+ * The payment with this id, as an operation on it must see it: an open authorization past its expiry has expired
+ * first (capture.md: "applied on the next read or operation"), so that a refund or a dispute of a payment whose
+ * authorization lapsed unread finds it partially_captured. ERR_4001 as findPaymentOrThrow.
+ */
+export async function findCurrentPaymentOrThrow(deps: CoreDeps, scope: Scope, paymentId: string, fieldName?: string): Promise<PaymentRecord> {
+  return expireLapsedAuthorization(deps, await findPaymentOrThrow(deps, scope, paymentId, fieldName));
 }
 
 /**

@@ -8,7 +8,7 @@ import { fingerprint } from '../shared/canonical-json';
 import type { CoreDeps } from '../shared/deps';
 import { callRailAfterWrite } from '../shared/rail-call';
 import { ApiError } from '../shared/errors';
-import { findPaymentOrThrow } from '../payments/find-payment';
+import { findCurrentPaymentOrThrow } from '../payments/open-authorization';
 import { applyRefundOutcome } from './refund-outcome';
 import { decideRefundTransition, REFUNDABLE_PAYMENT_STATUSES } from './refund-transitions';
 
@@ -34,7 +34,7 @@ export async function createRefund(deps: CoreDeps, auth: AuthContext, body: Crea
   // No rail of the account refunds in this mode (every live refund today): refused before anything is looked up.
   if (!auth.account.settings.rails.some((rail) => rail.capabilities[auth.mode].refunds)) throw refundsUnavailable(auth, null);
 
-  const payment = await findPaymentOrThrow(deps, auth, body.payment_id, 'payment_id');
+  const payment = await findCurrentPaymentOrThrow(deps, auth, body.payment_id, 'payment_id');
   const decision = decideRefundTransition(null, 'create', { paymentStatus: payment.status });
   if (!decision.allowed) throw notRefundable(payment);
   const rail = refundingRail(deps, auth, payment);

@@ -275,6 +275,17 @@ forEachEngine('Manual capture API', (engine) => {
       await expectApiError(await request('POST', '/refunds', { body: { payment_id: payment.payment_id, amount: 5_001 } }), 'ERR_4008', 'amount');
       await ok(await request('POST', '/refunds', { body: { payment_id: payment.payment_id, amount: 5_000 } }));
     });
+
+    test('a refund after the authorization lapsed unread sees the expiry first and refunds what was captured', async () => {
+      const payment = await upiPayment('manual_multiple');
+      await ok(await capture(payment.payment_id, { amount_to_capture: 4_000 }));
+      // No read or sweep between the lapse and the refund: the refund itself applies the expiry.
+      h.clock.advance(AUTHORIZATION_VALIDITY.standardMs);
+      const refund = await ok<{ amount: number; status: string }>(await request('POST', '/refunds', { body: { payment_id: payment.payment_id, amount: 1_000 } }));
+      expect(refund).toMatchObject({ amount: 1_000, status: 'succeeded' });
+      expect(await retrieve(payment.payment_id)).toMatchObject({ status: 'partially_captured', amount_received: 4_000, amount_capturable: 0 });
+      await expectApiError(await request('POST', '/refunds', { body: { payment_id: payment.payment_id, amount: 3_001 } }), 'ERR_4008', 'amount');
+    });
   });
 
   describe(`[${engine}] incremental authorization`, () => {
