@@ -31,6 +31,7 @@ import { createPayment } from '../payments/create-payment';
 import { syncWithRail } from '../payments/retrieve-payment';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
+import { containsRawCardNumber, redactCardNumbers } from '../vault/card-number-guard';
 import { findSubscriptionOrThrow, profileOfRequest, profileWithBillingProcessor } from './billing-processor';
 import { type CatalogueItemPrice, findItemPrice, findPlan, firstInvoiceAmount, SIMULATED_CATALOGUE, SIMULATED_COUPONS } from './simulated-catalogue';
 import { recordSubscriptionEvent } from './subscription-event';
@@ -148,9 +149,17 @@ function firstInvoiceRequest(
   subscription: Pick<SubscriptionRecord, 'subscriptionId' | 'itemPriceId' | 'couponCode' | 'currency' | 'customerId' | 'profileId'>,
   details: JsonObject,
 ): CreatePaymentRequest {
+  // Spec rule 7, as on POST /payments (http/middleware/json-body.ts rejectRawCardNumbers), before any other check:
+  // payment_details is free-form at the route, so this is where its payment_method_data is first read.
+  if (containsRawCardNumber(details['payment_method_data'])) {
+    throw new ApiError('ERR_2029', 'Raw card numbers are not accepted. Collect cards in the hosted frame and send payment_method_data.psp_token.', {
+      fieldName: 'payment_details.payment_method_data',
+    });
+  }
   for (const key of Object.keys(details)) {
     if (!(PAYMENT_DETAIL_FIELDS as readonly string[]).includes(key)) {
-      throw new ApiError('ERR_2004', `payment_details.${key} is not a field a subscription payment takes.`, { fieldName: `payment_details.${key}` });
+      const field = `payment_details.${redactCardNumbers(key)}`;
+      throw new ApiError('ERR_2004', `${field} is not a field a subscription payment takes.`, { fieldName: field });
     }
   }
   const { amount } = firstInvoiceAmount(findItemPrice(subscription.itemPriceId)!, subscription.couponCode);
@@ -168,8 +177,8 @@ function firstInvoiceRequest(
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const field = issue?.path.join('.') ?? '';
-    throw new ApiError('ERR_2003', `payment_details.${field} is not valid.`, { fieldName: `payment_details.${field}` });
+    const field = `payment_details.${redactCardNumbers(issue?.path.join('.') ?? '')}`;
+    throw new ApiError('ERR_2003', `${field} is not valid.`, { fieldName: field });
   }
   return parsed.data;
 }

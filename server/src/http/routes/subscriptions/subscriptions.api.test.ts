@@ -156,6 +156,23 @@ forEachEngine('Subscriptions API', (engine) => {
       await expectApiError(await on('POST', `/subscriptions/${other.id}/confirm`, { payment_details: { vpa: 'x' } }), 'ERR_2004', 'payment_details.vpa');
     });
 
+    test('raw card numbers in payment_details are refused (ERR_2029) before anything is stored; a card number as a field name is not echoed', async () => {
+      const card = { payment_method: 'card', payment_method_type: 'credit', payment_method_data: { card: { card_number: '4242424242424242', card_exp_month: '12', card_exp_year: '2030', card_cvc: '123' } } };
+      const created = await expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
+      const confirm = (paymentDetails: unknown) => on('POST', `/subscriptions/${created.id}/confirm`, { client_secret: created.client_secret, payment_details: paymentDetails }, b.publishableKey);
+      await expectApiError(await confirm(card), 'ERR_2029', 'payment_details.payment_method_data');
+      // A number anywhere inside payment_method_data, as on POST /payments.
+      await expectApiError(await confirm({ payment_method: 'card', payment_method_data: { card: { number: '4242 4242 4242 4242' } } }), 'ERR_2029', 'payment_details.payment_method_data');
+      const unknownField = await expectApiError(await confirm({ '4242424242424242': 'x' }), 'ERR_2004', 'payment_details.[redacted]');
+      expect(JSON.stringify(unknownField)).not.toContain('4242424242424242');
+      expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${created.id}`))).toMatchObject({ status: 'created', payment: null });
+      const before = (await expectOk<SubscriptionResponse[]>(await on('GET', '/subscriptions/list?limit=100'))).length;
+      await expectApiError(await on('POST', '/subscriptions', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: card }), 'ERR_2029', 'payment_details.payment_method_data');
+      expect((await expectOk<SubscriptionResponse[]>(await on('GET', '/subscriptions/list?limit=100'))).length).toBe(before);
+      const stored = await b.db.selectFrom('payments').select('payment_method_data').execute();
+      expect(stored.filter((row) => String(row.payment_method_data).includes('4242424242424242'))).toEqual([]);
+    });
+
     test('pause, resume, update, cancel: each moves the status and sends its event; a cancelled subscription stays cancelled', async () => {
       const subscription = await subscribe();
       const paused = await expectOk<Record<string, unknown>>(await on('POST', `/subscriptions/${subscription.id}/pause`, {}));
