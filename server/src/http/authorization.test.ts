@@ -4,8 +4,6 @@
  * cell's request and compares the answer with the table. Authorization is decided above the store, so one engine
  * (SQLite) is enough here; the family suites run both.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ErrorCode } from '../../../protocol/errors';
 import { keyPrefix } from '../core/accounts/bootstrap';
@@ -16,43 +14,20 @@ import { issueApiKey } from '../core/api-keys/issue-api-key';
 import { totpCode, totpStep } from '../core/auth/totp';
 import { multipartBody } from '../test-support/multipart';
 import { createHarness, type Harness } from '../test-support/harness';
+import { AUTHORIZATION_CODES, CREDENTIALS, type Credential, readAuthorizationTable } from '../test-support/authorization-table';
 
-const CREDENTIALS = [
-  'no key',
-  'malformed key',
-  'unknown key',
-  'revoked key',
-  'secret key',
-  'secret key + client_secret',
-  'publishable key',
-  'publishable key + client_secret',
-  'publishable key + wrong client_secret',
-  'ephemeral key',
-  'live secret key',
-  'rotating key',
-  'operator session',
-  'operator session + step-up',
-] as const;
-type Credential = (typeof CREDENTIALS)[number];
 type Expected = 'allowed' | 'n/a' | ErrorCode;
 
 /** The credentials of the merchant's own server: they own every payment of their account and mode. */
 const SECRET_KEYS = new Set<string>(['secret key', 'secret key + client_secret', 'live secret key', 'rotating key']);
 
-/** Codes that mean "refused for who is calling", as opposed to an answer about the operation itself. */
-const AUTHORIZATION_CODES = new Set(['ERR_1001', 'ERR_1002', 'ERR_1003', 'ERR_1004', 'ERR_1005', 'ERR_1006', 'ERR_1007', 'ERR_1008', 'ERR_1009', 'ERR_1019']);
-
 function readTable(): Map<string, Record<Credential, Expected>> {
-  const text = readFileSync(resolve(__dirname, '../../../docs/authorization.md'), 'utf8');
-  const lines = text.split('\n').filter((line) => line.startsWith('| '));
-  const header = lines[0]!.split('|').slice(2, -1).map((cell) => cell.trim());
+  const { header, rows: tableRows } = readAuthorizationTable();
   expect(header).toEqual([...CREDENTIALS]);
   const rows = new Map<string, Record<Credential, Expected>>();
-  for (const line of lines.slice(1)) {
-    const cells = line.split('|').slice(1, -1).map((cell) => cell.trim());
-    const route = cells[0]!.replace(/`/g, '');
+  for (const { route, cells } of tableRows) {
     expect(rows.has(route), `${route} appears twice`).toBe(false);
-    rows.set(route, Object.fromEntries(CREDENTIALS.map((credential, i) => [credential, cells[i + 1] as Expected])) as Record<Credential, Expected>);
+    rows.set(route, cells as Record<Credential, Expected>);
   }
   return rows;
 }

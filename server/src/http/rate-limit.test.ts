@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ManualClock } from '../kernel/clock';
 import { apiRequest, expectApiErrorResponse } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';
-import { DEFAULT_RATE_LIMITS, parseRateLimits, RateLimiter, type RateLimits } from './rate-limit';
+import { passesAuthentication, readAuthorizationTable } from '../test-support/authorization-table';
+import { DEFAULT_RATE_LIMITS, parseRateLimits, RATE_LIMITED_ROUTES, RateLimiter, type RateLimits } from './rate-limit';
 
 describe('RateLimiter (token bucket on an injected clock)', () => {
   test('a burst of `limit`, then refused with the seconds until a token is back; refills over the window', () => {
@@ -106,6 +107,27 @@ describe('rate limits on the browser and public surfaces', () => {
     }
   });
 
+  test('a header shaped like a secret key does not lift the limits of the surfaces whose routes take no key', async () => {
+    h.clock.advance(3_600_000);
+    // One made-up key per route: a surface's per-key bucket counts the key as sent, whichever route it came to.
+    const madeUp = (index: number) => ({ 'api-key': `rail_full_test_madeUpKeyThatNothingChecks${String(index).padStart(10, '0')}` });
+    const surfaces: [string, string, Record<string, unknown> | undefined][] = [
+      ['POST', '/demo/payments', {}],
+      ['POST', '/v1/sessions', { email: 'nobody@example.com', password: 'wrong password' }],
+      ['POST', '/v1/operators/invitations/accept', { token: 'inv_unknown', password: 'a long enough password' }],
+      ['GET', '/simulator/upi/pay_unknown', undefined],
+    ];
+    for (const [index, [method, path, body]] of surfaces.entries()) {
+      const send = () => apiRequest(h, method, path, { key: null, headers: { ...from(`198.51.100.${150 + index}`), ...madeUp(index) }, ...(body ? { body } : {}) });
+      expect((await send()).status, path).not.toBe(429);
+      expect((await send()).status, path).not.toBe(429);
+      await expectLimited(await send(), 30);
+    }
+    // Where the routes authenticate a key, a made-up secret key skips the limit and its authentication refuses it.
+    const refused = await apiRequest(h, 'POST', '/payments/pay_unknown/confirm', { key: null, headers: { ...from('198.51.100.160'), ...madeUp(10) }, body: {} });
+    await expectApiErrorResponse(refused, 'ERR_1002');
+  });
+
   test('every surface is limited: demo payments, vault tokens, retrieve, poll, payment methods, update, eligibility, the card operations, simulator pages', async () => {
     h.clock.advance(3_600_000);
     const payment = await newPayment();
@@ -169,3 +191,28 @@ describe('the per-key limit of a browser GET that carries its publishable key in
   });
 });
 
+
+describe('which routes are limited', () => {
+  /** Routes open to anyone that answer from memory, reading no store: not limited. */
+  const UNLIMITED_PUBLIC_ROUTES = new Set(['GET /health', 'GET /openapi.json', 'GET /v1/scopes', 'GET /demo']);
+  /** The credentials a browser or a stranger holds. */
+  const BROWSER_CREDENTIALS = ['no key', 'publishable key', 'publishable key + client_secret', 'ephemeral key'] as const;
+  const rowsMatching = (method: string, path: string) =>
+    RATE_LIMITED_ROUTES.filter(
+      (row) => (row.method === 'ALL' || row.method === method) && new RegExp(`^${row.path.replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*')}$`).test(path),
+    );
+
+  test('every route a browser or a stranger gets past authentication on (docs/authorization.md) has one rate-limited row', () => {
+    const unlimited: string[] = [];
+    const countedTwice: string[] = [];
+    for (const { route, cells } of readAuthorizationTable().rows) {
+      if (UNLIMITED_PUBLIC_ROUTES.has(route) || !BROWSER_CREDENTIALS.some((credential) => passesAuthentication(cells[credential]))) continue;
+      const [method, path] = route.split(' ') as [string, string];
+      const rows = rowsMatching(method, path.replace(/\{[^}]+\}/g, 'x_1'));
+      if (rows.length === 0) unlimited.push(route);
+      if (new Set(rows.map((row) => row.surface)).size < rows.length) countedTwice.push(route);
+    }
+    expect(unlimited).toEqual([]);
+    expect(countedTwice).toEqual([]);
+  });
+});

@@ -13,10 +13,11 @@ import type { AppEnv } from './env';
 import { queryKeyAsSent, readApiKey } from './middleware/authenticate';
 
 /**
- * client_reads: retrieve, poll status and the payment-method list with a publishable key; client_updates: update
- * and eligibility with a publishable key; simulator: the test simulator's pages, which take no key; operator_login:
- * POST /v1/sessions, per address and per e-mail (the account's operator); operator_verify: two-factor codes, per
- * address and per operator.
+ * client_reads: retrieve, poll status, the payment-method lists and the subscription catalogue with a publishable
+ * key, a customer with its ephemeral key; client_updates: update and eligibility with a publishable key; simulator:
+ * the test simulator's pages, which take no key; operator_login: POST /v1/sessions and an invitation's acceptance, per
+ * address and per e-mail (the account's operator); operator_verify: two-factor codes, per address and per operator.
+ * docs/security.md has the table.
  */
 export const RATE_LIMITED_SURFACES = [
   'demo_payments',
@@ -160,15 +161,25 @@ function tooManyRequests(c: Context, retryAfterSeconds: number): ApiError {
 }
 
 /**
+ * Surfaces whose routes take no API key (the demo, the simulator's pages, an operator's sign-in and its second
+ * factor): nothing there checks a key, so a header shaped like a secret key proves nothing and never lifts their
+ * limits.
+ */
+const SURFACES_WITHOUT_API_KEYS: ReadonlySet<RateLimitedSurface> = new Set(['demo_payments', 'simulator', 'operator_login', 'operator_verify']);
+
+/**
  * Limits one surface per source address and per publishable key (the key as sent: a limit must hold before the
  * key is known to be valid; on a GET or HEAD without a header key, the `key` query parameter a browser's GET
- * carries). A secret key in a header skips both: that traffic is the merchant's server, not a browser.
+ * carries). On a surface whose routes authenticate an API key, a secret key in a header skips both: that traffic is
+ * the merchant's server, not a browser, and a made-up one is refused by the route's authentication (ERR_1002) as on
+ * every secret-key route.
  */
 export function rateLimit(deps: RateLimitDeps, surface: RateLimitedSurface) {
   const limits = deps.limits[surface];
+  const secretKeysSkip = !SURFACES_WITHOUT_API_KEYS.has(surface);
   return createMiddleware<AppEnv>(async (c, next) => {
     const headerKey = readApiKey(c.req.header('api-key'), c.req.header('authorization'));
-    if (headerKey?.startsWith('rail_full_')) return next();
+    if (secretKeysSkip && headerKey?.startsWith('rail_full_')) return next();
     const key = headerKey ?? queryKeyAsSent(c.req.method, (name) => c.req.query(name));
     if (limits.perAddress !== null) {
       const wait = deps.limiter.take(`${surface} address ${sourceAddress(c, deps.trustedProxyHops)}`, limits.perAddress);
@@ -201,7 +212,10 @@ export const RATE_LIMITED_ROUTES: readonly { method: 'GET' | 'POST' | 'ALL'; pat
   { method: 'GET', path: '/payments/:payment_id', surface: 'client_reads' },
   { method: 'GET', path: '/poll/status/:poll_id', surface: 'client_reads' },
   { method: 'GET', path: '/account/payment_methods', surface: 'client_reads' },
-  { method: 'GET', path: '/customers/payment_methods', surface: 'client_reads' },
+  // With an ephemeral key (a secret key skips it). It also counts GET /customers/payment_methods (publishable key),
+  // of the same surface: a row of its own would take two tokens per request.
+  { method: 'GET', path: '/customers/:customer_id', surface: 'client_reads' },
+  { method: 'GET', path: '/subscriptions/items', surface: 'client_reads' },
   { method: 'POST', path: '/payments/:payment_id', surface: 'client_updates' },
   { method: 'POST', path: '/payments/:payment_id/eligibility', surface: 'client_updates' },
   // POST /payments/session_tokens is counted by the POST /payments/:payment_id row above (same surface; a row of its
@@ -209,6 +223,8 @@ export const RATE_LIMITED_ROUTES: readonly { method: 'GET' | 'POST' | 'ALL'; pat
   { method: 'POST', path: '/payments/:payment_id/3ds/authentication', surface: 'client_updates' },
   { method: 'POST', path: '/payments/:payment_id/post_session_tokens', surface: 'client_updates' },
   { method: 'POST', path: '/payments/:payment_id/complete_authorize', surface: 'confirm' },
+  // A publishable-key confirm that pays the first invoice.
+  { method: 'POST', path: '/subscriptions/:subscription_id/confirm', surface: 'confirm' },
   { method: 'POST', path: '/payment_methods/:method_id/update', surface: 'client_updates' },
   { method: 'POST', path: '/customers/:customer_id/payment_methods/:payment_method_id/default', surface: 'client_updates' },
   { method: 'ALL', path: '/simulator/*', surface: 'simulator' },
