@@ -20,17 +20,33 @@ class RefundIdTaken extends Error {}
 
 /**
  * POST /refunds (secret key). refund_id gives idempotency (api-conventions §5): the same id with the same body
- * returns the stored refund; another body is refused with ERR_4009. The refund is stored `pending` and its amount
- * reserved on the payment in one transaction (a conditional update: concurrent refunds never exceed the captured
- * amount), then the rail is asked and its answer applied with the refund's event.
+ * returns the stored refund; another body is refused with ERR_4009, also when the two creates run at once. The refund
+ * is stored `pending` and its amount reserved on the payment in one transaction (a conditional update: concurrent
+ * refunds never exceed the captured amount), then the rail is asked and its answer applied with the refund's event.
  */
 export async function createRefund(deps: CoreDeps, auth: AuthContext, body: CreateRefundRequest): Promise<RefundRecord> {
   const requestFingerprint = fingerprint(body);
-  if (body.refund_id !== undefined) {
-    const existing = await deps.store.refunds.findRefund(auth, body.refund_id);
-    if (existing !== undefined) return replayOrConflict(existing, requestFingerprint);
+  const taken = async () => {
+    const existing = body.refund_id === undefined ? undefined : await deps.store.refunds.findRefund(auth, body.refund_id);
+    return existing && replayOrConflict(existing, requestFingerprint);
+  };
+  const replayed = await taken();
+  if (replayed !== undefined) return replayed;
+  try {
+    return await createNewRefund(deps, auth, body, requestFingerprint);
+  } catch (error) {
+    // A concurrent create with this refund_id committed after the look-up above and took what was refundable, so this
+    // one was refused for the amount (ERR_4008) or for a status its refund left: its refund answers for this request.
+    if (error instanceof ApiError && (error.code === 'ERR_4008' || error.code === 'ERR_4003')) {
+      const replayedLate = await taken();
+      if (replayedLate !== undefined) return replayedLate;
+    }
+    throw error;
   }
+}
 
+/** A refund under a refund_id not seen yet (or none). */
+async function createNewRefund(deps: CoreDeps, auth: AuthContext, body: CreateRefundRequest, requestFingerprint: string): Promise<RefundRecord> {
   // No rail of the account refunds in this mode (every live refund today): refused before anything is looked up.
   if (!auth.account.settings.rails.some((rail) => rail.capabilities[auth.mode].refunds)) throw refundsUnavailable(auth, null);
 

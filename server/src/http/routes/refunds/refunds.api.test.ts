@@ -179,6 +179,18 @@ forEachEngine('Refunds API', (engine) => {
       expect(await h.store.refunds.findRefundedAmount(scope(), payment.payment_id)).toBe(200);
     });
 
+    test('concurrent creates with one refund_id of the whole amount: every identical one gets the refund, another body ERR_4009', async () => {
+      const payment = await paidPayment(1000);
+      const body = { payment_id: payment.payment_id, refund_id: `rf-${engine}-race-whole`, amount: 1000 };
+      // The first reservation leaves nothing for the others, whose own reservations fail before their inserts.
+      const responses = await Promise.all([...Array.from({ length: 6 }, () => refund(body)), refund({ ...body, reason: 'other' })]);
+      const bodies = await Promise.all(responses.map((r) => r.json() as Promise<RefundResponse & { error?: { code: string } }>));
+      expect(responses.slice(0, 6).map((r) => r.status), JSON.stringify(bodies)).toEqual(Array(6).fill(200));
+      expect(new Set(bodies.slice(0, 6).map((b) => b.refund_id))).toEqual(new Set([body.refund_id]));
+      expect(bodies[6]?.error?.code).toBe('ERR_4009');
+      expect(await h.store.refunds.findRefundedAmount(scope(), payment.payment_id)).toBe(1000);
+    });
+
     test('an unknown payment: 404 ERR_4001', async () => {
       await expectError(await refund({ payment_id: 'pay_does_not_exist' }), 'ERR_4001', 'payment_id');
     });
