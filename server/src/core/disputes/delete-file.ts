@@ -1,7 +1,7 @@
 import { EVIDENCE_TYPES } from '../../../../protocol/api/disputes';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
-import { fileBlobsOf, findLiveFileOrThrow } from './find-dispute';
+import { DisputeChanged, fileBlobsOf, findLiveFileOrThrow, retryWhileDisputeChanges } from './find-dispute';
 
 /**
  * DELETE /files/{file_id} (secret key). A file already submitted as evidence stays with the dispute (spec): it is
@@ -11,26 +11,31 @@ import { fileBlobsOf, findLiveFileOrThrow } from './find-dispute';
 export async function deleteFile(deps: CoreDeps, auth: AuthContext, fileId: string): Promise<{ keptAsEvidence: boolean }> {
   const file = await findLiveFileOrThrow(deps.store, auth, fileId);
   const now = deps.clock.now();
-  const removed = await deps.store.transaction(async (tx) => {
-    // The dispute first, the file after it: a submit that commits between the two reads shows in the file (it is
-    // submitted, so it stays), and one that commits after them changes the dispute's status, so the conditional
-    // update below matches nothing; a submit still running holds the dispute row, and the update waits for it.
-    // Either way a submitted file never leaves its dispute's evidence.
-    const dispute = await tx.disputes.findDispute(auth, file.disputeId);
-    const current = await tx.files.findFile(auth, fileId);
-    if (current !== undefined && !current.submitted) {
-      if (dispute !== undefined) {
-        const evidence = { ...dispute.evidence };
-        const attached = EVIDENCE_TYPES.filter((type) => evidence[type] === fileId);
-        for (const type of attached) delete evidence[type];
-        if (attached.length > 0) await tx.disputes.updateDispute(auth, dispute.disputeId, { evidence, updatedAt: now }, [dispute.status]);
+  const removed = await retryWhileDisputeChanges(() =>
+    deps.store.transaction(async (tx) => {
+      // The dispute first, the file after it: a submit that commits between the two reads shows in the file (it is
+      // submitted, so it stays), and one that commits after them changes the dispute's status, so the conditional
+      // update below matches nothing and the next round finds the file submitted; a submit still running holds the
+      // dispute row, and the update waits for it. Either way a submitted file never leaves its dispute's evidence, and
+      // an attach that lands meanwhile is kept (the update is conditional on the evidence read too).
+      const dispute = await tx.disputes.findDispute(auth, file.disputeId);
+      const current = await tx.files.findFile(auth, fileId);
+      if (current !== undefined && !current.submitted) {
+        if (dispute !== undefined) {
+          const evidence = { ...dispute.evidence };
+          const attached = EVIDENCE_TYPES.filter((type) => evidence[type] === fileId);
+          for (const type of attached) delete evidence[type];
+          if (attached.length > 0 && (await tx.disputes.updateDispute(auth, dispute.disputeId, { evidence, updatedAt: now }, [dispute.status], dispute.evidence)) === undefined) {
+            throw new DisputeChanged();
+          }
+        }
+        if (await tx.files.deleteUnsubmittedFile(auth, fileId)) return true;
       }
-      if (await tx.files.deleteUnsubmittedFile(auth, fileId)) return true;
-    }
-    // Submitted (possibly by a concurrent submit): it stays with the dispute.
-    await tx.files.markFileDeleted(auth, fileId, now);
-    return false;
-  });
+      // Submitted (possibly by a concurrent submit): it stays with the dispute.
+      await tx.files.markFileDeleted(auth, fileId, now);
+      return false;
+    }),
+  );
   if (removed) await fileBlobsOf(deps).deleteBlob(auth, fileId);
   return { keptAsEvidence: !removed };
 }

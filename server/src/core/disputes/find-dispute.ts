@@ -34,6 +34,30 @@ export function fileBlobsOf(deps: CoreDeps): FileBlobStore {
   return deps.fileBlobs;
 }
 
+/**
+ * Thrown where a write of a dispute's evidence lost to a concurrent one (the write is conditional on the evidence it
+ * read): the work runs again on the dispute as it is now (retryWhileDisputeChanges).
+ */
+export class DisputeChanged extends Error {}
+
+/** Each lost write means another request's write landed, so the loop always progresses; this only bounds it. */
+const MAX_ROUNDS = 100;
+
+/**
+ * Runs `attempt`, which reads a dispute and writes its evidence conditionally on what it read, until it completes
+ * without DisputeChanged: of concurrent evidence changes to one dispute, each keeps what the others wrote.
+ */
+export async function retryWhileDisputeChanges<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let round = 0; round < MAX_ROUNDS; round += 1) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof DisputeChanged)) throw error;
+    }
+  }
+  throw new ApiError('ERR_4062', 'The dispute kept changing while this request was applied; retry.');
+}
+
 export function disputeStatusRefusal(dispute: DisputeRecord, operation: string): ApiError {
   return new ApiError('ERR_4062', `The dispute cannot ${operation} because it has status ${dispute.status}.`);
 }

@@ -82,16 +82,18 @@ export class SqlDisputeStore implements DisputeStore {
     disputeId: string,
     patch: DisputePatch,
     expectedStatuses: readonly DisputeStatus[],
+    expectedEvidence?: Evidence,
   ): Promise<DisputeRecord | undefined> {
     if (expectedStatuses.length === 0) return undefined;
-    const row = await this.db
+    let query = this.db
       .updateTable('disputes')
       .set(patchColumns(patch))
       .where(inScope(scope))
       .where('dispute_id', '=', disputeId)
-      .where('status', 'in', [...expectedStatuses])
-      .returningAll()
-      .executeTakeFirst();
+      .where('status', 'in', [...expectedStatuses]);
+    // The column holds JSON.stringify of the evidence, and JSON.parse keeps its keys' order: the text read compares equal.
+    if (expectedEvidence !== undefined) query = query.where('evidence', '=', JSON.stringify(expectedEvidence));
+    const row = await query.returningAll().executeTakeFirst();
     return row && toDispute(row);
   }
 

@@ -307,6 +307,30 @@ forEachEngine('Disputes API, disputes on (simulator lifecycle)', (engine) => {
     expect(await stored()).toEqual(before);
   });
 
+  test('concurrent evidence changes keep each other: attaches of several types, and a submit racing attaches', async () => {
+    const dispute = await raise();
+    const types = ['receipt', 'invoice_showing_distinct_transactions', 'customer_communication', 'refund_policy', 'shipping_documentation', 'uncategorized_file'];
+    const attached = await Promise.all(types.map(async (type) => (await expectOk<{ file_id: string }>(await attach(dispute.dispute_id, type, filePart(png)))).file_id));
+    const blocks = await expectOk<EvidenceBlock[]>(await request('GET', `/disputes/evidence/${dispute.dispute_id}`));
+    expect(Object.fromEntries(blocks.map((block) => [block.evidence_type, block.file_metadata_response?.file_id]))).toEqual(
+      Object.fromEntries(types.map((type, i) => [type, attached[i]])),
+    );
+    // Whatever the order they land in, an attach answered 200 is in the submitted evidence; any other is refused
+    // because the dispute was submitted (ERR_4062).
+    const racing = await raise();
+    const raceTypes = types.slice(0, 5);
+    const [submitted, ...answers] = await Promise.all([
+      request('POST', '/disputes/evidence', { body: { dispute_id: racing.dispute_id, product_description: 'Blue shoes' } }),
+      ...raceTypes.map((type) => attach(racing.dispute_id, type, filePart(png))),
+    ]);
+    await expectOk(submitted!);
+    const submittedTypes = (await expectOk<EvidenceBlock[]>(await request('GET', `/disputes/evidence/${racing.dispute_id}`))).map((block) => block.evidence_type);
+    for (const [i, answer] of answers.entries()) {
+      if (answer.status === 200) expect(submittedTypes, raceTypes[i]).toContain(raceTypes[i]);
+      else await expectApiError(answer, 'ERR_4062');
+    }
+  });
+
   test('submit, then won: files submitted stay with the dispute when deleted; nothing changes after submission', async () => {
     const dispute = await raise();
     const other = await raise();
