@@ -46,6 +46,22 @@ export const PaymentExperience = z.enum(PAYMENT_EXPERIENCES);
 
 export const CaptureMethod = z.enum(['automatic', 'manual', 'manual_multiple', 'scheduled', 'sequential_automatic']);
 export type CaptureMethod = z.infer<typeof CaptureMethod>;
+
+/**
+ * The amount_to_capture rule of the request table, on the values a create or an update leaves: at most the amount, and
+ * with a method that captures at authorization (automatic, the default, or sequential_automatic) the amount itself,
+ * since the whole amount is captured then (Hyperswitch validate_amount_to_capture_and_capture_method). A message when
+ * broken.
+ */
+export function amountToCaptureProblem(amountToCapture: number | null | undefined, amount: number, captureMethod: CaptureMethod | undefined): string | undefined {
+  if (amountToCapture == null) return undefined;
+  if (amountToCapture > amount) return 'amount_to_capture must be <= amount';
+  const capturesAtAuthorization = captureMethod === undefined || captureMethod === 'automatic' || captureMethod === 'sequential_automatic';
+  if (capturesAtAuthorization && amountToCapture !== amount) {
+    return 'amount_to_capture must equal amount when capture_method is automatic or sequential_automatic (the whole amount is captured at authorization)';
+  }
+  return undefined;
+}
 export const AuthenticationType = z.enum(['three_ds', 'no_three_ds']);
 export const FutureUsage = z.enum(['off_session', 'on_session']);
 export type FutureUsage = z.infer<typeof FutureUsage>;
@@ -420,9 +436,8 @@ export const CreatePaymentRequest = lazySchema(() =>
           message: 'request_extended_authorization needs capture_method manual or manual_multiple',
         });
       }
-      if (body.amount_to_capture != null && body.amount_to_capture > body.amount) {
-        ctx.addIssue({ code: 'custom', path: ['amount_to_capture'], message: 'amount_to_capture must be <= amount' });
-      }
+      const toCapture = amountToCaptureProblem(body.amount_to_capture, body.amount, body.capture_method);
+      if (toCapture !== undefined) ctx.addIssue({ code: 'custom', path: ['amount_to_capture'], message: toCapture });
       const descriptor = statementDescriptorProblem(body.statement_descriptor_name, body.statement_descriptor_suffix);
       if (descriptor !== undefined) ctx.addIssue({ code: 'custom', path: [descriptor.field], message: descriptor.message });
       if (body.order_details !== undefined) {

@@ -1,5 +1,5 @@
 import type { UpdatePaymentRequest } from '../../../../protocol/api/payment-ops';
-import { orderDetailsTotal, statementDescriptorProblem, type JsonObject } from '../../../../protocol/api/payments';
+import { amountToCaptureProblem, orderDetailsTotal, statementDescriptorProblem, type JsonObject } from '../../../../protocol/api/payments';
 import type { PaymentStatus } from '../../../../protocol/payments';
 import type { PaymentPatch, PaymentRecord } from '../../storage/payments/records';
 import { authorizePaymentAccess } from '../auth/auth';
@@ -52,7 +52,8 @@ export async function updatePayment(
   const pick = <K extends keyof UpdatePaymentRequest>(field: K): unknown => (body[field] !== undefined ? body[field] : stored[field]);
   const amount = body.amount ?? payment.amount;
   const amountToCapture = body.amount_to_capture !== undefined ? body.amount_to_capture : payment.amountToCapture;
-  if (amountToCapture != null && amountToCapture > amount) throw invalid('amount_to_capture', 'amount_to_capture must be <= amount.');
+  const toCapture = amountToCaptureProblem(amountToCapture, amount, body.capture_method ?? payment.captureMethod);
+  if (toCapture !== undefined) throw invalid('amount_to_capture', `${toCapture}.`);
   const orderDetails = pick('order_details') as { amount: number; quantity: number }[] | undefined;
   if (orderDetails != null && orderDetailsTotal(orderDetails) !== amount) {
     throw invalid('order_details', 'the sum of order_details amount x quantity must equal amount.');

@@ -261,6 +261,7 @@ forEachEngine('Payment operations API', (engine) => {
       [{ merchant_order_reference_id: 'r'.repeat(256) }, 'merchant_order_reference_id'],
       [{ metadata: { note: 'v'.repeat(501) } }, 'metadata.note'],
       [{ amount_to_capture: 10_001 }, 'amount_to_capture'],
+      [{ amount_to_capture: 5_000 }, 'amount_to_capture'],
       [{ statement_descriptor_name: '12345' }, 'statement_descriptor_name'],
       [{ statement_descriptor_name: 'A'.repeat(23) }, 'statement_descriptor_name'],
       [{ statement_descriptor_name: 'SHOP NAME', statement_descriptor_suffix: 'ORDER 123456789' }, 'statement_descriptor_suffix'],

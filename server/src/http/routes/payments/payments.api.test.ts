@@ -172,6 +172,9 @@ forEachEngine('Payments API', (engine) => {
       [{ amount: 1, currency: 'INR', metadata: { ['k'.repeat(41)]: 'v' } }, `metadata.${'k'.repeat(41)}`],
       [{ amount: 1, currency: 'INR', metadata: { note: 'v'.repeat(501) } }, 'metadata.note'],
       [{ amount: 1, currency: 'INR', amount_to_capture: 2 }, 'amount_to_capture'],
+      // Automatic capture (the default) captures the whole amount at authorization: a smaller amount_to_capture is refused.
+      [{ amount: 10_000, currency: 'INR', amount_to_capture: 5_000 }, 'amount_to_capture'],
+      [{ amount: 10_000, currency: 'INR', amount_to_capture: 5_000, capture_method: 'sequential_automatic' }, 'amount_to_capture'],
       [{ amount: 1, currency: 'INR', request_extended_authorization: true }, 'request_extended_authorization'],
       [{ amount: 10, currency: 'INR', order_details: [{ product_name: 'a', quantity: 2, amount: 4 }] }, 'order_details'],
       [{ amount: 1, currency: 'INR', payment_method_data: { upi: { upi_collect: { vpa_id: 'a@b' } }, wallet: { paypal_sdk: { token: 'x' } } } }, 'payment_method_data'],
