@@ -224,14 +224,21 @@ describe('authorization matrix (docs/authorization.md)', () => {
     return credential.includes('wrong') ? `${sample.payment.payment_id}_secret_${'W'.repeat(20)}` : sample.payment.client_secret;
   }
 
-  async function send(route: string, credential: Credential, extraQuery = ''): Promise<{ outcome: string; text: string; sample: Sample; presented: boolean }> {
+  async function send(
+    route: string,
+    credential: Credential,
+    extraQuery = '',
+    extraBody?: Record<string, unknown>,
+  ): Promise<{ outcome: string; text: string; sample: Sample; presented: boolean }> {
     const sample = await sampleOf(route);
     const method = route.split(' ')[0]!;
     const clientSecret = clientSecretOf(credential, sample);
     let path = sample.path + extraQuery;
     const options: ApiRequestOptions = { key: keyOf(credential), headers: { ...sample.headers } };
     if (credential.startsWith('operator session')) options.headers!['authorization'] = `Bearer ${await sessionFor(credential)}`;
-    if (sample.body !== undefined) options.body = { ...sample.body, ...(clientSecret !== undefined && CLIENT_SECRET_IN[route] === 'body' ? { client_secret: clientSecret } : {}) };
+    if (sample.body !== undefined || extraBody !== undefined) {
+      options.body = { ...sample.body, ...(clientSecret !== undefined && CLIENT_SECRET_IN[route] === 'body' ? { client_secret: clientSecret } : {}), ...extraBody };
+    }
     if (clientSecret !== undefined && CLIENT_SECRET_IN[route] === 'query') path += `${path.includes('?') ? '&' : '?'}client_secret=${clientSecret}`;
     if (sample.multipart !== undefined) {
       options.raw = sample.multipart.body;
@@ -268,6 +275,23 @@ describe('authorization matrix (docs/authorization.md)', () => {
       const { text } = await send(route, credential, '?unknown_param=1');
       expect(JSON.parse(text), `${route} with ${credential}`).toMatchObject({ error: { code: 'ERR_2004', field_name: 'unknown_param' } });
     }
+  });
+
+  test('every POST and PUT operation with a JSON body, or none, refuses an unknown body field the same way (ERR_2004 naming it)', async () => {
+    const accepting: string[] = [];
+    for (const [route, expected] of table) {
+      const method = route.split(' ')[0]!;
+      if (method !== 'POST' && method !== 'PUT') continue;
+      if (route.includes('/simulator/') || route.includes('/demo')) continue; // pages, and the demo's own backend
+      const sample = await sampleOf(route);
+      if (sample.multipart !== undefined || sample.form !== undefined) continue; // forms are read field by field (multipart.ts)
+      const credential = CREDENTIALS.find((candidate) => expected[candidate] === 'allowed');
+      if (credential === undefined) continue;
+      const { text } = await send(route, credential, '', { unknown_body_field: 1 });
+      const error = (JSON.parse(text) as { error?: { code?: string; field_name?: string } }).error;
+      if (error?.code !== 'ERR_2004' || error.field_name !== 'unknown_body_field') accepting.push(`${route} with ${credential}: ${text.slice(0, 160)}`);
+    }
+    expect(accepting).toEqual([]);
   });
 
   test('the table has one row per route of the app, and every route has a row', () => {

@@ -1,6 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import { ApiError } from '../../core/shared/errors';
-import { containsRawCardNumber } from '../../core/vault/card-number-guard';
+import { containsRawCardNumber, redactCardNumbers } from '../../core/vault/card-number-guard';
 import type { AppEnv } from '../env';
 import { requestBodyJson } from '../request-body';
 
@@ -96,6 +96,30 @@ export const rejectRawCardNumbers = createMiddleware<AppEnv>(async (c, next) => 
         'Raw card numbers are not accepted. Collect cards in the hosted frame and send payment_method_data.psp_token.',
         { fieldName: 'payment_method_data' },
       );
+    }
+  }
+  await next();
+});
+
+/**
+ * For the POST operations that take no body (extend an authorization, accept a dispute, rotate a key, ...):
+ * api-conventions §4 refuses unknown request fields, and every field is unknown there. A JSON body may be empty or
+ * `{}`; a field in it is ERR_2004 naming it, as the validator names one; JSON that is malformed or not an object is
+ * ERR_2005. A body of another content type is nothing these routes read, and is ignored as GET and DELETE ignore one.
+ */
+export const refuseBodyFields = createMiddleware<AppEnv>(async (c, next) => {
+  if (isJsonContentType(c.req.header('content-type'))) {
+    const body = await requestBodyJson(c);
+    if (body.kind === 'invalid') throw new ApiError('ERR_2005', 'The request body is not valid JSON.');
+    if (body.kind === 'value') {
+      if (typeof body.value !== 'object' || body.value === null || Array.isArray(body.value)) {
+        throw new ApiError('ERR_2005', 'The request body must be a JSON object.');
+      }
+      const first = Object.keys(body.value)[0];
+      if (first !== undefined) {
+        const field = redactCardNumbers(first);
+        throw new ApiError('ERR_2004', `Unknown body field: ${field}. This operation takes no body.`, { fieldName: field });
+      }
     }
   }
   await next();

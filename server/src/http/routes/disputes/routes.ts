@@ -36,7 +36,7 @@ import { uploadFile } from '../../../core/disputes/upload-file';
 import type { CoreDeps } from '../../../core/shared/deps';
 import { type AppEnv, coreDeps } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
-import { parseJsonBody } from '../../middleware/json-body';
+import { parseJsonBody, refuseBodyFields } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
 
 const ERROR_CONTENT = ERROR_RESPONSES[400].content;
@@ -68,7 +68,7 @@ export function registerDisputeRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       tags: ['Disputes'],
       summary: 'Accept a dispute (final)',
       security: SECURITY,
-      middleware: [secret] as const,
+      middleware: [secret, refuseBodyFields] as const,
       request: { query: NoQuery, params: DisputePath },
       responses: { 200: { description: 'The dispute, dispute_accepted', ...disputeJson }, ...DISPUTE_ERROR_RESPONSES },
     }),

@@ -9,6 +9,7 @@ import { retryEvent } from '../../../core/events/retry-event';
 import type { WebhookDeliveryConfig } from '../../../webhooks/delivery';
 import { type AppEnv, coreDeps } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
+import { refuseBodyFields } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY, jsonContent } from '../../openapi';
 
 const EventPath = z.object({ event_id: EventIdParam });
@@ -64,7 +65,7 @@ export function registerEventRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, we
       tags: ['Events'],
       summary: 'Redeliver a webhook event now (same event_id; also after its retries are exhausted)',
       security: SECURITY,
-      middleware: [authenticate(deps, ['secret'])] as const,
+      middleware: [authenticate(deps, ['secret']), refuseBodyFields] as const,
       request: { query: NoQuery, params: EventPath },
       responses: { 200: { description: 'The event with the new attempt last', ...jsonContent(EventDetail) }, ...ERROR_RESPONSES },
     }),

@@ -6,7 +6,7 @@ import { listApiKeys } from '../../../core/api-keys/list-api-keys';
 import { revokeApiKey } from '../../../core/api-keys/revoke-api-key';
 import { rotateApiKey } from '../../../core/api-keys/rotate-api-key';
 import type { CoreDeps } from '../../../core/shared/deps';
-import { parseJsonBody } from '../../middleware/json-body';
+import { parseJsonBody, refuseBodyFields } from '../../middleware/json-body';
 import { keyServiceErrors } from '../../middleware/key-service';
 import { callerAccountId, operatorSession } from '../../middleware/operator-session';
 import { type AppEnv, coreDeps } from '../../env';
@@ -61,7 +61,7 @@ export function registerKeyRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): voi
       tags: ['Keys'],
       summary: 'Rotate an API key: a replacement now, the old key working for 24 more hours',
       security: SESSION_SECURITY,
-      middleware: [keyServiceErrors, operatorSession(deps, { keyManagement: true })] as const,
+      middleware: [keyServiceErrors, operatorSession(deps, { keyManagement: true }), refuseBodyFields] as const,
       request: { query: NoQuery, params: KeyIdParam },
       responses: { 200: { description: 'The replacement, with its plaintext', ...jsonContent(IssuedApiKey) }, ...ERROR_RESPONSES },
     }),

@@ -10,7 +10,7 @@ import { revokeMandate } from '../../../core/mandates/revoke-mandate';
 import type { CoreDeps } from '../../../core/shared/deps';
 import { type AppEnv, coreDeps } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
-import { parseJsonBody } from '../../middleware/json-body';
+import { parseJsonBody, refuseBodyFields } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
 
 const MandatePath = z.object({ mandate_id: MandateIdParam });
@@ -53,7 +53,7 @@ export function registerMandateRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
       tags: ['Mandates'],
       summary: 'Revoke a mandate (later charges under it are refused)',
       security: SECURITY,
-      middleware: [authenticate(deps, ['secret']), parseJsonBody] as const,
+      middleware: [authenticate(deps, ['secret']), refuseBodyFields] as const,
       request: { query: NoQuery, params: MandatePath },
       responses: {
         200: { description: 'The revoked mandate', content: { 'application/json': { schema: MandateRevokedResponse } } },

@@ -19,7 +19,7 @@ import { removeOperator } from '../../../core/operators/remove-operator';
 import { requestTwoFactorReset } from '../../../core/operators/request-two-factor-reset';
 import type { CoreDeps } from '../../../core/shared/deps';
 import { type AppEnv, coreDeps } from '../../env';
-import { parseJsonBody } from '../../middleware/json-body';
+import { parseJsonBody, refuseBodyFields } from '../../middleware/json-body';
 import { operatorSession } from '../../middleware/operator-session';
 import { ERROR_RESPONSES, SESSION_SECURITY, jsonContent } from '../../openapi';
 
@@ -88,7 +88,7 @@ export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps 
       tags: ['Operators'],
       summary: "Ask to reset an operator's two-factor; a second operator approves it",
       security: SESSION_SECURITY,
-      middleware: [operatorSession(deps, { keyManagement: true })] as const,
+      middleware: [operatorSession(deps, { keyManagement: true }), refuseBodyFields] as const,
       request: { query: NoQuery, params: OperatorIdParam },
       responses: { 200: { description: 'The pending reset', ...jsonContent(TwoFactorReset) }, ...ERROR_RESPONSES },
     }),
@@ -102,7 +102,7 @@ export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps 
       tags: ['Operators'],
       summary: 'Approve a two-factor reset asked for by another operator',
       security: SESSION_SECURITY,
-      middleware: [operatorSession(deps, { keyManagement: true })] as const,
+      middleware: [operatorSession(deps, { keyManagement: true }), refuseBodyFields] as const,
       request: { query: NoQuery, params: ResetIdParam },
       responses: { 200: { description: 'The approved reset', ...jsonContent(TwoFactorReset) }, ...ERROR_RESPONSES },
     }),

@@ -23,7 +23,7 @@ import { updatePaymentMethod } from '../../../core/payment-methods/update-paymen
 import type { CoreDeps } from '../../../core/shared/deps';
 import { type AppEnv, coreDeps } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
-import { parseJsonBody } from '../../middleware/json-body';
+import { parseJsonBody, refuseBodyFields } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
 
 const MethodPath = z.object({ method_id: PaymentMethodIdParam });
@@ -71,7 +71,7 @@ export function registerPaymentMethodRoutes(app: OpenAPIHono<AppEnv>, deps: Core
       tags: ['Stored payment methods'],
       summary: "Make a saved method the customer's default (ephemeral key of that customer)",
       security: SECURITY,
-      middleware: [authenticate(deps, ['ephemeral']), parseJsonBody] as const,
+      middleware: [authenticate(deps, ['ephemeral']), refuseBodyFields] as const,
       request: { query: NoQuery, params: z.object({ customer_id: CustomerId, payment_method_id: PaymentMethodIdParam }) },
       responses: {
         200: { description: 'The new default', content: { 'application/json': { schema: DefaultPaymentMethodResponse } } },

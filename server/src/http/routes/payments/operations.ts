@@ -17,7 +17,7 @@ import { updatePayment } from '../../../core/payments/update-payment';
 import { updatePaymentMetadata } from '../../../core/payments/update-payment-metadata';
 import { type AppEnv, coreDeps } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
-import { parseJsonBody, rejectRawCardNumbers } from '../../middleware/json-body';
+import { parseJsonBody, refuseBodyFields, rejectRawCardNumbers } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
 
 const PaymentPath = z.object({ payment_id: PaymentIdParam });
@@ -188,7 +188,7 @@ export function registerPaymentOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDep
       tags: ['Payments'],
       summary: 'Extend the validity of an authorization (secret key; needs a rail with manual capture)',
       security: SECURITY,
-      middleware: [authenticate(deps, ['secret'])] as const,
+      middleware: [authenticate(deps, ['secret']), refuseBodyFields] as const,
       request: { query: NoQuery, params: PaymentPath },
       responses: { 200: { description: 'The payment', ...paymentJson }, ...ERROR_RESPONSES },
     }),

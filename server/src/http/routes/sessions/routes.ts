@@ -9,7 +9,7 @@ import { createSession } from '../../../core/sessions/create-session';
 import { endSession } from '../../../core/sessions/end-session';
 import { verifySession } from '../../../core/sessions/verify-session';
 import type { CoreDeps } from '../../../core/shared/deps';
-import { parseJsonBody } from '../../middleware/json-body';
+import { parseJsonBody, refuseBodyFields } from '../../middleware/json-body';
 import { operatorSession, SESSION_COOKIE } from '../../middleware/operator-session';
 import { type AppEnv, coreDeps } from '../../env';
 import { ERROR_RESPONSES, SESSION_SECURITY, jsonContent } from '../../openapi';
@@ -76,7 +76,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>, deps: SessionRou
       tags: ['Sessions'],
       summary: 'Enrol a second factor (an operator without one): the TOTP secret, shown once',
       security: SESSION_SECURITY,
-      middleware: [operatorSession(deps, { keyManagement: false })] as const,
+      middleware: [operatorSession(deps, { keyManagement: false }), refuseBodyFields] as const,
       request: { query: NoQuery },
       responses: { 200: { description: 'The new TOTP secret and its otpauth URI', ...jsonContent(TwoFactorEnrollment) }, ...ERROR_RESPONSES },
     }),

@@ -19,7 +19,7 @@ import { sendTestEvent } from '../../../core/webhook-endpoints/send-test-event';
 import { updateWebhookEndpoint } from '../../../core/webhook-endpoints/update-webhook-endpoint';
 import type { WebhookDeliveryConfig } from '../../../webhooks/delivery';
 import { type AppEnv, coreDeps } from '../../env';
-import { parseJsonBody } from '../../middleware/json-body';
+import { parseJsonBody, refuseBodyFields } from '../../middleware/json-body';
 import { operatorSession } from '../../middleware/operator-session';
 import { ERROR_RESPONSES, SESSION_SECURITY, jsonContent } from '../../openapi';
 
@@ -92,7 +92,7 @@ export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>, deps: Co
       tags: ['Webhook endpoints'],
       summary: 'A new signing secret, shown once; the old one signs too for 24 hours',
       security: SESSION_SECURITY,
-      middleware: [change] as const,
+      middleware: [change, refuseBodyFields] as const,
       request: { query: NoQuery, params: WebhookEndpointIdParam },
       responses: { 200: { description: 'The endpoint and its new secret', ...jsonContent(WebhookEndpointWithSecret) }, ...ERROR_RESPONSES },
     }),
@@ -106,7 +106,7 @@ export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>, deps: Co
       tags: ['Webhook endpoints'],
       summary: 'Send one signed test event to the endpoint now',
       security: SESSION_SECURITY,
-      middleware: [session] as const,
+      middleware: [session, refuseBodyFields] as const,
       request: { query: NoQuery, params: WebhookEndpointIdParam },
       responses: { 200: { description: 'What the endpoint answered', ...jsonContent(WebhookTestResult) }, ...ERROR_RESPONSES },
     }),
