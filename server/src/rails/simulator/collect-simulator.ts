@@ -63,7 +63,9 @@ export function createCollectSimulator(options: { publicBaseUrl: string }): Coll
     quoteSettlement(currency, grossMinor): SettlementQuote {
       const rate = TEST_USDT_RATES[currency];
       const rateMinorPerUsdt = decimalToMinor(rate, currencyExponent(currency))!;
-      return { rate, rateMinorPerUsdt, feeMinor: Math.ceil((grossMinor * SETTLEMENT_FEE_BPS) / 10_000) };
+      // In integers: grossMinor * SETTLEMENT_FEE_BPS leaves the doubles' exact range for amounts a collection can hold.
+      const feeMinor = Number((BigInt(grossMinor) * BigInt(SETTLEMENT_FEE_BPS) + 9_999n) / 10_000n);
+      return { rate, rateMinorPerUsdt, feeMinor };
     },
     planSettlement(grossMinor): SettlementPlan {
       const tail = grossMinor % 100;
