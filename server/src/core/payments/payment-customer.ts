@@ -6,7 +6,7 @@ import { CUSTOMER_LIMITS, type PaymentCustomerDetails } from '../../../../protoc
 import type { JsonObject } from '../../../../protocol/api/payments';
 import type { CustomerRecord } from '../../storage/customers/records';
 import type { InsertResult, Scope } from '../../kernel/store-types';
-import type { PaymentRecord } from '../../storage/payments/records';
+import type { PaymentPatch, PaymentRecord } from '../../storage/payments/records';
 import type { Stores } from '../../storage/stores';
 import { toPaymentCustomerDetails } from '../customers/customer-view';
 import type { CoreDeps } from '../shared/deps';
@@ -91,6 +91,28 @@ export async function insertPaymentWithCustomer(
     const inserted = await tx.payments.insertPayment(payment);
     if (inserted === 'inserted') await ensureCustomer(tx, payment, customerId, details, payment.createdAt);
     return inserted;
+  });
+}
+
+/**
+ * Applies an update's patch to a payment still in one of `expectedStatuses` and, when the patch names a customer, in
+ * the same transaction creates that customer if there is none yet (a deleted customer's id: ERR_4020, nothing
+ * changes), as the create does. Returns the updated payment, or undefined when its status moved meanwhile.
+ */
+export async function updatePaymentWithCustomer(
+  deps: CoreDeps,
+  scope: Scope,
+  paymentId: string,
+  expectedStatuses: readonly PaymentRecord['status'][],
+  patch: PaymentPatch,
+  customer: JsonObject | undefined,
+): Promise<PaymentRecord | undefined> {
+  const customerId = patch.customerId;
+  if (customerId == null) return deps.store.payments.updatePaymentIfStatus(scope, paymentId, expectedStatuses, patch);
+  const details = readCustomerDetails(customerId, customer);
+  return deps.store.transaction(async (tx) => {
+    await ensureCustomer(tx, scope, customerId, details, patch.updatedAt);
+    return tx.payments.updatePaymentIfStatus(scope, paymentId, expectedStatuses, patch);
   });
 }
 

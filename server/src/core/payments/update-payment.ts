@@ -10,6 +10,7 @@ import type { CoreDeps } from '../shared/deps';
 import { findPaymentOrThrow } from './find-payment';
 import { ApiError } from '../shared/errors';
 import { resolvePaymentMethod } from './payment-method';
+import { updatePaymentWithCustomer } from './payment-customer';
 
 /** Statuses in which a payment may be updated (api-conventions §6; Hyperswitch payment_update.rs). */
 export const UPDATABLE_STATUSES: readonly PaymentStatus[] = ['requires_payment_method', 'requires_confirmation'];
@@ -110,7 +111,8 @@ export async function updatePayment(
           body.payment_method_type !== undefined ? { paymentMethodType: body.payment_method_type } : {},
         )),
   };
-  const updated = await deps.store.payments.updatePaymentIfStatus(auth, paymentId, [payment.status], patch);
+  // A customer_id naming no customer creates it in the same transaction, a deleted one's is ERR_4020, as at create.
+  const updated = await updatePaymentWithCustomer(deps, auth, paymentId, [payment.status], patch, body.customer);
   if (updated === undefined) {
     const current = await deps.store.payments.findPayment(auth, paymentId);
     throw new ApiError('ERR_4003', `You cannot update this payment because it has status ${current?.status ?? payment.status}.`);

@@ -279,6 +279,21 @@ forEachEngine('Customers API', (engine) => {
       await expectError(await request('GET', `/payments/${paymentId}`), 'ERR_4001');
     });
 
+    test('a payment update names a customer as the create does: a new id creates it, a deleted one is ERR_4020 and nothing changes', async () => {
+      const payment = await ok<{ payment_id: string }>(await request('POST', '/payments', { body: { amount: 100, currency: 'INR' } }));
+      const fresh = uniqueId('cus_by_update');
+      await ok(await request('POST', `/payments/${payment.payment_id}`, { body: { customer_id: fresh, customer: { name: 'Named by update' } } }));
+      expect(await ok<CustomerResponse>(await request('GET', `/customers/${fresh}`))).toMatchObject({ customer_id: fresh, name: 'Named by update' });
+      const deleted = uniqueId('cus_deleted_then_named');
+      await createCustomer({ customer_id: deleted });
+      await ok(await request('DELETE', `/customers/${deleted}`));
+      await expectError(await request('POST', `/payments/${payment.payment_id}`, { body: { customer_id: deleted, description: 'not applied' } }), 'ERR_4020', 'customer_id');
+      expect(await ok<{ customer_id: string | null; description: string | null }>(await request('GET', `/payments/${payment.payment_id}`))).toMatchObject({
+        customer_id: fresh,
+        description: null,
+      });
+    });
+
     test('delete an unknown customer: ERR_4006; with a publishable key: ERR_1003', async () => {
       await expectError(await request('DELETE', '/customers/cus_nobody'), 'ERR_4006');
       const customer = await createCustomer();
