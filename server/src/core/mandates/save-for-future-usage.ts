@@ -102,11 +102,17 @@ export function sealInstrument(deps: CoreDeps, payment: PaymentRecord, plan: Sav
 /**
  * In the transaction that records the successful outcome: inserts the saved method, the mandate with its
  * mandate_active event, makes the method the customer's default when there is none, and links both to the payment.
- * Returns the payment as updated.
+ * Nothing is saved for a customer deleted meanwhile (the payment itself stands). Returns the payment as updated.
  */
 export async function saveForFutureUsage(deps: CoreDeps, tx: Stores, sealed: SealedInstrument, payment: PaymentRecord, now: Date): Promise<PaymentRecord> {
   const customerId = payment.customerId;
   if (customerId === null) return payment;
+  // The customer's row, held for this transaction by a write that matches a live customer only (its updated_at is
+  // written back unchanged): a delete that committed first leaves no one to save for, and one that comes later waits
+  // for this transaction, then deletes what it saved (delete-customer.ts).
+  const found = await tx.customers.findCustomer(payment, customerId);
+  const customer = found === undefined || found.deletedAt !== null ? undefined : await tx.customers.updateCustomer(payment, customerId, { updatedAt: found.updatedAt });
+  if (customer === undefined) return payment;
   const { paymentMethodId, card, cardCiphertext } = sealed;
   const method: StoredPaymentMethodRecord = {
     accountId: payment.accountId,
@@ -156,8 +162,7 @@ export async function saveForFutureUsage(deps: CoreDeps, tx: Stores, sealed: Sea
     mandateId = mandate.mandateId;
   }
 
-  const customer = await tx.customers.findCustomer(payment, customerId);
-  if (customer !== undefined && customer.deletedAt === null && customer.defaultPaymentMethodId === null) {
+  if (customer.defaultPaymentMethodId === null) {
     await tx.customers.updateCustomer(payment, customerId, { defaultPaymentMethodId: paymentMethodId, updatedAt: now });
   }
   const linked = await tx.payments.updatePaymentIfStatus(payment, payment.paymentId, [payment.status], { paymentMethodId, mandateId, updatedAt: now });

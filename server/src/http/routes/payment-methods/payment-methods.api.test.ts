@@ -449,5 +449,18 @@ forEachEngine('Stored payment methods and mandates API', (engine) => {
       expect((await ok<MandateResponse>(await call(r, 'GET', `/mandates/${saved.mandate_id}`))).status).toBe('revoked');
       expect(await eventTypesOf(r, saved.mandate_id!)).toEqual(['mandate_active', 'mandate_revoked']);
     });
+
+    test('a payment that asks to save for a customer deleted before its confirm succeeds and saves nothing: no method, no mandate to charge', async () => {
+      const customerId = await newCustomer(r);
+      const created = await ok<PaymentResponse>(
+        await call(r, 'POST', '/payments', { body: { amount: 1_000, currency: 'INR', customer_id: customerId, setup_future_usage: 'off_session', payment_method_data: UPI('success@upi') } }),
+      );
+      await ok(await call(r, 'DELETE', `/customers/${customerId}`));
+      const confirmed = await ok<PaymentResponse>(await call(r, 'POST', `/payments/${created.payment_id}/confirm`, { body: {} }));
+      expect(confirmed).toMatchObject({ status: 'succeeded', mandate_id: null, payment_method_id: null });
+      const saved = await r.db.selectFrom('stored_payment_methods').select('payment_method_id').where('customer_id', '=', customerId).execute();
+      const mandates = await r.db.selectFrom('mandates').select('mandate_id').where('customer_id', '=', customerId).where('status', '=', 'active').execute();
+      expect({ saved, mandates }).toEqual({ saved: [], mandates: [] });
+    });
   });
 });
