@@ -30,6 +30,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ RAIL_DEMO: 'maybe' })).toThrow(/RAIL_DEMO/);
   });
 
+  test('RAIL_WEBHOOK_URL is an http(s) URL; a value without a scheme, or of another scheme, stops the start', () => {
+    expect(loadConfig({ RAIL_WEBHOOK_URL: 'http://127.0.0.1:8000/hook' }).webhookUrl).toBe('http://127.0.0.1:8000/hook');
+    for (const value of ['localhost:8000/hook', 'data:,x', 'ftp://example.com/hook']) {
+      expect(() => loadConfig({ RAIL_WEBHOOK_URL: value }), value).toThrow(/RAIL_WEBHOOK_URL/);
+    }
+  });
+
   test('PostgreSQL prepared statements: on by default, off for a pooler that cannot keep them (docs/operations.md)', () => {
     expect(loadConfig({}).pgPreparedStatements).toBe(true);
     expect(loadConfig({ RAIL_PG_PREPARED_STATEMENTS: 'off' }).pgPreparedStatements).toBe(false);

@@ -46,7 +46,9 @@ const EnvSchema = z.object({
       .regex(/^[A-Z2-7]{16,}=*$/, 'RAIL_OPERATOR_TOTP_SECRET must be base32 (A-Z, 2-7), at least 16 characters')
       .optional(),
   ),
-  RAIL_WEBHOOK_URL: optionalString.pipe(z.url().optional()),
+  // http(s) only, as the API's endpoints: `localhost:8000/hook` parses as a URL of scheme `localhost:`, and fetch answers
+  // a `data:` URL itself, so such a value would fail every delivery for a day, or mark events delivered that went nowhere.
+  RAIL_WEBHOOK_URL: optionalString.pipe(z.url({ protocol: /^https?$/, error: 'RAIL_WEBHOOK_URL must be an http:// or https:// URL' }).optional()),
   RAIL_WEBHOOK_SECRET: optionalString.pipe(
     z
       .string()

@@ -96,6 +96,11 @@ export interface DeliveryResult {
   recorded: boolean;
 }
 
+/** The headers of a delivery, a real event's or an endpoint's test event: JSON, Rail's user agent and the signatures. */
+export function deliveryHeaders(secrets: Parameters<typeof webhookHeaders>[0], eventId: string, timestamp: number, body: string): Record<string, string> {
+  return { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...webhookHeaders(secrets, eventId, timestamp, body) };
+}
+
 /** Makes one attempt of an event the caller has claimed with `leaseId`, records it and releases the lease. */
 export async function deliverClaimedEvent(
   deps: DeliveryDeps,
@@ -107,11 +112,7 @@ export async function deliverClaimedEvent(
 ): Promise<DeliveryResult> {
   const attemptedAt = deps.clock.now();
   const timestamp = Math.floor(attemptedAt.getTime() / 1000);
-  const headers = {
-    'content-type': 'application/json',
-    'user-agent': USER_AGENT,
-    ...webhookHeaders(endpoint.secrets, event.eventId, timestamp, event.body),
-  };
+  const headers = deliveryHeaders(endpoint.secrets, event.eventId, timestamp, event.body);
   let statusCode: number | null = null;
   let responseBody: string | null = null;
   let error: string | null = null;

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { usableEndpoint, type WebhookDeliveryConfig } from '../../webhooks/delivery';
+import { deliveryHeaders, usableEndpoint, type WebhookDeliveryConfig } from '../../webhooks/delivery';
 import { describeSendError } from '../../webhooks/sender';
-import { webhookHeaders } from '../../webhooks/signing';
 import type { OperatorContext } from '../sessions/operator-context';
 import type { CoreDeps } from '../shared/deps';
 import { findWebhookEndpointOrThrow } from './find-webhook-endpoint';
@@ -24,7 +23,7 @@ export async function sendTestEvent(deps: CoreDeps, config: WebhookDeliveryConfi
     mode: endpoint.mode,
     content: { type: 'webhook_endpoint', object: { endpoint_id: endpoint.endpointId, url: endpoint.url } },
   });
-  const headers = { 'content-type': 'application/json', ...webhookHeaders(signing.secrets, eventId, Math.floor(now.getTime() / 1000), body) };
+  const headers = deliveryHeaders(signing.secrets, eventId, Math.floor(now.getTime() / 1000), body);
   const started = Date.now();
   try {
     const response = await config.sender.send({ url: endpoint.url, headers, body, timeoutMs: config.timeoutMs });

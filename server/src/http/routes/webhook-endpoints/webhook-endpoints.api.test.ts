@@ -15,6 +15,7 @@ import { createHarness, type Harness } from '../../../test-support/harness';
 import { defaultWebhookDeliveryConfig } from '../../../webhooks/delivery';
 import { WebhookDispatcher } from '../../../webhooks/dispatcher';
 import { signHyperswitch512, signStandardWebhook } from '../../../webhooks/signing';
+import { USER_AGENT } from '../../../webhooks/delivery';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -141,6 +142,9 @@ forEachEngine('webhook endpoints managed by operators', (engine: Engine) => {
     const testDelivery = receiver.received.at(-1)!;
     expect(JSON.parse(testDelivery.body)).toMatchObject({ event_type: 'webhook_endpoint.test', mode: 'test', account_id: h.boot.account.accountId });
     expect(signaturesOf(testDelivery)).toEqual([expectedSignature(current, testDelivery)]);
+    // The headers of a real delivery, the user agent included (docs/webhooks.md).
+    expect(testDelivery.headers['user-agent']).toBe(USER_AGENT);
+    expect(receiver.received.at(-2)!.headers['user-agent']).toBe(USER_AGENT);
     receiver.status.code = 500;
     expect(await expectOk(await apiRequest(h, 'POST', `/v1/webhook-endpoints/${created.endpoint_id}/test`, session))).toMatchObject({ delivered: false, status_code: 500 });
     receiver.status.code = 200;
