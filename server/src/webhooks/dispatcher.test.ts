@@ -333,6 +333,33 @@ forEachEngine('Webhook dispatcher', (engine) => {
       })).toBe(false);
     });
 
+    test('polling goes on while attempts are in flight: events behind ones whose endpoint hangs are delivered meanwhile', async () => {
+      const s = await setup();
+      const hanging: (() => void)[] = [];
+      const slow = new Set<string>();
+      const receiver = new FakeReceiver(s.clock, (request) =>
+        slow.has(request.headers['webhook-id'] ?? '')
+          ? new Promise<WebhookResponse>((resolve) => hanging.push(() => resolve({ status: 200, body: '' })))
+          : { status: 200, body: '' },
+      );
+      for (let i = 0; i < 4; i += 1) slow.add(await insertEvent(s, `pay_slow_${i}`));
+      s.clock.advance(1);
+      const behind = await insertEvent(s, 'pay_behind');
+      const dispatcher = new WebhookDispatcher(s, config(receiver), { pollIntervalMs: 5, batchSize: 2, maxInFlight: 10 });
+      dispatcher.start();
+      try {
+        for (let waited = 0; receiver.for(behind).length === 0 && waited < 3_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+        expect(receiver.for(behind)).toHaveLength(1);
+        // The four slow attempts are still waiting for their endpoint.
+        expect(hanging).toHaveLength(4);
+      } finally {
+        for (const release of hanging) release();
+        await dispatcher.stop();
+      }
+      expect((await find(s, behind)).deliveryStatus).toBe('delivered');
+      for (const eventId of slow) expect((await find(s, eventId)).deliveryStatus).toBe('delivered');
+    });
+
     test('two dispatchers on one database never deliver the same event at once, and each event once', async () => {
       const s = await setup();
       const eventIds = new Set<string>();

@@ -1,6 +1,6 @@
 /**
  * The webhook dispatcher: a loop in the server process that claims due deliveries from the store, attempts them
- * (concurrently within a batch) and schedules retries. All its state is in the database, so a restart (or another
+ * (concurrently, and without waiting for one poll's attempts before the next poll) and schedules retries. All its state is in the database, so a restart (or another
  * instance on the same PostgreSQL database) continues where it stopped; an attempt interrupted by a crash is
  * retried once its lease expires (at-least-once delivery, same event_id).
  */
@@ -15,6 +15,8 @@ export interface DispatcherOptions {
   pollIntervalMs?: number;
   /** Events claimed per poll. */
   batchSize?: number;
+  /** Attempts in flight at most while polling (start()): the next poll claims only up to this. */
+  maxInFlight?: number;
   logger?: Logger;
   /** Lease ids (tests inject deterministic ones). */
   newLeaseId?: () => string;
@@ -22,12 +24,20 @@ export interface DispatcherOptions {
 
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
 export const DEFAULT_BATCH_SIZE = 20;
+/**
+ * Polling goes on while attempts are in flight, up to this many: an endpoint that does not answer holds its own
+ * attempts until the timeout (10 s), not every other endpoint's behind it.
+ */
+export const DEFAULT_MAX_IN_FLIGHT = 200;
 
 export class WebhookDispatcher {
   readonly #deps: DeliveryDeps;
   readonly #config: WebhookDeliveryConfig;
   readonly #pollIntervalMs: number;
   readonly #batchSize: number;
+  readonly #maxInFlight: number;
+  /** Attempts started by the polling loop and not finished yet. */
+  readonly #inFlight = new Set<Promise<void>>();
   readonly #logger: Logger | undefined;
   readonly #newLeaseId: () => string;
   #timer: NodeJS.Timeout | undefined;
@@ -40,21 +50,29 @@ export class WebhookDispatcher {
     this.#config = config;
     this.#pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
     this.#batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+    this.#maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
     this.#logger = options.logger;
     this.#newLeaseId = options.newLeaseId ?? randomUUID;
   }
 
   /**
-   * Takes the events due now (up to one batch): those of an account and mode without a usable endpoint are marked
-   * no_endpoint together, in one conditional update and without a claim; the others are claimed and attempted once
-   * each, concurrently. Returns how many were marked or claimed. Tests drive the dispatcher with this and an
-   * injected clock instead of start().
+   * Takes the events due now (up to one batch) and waits for their attempts: those of an account and mode without a
+   * usable endpoint are marked no_endpoint together, in one conditional update and without a claim; the others are
+   * claimed and attempted once each, concurrently. Returns how many were marked or claimed. Tests drive the
+   * dispatcher with this and an injected clock instead of start().
    */
   async runOnce(): Promise<number> {
+    const { handled, attempts } = await this.#claimAndStart(this.#batchSize);
+    await Promise.all(attempts);
+    return handled;
+  }
+
+  /** Marks or claims up to `limit` due events and starts the attempts of those claimed, without waiting for them. */
+  async #claimAndStart(limit: number): Promise<{ handled: number; attempts: Promise<void>[] }> {
     const { store, clock } = this.#deps;
     const now = clock.now();
-    const due = await store.webhooks.listDueEvents(now, this.#batchSize);
-    if (due.length === 0) return 0;
+    const due = await store.webhooks.listDueEvents(now, limit);
+    if (due.length === 0) return { handled: 0, attempts: [] };
     // One look-up per account and mode of the batch.
     const endpoints = new Map<string, Promise<DeliveryEndpoint | undefined>>();
     const endpointOf = (event: Scope) => {
@@ -90,21 +108,19 @@ export class WebhookDispatcher {
     const leaseId = this.#newLeaseId();
     const claimed = await store.webhooks.claimEvents([...deliverable.keys()], now, new Date(now.getTime() + this.#config.leaseMs), leaseId);
     handled += claimed.length;
-    await Promise.all(
-      claimed.map(async (event) => {
-        try {
-          const { attempt, recorded } = await deliverClaimedEvent(this.#deps, this.#config, event, deliverable.get(event.eventId)!, 'scheduled', leaseId);
-          this.#logger?.info(
-            { event_id: event.eventId, attempt: attempt.attemptNumber, status_code: attempt.statusCode, error: attempt.error, recorded },
-            'webhook attempt',
-          );
-        } catch (error) {
-          // The lease expires and the event is claimed again later.
-          this.#logger?.error({ err: error, event_id: event.eventId }, 'webhook delivery failed unexpectedly');
-        }
-      }),
-    );
-    return handled;
+    const attempts = claimed.map(async (event) => {
+      try {
+        const { attempt, recorded } = await deliverClaimedEvent(this.#deps, this.#config, event, deliverable.get(event.eventId)!, 'scheduled', leaseId);
+        this.#logger?.info(
+          { event_id: event.eventId, attempt: attempt.attemptNumber, status_code: attempt.statusCode, error: attempt.error, recorded },
+          'webhook attempt',
+        );
+      } catch (error) {
+        // The lease expires and the event is claimed again later.
+        this.#logger?.error({ err: error, event_id: event.eventId }, 'webhook delivery failed unexpectedly');
+      }
+    });
+    return { handled, attempts };
   }
 
   /** Runs until nothing is due at the clock's current time (tests). */
@@ -128,7 +144,7 @@ export class WebhookDispatcher {
     if (this.#stopping) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      const run = this.runOnce().then(
+      const run = this.#poll().then(
         (count) => count,
         (error: unknown) => {
           this.#logger?.error({ err: error }, 'webhook dispatcher poll failed');
@@ -143,11 +159,33 @@ export class WebhookDispatcher {
     }, delayMs);
   }
 
+  /** How many more attempts the polling loop may start now. */
+  #room(): number {
+    return Math.max(0, this.#maxInFlight - this.#inFlight.size);
+  }
+
+  /**
+   * One poll of the loop: claims up to a batch (fewer when the attempts in flight are near maxInFlight) and leaves
+   * their attempts running, so that the next poll does not wait for an endpoint that is slow to answer. A claimed
+   * event's lease keeps it from being claimed again meanwhile.
+   */
+  async #poll(): Promise<number> {
+    const limit = Math.min(this.#batchSize, this.#room());
+    if (limit === 0) return 0;
+    const { handled, attempts } = await this.#claimAndStart(limit);
+    for (const attempt of attempts) {
+      this.#inFlight.add(attempt);
+      void attempt.finally(() => this.#inFlight.delete(attempt));
+    }
+    return handled;
+  }
+
   /** Stops polling and waits for the attempts in flight (each bounded by the timeout). */
   async stop(): Promise<void> {
     this.#stopping = true;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
     await this.#running;
+    await Promise.all(this.#inFlight);
   }
 }
