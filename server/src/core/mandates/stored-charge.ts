@@ -13,6 +13,8 @@ import type { CardDetails } from '../../vault/card-details';
 import { recurringOn } from '../payment-methods/recurring-capability';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
+import type { Scope } from '../../kernel/store-types';
+import type { Stores } from '../../storage/stores';
 
 /** The request fields that ask for a charge with a saved instrument. */
 export interface StoredChargeFields {
@@ -34,6 +36,18 @@ export interface StoredCharge {
 
 function noUsableMandate(fieldName: string, why: string): ApiError {
   return new ApiError('ERR_4088', `Off-session charge without a usable mandate: ${why}`, { fieldName });
+}
+
+/**
+ * In the transaction that claims a payment charged under a mandate: holds the mandate's row by a write that matches
+ * an active mandate only (active to active), so that a revocation that committed after resolveStoredCharge read it
+ * refuses the charge (ERR_4088, nothing claimed), and one that comes later waits for the claim. A revocation
+ * acknowledged to its caller is never followed by a charge under the mandate.
+ */
+export async function holdActiveMandate(tx: Stores, scope: Scope, mandateId: string, now: Date): Promise<void> {
+  if ((await tx.mandates.updateMandateStatusIf(scope, mandateId, ['active'], 'active', now)) === undefined) {
+    throw noUsableMandate('mandate_id', 'the mandate was revoked.');
+  }
 }
 
 /** What a saved method charges with: the card from the vault, or the UPI VPA; undefined when it holds neither. */

@@ -11,7 +11,7 @@ import { consumePspToken } from './consume-psp-token';
 import type { Stores } from '../../storage/stores';
 import type { ClaimedPayment } from '../../storage/payments/store';
 import { recurringAfterOutcome } from '../mandates/save-for-future-usage';
-import { resolveStoredCharge } from '../mandates/stored-charge';
+import { holdActiveMandate, resolveStoredCharge } from '../mandates/stored-charge';
 import { applyRailOutcome } from './payment-outcome';
 import { callRailAfterWrite, mayCallBeforeDurable } from '../shared/rail-call';
 import { chooseRail, resolvePaymentMethod } from './payment-method';
@@ -164,11 +164,19 @@ export async function executeConfirm(
   // Either resolves once committed, before it is durable (`durable`); on PostgreSQL the one statement is durable when it
   // resolves, unless the rail may hear of it before (flushLater).
   const flushLater = mayCallBeforeDurable(rail.adapter);
+  const mandateId = savedInstrument?.mandateId ?? null;
   const claim =
-    pspToken === undefined
+    pspToken === undefined && mandateId === null
       ? await claimAndOpenAttempt(deps.store, auth, payment, patch, now, savedInstrument?.card, flushLater)
       : await deps.store
           .transactionDurableLater(async (tx) => {
+            // A charge under a mandate claims only while the mandate is still active (stored-charge.ts holdActiveMandate).
+            if (mandateId !== null) await holdActiveMandate(tx, auth, mandateId, now);
+            if (pspToken === undefined) {
+              const claimed = await claimAndOpenAttempt(tx, auth, payment, patch, now, savedInstrument?.card);
+              if (claimed === undefined) throw new ClaimLost();
+              return claimed;
+            }
             const consumed = await consumePspToken(deps, tx, auth, payment.paymentId, pspToken, now);
             const claimed = await claimAndOpenAttempt(tx, auth, payment, { ...patch, paymentMethodData: cardInPlaceOfToken(data, consumed.summary) }, now, consumed.card);
             if (claimed === undefined) throw new ClaimLost();

@@ -450,6 +450,38 @@ forEachEngine('Stored payment methods and mandates API', (engine) => {
       expect(await eventTypesOf(r, saved.mandate_id!)).toEqual(['mandate_active', 'mandate_revoked']);
     });
 
+    test('a charge under a mandate revoked after the charge read it and before its claim is refused (ERR_4088), and nothing is charged', async () => {
+      const customerId = await newCustomer(r);
+      const setup = await pay(r, { customer_id: customerId, setup_future_usage: 'off_session', payment_method_data: UPI('success@upi') });
+      const mandateId = setup.mandate_id!;
+      // The revocation commits between the charge's read of the mandate (stored-charge.ts) and its claim.
+      const mandates = r.store.mandates;
+      const findMandate = mandates.findMandate.bind(mandates);
+      // A create with confirm: true reads it twice (the create's check, then the confirm's): after the second read.
+      let reads = 0;
+      let revoked = false;
+      mandates.findMandate = async (scope, id) => {
+        const found = await findMandate(scope, id);
+        if (id === mandateId && !revoked && (reads += 1) === 2) {
+          revoked = true; // the revocation reads the mandate too
+          await ok(await call(r, 'POST', `/mandates/revoke/${mandateId}`, { body: {} }));
+        }
+        return found;
+      };
+      try {
+        await expectApiError(
+          await call(r, 'POST', '/payments', { body: { amount: 500, currency: 'INR', confirm: true, customer_id: customerId, off_session: true, mandate_id: mandateId } }),
+          'ERR_4088',
+          'mandate_id',
+        );
+      } finally {
+        mandates.findMandate = findMandate;
+      }
+      expect(revoked).toBe(true);
+      const charged = await r.db.selectFrom('payments').select('payment_id').where('mandate_id', '=', mandateId).where('status', '=', 'succeeded').execute();
+      expect(charged.map((row) => row.payment_id)).toEqual([setup.payment_id]);
+    });
+
     test('a payment that asks to save for a customer deleted before its confirm succeeds and saves nothing: no method, no mandate to charge', async () => {
       const customerId = await newCustomer(r);
       const created = await ok<PaymentResponse>(
