@@ -1,8 +1,9 @@
 /**
  * The webhook dispatcher: a loop in the server process that claims due deliveries from the store, attempts them
- * (concurrently, and without waiting for one poll's attempts before the next poll) and schedules retries. All its state is in the database, so a restart (or another
- * instance on the same PostgreSQL database) continues where it stopped; an attempt interrupted by a crash is
- * retried once its lease expires (at-least-once delivery, same event_id).
+ * (concurrently, and without waiting for one poll's attempts before the next poll) and schedules retries. All its
+ * state is in the database, so a restart (or another instance on the same PostgreSQL database) continues where it
+ * stopped; an attempt interrupted by a crash is retried once its lease expires (at-least-once delivery, same
+ * event_id).
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger';
