@@ -91,7 +91,11 @@ export async function resolveStoredCharge(
     if (mandateId !== undefined) {
       const mandate = await deps.store.mandates.findMandate(auth, mandateId);
       if (mandate === undefined || mandate.status !== 'active') throw noUsableMandate(field, 'no active mandate has this id.');
-      if (payment.customerId !== null && payment.customerId !== mandate.customerId) throw noUsableMandate(field, 'the mandate belongs to another customer.');
+      // As Hyperswitch asks of a recurring charge: the payment names the customer, who must be the mandate's.
+      if (payment.customerId === null) {
+        throw new ApiError('ERR_2001', 'customer_id is required to charge a mandate: the customer the mandate belongs to.', { fieldName: 'customer_id' });
+      }
+      if (payment.customerId !== mandate.customerId) throw noUsableMandate(field, 'the mandate belongs to another customer.');
       methodId = mandate.paymentMethodId;
     } else if (details?.type === 'payment_method_id' && typeof details.data === 'string') {
       methodId = details.data;

@@ -450,6 +450,21 @@ forEachEngine('Stored payment methods and mandates API', (engine) => {
       expect(await eventTypesOf(r, saved.mandate_id!)).toEqual(['mandate_active', 'mandate_revoked']);
     });
 
+    test('a charge under a mandate names the mandate\'s customer: without customer_id ERR_2001, and nothing is stored', async () => {
+      const customerId = await newCustomer(r);
+      const setup = await pay(r, { customer_id: customerId, setup_future_usage: 'off_session', payment_method_data: UPI('success@upi') });
+      const paymentId = `pay_no_customer_${engine}`;
+      await expectApiError(
+        await call(r, 'POST', '/payments', { body: { payment_id: paymentId, amount: 500, currency: 'INR', confirm: true, off_session: true, mandate_id: setup.mandate_id } }),
+        'ERR_2001',
+        'customer_id',
+      );
+      await expectApiError(await call(r, 'GET', `/payments/${paymentId}`), 'ERR_4001');
+      const created = await ok<PaymentResponse>(await call(r, 'POST', '/payments', { body: { amount: 500, currency: 'INR' } }));
+      await expectApiError(await call(r, 'POST', `/payments/${created.payment_id}/confirm`, { body: { off_session: true, mandate_id: setup.mandate_id } }), 'ERR_2001', 'customer_id');
+      expect((await ok<PaymentResponse>(await call(r, 'GET', `/payments/${created.payment_id}`))).status).toBe('requires_payment_method');
+    });
+
     test('a charge under a mandate revoked after the charge read it and before its claim is refused (ERR_4088), and nothing is charged', async () => {
       const customerId = await newCustomer(r);
       const setup = await pay(r, { customer_id: customerId, setup_future_usage: 'off_session', payment_method_data: UPI('success@upi') });
