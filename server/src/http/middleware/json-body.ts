@@ -1,7 +1,9 @@
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { ApiError } from '../../core/shared/errors';
-import { containsRawCardNumber, redactCardNumbers } from '../../core/vault/card-number-guard';
+import { containsRawCardNumber } from '../../core/vault/card-number-guard';
 import type { AppEnv } from '../env';
+import { fieldPath } from '../error-handler';
 import { requestBodyJson } from '../request-body';
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
@@ -56,15 +58,26 @@ export const rejectNulInUrl = createMiddleware<AppEnv>(async (c, next) => {
  * `{}` (clients confirm with an empty body). The parsed value is handed to the zod validator through Hono's
  * body cache. Bodies with another content type are left to the validator (ERR_2008).
  */
+/**
+ * The request's JSON body as an object (an empty body is `{}`), parsed once per request (the Idempotency-Key
+ * fingerprint may have parsed it already); malformed JSON or a non-object is ERR_2005. Undefined for a body of another
+ * content type.
+ */
+async function jsonObjectBody(c: Context<AppEnv>): Promise<{ value: object; empty: boolean } | undefined> {
+  if (!isJsonContentType(c.req.header('content-type'))) return undefined;
+  const body = await requestBodyJson(c);
+  if (body.kind === 'invalid') throw new ApiError('ERR_2005', 'The request body is not valid JSON.');
+  const value = body.kind === 'value' ? body.value : {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ApiError('ERR_2005', 'The request body must be a JSON object.');
+  }
+  return { value, empty: body.kind === 'empty' };
+}
+
 export const parseJsonBody = createMiddleware<AppEnv>(async (c, next) => {
-  if (isJsonContentType(c.req.header('content-type'))) {
-    // Parsed once per request: the Idempotency-Key fingerprint may have parsed it already.
-    const body = await requestBodyJson(c);
-    if (body.kind === 'invalid') throw new ApiError('ERR_2005', 'The request body is not valid JSON.');
-    const value = body.kind === 'value' ? body.value : {};
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw new ApiError('ERR_2005', 'The request body must be a JSON object.');
-    }
+  const body = await jsonObjectBody(c);
+  if (body !== undefined) {
+    const { value } = body;
     const found = inspectBody(value);
     if (found.tooDeep !== undefined) {
       throw new ApiError('ERR_2003', `JSON values may nest at most ${JSON_MAX_DEPTH} levels deep.`, { fieldName: found.tooDeep || 'body' });
@@ -78,7 +91,7 @@ export const parseJsonBody = createMiddleware<AppEnv>(async (c, next) => {
     // call, not the json cache: it answers this value instead (an empty body is `{}` there too). Its readers only
     // read it. The text of an empty body reads as `{}` too, as it did when c.req.json() parsed it.
     c.req.json = (() => parsed) as typeof c.req.json;
-    if (body.kind === 'empty') (c.req.bodyCache as { text?: unknown }).text = Promise.resolve('{}');
+    if (body.empty) (c.req.bodyCache as { text?: unknown }).text = Promise.resolve('{}');
   }
   await next();
 });
@@ -108,19 +121,10 @@ export const rejectRawCardNumbers = createMiddleware<AppEnv>(async (c, next) => 
  * ERR_2005. A body of another content type is nothing these routes read, and is ignored as GET and DELETE ignore one.
  */
 export const refuseBodyFields = createMiddleware<AppEnv>(async (c, next) => {
-  if (isJsonContentType(c.req.header('content-type'))) {
-    const body = await requestBodyJson(c);
-    if (body.kind === 'invalid') throw new ApiError('ERR_2005', 'The request body is not valid JSON.');
-    if (body.kind === 'value') {
-      if (typeof body.value !== 'object' || body.value === null || Array.isArray(body.value)) {
-        throw new ApiError('ERR_2005', 'The request body must be a JSON object.');
-      }
-      const first = Object.keys(body.value)[0];
-      if (first !== undefined) {
-        const field = redactCardNumbers(first);
-        throw new ApiError('ERR_2004', `Unknown body field: ${field}. This operation takes no body.`, { fieldName: field });
-      }
-    }
+  const first = Object.keys((await jsonObjectBody(c))?.value ?? {})[0];
+  if (first !== undefined) {
+    const field = fieldPath([first]);
+    throw new ApiError('ERR_2004', `Unknown body field: ${field}. This operation takes no body.`, { fieldName: field });
   }
   await next();
 });
