@@ -172,13 +172,10 @@ export async function executeConfirm(
           .transactionDurableLater(async (tx) => {
             // A charge under a mandate claims only while the mandate is still active (stored-charge.ts holdActiveMandate).
             if (mandateId !== null) await holdActiveMandate(tx, auth, mandateId, now);
-            if (pspToken === undefined) {
-              const claimed = await claimAndOpenAttempt(tx, auth, payment, patch, now, savedInstrument?.card);
-              if (claimed === undefined) throw new ClaimLost();
-              return claimed;
-            }
-            const consumed = await consumePspToken(deps, tx, auth, payment.paymentId, pspToken, now);
-            const claimed = await claimAndOpenAttempt(tx, auth, payment, { ...patch, paymentMethodData: cardInPlaceOfToken(data, consumed.summary) }, now, consumed.card);
+            const consumed = pspToken === undefined ? undefined : await consumePspToken(deps, tx, auth, payment.paymentId, pspToken, now);
+            const claimed = consumed === undefined
+              ? await claimAndOpenAttempt(tx, auth, payment, patch, now, savedInstrument?.card)
+              : await claimAndOpenAttempt(tx, auth, payment, { ...patch, paymentMethodData: cardInPlaceOfToken(data, consumed.summary) }, now, consumed.card);
             if (claimed === undefined) throw new ClaimLost();
             return claimed;
           })
