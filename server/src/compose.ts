@@ -5,6 +5,7 @@
  */
 import { bootstrap, prepareOperator, type BootstrapInput, type BootstrapResult, type BootstrapSecretsFile } from './core/accounts/bootstrap';
 import type { CoreDeps } from './core/shared/deps';
+import { ClientRailSyncs } from './core/payments/client-rail-syncs';
 import type { AccountSettings, RailName } from './kernel/account-settings-types';
 import type { Clock } from './kernel/clock';
 import type { IdGenerator } from './kernel/ids';
@@ -141,6 +142,7 @@ export async function compose(options: CompositionOptions): Promise<Composition>
       recovery: options.recovery ?? DEFAULT_RECOVERY_POLICY,
       operatorSecrets,
       keys: options.keys ?? DEFAULT_KEY_POLICY,
+      clientRailSyncs: new ClientRailSyncs(),
     },
   };
 }

@@ -29,7 +29,7 @@ export async function retrievePayment(
   authorizePaymentAccess(auth, found, query.client_secret, deps.clock.now());
   // An open authorization (manual capture) past its expiry expires now, with its event.
   const payment = await expireLapsedAuthorization(deps, found);
-  return query.force_sync === 'true' ? forceSyncWithRail(deps, payment) : syncWithRail(deps, payment);
+  return query.force_sync === 'true' ? forceSyncWithRail(deps, payment, auth) : syncWithRail(deps, payment, auth);
 }
 
 /**
@@ -57,6 +57,21 @@ export async function retrievePaymentResponse(
   return response;
 }
 
+/**
+ * Runs `ask` unless `reader` is a browser's key whose reads of this payment asked its rail within the interval of
+ * client-rail-syncs.ts (or are still asking): then `unasked` is the answer.
+ */
+async function askingAs<Answer>(deps: CoreDeps, reader: AuthContext | undefined, paymentId: string, unasked: Answer, ask: () => Promise<Answer>): Promise<Answer> {
+  if (reader === undefined || reader.keyKind === 'secret' || deps.clientRailSyncs === undefined) return ask();
+  const granted = deps.clientRailSyncs.tryAsk(paymentId, deps.clock.now().getTime());
+  if (granted === undefined) return unasked;
+  try {
+    return await ask();
+  } finally {
+    granted.done();
+  }
+}
+
 /** What the payment's rail says now, or undefined when no rail took it (or its adapter is not wired). */
 async function askRail(deps: CoreDeps, payment: PaymentRecord): Promise<RailOutcome | undefined> {
   if (payment.rail === null || payment.railReference === null) return undefined;
@@ -75,11 +90,13 @@ async function askRail(deps: CoreDeps, payment: PaymentRecord): Promise<RailOutc
  * force_sync=true: asks the rail about any payment it took, whatever its status. The answer is applied only where
  * the transition table has a row for it (a waiting payment resolving); otherwise the payment is unchanged. A
  * payment whose confirm got no answer (processing, requires_merchant_action) is asked about under its attempt id,
- * as the recovery job would.
+ * as the recovery job would. `reader`: who reads it, when a browser's key may be held back (client-rail-syncs.ts).
  */
-export async function forceSyncWithRail(deps: CoreDeps, payment: PaymentRecord): Promise<PaymentRecord> {
-  if ((UNSETTLED_PAYMENT_STATUSES as readonly string[]).includes(payment.status)) return recoverUnsettledPayment(deps, payment);
-  const outcome = await askRail(deps, payment);
+export async function forceSyncWithRail(deps: CoreDeps, payment: PaymentRecord, reader?: AuthContext): Promise<PaymentRecord> {
+  if ((UNSETTLED_PAYMENT_STATUSES as readonly string[]).includes(payment.status)) {
+    return askingAs(deps, reader, payment.paymentId, payment, () => recoverUnsettledPayment(deps, payment));
+  }
+  const outcome = await askingAs(deps, reader, payment.paymentId, undefined, () => askRail(deps, payment));
   if (outcome === undefined || outcome.kind === 'pending') return payment;
   const decision = decideTransition(payment.status, 'rail_sync', {
     hasPaymentMethodData: true,
@@ -89,9 +106,12 @@ export async function forceSyncWithRail(deps: CoreDeps, payment: PaymentRecord):
   return decision.allowed ? applyRailOutcome(deps, payment, outcome, 'rail_sync') : payment;
 }
 
-/** Asks the rail about a payment waiting for the customer; any other payment is returned unchanged. */
-export async function syncWithRail(deps: CoreDeps, payment: PaymentRecord): Promise<PaymentRecord> {
+/**
+ * Asks the rail about a payment waiting for the customer; any other payment is returned unchanged. `reader`: who reads
+ * it, when a browser's key may be held back (client-rail-syncs.ts).
+ */
+export async function syncWithRail(deps: CoreDeps, payment: PaymentRecord, reader?: AuthContext): Promise<PaymentRecord> {
   if (payment.status !== 'requires_customer_action') return payment;
-  const outcome = await askRail(deps, payment);
+  const outcome = await askingAs(deps, reader, payment.paymentId, undefined, () => askRail(deps, payment));
   return outcome === undefined ? payment : applyRailOutcome(deps, payment, outcome, 'rail_sync');
 }

@@ -24,7 +24,7 @@ export async function retrievePollStatus(
   if (payment === undefined) return notFound;
   authorizePaymentAccess(auth, payment, clientSecret, deps.clock.now());
   if (payment.status === 'requires_customer_action') {
-    const current = await syncWithRail(deps, payment);
+    const current = await syncWithRail(deps, payment, auth);
     return { poll_id: pollId, status: current.status === 'requires_customer_action' ? 'pending' : 'completed' };
   }
   const attempt = await deps.store.attempts.findAttemptByPollId(auth, pollId);

@@ -6,6 +6,7 @@ import type { IdGenerator } from '../../kernel/ids';
 import type { CardVault } from '../../vault/card-vault';
 import type { OperatorSecretBox } from '../../vault/operator-secret-box';
 import type { FileBlobStore } from '../../storage/files/store';
+import type { ClientRailSyncs } from '../payments/client-rail-syncs';
 
 /** What every core operation may use. Concrete adapters are chosen in main.ts (or a test harness). */
 export interface CoreDeps {
@@ -31,6 +32,8 @@ export interface CoreDeps {
   operatorSecrets?: OperatorSecretBox;
   /** Operator sessions and key rotation; DEFAULT_KEY_POLICY when absent. */
   keys?: KeyPolicy;
+  /** How often browsers' reads ask rails about a payment (one per process); absent, they always ask. */
+  clientRailSyncs?: ClientRailSyncs;
 }
 
 /** Lifetimes and limits of operator sessions and key management (docs/keys.md). */

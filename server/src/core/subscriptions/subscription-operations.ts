@@ -254,7 +254,7 @@ export async function retrieveSubscription(deps: CoreDeps, auth: AuthContext, pr
   if (subscription.status === 'pending') {
     const payment = await lastPaymentOf(deps, subscription);
     if (payment !== undefined) {
-      const synced = await syncWithRail(deps, payment);
+      const synced = await syncWithRail(deps, payment, auth);
       if (paymentOutcome(synced) !== 'waiting') subscription = await settleFirstInvoice(deps, subscription, synced, 'payment_result');
     }
   }

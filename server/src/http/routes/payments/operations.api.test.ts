@@ -458,6 +458,31 @@ forEachEngine('Payment operations API', (engine) => {
       }
     });
 
+    test('a publishable key asks the rail about a payment at most once a second; a secret key every time', async () => {
+      const payment = await confirmed('success@upi');
+      const waiting = await confirmed('pending@upi');
+      const spy = vi.spyOn(h.rails.adapterFor('test', 'upi')!, 'sync');
+      const asClient = (target: { payment_id: string; client_secret?: string | null }, query = '') =>
+        request('GET', `/payments/${target.payment_id}?client_secret=${target.client_secret}${query}`, { key: h.publishableKey });
+      try {
+        for (let i = 0; i < 5; i += 1) expect((await ok(await asClient(payment, '&force_sync=true'))).status).toBe('succeeded');
+        expect(spy).toHaveBeenCalledTimes(1);
+        for (let i = 0; i < 3; i += 1) await ok(await retrieve(payment.payment_id, '?force_sync=true'));
+        expect(spy).toHaveBeenCalledTimes(4);
+        // A waiting payment's reads ask too, and its poll: one ask a second between them.
+        await ok(await asClient(waiting));
+        await ok(await asClient(waiting, '&force_sync=true'));
+        expect((await ok(await request('GET', `/poll/status/poll_${waiting.payment_id}?client_secret=${waiting.client_secret}`, { key: h.publishableKey }))).status).toBe('pending');
+        expect(spy).toHaveBeenCalledTimes(5);
+        h.clock.advance(PENDING_RESOLVE_AFTER_MS);
+        expect((await ok(await asClient(waiting))).status).toBe('succeeded');
+        await ok(await asClient(payment, '&force_sync=true'));
+        expect(spy).toHaveBeenCalledTimes(7);
+      } finally {
+        spy.mockRestore();
+      }
+    });
+
     test('force_sync resolves a waiting payment once the rail has an answer', async () => {
       const payment = await confirmed('pending@upi');
       expect((await ok(await retrieve(payment.payment_id, '?force_sync=true'))).status).toBe('requires_customer_action');

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ErrorCode } from '../../../../../protocol/errors';
 import type { PaymentResponse } from '../../../../../protocol/api/payments';
 import { PENDING_RESOLVE_AFTER_MS } from '../../../rails/simulator/upi-simulator';
+import { CLIENT_RAIL_SYNC_INTERVAL_MS } from '../../../core/payments/client-rail-syncs';
 import type { Engine } from '../../../storage/database';
 import { apiRequest, expectApiError, insertLiveSecretKey, type ApiRequestOptions } from '../../../test-support/api-assertions';
 import { createHarness, type Harness } from '../../../test-support/harness';
@@ -467,9 +468,10 @@ forEachEngine('Payments API', (engine) => {
       });
       const retrieve = async () =>
         (await (await request('GET', `/payments/${payment.payment_id}?client_secret=${payment.client_secret}`, { key: h.publishableKey })).json()) as PaymentResponse;
-      h.clock.advance(PENDING_RESOLVE_AFTER_MS - 1);
+      // A publishable key's reads ask the rail at most once a second (client-rail-syncs.ts).
+      h.clock.advance(PENDING_RESOLVE_AFTER_MS - CLIENT_RAIL_SYNC_INTERVAL_MS);
       expect((await retrieve()).status).toBe('requires_customer_action');
-      h.clock.advance(1);
+      h.clock.advance(CLIENT_RAIL_SYNC_INTERVAL_MS);
       const done = await retrieve();
       expect(done).toMatchObject({ status: 'succeeded', amount_received: 10_000, next_action: null });
       expect((await retrieve()).status).toBe('succeeded');

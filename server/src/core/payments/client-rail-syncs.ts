@@ -1,0 +1,43 @@
+/**
+ * How often a browser's reads may make Rail ask a rail about one payment. Anyone holding a merchant's publishable
+ * key and a payment's client_secret may read it as often as the rate limits allow (600 reads a minute per address,
+ * docs/security.md), and a read of a waiting payment, or any read with force_sync=true, asks the payment's rail,
+ * whose status calls a real provider limits per merchant. So a client read asks about a payment at most once per
+ * CLIENT_RAIL_SYNC_INTERVAL_MS in this process, and not while an earlier ask about it is out; the other reads answer
+ * what is stored. The frame polls a waiting payment every 2 s, so it always asks. Reads with a secret key, and the
+ * sweep, are the merchant's and Rail's own and always ask.
+ */
+export const CLIENT_RAIL_SYNC_INTERVAL_MS = 1_000;
+
+/** Payments remembered before the old entries are dropped (one ask a second per payment needs few). */
+const MOST_REMEMBERED = 10_000;
+
+export class ClientRailSyncs {
+  /** When a client read last asked about each payment, and whether that ask is still out. */
+  readonly #asks = new Map<string, { askedAtMs: number; out: boolean }>();
+
+  /**
+   * Whether a client read may ask the rail about `paymentId` now; when it may, the ask is recorded and `done` must be
+   * called once it has its answer (or failed).
+   */
+  tryAsk(paymentId: string, nowMs: number): { done: () => void } | undefined {
+    const last = this.#asks.get(paymentId);
+    if (last !== undefined && (last.out || nowMs - last.askedAtMs < CLIENT_RAIL_SYNC_INTERVAL_MS)) return undefined;
+    if (last === undefined && this.#asks.size >= MOST_REMEMBERED) this.#forgetSettled(nowMs);
+    const ask = { askedAtMs: nowMs, out: true };
+    this.#asks.set(paymentId, ask);
+    return { done: () => (ask.out = false) };
+  }
+
+  #forgetSettled(nowMs: number): void {
+    for (const [paymentId, ask] of this.#asks) {
+      if (!ask.out && nowMs - ask.askedAtMs >= CLIENT_RAIL_SYNC_INTERVAL_MS) this.#asks.delete(paymentId);
+    }
+    // Still full of asks made within the interval: forget the oldest half rather than grow without bound.
+    let drop = this.#asks.size >= MOST_REMEMBERED ? Math.floor(this.#asks.size / 2) : 0;
+    for (const paymentId of this.#asks.keys()) {
+      if (drop-- <= 0) break;
+      this.#asks.delete(paymentId);
+    }
+  }
+}
