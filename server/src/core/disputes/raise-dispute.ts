@@ -53,19 +53,22 @@ export async function raiseDispute(deps: CoreDeps, auth: AuthContext, body: Simu
     evidence: {},
     evidenceSubmittedAt: null,
     challengeRequiredBy: new Date(now.getTime() + SIMULATED_CHALLENGE_DAYS * DAY_MS),
-    isAlreadyRefunded: refunded > 0,
+    // Set under the hold below.
+    isAlreadyRefunded: false,
     createdAt: now,
     updatedAt: now,
   };
   const held = await deps.store.transaction(async (tx) => {
     // The amount is held on the payment row in the dispute's transaction: a concurrent refund, dispute or cancel post
     // capture either lands first (and this hold finds less, or a status that is not disputable) or waits for it.
-    if (!(await tx.disputes.holdDisputedAmount(auth, payment.paymentId, amount, DISPUTABLE_PAYMENT_STATUSES))) return false;
+    if (!(await tx.disputes.holdDisputedAmount(auth, payment.paymentId, amount, DISPUTABLE_PAYMENT_STATUSES))) return undefined;
+    // Read again under the hold, which waited for any refund reserved since the read above.
+    dispute.isAlreadyRefunded = ((await tx.refunds.findRefundedAmount(auth, payment.paymentId)) ?? 0) > 0;
     if ((await tx.disputes.insertDispute(dispute)) === 'duplicate') throw new Error('generated dispute id already stored');
     await recordDisputeEvent(deps, tx, dispute, now);
-    return true;
+    return dispute;
   });
-  if (!held) {
+  if (held === undefined) {
     // Another refund, dispute or status change got there first: say which rule now stops this one.
     const current = await findCurrentPaymentOrThrow(deps, auth, payment.paymentId, 'payment_id');
     if (!decideDisputeTransition(null, 'raise', { paymentStatus: current.status }).allowed) throw notDisputable(current);
@@ -73,7 +76,7 @@ export async function raiseDispute(deps: CoreDeps, auth: AuthContext, body: Simu
     const nowDisputed = (await deps.store.disputes.findDisputedAmount(auth, payment.paymentId)) ?? 0;
     throw overDisputable((current.amountReceived ?? 0) - nowRefunded - nowDisputed);
   }
-  return dispute;
+  return held;
 }
 
 function notDisputable(payment: PaymentRecord): ApiError {

@@ -13,9 +13,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DisputeResponse } from '../../../../../protocol/api/disputes';
 import type { PaymentResponse } from '../../../../../protocol/api/payments';
 import type { RefundResponse } from '../../../../../protocol/api/refunds';
+import type { Stores } from '../../../storage/stores';
 import { createApp } from '../../../app';
 import { compose } from '../../../compose';
 import { DEFAULT_ACCOUNT_SETTINGS } from '../../../core/accounts/account-settings';
+import { authenticateApiKey } from '../../../core/auth/auth';
+import { raiseDispute } from '../../../core/disputes/raise-dispute';
 import type { AccountSettings } from '../../../kernel/account-settings-types';
 import { cryptoIds } from '../../../kernel/ids';
 import { createLogger } from '../../../logger';
@@ -112,6 +115,33 @@ forEachEngine('Disputes and refunds share the captured amount', (engine) => {
       await expectOk(await refund(payment.payment_id, { amount: 3000 }));
       await expectApiError(await dispute(payment.payment_id, { amount: 7001 }), 'ERR_2003', 'amount');
       expect(await expectOk<DisputeResponse>(await dispute(payment.payment_id))).toMatchObject({ amount: '7000', is_already_refunded: true });
+    });
+
+    test('is_already_refunded counts a refund reserved between the dispute\'s first read and its hold', async () => {
+      const payment = await paid(10_000);
+      const real = h.core.store;
+      // The dispute's read of the refunded sum, outside its transaction, is answered before a refund lands.
+      const refunds = new Proxy(real.refunds, {
+        get: (target, property) =>
+          property === 'findRefundedAmount'
+            ? async (...args: Parameters<Stores['refunds']['findRefundedAmount']>) => {
+                const before = await target.findRefundedAmount(...args);
+                await expectOk(await refund(payment.payment_id, { amount: 1000 }));
+                return before;
+              }
+            : (Reflect.get(target, property, target) as unknown),
+      });
+      const store = new Proxy(real, {
+        get: (target, property) => {
+          if (property === 'refunds') return refunds;
+          const value = Reflect.get(target, property, target) as unknown;
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const auth = await authenticateApiKey(h.core, h.secretKey);
+      const raised = await raiseDispute({ ...h.core, store }, auth, { payment_id: payment.payment_id, amount: 9000 });
+      expect(raised.isAlreadyRefunded).toBe(true);
+      expect(await sums(payment.payment_id)).toEqual({ refunded: 1000, disputed: 9000 });
     });
 
     test('a won dispute gives its amount back: it can be disputed again', async () => {
