@@ -45,7 +45,7 @@ export const ERROR_CATALOG = {
   ERR_4005: { status: 400, type: 'invalid_request', when: 'Confirm lacks payment method details.' },
   ERR_4006: { status: 404, type: 'invalid_request', when: 'The customer does not exist for this account and mode.' },
   ERR_4007: { status: 404, type: 'invalid_request', when: 'The refund does not exist for this account and mode.' },
-  ERR_4008: { status: 400, type: 'invalid_request', when: 'The refund amount exceeds what is left to refund on the payment.' },
+  ERR_4008: { status: 400, type: 'invalid_request', when: 'The refund amount exceeds what is left to refund on the payment (captured, minus refunds, minus what its opened, challenged, lost or accepted disputes hold).' },
   ERR_4009: { status: 409, type: 'invalid_request', when: 'refund_id already exists with a different request body.' },
   ERR_4010: { status: 404, type: 'invalid_request', when: 'The psp_token is unknown, used, expired, or bound to another payment.' },
   ERR_4011: { status: 422, type: 'invalid_request', when: 'A live refund was asked for; no enabled rail refunds live payments.' },

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { DISPUTE_STATUSES } from '../../../../protocol/api/disputes';
 import { PAYMENT_STATUSES } from '../../../../protocol/payments';
-import { decideDisputeTransition, DISPUTABLE_PAYMENT_STATUSES, DISPUTE_TRANSITIONS } from './dispute-transitions';
+import { decideDisputeTransition, DISPUTABLE_PAYMENT_STATUSES, DISPUTE_TRANSITIONS, releasesDisputedAmount } from './dispute-transitions';
 
 describe('dispute transition table', () => {
   test.each([
@@ -18,6 +18,14 @@ describe('dispute transition table', () => {
 
   test.each(PAYMENT_STATUSES.filter((status) => !DISPUTABLE_PAYMENT_STATUSES.includes(status)))('no dispute on a %s payment', (status) => {
     expect(decideDisputeTransition(null, 'raise', { paymentStatus: status })).toEqual({ allowed: false, reason: 'condition' });
+  });
+
+  test('only a won outcome gives back the amount a dispute holds', () => {
+    const released = DISPUTE_TRANSITIONS.filter((row) => row.from !== null && releasesDisputedAmount(row.from, row.to));
+    expect(released.map((row) => [row.from, row.to])).toEqual([
+      ['dispute_challenged', 'dispute_won'],
+      ['dispute_opened', 'dispute_won'],
+    ]);
   });
 
   test('accepted, won and lost are final; nothing but an outcome follows a submission', () => {

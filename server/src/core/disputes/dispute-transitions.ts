@@ -36,6 +36,18 @@ export type DisputeTransition = Transition<DisputeStatus, DisputeTrigger, Disput
 /** Payment statuses a dispute can arrive on: money was captured. */
 export const DISPUTABLE_PAYMENT_STATUSES: readonly PaymentStatus[] = ['succeeded', 'partially_captured'];
 
+/**
+ * Dispute statuses that hold the disputed amount (payments.amount_disputed): undecided, or decided for the customer.
+ * That money can be neither refunded nor disputed again, and the payment can no longer be cancelled post capture.
+ * A won dispute gives it back to the merchant (docs/open-points.md, "Disputes and refunds").
+ */
+export const DISPUTE_STATUSES_HOLDING_FUNDS: readonly DisputeStatus[] = ['dispute_opened', 'dispute_challenged', 'dispute_lost', 'dispute_accepted'];
+
+/** Whether a dispute moving from `from` to `to` gives back the amount it held. */
+export function releasesDisputedAmount(from: DisputeStatus, to: DisputeStatus): boolean {
+  return DISPUTE_STATUSES_HOLDING_FUNDS.includes(from) && !DISPUTE_STATUSES_HOLDING_FUNDS.includes(to);
+}
+
 export const DISPUTE_CONDITIONS: Record<DisputeCondition, (facts: DisputeFacts) => boolean> = {
   payment_disputable: (facts) => facts.paymentStatus !== undefined && DISPUTABLE_PAYMENT_STATUSES.includes(facts.paymentStatus),
   always: () => true,

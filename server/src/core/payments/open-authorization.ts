@@ -5,7 +5,8 @@
  * authorization changes of one payment: concurrent captures never exceed amount_capturable, and of a capture and a
  * void racing, exactly one wins (the other re-reads and is refused for the status it finds).
  */
-import type { PaymentRecord } from '../../storage/payments/records';
+import type { PaymentStatus } from '../../../../protocol/payments';
+import type { AttemptStatus, PaymentRecord } from '../../storage/payments/records';
 import type { Scope } from '../../kernel/store-types';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
@@ -49,8 +50,9 @@ export async function findCurrentPaymentOrThrow(deps: CoreDeps, scope: Scope, pa
 
 /**
  * Expires the open authorization of a payment once its authorization_expires_at has passed: requires_capture
- * becomes `expired`, partially_captured_and_capturable becomes `partially_captured` (it keeps what it captured);
- * nothing is capturable any more. The change and its event commit together. Returns the payment as it now is.
+ * becomes `expired` (its attempt `voided`), partially_captured_and_capturable becomes `partially_captured` (it keeps
+ * what it captured; its attempt `charged`); nothing is capturable any more. The change, the attempt's and the event
+ * commit together. Returns the payment as it now is.
  */
 export async function expireLapsedAuthorization(deps: CoreDeps, payment: PaymentRecord): Promise<PaymentRecord> {
   let current = payment;
@@ -64,7 +66,7 @@ export async function expireLapsedAuthorization(deps: CoreDeps, payment: Payment
     const expired = await deps.store.transaction(async (tx) => {
       const next = await tx.payments.updatePaymentIfVersion(read, read.paymentId, read.version, { status: decision.to, amountCapturable: 0, updatedAt: now });
       if (next === undefined) return undefined;
-      if (decision.to === 'partially_captured') await tx.attempts.updateLatestAttempt(next, next.paymentId, { status: 'charged', updatedAt: now });
+      await tx.attempts.updateLatestAttempt(next, next.paymentId, { status: attemptStatusAfterExpiry(decision.to), updatedAt: now });
       await recordPaymentEvent(deps, tx, next, now, { repeatable: true });
       return next;
     });
@@ -72,6 +74,11 @@ export async function expireLapsedAuthorization(deps: CoreDeps, payment: Payment
     current = await findPaymentOrThrow(deps, read, read.paymentId);
   }
   return current;
+}
+
+/** A lapsed authorization is released as a void releases it; one partly captured has captured all it will. */
+function attemptStatusAfterExpiry(paymentStatus: PaymentStatus): AttemptStatus {
+  return paymentStatus === 'partially_captured' ? 'charged' : 'voided';
 }
 
 /**

@@ -78,9 +78,10 @@ describe('payment transition table', () => {
     },
   );
 
-  test('cancel post capture only without refunds; incremental authorization only above the authorized amount', () => {
-    expect(decideTransition('succeeded', 'cancel_post_capture', facts({ refunded: 0 }))).toEqual({ allowed: true, to: 'cancelled_post_capture' });
-    expect(decideTransition('succeeded', 'cancel_post_capture', facts({ refunded: 1 }))).toEqual({ allowed: false, reason: 'condition' });
+  test('cancel post capture only without refunds and disputes holding money; incremental authorization only above the authorized amount', () => {
+    expect(decideTransition('succeeded', 'cancel_post_capture', facts({ refunded: 0, disputed: 0 }))).toEqual({ allowed: true, to: 'cancelled_post_capture' });
+    expect(decideTransition('succeeded', 'cancel_post_capture', facts({ refunded: 1, disputed: 0 }))).toEqual({ allowed: false, reason: 'condition' });
+    expect(decideTransition('succeeded', 'cancel_post_capture', facts({ refunded: 0, disputed: 1 }))).toEqual({ allowed: false, reason: 'condition' });
     expect(decideTransition('requires_capture', 'incremental_authorization', facts({ increment: { authorized: 100, requested: 150 } }))).toEqual({ allowed: true, to: 'requires_capture' });
     expect(decideTransition('requires_capture', 'incremental_authorization', facts({ increment: { authorized: 100, requested: 100 } }))).toEqual({ allowed: false, reason: 'condition' });
     expect(decideTransition('partially_captured_and_capturable', 'incremental_authorization', facts({ increment: { authorized: 100, requested: 150 } }))).toEqual({ allowed: false, reason: 'status' });

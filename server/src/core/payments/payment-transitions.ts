@@ -44,7 +44,7 @@ export type TransitionCondition =
   | 'capture_completes_amount'
   | 'capture_releases_rest'
   | 'capture_keeps_rest'
-  | 'without_refunds'
+  | 'without_refunds_or_disputes'
   | 'amount_above_authorized';
 
 export interface TransitionFacts {
@@ -55,6 +55,8 @@ export interface TransitionFacts {
   capture?: { amount: number; capturedTotal: number; releaseRest: boolean };
   /** cancel_post_capture: the sum of the payment's non-failed refunds. */
   refunded?: number;
+  /** cancel_post_capture: what the payment's opened, challenged, lost or accepted disputes hold. */
+  disputed?: number;
   /** incremental_authorization: the authorized amount now and the total asked for. */
   increment?: { authorized: number; requested: number };
 }
@@ -76,7 +78,7 @@ export const TRANSITION_CONDITIONS: Record<TransitionCondition, (facts: Transiti
   capture_completes_amount: (facts) => facts.capture !== undefined && facts.capture.capturedTotal >= facts.capture.amount,
   capture_releases_rest: (facts) => facts.capture !== undefined && facts.capture.capturedTotal < facts.capture.amount && facts.capture.releaseRest,
   capture_keeps_rest: (facts) => facts.capture !== undefined && facts.capture.capturedTotal < facts.capture.amount && !facts.capture.releaseRest,
-  without_refunds: (facts) => facts.refunded === 0,
+  without_refunds_or_disputes: (facts) => facts.refunded === 0 && facts.disputed === 0,
   amount_above_authorized: (facts) => facts.increment !== undefined && facts.increment.requested > facts.increment.authorized,
 };
 
@@ -117,10 +119,11 @@ export const PAYMENT_TRANSITIONS: readonly PaymentTransition[] = [
   { from: 'partially_captured_and_capturable', trigger: 'capture', condition: 'capture_completes_amount', to: 'succeeded' },
   { from: 'partially_captured_and_capturable', trigger: 'capture', condition: 'capture_releases_rest', to: 'partially_captured' },
   { from: 'partially_captured_and_capturable', trigger: 'capture', condition: 'capture_keeps_rest', to: 'partially_captured_and_capturable' },
-  // Cancel post capture (a void of captured funds before settlement): only while nothing was refunded (Hyperswitch).
-  { from: 'succeeded', trigger: 'cancel_post_capture', condition: 'without_refunds', to: 'cancelled_post_capture' },
-  { from: 'partially_captured', trigger: 'cancel_post_capture', condition: 'without_refunds', to: 'cancelled_post_capture' },
-  { from: 'partially_captured_and_capturable', trigger: 'cancel_post_capture', condition: 'without_refunds', to: 'cancelled_post_capture' },
+  // Cancel post capture (a void of captured funds before settlement): only while nothing was refunded (Hyperswitch)
+  // and no dispute holds money (opened, challenged, lost, accepted: the customer's bank has it or may take it).
+  { from: 'succeeded', trigger: 'cancel_post_capture', condition: 'without_refunds_or_disputes', to: 'cancelled_post_capture' },
+  { from: 'partially_captured', trigger: 'cancel_post_capture', condition: 'without_refunds_or_disputes', to: 'cancelled_post_capture' },
+  { from: 'partially_captured_and_capturable', trigger: 'cancel_post_capture', condition: 'without_refunds_or_disputes', to: 'cancelled_post_capture' },
   // Incremental authorization: the amount given is the new total; extended authorization moves the expiry only.
   { from: 'requires_capture', trigger: 'incremental_authorization', condition: 'amount_above_authorized', to: 'requires_capture' },
   { from: 'requires_capture', trigger: 'extend_authorization', condition: 'always', to: 'requires_capture' },

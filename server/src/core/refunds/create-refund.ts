@@ -22,7 +22,8 @@ class RefundIdTaken extends Error {}
  * POST /refunds (secret key). refund_id gives idempotency (api-conventions §5): the same id with the same body
  * returns the stored refund; another body is refused with ERR_4009, also when the two creates run at once. The refund
  * is stored `pending` and its amount reserved on the payment in one transaction (a conditional update: concurrent
- * refunds never exceed the captured amount), then the rail is asked and its answer applied with the refund's event.
+ * refunds never exceed the captured amount, and never take what the payment's opened, challenged, lost or accepted
+ * disputes hold: ERR_4008), then the rail is asked and its answer applied with the refund's event.
  */
 export async function createRefund(deps: CoreDeps, auth: AuthContext, body: CreateRefundRequest): Promise<RefundRecord> {
   const requestFingerprint = fingerprint(body);
@@ -55,10 +56,10 @@ async function createNewRefund(deps: CoreDeps, auth: AuthContext, body: CreateRe
   if (!decision.allowed) throw notRefundable(payment);
   const rail = refundingRail(deps, auth, payment);
 
-  const refunded = (await deps.store.refunds.findRefundedAmount(auth, payment.paymentId)) ?? 0;
-  const refundable = (payment.amountReceived ?? 0) - refunded;
+  const held = await heldAmounts(deps, auth, payment);
+  const refundable = (payment.amountReceived ?? 0) - held.refunded - held.disputed;
   const amount = body.amount ?? refundable;
-  if (amount <= 0 || amount > refundable) throw overAmount(payment, amount, refundable);
+  if (amount <= 0 || amount > refundable) throw overAmount(payment, amount, refundable, held.disputed);
 
   const now = deps.clock.now();
   const refund: RefundRecord = {
@@ -105,8 +106,8 @@ async function createNewRefund(deps: CoreDeps, auth: AuthContext, body: CreateRe
     // Another refund (or a status change) got there first: say which rule now stops this one.
     const current = (await deps.store.payments.findPayment(auth, payment.paymentId)) ?? payment;
     if (!decideRefundTransition(null, 'create', { paymentStatus: current.status }).allowed) throw notRefundable(current);
-    const nowRefunded = (await deps.store.refunds.findRefundedAmount(auth, payment.paymentId)) ?? 0;
-    throw overAmount(current, amount, (current.amountReceived ?? 0) - nowRefunded);
+    const nowHeld = await heldAmounts(deps, auth, current);
+    throw overAmount(current, amount, (current.amountReceived ?? 0) - nowHeld.refunded - nowHeld.disputed, nowHeld.disputed);
   }
 
   const call = await callRailAfterWrite(deps, rail, () => reservationDurable, () => rail.refund({
@@ -166,10 +167,20 @@ function notRefundable(payment: PaymentRecord): ApiError {
   );
 }
 
-function overAmount(payment: PaymentRecord, amount: number, refundable: number): ApiError {
+/** What the payment's non-failed refunds took, and what its disputes hold (opened, challenged, lost, accepted). */
+async function heldAmounts(deps: CoreDeps, auth: AuthContext, payment: PaymentRecord): Promise<{ refunded: number; disputed: number }> {
+  return {
+    refunded: (await deps.store.refunds.findRefundedAmount(auth, payment.paymentId)) ?? 0,
+    disputed: (await deps.store.disputes.findDisputedAmount(auth, payment.paymentId)) ?? 0,
+  };
+}
+
+function overAmount(payment: PaymentRecord, amount: number, refundable: number, disputed: number): ApiError {
+  // Money a dispute holds went back to the customer (or may): refunding it would pay them twice (Stripe: charge_disputed).
+  const disputes = disputed > 0 ? `; ${disputed} of the payment is held by its disputes and cannot be refunded` : '';
   return new ApiError(
     'ERR_4008',
-    `The refund amount ${amount} exceeds what is left to refund on payment ${payment.paymentId} (${Math.max(refundable, 0)}).`,
+    `The refund amount ${amount} exceeds what is left to refund on payment ${payment.paymentId} (${Math.max(refundable, 0)})${disputes}.`,
     { fieldName: 'amount' },
   );
 }

@@ -1,6 +1,7 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Currency } from '../../../../protocol/currency';
 import type { DisputeStage, DisputeStatus } from '../../../../protocol/api/disputes';
+import type { PaymentStatus } from '../../../../protocol/payments';
 import type { InsertResult, Scope } from '../../kernel/store-types';
 import { dateOrNull, type Db, insertResult, inScope, iso, isoOrNull } from '../sql-rows';
 import type { DisputeFacets, DisputeFilter, DisputePatch, DisputeRecord, Evidence } from './records';
@@ -135,6 +136,35 @@ export class SqlDisputeStore implements DisputeStore {
       stages: (await distinct('stage')) as DisputeStage[],
       merchantConnectorIds: await distinct('merchant_connector_id'),
     };
+  }
+
+  async findDisputedAmount(scope: Scope, paymentId: string): Promise<number | undefined> {
+    const row = await this.db.selectFrom('payments').select('amount_disputed').where(inScope(scope)).where('payment_id', '=', paymentId).executeTakeFirst();
+    return row === undefined ? undefined : Number(row.amount_disputed ?? 0);
+  }
+
+  async holdDisputedAmount(scope: Scope, paymentId: string, amount: number, disputableStatuses: readonly PaymentStatus[]): Promise<boolean> {
+    if (disputableStatuses.length === 0) return false;
+    // One conditional UPDATE, as a refund's reservation (storage/refunds/sql-store.ts): PostgreSQL re-checks the WHERE
+    // clause on the newest row version after waiting for a concurrent writer's row lock; SQLite has one writer.
+    const result = await this.db
+      .updateTable('payments')
+      .set({ amount_disputed: sql<number>`amount_disputed + ${amount}`, version: sql<number>`version + 1` })
+      .where(inScope(scope))
+      .where('payment_id', '=', paymentId)
+      .where('status', 'in', [...disputableStatuses])
+      .where(sql<boolean>`amount_refunded + amount_disputed + ${amount} <= coalesce(amount_received, 0)`)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async releaseDisputedAmount(scope: Scope, paymentId: string, amount: number): Promise<void> {
+    await this.db
+      .updateTable('payments')
+      .set({ amount_disputed: sql<number>`amount_disputed - ${amount}`, version: sql<number>`version + 1` })
+      .where(inScope(scope))
+      .where('payment_id', '=', paymentId)
+      .execute();
   }
 }
 

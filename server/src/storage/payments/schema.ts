@@ -47,6 +47,8 @@ export interface PaymentsTable {
   mandate_id?: string | null;
   /** Sum of the payment's non-failed refunds (migration 0004; defaults to 0, so payment inserts leave it out). */
   amount_refunded?: number;
+  /** Sum of the payment's disputes that hold money (migration 0022; defaults to 0, as amount_refunded). */
+  amount_disputed?: number;
   /** Migration 0015: the open authorization of a manual-capture payment. */
   authorized_at?: string | null;
   authorization_expires_at?: string | null;

@@ -185,14 +185,15 @@ export class SqlRefundStore implements RefundStore {
   ): Promise<boolean> {
     if (refundableStatuses.length === 0) return false;
     // One conditional UPDATE: PostgreSQL re-checks the WHERE clause on the newest row version after waiting for
-    // a concurrent writer's row lock; SQLite runs one writer at a time. Either way the sum stays within bounds.
+    // a concurrent writer's row lock; SQLite runs one writer at a time. Either way the sum stays within bounds. What
+    // disputes hold (amount_disputed) is not refundable: the customer has it back already, or may get it.
     const result = await this.db
       .updateTable('payments')
       .set({ amount_refunded: sql<number>`amount_refunded + ${amount}`, version: sql<number>`version + 1` })
       .where(inScope(scope))
       .where('payment_id', '=', paymentId)
       .where('status', 'in', [...refundableStatuses])
-      .where(sql<boolean>`amount_refunded + ${amount} <= coalesce(amount_received, 0)`)
+      .where(sql<boolean>`amount_refunded + amount_disputed + ${amount} <= coalesce(amount_received, 0)`)
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }

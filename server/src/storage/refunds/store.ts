@@ -21,8 +21,9 @@ export interface RefundStore {
   findRefundedAmount(scope: Scope, paymentId: string): Promise<number | undefined>;
   /**
    * Adds `amount` to the payment's refunded sum only if the payment is in one of `refundableStatuses` and the new
-   * sum stays <= amount_received (one conditional UPDATE of the payment row). False when it did not fit: of
-   * concurrent reservations that together exceed the captured amount, only those that fit succeed.
+   * sum plus what disputes hold (DisputeStore.holdDisputedAmount) stays <= amount_received (one conditional UPDATE of
+   * the payment row). False when it did not fit: of concurrent reservations and disputes that together exceed the
+   * captured amount, only those that fit succeed.
    */
   reserveRefundAmount(scope: Scope, paymentId: string, amount: number, refundableStatuses: readonly PaymentStatus[]): Promise<boolean>;
   /** At most `limit` refunds of every account and mode in `pending` last changed before `before`, oldest first. */

@@ -316,6 +316,8 @@ forEachEngine('Manual capture API', (engine) => {
       expect((await retrieve(payment.payment_id)).status).toBe('requires_capture');
       h.clock.advance(1);
       expect(await retrieve(payment.payment_id)).toMatchObject({ status: 'expired', amount_capturable: 0, amount_received: null });
+      // The attempt ends as the authorization did: released, as a void releases it.
+      expect((await retrieve(payment.payment_id, '?expand_attempts=true')).attempts?.map((attempt) => attempt.status)).toEqual(['voided']);
       await expectApiError(await capture(payment.payment_id), 'ERR_4003');
       await expectApiError(await cancel(payment.payment_id), 'ERR_4003');
       expect(await events(payment.payment_id)).toEqual(['payment_authorized', 'payment_expired']);
@@ -361,6 +363,8 @@ forEachEngine('Manual capture API', (engine) => {
       expect((await events(lapsing.payment_id)).at(-1)).toBe('payment_expired');
       expect((await events(partial.payment_id)).at(-1)).toBe('payment_captured');
       const stored = async (id: string) => (await h.store.payments.findPayment(scope(), id))?.status;
+      const attempts = async (id: string) => (await h.store.attempts.listAttempts(scope(), id)).map((attempt) => attempt.status);
+      expect([await attempts(lapsing.payment_id), await attempts(partial.payment_id)]).toEqual([['voided'], ['charged']]);
       expect([await stored(lapsing.payment_id), await stored(partial.payment_id), await stored(extended.payment_id)]).toEqual([
         'expired',
         'partially_captured',
