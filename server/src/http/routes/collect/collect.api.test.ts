@@ -182,6 +182,38 @@ forEachEngine('Collect API', (engine) => {
     });
   });
 
+  test(`[${engine}] balances past 2^53 minor units are exact, per corridor, in USDT and against a settlement`, async () => {
+    const rich = await createHarness(engine, { settings: { ...DEFAULT_ACCOUNT_SETTINGS, usdtWallet: WALLET } });
+    try {
+      const send = (method: string, path: string, body?: unknown) => apiRequest(rich, method, path, body === undefined ? {} : { body });
+      // 9007199254740991 + 2 minor units: 2^53 + 1, which no double holds.
+      const largest = await expectOk<CollectionResponse>(await send('POST', '/collect/collections', MOMO('+254700000001', '90071992547409.91')));
+      const small = await expectOk<CollectionResponse>(await send('POST', '/collect/collections', MOMO('+254700000001', '0.02')));
+      rich.clock.advance(PAYER_ANSWERS_AFTER_MS + CREDIT_AFTER_MS);
+      for (const { collection_id } of [largest, small]) {
+        expect((await expectOk<CollectionResponse>(await send('GET', `/collect/collections/${collection_id}`))).status).toBe('credited');
+      }
+      const usdt = (minor: bigint) => {
+        const micro = ((minor * 1_000_000n) / 12_950n).toString().padStart(7, '0');
+        return `${micro.slice(0, -6)}.${micro.slice(-6)}`;
+      };
+      const full = await expectOk<BalanceResponse>(await send('GET', '/collect/balance'));
+      expect(kes(full)).toMatchObject({ available: '90071992547409.93', pending: '0.00', held: '0.00' });
+      expect(full.available).toBe(usdt(9_007_199_254_740_993n));
+
+      await expectOk<SettlementResponse>(await send('POST', '/collect/settlements', { amount: '1.00', currency: 'KES', wallet: WALLET.address }));
+      const after = await expectOk<BalanceResponse>(await send('GET', '/collect/balance'));
+      expect(kes(after)).toMatchObject({ available: '90071992547408.93', held: '1.00' });
+      expect(after.available).toBe(usdt(9_007_199_254_740_893n));
+      // The exact remainder can be settled, one minor unit more cannot.
+      await expectApiError(await send('POST', '/collect/settlements', { amount: '90071992547408.94', currency: 'KES', wallet: WALLET.address }), 'ERR_4073', 'amount');
+      await expectOk<SettlementResponse>(await send('POST', '/collect/settlements', { amount: '90071992547408.93', currency: 'KES', wallet: WALLET.address }));
+      expect(kes(await expectOk<BalanceResponse>(await send('GET', '/collect/balance')))).toMatchObject({ available: '0.00', held: '90071992547409.93' });
+    } finally {
+      await rich.close();
+    }
+  });
+
   test(`[${engine}] the default account has no saved wallet: ERR_4075`, async () => {
     const plain = await createHarness(engine);
     try {
