@@ -134,15 +134,21 @@ class SqlCollectionStore implements CollectionStore {
     return row && toCollection(row);
   }
 
-  async updateCollectionIfStatus(scope: Scope, collectionId: string, expected: readonly CollectionStatus[], patch: CollectionPatch): Promise<CollectionRecord | undefined> {
-    const row = await this.db
+  async updateCollectionIfStatus(
+    scope: Scope,
+    collectionId: string,
+    expected: readonly CollectionStatus[],
+    patch: CollectionPatch,
+    unexpiredAt?: Date,
+  ): Promise<CollectionRecord | undefined> {
+    let query = this.db
       .updateTable('collections')
       .set(collectionPatchColumns(patch))
       .where(inScope(scope))
       .where('collection_id', '=', collectionId)
-      .where('status', 'in', [...expected])
-      .returningAll()
-      .executeTakeFirst();
+      .where('status', 'in', [...expected]);
+    if (unexpiredAt !== undefined) query = query.where('expires_at', '>', iso(unexpiredAt));
+    const row = await query.returningAll().executeTakeFirst();
     return row && toCollection(row);
   }
 

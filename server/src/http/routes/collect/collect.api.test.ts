@@ -80,6 +80,33 @@ forEachEngine('Collect API', (engine) => {
       await expectApiError(await answer('fail'), 'ERR_4070');
     });
 
+    test('the simulator page cannot answer an expired collection, even before any read or sweep marked it expired', async () => {
+      const created = await collect(MOMO('+254722222222'));
+      const url = new URL(created.instructions.simulator_url!);
+      const challenge = url.searchParams.get('challenge')!;
+      const answer = (decision: string) =>
+        h.app.request(url.pathname, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `decision=${decision}&challenge=${encodeURIComponent(challenge)}` });
+      h.clock.advance(COLLECTION_VALIDITY_MS);
+      await expectApiError(await answer('pay'), 'ERR_4070');
+      await expectApiError(await answer('fail'), 'ERR_4070');
+      await expectApiError(await h.app.request(`${url.pathname}${url.search}`), 'ERR_4070');
+      h.clock.advance(PAYER_ANSWERS_AFTER_MS + CREDIT_AFTER_MS);
+      expect(await expectOk<CollectionResponse>(await get(`/collect/collections/${created.collection_id}`))).toMatchObject({ status: 'expired', received_at: null });
+      expect(await eventsOf(created.collection_id)).toEqual([]);
+    });
+
+    test("a payer's answer is written only if the collection has not expired at the moment of the write", async () => {
+      const created = await collect(MOMO('+254733333333'));
+      const scope = { accountId: h.boot.account.accountId, mode: 'test' as const };
+      const expiresAt = new Date(created.expires_at);
+      const late = await h.store.collections.updateCollectionIfStatus(scope, created.collection_id, ['pending'], { status: 'received', receivedAt: expiresAt }, expiresAt);
+      expect(late).toBeUndefined();
+      expect((await h.store.collections.findCollection(scope, created.collection_id))?.status).toBe('pending');
+      const justBefore = new Date(expiresAt.getTime() - 1);
+      const inTime = await h.store.collections.updateCollectionIfStatus(scope, created.collection_id, ['pending'], { status: 'received', receivedAt: justBefore }, justBefore);
+      expect(inTime?.status).toBe('received');
+    });
+
     test('bad input is refused at the edge, naming the field', async () => {
       await expectApiError(await post('/collect/collections', { ...MOMO('+254700000001'), currency: 'UGX' }), 'ERR_2003', 'currency');
       await expectApiError(await post('/collect/collections', MOMO('+254700000001', '10.001')), 'ERR_2003', 'amount');
