@@ -65,7 +65,7 @@ export async function expireLapsedAuthorization(deps: CoreDeps, payment: Payment
       const next = await tx.payments.updatePaymentIfVersion(read, read.paymentId, read.version, { status: decision.to, amountCapturable: 0, updatedAt: now });
       if (next === undefined) return undefined;
       if (decision.to === 'partially_captured') await tx.attempts.updateLatestAttempt(next, next.paymentId, { status: 'charged', updatedAt: now });
-      await recordPaymentEvent(deps, tx, next, now, { repeatable: true });
+      await recordPaymentEvent(deps, tx, next, now);
       return next;
     });
     if (expired !== undefined) return expired;

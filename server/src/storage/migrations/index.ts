@@ -29,6 +29,7 @@ import { migration0018IdempotencyIdsTime } from './0018-idempotency-ids-time';
 import { migration0019KeyLookupNotify } from './0019-key-lookup-notify';
 import { migration0020AccountIdWithoutForeignKeys } from './0020-account-id-without-foreign-keys';
 import { migration0021IdempotencyBatchFunction } from './0021-idempotency-batch-function';
+import { migration0024EventObjectVersion } from './0024-event-object-version';
 import { SQLITE_SCHEMA } from './sqlite-schema';
 import { durableTransaction } from '../database';
 import type { Database } from '../schema';
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0019_key_lookup_notify': migration0019KeyLookupNotify,
   '0020_account_id_without_foreign_keys': migration0020AccountIdWithoutForeignKeys,
   '0021_idempotency_batch_function': migration0021IdempotencyBatchFunction,
+  '0024_event_object_version': migration0024EventObjectVersion,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
@@ -105,10 +107,13 @@ export async function migrateToLatest(db: Kysely<unknown>): Promise<MigrationOut
   return 'migrated';
 }
 
-/** Kysely's Migrator, migration after migration (a store that has some of them, PostgreSQL, the schema's generator). */
-export async function migrateStepByStep(db: Kysely<unknown>): Promise<void> {
+/**
+ * Kysely's Migrator, migration after migration (a store that has some of them, PostgreSQL, the schema's generator);
+ * up to `upTo` when given (a migration's test starts from the store before it).
+ */
+export async function migrateStepByStep(db: Kysely<unknown>, upTo?: string): Promise<void> {
   const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await (upTo === undefined ? migrator.migrateToLatest() : migrator.migrateTo(upTo));
   const failed = results?.find((result) => result.status === 'Error');
   if (error !== undefined) {
     throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed`, { cause: error });
