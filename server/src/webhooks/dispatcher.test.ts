@@ -104,6 +104,7 @@ forEachEngine('Webhook dispatcher', (engine) => {
       eventType: 'payment_succeeded',
       objectType: 'payment',
       objectId,
+      objectVersion: 0,
       createdAt: created,
       payload: {
         event_id: eventId,

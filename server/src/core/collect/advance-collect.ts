@@ -22,17 +22,24 @@ import { toCollectionResponse, toSettlementResponse } from './collect-view';
 
 const SWEEP_BATCH = 100;
 
+/**
+ * Applies one step. The simulator page's payer passes `answeredAt`: the write then applies only if the collection had
+ * not expired by then, checked in the conditional update itself, so no answer lands after the expiry whether or not
+ * the expiry step was applied yet. (A planned answer is due before the expiry: advanceCollection expires first.)
+ */
 export async function applyCollectionStep(
   deps: CoreDeps,
   collection: CollectionRecord,
   trigger: CollectionTrigger,
   patch: Omit<CollectionPatch, 'status'>,
+  answeredAt?: Date,
 ): Promise<CollectionRecord> {
   const decision = decideCollection(collection.status, trigger);
   if (!decision.allowed) return collection;
   const now = deps.clock.now();
   return deps.store.transaction(async (tx) => {
-    const moved = await tx.collections.updateCollectionIfStatus(collection, collection.collectionId, [collection.status], Object.assign({}, patch, { status: decision.to, updatedAt: now }));
+    const changes = Object.assign({}, patch, { status: decision.to, updatedAt: now });
+    const moved = await tx.collections.updateCollectionIfStatus(collection, collection.collectionId, [collection.status], changes, answeredAt);
     if (moved === undefined) return (await tx.collections.findCollection(collection, collection.collectionId)) ?? collection;
     const eventType = COLLECTION_EVENT_FOR_STATUS[moved.status];
     if (eventType !== undefined) {

@@ -13,18 +13,18 @@ export function toUsdtMicro(minor: number | bigint, rateMinorPerUsdt: number): b
 export interface CorridorBalance {
   country: CollectCountry;
   currency: CollectCurrency;
-  /** Minor units: credited and not settled or held. */
-  available: number;
+  /** Minor units: credited and not settled or held. BigInt: sums of amounts can pass 2^53. */
+  available: bigint;
   /** Minor units: received from payers, not credited yet. */
-  pending: number;
+  pending: bigint;
   /** Minor units: reserved by settlements in progress. */
-  held: number;
+  held: bigint;
 }
 
 /** The balance of each corridor, derived from the sums of collections and settlements by status. */
 export function corridorBalances(collections: readonly StatusTotal[], settlements: readonly StatusTotal[]): CorridorBalance[] {
   const sum = (totals: readonly StatusTotal[], currency: string, status: string) =>
-    totals.filter((t) => t.currency === currency && t.status === status).reduce((total, t) => total + t.total, 0);
+    totals.filter((t) => t.currency === currency && t.status === status).reduce((total, t) => total + t.total, 0n);
   return (Object.entries(COLLECT_CORRIDORS) as [CollectCountry, CollectCurrency][]).map(([country, currency]) => {
     const held = sum(settlements, currency, 'processing');
     return {

@@ -11,8 +11,8 @@ export type CollectCondition = 'always' | 'funds_available';
 
 export interface CollectFacts {
   /** Minor units available in the settlement's currency, and what the settlement asks for. */
-  available?: number;
-  requested?: number;
+  available?: bigint;
+  requested?: bigint;
 }
 
 const CONDITIONS: Record<CollectCondition, (facts: CollectFacts) => boolean> = {

@@ -39,8 +39,8 @@ export async function requestSettlement(deps: CoreDeps, auth: AuthContext, body:
     const existing = await tx.settlements.findSettlement(auth, settlementId);
     if (existing !== undefined) return existing;
     const [collections, settlements] = await Promise.all([tx.collections.collectionTotals(auth), tx.settlements.settlementTotals(auth)]);
-    const available = corridorBalances(collections, settlements).find((corridor) => corridor.currency === body.currency)?.available ?? 0;
-    const decision = decideSettlement(null, 'request', { available, requested: gross });
+    const available = corridorBalances(collections, settlements).find((corridor) => corridor.currency === body.currency)?.available ?? 0n;
+    const decision = decideSettlement(null, 'request', { available, requested: BigInt(gross) });
     if (!decision.allowed) {
       throw new ApiError('ERR_4073', `amount exceeds the available ${body.currency} balance.`, { fieldName: 'amount' });
     }

@@ -35,7 +35,7 @@ export async function cancelPostCapture(deps: CoreDeps, auth: AuthContext, payme
       });
       if (next === undefined) return LOST;
       await tx.attempts.updateLatestAttempt(auth, paymentId, { status: 'voided', cancellationReason: reason, updatedAt: now });
-      await recordPaymentEvent(deps, tx, next, now, { repeatable: true });
+      await recordPaymentEvent(deps, tx, next, now);
       return next;
     });
   });

@@ -68,7 +68,7 @@ export async function capturePayment(deps: CoreDeps, auth: AuthContext, paymentI
       });
       // The attempt is charged once its authorization is used up (nothing left to capture).
       if (next.amountCapturable === 0) await tx.attempts.updateLatestAttempt(auth, paymentId, { status: 'charged', updatedAt: now });
-      await recordPaymentEvent(deps, tx, next, now, { repeatable: true });
+      await recordPaymentEvent(deps, tx, next, now);
       return next;
     });
     return captured;

@@ -31,7 +31,7 @@ export async function extendAuthorization(deps: CoreDeps, auth: AuthContext, pay
         updatedAt: now,
       });
       if (next === undefined) return LOST;
-      await recordPaymentEvent(deps, tx, next, now, { repeatable: true });
+      await recordPaymentEvent(deps, tx, next, now);
       return next;
     });
   });

@@ -67,7 +67,7 @@ export async function incrementalAuthorization(
         updatedAt: now,
       });
       if (next === undefined) return LOST;
-      await recordPaymentEvent(deps, tx, next, now, { repeatable: true });
+      await recordPaymentEvent(deps, tx, next, now);
       return next;
     });
   });

@@ -67,7 +67,7 @@ export async function expireLapsedAuthorization(deps: CoreDeps, payment: Payment
       const next = await tx.payments.updatePaymentIfVersion(read, read.paymentId, read.version, { status: decision.to, amountCapturable: 0, updatedAt: now });
       if (next === undefined) return undefined;
       await tx.attempts.updateLatestAttempt(next, next.paymentId, { status: attemptStatusAfterExpiry(decision.to), updatedAt: now });
-      await recordPaymentEvent(deps, tx, next, now, { repeatable: true });
+      await recordPaymentEvent(deps, tx, next, now);
       return next;
     });
     if (expired !== undefined) return expired;

@@ -68,31 +68,27 @@ export function declinedOutcome(reference: string, errorCode: string, errorMessa
 }
 
 /**
- * Writes the outbox event a payment's new status announces, in the caller's transaction. Each (object, event_type)
- * pair is sent once (docs/webhooks.md), but manual capture repeats event types on one payment (a second partial
- * capture, an incremental or extended authorization): with `repeatable`, such a repeat is recorded under the object id
- * `<payment_id>.<version>`, one per change, as subscription events are.
+ * Writes the outbox event a payment's new status announces, in the caller's transaction, for the payment's version
+ * after the change (docs/webhooks.md): an event type repeats on one payment when the payment changes into that status
+ * again (a second customer action, a second partial capture, an incremental or extended authorization), and the
+ * same change recorded twice is one event.
  */
-export async function recordPaymentEvent(
-  deps: CoreDeps,
-  tx: Stores,
-  payment: PaymentRecord,
-  now: Date,
-  /** The manual-capture operations, whose event types can repeat on one payment. */
-  options: { repeatable?: boolean } = {},
-): Promise<void> {
+export async function recordPaymentEvent(deps: CoreDeps, tx: Stores, payment: PaymentRecord, now: Date): Promise<void> {
   const eventType = PAYMENT_EVENT_FOR_STATUS[payment.status];
   if (eventType === undefined) return;
-  let objectId = payment.paymentId;
-  if (options.repeatable === true) {
-    const sent = await tx.outbox.listEventsForObject(payment, payment.paymentId);
-    if (sent.some((event) => event.eventType === eventType)) objectId = `${payment.paymentId}.${payment.version}`;
-  }
-  await recordObjectEvent(deps, tx, paymentEvent(payment, eventType, objectId), now);
+  await recordObjectEvent(deps, tx, paymentEvent(payment, eventType), now);
 }
 
-function paymentEvent(payment: PaymentRecord, eventType: string, objectId: string): ObjectEvent {
-  return { scope: payment, eventType, objectType: 'payment', objectId, contentType: 'payment_details', object: toPaymentResponse(payment) };
+function paymentEvent(payment: PaymentRecord, eventType: string): ObjectEvent {
+  return {
+    scope: payment,
+    eventType,
+    objectType: 'payment',
+    objectId: payment.paymentId,
+    objectVersion: payment.version,
+    contentType: 'payment_details',
+    object: toPaymentResponse(payment),
+  };
 }
 
 /**
@@ -128,7 +124,7 @@ export async function applyRailOutcome(
     // transaction below applies the answer to the payment as stored.
     const expected = patchedPayment(payment, patch);
     const eventType = PAYMENT_EVENT_FOR_STATUS[expected.status];
-    const event = eventType === undefined ? undefined : outboxEventOf(deps, paymentEvent(expected, eventType, expected.paymentId), now);
+    const event = eventType === undefined ? undefined : outboxEventOf(deps, paymentEvent(expected, eventType), now);
     const changed = await deps.store.payments.updatePaymentIfVersionWithEvent(payment, patch, attemptPatchFor(expected, outcome, now), event);
     if (changed !== undefined) return changed;
   }

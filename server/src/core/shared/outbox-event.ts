@@ -11,6 +11,12 @@ export interface ObjectEvent {
   eventType: string;
   objectType: EventObjectType;
   objectId: string;
+  /**
+   * Objects whose event types can repeat (a payment needing action twice, a subscription paused again): the version
+   * the change left the object at, so each change is one event and the same change recorded twice is one. Omitted:
+   * one event per (object, event type).
+   */
+  objectVersion?: number;
   /** `content.type` of the envelope (Hyperswitch names: payment_details, refund_details, ...). */
   contentType: string;
   /** The full resource as the API returns it (a protocol response type). */
@@ -36,6 +42,7 @@ export function outboxEventOf(deps: Pick<CoreDeps, 'ids'>, event: ObjectEvent, n
     eventType: event.eventType,
     objectType: event.objectType,
     objectId: event.objectId,
+    objectVersion: event.objectVersion ?? 0,
     createdAt: now,
     payload: {
       event_id: eventId,

@@ -6,9 +6,9 @@ import { subscriptionEventFor, type SubscriptionTrigger } from './subscription-t
 import { toSubscriptionResponse } from './subscription-view';
 
 /**
- * Writes the event of a subscription change in the caller's transaction. Its object_id is
- * `<subscription_id>.<version>`: the outbox keeps one event per (object, type), and a subscription may be paused or
- * renewed many times (docs/open-points.md).
+ * Writes the event of a subscription change in the caller's transaction, for the subscription's version after the
+ * change: a subscription may be paused or renewed many times, and the outbox keeps one event per (object, type,
+ * version) (docs/open-points.md).
  */
 export async function recordSubscriptionEvent(
   deps: Pick<CoreDeps, 'ids'>,
@@ -26,7 +26,8 @@ export async function recordSubscriptionEvent(
       scope: subscription,
       eventType,
       objectType: 'subscription',
-      objectId: `${subscription.subscriptionId}.${subscription.version}`,
+      objectId: subscription.subscriptionId,
+      objectVersion: subscription.version,
       contentType: 'subscription_details',
       object: toSubscriptionResponse(subscription, undefined, false),
     },

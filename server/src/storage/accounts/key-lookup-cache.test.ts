@@ -83,7 +83,7 @@ forEachEngine('API key look-ups', (engine) => {
         const kept = await keptAnswer(key.keyHash);
         const eventId = `evt_cache${engine}${seq}_${(attempt += 1)}`;
         const created = new Date('2025-01-01T00:00:00.000Z');
-        const event = { eventId, accountId: key.accountId, mode: 'test' as const, eventType: 'payment_succeeded' as const, objectType: 'payment' as const, objectId: `pay_${eventId}`, createdAt: created, payload: { event_id: eventId } };
+        const event = { eventId, accountId: key.accountId, mode: 'test' as const, eventType: 'payment_succeeded' as const, objectType: 'payment' as const, objectId: `pay_${eventId}`, objectVersion: 0, createdAt: created, payload: { event_id: eventId } };
         expect(await h.store.outbox.insertEvent(event)).toBe('inserted');
         expect(await h.store.apiKeys.findApiKeyByHash(key.keyHash)).toBe(kept);
       },

@@ -61,5 +61,6 @@ export type SettlementPatch = Partial<Pick<SettlementRecord, 'status' | 'onchain
 export interface StatusTotal {
   currency: CollectCurrency;
   status: string;
-  total: number;
+  /** Minor units, exact: a sum of amounts can pass 2^53. */
+  total: bigint;
 }

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { CollectionInstructions, CollectionStatus, SettlementStatus, UsdtNetwork } from '../../../../protocol/api/collect';
 import type { InsertResult, Scope } from '../../kernel/store-types';
 import { dateOrNull, type Db, insertResult, inScope, iso, isoOrNull } from '../sql-rows';
@@ -78,6 +78,24 @@ function settlementPatchColumns(patch: SettlementPatch): Partial<SettlementsTabl
   return columns;
 }
 
+const SPLIT = 4294967296; // 2^32
+
+/**
+ * The sum of a non-negative bigint column as text in two halves (above and below 2^32), joined in BigInt: a plain
+ * SUM reaches the driver as a float past 2^53 (SQLite) and overflows at 2^63 (SQLite's integer SUM); each half's sum
+ * stays exact for 2^31 rows of amounts up to 2^53 on both engines.
+ */
+function exactSum(column: 'amount' | 'gross_amount') {
+  return [
+    sql<string>`cast(sum(${sql.ref(column)} / ${sql.lit(SPLIT)}) as text)`.as('high'),
+    sql<string>`cast(sum(${sql.ref(column)} % ${sql.lit(SPLIT)}) as text)`.as('low'),
+  ] as const;
+}
+
+function exactTotal(row: { high: string; low: string }): bigint {
+  return BigInt(row.high) * BigInt(SPLIT) + BigInt(row.low);
+}
+
 class SqlCollectionStore implements CollectionStore {
   constructor(private readonly db: Db) {}
 
@@ -116,15 +134,21 @@ class SqlCollectionStore implements CollectionStore {
     return row && toCollection(row);
   }
 
-  async updateCollectionIfStatus(scope: Scope, collectionId: string, expected: readonly CollectionStatus[], patch: CollectionPatch): Promise<CollectionRecord | undefined> {
-    const row = await this.db
+  async updateCollectionIfStatus(
+    scope: Scope,
+    collectionId: string,
+    expected: readonly CollectionStatus[],
+    patch: CollectionPatch,
+    unexpiredAt?: Date,
+  ): Promise<CollectionRecord | undefined> {
+    let query = this.db
       .updateTable('collections')
       .set(collectionPatchColumns(patch))
       .where(inScope(scope))
       .where('collection_id', '=', collectionId)
-      .where('status', 'in', [...expected])
-      .returningAll()
-      .executeTakeFirst();
+      .where('status', 'in', [...expected]);
+    if (unexpiredAt !== undefined) query = query.where('expires_at', '>', iso(unexpiredAt));
+    const row = await query.returningAll().executeTakeFirst();
     return row && toCollection(row);
   }
 
@@ -138,11 +162,11 @@ class SqlCollectionStore implements CollectionStore {
   async collectionTotals(scope: Scope): Promise<StatusTotal[]> {
     const rows = await this.db
       .selectFrom('collections')
-      .select(['currency', 'status', (eb) => eb.fn.sum<number | string>('amount').as('total')])
+      .select(['currency', 'status', ...exactSum('amount')])
       .where(inScope(scope))
       .groupBy(['currency', 'status'])
       .execute();
-    return rows.map((row) => ({ currency: row.currency, status: row.status, total: Number(row.total) }));
+    return rows.map((row) => ({ currency: row.currency, status: row.status, total: exactTotal(row) }));
   }
 }
 
@@ -220,11 +244,11 @@ class SqlSettlementStore implements SettlementStore {
   async settlementTotals(scope: Scope): Promise<StatusTotal[]> {
     const rows = await this.db
       .selectFrom('settlements')
-      .select(['currency', 'status', (eb) => eb.fn.sum<number | string>('gross_amount').as('total')])
+      .select(['currency', 'status', ...exactSum('gross_amount')])
       .where(inScope(scope))
       .groupBy(['currency', 'status'])
       .execute();
-    return rows.map((row) => ({ currency: row.currency, status: row.status, total: Number(row.total) }));
+    return rows.map((row) => ({ currency: row.currency, status: row.status, total: exactTotal(row) }));
   }
 }
 

@@ -5,8 +5,17 @@ import type { CollectionPatch, CollectionRecord, SettlementPatch, SettlementReco
 export interface CollectionStore {
   insertCollection(collection: CollectionRecord): Promise<InsertResult>;
   findCollection(scope: Scope, collectionId: string): Promise<CollectionRecord | undefined>;
-  /** Applies `patch` only if the collection is in one of `expected` (a conditional UPDATE); the updated row or undefined. */
-  updateCollectionIfStatus(scope: Scope, collectionId: string, expected: readonly CollectionStatus[], patch: CollectionPatch): Promise<CollectionRecord | undefined>;
+  /**
+   * Applies `patch` only if the collection is in one of `expected` and, with `unexpiredAt`, expires after that time
+   * (a conditional UPDATE); the updated row or undefined.
+   */
+  updateCollectionIfStatus(
+    scope: Scope,
+    collectionId: string,
+    expected: readonly CollectionStatus[],
+    patch: CollectionPatch,
+    unexpiredAt?: Date,
+  ): Promise<CollectionRecord | undefined>;
   /** Collections whose time-driven step is due at `now`: of one account and mode, or of all when scope is null. */
   listDueCollections(scope: Scope | null, now: Date, limit: number): Promise<CollectionRecord[]>;
   /** Amounts by currency and status (the balance is derived from these). */

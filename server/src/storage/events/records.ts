@@ -10,7 +10,14 @@ export interface OutboxEventRecord extends Scope {
   eventId: string;
   eventType: string;
   objectType: EventObjectType;
+  /** The object's own id (a payment's payment_id), whatever its version: the events listing filters on it. */
   objectId: string;
+  /**
+   * Which change of the object the event announces: the object's version after it for objects whose event types can
+   * repeat (payments, subscriptions); 0 for the others, whose events come once per type. The outbox keeps one event
+   * per (object, event type, version): the same change recorded twice is written once.
+   */
+  objectVersion: number;
   /** The full envelope as it will be delivered. */
   payload: JsonObject;
   createdAt: Date;

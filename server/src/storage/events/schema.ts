@@ -10,6 +10,8 @@ export interface WebhookEventsTable {
   event_type: string;
   object_type: string;
   object_id: string;
+  /** Added by migration 0024: with object_id and event_type, what is unique (OutboxEventRecord.objectVersion). */
+  object_version: number;
   payload: string;
   /** pending | delivered | failed | no_endpoint: owned by the dispatcher (server/src/webhooks/). */
   delivery_status: DeliveryStatus;

@@ -253,6 +253,7 @@ function eventColumns(row: Selectable<WebhookEventsTable>): Omit<OutboxEventReco
     eventType: row.event_type,
     objectType: row.object_type as OutboxEventRecord['objectType'],
     objectId: row.object_id,
+    objectVersion: Number(row.object_version),
     createdAt: new Date(row.created_at),
   };
 }
@@ -274,6 +275,7 @@ export function outboxEventRow(event: OutboxEventRecord) {
     event_type: event.eventType,
     object_type: event.objectType,
     object_id: event.objectId,
+    object_version: event.objectVersion,
     payload: JSON.stringify(event.payload),
     attempt_count: 0,
     next_attempt_at: created,

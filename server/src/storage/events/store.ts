@@ -54,7 +54,7 @@ export interface WebhookStore {
 }
 
 export interface OutboxStore {
-  /** Writes an event; a second event for the same (object, event type) is a duplicate and is not written. */
+  /** Writes an event; a second event for the same (object, event type, object version) is a duplicate and is not written. */
   insertEvent(event: OutboxEventRecord): Promise<InsertResult>;
   listEventsForObject(scope: Scope, objectId: string): Promise<OutboxEventRecord[]>;
 }

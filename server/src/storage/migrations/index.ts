@@ -30,6 +30,7 @@ import { migration0019KeyLookupNotify } from './0019-key-lookup-notify';
 import { migration0020AccountIdWithoutForeignKeys } from './0020-account-id-without-foreign-keys';
 import { migration0021IdempotencyBatchFunction } from './0021-idempotency-batch-function';
 import { migration0022DisputeHolds } from './0022-dispute-holds';
+import { migration0024EventObjectVersion } from './0024-event-object-version';
 import { SQLITE_SCHEMA } from './sqlite-schema';
 import { durableTransaction } from '../database';
 import type { Database } from '../schema';
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0020_account_id_without_foreign_keys': migration0020AccountIdWithoutForeignKeys,
   '0021_idempotency_batch_function': migration0021IdempotencyBatchFunction,
   '0022_dispute_holds': migration0022DisputeHolds,
+  '0024_event_object_version': migration0024EventObjectVersion,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
@@ -107,10 +109,13 @@ export async function migrateToLatest(db: Kysely<unknown>): Promise<MigrationOut
   return 'migrated';
 }
 
-/** Kysely's Migrator, migration after migration (a store that has some of them, PostgreSQL, the schema's generator). */
-export async function migrateStepByStep(db: Kysely<unknown>): Promise<void> {
+/**
+ * Kysely's Migrator, migration after migration (a store that has some of them, PostgreSQL, the schema's generator);
+ * up to `upTo` when given (a migration's test starts from the store before it).
+ */
+export async function migrateStepByStep(db: Kysely<unknown>, upTo?: string): Promise<void> {
   const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await (upTo === undefined ? migrator.migrateToLatest() : migrator.migrateTo(upTo));
   const failed = results?.find((result) => result.status === 'Error');
   if (error !== undefined) {
     throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed`, { cause: error });

@@ -39,6 +39,7 @@ forEachEngine('confirm writes', (engine) => {
     eventType: 'payment_succeeded',
     objectType: 'payment',
     objectId: paymentId,
+    objectVersion: 0,
     payload: { event_id: eventId },
     createdAt: h.clock.now(),
   });

@@ -80,6 +80,33 @@ forEachEngine('Collect API', (engine) => {
       await expectApiError(await answer('fail'), 'ERR_4070');
     });
 
+    test('the simulator page cannot answer an expired collection, even before any read or sweep marked it expired', async () => {
+      const created = await collect(MOMO('+254722222222'));
+      const url = new URL(created.instructions.simulator_url!);
+      const challenge = url.searchParams.get('challenge')!;
+      const answer = (decision: string) =>
+        h.app.request(url.pathname, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `decision=${decision}&challenge=${encodeURIComponent(challenge)}` });
+      h.clock.advance(COLLECTION_VALIDITY_MS);
+      await expectApiError(await answer('pay'), 'ERR_4070');
+      await expectApiError(await answer('fail'), 'ERR_4070');
+      await expectApiError(await h.app.request(`${url.pathname}${url.search}`), 'ERR_4070');
+      h.clock.advance(PAYER_ANSWERS_AFTER_MS + CREDIT_AFTER_MS);
+      expect(await expectOk<CollectionResponse>(await get(`/collect/collections/${created.collection_id}`))).toMatchObject({ status: 'expired', received_at: null });
+      expect(await eventsOf(created.collection_id)).toEqual([]);
+    });
+
+    test("a payer's answer is written only if the collection has not expired at the moment of the write", async () => {
+      const created = await collect(MOMO('+254733333333'));
+      const scope = { accountId: h.boot.account.accountId, mode: 'test' as const };
+      const expiresAt = new Date(created.expires_at);
+      const late = await h.store.collections.updateCollectionIfStatus(scope, created.collection_id, ['pending'], { status: 'received', receivedAt: expiresAt }, expiresAt);
+      expect(late).toBeUndefined();
+      expect((await h.store.collections.findCollection(scope, created.collection_id))?.status).toBe('pending');
+      const justBefore = new Date(expiresAt.getTime() - 1);
+      const inTime = await h.store.collections.updateCollectionIfStatus(scope, created.collection_id, ['pending'], { status: 'received', receivedAt: justBefore }, justBefore);
+      expect(inTime?.status).toBe('received');
+    });
+
     test('bad input is refused at the edge, naming the field', async () => {
       await expectApiError(await post('/collect/collections', { ...MOMO('+254700000001'), currency: 'UGX' }), 'ERR_2003', 'currency');
       await expectApiError(await post('/collect/collections', MOMO('+254700000001', '10.001')), 'ERR_2003', 'amount');
@@ -180,6 +207,38 @@ forEachEngine('Collect API', (engine) => {
       expect(minor(after.available)).toBeGreaterThanOrEqual(0);
       expect(minor(after.held)).toBe(minor(start.held) + accepted * 500);
     });
+  });
+
+  test(`[${engine}] balances past 2^53 minor units are exact, per corridor, in USDT and against a settlement`, async () => {
+    const rich = await createHarness(engine, { settings: { ...DEFAULT_ACCOUNT_SETTINGS, usdtWallet: WALLET } });
+    try {
+      const send = (method: string, path: string, body?: unknown) => apiRequest(rich, method, path, body === undefined ? {} : { body });
+      // 9007199254740991 + 2 minor units: 2^53 + 1, which no double holds.
+      const largest = await expectOk<CollectionResponse>(await send('POST', '/collect/collections', MOMO('+254700000001', '90071992547409.91')));
+      const small = await expectOk<CollectionResponse>(await send('POST', '/collect/collections', MOMO('+254700000001', '0.02')));
+      rich.clock.advance(PAYER_ANSWERS_AFTER_MS + CREDIT_AFTER_MS);
+      for (const { collection_id } of [largest, small]) {
+        expect((await expectOk<CollectionResponse>(await send('GET', `/collect/collections/${collection_id}`))).status).toBe('credited');
+      }
+      const usdt = (minor: bigint) => {
+        const micro = ((minor * 1_000_000n) / 12_950n).toString().padStart(7, '0');
+        return `${micro.slice(0, -6)}.${micro.slice(-6)}`;
+      };
+      const full = await expectOk<BalanceResponse>(await send('GET', '/collect/balance'));
+      expect(kes(full)).toMatchObject({ available: '90071992547409.93', pending: '0.00', held: '0.00' });
+      expect(full.available).toBe(usdt(9_007_199_254_740_993n));
+
+      await expectOk<SettlementResponse>(await send('POST', '/collect/settlements', { amount: '1.00', currency: 'KES', wallet: WALLET.address }));
+      const after = await expectOk<BalanceResponse>(await send('GET', '/collect/balance'));
+      expect(kes(after)).toMatchObject({ available: '90071992547408.93', held: '1.00' });
+      expect(after.available).toBe(usdt(9_007_199_254_740_893n));
+      // The exact remainder can be settled, one minor unit more cannot.
+      await expectApiError(await send('POST', '/collect/settlements', { amount: '90071992547408.94', currency: 'KES', wallet: WALLET.address }), 'ERR_4073', 'amount');
+      await expectOk<SettlementResponse>(await send('POST', '/collect/settlements', { amount: '90071992547408.93', currency: 'KES', wallet: WALLET.address }));
+      expect(kes(await expectOk<BalanceResponse>(await send('GET', '/collect/balance')))).toMatchObject({ available: '0.00', held: '90071992547409.93' });
+    } finally {
+      await rich.close();
+    }
   });
 
   test(`[${engine}] the default account has no saved wallet: ERR_4075`, async () => {

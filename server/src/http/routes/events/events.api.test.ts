@@ -12,6 +12,7 @@ import type { Engine } from '../../../storage/database';
 import { apiRequest, expectApiError, insertLiveSecretKey, expectOk } from '../../../test-support/api-assertions';
 import { createHarness, type Harness } from '../../../test-support/harness';
 import { forEachEngine } from '../../../test-support/engines';
+import { recordPaymentEvent } from '../../../core/payments/payment-outcome';
 import { defaultWebhookDeliveryConfig } from '../../../webhooks/delivery';
 import { WebhookDispatcher } from '../../../webhooks/dispatcher';
 import { fetchWebhookSender, RESPONSE_EXCERPT_CHARS } from '../../../webhooks/sender';
@@ -113,6 +114,7 @@ forEachEngine('Events API', (engine) => {
       eventType,
       objectType: 'payment',
       objectId: overrides.objectId,
+      objectVersion: 0,
       createdAt,
       payload: {
         event_id: eventId,
@@ -174,6 +176,28 @@ forEachEngine('Events API', (engine) => {
       const detail = await ok<EventDetail>(await request('GET', `/events/${event?.event_id}`));
       expect(detail.event_type).toBe('action_required');
       expect((detail.payload.content.object as Json)['status']).toBe('requires_customer_action');
+    });
+
+    test('a payment that needs action twice sends action_required twice; the same change recorded twice is one event', async () => {
+      const payment = await payUpi('pending@upi');
+      const scope = { accountId: h.boot.account.accountId, mode: 'test' as const };
+      const first = (await h.store.payments.findPayment(scope, payment.payment_id))!;
+      expect(first.status).toBe('requires_customer_action');
+      // A second step for the customer (another redirect): the payment changes, still requires_customer_action.
+      const now = h.clock.now();
+      const second = await h.store.transaction(async (tx) => {
+        const next = (await tx.payments.updatePaymentIfVersion(scope, first.paymentId, first.version, { railState: { step: 'second' }, updatedAt: now }))!;
+        await recordPaymentEvent(h.core, tx, next, now);
+        return next;
+      });
+      // The same two changes recorded again (a retried write): nothing new.
+      await h.store.transaction(async (tx) => {
+        await recordPaymentEvent(h.core, tx, first, now);
+        await recordPaymentEvent(h.core, tx, second, now);
+      });
+      const events = await eventsOf(payment.payment_id);
+      expect(events.map((event) => event.event_type)).toEqual(['action_required', 'action_required']);
+      expect(events.every((event) => event.object_id === payment.payment_id)).toBe(true);
     });
 
     test('the docs example receiver (its own server) accepts a delivery and de-duplicates redeliveries', async () => {

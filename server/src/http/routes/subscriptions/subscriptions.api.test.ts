@@ -112,8 +112,8 @@ forEachEngine('Subscriptions API', (engine) => {
       const mandateId = subscription.payment?.['mandate_id'] as string;
       expect(mandateId).toMatch(/^man_/);
       expect(subscription.invoice).toMatchObject({ next_billing_at: new Date(started + 30 * DAY_MS).toISOString(), mandate_id: mandateId });
-      expect(await eventsOf(`${subscription.id}.1`)).toEqual(['subscription_created']);
-      expect(await eventsOf(`${subscription.id}.2`)).toEqual(['subscription_active']);
+      // Every event of the subscription under its own id (newest first; these two share a time).
+      expect((await eventsOf(subscription.id)).sort()).toEqual(['subscription_active', 'subscription_created']);
 
       // Not due yet: nothing is charged. (The tick counts every subscription of the account, so each check reads this one.)
       b.clock.advance(29 * DAY_MS);
@@ -127,7 +127,7 @@ forEachEngine('Subscriptions API', (engine) => {
       expect(renewal).toMatchObject({ status: 'succeeded', amount: 19_900, mandate_id: mandateId });
       expect(renewal.payment_id).not.toBe(subscription.payment?.['payment_id']);
       expect(renewed.invoice).toMatchObject({ next_billing_at: new Date(started + 60 * DAY_MS).toISOString() });
-      expect(await eventsOf(`${subscription.id}.3`)).toEqual(['invoice_paid']);
+      expect((await eventsOf(subscription.id)).slice(0, 2)).toEqual(['invoice_paid', expect.stringMatching(/^subscription_/)]);
       expect((await expectOk<PaymentResponse>(await apiRequest(b, 'GET', `/payments/${renewal.payment_id}`))).description).toContain(subscription.id);
 
       // A revoked mandate cannot be charged: the next renewal makes the subscription unpaid.
@@ -135,7 +135,7 @@ forEachEngine('Subscriptions API', (engine) => {
       b.clock.advance(30 * DAY_MS);
       expect((await renew()).failed).toBeGreaterThanOrEqual(1);
       expect((await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`))).status).toBe('unpaid');
-      expect(await eventsOf(`${subscription.id}.4`)).toEqual(['subscription_unpaid']);
+      expect((await eventsOf(subscription.id)).slice(0, 2)).toEqual(['subscription_unpaid', 'invoice_paid']);
     });
 
     test('create, then confirm with the publishable key and the subscription client_secret', async () => {
