@@ -1,7 +1,8 @@
 /**
  * Rate limits on the surfaces a browser or a stranger can reach (docs/security.md): token buckets per source
  * address and per publishable key, kept in this process. Secret-key calls are the merchant's own server and are
- * not limited here. With several instances behind a load balancer each instance keeps its own buckets, so the
+ * not limited here; only their failed authentications are, per source address, like every key's
+ * (failedAuthenticationLimit). With several instances behind a load balancer each instance keeps its own buckets, so the
  * limit a client meets is at most the configured one times the instance count (docs/open-points.md).
  */
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -10,13 +11,14 @@ import { createMiddleware } from 'hono/factory';
 import type { Clock } from '../kernel/clock';
 import { ApiError } from '../core/shared/errors';
 import type { AppEnv } from './env';
-import { queryKeyAsSent, readApiKey } from './middleware/authenticate';
+import { queryKeyAsSent, readApiKey } from './middleware/read-api-key';
 
 /**
  * client_reads: retrieve, poll status, the payment-method lists and the subscription catalogue with a publishable
  * key, a customer with its ephemeral key; client_updates: update and eligibility with a publishable key; simulator:
  * the test simulator's pages, which take no key; operator_login: POST /v1/sessions and an invitation's acceptance, per
- * address and per e-mail (the account's operator); operator_verify: two-factor codes, per address and per operator.
+ * address and per e-mail (the account's operator); operator_verify: two-factor codes, per address and per operator;
+ * failed_authentication: keys refused with ERR_1002 on every key-authenticated route, per address only.
  * docs/security.md has the table.
  */
 export const RATE_LIMITED_SURFACES = [
@@ -28,6 +30,7 @@ export const RATE_LIMITED_SURFACES = [
   'simulator',
   'operator_login',
   'operator_verify',
+  'failed_authentication',
 ] as const;
 export type RateLimitedSurface = (typeof RATE_LIMITED_SURFACES)[number];
 
@@ -60,6 +63,9 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   simulator: { perAddress: perMinute(120), perKey: null },
   operator_login: { perAddress: perMinute(10), perKey: { limit: 10, windowSeconds: 15 * 60 } },
   operator_verify: { perAddress: perMinute(10), perKey: { limit: 5, windowSeconds: 5 * 60 } },
+  // An honest integration fails authentication once, when its key is wrong, and then stops: 30 a minute is a
+  // retrying loop of a few clients behind one NAT, far from a guesser's rate.
+  failed_authentication: { perAddress: perMinute(30), perKey: null },
 };
 
 /**
@@ -79,6 +85,8 @@ export function parseRateLimits(value: string | undefined): RateLimits | null | 
     }
     const limit = match[3] === 'off' ? null : { limit: Number(match[4]), windowSeconds: Number(match[5]) };
     if (limit !== null && (limit.limit < 1 || limit.windowSeconds < 1)) return { error: `"${entry}" needs a limit and a window of at least 1` };
+    // A failed key is made up as often as not: a bucket per key as sent would count nothing.
+    if (surface === 'failed_authentication' && match[2] === 'per_key') return { error: `"${entry}": failed_authentication is limited per_address only` };
     limits[surface][match[2] === 'per_address' ? 'perAddress' : 'perKey'] = limit;
   }
   return limits;
@@ -116,6 +124,25 @@ export class RateLimiter {
     return Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000));
   }
 
+  /**
+   * The seconds until the bucket `name` has a token, without taking one; undefined when it has one now. A bucket
+   * that refilled is forgotten, so the map empties once its callers stop.
+   */
+  wait(name: string, rule: RateLimit): number | undefined {
+    const bucket = this.buckets.get(name);
+    if (bucket === undefined) return undefined;
+    const perMs = rule.limit / (rule.windowSeconds * 1000);
+    const tokens = bucket.tokens + Math.max(0, this.clock.now().getTime() - bucket.updatedMs) * perMs;
+    if (tokens >= rule.limit) this.buckets.delete(name);
+    if (tokens >= 1) return undefined;
+    return Math.max(1, Math.ceil((1 - tokens) / perMs / 1000));
+  }
+
+  /** How many buckets are kept. */
+  get size(): number {
+    return this.buckets.size;
+  }
+
   private dropFullBuckets(nowMs: number, perMs: number, limit: number): void {
     for (const [name, bucket] of this.buckets) {
       if (bucket.tokens + (nowMs - bucket.updatedMs) * perMs >= limit) this.buckets.delete(name);
@@ -133,6 +160,8 @@ export class RateLimiter {
 
 export interface RateLimitDeps {
   limiter: RateLimiter;
+  /** The failed_authentication buckets, apart: while no address failed lately the map is empty and nothing is read. */
+  failedAuthentications: RateLimiter;
   limits: RateLimits;
   /**
    * How many proxies in front of this server append to X-Forwarded-For (RAIL_TRUSTED_PROXY_HOPS). 0: the socket's
@@ -202,6 +231,38 @@ export function limitSubject(c: Context, deps: RateLimitDeps | undefined, surfac
   if (deps === undefined || rule === null || rule === undefined) return;
   const wait = deps.limiter.take(`${surface} subject ${subject}`, rule);
   if (wait !== undefined) throw tooManyRequests(c, wait);
+}
+
+/** What failedAuthenticationLimit gives the middleware that authenticates an API key. */
+export interface FailedAuthenticationLimit {
+  /** Throws 429 ERR_4290 (with Retry-After) when the caller's address has no failed authentication left. */
+  refuseWhenExhausted(c: Context): void;
+  /** Counts `error` against the caller's address when it refused the key (ERR_1002). */
+  countFailure(c: Context, error: unknown): void;
+}
+
+/**
+ * The failed_authentication limit (docs/security.md), undefined when lifted: on every route that authenticates an
+ * API key, of every kind, a key refused with ERR_1002 (malformed, made up, revoked, expired, a secret key in a URL)
+ * takes a token from its source address's bucket. Once an address's failures emptied it, every further
+ * authentication from there is refused with 429 before any key is looked up, until a token is back; a successful
+ * authentication takes none. ERR_1001 (no key) looks nothing up and ERR_1003 / ERR_1004 answer a valid key: not
+ * counted.
+ */
+export function failedAuthenticationLimit(deps: RateLimitDeps | undefined): FailedAuthenticationLimit | undefined {
+  const rule = deps?.limits.failed_authentication.perAddress;
+  if (deps === undefined || rule === null || rule === undefined) return undefined;
+  const failures = deps.failedAuthentications;
+  return {
+    refuseWhenExhausted(c) {
+      if (failures.size === 0) return;
+      const wait = failures.wait(sourceAddress(c, deps.trustedProxyHops), rule);
+      if (wait !== undefined) throw tooManyRequests(c, wait);
+    },
+    countFailure(c, error) {
+      if (error instanceof ApiError && error.code === 'ERR_1002') failures.take(sourceAddress(c, deps.trustedProxyHops), rule);
+    },
+  };
 }
 
 /** Which routes each surface covers (Hono paths). Registered before the routes, so a limit holds before any work. */

@@ -344,6 +344,7 @@ describe('rate limits of sign-in and two-factor codes', () => {
           simulator: { perAddress: null, perKey: null },
           operator_login: rule,
           operator_verify: rule,
+          failed_authentication: { perAddress: null, perKey: null },
         },
         trustedProxyHops: 1,
       },
