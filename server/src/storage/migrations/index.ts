@@ -29,6 +29,7 @@ import { migration0018IdempotencyIdsTime } from './0018-idempotency-ids-time';
 import { migration0019KeyLookupNotify } from './0019-key-lookup-notify';
 import { migration0020AccountIdWithoutForeignKeys } from './0020-account-id-without-foreign-keys';
 import { migration0021IdempotencyBatchFunction } from './0021-idempotency-batch-function';
+import { migration0022EphemeralKeyIssuer } from './0022-ephemeral-key-issuer';
 import { SQLITE_SCHEMA } from './sqlite-schema';
 import { durableTransaction } from '../database';
 import type { Database } from '../schema';
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0019_key_lookup_notify': migration0019KeyLookupNotify,
   '0020_account_id_without_foreign_keys': migration0020AccountIdWithoutForeignKeys,
   '0021_idempotency_batch_function': migration0021IdempotencyBatchFunction,
+  '0022_ephemeral_key_issuer': migration0022EphemeralKeyIssuer,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
