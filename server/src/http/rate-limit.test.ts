@@ -48,6 +48,7 @@ describe('RAIL_RATE_LIMITS', () => {
     expect(parseRateLimits('nothing.per_key=5/10')).toEqual({ error: expect.stringContaining('nothing.per_key') });
     expect(parseRateLimits('confirm.per_key=0/10')).toEqual({ error: expect.stringContaining('at least 1') });
     expect(parseRateLimits('failed_authentication.per_key=5/10')).toEqual({ error: expect.stringContaining('per_address only') });
+    expect(parseRateLimits('operator_login_email.per_address=5/10')).toEqual({ error: expect.stringContaining('per_key only') });
   });
 });
 
@@ -61,6 +62,7 @@ describe('rate limits on the browser and public surfaces', () => {
     client_updates: { perAddress: { limit: 2, windowSeconds: 60 }, perKey: null },
     simulator: { perAddress: { limit: 2, windowSeconds: 60 }, perKey: null },
     operator_login: { perAddress: { limit: 2, windowSeconds: 60 }, perKey: { limit: 3, windowSeconds: 60 } },
+    operator_login_email: { perAddress: null, perKey: { limit: 3, windowSeconds: 60 } },
     operator_verify: { perAddress: { limit: 2, windowSeconds: 60 }, perKey: { limit: 3, windowSeconds: 60 } },
     failed_authentication: { perAddress: null, perKey: null },
   };
@@ -176,6 +178,7 @@ describe('the per-key limit of a browser GET that carries its publishable key in
           client_updates: unlimited,
           simulator: unlimited,
           operator_login: unlimited,
+          operator_login_email: unlimited,
           operator_verify: unlimited,
           failed_authentication: unlimited,
         },
@@ -237,6 +240,7 @@ describe('failed authentications, per source address, on every key-authenticated
           client_updates: unlimited,
           simulator: unlimited,
           operator_login: unlimited,
+          operator_login_email: unlimited,
           operator_verify: unlimited,
           failed_authentication: { perAddress: { limit: 3, windowSeconds: 60 }, perKey: null },
         },

@@ -17,7 +17,8 @@ import { queryKeyAsSent, readApiKey } from './middleware/read-api-key';
  * client_reads: retrieve, poll status, the payment-method lists and the subscription catalogue with a publishable
  * key, a customer with its ephemeral key; client_updates: update and eligibility with a publishable key; simulator:
  * the test simulator's pages, which take no key; operator_login: POST /v1/sessions and an invitation's acceptance, per
- * address and per e-mail (the account's operator); operator_verify: two-factor codes, per address and per operator;
+ * address and per e-mail and address (a sign-in's operator); operator_login_email: a sign-in's ceiling per e-mail,
+ * all addresses together; operator_verify: two-factor codes, per address and per operator;
  * failed_authentication: keys refused with ERR_1002 on every key-authenticated route, per address only.
  * docs/security.md has the table.
  */
@@ -29,6 +30,7 @@ export const RATE_LIMITED_SURFACES = [
   'client_updates',
   'simulator',
   'operator_login',
+  'operator_login_email',
   'operator_verify',
   'failed_authentication',
 ] as const;
@@ -61,11 +63,23 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   client_reads: { perAddress: perMinute(600), perKey: perMinute(30_000) },
   client_updates: { perAddress: perMinute(120), perKey: perMinute(6_000) },
   simulator: { perAddress: perMinute(120), perKey: null },
+  // Per e-mail and address: wrong passwords from one address lock out that address only, never the operator.
   operator_login: { perAddress: perMinute(10), perKey: { limit: 10, windowSeconds: 15 * 60 } },
+  // Guesses spread over many addresses: ten addresses at their limit reach it.
+  operator_login_email: { perAddress: null, perKey: { limit: 100, windowSeconds: 15 * 60 } },
   operator_verify: { perAddress: perMinute(10), perKey: { limit: 5, windowSeconds: 5 * 60 } },
   // An honest integration fails authentication once, when its key is wrong, and then stops: 30 a minute is a
   // retrying loop of a few clients behind one NAT, far from a guesser's rate.
   failed_authentication: { perAddress: perMinute(30), perKey: null },
+};
+
+/**
+ * Surfaces with one limit. A failed key is made up as often as not: a bucket per key as sent would count nothing.
+ * A sign-in's e-mail ceiling is not per address by definition.
+ */
+const ONE_SCOPE_SURFACES: Partial<Record<RateLimitedSurface, 'per_address' | 'per_key'>> = {
+  failed_authentication: 'per_address',
+  operator_login_email: 'per_key',
 };
 
 /**
@@ -85,8 +99,8 @@ export function parseRateLimits(value: string | undefined): RateLimits | null | 
     }
     const limit = match[3] === 'off' ? null : { limit: Number(match[4]), windowSeconds: Number(match[5]) };
     if (limit !== null && (limit.limit < 1 || limit.windowSeconds < 1)) return { error: `"${entry}" needs a limit and a window of at least 1` };
-    // A failed key is made up as often as not: a bucket per key as sent would count nothing.
-    if (surface === 'failed_authentication' && match[2] === 'per_key') return { error: `"${entry}": failed_authentication is limited per_address only` };
+    const only = ONE_SCOPE_SURFACES[surface];
+    if (only !== undefined && match[2] !== only) return { error: `"${entry}": ${surface} is limited ${only} only` };
     limits[surface][match[2] === 'per_address' ? 'perAddress' : 'perKey'] = limit;
   }
   return limits;
@@ -194,7 +208,7 @@ function tooManyRequests(c: Context, retryAfterSeconds: number): ApiError {
  * factor): nothing there checks a key, so a header shaped like a secret key proves nothing and never lifts their
  * limits.
  */
-const SURFACES_WITHOUT_API_KEYS: ReadonlySet<RateLimitedSurface> = new Set(['demo_payments', 'simulator', 'operator_login', 'operator_verify']);
+const SURFACES_WITHOUT_API_KEYS: ReadonlySet<RateLimitedSurface> = new Set(['demo_payments', 'simulator', 'operator_login', 'operator_login_email', 'operator_verify']);
 
 /**
  * Limits one surface per source address and per publishable key (the key as sent: a limit must hold before the
@@ -263,6 +277,18 @@ export function failedAuthenticationLimit(deps: RateLimitDeps | undefined): Fail
       if (error instanceof ApiError && error.code === 'ERR_1002') failures.take(sourceAddress(c, deps.trustedProxyHops), rule);
     },
   };
+}
+
+/**
+ * A sign-in's limits past its address's: per e-mail and source address (operator_login), so that wrong passwords
+ * sent from one address never lock the operator out from another, and a higher ceiling per e-mail over every
+ * address (operator_login_email) against guesses spread over many. An attempt its address's bucket refuses takes
+ * nothing from the ceiling.
+ */
+export function limitSignIn(c: Context, deps: RateLimitDeps | undefined, email: string): void {
+  if (deps === undefined) return;
+  limitSubject(c, deps, 'operator_login', `${email} from ${sourceAddress(c, deps.trustedProxyHops)}`);
+  limitSubject(c, deps, 'operator_login_email', email);
 }
 
 /** Which routes each surface covers (Hono paths). Registered before the routes, so a limit holds before any work. */

@@ -388,6 +388,7 @@ describe('rate limits of sign-in and two-factor codes', () => {
           client_updates: { perAddress: null, perKey: null },
           simulator: { perAddress: null, perKey: null },
           operator_login: rule,
+          operator_login_email: { perAddress: null, perKey: { limit: 6, windowSeconds: 60 } },
           operator_verify: rule,
           failed_authentication: { perAddress: null, perKey: null },
         },
@@ -397,15 +398,21 @@ describe('rate limits of sign-in and two-factor codes', () => {
   });
   afterAll(async () => h?.close());
 
-  test('per e-mail across addresses, and per operator for codes (ERR_4290 with Retry-After)', async () => {
+  test('sign-in per e-mail and address, so guesses from one address do not lock the operator out; a higher ceiling per e-mail over all addresses; per operator for codes (ERR_4290 with Retry-After)', async () => {
     const { email, password } = h.boot.createdOperator!;
     const from = (i: number) => ({ 'x-forwarded-for': `198.51.100.${i}` });
-    for (let i = 0; i < 3; i++) {
-      await expectApiError(await apiRequest(h, 'POST', '/v1/sessions', { key: null, headers: from(i), body: { email, password: 'guess' } }), 'ERR_1008');
-    }
-    const limited = await apiRequest(h, 'POST', '/v1/sessions', { key: null, headers: from(9), body: { email, password } });
+    const signIn = (address: number, guess: string) => apiRequest(h, 'POST', '/v1/sessions', { key: null, headers: from(address), body: { email, password: guess } });
+    // A stranger at address 1 spends its three attempts, then is refused even the right password.
+    for (let i = 0; i < 3; i++) await expectApiError(await signIn(1, 'guess'), 'ERR_1008');
+    const limited = await signIn(1, password);
     await expectApiErrorResponse(limited, 'ERR_4290');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The operator, at another address, signs in (the e-mail's ceiling has 6: 3 spent, this is the 4th).
+    await expectOk(await signIn(2, password));
+    // Guesses spread over addresses meet the ceiling: two more, then every address is refused.
+    await expectApiError(await signIn(3, 'guess'), 'ERR_1008');
+    await expectApiError(await signIn(4, 'guess'), 'ERR_1008');
+    await expectApiErrorResponse(await signIn(5, password), 'ERR_4290');
     h.clock.advance(60_000);
     const { session_token } = await expectOk<{ session_token: string }>(await apiRequest(h, 'POST', '/v1/sessions', { key: null, headers: from(9), body: { email, password } }));
     for (let i = 0; i < 3; i++) {
