@@ -20,6 +20,23 @@ describe('RateLimiter (token bucket on an injected clock)', () => {
     expect(limiter.take('a', rule)).toBe(20);
   });
 
+  test('mayRefuse: false while empty and a whole window after the last take, when every bucket is full again and all are forgotten', () => {
+    const clock = new ManualClock();
+    const limiter = new RateLimiter(clock);
+    const rule = { limit: 1, windowSeconds: 60 };
+    expect(limiter.mayRefuse(rule)).toBe(false);
+    limiter.take('a', rule);
+    clock.advance(30_000);
+    limiter.take('b', rule);
+    clock.advance(59_999);
+    expect(limiter.mayRefuse(rule)).toBe(true);
+    expect(limiter.wait('b', rule)).toBe(1);
+    clock.advance(1);
+    expect(limiter.mayRefuse(rule)).toBe(false);
+    expect(limiter.wait('b', rule)).toBeUndefined();
+    expect(limiter.take('b', rule)).toBeUndefined();
+  });
+
   test('the map stays bounded: full buckets are forgotten first', () => {
     const clock = new ManualClock();
     const limiter = new RateLimiter(clock, 4);

@@ -114,6 +114,7 @@ interface Bucket {
 /** Token buckets by name on an injected clock. Full buckets are dropped when the map grows past its bound. */
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
+  private lastTakeMs = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -123,6 +124,7 @@ export class RateLimiter {
   /** Takes one token from the bucket `name`; undefined when allowed, else the seconds until a token is back. */
   take(name: string, rule: RateLimit): number | undefined {
     const nowMs = this.clock.now().getTime();
+    this.lastTakeMs = nowMs;
     const perMs = rule.limit / (rule.windowSeconds * 1000);
     const bucket = this.buckets.get(name) ?? { tokens: rule.limit, updatedMs: nowMs };
     bucket.tokens = Math.min(rule.limit, bucket.tokens + Math.max(0, nowMs - bucket.updatedMs) * perMs);
@@ -152,9 +154,16 @@ export class RateLimiter {
     return Math.max(1, Math.ceil((1 - tokens) / perMs / 1000));
   }
 
-  /** How many buckets are kept. */
-  get size(): number {
-    return this.buckets.size;
+  /**
+   * For a limiter whose buckets share one rule: whether any may be short of a token. A whole window after the last
+   * take every bucket is full again, and all are forgotten at once (a caller that failed once and left would
+   * otherwise keep the map from emptying).
+   */
+  mayRefuse(rule: RateLimit): boolean {
+    if (this.buckets.size === 0) return false;
+    if (this.clock.now().getTime() - this.lastTakeMs < rule.windowSeconds * 1000) return true;
+    this.buckets.clear();
+    return false;
   }
 
   private dropFullBuckets(nowMs: number, perMs: number, limit: number): void {
@@ -174,7 +183,7 @@ export class RateLimiter {
 
 export interface RateLimitDeps {
   limiter: RateLimiter;
-  /** The failed_authentication buckets, apart: while no address failed lately the map is empty and nothing is read. */
+  /** The failed_authentication buckets, apart: while no address failed within a window nothing more is read. */
   failedAuthentications: RateLimiter;
   limits: RateLimits;
   /**
@@ -269,7 +278,7 @@ export function failedAuthenticationLimit(deps: RateLimitDeps | undefined): Fail
   const failures = deps.failedAuthentications;
   return {
     refuseWhenExhausted(c) {
-      if (failures.size === 0) return;
+      if (!failures.mayRefuse(rule)) return;
       const wait = failures.wait(sourceAddress(c, deps.trustedProxyHops), rule);
       if (wait !== undefined) throw tooManyRequests(c, wait);
     },
