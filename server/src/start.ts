@@ -235,7 +235,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     publicJsUrl,
     isReady,
     webhooks,
-    rateLimits: config.rateLimits === null ? undefined : { limiter: new RateLimiter(systemClock), limits: config.rateLimits, trustedProxyHops: config.trustedProxyHops },
+    rateLimits: config.rateLimits === null ? undefined : { limiter: new RateLimiter(systemClock), failedAuthentications: new RateLimiter(systemClock), limits: config.rateLimits, trustedProxyHops: config.trustedProxyHops },
     demo:
       config.demo === 'off'
         ? undefined

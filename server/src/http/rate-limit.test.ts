@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { ManualClock } from '../kernel/clock';
 import { apiRequest, expectApiErrorResponse } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';
@@ -20,6 +20,23 @@ describe('RateLimiter (token bucket on an injected clock)', () => {
     expect(limiter.take('a', rule)).toBe(20);
   });
 
+  test('mayRefuse: false while empty and a whole window after the last take, when every bucket is full again and all are forgotten', () => {
+    const clock = new ManualClock();
+    const limiter = new RateLimiter(clock);
+    const rule = { limit: 1, windowSeconds: 60 };
+    expect(limiter.mayRefuse(rule)).toBe(false);
+    limiter.take('a', rule);
+    clock.advance(30_000);
+    limiter.take('b', rule);
+    clock.advance(59_999);
+    expect(limiter.mayRefuse(rule)).toBe(true);
+    expect(limiter.wait('b', rule)).toBe(1);
+    clock.advance(1);
+    expect(limiter.mayRefuse(rule)).toBe(false);
+    expect(limiter.wait('b', rule)).toBeUndefined();
+    expect(limiter.take('b', rule)).toBeUndefined();
+  });
+
   test('the map stays bounded: full buckets are forgotten first', () => {
     const clock = new ManualClock();
     const limiter = new RateLimiter(clock, 4);
@@ -39,12 +56,16 @@ describe('RAIL_RATE_LIMITS', () => {
     expect(parsed.confirm).toEqual({ perAddress: { limit: 5, windowSeconds: 10 }, perKey: DEFAULT_RATE_LIMITS.confirm.perKey });
     expect(parsed.demo_payments.perAddress).toBeNull();
     expect(DEFAULT_RATE_LIMITS.demo_payments.perAddress).not.toBeNull();
+    expect((parseRateLimits('failed_authentication.per_address=5/10') as RateLimits).failed_authentication.perAddress).toEqual({ limit: 5, windowSeconds: 10 });
+    expect((parseRateLimits('failed_authentication.per_address=off') as RateLimits).failed_authentication.perAddress).toBeNull();
   });
 
   test('a bad entry is an error naming it', () => {
     expect(parseRateLimits('confirm=5/10')).toEqual({ error: expect.stringContaining('"confirm=5/10"') });
     expect(parseRateLimits('nothing.per_key=5/10')).toEqual({ error: expect.stringContaining('nothing.per_key') });
     expect(parseRateLimits('confirm.per_key=0/10')).toEqual({ error: expect.stringContaining('at least 1') });
+    expect(parseRateLimits('failed_authentication.per_key=5/10')).toEqual({ error: expect.stringContaining('per_address only') });
+    expect(parseRateLimits('operator_login_email.per_address=5/10')).toEqual({ error: expect.stringContaining('per_key only') });
   });
 });
 
@@ -58,7 +79,9 @@ describe('rate limits on the browser and public surfaces', () => {
     client_updates: { perAddress: { limit: 2, windowSeconds: 60 }, perKey: null },
     simulator: { perAddress: { limit: 2, windowSeconds: 60 }, perKey: null },
     operator_login: { perAddress: { limit: 2, windowSeconds: 60 }, perKey: { limit: 3, windowSeconds: 60 } },
+    operator_login_email: { perAddress: null, perKey: { limit: 3, windowSeconds: 60 } },
     operator_verify: { perAddress: { limit: 2, windowSeconds: 60 }, perKey: { limit: 3, windowSeconds: 60 } },
+    failed_authentication: { perAddress: null, perKey: null },
   };
 
   beforeAll(async () => {
@@ -172,7 +195,9 @@ describe('the per-key limit of a browser GET that carries its publishable key in
           client_updates: unlimited,
           simulator: unlimited,
           operator_login: unlimited,
+          operator_login_email: unlimited,
           operator_verify: unlimited,
+          failed_authentication: unlimited,
         },
         trustedProxyHops: 1,
       },
@@ -214,5 +239,78 @@ describe('which routes are limited', () => {
     }
     expect(unlimited).toEqual([]);
     expect(countedTwice).toEqual([]);
+  });
+});
+
+describe('failed authentications, per source address, on every key-authenticated route', () => {
+  let h: Harness;
+  const unlimited = { perAddress: null, perKey: null };
+
+  beforeAll(async () => {
+    h = await createHarness('sqlite', {
+      rateLimits: {
+        limits: {
+          demo_payments: unlimited,
+          vault_tokens: unlimited,
+          confirm: unlimited,
+          client_reads: unlimited,
+          client_updates: unlimited,
+          simulator: unlimited,
+          operator_login: unlimited,
+          operator_login_email: unlimited,
+          operator_verify: unlimited,
+          failed_authentication: { perAddress: { limit: 3, windowSeconds: 60 }, perKey: null },
+        },
+        trustedProxyHops: 1,
+      },
+    });
+  });
+  afterAll(async () => h?.close());
+
+  const from = (address: string) => ({ 'x-forwarded-for': address });
+  const madeUpSecretKey = 'rail_full_test_madeUpKeyThatWasNeverIssued0000000';
+
+  test('once an address failed `limit` times, its keys (a valid one too) get 429 with Retry-After before any look-up, until a token is back', async () => {
+    const lookUps = vi.spyOn(h.core.store.apiKeys, 'findApiKeyByHash');
+    const list = (address: string, key: string) => apiRequest(h, 'GET', '/payments/list', { key, headers: from(address) });
+    for (let i = 0; i < 3; i++) await expectApiErrorResponse(await list('198.51.100.1', madeUpSecretKey), 'ERR_1002');
+    expect(lookUps).toHaveBeenCalledTimes(3);
+    const refused = await list('198.51.100.1', madeUpSecretKey);
+    await expectApiErrorResponse(refused, 'ERR_4290');
+    expect(refused.headers.get('retry-after')).toBe('20');
+    await expectApiErrorResponse(await list('198.51.100.1', h.secretKey), 'ERR_4290');
+    await expectApiErrorResponse(await apiRequest(h, 'GET', '/customers/cus_1', { key: `epk_${'a'.repeat(40)}`, headers: from('198.51.100.1') }), 'ERR_4290');
+    expect(lookUps).toHaveBeenCalledTimes(3);
+    lookUps.mockRestore();
+
+    expect((await list('198.51.100.2', h.secretKey)).status).toBe(200);
+    h.clock.advance(20_000);
+    expect((await list('198.51.100.1', h.secretKey)).status).toBe(200);
+    await expectApiErrorResponse(await list('198.51.100.1', madeUpSecretKey), 'ERR_1002');
+    await expectApiErrorResponse(await list('198.51.100.1', madeUpSecretKey), 'ERR_4290');
+  });
+
+  test('successful authentications take nothing from the bucket', async () => {
+    h.clock.advance(3_600_000);
+    for (let i = 0; i < 10; i++) expect((await apiRequest(h, 'GET', '/payments/list', { headers: from('198.51.100.3') })).status).toBe(200);
+    for (let i = 0; i < 3; i++) await expectApiErrorResponse(await apiRequest(h, 'GET', '/payments/list', { key: madeUpSecretKey, headers: from('198.51.100.3') }), 'ERR_1002');
+  });
+
+  test('every route that refuses an unknown key with ERR_1002 (docs/authorization.md) counts it and then answers 429', async () => {
+    h.clock.advance(3_600_000);
+    const notLimited: string[] = [];
+    let checked = 0;
+    for (const [index, { route, cells }] of readAuthorizationTable().rows.entries()) {
+      if (cells['unknown key'] !== 'ERR_1002') continue;
+      checked++;
+      const [method, path] = route.split(' ') as [string, string];
+      const address = `10.0.${Math.floor(index / 200)}.${index % 200}`;
+      const send = () =>
+        apiRequest(h, method, path.replace(/\{[^}]+\}/g, 'x_1'), { key: madeUpSecretKey, headers: { ...from(address), origin: 'http://127.0.0.1:8081' } });
+      for (let i = 0; i < 3; i++) await expectApiErrorResponse(await send(), 'ERR_1002');
+      if ((await send()).status !== 429) notLimited.push(route);
+    }
+    expect(notLimited).toEqual([]);
+    expect(checked).toBeGreaterThan(50);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Rate limits on the surfaces a browser or a stranger can reach (docs/security.md): token buckets per source
  * address and per publishable key, kept in this process. Secret-key calls are the merchant's own server and are
- * not limited here. With several instances behind a load balancer each instance keeps its own buckets, so the
+ * not limited here; only their failed authentications are, per source address, like every key's
+ * (failedAuthenticationLimit). With several instances behind a load balancer each instance keeps its own buckets, so the
  * limit a client meets is at most the configured one times the instance count (docs/open-points.md).
  */
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -10,13 +11,15 @@ import { createMiddleware } from 'hono/factory';
 import type { Clock } from '../kernel/clock';
 import { ApiError } from '../core/shared/errors';
 import type { AppEnv } from './env';
-import { queryKeyAsSent, readApiKey } from './middleware/authenticate';
+import { queryKeyAsSent, readApiKey } from './middleware/read-api-key';
 
 /**
  * client_reads: retrieve, poll status, the payment-method lists and the subscription catalogue with a publishable
  * key, a customer with its ephemeral key; client_updates: update and eligibility with a publishable key; simulator:
  * the test simulator's pages, which take no key; operator_login: POST /v1/sessions and an invitation's acceptance, per
- * address and per e-mail (the account's operator); operator_verify: two-factor codes, per address and per operator.
+ * address and per e-mail and address (a sign-in's operator); operator_login_email: a sign-in's ceiling per e-mail,
+ * all addresses together; operator_verify: two-factor codes, per address and per operator;
+ * failed_authentication: keys refused with ERR_1002 on every key-authenticated route, per address only.
  * docs/security.md has the table.
  */
 export const RATE_LIMITED_SURFACES = [
@@ -27,7 +30,9 @@ export const RATE_LIMITED_SURFACES = [
   'client_updates',
   'simulator',
   'operator_login',
+  'operator_login_email',
   'operator_verify',
+  'failed_authentication',
 ] as const;
 export type RateLimitedSurface = (typeof RATE_LIMITED_SURFACES)[number];
 
@@ -58,8 +63,23 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   client_reads: { perAddress: perMinute(600), perKey: perMinute(30_000) },
   client_updates: { perAddress: perMinute(120), perKey: perMinute(6_000) },
   simulator: { perAddress: perMinute(120), perKey: null },
+  // Per e-mail and address: wrong passwords from one address lock out that address only, never the operator.
   operator_login: { perAddress: perMinute(10), perKey: { limit: 10, windowSeconds: 15 * 60 } },
+  // Guesses spread over many addresses: ten addresses at their limit reach it.
+  operator_login_email: { perAddress: null, perKey: { limit: 100, windowSeconds: 15 * 60 } },
   operator_verify: { perAddress: perMinute(10), perKey: { limit: 5, windowSeconds: 5 * 60 } },
+  // An honest integration fails authentication once, when its key is wrong, and then stops: 30 a minute is a
+  // retrying loop of a few clients behind one NAT, far from a guesser's rate.
+  failed_authentication: { perAddress: perMinute(30), perKey: null },
+};
+
+/**
+ * Surfaces with one limit. A failed key is made up as often as not: a bucket per key as sent would count nothing.
+ * A sign-in's e-mail ceiling is not per address by definition.
+ */
+const ONE_SCOPE_SURFACES: Partial<Record<RateLimitedSurface, 'per_address' | 'per_key'>> = {
+  failed_authentication: 'per_address',
+  operator_login_email: 'per_key',
 };
 
 /**
@@ -79,6 +99,8 @@ export function parseRateLimits(value: string | undefined): RateLimits | null | 
     }
     const limit = match[3] === 'off' ? null : { limit: Number(match[4]), windowSeconds: Number(match[5]) };
     if (limit !== null && (limit.limit < 1 || limit.windowSeconds < 1)) return { error: `"${entry}" needs a limit and a window of at least 1` };
+    const only = ONE_SCOPE_SURFACES[surface];
+    if (only !== undefined && match[2] !== only) return { error: `"${entry}": ${surface} is limited ${only} only` };
     limits[surface][match[2] === 'per_address' ? 'perAddress' : 'perKey'] = limit;
   }
   return limits;
@@ -92,6 +114,7 @@ interface Bucket {
 /** Token buckets by name on an injected clock. Full buckets are dropped when the map grows past its bound. */
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
+  private lastTakeMs = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -101,6 +124,7 @@ export class RateLimiter {
   /** Takes one token from the bucket `name`; undefined when allowed, else the seconds until a token is back. */
   take(name: string, rule: RateLimit): number | undefined {
     const nowMs = this.clock.now().getTime();
+    this.lastTakeMs = nowMs;
     const perMs = rule.limit / (rule.windowSeconds * 1000);
     const bucket = this.buckets.get(name) ?? { tokens: rule.limit, updatedMs: nowMs };
     bucket.tokens = Math.min(rule.limit, bucket.tokens + Math.max(0, nowMs - bucket.updatedMs) * perMs);
@@ -114,6 +138,32 @@ export class RateLimiter {
       return undefined;
     }
     return Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000));
+  }
+
+  /**
+   * The seconds until the bucket `name` has a token, without taking one; undefined when it has one now. A bucket
+   * that refilled is forgotten, so the map empties once its callers stop.
+   */
+  wait(name: string, rule: RateLimit): number | undefined {
+    const bucket = this.buckets.get(name);
+    if (bucket === undefined) return undefined;
+    const perMs = rule.limit / (rule.windowSeconds * 1000);
+    const tokens = bucket.tokens + Math.max(0, this.clock.now().getTime() - bucket.updatedMs) * perMs;
+    if (tokens >= rule.limit) this.buckets.delete(name);
+    if (tokens >= 1) return undefined;
+    return Math.max(1, Math.ceil((1 - tokens) / perMs / 1000));
+  }
+
+  /**
+   * For a limiter whose buckets share one rule: whether any may be short of a token. A whole window after the last
+   * take every bucket is full again, and all are forgotten at once (a caller that failed once and left would
+   * otherwise keep the map from emptying).
+   */
+  mayRefuse(rule: RateLimit): boolean {
+    if (this.buckets.size === 0) return false;
+    if (this.clock.now().getTime() - this.lastTakeMs < rule.windowSeconds * 1000) return true;
+    this.buckets.clear();
+    return false;
   }
 
   private dropFullBuckets(nowMs: number, perMs: number, limit: number): void {
@@ -133,6 +183,8 @@ export class RateLimiter {
 
 export interface RateLimitDeps {
   limiter: RateLimiter;
+  /** The failed_authentication buckets, apart: while no address failed within a window nothing more is read. */
+  failedAuthentications: RateLimiter;
   limits: RateLimits;
   /**
    * How many proxies in front of this server append to X-Forwarded-For (RAIL_TRUSTED_PROXY_HOPS). 0: the socket's
@@ -165,7 +217,7 @@ function tooManyRequests(c: Context, retryAfterSeconds: number): ApiError {
  * factor): nothing there checks a key, so a header shaped like a secret key proves nothing and never lifts their
  * limits.
  */
-const SURFACES_WITHOUT_API_KEYS: ReadonlySet<RateLimitedSurface> = new Set(['demo_payments', 'simulator', 'operator_login', 'operator_verify']);
+const SURFACES_WITHOUT_API_KEYS: ReadonlySet<RateLimitedSurface> = new Set(['demo_payments', 'simulator', 'operator_login', 'operator_login_email', 'operator_verify']);
 
 /**
  * Limits one surface per source address and per publishable key (the key as sent: a limit must hold before the
@@ -202,6 +254,50 @@ export function limitSubject(c: Context, deps: RateLimitDeps | undefined, surfac
   if (deps === undefined || rule === null || rule === undefined) return;
   const wait = deps.limiter.take(`${surface} subject ${subject}`, rule);
   if (wait !== undefined) throw tooManyRequests(c, wait);
+}
+
+/** What failedAuthenticationLimit gives the middleware that authenticates an API key. */
+export interface FailedAuthenticationLimit {
+  /** Throws 429 ERR_4290 (with Retry-After) when the caller's address has no failed authentication left. */
+  refuseWhenExhausted(c: Context): void;
+  /** Counts `error` against the caller's address when it refused the key (ERR_1002). */
+  countFailure(c: Context, error: unknown): void;
+}
+
+/**
+ * The failed_authentication limit (docs/security.md), undefined when lifted: on every route that authenticates an
+ * API key, of every kind, a key refused with ERR_1002 (malformed, made up, revoked, expired, a secret key in a URL)
+ * takes a token from its source address's bucket. Once an address's failures emptied it, every further
+ * authentication from there is refused with 429 before any key is looked up, until a token is back; a successful
+ * authentication takes none. ERR_1001 (no key) looks nothing up and ERR_1003 / ERR_1004 answer a valid key: not
+ * counted.
+ */
+export function failedAuthenticationLimit(deps: RateLimitDeps | undefined): FailedAuthenticationLimit | undefined {
+  const rule = deps?.limits.failed_authentication.perAddress;
+  if (deps === undefined || rule === null || rule === undefined) return undefined;
+  const failures = deps.failedAuthentications;
+  return {
+    refuseWhenExhausted(c) {
+      if (!failures.mayRefuse(rule)) return;
+      const wait = failures.wait(sourceAddress(c, deps.trustedProxyHops), rule);
+      if (wait !== undefined) throw tooManyRequests(c, wait);
+    },
+    countFailure(c, error) {
+      if (error instanceof ApiError && error.code === 'ERR_1002') failures.take(sourceAddress(c, deps.trustedProxyHops), rule);
+    },
+  };
+}
+
+/**
+ * A sign-in's limits past its address's: per e-mail and source address (operator_login), so that wrong passwords
+ * sent from one address never lock the operator out from another, and a higher ceiling per e-mail over every
+ * address (operator_login_email) against guesses spread over many. An attempt its address's bucket refuses takes
+ * nothing from the ceiling.
+ */
+export function limitSignIn(c: Context, deps: RateLimitDeps | undefined, email: string): void {
+  if (deps === undefined) return;
+  limitSubject(c, deps, 'operator_login', `${email} from ${sourceAddress(c, deps.trustedProxyHops)}`);
+  limitSubject(c, deps, 'operator_login_email', email);
 }
 
 /** Which routes each surface covers (Hono paths). Registered before the routes, so a limit holds before any work. */

@@ -186,7 +186,7 @@ export interface HarnessOptions {
   /** Test-mode adapters that replace the simulators of their rails (for example stand-ins with other offers). */
   testAdapters?: Partial<Record<RailName, RailAdapter>>;
   /** Limits on the browser and public surfaces, on the harness clock (none by default). */
-  rateLimits?: Omit<RateLimitDeps, 'limiter'>;
+  rateLimits?: Omit<RateLimitDeps, 'limiter' | 'failedAuthentications'>;
   /** Rail call limits and recovery timing (DEFAULT_RECOVERY_POLICY by default). */
   recovery?: RecoveryPolicy;
   /** Operator sessions and key rotation (DEFAULT_KEY_POLICY by default). */
@@ -218,7 +218,7 @@ export async function createHarness(engine: Engine, options: HarnessOptions = {}
     publicBaseUrl: 'http://127.0.0.1:8080',
     publicJsUrl: 'http://127.0.0.1:8081',
     demo: { testSecretKey: boot.testSecretKey, pagePaths: options.demoPagePaths ?? [], offWhenLiveKeysExist: options.demoOffWhenLiveKeysExist ?? false },
-    rateLimits: options.rateLimits && { ...options.rateLimits, limiter: new RateLimiter(clock) },
+    rateLimits: options.rateLimits && { ...options.rateLimits, limiter: new RateLimiter(clock), failedAuthentications: new RateLimiter(clock) },
   });
   return {
     engine,

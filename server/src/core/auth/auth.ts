@@ -66,13 +66,20 @@ export function requireKeyKind(auth: AuthContext, allowed: readonly KeyKind[]): 
 }
 
 /**
+ * The one answer to a publishable key whose client_secret reaches nothing: a payment (or subscription) that does not
+ * exist in the key's account and mode, and one that exists with another client_secret, answer alike, so that a
+ * publishable key, which is public, cannot tell which ids exist (docs/security.md).
+ */
+export function clientSecretMismatch(object: 'payment' | 'subscription' = 'payment'): ApiError {
+  return new ApiError('ERR_1005', `client_secret does not belong to this ${object}.`, { fieldName: 'client_secret' });
+}
+
+/**
  * Checks a client_secret against a payment: it must be the payment's own (constant-time compare) and unexpired.
  * Throws ERR_1005 (not this payment's) or ERR_1006 (expired).
  */
 export function verifyClientSecret(payment: PaymentRecord, clientSecret: string, now: Date): void {
-  if (!secretsEqual(clientSecret, payment.clientSecret)) {
-    throw new ApiError('ERR_1005', 'client_secret does not belong to this payment.', { fieldName: 'client_secret' });
-  }
+  if (!secretsEqual(clientSecret, payment.clientSecret)) throw clientSecretMismatch();
   if (payment.clientSecretExpiresAt <= now) {
     throw new ApiError('ERR_1006', 'client_secret has expired; create a new payment.', { fieldName: 'client_secret' });
   }

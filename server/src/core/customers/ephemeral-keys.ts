@@ -30,6 +30,7 @@ export async function createEphemeralKey(
     secretHash: hashSecret(secret),
     createdAt: now,
     expiresAt: new Date(now.getTime() + EPHEMERAL_KEY_TTL_SECONDS * 1000),
+    issuerKeyId: auth.keyId,
   };
   if ((await deps.store.ephemeralKeys.insertEphemeralKey(key)) === 'duplicate') {
     throw new Error('ephemeral key id or secret collided');

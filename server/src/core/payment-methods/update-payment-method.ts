@@ -1,5 +1,6 @@
 import type { UpdatePaymentMethodRequest } from '../../../../protocol/api/payment-methods';
 import type { StoredPaymentMethodRecord } from '../../storage/payment-methods/records';
+import type { PaymentRecord } from '../../storage/payments/records';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
@@ -22,12 +23,7 @@ export async function updatePaymentMethod(
   refuseClientSecretWithSecretKey(auth, body.client_secret);
   // A publishable key is checked before anything about the method is read.
   const payment = auth.keyKind === 'publishable' ? await paymentOfClientSecret(deps, auth, body.client_secret) : undefined;
-  const method = await findStoredPaymentMethodOrThrow(deps.store, auth, paymentMethodId);
-  if (payment !== undefined) {
-    if (payment.customerId === null || payment.customerId !== method.customerId) {
-      throw new ApiError('ERR_4100', 'No such stored payment method exists for the customer of this payment.');
-    }
-  }
+  const method = payment === undefined ? await findStoredPaymentMethodOrThrow(deps.store, auth, paymentMethodId) : await methodOfPaymentCustomer(deps, auth, payment, paymentMethodId);
   const card = body.card;
   if (card !== undefined && method.card === null) {
     throw new ApiError('ERR_2003', 'card can be updated only on a card payment method.', { fieldName: 'card' });
@@ -54,4 +50,13 @@ export async function updatePaymentMethod(
   });
   if (updated === undefined) throw new ApiError('ERR_4100', 'No such stored payment method exists for this account and mode.');
   return updated;
+}
+
+/** A publishable key's method: one answer for a method of another customer and for an id that names none. */
+async function methodOfPaymentCustomer(deps: CoreDeps, auth: AuthContext, payment: PaymentRecord, paymentMethodId: string): Promise<StoredPaymentMethodRecord> {
+  const method = await deps.store.storedPaymentMethods.findStoredPaymentMethod(auth, paymentMethodId);
+  if (method === undefined || payment.customerId === null || payment.customerId !== method.customerId) {
+    throw new ApiError('ERR_4100', 'No such stored payment method exists for the customer of this payment.');
+  }
+  return method;
 }

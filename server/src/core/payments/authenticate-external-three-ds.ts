@@ -1,11 +1,10 @@
 import type { ExternalThreeDsAuthenticationRequest, ExternalThreeDsAuthenticationResponse } from '../../../../protocol/api/card-ops';
 import type { RailAdapter } from '../../rails/rail-adapter';
 import type { PaymentRecord } from '../../storage/payments/records';
-import { authorizePaymentAccess } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
-import { findPaymentOrThrow } from './find-payment';
+import { findPaymentOfCaller } from './find-payment';
 import { applyRailOutcome } from './payment-outcome';
 
 const NOT_WAITING = 'This payment does not wait for external 3DS authentication: it was not confirmed with request_external_three_ds_authentication, or its authentication already ran.';
@@ -33,8 +32,7 @@ export async function authenticateExternalThreeDs(
   paymentId: string,
   body: ExternalThreeDsAuthenticationRequest,
 ): Promise<ExternalThreeDsAuthenticationResponse> {
-  const payment = await findPaymentOrThrow(deps, auth, paymentId);
-  authorizePaymentAccess(auth, payment, body.client_secret, deps.clock.now());
+  const payment = await findPaymentOfCaller(deps, auth, paymentId, body.client_secret);
   const { adapter, railReference } = externalThreeDsAdapter(deps, payment, 'authenticate');
   const now = deps.clock.now();
   const outcome = await adapter.authenticateThreeDs?.({

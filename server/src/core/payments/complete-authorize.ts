@@ -1,11 +1,10 @@
 import type { CompleteAuthorizeRequest } from '../../../../protocol/api/card-ops';
 import type { PaymentRecord } from '../../storage/payments/records';
-import { authorizePaymentAccess } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
 import { externalThreeDsAdapter } from './authenticate-external-three-ds';
-import { findPaymentOrThrow } from './find-payment';
+import { findPaymentOfCaller } from './find-payment';
 import { applyRailOutcome } from './payment-outcome';
 import { settlePendingSave } from '../mandates/save-for-future-usage';
 
@@ -22,8 +21,7 @@ export async function completeAuthorize(
   paymentId: string,
   body: CompleteAuthorizeRequest,
 ): Promise<PaymentRecord> {
-  const payment = await findPaymentOrThrow(deps, auth, paymentId);
-  authorizePaymentAccess(auth, payment, body.client_secret, deps.clock.now());
+  const payment = await findPaymentOfCaller(deps, auth, paymentId, body.client_secret);
   const { adapter, railReference } = externalThreeDsAdapter(deps, payment, 'complete the authorization of');
   const outcome = await adapter.completeAuthorization?.({
     accountId: auth.accountId,

@@ -2,10 +2,9 @@ import type { ConfirmPaymentRequest, JsonObject, PaymentMethodData } from '../..
 import type { PaymentPatch, PaymentRecord } from '../../storage/payments/records';
 import type { CardSummary } from '../../../../protocol/api/vault';
 import type { CardDetails } from '../../vault/card-details';
-import { authorizePaymentAccess } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
-import { findPaymentOrThrow } from './find-payment';
+import { findPaymentOfCaller } from './find-payment';
 import { ApiError } from '../shared/errors';
 import { consumePspToken } from './consume-psp-token';
 import type { Stores } from '../../storage/stores';
@@ -71,9 +70,8 @@ export async function confirmPayment(
   paymentId: string,
   body: ConfirmPaymentRequest,
 ): Promise<PaymentRecord> {
-  const payment = await findPaymentOrThrow(deps, auth, paymentId);
   // Spec confirm rule 2, and rule 1 as api-conventions §2 reads it: the browser always carries the client_secret.
-  authorizePaymentAccess(auth, payment, body.client_secret, deps.clock.now());
+  const payment = await findPaymentOfCaller(deps, auth, paymentId, body.client_secret);
 
   if (body.payment_id != null && body.payment_id !== paymentId) {
     throw new ApiError('ERR_2003', 'payment_id in the body differs from the payment in the path.', { fieldName: 'payment_id' });

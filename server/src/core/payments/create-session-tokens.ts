@@ -1,10 +1,9 @@
 import type { SessionTokenRequest, SessionTokenResponse } from '../../../../protocol/api/card-ops';
-import { authorizePaymentAccess } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
 import { cardRailAdapter, requireCardAcquirer } from './card-rail';
-import { findPaymentOrThrow } from './find-payment';
+import { findPaymentOfCaller } from './find-payment';
 import { UPDATABLE_STATUSES } from './update-payment';
 
 /**
@@ -15,8 +14,7 @@ import { UPDATABLE_STATUSES } from './update-payment';
  * without a card acquirer gets ERR_4004.
  */
 export async function createSessionTokens(deps: CoreDeps, auth: AuthContext, body: SessionTokenRequest): Promise<SessionTokenResponse> {
-  const payment = await findPaymentOrThrow(deps, auth, body.payment_id, 'payment_id');
-  authorizePaymentAccess(auth, payment, body.client_secret, deps.clock.now());
+  const payment = await findPaymentOfCaller(deps, auth, body.payment_id, body.client_secret, 'payment_id');
   requireCardAcquirer(auth.account.settings, auth.mode);
   if (!UPDATABLE_STATUSES.includes(payment.status)) {
     throw new ApiError('ERR_4003', `Wallet session tokens are for a payment before confirm; this payment has status ${payment.status}.`);

@@ -1,10 +1,9 @@
 import type { PostSessionTokensRequest, PostSessionTokensResponse } from '../../../../protocol/api/card-ops';
-import { authorizePaymentAccess } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
 import { cardRailAdapter } from './card-rail';
-import { findPaymentOrThrow } from './find-payment';
+import { findPaymentOfCaller } from './find-payment';
 import { UPDATABLE_STATUSES } from './update-payment';
 
 /**
@@ -19,8 +18,7 @@ export async function postSessionTokens(
   paymentId: string,
   body: PostSessionTokensRequest,
 ): Promise<PostSessionTokensResponse> {
-  const payment = await findPaymentOrThrow(deps, auth, paymentId);
-  authorizePaymentAccess(auth, payment, body.client_secret, deps.clock.now());
+  const payment = await findPaymentOfCaller(deps, auth, paymentId, body.client_secret);
   if (!UPDATABLE_STATUSES.includes(payment.status)) {
     throw new ApiError('ERR_4003', `Session tokens are posted before confirm; this payment has status ${payment.status}.`);
   }

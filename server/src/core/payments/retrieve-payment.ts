@@ -1,10 +1,9 @@
 import type { PaymentResponse, RetrievePaymentQuery } from '../../../../protocol/api/payments';
 import type { PaymentRecord } from '../../storage/payments/records';
 import type { RailOutcome } from '../../rails/rail-adapter';
-import { authorizePaymentAccess } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
-import { findPaymentOrThrow } from './find-payment';
+import { findPaymentOfCaller } from './find-payment';
 import { paymentCustomerDetails } from './payment-customer';
 import { capturesOf, toAttemptResponse, toCaptureResponse } from './payment-attempts';
 import { expireLapsedAuthorization } from './open-authorization';
@@ -25,8 +24,7 @@ export async function retrievePayment(
   paymentId: string,
   query: RetrievePaymentQuery,
 ): Promise<PaymentRecord> {
-  const found = await findPaymentOrThrow(deps, auth, paymentId);
-  authorizePaymentAccess(auth, found, query.client_secret, deps.clock.now());
+  const found = await findPaymentOfCaller(deps, auth, paymentId, query.client_secret);
   // An open authorization (manual capture) past its expiry expires now, with its event.
   const payment = await expireLapsedAuthorization(deps, found);
   return query.force_sync === 'true' ? forceSyncWithRail(deps, payment, auth) : syncWithRail(deps, payment, auth);

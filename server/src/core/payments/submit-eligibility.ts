@@ -1,8 +1,7 @@
 import type { EligibilityRequest, EligibilityResponse } from '../../../../protocol/api/payment-ops';
-import { authorizePaymentAccess } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
-import { findPaymentOrThrow } from './find-payment';
+import { findPaymentOfCaller } from './find-payment';
 import { ApiError } from '../shared/errors';
 import { chooseRail, resolvePaymentMethod } from './payment-method';
 import { UPDATABLE_STATUSES } from './update-payment';
@@ -24,8 +23,7 @@ export async function submitEligibility(
   paymentId: string,
   body: EligibilityRequest,
 ): Promise<EligibilityResponse> {
-  const payment = await findPaymentOrThrow(deps, auth, paymentId);
-  authorizePaymentAccess(auth, payment, body.client_secret, deps.clock.now());
+  const payment = await findPaymentOfCaller(deps, auth, paymentId, body.client_secret);
   if (!UPDATABLE_STATUSES.includes(payment.status)) {
     throw new ApiError('ERR_4003', `Eligibility is checked before confirm; this payment has status ${payment.status}.`);
   }

@@ -2,12 +2,11 @@ import type { UpdatePaymentRequest } from '../../../../protocol/api/payment-ops'
 import { amountToCaptureProblem, orderDetailsTotal, statementDescriptorProblem, type JsonObject } from '../../../../protocol/api/payments';
 import type { PaymentStatus } from '../../../../protocol/payments';
 import type { PaymentPatch, PaymentRecord } from '../../storage/payments/records';
-import { authorizePaymentAccess } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import { HOW_THE_CUSTOMER_PAYS, refuseChargeChanges } from './charge-fields';
 import { executeConfirm } from './confirm-payment';
 import type { CoreDeps } from '../shared/deps';
-import { findPaymentOrThrow } from './find-payment';
+import { findPaymentOfCaller } from './find-payment';
 import { ApiError } from '../shared/errors';
 import { resolvePaymentMethod } from './payment-method';
 import { updatePaymentWithCustomer } from './payment-customer';
@@ -36,9 +35,8 @@ export async function updatePayment(
   paymentId: string,
   body: UpdatePaymentRequest,
 ): Promise<PaymentRecord> {
-  const payment = await findPaymentOrThrow(deps, auth, paymentId);
+  const payment = await findPaymentOfCaller(deps, auth, paymentId, body.client_secret);
   const now = deps.clock.now();
-  authorizePaymentAccess(auth, payment, body.client_secret, now);
   if (body.payment_id != null && body.payment_id !== paymentId) {
     throw invalid('payment_id', 'payment_id in the body differs from the payment in the path.');
   }

@@ -1,24 +1,14 @@
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { PUBLISHABLE_KEY_QUERY_NAME } from '../../../../protocol/ids';
 import { authenticateApiKey, parseApiKey, requireKeyKind, requireScope } from '../../core/auth/auth';
 import { ApiError } from '../../core/shared/errors';
 import { routeScope } from '../route-scopes';
-import type { KeyKind } from '../../core/auth/auth-context';
+import type { AuthContext, KeyKind } from '../../core/auth/auth-context';
 import type { CoreDeps } from '../../core/shared/deps';
 import type { AppEnv } from '../env';
+import { type FailedAuthenticationLimit, failedAuthenticationLimit, type RateLimitDeps } from '../rate-limit';
 import { runIdempotent } from './idempotency';
-
-/** The key from `api-key`, else from `Authorization: Bearer <key>` (the `key` query parameter comes after both). */
-export function readApiKey(apiKeyHeader: string | undefined, authorization: string | undefined): string | undefined {
-  if (apiKeyHeader !== undefined && apiKeyHeader.trim() !== '') return apiKeyHeader.trim();
-  const match = authorization === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  return match?.[1];
-}
-
-/** The `key` query parameter as sent, on a GET or HEAD: where a browser's GET carries its publishable key. */
-export function queryKeyAsSent(method: string, query: (name: string) => string | undefined): string | undefined {
-  return method === 'GET' || method === 'HEAD' ? query(PUBLISHABLE_KEY_QUERY_NAME) : undefined;
-}
+import { queryKeyAsSent, readApiKey } from './read-api-key';
 
 /**
  * The key of a browser GET or HEAD that sent none in a header: the `key` query parameter (protocol/api/key-query.ts),
@@ -34,18 +24,45 @@ function readQueryKey(queryKey: string | undefined): string | undefined {
   return queryKey;
 }
 
+/** Runs `authenticateKey` under the failed_authentication limit, when there is one (rate-limit.ts). */
+export async function underFailureLimit(
+  c: Context,
+  failures: FailedAuthenticationLimit | undefined,
+  authenticateKey: () => Promise<AuthContext>,
+): Promise<AuthContext> {
+  failures?.refuseWhenExhausted(c);
+  try {
+    return await authenticateKey();
+  } catch (error) {
+    failures?.countFailure(c, error);
+    throw error;
+  }
+}
+
+/**
+ * What authenticating needs: the core's dependencies, and the app's rate limits when they are on. The routes are
+ * registered with the AppDeps object (families/family.ts), which carries `rateLimits`; rate-limit.test.ts sends a
+ * refused key to every key-authenticated route of docs/authorization.md, so a route built without it is found.
+ */
+export type AuthenticateDeps = CoreDeps & { rateLimits?: RateLimitDeps | undefined };
+
 /**
  * Resolves the caller's key to an AuthContext (c.var.auth), refuses key kinds the route does not take and keys
- * without the route's scope (http/route-scopes.ts). On POST it
+ * without the route's scope (http/route-scopes.ts). A key refused with ERR_1002 counts against the caller's address,
+ * and an address over the failed_authentication limit is refused with 429 before its key is read (rate-limit.ts).
+ * On POST it
  * then applies the Idempotency-Key protocol to the rest of the chain (middleware/idempotency.ts): every
  * authenticated POST route, present and future, honours the header without registering anything. The one
  * exception opts out with `idempotency: false`: POST /vault/tokens, whose request fingerprint would be a hash of
  * the card number and CVC and whose stored answer would keep a psp_token (docs/open-points.md).
  */
-export function authenticate(deps: CoreDeps, allowed: readonly KeyKind[], options: { idempotency?: boolean } = {}) {
+export function authenticate(deps: AuthenticateDeps, allowed: readonly KeyKind[], options: { idempotency?: boolean } = {}) {
+  const failures = failedAuthenticationLimit(deps.rateLimits);
   return createMiddleware<AppEnv>(async (c, next) => {
-    const queryKey = allowed.includes('publishable') ? readQueryKey(queryKeyAsSent(c.req.method, (name) => c.req.query(name))) : undefined;
-    const auth = await authenticateApiKey(deps, readApiKey(c.req.header('api-key'), c.req.header('authorization')) ?? queryKey);
+    const auth = await underFailureLimit(c, failures, () => {
+      const queryKey = allowed.includes('publishable') ? readQueryKey(queryKeyAsSent(c.req.method, (name) => c.req.query(name))) : undefined;
+      return authenticateApiKey(deps, readApiKey(c.req.header('api-key'), c.req.header('authorization')) ?? queryKey);
+    });
     requireKeyKind(auth, allowed);
     const scope = routeScope(c.req.method === 'HEAD' ? 'GET' : c.req.method, c.req.routePath);
     // A route missing from the table fails closed; route-scopes.test.ts keeps the table complete.

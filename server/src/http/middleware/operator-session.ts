@@ -6,7 +6,9 @@ import type { CoreDeps } from '../../core/shared/deps';
 import { ApiError } from '../../core/shared/errors';
 import { authenticateSession } from '../../core/sessions/authenticate-session';
 import type { AppEnv } from '../env';
-import { readApiKey } from './authenticate';
+import { failedAuthenticationLimit } from '../rate-limit';
+import { type AuthenticateDeps, underFailureLimit } from './authenticate';
+import { readApiKey } from './read-api-key';
 
 /** The cookie a browser keeps its operator session in (HttpOnly, SameSite=Strict; Secure outside localhost). */
 export const SESSION_COOKIE = 'rail_session';
@@ -47,10 +49,12 @@ export function operatorSession(deps: CoreDeps, options: { keyManagement: boolea
  * GET /v1/api-keys takes "any authenticated call" (the spec): an operator session, or a secret key (a publishable
  * key is public, so it may not list keys: ERR_1003). Answers the caller's account.
  */
-export async function callerAccountId(c: Context, deps: CoreDeps): Promise<string> {
+export async function callerAccountId(c: Context, deps: AuthenticateDeps): Promise<string> {
   const token = readSessionToken(c);
   if (token !== undefined && !sentApiKey(c)) return (await authenticateSession(deps, token)).account.accountId;
-  const auth = await authenticateApiKey(deps, readApiKey(c.req.header('api-key'), c.req.header('authorization')));
+  const auth = await underFailureLimit(c, failedAuthenticationLimit(deps.rateLimits), () =>
+    authenticateApiKey(deps, readApiKey(c.req.header('api-key'), c.req.header('authorization'))),
+  );
   requireKeyKind(auth, ['secret']);
   return auth.accountId;
 }

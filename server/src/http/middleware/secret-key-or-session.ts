@@ -2,7 +2,8 @@ import { createMiddleware } from 'hono/factory';
 import type { CoreDeps } from '../../core/shared/deps';
 import { authenticateSession } from '../../core/sessions/authenticate-session';
 import type { AppEnv } from '../env';
-import { authenticate, readApiKey } from './authenticate';
+import { authenticate, type AuthenticateDeps } from './authenticate';
+import { readApiKey } from './read-api-key';
 import { readSessionToken } from './operator-session';
 
 /**
@@ -10,7 +11,7 @@ import { readSessionToken } from './operator-session';
  * or an operator session (the dashboard's token, `Authorization: Bearer ops_...` or the session cookie) when no API
  * key is sent. Without either the caller gets the API-key answer (ERR_1001).
  */
-export function secretKeyOrOperatorSession(deps: CoreDeps) {
+export function secretKeyOrOperatorSession(deps: AuthenticateDeps) {
   const byKey = authenticate(deps, ['secret']);
   return createMiddleware<AppEnv>(async (c, next) => {
     const bearer = readApiKey(undefined, c.req.header('authorization'));

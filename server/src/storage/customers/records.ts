@@ -47,4 +47,12 @@ export interface EphemeralKeyRecord extends Scope {
   secretHash: string;
   createdAt: Date;
   expiresAt: Date;
+  /** The API key that created it; null on keys created before this was recorded (migration 0022). */
+  issuerKeyId: string | null;
+}
+
+/** What the ephemeral key look-up reads of the issuing API key; absent when no row has the recorded key id. */
+export interface EphemeralKeyIssuer {
+  revokedAt: Date | null;
+  expiresAt: Date | null;
 }

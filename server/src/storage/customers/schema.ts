@@ -28,6 +28,8 @@ export interface EphemeralKeysTable {
   secret_hash: string;
   created_at: string;
   expires_at: string;
+  /** Null on keys created before migration 0022. */
+  issuer_key_id: string | null;
 }
 
 /** The customers tables, as storage/schema.ts composes them into the database. */

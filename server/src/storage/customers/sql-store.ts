@@ -3,11 +3,11 @@ import type { Kysely, Selectable } from 'kysely';
 import type { JsonObject } from '../../../../protocol/api/payments';
 import type { CustomerPatch, CustomerRecord, EphemeralKeyRecord } from './records';
 import type { CustomersTable, EphemeralKeysTable } from './schema';
-import type { CustomersStores, CustomerStore, EphemeralKeyStore } from './store';
+import type { CustomersStores, CustomerStore, EphemeralKeyStore, EphemeralKeyWithAccount } from './store';
 import type { AccountRecord } from '../accounts/records';
 import type { InsertResult, Scope } from '../../kernel/store-types';
 import { JOINED_ACCOUNT_COLUMNS, toJoinedAccount } from '../accounts/sql-store';
-import { type Db, inScope, insertResult, iso, jsonOrNull } from '../sql-rows';
+import { dateOrNull, type Db, inScope, insertResult, iso, jsonOrNull } from '../sql-rows';
 
 const parseObject = (value: string | null): JsonObject | null => (value === null ? null : (JSON.parse(value) as JsonObject));
 
@@ -56,6 +56,7 @@ function toEphemeralKey(row: Selectable<EphemeralKeysTable>): EphemeralKeyRecord
     secretHash: row.secret_hash,
     createdAt: new Date(row.created_at),
     expiresAt: new Date(row.expires_at),
+    issuerKeyId: row.issuer_key_id,
   };
 }
 
@@ -166,21 +167,26 @@ export class SqlEphemeralKeyStore implements EphemeralKeyStore {
         secret_hash: key.secretHash,
         created_at: iso(key.createdAt),
         expires_at: iso(key.expiresAt),
+        issuer_key_id: key.issuerKeyId,
       })
       .onConflict((oc) => oc.doNothing())
       .executeTakeFirst();
     return insertResult(result);
   }
 
-  async findEphemeralKeyBySecretHash(secretHash: string): Promise<{ key: EphemeralKeyRecord; account: AccountRecord } | undefined> {
+  async findEphemeralKeyBySecretHash(secretHash: string): Promise<EphemeralKeyWithAccount | undefined> {
     const row = await this.db
       .selectFrom('ephemeral_keys')
       .innerJoin('accounts', 'accounts.account_id', 'ephemeral_keys.account_id')
+      .leftJoin('api_keys as issuer', 'issuer.key_id', 'ephemeral_keys.issuer_key_id')
       .selectAll('ephemeral_keys')
       .select(JOINED_ACCOUNT_COLUMNS)
+      .select(['issuer.key_id as issuer_found_key_id', 'issuer.revoked_at as issuer_revoked_at', 'issuer.expires_at as issuer_expires_at'])
       .where('ephemeral_keys.secret_hash', '=', secretHash)
       .executeTakeFirst();
-    return row && { key: toEphemeralKey(row), account: toJoinedAccount(row) };
+    if (row === undefined) return undefined;
+    const issuer = row.issuer_found_key_id === null ? undefined : { revokedAt: dateOrNull(row.issuer_revoked_at), expiresAt: dateOrNull(row.issuer_expires_at) };
+    return { key: toEphemeralKey(row), account: toJoinedAccount(row), ...(issuer !== undefined ? { issuer } : {}) };
   }
 
   async deleteEphemeralKey(scope: Scope, keyId: string): Promise<EphemeralKeyRecord | undefined> {

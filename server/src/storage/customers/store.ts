@@ -1,5 +1,5 @@
 /** Narrow store interfaces for customers and ephemeral keys (conventions as in stores.ts). */
-import type { CustomerPatch, CustomerRecord, EphemeralKeyRecord } from './records';
+import type { CustomerPatch, CustomerRecord, EphemeralKeyIssuer, EphemeralKeyRecord } from './records';
 import type { AccountRecord } from '../accounts/records';
 import type { InsertResult, Scope } from '../../kernel/store-types';
 
@@ -18,10 +18,17 @@ export interface CustomerStore {
   markCustomerDeleted(scope: Scope, customerId: string, now: Date): Promise<CustomerRecord | undefined>;
 }
 
+export interface EphemeralKeyWithAccount {
+  key: EphemeralKeyRecord;
+  account: AccountRecord;
+  /** The issuing API key (key.issuerKeyId); absent when there is none recorded or no row has its id. */
+  issuer?: EphemeralKeyIssuer;
+}
+
 export interface EphemeralKeyStore {
   insertEphemeralKey(key: EphemeralKeyRecord): Promise<InsertResult>;
-  /** The key with this secret hash and its account, expired or not (the caller checks). */
-  findEphemeralKeyBySecretHash(secretHash: string): Promise<{ key: EphemeralKeyRecord; account: AccountRecord } | undefined>;
+  /** The key with this secret hash, its account and its issuer's validity, in one query; expired or not (the caller checks). */
+  findEphemeralKeyBySecretHash(secretHash: string): Promise<EphemeralKeyWithAccount | undefined>;
   /** Deletes one key; returns it, or undefined when there was none. */
   deleteEphemeralKey(scope: Scope, keyId: string): Promise<EphemeralKeyRecord | undefined>;
   /** Deletes every key of a customer; returns how many. */

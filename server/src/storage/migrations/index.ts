@@ -30,6 +30,7 @@ import { migration0019KeyLookupNotify } from './0019-key-lookup-notify';
 import { migration0020AccountIdWithoutForeignKeys } from './0020-account-id-without-foreign-keys';
 import { migration0021IdempotencyBatchFunction } from './0021-idempotency-batch-function';
 import { migration0022DisputeHolds } from './0022-dispute-holds';
+import { migration0023EphemeralKeyIssuer } from './0023-ephemeral-key-issuer';
 import { migration0024EventObjectVersion } from './0024-event-object-version';
 import { SQLITE_SCHEMA } from './sqlite-schema';
 import { durableTransaction } from '../database';
@@ -57,6 +58,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0020_account_id_without_foreign_keys': migration0020AccountIdWithoutForeignKeys,
   '0021_idempotency_batch_function': migration0021IdempotencyBatchFunction,
   '0022_dispute_holds': migration0022DisputeHolds,
+  '0023_ephemeral_key_issuer': migration0023EphemeralKeyIssuer,
   '0024_event_object_version': migration0024EventObjectVersion,
 };
 

@@ -164,6 +164,51 @@ forEachEngine('key management and operator sessions', (engine: Engine) => {
     expect((await listKeys()).some((key) => key.key_id === original.key_id)).toBe(false);
   });
 
+  test('an ephemeral key works only while the API key that created it does: past a rotation\'s grace period, or once revoked, ERR_1002', async () => {
+    const token = await keyManager();
+    const customer = await expectOk<{ customer_id: string }>(await apiRequest(h, 'POST', '/customers', { body: { name: 'ephemeral issuer' } }));
+    const ephemeralKeyOf = async (secretKey: string) =>
+      (await expectOk<{ secret: string }>(await apiRequest(h, 'POST', '/ephemeral_keys', { key: secretKey, body: { customer_id: customer.customer_id } }))).secret;
+    const readCustomer = (ephemeralKey: string) => apiRequest(h, 'GET', `/customers/${customer.customer_id}`, { key: ephemeralKey });
+
+    const rotated = await expectOk<IssuedApiKey>(await createKey(token, { name: 'rotated issuer' }));
+    const revoked = await expectOk<IssuedApiKey>(await createKey(token, { name: 'revoked issuer' }));
+    const fromRevoked = await ephemeralKeyOf(revoked.api_key);
+    await expectOk(await readCustomer(fromRevoked));
+    await expectOk(await apiRequest(h, 'DELETE', `/v1/api-keys/${revoked.key_id}`, bearer(token)));
+    const { error } = await expectApiErrorResponse(await readCustomer(fromRevoked), 'ERR_1002');
+    expect(error['message']).toContain('API key that created this ephemeral key');
+
+    // A rotated key works to the end of its grace period, and so does what it made, within its own hour.
+    await expectOk(await apiRequest(h, 'POST', `/v1/api-keys/${rotated.key_id}/rotate`, bearer(token)));
+    h.clock.advance(DEFAULT_KEY_POLICY.rotationGraceMs - 30 * MINUTE);
+    const fromRotated = await ephemeralKeyOf(rotated.api_key);
+    await expectOk(await readCustomer(fromRotated));
+    h.clock.advance(30 * MINUTE - 1);
+    await expectOk(await readCustomer(fromRotated));
+    h.clock.advance(1);
+    await expectApiError(await readCustomer(fromRotated), 'ERR_1002');
+  });
+
+  test('an ephemeral key stored before its issuer was recorded (migration 0023) keeps its own expiry', async () => {
+    const customer = await expectOk<{ customer_id: string }>(await apiRequest(h, 'POST', '/customers', { body: { name: 'older ephemeral key' } }));
+    const secret = `epk_${'o'.repeat(40)}`;
+    const now = h.clock.now();
+    await h.store.ephemeralKeys.insertEphemeralKey({
+      keyId: 'eki_olderThanTheIssuer0',
+      accountId: h.boot.account.accountId,
+      mode: 'test',
+      customerId: customer.customer_id,
+      secretHash: hashSecret(secret),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + HOUR),
+      issuerKeyId: null,
+    });
+    await expectOk(await apiRequest(h, 'GET', `/customers/${customer.customer_id}`, { key: secret }));
+    h.clock.advance(HOUR);
+    await expectApiError(await apiRequest(h, 'GET', `/customers/${customer.customer_id}`, { key: secret }), 'ERR_1002');
+  });
+
   test('rotation sends a security e-mail to every operator, in the same transaction, kept while there is no SMTP', async () => {
     const token = await keyManager();
     const original = await expectOk<IssuedApiKey>(await createKey(token, { name: 'mailed' }));
@@ -343,7 +388,9 @@ describe('rate limits of sign-in and two-factor codes', () => {
           client_updates: { perAddress: null, perKey: null },
           simulator: { perAddress: null, perKey: null },
           operator_login: rule,
+          operator_login_email: { perAddress: null, perKey: { limit: 6, windowSeconds: 60 } },
           operator_verify: rule,
+          failed_authentication: { perAddress: null, perKey: null },
         },
         trustedProxyHops: 1,
       },
@@ -351,15 +398,21 @@ describe('rate limits of sign-in and two-factor codes', () => {
   });
   afterAll(async () => h?.close());
 
-  test('per e-mail across addresses, and per operator for codes (ERR_4290 with Retry-After)', async () => {
+  test('sign-in per e-mail and address, so guesses from one address do not lock the operator out; a higher ceiling per e-mail over all addresses; per operator for codes (ERR_4290 with Retry-After)', async () => {
     const { email, password } = h.boot.createdOperator!;
     const from = (i: number) => ({ 'x-forwarded-for': `198.51.100.${i}` });
-    for (let i = 0; i < 3; i++) {
-      await expectApiError(await apiRequest(h, 'POST', '/v1/sessions', { key: null, headers: from(i), body: { email, password: 'guess' } }), 'ERR_1008');
-    }
-    const limited = await apiRequest(h, 'POST', '/v1/sessions', { key: null, headers: from(9), body: { email, password } });
+    const signIn = (address: number, guess: string) => apiRequest(h, 'POST', '/v1/sessions', { key: null, headers: from(address), body: { email, password: guess } });
+    // A stranger at address 1 spends its three attempts, then is refused even the right password.
+    for (let i = 0; i < 3; i++) await expectApiError(await signIn(1, 'guess'), 'ERR_1008');
+    const limited = await signIn(1, password);
     await expectApiErrorResponse(limited, 'ERR_4290');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The operator, at another address, signs in (the e-mail's ceiling has 6: 3 spent, this is the 4th).
+    await expectOk(await signIn(2, password));
+    // Guesses spread over addresses meet the ceiling: two more, then every address is refused.
+    await expectApiError(await signIn(3, 'guess'), 'ERR_1008');
+    await expectApiError(await signIn(4, 'guess'), 'ERR_1008');
+    await expectApiErrorResponse(await signIn(5, password), 'ERR_4290');
     h.clock.advance(60_000);
     const { session_token } = await expectOk<{ session_token: string }>(await apiRequest(h, 'POST', '/v1/sessions', { key: null, headers: from(9), body: { email, password } }));
     for (let i = 0; i < 3; i++) {

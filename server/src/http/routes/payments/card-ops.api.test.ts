@@ -187,8 +187,9 @@ forEachEngine('Card operations API', (engine) => {
       );
       await expectApiError(
         await request('POST', '/payments/session_tokens', { key: h.publishableKey, body: { payment_id: 'pay_unknown', client_secret: other.client_secret, wallets: [] } }),
-        'ERR_4001',
-        'payment_id',
+        // As another payment's client_secret: a publishable key cannot tell which payment ids exist.
+        'ERR_1005',
+        'client_secret',
       );
       await expectApiError(
         await request('POST', '/payments/session_tokens', { key: h.publishableKey, body: { payment_id: other.payment_id, client_secret: other.client_secret, wallets: ['not_a_wallet'] } }),

@@ -674,7 +674,8 @@ forEachEngine('Payment operations API', (engine) => {
         await eligibility(payment.payment_id, { ...valid(payment), payment_method_data: { card: { card_number: '4242424242424242' } } }),
         'ERR_2029',
       );
-      await expectError(await eligibility('pay_nope_elig', valid(payment)), 'ERR_4001');
+      // A publishable key cannot tell an unknown payment from another payment's client_secret.
+      await expectError(await eligibility('pay_nope_elig', valid(payment)), 'ERR_1005', 'client_secret');
     });
 
     test('after confirm: ERR_4003', async () => {
@@ -697,11 +698,12 @@ forEachEngine('Payment operations API', (engine) => {
       expect(await ok<Json>(await poll(pollId, payment.client_secret))).toEqual({ poll_id: pollId, status: 'completed' });
     });
 
-    test('no poll for a payment that never waited, an unknown payment or another id shape: not_found', async () => {
+    test('no poll for a payment that never waited or another id shape: not_found; an unknown payment is ERR_1005, as another payment is', async () => {
       const payment = await confirmed('success@upi');
-      for (const id of [`poll_${payment.payment_id}`, 'poll_pay_nope', 'something']) {
+      for (const id of [`poll_${payment.payment_id}`, 'something']) {
         expect(await ok<Json>(await poll(id, payment.client_secret))).toEqual({ poll_id: id, status: 'not_found' });
       }
+      await expectError(await poll('poll_pay_nope', payment.client_secret), 'ERR_1005', 'client_secret');
     });
 
     test("the payment's client_secret is required (ERR_2001), another payment's is refused (ERR_1005)", async () => {

@@ -13,7 +13,7 @@ import { parseJsonBody, refuseBodyFields } from '../../middleware/json-body';
 import { operatorSession, SESSION_COOKIE } from '../../middleware/operator-session';
 import { type AppEnv, coreDeps } from '../../env';
 import { ERROR_RESPONSES, SESSION_SECURITY, jsonContent } from '../../openapi';
-import { limitSubject, type RateLimitDeps } from '../../rate-limit';
+import { limitSignIn, limitSubject, type RateLimitDeps } from '../../rate-limit';
 
 
 export interface SessionRouteDeps extends CoreDeps {
@@ -43,7 +43,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>, deps: SessionRou
     }),
     async (c) => {
       const body = c.req.valid('json');
-      limitSubject(c, deps.rateLimits, 'operator_login', body.email.toLowerCase());
+      limitSignIn(c, deps.rateLimits, body.email.toLowerCase());
       const { token, session } = await createSession(coreDeps(c, deps), body);
       setCookie(c, SESSION_COOKIE, token, { httpOnly: true, secure, sameSite: 'Strict', path: '/v1', expires: session.expiresAt });
       return c.json({ session_token: token, expires_at: session.expiresAt.toISOString(), two_factor_fresh_until: null }, 200);

@@ -142,7 +142,12 @@ forEachEngine('Subscriptions API', (engine) => {
       const created = await expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
       expect(created).toMatchObject({ status: 'created', payment: null });
       expect(created.client_secret).toMatch(new RegExp(`^${created.id}_secret_`));
-      await expectApiError(await on('POST', `/subscriptions/${created.id}/confirm`, { client_secret: `${created.id}_secret_${'W'.repeat(20)}`, payment_details: UPI('success@upi') }, b.publishableKey), 'ERR_1005', 'client_secret');
+      const wrongSecret = await on('POST', `/subscriptions/${created.id}/confirm`, { client_secret: `${created.id}_secret_${'W'.repeat(20)}`, payment_details: UPI('success@upi') }, b.publishableKey);
+      const wrongAnswer = await expectApiError(wrongSecret, 'ERR_1005', 'client_secret');
+      // A publishable key cannot tell an unknown subscription from a wrong client_secret.
+      const unknown = await on('POST', '/subscriptions/sub_noSuchSubscription0/confirm', { client_secret: `sub_noSuchSubscription0_secret_${'W'.repeat(20)}`, payment_details: UPI('success@upi') }, b.publishableKey);
+      expect(unknown.status).toBe(wrongSecret.status);
+      expect(((await unknown.json()) as { error: unknown }).error).toEqual(wrongAnswer);
       const failed = await expectOk<SubscriptionResponse>(await on('POST', `/subscriptions/${created.id}/confirm`, { client_secret: created.client_secret, payment_details: UPI('failure@upi') }, b.publishableKey));
       expect(failed).toMatchObject({ status: 'created', payment: { status: 'failed' } });
       const confirmed = await expectOk<SubscriptionResponse>(await on('POST', `/subscriptions/${created.id}/confirm`, { client_secret: created.client_secret, payment_details: UPI('success@upi') }, b.publishableKey));
