@@ -107,11 +107,9 @@ export function sealInstrument(deps: CoreDeps, payment: PaymentRecord, plan: Sav
 export async function saveForFutureUsage(deps: CoreDeps, tx: Stores, sealed: SealedInstrument, payment: PaymentRecord, now: Date): Promise<PaymentRecord> {
   const customerId = payment.customerId;
   if (customerId === null) return payment;
-  // The customer's row, held for this transaction by a write that matches a live customer only (its updated_at is
-  // written back unchanged): a delete that committed first leaves no one to save for, and one that comes later waits
-  // for this transaction, then deletes what it saved (delete-customer.ts).
-  const found = await tx.customers.findCustomer(payment, customerId);
-  const customer = found === undefined || found.deletedAt !== null ? undefined : await tx.customers.updateCustomer(payment, customerId, { updatedAt: found.updatedAt });
+  // The customer's row, held for this transaction: a delete that committed first leaves no one to save for, and one
+  // that comes later waits for this transaction, then deletes what it saved (delete-customer.ts).
+  const customer = await tx.customers.holdLiveCustomer(payment, customerId);
   if (customer === undefined) return payment;
   const { paymentMethodId, card, cardCiphertext } = sealed;
   const method: StoredPaymentMethodRecord = {

@@ -142,6 +142,49 @@ forEachEngine('Stored payment methods and mandates API', (engine) => {
       expect((await ok<Json>(await call(h, 'GET', `/customers/${customerId}`)))['default_payment_method_id']).toBeNull();
     });
 
+    test('setting a default and deleting that method at the same time never leave the default naming a deleted method', async () => {
+      const pairs = await Promise.all(
+        Array.from({ length: 96 }, async () => {
+          const customerId = await newCustomer(h);
+          const method = await ok<PaymentMethodResponse>(await call(h, 'POST', '/payment_methods', { body: { payment_method: 'upi', customer_id: customerId } }));
+          return { customerId, methodId: method.payment_method_id, key: await ephemeralKey(h, customerId) };
+        }),
+      );
+      // Each delete starts once its set-default has read its ephemeral key, then lets 0 to 23 turns of the event loop
+      // go by, so that across the pairs the two requests meet at every step of each other (on PostgreSQL, several
+      // connections; SQLite runs one transaction at a time).
+      const startDelete = new Map<string, () => void>();
+      const keys = h.store.ephemeralKeys;
+      const findKey = keys.findEphemeralKeyBySecretHash.bind(keys);
+      keys.findEphemeralKeyBySecretHash = async (secretHash) => {
+        const found = await findKey(secretHash);
+        if (found !== undefined) startDelete.get(found.key.customerId)?.();
+        return found;
+      };
+      let answers: [Response, Response][];
+      try {
+        answers = await Promise.all(
+          pairs.map(({ customerId, methodId, key }, index) => {
+            const deleted = new Promise<void>((resolve) => startDelete.set(customerId, resolve))
+              .then(async () => {
+                for (let turn = 0; turn < index % 24; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+              })
+              .then(() => call(h, 'DELETE', `/payment_methods/${methodId}`));
+            return Promise.all([call(h, 'POST', `/customers/${customerId}/payment_methods/${methodId}/default`, { key, body: {} }), deleted]);
+          }),
+        );
+      } finally {
+        keys.findEphemeralKeyBySecretHash = findKey;
+      }
+      // Each side either wins or answers ERR_4100 for a method deleted first: never a 5xx.
+      for (const [setDefault, deleted] of answers) {
+        expect(deleted.status).toBe(200);
+        if (setDefault.status !== 200) await expectApiError(setDefault, 'ERR_4100');
+      }
+      const defaults = await Promise.all(pairs.map(async ({ customerId }) => (await ok<Json>(await call(h, 'GET', `/customers/${customerId}`)))['default_payment_method_id']));
+      expect(defaults).toEqual(pairs.map(() => null));
+    });
+
     test("the list for a payment: publishable key + client_secret shows the payment's customer's methods; a guest gets none", async () => {
       const customerId = await newCustomer(h);
       const method = await ok<PaymentMethodResponse>(await call(h, 'POST', '/payment_methods', { body: { payment_method: 'upi', customer_id: customerId } }));
