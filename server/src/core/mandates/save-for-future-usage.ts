@@ -220,6 +220,15 @@ export type OutcomeHook = (tx: Stores, next: PaymentRecord, kind: 'authorized' |
 const SAVED_STATUSES = new Set(['succeeded', 'requires_capture', 'partially_captured', 'partially_captured_and_capturable']);
 
 /**
+ * Keeps the sealed instrument of a payment that waits, while its customer is live: the customer's row is held, so a
+ * delete that committed first leaves nothing to keep, and one that comes later deletes it (delete-customer.ts).
+ */
+async function keepPendingSave(tx: Stores, payment: PaymentRecord, sealed: SealedInstrument, now: Date): Promise<void> {
+  if (payment.customerId === null || (await tx.customers.holdLiveCustomer(payment, payment.customerId)) === undefined) return;
+  await tx.pendingMethodSaves.insertPendingSave({ accountId: payment.accountId, mode: payment.mode, paymentId: payment.paymentId, instrument: sealed, createdAt: now });
+}
+
+/**
  * The hook confirm hands to applyRailOutcome: a charge with a saved method marks it used; a payment that asks to
  * save its instrument (planSaveForFutureUsage) saves it when authorized, or keeps it sealed as a pending save when
  * the customer still has to act (settlePendingSave finishes it). Undefined when neither applies.
@@ -247,7 +256,7 @@ export function recurringAfterOutcome(
   const sealed = sealInstrument(deps, payment, plan);
   return async (tx, next, kind, now) => {
     if (kind === 'authorized' && SAVED_STATUSES.has(next.status)) return saveForFutureUsage(deps, tx, sealed, next, now);
-    if (kind === 'customer_action') await tx.pendingMethodSaves.insertPendingSave({ accountId: next.accountId, mode: next.mode, paymentId: next.paymentId, instrument: sealed, createdAt: now });
+    if (kind === 'customer_action') await keepPendingSave(tx, next, sealed, now);
     return next;
   };
 }
@@ -255,11 +264,17 @@ export function recurringAfterOutcome(
 /**
  * The default hook of a later rail answer (simulator page, sync, sweep): a pending save of the payment is taken; it
  * becomes the saved method (and mandate) when the payment was authorized, and is dropped, ciphertext included,
- * when it was not.
+ * when it was not or its customer was deleted meanwhile.
  */
 export async function settlePendingSave(deps: CoreDeps, tx: Stores, next: PaymentRecord, kind: 'authorized' | 'declined' | 'customer_action', now: Date): Promise<PaymentRecord> {
   if (kind === 'customer_action') return next;
+  // Most later answers have none: a read tells, and only a payment that has one goes on to hold rows.
+  if (!(await tx.pendingMethodSaves.hasPendingSave(next, next.paymentId))) return next;
+  // A save holds the customer's row before it takes the pending save's, in the order a delete of the customer takes
+  // them (delete-customer.ts); the other order could deadlock with it on PostgreSQL.
+  const customerId = kind === 'authorized' && SAVED_STATUSES.has(next.status) ? next.customerId : null;
+  const customer = customerId === null ? undefined : await tx.customers.holdLiveCustomer(next, customerId);
   const pending = await tx.pendingMethodSaves.takePendingSave(next, next.paymentId);
-  if (pending === undefined || kind !== 'authorized' || !SAVED_STATUSES.has(next.status)) return next;
+  if (pending === undefined || customer === undefined) return next;
   return saveForFutureUsage(deps, tx, pending.instrument, next, now);
 }

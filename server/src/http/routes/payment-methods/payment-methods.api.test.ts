@@ -588,6 +588,73 @@ forEachEngine('Stored payment methods and mandates API', (engine) => {
       expect({ saved, mandates }).toEqual({ saved: [], mandates: [] });
     });
 
+    test("a waiting payment's sealed instrument goes with its customer: deleted with the customer, never sealed for one deleted meanwhile", async () => {
+      const customerId = await newCustomer(r);
+      const waiting = await cardPaymentAsking(customerId, '4000003800000446');
+      expect(waiting.status).toBe('requires_customer_action');
+      expect(await pendingSaves()).toContain(waiting.payment_id);
+      await ok(await call(r, 'DELETE', `/customers/${customerId}`));
+      // The sealed card of a deleted customer is not kept until the payment settles.
+      expect(await pendingSaves()).not.toContain(waiting.payment_id);
+      await answerPage(waiting.next_action?.type === 'redirect_to_url' ? waiting.next_action.redirect_to_url : '', 'complete');
+      expect(await ok<PaymentResponse>(await call(r, 'GET', `/payments/${waiting.payment_id}`))).toMatchObject({ status: 'succeeded', payment_method_id: null, mandate_id: null });
+      expect(await r.db.selectFrom('stored_payment_methods').select('payment_method_id').where('customer_id', '=', customerId).execute()).toEqual([]);
+
+      // The customer is deleted after the confirm claimed the payment and before the rail's answer asks the customer to act.
+      const other = await newCustomer(r);
+      const payments = r.store.payments;
+      const claim = payments.claimPaymentAndOpenAttempt.bind(payments);
+      let deleted = false;
+      payments.claimPaymentAndOpenAttempt = async (...args) => {
+        const claimed = await claim(...args);
+        if (!deleted && claimed?.payment.customerId === other) {
+          deleted = true;
+          await ok(await call(r, 'DELETE', `/customers/${other}`));
+        }
+        return claimed;
+      };
+      let pending: PaymentResponse;
+      try {
+        pending = await pay(r, { customer_id: other, setup_future_usage: 'off_session', payment_method_data: UPI('pending@upi') });
+      } finally {
+        payments.claimPaymentAndOpenAttempt = claim;
+      }
+      expect(deleted).toBe(true);
+      expect(pending.status).toBe('requires_customer_action');
+      expect(await pendingSaves()).not.toContain(pending.payment_id);
+      r.clock.advance(PENDING_RESOLVE_AFTER_MS + 1);
+      expect(await ok<PaymentResponse>(await call(r, 'GET', `/payments/${pending.payment_id}`))).toMatchObject({ status: 'succeeded', payment_method_id: null, mandate_id: null });
+    });
+
+    test('a waiting payment that succeeds while its customer is deleted: both answer, and nothing of the customer is left saved', async () => {
+      const waiting = await Promise.all(
+        Array.from({ length: 48 }, async () => {
+          const customerId = await newCustomer(r);
+          const payment = await pay(r, { customer_id: customerId, setup_future_usage: 'off_session', payment_method_data: UPI('pending@upi') });
+          return { customerId, paymentId: payment.payment_id };
+        }),
+      );
+      r.clock.advance(PENDING_RESOLVE_AFTER_MS + 1);
+      // The settlement (a read that syncs with the rail) and the deletion meet at every step of each other across the
+      // pairs: each deletion starts after 0 to 23 turns of the event loop.
+      const answers = await Promise.all(
+        waiting.map(async ({ customerId, paymentId }, index) =>
+          Promise.all([
+            call(r, 'GET', `/payments/${paymentId}`),
+            (async () => {
+              for (let turn = 0; turn < index % 24; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+              return call(r, 'DELETE', `/customers/${customerId}`);
+            })(),
+          ]),
+        ),
+      );
+      expect(answers.flat().map((response) => response.status)).toEqual(answers.flat().map(() => 200));
+      const customerIds = waiting.map(({ customerId }) => customerId);
+      expect(await r.db.selectFrom('stored_payment_methods').select('payment_method_id').where('customer_id', 'in', customerIds).execute()).toEqual([]);
+      expect(await r.db.selectFrom('mandates').select('mandate_id').where('customer_id', 'in', customerIds).where('status', '=', 'active').execute()).toEqual([]);
+      expect(await pendingSaves()).toEqual(expect.not.arrayContaining(waiting.map(({ paymentId }) => paymentId)));
+    });
+
     test('no mandate without an acceptance: mandate_data {} or off-session usage without customer_acceptance is ERR_2001 at confirm, before anything is charged', async () => {
       const customerId = await newCustomer(r);
       const paymentId = `pay_no_acceptance_${randomUUID().replaceAll('-', '')}`;
