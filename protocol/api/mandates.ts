@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { lazySchema } from '../lazy-schema';
-import { JsonObject, PaymentMethod, PaymentMethodType } from './payments';
+import { CustomerAcceptance } from './customer-acceptance';
+import { PaymentMethod, PaymentMethodType } from './payments';
 
 export const MANDATE_STATUSES = ['active', 'inactive', 'pending', 'revoked'] as const;
 export const MandateStatus = z.enum(MANDATE_STATUSES);
@@ -47,7 +48,7 @@ export const MandateResponse = lazySchema(() =>
       payment_method: PaymentMethod,
       payment_method_type: PaymentMethodType.nullable(),
       card: MandateCard.unwrap().nullable(),
-      customer_acceptance: JsonObject.unwrap().nullable(),
+      customer_acceptance: CustomerAcceptance.unwrap().nullable(),
       customer_id: z.string(),
       created_at: z.string(),
       revoked_at: z.string().nullable(),

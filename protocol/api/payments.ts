@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { lazySchema } from '../lazy-schema';
 import { PublishableKeyQueryParam } from './key-query';
+import { CustomerAcceptance, MandateData } from './customer-acceptance';
 import { CURRENCIES } from '../currency';
 import { MERCHANT_PAYMENT_ID_PATTERN } from '../ids';
 import { MSISDN_PATTERN } from '../msisdn';
@@ -344,7 +345,7 @@ function buildSharedPaymentFields() {
     payment_experience: PaymentExperience,
     statement_descriptor_name: z.string().max(PAYMENT_LIMITS.referenceMax),
     statement_descriptor_suffix: z.string().max(PAYMENT_LIMITS.referenceMax),
-    customer_acceptance: JsonObject.unwrap(),
+    customer_acceptance: CustomerAcceptance.unwrap(),
     mandate_id: z.string().min(1).max(PAYMENT_LIMITS.mandateIdMax),
     allowed_payment_method_types: z.array(PaymentMethodType),
     metadata: Metadata.unwrap(),
@@ -377,7 +378,7 @@ function buildSharedPaymentFields() {
     billing: JsonObject.unwrap(),
     shipping: JsonObject.unwrap(),
     order_details: z.array(OrderDetail.unwrap()),
-    mandate_data: JsonObject.unwrap(),
+    mandate_data: MandateData.unwrap(),
     browser_info: JsonObject.unwrap(),
     merchant_connector_details: JsonObject.unwrap(),
     payment_link_config: JsonObject.unwrap(),

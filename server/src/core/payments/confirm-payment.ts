@@ -9,7 +9,7 @@ import { ApiError } from '../shared/errors';
 import { consumePspToken } from './consume-psp-token';
 import type { Stores } from '../../storage/stores';
 import type { ClaimedPayment } from '../../storage/payments/store';
-import { recurringAfterOutcome } from '../mandates/save-for-future-usage';
+import { recurringAfterOutcome, refuseMandateWithoutAcceptance } from '../mandates/save-for-future-usage';
 import { holdActiveMandate, resolveStoredCharge } from '../mandates/stored-charge';
 import { applyRailOutcome } from './payment-outcome';
 import { callRailAfterWrite, mayCallBeforeDurable } from '../shared/rail-call';
@@ -132,6 +132,12 @@ export async function executeConfirm(
   );
   const allowedTypes = payment.requestFields['allowed_payment_method_types'] as ConfirmPaymentRequest['allowed_payment_method_types'];
   const rail = chooseRail(auth.account.settings, deps.rails, auth.mode, payment.currency, method, payment.captureMethod, allowedTypes);
+  if (savedInstrument === undefined) {
+    refuseMandateWithoutAcceptance(auth, { customerId: payment.customerId, requestFields: { ...payment.requestFields, ...changes.requestFields } }, {
+      rail: rail.settings.rail,
+      setupFutureUsage: changes.setupFutureUsage,
+    });
+  }
 
   const now = deps.clock.now();
   const patch: PaymentPatch = {

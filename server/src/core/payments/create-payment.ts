@@ -11,6 +11,7 @@ import { decideTransition } from './payment-transitions';
 import { asksForSavedInstrument, refuseOffSessionCharge } from './recurring';
 import { recurringOnAnyRail } from '../payment-methods/recurring-capability';
 import { resolveStoredCharge } from '../mandates/stored-charge';
+import { refuseMandateWithoutAcceptance } from '../mandates/save-for-future-usage';
 
 export interface CreatePaymentResult {
   payment: PaymentRecord;
@@ -66,7 +67,10 @@ export async function createPayment(deps: CoreDeps, auth: AuthContext, body: Cre
   const method = body.payment_method_data && resolvePaymentMethod(body.payment_method_data, body.payment_method, body.payment_method_type);
   if (body.confirm === true && body.payment_method_data !== undefined && method !== undefined) {
     // Refuse before anything is stored when the payment could not be confirmed anyway.
-    chooseRail(auth.account.settings, deps.rails, auth.mode, body.currency, method, captureMethod, body.allowed_payment_method_types);
+    const rail = chooseRail(auth.account.settings, deps.rails, auth.mode, body.currency, method, captureMethod, body.allowed_payment_method_types);
+    if (!asksForSavedInstrument(body) && body.off_session !== true) {
+      refuseMandateWithoutAcceptance(auth, { customerId: body.customer_id ?? null, requestFields: body as JsonObject }, { rail: rail.settings.rail, setupFutureUsage: undefined });
+    }
   }
 
   const now = deps.clock.now();

@@ -144,6 +144,10 @@ export async function createSubscription(deps: CoreDeps, auth: AuthContext, prof
   return subscription;
 }
 
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  return path.reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[key] : undefined), value);
+}
+
 /** The create-payment body of a first invoice from payment_details (ERR_2003 naming payment_details.<field>). */
 function firstInvoiceRequest(
   subscription: Pick<SubscriptionRecord, 'subscriptionId' | 'itemPriceId' | 'couponCode' | 'currency' | 'customerId' | 'profileId'>,
@@ -173,12 +177,24 @@ function firstInvoiceRequest(
     profile_id: subscription.profileId,
     description: `Subscription ${subscription.subscriptionId}`,
     metadata: { subscription_id: subscription.subscriptionId },
-    ...(viaMandate ? { off_session: true } : { setup_future_usage: 'off_session', customer_acceptance: details['customer_acceptance'] ?? { acceptance_type: 'online' } }),
+    ...(viaMandate ? { off_session: true } : { setup_future_usage: 'off_session' }),
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const field = `payment_details.${redactCardNumbers(issue?.path.join('.') ?? '')}`;
+    // An unknown field inside a strict object (customer_acceptance's) is ERR_2004, as everywhere else.
+    const unknownKey = issue?.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
+    const path = [...(issue?.path ?? []), ...(unknownKey !== undefined ? [unknownKey] : [])];
+    const field = `payment_details.${redactCardNumbers(path.join('.'))}`;
+    if (unknownKey !== undefined) throw new ApiError('ERR_2004', `${field} is not a field a subscription payment takes.`, { fieldName: field });
+    if (valueAt(details, path) === undefined) throw new ApiError('ERR_2001', `${field} is required.`, { fieldName: field });
     throw new ApiError('ERR_2003', `${field} is not valid.`, { fieldName: field });
+  }
+  // After the schema, whose errors come first: the first invoice sets up the mandate renewals charge, which records
+  // the subscriber's own acceptance.
+  if (!viaMandate && details['customer_acceptance'] === undefined) {
+    throw new ApiError('ERR_2001', 'payment_details.customer_acceptance is required: the first invoice sets up the mandate renewals are charged under.', {
+      fieldName: 'payment_details.customer_acceptance',
+    });
   }
   return parsed.data;
 }

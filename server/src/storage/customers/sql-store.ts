@@ -126,6 +126,18 @@ export class SqlCustomerStore implements CustomerStore {
     return row && toCustomer(row);
   }
 
+  async holdLiveCustomer(scope: Scope, customerId: string): Promise<CustomerRecord | undefined> {
+    const row = await this.db
+      .updateTable('customers')
+      .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+      .where(inScope(scope))
+      .where('customer_id', '=', customerId)
+      .where('deleted_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+    return row && toCustomer(row);
+  }
+
   async markCustomerDeleted(scope: Scope, customerId: string, now: Date): Promise<CustomerRecord | undefined> {
     const before = await this.findCustomer(scope, customerId);
     if (before === undefined || before.deletedAt !== null) return undefined;

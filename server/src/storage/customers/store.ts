@@ -12,6 +12,11 @@ export interface CustomerStore {
   /** Applies `patch` to a customer that is not deleted; undefined when there is none. */
   updateCustomer(scope: Scope, customerId: string, patch: CustomerPatch): Promise<CustomerRecord | undefined>;
   /**
+   * Holds a live customer's row until the end of the transaction (a write that changes nothing) and returns it as it
+   * is then; undefined when there is no live customer. A transaction that holds it waits for one that holds it first.
+   */
+  holdLiveCustomer(scope: Scope, customerId: string): Promise<CustomerRecord | undefined>;
+  /**
    * Turns a live customer into a tombstone: every personal field (address included) cleared, deletedAt set.
    * Returns the customer as it was before, or undefined when there was no live customer (a concurrent delete lost).
    */

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { JsonObject } from '../../../../protocol/api/payments';
 import type { PaymentMethod, PaymentMethodType } from '../../../../protocol/api/enums';
 import type { InsertResult, Scope } from '../../kernel/store-types';
@@ -135,6 +135,11 @@ export class SqlPendingMethodSaveStore implements PendingMethodSaveStore {
     return insertResult(result);
   }
 
+  async hasPendingSave(scope: Scope, paymentId: string): Promise<boolean> {
+    const row = await this.db.selectFrom('pending_method_saves').select('payment_id').where(inScope(scope)).where('payment_id', '=', paymentId).executeTakeFirst();
+    return row !== undefined;
+  }
+
   async takePendingSave(scope: Scope, paymentId: string): Promise<PendingMethodSaveRecord | undefined> {
     const row = await this.db.deleteFrom('pending_method_saves').where(inScope(scope)).where('payment_id', '=', paymentId).returningAll().executeTakeFirst();
     return (
@@ -146,6 +151,25 @@ export class SqlPendingMethodSaveStore implements PendingMethodSaveStore {
         createdAt: new Date(row.created_at),
       }
     );
+  }
+
+  async deletePendingSavesOfCustomer(scope: Scope, customerId: string): Promise<number> {
+    const result = await this.db
+      .deleteFrom('pending_method_saves')
+      .where(inScope(scope))
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('payments')
+            .select(sql.lit(1).as('one'))
+            .whereRef('payments.account_id', '=', 'pending_method_saves.account_id')
+            .whereRef('payments.mode', '=', 'pending_method_saves.mode')
+            .whereRef('payments.payment_id', '=', 'pending_method_saves.payment_id')
+            .where('payments.customer_id', '=', customerId),
+        ),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 }
 

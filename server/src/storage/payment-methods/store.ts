@@ -15,8 +15,12 @@ export interface StoredPaymentMethodStore {
 
 export interface PendingMethodSaveStore {
   insertPendingSave(save: PendingMethodSaveRecord): Promise<InsertResult>;
+  /** Whether the payment has a pending save (a read: nothing is held). */
+  hasPendingSave(scope: Scope, paymentId: string): Promise<boolean>;
   /** Deletes and returns the payment's pending save (of concurrent takers one gets it). */
   takePendingSave(scope: Scope, paymentId: string): Promise<PendingMethodSaveRecord | undefined>;
+  /** Deletes the pending saves of every payment of the customer; returns how many. */
+  deletePendingSavesOfCustomer(scope: Scope, customerId: string): Promise<number>;
 }
 
 export interface PaymentMethodsStores {

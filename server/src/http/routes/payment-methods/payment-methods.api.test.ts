@@ -4,10 +4,12 @@
  * lifecycle on a test account that switches recurring on (save with setup_future_usage, charge again, mandates,
  * revoke, webhooks).
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CustomerPaymentMethodsResponse, PaymentMethodResponse } from '../../../../../protocol/api/payment-methods';
 import type { MandateResponse } from '../../../../../protocol/api/mandates';
 import type { PaymentResponse } from '../../../../../protocol/api/payments';
+import type { ErrorCode } from '../../../../../protocol/errors';
 import type { AccountSettings } from '../../../kernel/account-settings-types';
 import { apiRequest, expectApiError, expectOk, type ApiRequestOptions } from '../../../test-support/api-assertions';
 import { forEachEngine } from '../../../test-support/engines';
@@ -18,6 +20,8 @@ import { createHarness, type Harness } from '../../../test-support/harness';
 type Json = Record<string, unknown>;
 
 const UPI = (vpa: string) => ({ upi: { upi_collect: { vpa_id: vpa } } });
+/** The customer's acceptance a payment that sets up a mandate carries (Hyperswitch CustomerAcceptance). */
+const ACCEPTANCE = { acceptance_type: 'online', accepted_at: '2025-01-01T00:00:00Z', online: { ip_address: '203.0.113.1', user_agent: 'checkout' } };
 const JS_ORIGIN = 'http://127.0.0.1:8081';
 
 /** A test account with recurring switched on for UPI and the simulated card acquirer (as RAIL_ACCOUNT_CONFIG sets it). */
@@ -45,7 +49,7 @@ forEachEngine('Stored payment methods and mandates API', (engine) => {
   const ok = expectOk;
   const newCustomer = async (target: Harness) => (await ok<{ customer_id: string }>(await call(target, 'POST', '/customers', { body: { name: 'Ada' } }))).customer_id;
   const pay = async (target: Harness, body: Json) =>
-    ok<PaymentResponse>(await call(target, 'POST', '/payments', { body: { amount: 10_000, currency: 'INR', confirm: true, ...body } }));
+    ok<PaymentResponse>(await call(target, 'POST', '/payments', { body: { amount: 10_000, currency: 'INR', confirm: true, customer_acceptance: ACCEPTANCE, ...body } }));
   const methodsOf = async (target: Harness, customerId: string) =>
     ok<CustomerPaymentMethodsResponse>(await call(target, 'GET', `/customers/${customerId}/payment_methods`));
   const eventTypesOf = async (target: Harness, objectId: string) =>
@@ -142,6 +146,49 @@ forEachEngine('Stored payment methods and mandates API', (engine) => {
       expect((await ok<Json>(await call(h, 'GET', `/customers/${customerId}`)))['default_payment_method_id']).toBeNull();
     });
 
+    test('setting a default and deleting that method at the same time never leave the default naming a deleted method', async () => {
+      const pairs = await Promise.all(
+        Array.from({ length: 96 }, async () => {
+          const customerId = await newCustomer(h);
+          const method = await ok<PaymentMethodResponse>(await call(h, 'POST', '/payment_methods', { body: { payment_method: 'upi', customer_id: customerId } }));
+          return { customerId, methodId: method.payment_method_id, key: await ephemeralKey(h, customerId) };
+        }),
+      );
+      // Each delete starts once its set-default has read its ephemeral key, then lets 0 to 23 turns of the event loop
+      // go by, so that across the pairs the two requests meet at every step of each other (on PostgreSQL, several
+      // connections; SQLite runs one transaction at a time).
+      const startDelete = new Map<string, () => void>();
+      const keys = h.store.ephemeralKeys;
+      const findKey = keys.findEphemeralKeyBySecretHash.bind(keys);
+      keys.findEphemeralKeyBySecretHash = async (secretHash) => {
+        const found = await findKey(secretHash);
+        if (found !== undefined) startDelete.get(found.key.customerId)?.();
+        return found;
+      };
+      let answers: [Response, Response][];
+      try {
+        answers = await Promise.all(
+          pairs.map(({ customerId, methodId, key }, index) => {
+            const deleted = new Promise<void>((resolve) => startDelete.set(customerId, resolve))
+              .then(async () => {
+                for (let turn = 0; turn < index % 24; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+              })
+              .then(() => call(h, 'DELETE', `/payment_methods/${methodId}`));
+            return Promise.all([call(h, 'POST', `/customers/${customerId}/payment_methods/${methodId}/default`, { key, body: {} }), deleted]);
+          }),
+        );
+      } finally {
+        keys.findEphemeralKeyBySecretHash = findKey;
+      }
+      // Each side either wins or answers ERR_4100 for a method deleted first: never a 5xx.
+      for (const [setDefault, deleted] of answers) {
+        expect(deleted.status).toBe(200);
+        if (setDefault.status !== 200) await expectApiError(setDefault, 'ERR_4100');
+      }
+      const defaults = await Promise.all(pairs.map(async ({ customerId }) => (await ok<Json>(await call(h, 'GET', `/customers/${customerId}`)))['default_payment_method_id']));
+      expect(defaults).toEqual(pairs.map(() => null));
+    });
+
     test("the list for a payment: publishable key + client_secret shows the payment's customer's methods; a guest gets none", async () => {
       const customerId = await newCustomer(h);
       const method = await ok<PaymentMethodResponse>(await call(h, 'POST', '/payment_methods', { body: { payment_method: 'upi', customer_id: customerId } }));
@@ -168,7 +215,7 @@ forEachEngine('Stored payment methods and mandates API', (engine) => {
       for (const body of [
         { setup_future_usage: 'off_session' },
         { setup_future_usage: 'on_session' },
-        { mandate_data: { customer_acceptance: { acceptance_type: 'online' } } },
+        { mandate_data: { customer_acceptance: ACCEPTANCE } },
         { amount: 0, payment_type: 'setup_mandate', setup_future_usage: 'off_session' },
       ]) {
         const payment = await pay(h, { customer_id: customerId, payment_method_data: UPI('success@upi'), ...body });
@@ -179,6 +226,31 @@ forEachEngine('Stored payment methods and mandates API', (engine) => {
       expect(await ok(await call(h, 'GET', `/customers/${customerId}/mandates`))).toEqual([]);
       await expectApiError(await call(h, 'GET', '/mandates/man_nothing'), 'ERR_4101');
       await expectApiError(await call(h, 'POST', '/mandates/revoke/man_nothing', { body: {} }), 'ERR_4101');
+    });
+
+    test.each<[string, Json, ErrorCode, string]>([
+      ['not an object', { customer_acceptance: 'x' }, 'ERR_2003', 'customer_acceptance'],
+      ['no acceptance_type', { customer_acceptance: {} }, 'ERR_2001', 'customer_acceptance.acceptance_type'],
+      ['an unknown acceptance_type', { customer_acceptance: { acceptance_type: 'sometimes' } }, 'ERR_2003', 'customer_acceptance.acceptance_type'],
+      ['online without its online block', { customer_acceptance: { acceptance_type: 'online' } }, 'ERR_2001', 'customer_acceptance.online'],
+      ['online without a user_agent', { customer_acceptance: { acceptance_type: 'online', online: { ip_address: '203.0.113.1' } } }, 'ERR_2001', 'customer_acceptance.online.user_agent'],
+      ['an ip_address that is none', { customer_acceptance: { ...ACCEPTANCE, online: { ip_address: 'localhost', user_agent: 'x' } } }, 'ERR_2003', 'customer_acceptance.online.ip_address'],
+      ['accepted_at not a date-time', { customer_acceptance: { acceptance_type: 'offline', accepted_at: 'yesterday' } }, 'ERR_2003', 'customer_acceptance.accepted_at'],
+      ['an unknown field', { customer_acceptance: { acceptance_type: 'offline', signed: true } }, 'ERR_2004', 'customer_acceptance.signed'],
+      ['mandate_data not an object', { mandate_data: 'x' }, 'ERR_2003', 'mandate_data'],
+      ['a mandate_data.customer_acceptance not an object', { mandate_data: { customer_acceptance: 'x' } }, 'ERR_2003', 'mandate_data.customer_acceptance'],
+      ['an unknown mandate_data field', { mandate_data: { acceptance: ACCEPTANCE } }, 'ERR_2004', 'mandate_data.acceptance'],
+      ['a bad mandate_data.customer_acceptance', { mandate_data: { customer_acceptance: { acceptance_type: 'online' } } }, 'ERR_2001', 'mandate_data.customer_acceptance.online'],
+    ])('customer_acceptance and mandate_data, %s: refused on create, update and confirm, nothing stored or changed', async (_name, fields, code, field) => {
+      const paymentId = `pay_acceptance_${randomUUID().replaceAll('-', '')}`;
+      await expectApiError(await call(h, 'POST', '/payments', { body: { payment_id: paymentId, amount: 100, currency: 'INR', customer_id: 'cus_acceptance', ...fields } }), code, field);
+      await expectApiError(await call(h, 'GET', `/payments/${paymentId}`), 'ERR_4001');
+      const payment = await ok<PaymentResponse>(await call(h, 'POST', '/payments', { body: { amount: 100, currency: 'INR', payment_method_data: UPI('success@upi') } }));
+      await expectApiError(await call(h, 'POST', `/payments/${payment.payment_id}`, { body: fields }), code, field);
+      await expectApiError(await call(h, 'POST', `/payments/${payment.payment_id}/confirm`, { body: fields }), code, field);
+      const stored = await h.db.selectFrom('payments').select(['status', 'request_fields']).where('payment_id', '=', payment.payment_id).executeTakeFirstOrThrow();
+      expect(stored.status).toBe('requires_confirmation');
+      expect(JSON.parse(stored.request_fields)).not.toHaveProperty(Object.keys(fields)[0]!);
     });
 
     test('a token record cannot be charged: off-session ERR_4088, payment_token ERR_4004', async () => {
@@ -271,7 +343,7 @@ forEachEngine('Stored payment methods and mandates API', (engine) => {
 
     test.each<[string, Json]>([
       ['setup_future_usage off_session', { setup_future_usage: 'off_session' }],
-      ['an explicit mandate_data block', { mandate_data: { customer_acceptance: { acceptance_type: 'online' }, mandate_type: { multi_use: null } } }],
+      ['an explicit mandate_data block', { customer_acceptance: undefined, mandate_data: { customer_acceptance: ACCEPTANCE, mandate_type: { multi_use: null } } }],
       ['a zero-amount setup_mandate payment', { amount: 0, payment_type: 'setup_mandate', setup_future_usage: 'off_session' }],
     ])('UPI: %s creates an active mandate; an off-session charge with it succeeds; revoke ends it', async (_name, body) => {
       const customerId = await newCustomer(r);
@@ -333,7 +405,9 @@ forEachEngine('Stored payment methods and mandates API', (engine) => {
 
     test('card: a psp_token payment with off_session saves the card (never its number); a new expiry carries it on', async () => {
       const customerId = await newCustomer(r);
-      const first = await ok<PaymentResponse>(await call(r, 'POST', '/payments', { body: { amount: 5_000, currency: 'USD', customer_id: customerId, setup_future_usage: 'off_session' } }));
+      const first = await ok<PaymentResponse>(
+        await call(r, 'POST', '/payments', { body: { amount: 5_000, currency: 'USD', customer_id: customerId, setup_future_usage: 'off_session', customer_acceptance: ACCEPTANCE } }),
+      );
       const token = await ok<{ psp_token: string }>(
         await call(r, 'POST', '/vault/tokens', {
           key: r.publishableKey,
@@ -365,7 +439,9 @@ forEachEngine('Stored payment methods and mandates API', (engine) => {
     });
 
     const cardPaymentAsking = async (customerId: string, number: string) => {
-      const payment = await ok<PaymentResponse>(await call(r, 'POST', '/payments', { body: { amount: 5_000, currency: 'USD', customer_id: customerId, setup_future_usage: 'off_session' } }));
+      const payment = await ok<PaymentResponse>(
+        await call(r, 'POST', '/payments', { body: { amount: 5_000, currency: 'USD', customer_id: customerId, setup_future_usage: 'off_session', customer_acceptance: ACCEPTANCE } }),
+      );
       const token = await ok<{ psp_token: string }>(
         await call(r, 'POST', '/vault/tokens', {
           key: r.publishableKey,
@@ -500,7 +576,9 @@ forEachEngine('Stored payment methods and mandates API', (engine) => {
     test('a payment that asks to save for a customer deleted before its confirm succeeds and saves nothing: no method, no mandate to charge', async () => {
       const customerId = await newCustomer(r);
       const created = await ok<PaymentResponse>(
-        await call(r, 'POST', '/payments', { body: { amount: 1_000, currency: 'INR', customer_id: customerId, setup_future_usage: 'off_session', payment_method_data: UPI('success@upi') } }),
+        await call(r, 'POST', '/payments', {
+          body: { amount: 1_000, currency: 'INR', customer_id: customerId, setup_future_usage: 'off_session', customer_acceptance: ACCEPTANCE, payment_method_data: UPI('success@upi') },
+        }),
       );
       await ok(await call(r, 'DELETE', `/customers/${customerId}`));
       const confirmed = await ok<PaymentResponse>(await call(r, 'POST', `/payments/${created.payment_id}/confirm`, { body: {} }));
@@ -508,6 +586,128 @@ forEachEngine('Stored payment methods and mandates API', (engine) => {
       const saved = await r.db.selectFrom('stored_payment_methods').select('payment_method_id').where('customer_id', '=', customerId).execute();
       const mandates = await r.db.selectFrom('mandates').select('mandate_id').where('customer_id', '=', customerId).where('status', '=', 'active').execute();
       expect({ saved, mandates }).toEqual({ saved: [], mandates: [] });
+    });
+
+    test("a waiting payment's sealed instrument goes with its customer: deleted with the customer, never sealed for one deleted meanwhile", async () => {
+      const customerId = await newCustomer(r);
+      const waiting = await cardPaymentAsking(customerId, '4000003800000446');
+      expect(waiting.status).toBe('requires_customer_action');
+      expect(await pendingSaves()).toContain(waiting.payment_id);
+      await ok(await call(r, 'DELETE', `/customers/${customerId}`));
+      // The sealed card of a deleted customer is not kept until the payment settles.
+      expect(await pendingSaves()).not.toContain(waiting.payment_id);
+      await answerPage(waiting.next_action?.type === 'redirect_to_url' ? waiting.next_action.redirect_to_url : '', 'complete');
+      expect(await ok<PaymentResponse>(await call(r, 'GET', `/payments/${waiting.payment_id}`))).toMatchObject({ status: 'succeeded', payment_method_id: null, mandate_id: null });
+      expect(await r.db.selectFrom('stored_payment_methods').select('payment_method_id').where('customer_id', '=', customerId).execute()).toEqual([]);
+
+      // The customer is deleted after the confirm claimed the payment and before the rail's answer asks the customer to act.
+      const other = await newCustomer(r);
+      const payments = r.store.payments;
+      const claim = payments.claimPaymentAndOpenAttempt.bind(payments);
+      let deleted = false;
+      payments.claimPaymentAndOpenAttempt = async (...args) => {
+        const claimed = await claim(...args);
+        if (!deleted && claimed?.payment.customerId === other) {
+          deleted = true;
+          await ok(await call(r, 'DELETE', `/customers/${other}`));
+        }
+        return claimed;
+      };
+      let pending: PaymentResponse;
+      try {
+        pending = await pay(r, { customer_id: other, setup_future_usage: 'off_session', payment_method_data: UPI('pending@upi') });
+      } finally {
+        payments.claimPaymentAndOpenAttempt = claim;
+      }
+      expect(deleted).toBe(true);
+      expect(pending.status).toBe('requires_customer_action');
+      expect(await pendingSaves()).not.toContain(pending.payment_id);
+      r.clock.advance(PENDING_RESOLVE_AFTER_MS + 1);
+      expect(await ok<PaymentResponse>(await call(r, 'GET', `/payments/${pending.payment_id}`))).toMatchObject({ status: 'succeeded', payment_method_id: null, mandate_id: null });
+    });
+
+    test('a waiting payment that succeeds while its customer is deleted: both answer, and nothing of the customer is left saved', async () => {
+      const waiting = await Promise.all(
+        Array.from({ length: 48 }, async () => {
+          const customerId = await newCustomer(r);
+          const payment = await pay(r, { customer_id: customerId, setup_future_usage: 'off_session', payment_method_data: UPI('pending@upi') });
+          return { customerId, paymentId: payment.payment_id };
+        }),
+      );
+      r.clock.advance(PENDING_RESOLVE_AFTER_MS + 1);
+      // The settlement (a read that syncs with the rail) and the deletion meet at every step of each other across the
+      // pairs: each deletion starts after 0 to 23 turns of the event loop.
+      const answers = await Promise.all(
+        waiting.map(async ({ customerId, paymentId }, index) =>
+          Promise.all([
+            call(r, 'GET', `/payments/${paymentId}`),
+            (async () => {
+              for (let turn = 0; turn < index % 24; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+              return call(r, 'DELETE', `/customers/${customerId}`);
+            })(),
+          ]),
+        ),
+      );
+      expect(answers.flat().map((response) => response.status)).toEqual(answers.flat().map(() => 200));
+      const customerIds = waiting.map(({ customerId }) => customerId);
+      expect(await r.db.selectFrom('stored_payment_methods').select('payment_method_id').where('customer_id', 'in', customerIds).execute()).toEqual([]);
+      expect(await r.db.selectFrom('mandates').select('mandate_id').where('customer_id', 'in', customerIds).where('status', '=', 'active').execute()).toEqual([]);
+      expect(await pendingSaves()).toEqual(expect.not.arrayContaining(waiting.map(({ paymentId }) => paymentId)));
+    });
+
+    test('no mandate without an acceptance: mandate_data {} or off-session usage without customer_acceptance is ERR_2001 at confirm, before anything is charged', async () => {
+      const customerId = await newCustomer(r);
+      const paymentId = `pay_no_acceptance_${randomUUID().replaceAll('-', '')}`;
+      await expectApiError(
+        await call(r, 'POST', '/payments', { body: { payment_id: paymentId, amount: 500, currency: 'INR', confirm: true, customer_id: customerId, mandate_data: {}, payment_method_data: UPI('success@upi') } }),
+        'ERR_2001',
+        'customer_acceptance',
+      );
+      await expectApiError(await call(r, 'GET', `/payments/${paymentId}`), 'ERR_4001');
+      // Created without one (it is sent at confirm): the confirm that would set the mandate up needs it.
+      const created = await ok<PaymentResponse>(await call(r, 'POST', '/payments', { body: { amount: 500, currency: 'INR', customer_id: customerId, setup_future_usage: 'off_session' } }));
+      const confirm = (body: Json) => call(r, 'POST', `/payments/${created.payment_id}/confirm`, { body: { payment_method_data: UPI('success@upi'), ...body } });
+      await expectApiError(await confirm({}), 'ERR_2001', 'customer_acceptance');
+      await expectApiError(await confirm({ mandate_data: {} }), 'ERR_2003', 'mandate_data');
+      expect((await ok<PaymentResponse>(await call(r, 'GET', `/payments/${created.payment_id}`))).status).toBe('requires_payment_method');
+      expect(await ok(await call(r, 'GET', `/customers/${customerId}/mandates`))).toEqual([]);
+      const confirmed = await ok<PaymentResponse>(await confirm({ customer_acceptance: { acceptance_type: 'offline' } }));
+      expect(confirmed.mandate_id).toMatch(/^man_/);
+      expect((await ok<MandateResponse>(await call(r, 'GET', `/mandates/${confirmed.mandate_id}`))).customer_acceptance).toEqual({ acceptance_type: 'offline' });
+      // Saving for on-session use sets up no mandate and needs no acceptance.
+      const onSession = await pay(r, { customer_id: customerId, customer_acceptance: undefined, setup_future_usage: 'on_session', payment_method_data: UPI('success@upi') });
+      expect(onSession).toMatchObject({ status: 'succeeded', mandate_id: null });
+      expect(onSession.payment_method_id).toMatch(/^pm_/);
+    });
+
+    test('rows stored before acceptances were validated: a mandate shows null for one that is not an acceptance; a payment asks for one at confirm', async () => {
+      const customerId = await newCustomer(r);
+      const setup = await pay(r, { customer_id: customerId, setup_future_usage: 'off_session', payment_method_data: UPI('success@upi') });
+      await r.db.updateTable('mandates').set({ customer_acceptance: JSON.stringify('x') }).where('mandate_id', '=', setup.mandate_id!).execute();
+      expect((await ok<MandateResponse>(await call(r, 'GET', `/mandates/${setup.mandate_id}`))).customer_acceptance).toBeNull();
+      expect(await ok<MandateResponse[]>(await call(r, 'GET', `/customers/${customerId}/mandates`))).toMatchObject([{ mandate_id: setup.mandate_id, customer_acceptance: null }]);
+      // The mandate itself stands: it was set up when the payment succeeded.
+      expect((await pay(r, { amount: 300, customer_id: customerId, off_session: true, mandate_id: setup.mandate_id })).status).toBe('succeeded');
+
+      const created = await ok<PaymentResponse>(await call(r, 'POST', '/payments', { body: { amount: 500, currency: 'INR', customer_id: customerId, setup_future_usage: 'off_session' } }));
+      const row = await r.db.selectFrom('payments').select('request_fields').where('payment_id', '=', created.payment_id).executeTakeFirstOrThrow();
+      const legacy = JSON.stringify({ ...JSON.parse(row.request_fields), customer_acceptance: 'x', mandate_data: {} });
+      await r.db.updateTable('payments').set({ request_fields: legacy }).where('payment_id', '=', created.payment_id).execute();
+      await expectApiError(await call(r, 'POST', `/payments/${created.payment_id}/confirm`, { body: { payment_method_data: UPI('success@upi') } }), 'ERR_2001', 'customer_acceptance');
+      const confirmed = await ok<PaymentResponse>(await call(r, 'POST', `/payments/${created.payment_id}/confirm`, { body: { payment_method_data: UPI('success@upi'), customer_acceptance: ACCEPTANCE } }));
+      expect((await ok<MandateResponse>(await call(r, 'GET', `/mandates/${confirmed.mandate_id}`))).customer_acceptance).toEqual(ACCEPTANCE);
+    });
+
+    test('a pending save sealed before acceptances were validated, without one, saves the method and sets up no mandate', async () => {
+      const customerId = await newCustomer(r);
+      const waiting = await pay(r, { customer_id: customerId, setup_future_usage: 'off_session', payment_method_data: UPI('pending@upi') });
+      const row = await r.db.selectFrom('pending_method_saves').select('instrument').where('payment_id', '=', waiting.payment_id).executeTakeFirstOrThrow();
+      await r.db.updateTable('pending_method_saves').set({ instrument: JSON.stringify({ ...JSON.parse(row.instrument), customerAcceptance: null }) }).where('payment_id', '=', waiting.payment_id).execute();
+      r.clock.advance(PENDING_RESOLVE_AFTER_MS + 1);
+      const settled = await ok<PaymentResponse>(await call(r, 'GET', `/payments/${waiting.payment_id}`));
+      expect(settled).toMatchObject({ status: 'succeeded', mandate_id: null });
+      expect(settled.payment_method_id).toMatch(/^pm_/);
+      expect(await ok(await call(r, 'GET', `/customers/${customerId}/mandates`))).toEqual([]);
     });
   });
 });

@@ -226,7 +226,7 @@ forEachEngine('Payment operations API', (engine) => {
         confirm: false, customer_id: 'cus_all', off_session: false, description: 'All fields', return_url: 'https://shop.example.com/r',
         setup_future_usage: 'on_session', payment_method_data: UPI('success@upi'), payment_method: 'upi', payment_method_type: 'upi_collect',
         payment_token: 'token_1', payment_experience: 'display_wait_screen', statement_descriptor_name: 'SHOP',
-        statement_descriptor_suffix: 'ORDER', customer_acceptance: { acceptance_type: 'online' }, allowed_payment_method_types: ['upi_collect'],
+        statement_descriptor_suffix: 'ORDER', customer_acceptance: { acceptance_type: 'online', online: { user_agent: 'checkout' } }, allowed_payment_method_types: ['upi_collect'],
         metadata: { order: '42' }, payment_link: false, payment_link_config_id: 'plc_1', payment_type: 'normal',
         request_incremental_authorization: false, session_expiry: 900, frm_metadata: { score: 1 },
         request_external_three_ds_authentication: false, request_extended_authorization: false, merchant_order_reference_id: 'order-42',
@@ -723,7 +723,7 @@ forEachEngine('Payment operations API', (engine) => {
   describe(`[${engine}] recurring today`, () => {
     test.each<[string, Json]>([
       ['setup_future_usage off_session', { setup_future_usage: 'off_session' }],
-      ['an explicit mandate_data block', { mandate_data: { customer_acceptance: { acceptance_type: 'online' }, mandate_type: { multi_use: null } } }],
+      ['an explicit mandate_data block', { mandate_data: { customer_acceptance: { acceptance_type: 'online', online: { user_agent: 'checkout' } }, mandate_type: { multi_use: null } } }],
       ['a zero-amount setup', { amount: 0, payment_type: 'setup_mandate', setup_future_usage: 'off_session' }],
     ])('%s: 200, succeeded, mandate_id null', async (_name, body) => {
       const payment = await confirmed('success@upi', body);

@@ -351,7 +351,7 @@ forEachEngine('Payments API', (engine) => {
         payment_experience: 'display_wait_screen',
         statement_descriptor_name: 'SHOP',
         statement_descriptor_suffix: 'ORDER',
-        customer_acceptance: { acceptance_type: 'online' },
+        customer_acceptance: { acceptance_type: 'online', online: { user_agent: 'checkout' } },
         business_country: 'IN',
         business_label: 'default',
         allowed_payment_method_types: ['upi_collect'],

@@ -22,7 +22,13 @@ const BILLING_SETTINGS: AccountSettings = {
   ),
 };
 const DAY_MS = 86_400_000;
-const UPI = (vpa: string) => ({ payment_method: 'upi', payment_method_type: 'upi_collect', payment_method_data: { upi: { upi_collect: { vpa_id: vpa } } } });
+const ACCEPTANCE = { acceptance_type: 'online', accepted_at: '2025-01-01T00:00:00Z', online: { ip_address: '203.0.113.9', user_agent: 'checkout' } };
+const UPI = (vpa: string) => ({
+  payment_method: 'upi',
+  payment_method_type: 'upi_collect',
+  payment_method_data: { upi: { upi_collect: { vpa_id: vpa } } },
+  customer_acceptance: ACCEPTANCE,
+});
 
 forEachEngine('Subscriptions API', (engine) => {
   let h: Harness;
@@ -159,6 +165,20 @@ forEachEngine('Subscriptions API', (engine) => {
       expect((await expectOk<SubscriptionResponse[]>(await on('GET', '/subscriptions/list?limit=100'))).length).toBe(before);
       const other = await expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
       await expectApiError(await on('POST', `/subscriptions/${other.id}/confirm`, { payment_details: { vpa: 'x' } }), 'ERR_2004', 'payment_details.vpa');
+    });
+
+    test("the first invoice needs the subscriber's customer_acceptance, checked as on POST /payments, before anything is stored", async () => {
+      const before = (await expectOk<SubscriptionResponse[]>(await on('GET', '/subscriptions/list?limit=100'))).length;
+      const subscribeWith = (acceptance: unknown) =>
+        on('POST', '/subscriptions', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: { ...UPI('success@upi'), customer_acceptance: acceptance } });
+      await expectApiError(await subscribeWith(undefined), 'ERR_2001', 'payment_details.customer_acceptance');
+      await expectApiError(await subscribeWith('x'), 'ERR_2003', 'payment_details.customer_acceptance');
+      await expectApiError(await subscribeWith({ acceptance_type: 'online' }), 'ERR_2001', 'payment_details.customer_acceptance.online');
+      await expectApiError(await subscribeWith({ acceptance_type: 'offline', by: 'phone' }), 'ERR_2004', 'payment_details.customer_acceptance.by');
+      expect((await expectOk<SubscriptionResponse[]>(await on('GET', '/subscriptions/list?limit=100'))).length).toBe(before);
+      const offline = await expectOk<SubscriptionResponse>(await subscribeWith({ acceptance_type: 'offline', accepted_at: '2025-01-01T00:00:00Z' }));
+      const mandate = await expectOk<{ customer_acceptance: unknown }>(await apiRequest(b, 'GET', `/mandates/${String(offline.payment?.['mandate_id'])}`));
+      expect(mandate.customer_acceptance).toEqual({ acceptance_type: 'offline', accepted_at: '2025-01-01T00:00:00Z' });
     });
 
     test('raw card numbers in payment_details are refused (ERR_2029) before anything is stored; a card number as a field name is not echoed', async () => {

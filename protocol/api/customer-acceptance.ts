@@ -1,0 +1,49 @@
+/**
+ * The customer's acceptance of a mandate and the mandate_data block, with Hyperswitch v1 names (CustomerAcceptance,
+ * OnlineMandate, MandateData). One schema for every request that carries them: payment create, update and confirm
+ * (customer_acceptance, mandate_data.customer_acceptance) and a subscription's payment_details. Request objects are
+ * strict (api-conventions §4). What the spec leaves open is in docs/open-points.md ("Customer acceptance").
+ */
+import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
+
+export const CUSTOMER_ACCEPTANCE_LIMITS = { userAgentMax: 1024 } as const;
+
+const isIpAddress = (value: string): boolean => z.ipv4().safeParse(value).success || z.ipv6().safeParse(value).success;
+
+/** Where an online acceptance was given (Hyperswitch OnlineMandate: user_agent required, ip_address optional). */
+export const OnlineAcceptance = lazySchema(() =>
+  z
+    .strictObject({
+      ip_address: z.string().refine(isIpAddress, 'ip_address must be an IPv4 or IPv6 address').optional(),
+      user_agent: z.string().min(1).max(CUSTOMER_ACCEPTANCE_LIMITS.userAgentMax),
+    })
+    .meta({ id: 'OnlineAcceptance' }));
+
+const AcceptedAt = z.iso.datetime({ offset: true });
+
+/**
+ * acceptance_type online or offline; accepted_at a date-time when sent; an online acceptance carries its online
+ * block, as Hyperswitch's mandate validation requires (an offline one may carry one too).
+ */
+export const CustomerAcceptance = lazySchema(() =>
+  z
+    .discriminatedUnion('acceptance_type', [
+      z.strictObject({ acceptance_type: z.literal('online'), accepted_at: AcceptedAt.optional(), online: OnlineAcceptance.unwrap() }),
+      z.strictObject({ acceptance_type: z.literal('offline'), accepted_at: AcceptedAt.optional(), online: OnlineAcceptance.unwrap().optional() }),
+    ])
+    .meta({ id: 'CustomerAcceptance' }));
+export type CustomerAcceptance = z.infer<typeof CustomerAcceptance>;
+
+/**
+ * A payment's mandate_data. Its customer_acceptance may instead come as the payment's customer_acceptance (sent at
+ * confirm, which is where Hyperswitch's SDK sends it); mandate_type is kept as sent (the spec: set by the server).
+ */
+export const MandateData = lazySchema(() =>
+  z
+    .strictObject({
+      customer_acceptance: CustomerAcceptance.unwrap().optional(),
+      mandate_type: z.record(z.string(), z.unknown()).nullish(),
+    })
+    .meta({ id: 'MandateData' }));
+export type MandateData = z.infer<typeof MandateData>;
