@@ -59,9 +59,9 @@ export async function retrievePaymentResponse(
  * Runs `ask` unless `reader` is a browser's key whose reads of this payment asked its rail within the interval of
  * client-rail-syncs.ts (or are still asking): then `unasked` is the answer.
  */
-async function askingAs<Answer>(deps: CoreDeps, reader: AuthContext | undefined, paymentId: string, unasked: Answer, ask: () => Promise<Answer>): Promise<Answer> {
+async function askingAs<Answer>(deps: CoreDeps, reader: AuthContext | undefined, payment: PaymentRecord, unasked: Answer, ask: () => Promise<Answer>): Promise<Answer> {
   if (reader === undefined || reader.keyKind === 'secret' || deps.clientRailSyncs === undefined) return ask();
-  const granted = deps.clientRailSyncs.tryAsk(paymentId, deps.clock.now().getTime());
+  const granted = deps.clientRailSyncs.tryAsk(payment, deps.clock.now().getTime());
   if (granted === undefined) return unasked;
   try {
     return await ask();
@@ -92,9 +92,9 @@ async function askRail(deps: CoreDeps, payment: PaymentRecord): Promise<RailOutc
  */
 export async function forceSyncWithRail(deps: CoreDeps, payment: PaymentRecord, reader?: AuthContext): Promise<PaymentRecord> {
   if ((UNSETTLED_PAYMENT_STATUSES as readonly string[]).includes(payment.status)) {
-    return askingAs(deps, reader, payment.paymentId, payment, () => recoverUnsettledPayment(deps, payment));
+    return askingAs(deps, reader, payment, payment, () => recoverUnsettledPayment(deps, payment));
   }
-  const outcome = await askingAs(deps, reader, payment.paymentId, undefined, () => askRail(deps, payment));
+  const outcome = await askingAs(deps, reader, payment, undefined, () => askRail(deps, payment));
   if (outcome === undefined || outcome.kind === 'pending') return payment;
   const decision = decideTransition(payment.status, 'rail_sync', {
     hasPaymentMethodData: true,
@@ -110,6 +110,6 @@ export async function forceSyncWithRail(deps: CoreDeps, payment: PaymentRecord, 
  */
 export async function syncWithRail(deps: CoreDeps, payment: PaymentRecord, reader?: AuthContext): Promise<PaymentRecord> {
   if (payment.status !== 'requires_customer_action') return payment;
-  const outcome = await askingAs(deps, reader, payment.paymentId, undefined, () => askRail(deps, payment));
+  const outcome = await askingAs(deps, reader, payment, undefined, () => askRail(deps, payment));
   return outcome === undefined ? payment : applyRailOutcome(deps, payment, outcome, 'rail_sync');
 }
