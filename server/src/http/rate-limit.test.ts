@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { ManualClock } from '../kernel/clock';
-import { apiRequest, expectApiErrorResponse } from '../test-support/api-assertions';
+import { apiRequest, expectApiErrorResponse, insertLiveSecretKey } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';
 import { passesAuthentication, readAuthorizationTable } from '../test-support/authorization-table';
 import { DEFAULT_RATE_LIMITS, parseRateLimits, RATE_LIMITED_ROUTES, RateLimiter, type RateLimits } from './rate-limit';
@@ -270,16 +270,22 @@ describe('failed authentications, per source address, on every key-authenticated
   const from = (address: string) => ({ 'x-forwarded-for': address });
   const madeUpSecretKey = 'rail_full_test_madeUpKeyThatWasNeverIssued0000000';
 
-  test('once an address failed `limit` times, its keys (a valid one too) get 429 with Retry-After before any look-up, until a token is back', async () => {
-    const lookUps = vi.spyOn(h.core.store.apiKeys, 'findApiKeyByHash');
+  test('once an address failed `limit` times, its keys get 429 with Retry-After before any look-up, until a token is back; a valid key kept in memory still passes', async () => {
     const list = (address: string, key: string) => apiRequest(h, 'GET', '/payments/list', { key, headers: from(address) });
+    // A key used before is kept in memory (storage/accounts/key-lookup-cache.ts); one just made is not yet.
+    expect((await list('198.51.100.9', h.secretKey)).status).toBe(200);
+    const newKey = await insertLiveSecretKey(h, { fill: 'q', keyId: 'key_failedAuthNew' });
+    expect((await list('198.51.100.9', h.secretKey)).status).toBe(200);
+    const lookUps = vi.spyOn(h.core.store.apiKeys, 'findApiKeyByHash');
     for (let i = 0; i < 3; i++) await expectApiErrorResponse(await list('198.51.100.1', madeUpSecretKey), 'ERR_1002');
     expect(lookUps).toHaveBeenCalledTimes(3);
     const refused = await list('198.51.100.1', madeUpSecretKey);
     await expectApiErrorResponse(refused, 'ERR_4290');
     expect(refused.headers.get('retry-after')).toBe('20');
-    await expectApiErrorResponse(await list('198.51.100.1', h.secretKey), 'ERR_4290');
+    await expectApiErrorResponse(await list('198.51.100.1', newKey), 'ERR_4290');
     await expectApiErrorResponse(await apiRequest(h, 'GET', '/customers/cus_1', { key: `epk_${'a'.repeat(40)}`, headers: from('198.51.100.1') }), 'ERR_4290');
+    // The merchant's servers behind the same address keep working with the key they use.
+    expect((await list('198.51.100.1', h.secretKey)).status).toBe(200);
     expect(lookUps).toHaveBeenCalledTimes(3);
     lookUps.mockRestore();
 

@@ -258,8 +258,11 @@ export function limitSubject(c: Context, deps: RateLimitDeps | undefined, surfac
 
 /** What failedAuthenticationLimit gives the middleware that authenticates an API key. */
 export interface FailedAuthenticationLimit {
-  /** Throws 429 ERR_4290 (with Retry-After) when the caller's address has no failed authentication left. */
-  refuseWhenExhausted(c: Context): void;
+  /**
+   * Throws 429 ERR_4290 (with Retry-After) when the caller's address has no failed authentication left, unless
+   * `letThrough` (a key this process knows to be valid, looked up in memory) answers true.
+   */
+  refuseWhenExhausted(c: Context, letThrough: () => boolean): void;
   /** Counts `error` against the caller's address when it refused the key (ERR_1002). */
   countFailure(c: Context, error: unknown): void;
 }
@@ -268,8 +271,9 @@ export interface FailedAuthenticationLimit {
  * The failed_authentication limit (docs/security.md), undefined when lifted: on every route that authenticates an
  * API key, of every kind, a key refused with ERR_1002 (malformed, made up, revoked, expired, a secret key in a URL)
  * takes a token from its source address's bucket. Once an address's failures emptied it, every further
- * authentication from there is refused with 429 before any key is looked up, until a token is back; a successful
- * authentication takes none. ERR_1001 (no key) looks nothing up and ERR_1003 / ERR_1004 answer a valid key: not
+ * authentication from there is refused with 429 before any key is read from the database, until a token is back,
+ * except with a valid key this process keeps in memory (a merchant's servers' keys, in use): a client that keeps
+ * sending a revoked key does not cut off the servers behind the same address. A successful authentication takes none. ERR_1001 (no key) looks nothing up and ERR_1003 / ERR_1004 answer a valid key: not
  * counted.
  */
 export function failedAuthenticationLimit(deps: RateLimitDeps | undefined): FailedAuthenticationLimit | undefined {
@@ -277,10 +281,10 @@ export function failedAuthenticationLimit(deps: RateLimitDeps | undefined): Fail
   if (deps === undefined || rule === null || rule === undefined) return undefined;
   const failures = deps.failedAuthentications;
   return {
-    refuseWhenExhausted(c) {
+    refuseWhenExhausted(c, letThrough) {
       if (!failures.mayRefuse(rule)) return;
       const wait = failures.wait(sourceAddress(c, deps.trustedProxyHops), rule);
-      if (wait !== undefined) throw tooManyRequests(c, wait);
+      if (wait !== undefined && !letThrough()) throw tooManyRequests(c, wait);
     },
     countFailure(c, error) {
       if (error instanceof ApiError && error.code === 'ERR_1002') failures.take(sourceAddress(c, deps.trustedProxyHops), rule);

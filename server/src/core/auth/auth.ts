@@ -4,6 +4,7 @@
  */
 import type { ApiScope } from '../../../../protocol/api/keys';
 import { API_KEY_PATTERN, type KeyType, type Mode } from '../../../../protocol/ids';
+import type { KeyWithAccount } from '../../storage/accounts/store';
 import type { PaymentRecord } from '../../storage/payments/records';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
@@ -28,8 +29,24 @@ export async function authenticateApiKey(deps: CoreDeps, key: string | undefined
   if (key.startsWith('epk_')) return authenticateEphemeralKey(deps, key);
   const parsed = parseApiKey(key);
   if (!parsed) throw new ApiError('ERR_1002', 'The API key is malformed or unknown.');
-  const found = await deps.store.apiKeys.findApiKeyByHash(hashSecret(key));
-  const now = deps.clock.now();
+  const auth = authContextOf(parsed, await deps.store.apiKeys.findApiKeyByHash(hashSecret(key)), deps.clock.now());
+  if (auth === undefined) throw new ApiError('ERR_1002', 'The API key is malformed, unknown or revoked.');
+  return auth;
+}
+
+/**
+ * The caller of a valid secret or publishable key that this process keeps in memory (storage/accounts/key-lookup-cache.ts),
+ * else undefined, without reading the database: what an address over the failed_authentication limit is still let
+ * through with (http/rate-limit.ts), so that a merchant's servers keep working beside a client that keeps sending a
+ * revoked key from the same address.
+ */
+export function authenticateKeptApiKey(deps: CoreDeps, key: string | undefined): AuthContext | undefined {
+  const parsed = key === undefined ? undefined : parseApiKey(key);
+  if (!parsed || key === undefined) return undefined;
+  return authContextOf(parsed, deps.store.apiKeys.findKeptApiKeyByHash(hashSecret(key)), deps.clock.now());
+}
+
+function authContextOf(parsed: NonNullable<ReturnType<typeof parseApiKey>>, found: KeyWithAccount | undefined, now: Date): AuthContext | undefined {
   if (
     !found ||
     found.key.revokedAt !== null ||
@@ -37,7 +54,7 @@ export async function authenticateApiKey(deps: CoreDeps, key: string | undefined
     found.key.mode !== parsed.mode ||
     found.key.keyType !== parsed.keyType
   ) {
-    throw new ApiError('ERR_1002', 'The API key is malformed, unknown or revoked.');
+    return undefined;
   }
   return {
     accountId: found.account.accountId,

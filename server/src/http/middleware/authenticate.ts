@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { authenticateApiKey, parseApiKey, requireKeyKind, requireScope } from '../../core/auth/auth';
+import { authenticateApiKey, authenticateKeptApiKey, parseApiKey, requireKeyKind, requireScope } from '../../core/auth/auth';
 import { ApiError } from '../../core/shared/errors';
 import { routeScope } from '../route-scopes';
 import type { AuthContext, KeyKind } from '../../core/auth/auth-context';
@@ -24,13 +24,22 @@ function readQueryKey(queryKey: string | undefined): string | undefined {
   return queryKey;
 }
 
-/** Runs `authenticateKey` under the failed_authentication limit, when there is one (rate-limit.ts). */
+/**
+ * Runs `authenticateKey` under the failed_authentication limit, when there is one (rate-limit.ts). `keptKey` is the
+ * API key sent, which is let through an exhausted limit when this process keeps it in memory as valid.
+ */
 export async function underFailureLimit(
   c: Context,
+  deps: CoreDeps,
   failures: FailedAuthenticationLimit | undefined,
+  keptKey: () => string | undefined,
   authenticateKey: () => Promise<AuthContext>,
 ): Promise<AuthContext> {
-  failures?.refuseWhenExhausted(c);
+  if (failures !== undefined) {
+    let kept: AuthContext | undefined;
+    failures.refuseWhenExhausted(c, () => (kept = authenticateKeptApiKey(deps, keptKey())) !== undefined);
+    if (kept !== undefined) return kept;
+  }
   try {
     return await authenticateKey();
   } catch (error) {
@@ -59,10 +68,11 @@ export type AuthenticateDeps = CoreDeps & { rateLimits?: RateLimitDeps | undefin
 export function authenticate(deps: AuthenticateDeps, allowed: readonly KeyKind[], options: { idempotency?: boolean } = {}) {
   const failures = failedAuthenticationLimit(deps.rateLimits);
   return createMiddleware<AppEnv>(async (c, next) => {
-    const auth = await underFailureLimit(c, failures, () => {
+    const sentKey = () => {
       const queryKey = allowed.includes('publishable') ? readQueryKey(queryKeyAsSent(c.req.method, (name) => c.req.query(name))) : undefined;
-      return authenticateApiKey(deps, readApiKey(c.req.header('api-key'), c.req.header('authorization')) ?? queryKey);
-    });
+      return readApiKey(c.req.header('api-key'), c.req.header('authorization')) ?? queryKey;
+    };
+    const auth = await underFailureLimit(c, deps, failures, sentKey, () => authenticateApiKey(deps, sentKey()));
     requireKeyKind(auth, allowed);
     const scope = routeScope(c.req.method === 'HEAD' ? 'GET' : c.req.method, c.req.routePath);
     // A route missing from the table fails closed; route-scopes.test.ts keeps the table complete.

@@ -52,9 +52,8 @@ export function operatorSession(deps: CoreDeps, options: { keyManagement: boolea
 export async function callerAccountId(c: Context, deps: AuthenticateDeps): Promise<string> {
   const token = readSessionToken(c);
   if (token !== undefined && !sentApiKey(c)) return (await authenticateSession(deps, token)).account.accountId;
-  const auth = await underFailureLimit(c, failedAuthenticationLimit(deps.rateLimits), () =>
-    authenticateApiKey(deps, readApiKey(c.req.header('api-key'), c.req.header('authorization'))),
-  );
+  const sentKey = () => readApiKey(c.req.header('api-key'), c.req.header('authorization'));
+  const auth = await underFailureLimit(c, deps, failedAuthenticationLimit(deps.rateLimits), sentKey, () => authenticateApiKey(deps, sentKey()));
   requireKeyKind(auth, ['secret']);
   return auth.accountId;
 }

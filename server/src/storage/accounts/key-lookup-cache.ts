@@ -47,6 +47,12 @@ export class KeyLookupCache {
 
   constructor(private readonly watch: TableWatch) {}
 
+  /** The kept answer for `keyHash`, without reading: undefined when none is kept or what was kept may be stale. */
+  kept(keyHash: string): KeyWithAccount | undefined {
+    const generation = this.watch.generation();
+    return generation === undefined || generation !== this.#generation ? undefined : this.#answers.get(keyHash);
+  }
+
   /** The kept answer for `keyHash` (undefined: a key that was not found is not kept), or reads and keeps it. */
   async lookUp(keyHash: string, read: () => Promise<KeyWithAccount | undefined>): Promise<KeyWithAccount | undefined> {
     const generation = this.watch.generation();

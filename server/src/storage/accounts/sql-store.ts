@@ -208,6 +208,10 @@ class SqlApiKeyStore implements ApiKeyStore {
     return cache === undefined ? this.#readApiKeyByHash(keyHash) : cache.lookUp(keyHash, () => this.#readApiKeyByHash(keyHash));
   }
 
+  findKeptApiKeyByHash(keyHash: string): KeyWithAccount | undefined {
+    return keyLookupCacheOf(this.db as Kysely<Database>)?.kept(keyHash);
+  }
+
   async #readApiKeyByHash(keyHash: string): Promise<KeyWithAccount | undefined> {
     const [row] = (await findApiKeyByHashQuery<ApiKeyWithAccountRow>(this.db, { keyHash })).rows;
     if (row === undefined) return undefined;

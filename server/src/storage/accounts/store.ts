@@ -28,6 +28,8 @@ export interface ApiKeyStore {
   insertApiKey(key: ApiKeyRecord): Promise<InsertResult>;
   /** The key with this hash and its account, whatever its revocation state (the caller checks). */
   findApiKeyByHash(keyHash: string): Promise<KeyWithAccount | undefined>;
+  /** The same, only when this process keeps the answer in memory (key-lookup-cache.ts); never reads the database. */
+  findKeptApiKeyByHash(keyHash: string): KeyWithAccount | undefined;
   /** True when the account has an unrevoked, unexpired key of this mode. */
   hasUsableKeys(scope: Scope, now: Date): Promise<boolean>;
   /** The account's keys of both modes that are unrevoked and unexpired at `now`, oldest first. */
