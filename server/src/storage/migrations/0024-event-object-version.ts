@@ -17,19 +17,18 @@ export const migration0024EventObjectVersion: Migration = {
       await db.schema.alterTable('webhook_events').addUniqueConstraint(NEW_UNIQUE, [...KEY, 'object_version']).execute();
       return;
     }
-    await rebuildOnSqlite(db, { unique: [NEW_UNIQUE, [...KEY, 'object_version']], withVersion: true });
-    await moveVersionSuffixes(db);
+    await rebuildOnSqlite(db, { unique: [NEW_UNIQUE, [...KEY, 'object_version']], withVersion: true, thenInside: moveVersionSuffixes });
   },
 
   async down(db: Kysely<unknown>): Promise<void> {
-    await restoreVersionSuffixes(db);
     if (db.getExecutor().adapter instanceof PostgresAdapter) {
+      await restoreVersionSuffixes(db);
       await db.schema.alterTable('webhook_events').dropConstraint(NEW_UNIQUE).execute();
       await db.schema.alterTable('webhook_events').dropColumn('object_version').execute();
       await db.schema.alterTable('webhook_events').addUniqueConstraint(OLD_UNIQUE, [...KEY]).execute();
       return;
     }
-    await rebuildOnSqlite(db, { unique: [OLD_UNIQUE, [...KEY]], withVersion: false });
+    await rebuildOnSqlite(db, { unique: [OLD_UNIQUE, [...KEY]], withVersion: false, firstInside: restoreVersionSuffixes });
   },
 };
 
@@ -61,10 +60,17 @@ const COLUMNS = [
 /**
  * The table again with another unique key, its rows copied. SQLite checks webhook_attempts' foreign key on the drop
  * of the old table, and a deferred check would still count that drop's violations at the commit (a rename does not
- * undo them): the attempts wait in a temporary table meanwhile, and go back once their events are there again.
+ * undo them): the attempts wait in a temporary table meanwhile, and go back once their events are there again. The
+ * rows' moves run in the same transaction (`firstInside` before the copy, `thenInside` after it): Kysely runs no
+ * SQLite migration in a transaction of its own, and a rebuild committed without its moves was run again at the next
+ * start, over rows already moved, and failed on the unique key at every start after.
  */
-async function rebuildOnSqlite(db: Kysely<unknown>, options: { unique: [string, string[]]; withVersion: boolean }): Promise<void> {
+async function rebuildOnSqlite(
+  db: Kysely<unknown>,
+  options: { unique: [string, string[]]; withVersion: boolean; firstInside?: (trx: Kysely<unknown>) => Promise<void>; thenInside?: (trx: Kysely<unknown>) => Promise<void> },
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    await options.firstInside?.(trx);
     const attemptColumns = sql.join(ATTEMPT_COLUMNS.map((column) => sql.ref(column)));
     await sql`create temporary table webhook_attempts_aside as select ${attemptColumns} from webhook_attempts`.execute(trx);
     await sql`delete from webhook_attempts`.execute(trx);
@@ -97,6 +103,7 @@ async function rebuildOnSqlite(db: Kysely<unknown>, options: { unique: [string, 
     await trx.schema.createIndex('webhook_events_list_idx').on('webhook_events').columns(['account_id', 'mode', 'created_at', 'event_id']).execute();
     await sql`insert into webhook_attempts (${attemptColumns}) select ${attemptColumns} from webhook_attempts_aside`.execute(trx);
     await sql`drop table webhook_attempts_aside`.execute(trx);
+    await options.thenInside?.(trx);
   });
 }
 
