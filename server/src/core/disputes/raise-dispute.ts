@@ -29,6 +29,11 @@ export async function raiseDispute(deps: CoreDeps, auth: AuthContext, body: Simu
   if (rail === undefined || !rail.capabilities[auth.mode].disputes) {
     throw noDisputes('The rail of this payment reports no disputes on this account in this mode.');
   }
+  // Under an Idempotency-Key the id is derived from the request (kernel/ids.ts): a re-run after a crash that followed the
+  // commit finds its dispute, whose hold the amounts below already count.
+  const disputeId = deps.ids.id('dispute');
+  const rerun = await deps.store.disputes.findDispute(auth, disputeId);
+  if (rerun !== undefined) return rerun;
   // A refund or dispute that lands after these reads is caught by the conditional hold below.
   const refunded = (await deps.store.refunds.findRefundedAmount(auth, payment.paymentId)) ?? 0;
   const disputed = (await deps.store.disputes.findDisputedAmount(auth, payment.paymentId)) ?? 0;
@@ -39,7 +44,7 @@ export async function raiseDispute(deps: CoreDeps, auth: AuthContext, body: Simu
   const dispute: DisputeRecord = {
     accountId: auth.accountId,
     mode: auth.mode,
-    disputeId: deps.ids.id('dispute'),
+    disputeId,
     paymentId: payment.paymentId,
     profileId: payment.profileId,
     amount,

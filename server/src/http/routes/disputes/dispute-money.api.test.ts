@@ -144,6 +144,20 @@ forEachEngine('Disputes and refunds share the captured amount', (engine) => {
       expect(await sums(payment.payment_id)).toEqual({ refunded: 1000, disputed: 9000 });
     });
 
+    test('a re-run under its Idempotency-Key after a crash that followed the commit answers the dispute it made', async () => {
+      const payment = await paid(10_000);
+      const send = () => apiRequest(h, 'POST', '/simulator/disputes', { body: { payment_id: payment.payment_id }, headers: { 'idempotency-key': `dispute-rerun-${engine}` } });
+      const first = await expectOk<DisputeResponse>(await send());
+      // The process died after the dispute's commit, before its answer was stored: the claim is in flight, its lease over.
+      await h.db
+        .updateTable('idempotency_keys')
+        .set({ status: 'in_flight', response_status: null, response_headers: null, response_body: null, locked_at: '2000-01-01T00:00:00.000Z' })
+        .where('idempotency_key', '=', `dispute-rerun-${engine}`)
+        .execute();
+      expect(await expectOk<DisputeResponse>(await send())).toMatchObject({ dispute_id: first.dispute_id, amount: '10000' });
+      expect(await sums(payment.payment_id)).toEqual({ refunded: 0, disputed: 10_000 });
+    });
+
     test('a won dispute gives its amount back: it can be disputed again', async () => {
       const payment = await paid(10_000);
       const first = await expectOk<DisputeResponse>(await dispute(payment.payment_id));
