@@ -27,14 +27,17 @@ class RefundIdTaken extends Error {}
  */
 export async function createRefund(deps: CoreDeps, auth: AuthContext, body: CreateRefundRequest): Promise<RefundRecord> {
   const requestFingerprint = fingerprint(body);
+  // Without a refund_id, under an Idempotency-Key the id is derived from the request (kernel/ids.ts): a re-run after a
+  // crash that followed the commit finds its refund here, before what is left to refund, which counts it, is read.
+  const refundId = body.refund_id ?? deps.ids.id('refund');
   const taken = async () => {
-    const existing = body.refund_id === undefined ? undefined : await deps.store.refunds.findRefund(auth, body.refund_id);
+    const existing = await deps.store.refunds.findRefund(auth, refundId);
     return existing && replayOrConflict(existing, requestFingerprint);
   };
   const replayed = await taken();
   if (replayed !== undefined) return replayed;
   try {
-    return await createNewRefund(deps, auth, body, requestFingerprint);
+    return await createNewRefund(deps, auth, body, refundId, requestFingerprint);
   } catch (error) {
     // A concurrent create with this refund_id committed after the look-up above and took what was refundable, so this
     // one was refused for the amount (ERR_4008) or for a status its refund left: its refund answers for this request.
@@ -47,7 +50,7 @@ export async function createRefund(deps: CoreDeps, auth: AuthContext, body: Crea
 }
 
 /** A refund under a refund_id not seen yet (or none). */
-async function createNewRefund(deps: CoreDeps, auth: AuthContext, body: CreateRefundRequest, requestFingerprint: string): Promise<RefundRecord> {
+async function createNewRefund(deps: CoreDeps, auth: AuthContext, body: CreateRefundRequest, refundId: string, requestFingerprint: string): Promise<RefundRecord> {
   // No rail of the account refunds in this mode (every live refund today): refused before anything is looked up.
   if (!auth.account.settings.rails.some((rail) => rail.capabilities[auth.mode].refunds)) throw refundsUnavailable(auth, null);
 
@@ -65,7 +68,7 @@ async function createNewRefund(deps: CoreDeps, auth: AuthContext, body: CreateRe
   const refund: RefundRecord = {
     accountId: auth.accountId,
     mode: auth.mode,
-    refundId: body.refund_id ?? deps.ids.id('refund'),
+    refundId,
     paymentId: payment.paymentId,
     profileId: payment.profileId,
     status: decision.to,

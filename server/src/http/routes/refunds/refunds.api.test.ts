@@ -100,6 +100,22 @@ forEachEngine('Refunds API', (engine) => {
   const START = '2000-01-01T00:00:00Z';
 
   describe(`[${engine}] create refund`, () => {
+    test('without a refund_id, a re-run under its Idempotency-Key after a crash that followed the commit answers the refund it made', async () => {
+      const payment = await paidPayment();
+      const key = `refund-rerun-${engine}`;
+      const send = () => apiRequest(h, 'POST', '/refunds', { body: { payment_id: payment.payment_id }, headers: { 'idempotency-key': key } });
+      const first = await ok<RefundResponse>(await send());
+      // The process died after the refund's commit, before its answer was stored: the claim is in flight, its lease over.
+      await h.db
+        .updateTable('idempotency_keys')
+        .set({ status: 'in_flight', response_status: null, response_headers: null, response_body: null, locked_at: '2000-01-01T00:00:00.000Z' })
+        .where('idempotency_key', '=', key)
+        .execute();
+      expect(await ok<RefundResponse>(await send())).toMatchObject({ refund_id: first.refund_id, amount: 10_000 });
+      const stored = await h.store.refunds.listRefundsOfPayment(scope(), payment.payment_id);
+      expect(stored.map((row) => row.refundId)).toEqual([first.refund_id]);
+    });
+
     test('a full refund by default: succeeded at once, ref_ id, refund_succeeded event; the payment stays succeeded', async () => {
       const payment = await paidPayment();
       const created = await ok<RefundResponse>(await refund({ payment_id: payment.payment_id, reason: 'requested_by_customer' }));
