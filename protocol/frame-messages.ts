@@ -59,8 +59,11 @@ export type FrameConfig = {
   loader?: LoaderOption;
 };
 
-/** FrameConfig as the frame uses it: the API base settled (the host's, else the frame document's). */
-export type ResolvedFrameConfig = FrameConfig & { apiBaseUrl: string };
+/**
+ * FrameConfig as the frame uses it: the API base settled (the host's, else the frame document's), and the vault's,
+ * which the page cannot choose: the card goes to the deployment that served the frame, whatever customBackendUrl says.
+ */
+export type ResolvedFrameConfig = FrameConfig & { apiBaseUrl: string; vaultBaseUrl: string };
 
 /** The part of FrameConfig that `elements.update()` may change live. */
 export type FrameConfigUpdate = Partial<Pick<FrameConfig, 'clientSecret' | 'appearance' | 'locale'>>;
