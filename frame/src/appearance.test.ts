@@ -25,6 +25,10 @@ describe('appearanceCss', () => {
     ['a descendant selector', { rules: { '.Input .x': { color: 'red' } } }],
     ['an unknown property', { rules: { '.Input': { position: 'fixed' } } }],
     ['a value that loads a URL', { rules: { '.Input': { backgroundColor: 'url(https://evil.test/x)' } } }],
+    // colorBackground lands in `background:`, where image-set() with a bare string fetches an image.
+    ['a variable that loads an image without url()', { variables: { colorBackground: 'image-set("https://evil.test/x" 1x)' } }],
+    ['a prefixed image-set()', { variables: { colorBackground: '-webkit-image-set("https://evil.test/x" 1x)' } }],
+    ['a src() value', { rules: { '.Input': { border: 'src("https://evil.test/x")' } } }],
     ['a value that escapes its declaration', { variables: { colorText: 'red;} body{display:none' } }],
     ['an unknown variable', { variables: { zIndex: '9' } as never }],
   ])('drops %s', (_name, appearance) => {
@@ -40,6 +44,8 @@ describe('isSafeCssValue', () => {
     ['expression(alert(1))', false],
     ['@import "x"', false],
     ['a\\62 c', false],
+    ['image-set("https://evil.test/x" 1x)', false],
+    ['linear-gradient(#fff, #000)', true],
     ['x'.repeat(201), false],
   ])('%s is safe: %s', (value, safe) => {
     expect(isSafeCssValue(value)).toBe(safe);

@@ -27,9 +27,12 @@ const RULE_PROPERTIES = new Set([
   'margin', 'marginTop', 'marginBottom', 'transition', 'opacity',
 ]);
 
-/** A value that cannot leave its declaration or load anything (no url(), no @import, no braces or semicolons). */
+/**
+ * A value that cannot leave its declaration or load anything: no braces or semicolons, no @import, and none of the
+ * functions that fetch (url(), and image-set(), which takes a bare string: `image-set("https://...")`).
+ */
 export function isSafeCssValue(value: unknown): value is string {
-  return typeof value === 'string' && value.length <= 200 && !/[;{}<>\\]|url\s*\(|expression|@import|javascript:/i.test(value);
+  return typeof value === 'string' && value.length <= 200 && !/[;{}<>\\]|(url|image|image-set|cross-fade|src)\s*\(|expression|@import|javascript:/i.test(value);
 }
 
 const toKebab = (name: string) => name.replace(/[A-Z]/g, (letter) => '-' + letter.toLowerCase());
