@@ -1,5 +1,6 @@
 import { connect, WindowMessenger, type RemoteProxy } from 'penpal';
 import type { FrameMethods, HostMethods } from '../../protocol/frame-messages';
+import { pinHandshakeOrigin } from '../../protocol/frame-handshake';
 
 export type FrameRemote = RemoteProxy<FrameMethods>;
 
@@ -22,9 +23,7 @@ export type ConnectFrame = (iframe: HTMLIFrameElement, options: ConnectFrameOpti
 export const connectFrame: ConnectFrame = (iframe, { frameOrigin, channel, timeout, methods }) => {
   // A container outside the document gives the iframe no window to talk to; that surfaces as loaderror.
   if (!iframe.contentWindow) return { promise: Promise.reject(new Error('The iframe has no window.')), destroy: () => {} };
-  const messenger = new WindowMessenger({
-    remoteWindow: iframe.contentWindow as Window,
-    allowedOrigins: [frameOrigin],
-  });
+  const remoteWindow = iframe.contentWindow as Window;
+  const messenger = pinHandshakeOrigin(new WindowMessenger({ remoteWindow, allowedOrigins: [frameOrigin] }), remoteWindow, frameOrigin);
   return connect<FrameMethods>({ messenger, methods, channel, timeout });
 };
