@@ -24,3 +24,34 @@ test("the handshake's messages to the frame name the frame's origin, never '*'",
     connection.destroy();
   }
 });
+
+test('destroyed before the handshake, it leaves no timer behind (the handshake timeout goes with it)', async () => {
+  vi.useFakeTimers();
+  try {
+    const iframe = document.createElement('iframe');
+    document.body.appendChild(iframe);
+    const connection = connectFrame(iframe, { frameOrigin: FRAME_ORIGIN, channel: 'rail-2', timeout: 15_000, methods: { emit: () => {} } });
+    const settled = vi.fn();
+    connection.promise.then(settled, settled);
+    expect(vi.getTimerCount()).toBeGreaterThan(0);
+    connection.destroy();
+    expect(vi.getTimerCount()).toBe(0);
+  } finally {
+    vi.useRealTimers();
+  }
+});
+
+test('a frame that never answers fails the connection at the timeout', async () => {
+  vi.useFakeTimers();
+  try {
+    const iframe = document.createElement('iframe');
+    document.body.appendChild(iframe);
+    const connection = connectFrame(iframe, { frameOrigin: FRAME_ORIGIN, channel: 'rail-3', timeout: 15_000, methods: { emit: () => {} } });
+    const failed = connection.promise.then(() => 'connected', () => 'timed out');
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(await failed).toBe('timed out');
+    expect(vi.getTimerCount()).toBe(0);
+  } finally {
+    vi.useRealTimers();
+  }
+});

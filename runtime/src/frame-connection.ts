@@ -25,5 +25,21 @@ export const connectFrame: ConnectFrame = (iframe, { frameOrigin, channel, timeo
   if (!iframe.contentWindow) return { promise: Promise.reject(new Error('The iframe has no window.')), destroy: () => {} };
   const remoteWindow = iframe.contentWindow as Window;
   const messenger = pinHandshakeOrigin(new WindowMessenger({ remoteWindow, allowedOrigins: [frameOrigin] }), remoteWindow, frameOrigin);
-  return connect<FrameMethods>({ messenger, methods, channel, timeout });
+  // The handshake timeout is this side's, not penpal's: penpal's timer outlives destroy(), so an element unmounted
+  // before its frame answered kept it (and the detached iframe) for the whole timeout.
+  const connection = connect<FrameMethods>({ messenger, methods, channel });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      connection.destroy();
+      reject(new Error('CONNECTION_TIMEOUT'));
+    }, timeout);
+  });
+  return {
+    promise: Promise.race([connection.promise, timedOut]).finally(() => clearTimeout(timer)),
+    destroy: () => {
+      clearTimeout(timer);
+      connection.destroy();
+    },
+  };
 };
