@@ -80,6 +80,16 @@ describe('card', () => {
     expect(JSON.stringify(outcome)).not.toContain(CARD_NUMBER);
   });
 
+  test('a confirm after the payment succeeded answers it again and sends nothing: no second vault request', async () => {
+    const { model, requests } = await loaded();
+    fillCard(model);
+    const first = await model.confirm({ redirect: 'if_required' });
+    const posts = requests.filter((request) => request.method === 'POST').length;
+    expect(await model.confirm({ redirect: 'if_required' })).toEqual(first);
+    expect(requests.filter((request) => request.method === 'POST')).toHaveLength(posts);
+    expect([model.phase.value, model.notice.value?.key]).toEqual(['done', 'succeeded']);
+  });
+
   test('the card goes to the vault of the deployment that served the frame, not to the API the page named', async () => {
     const api = fakeApi({ methods: () => json(ALL_METHODS) });
     const harness = modelDeps(api.fetch, { ...CONFIG, apiBaseUrl: 'https://collector.example', vaultBaseUrl: 'https://api.rail.test' });
