@@ -47,9 +47,9 @@ export type FrameConfig = {
   publishableKey: string;
   clientSecret: string;
   /**
-   * The API origin the frame calls: the merchant's customBackendUrl. Absent: the base_url of the deployment that
-   * serves the frame (the js listener writes it into the frame document), so the runtime script itself carries no
-   * deployment value and one build has one hash everywhere.
+   * The API origin the frame calls, for everything but the vault: the merchant's customBackendUrl. Absent: the
+   * base_url of the deployment that serves the frame (the js listener writes it into the frame document), so the
+   * runtime script itself carries no deployment value and one build has one hash everywhere.
    */
   apiBaseUrl?: string;
   appearance?: Appearance;
