@@ -28,3 +28,12 @@ test('other strings are still quoted, shortened', () => {
   const rail = createRail(PUBLISHABLE_KEY, undefined, fakeEnv().env);
   expect(() => rail.elements({ clientSecret: 'pay_abc', locale: 'xx' as never })).toThrow('got string "pay_abc"');
 });
+
+test('an appearance JSON cannot copy (a cycle) is refused with an IntegrationError, not a bare TypeError', () => {
+  const rail = createRail(PUBLISHABLE_KEY, undefined, fakeEnv().env);
+  const appearance: Record<string, unknown> = { theme: 'night' };
+  appearance.self = appearance;
+  expect(() => rail.elements({ clientSecret: 'pay_abc123_secret_' + 'S'.repeat(20), appearance: appearance as never })).toThrow(
+    expect.objectContaining({ name: 'IntegrationError', code: 'ERR_6002' }),
+  );
+});
