@@ -80,6 +80,16 @@ describe('fonts', () => {
     ]);
   });
 
+  test('keeps a long unicode-range (CJK subsets) and leaves out a face whose range is malformed', () => {
+    const longRange = Array.from({ length: 120 }, (_, index) => `U+${(0x4e00 + index * 16).toString(16)}-${(0x4e00 + index * 16 + 9).toString(16)}`).join(', ');
+    const css = `@font-face { font-family: Noto; src: url(https://fonts.test/jp-1.woff2); unicode-range: ${longRange}; }
+      @font-face { font-family: Noto; src: url(https://fonts.test/bad.woff2); unicode-range: U+30 U+3G; }`;
+    expect(stylesheetFontFaces(css, 'https://fonts.test/a.css')).toEqual([
+      { family: 'Noto', source: 'url("https://fonts.test/jp-1.woff2")', descriptors: { unicodeRange: longRange } },
+    ]);
+    expect(longRange.length).toBeGreaterThan(200);
+  });
+
   test.each([
     [undefined, true],
     ['U+0000-00FF, U+0131', true],

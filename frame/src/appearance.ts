@@ -93,14 +93,19 @@ export interface FontFaceSpec {
 }
 
 const FONT_DISPLAYS = ['auto', 'block', 'swap', 'fallback', 'optional'];
-const MAX_STYLESHEET_FACES = 100;
+// A CJK family on Google Fonts is some 120 faces a weight, each with a unicode-range of up to some 1,000 characters.
+const MAX_STYLESHEET_FACES = 1000;
+const UNICODE_RANGE = /^\s*u\+[\da-f?]{1,6}(-[\da-f]{1,6})?(\s*,\s*u\+[\da-f?]{1,6}(-[\da-f]{1,6})?)*\s*$/i;
+
+/** A unicode-range value: its own grammar, not isSafeCssValue, whose length limit the long subsets pass. */
+const isUnicodeRange = (value: unknown): value is string => typeof value === 'string' && value.length <= 20_000 && UNICODE_RANGE.test(value);
 
 /** The FontFace descriptors of a source, each dropped unless safe. */
 function faceDescriptors(source: { weight?: unknown; style?: unknown; display?: unknown; unicodeRange?: unknown }): FontFaceDescriptors {
   const descriptors: FontFaceDescriptors = {};
   if (isSafeCssValue(source.weight)) descriptors.weight = source.weight;
   if (isSafeCssValue(source.style)) descriptors.style = source.style;
-  if (isSafeCssValue(source.unicodeRange)) descriptors.unicodeRange = source.unicodeRange;
+  if (isUnicodeRange(source.unicodeRange)) descriptors.unicodeRange = source.unicodeRange;
   if (typeof source.display === 'string' && FONT_DISPLAYS.includes(source.display)) descriptors.display = source.display as FontDisplay;
   return descriptors;
 }
@@ -127,17 +132,16 @@ export function stylesheetFontFaces(css: string, stylesheetUrl: string): FontFac
       }
       return isFontUrl(resolved) ? [`url(${JSON.stringify(resolved)})${format ? ` format("${format}")` : ''}`] : [];
     });
-    if (!family || /['"]/.test(family) || !isSafeCssValue(family) || urls.length === 0) continue;
-    faces.push({
-      family,
-      source: urls.join(', '),
-      descriptors: faceDescriptors({
-        weight: declarations.get('font-weight'),
-        style: declarations.get('font-style'),
-        display: declarations.get('font-display'),
-        unicodeRange: declarations.get('unicode-range'),
-      }),
+    const descriptors = faceDescriptors({
+      weight: declarations.get('font-weight'),
+      style: declarations.get('font-style'),
+      display: declarations.get('font-display'),
+      unicodeRange: declarations.get('unicode-range'),
     });
+    // Without its unicode-range a subset would claim every character: a face whose range is unusable is left out.
+    const rangeLost = declarations.has('unicode-range') && descriptors.unicodeRange === undefined;
+    if (!family || /['"]/.test(family) || !isSafeCssValue(family) || urls.length === 0 || rangeLost) continue;
+    faces.push({ family, source: urls.join(', '), descriptors });
     if (faces.length === MAX_STYLESHEET_FACES) break;
   }
   return faces;
