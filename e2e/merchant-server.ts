@@ -38,6 +38,18 @@ async function handle(req: IncomingMessage, res: ServerResponse, base: string): 
     res.writeHead(payment.status, { 'content-type': 'application/json' }).end(payment.body);
     return;
   }
+  // A font stylesheet as a font service serves it (CORS), with one face per digit: the fonts spec checks that the
+  // frame loads them all before anything is typed, and takes none of the stylesheet's other rules.
+  if (req.method === 'GET' && url.pathname === '/fonts/spy.css') {
+    const digits = [...'0123456789'].map((digit) => `@font-face { font-family: 'Spy'; src: url(digit-${digit}.woff2) format('woff2'); unicode-range: U+3${digit}; }`);
+    const css = [...digits, "@font-face { font-family: 'Spy'; src: url(cyrillic.woff2); unicode-range: U+0400-045F; }", '.Input { outline: 7px solid rgb(255, 0, 0); }'].join('\n');
+    res.writeHead(200, { 'content-type': 'text/css', 'access-control-allow-origin': '*' }).end(css);
+    return;
+  }
+  if (req.method === 'GET' && url.pathname.startsWith('/fonts/')) {
+    res.writeHead(404, { 'access-control-allow-origin': '*' }).end();
+    return;
+  }
   // The npm loader as a merchant's bundle would ship it (the built package, npm run build).
   if (req.method === 'GET' && url.pathname === '/loader.js') {
     const loader = await readFile(join(import.meta.dirname, '..', 'loader', 'dist', 'index.js'), 'utf8');

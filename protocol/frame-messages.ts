@@ -47,9 +47,9 @@ export type FrameConfig = {
   publishableKey: string;
   clientSecret: string;
   /**
-   * The API origin the frame calls: the merchant's customBackendUrl. Absent: the base_url of the deployment that
-   * serves the frame (the js listener writes it into the frame document), so the runtime script itself carries no
-   * deployment value and one build has one hash everywhere.
+   * The API origin the frame calls, for everything but the vault: the merchant's customBackendUrl. Absent: the
+   * base_url of the deployment that serves the frame (the js listener writes it into the frame document), so the
+   * runtime script itself carries no deployment value and one build has one hash everywhere.
    */
   apiBaseUrl?: string;
   appearance?: Appearance;
@@ -59,8 +59,11 @@ export type FrameConfig = {
   loader?: LoaderOption;
 };
 
-/** FrameConfig as the frame uses it: the API base settled (the host's, else the frame document's). */
-export type ResolvedFrameConfig = FrameConfig & { apiBaseUrl: string };
+/**
+ * FrameConfig as the frame uses it: the API base settled (the host's, else the frame document's), and the vault's,
+ * which the page cannot choose: the card goes to the deployment that served the frame, whatever customBackendUrl says.
+ */
+export type ResolvedFrameConfig = FrameConfig & { apiBaseUrl: string; vaultBaseUrl: string };
 
 /** The part of FrameConfig that `elements.update()` may change live. */
 export type FrameConfigUpdate = Partial<Pick<FrameConfig, 'clientSecret' | 'appearance' | 'locale'>>;

@@ -51,7 +51,26 @@ test('locale and appearance switch live: French labels, and a computed style cha
   expect(await french.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe(colorBefore);
 });
 
+test('a fonts cssSrc gives the frame its @font-face rules only, and the faces that draw digits load before anything is typed', async ({ page }) => {
+  const fontRequests: string[] = [];
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.startsWith('/fonts/') && pathname.endsWith('.woff2')) fontRequests.push(pathname);
+  });
+  await page.goto('/checkout.html?fonts=spy');
+  const frame = await waitForRailReady(page);
+  // One face per digit, loaded only when drawn, would tell the font server the digits of a card number.
+  await expect.poll(() => fontRequests.filter((path) => /^\/fonts\/digit-\d\.woff2$/.test(path)).length).toBe(10);
+  expect(fontRequests).not.toContain('/fonts/cyrillic.woff2');
+  await selectPaymentMethod(page, 'UPI');
+  expect(await frame.getByLabel('UPI ID', { exact: true }).evaluate((el) => getComputedStyle(el).outlineWidth)).not.toBe('7px');
+});
+
 test('unmount and remount: a new frame connects and the payment still works', async ({ page }) => {
+  // The handshake names exact origins (protocol/frame-handshake.ts); a message to a window not yet at that origin
+  // would make the browser log a mismatch.
+  const consoleLines: string[] = [];
+  page.on('console', (message) => consoleLines.push(message.text()));
   await page.goto('/checkout.html');
   await waitForRailReady(page);
   // The frame shows its methods before its `ready` message reaches the page; an unmount in between drops that
@@ -71,6 +90,7 @@ test('unmount and remount: a new frame connects and the payment still works', as
   expect((await pay(page)).text).toBe('succeeded');
   // One ready per mount.
   await expect.poll(async () => (await elementEvents(page)).filter((entry) => entry.type === 'ready').length).toBe(2);
+  expect(consoleLines.filter((line) => /postMessage|target origin/i.test(line))).toEqual([]);
 });
 
 for (const instances of [1, 2]) {

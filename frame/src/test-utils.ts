@@ -7,6 +7,7 @@ export const CONFIG: ResolvedFrameConfig = {
   publishableKey: 'rail_open_test_' + 'k'.repeat(32),
   clientSecret: 'pay_abc123_secret_' + 'S'.repeat(20),
   apiBaseUrl: 'https://api.rail.test',
+  vaultBaseUrl: 'https://api.rail.test',
   locale: 'en',
 };
 

@@ -36,7 +36,11 @@ function checkOptions(options: ElementsUpdateOptions): FrameConfigUpdate {
       throw new IntegrationError('ERR_6002', `Expected appearance to be an object, got ${describeValue(options.appearance)}.`);
     }
     // A copy that survives structured cloning, and that later changes to the merchant's object cannot reach.
-    update.appearance = JSON.parse(JSON.stringify(options.appearance));
+    try {
+      update.appearance = JSON.parse(JSON.stringify(options.appearance));
+    } catch {
+      throw new IntegrationError('ERR_6002', 'Expected appearance to be plain data (strings, numbers, objects), got an object JSON cannot copy (a cycle or a BigInt).');
+    }
   }
   return update;
 }

@@ -28,8 +28,12 @@ export class IntegrationError extends Error {
   }
 }
 
-/** `typeof` plus a short rendering of the value, for expected-vs-received messages. */
+/**
+ * `typeof` plus a short rendering of the value, for expected-vs-received messages; a string that holds a key or a
+ * client secret is named, never quoted (messages end up in consoles and error trackers).
+ */
 export function describeValue(value: unknown): string {
+  if (typeof value === 'string' && /rail_full_|_secret_|epk_/.test(value)) return 'a string that holds a key or a client secret (not shown)';
   if (typeof value === 'string') return `string "${value.length > 40 ? value.slice(0, 40) + '...' : value}"`;
   return value === null ? 'null' : typeof value;
 }

@@ -1,5 +1,6 @@
 import { connect, WindowMessenger, type RemoteProxy } from 'penpal';
 import type { FrameMethods, HostMethods } from '../../protocol/frame-messages';
+import { pinHandshakeOrigin } from '../../protocol/frame-handshake';
 
 export type FrameRemote = RemoteProxy<FrameMethods>;
 
@@ -22,9 +23,23 @@ export type ConnectFrame = (iframe: HTMLIFrameElement, options: ConnectFrameOpti
 export const connectFrame: ConnectFrame = (iframe, { frameOrigin, channel, timeout, methods }) => {
   // A container outside the document gives the iframe no window to talk to; that surfaces as loaderror.
   if (!iframe.contentWindow) return { promise: Promise.reject(new Error('The iframe has no window.')), destroy: () => {} };
-  const messenger = new WindowMessenger({
-    remoteWindow: iframe.contentWindow as Window,
-    allowedOrigins: [frameOrigin],
+  const remoteWindow = iframe.contentWindow as Window;
+  const messenger = pinHandshakeOrigin(new WindowMessenger({ remoteWindow, allowedOrigins: [frameOrigin] }), remoteWindow, frameOrigin);
+  // The handshake timeout is this side's, not penpal's: penpal's timer outlives destroy(), so an element unmounted
+  // before its frame answered kept it (and the detached iframe) for the whole timeout.
+  const connection = connect<FrameMethods>({ messenger, methods, channel });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      connection.destroy();
+      reject(new Error('CONNECTION_TIMEOUT'));
+    }, timeout);
   });
-  return connect<FrameMethods>({ messenger, methods, channel, timeout });
+  return {
+    promise: Promise.race([connection.promise, timedOut]).finally(() => clearTimeout(timer)),
+    destroy: () => {
+      clearTimeout(timer);
+      connection.destroy();
+    },
+  };
 };

@@ -323,3 +323,20 @@ describe('rail.retrievePayment()', () => {
 test('returnUrlFor keeps the merchant query and replaces stale payment params', () => {
   expect(returnUrlFor('https://shop.test/r?a=1&status=old', { ...PAYMENT })).toBe('https://shop.test/r?a=1&status=succeeded&payment_id=pay_abc123');
 });
+
+test.each([[Infinity], [2 ** 31], [-1], ['5000']])('a frameTimeout of %s falls back to the default instead of timing out at once', (frameTimeout) => {
+  document.body.innerHTML = '<div id="payment"></div>';
+  const fake = fakeEnv();
+  const rail = createRail(PUBLISHABLE_KEY, { frameTimeout: frameTimeout as number }, fake.env);
+  rail.elements({ clientSecret: 'pay_abc123_secret_' + 'S'.repeat(20) }).create('payment').mount('#payment');
+  expect(fake.connections[0]?.options.timeout).toBe(fake.env.frameTimeout);
+  document.body.innerHTML = '';
+});
+
+test('a frameTimeout within range is used', () => {
+  document.body.innerHTML = '<div id="payment"></div>';
+  const fake = fakeEnv();
+  createRail(PUBLISHABLE_KEY, { frameTimeout: 30_000 }, fake.env).elements({ clientSecret: 'pay_abc123_secret_' + 'S'.repeat(20) }).create('payment').mount('#payment');
+  expect(fake.connections[0]?.options.timeout).toBe(30_000);
+  document.body.innerHTML = '';
+});

@@ -69,7 +69,8 @@ export function createRail(publishableKey: string, options: RailOptions | undefi
   const apiBaseUrl = (customBackendUrl ?? env.apiBaseUrl)?.replace(/\/+$/, '');
   const instanceEnv: RuntimeEnv = {
     ...env,
-    frameTimeout: typeof options?.frameTimeout === 'number' && options.frameTimeout > 0 ? options.frameTimeout : env.frameTimeout,
+    // Above 2^31 - 1 ms browsers fire a timer at once: such a timeout would fail every mount.
+    frameTimeout: typeof options?.frameTimeout === 'number' && options.frameTimeout > 0 && options.frameTimeout < 2 ** 31 ? options.frameTimeout : env.frameTimeout,
   };
   // Per-instance registry: confirmPayment accepts only elements groups this instance created.
   const groups = new WeakMap<Elements, ElementsState>();

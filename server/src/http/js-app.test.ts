@@ -223,7 +223,7 @@ describe('js listener', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(response.headers.get('content-security-policy')).toBe(
-      "frame-ancestors https://shop.example.com http://localhost:* http://127.0.0.1:*; script-src 'self'; object-src 'none'; base-uri 'none'",
+      "frame-ancestors https://shop.example.com http://localhost:* http://127.0.0.1:*; script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'",
     );
   });
 

@@ -137,12 +137,14 @@ function serveFile(c: Context, file: LoadedFile, headers: Record<string, string>
 
 /**
  * The frame's Content-Security-Policy: scripts from js_url only, plus the document's own inline scripts by their
- * hashes (the early-load script, frame/src/early-load.ts), so no other inline script can run.
+ * hashes (the early-load script, frame/src/early-load.ts), so no other inline script can run; and no form
+ * submission: the card inputs carry autofill names (cardnumber, cvc) in a form with no action, which a native
+ * submit would put in the frame's URL.
  */
 export function frameCsp(frameAncestors: readonly string[], inlineScriptHashes: readonly string[] = []): string {
   const ancestors = frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'";
   const scripts = ["'self'", ...inlineScriptHashes].join(' ');
-  return `frame-ancestors ${ancestors}; script-src ${scripts}; object-src 'none'; base-uri 'none'`;
+  return `frame-ancestors ${ancestors}; script-src ${scripts}; object-src 'none'; base-uri 'none'; form-action 'none'`;
 }
 
 /** CSP hash sources (`'sha256-<base64>'`) of the inline scripts (`<script>` without attributes) of a document. */
