@@ -19,6 +19,9 @@ import { DEFAULT_RETRY_SCHEDULE_SECONDS, defaultWebhookDeliveryConfig, nextRetry
 import { WebhookDispatcher } from './dispatcher';
 import type { WebhookRequest, WebhookResponse, WebhookSender } from './sender';
 import { verifyStandardWebhook } from './signing';
+import type { Mode } from '../../../protocol/ids';
+import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver';
+import { createFetchWebhookSender } from './sender';
 
 const URL_ = 'https://merchant.example/hooks';
 const DAY_S = 24 * 3600;
@@ -94,13 +97,13 @@ forEachEngine('Webhook dispatcher', (engine) => {
   }
 
   let counter = 0;
-  async function insertEvent(s: Setup, objectId = `pay_${(counter += 1)}`): Promise<string> {
+  async function insertEvent(s: Setup, objectId = `pay_${(counter += 1)}`, mode: Mode = 'test'): Promise<string> {
     const eventId = `evt_${engine}_${Date.now().toString(36)}_${(counter += 1)}`;
     const created = s.clock.now();
     await s.store.outbox.insertEvent({
       eventId,
       accountId: s.boot.account.accountId,
-      mode: 'test',
+      mode,
       eventType: 'payment_succeeded',
       objectType: 'payment',
       objectId,
@@ -111,7 +114,7 @@ forEachEngine('Webhook dispatcher', (engine) => {
         event_type: 'payment_succeeded',
         created: created.toISOString(),
         account_id: s.boot.account.accountId,
-        mode: 'test',
+        mode,
         content: { type: 'payment_details', object: { payment_id: objectId, status: 'succeeded', amount: 10_000 } },
       },
     });
@@ -409,9 +412,9 @@ forEachEngine('Webhook dispatcher', (engine) => {
     });
 
     /** Registers the mode's own endpoint (taking over from the account settings' URL), enabled or not. */
-    const registerEndpoint = async (s: Setup, enabled: boolean) => {
+    const registerEndpoint = async (s: Setup, enabled: boolean, url = URL_, mode: Mode = 'test') => {
       const at = s.clock.now();
-      const endpoint = { endpointId: `whe_${engine}_${(counter += 1)}`, ...scope(s), url: URL_, secret: s.boot.webhook.secret, previousSecret: null, previousSecretUntil: null, enabled, createdAt: at, updatedAt: at };
+      const endpoint = { endpointId: `whe_${engine}_${(counter += 1)}`, ...scope(s), mode, url, secret: s.boot.webhook.secret, previousSecret: null, previousSecretUntil: null, enabled, createdAt: at, updatedAt: at };
       expect(await s.store.webhookEndpoints.insertWebhookEndpoint(endpoint)).toBe('inserted');
       return endpoint;
     };
@@ -462,6 +465,42 @@ forEachEngine('Webhook dispatcher', (engine) => {
       const auth: AuthContext = { ...scope(s), keyId: 'key_test', keyKind: 'secret', account: s.boot.account };
       const core = { store: s.store, clock: s.clock, ids: cryptoIds, rails: createRailRegistry({}) };
       await expect(retryEvent(core, config(receiver), auth, eventId)).rejects.toMatchObject({ code: 'ERR_4051' } satisfies Partial<ApiError>);
+    });
+
+    /** A recording receiver over HTTP that checks signatures with the account's secret, closed after the test. */
+    const receiverFor = async (s: Setup): Promise<WebhookReceiver> => {
+      // The receiver checks webhook-timestamp against its own clock.
+      if (s.clock.now().getTime() < Date.now() - 60_000) s.clock.advance(Date.now() - s.clock.now().getTime());
+      const receiver = await startWebhookReceiver(s.boot.webhook.secret);
+      cleanups.push(async () => {
+        receiver.release();
+        await receiver.close();
+      });
+      return receiver;
+    };
+
+    /** Waits (a bounded while) for a condition that real HTTP makes true asynchronously. */
+    const eventually = async (condition: () => boolean) => {
+      for (let waited = 0; !condition() && waited < 5_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+
+    test('a receiver that answers 2xx and then stalls its body accepted the event: delivered once, and its connection is closed', async () => {
+      const s = await setup();
+      const receiver = await receiverFor(s);
+      receiver.mode = 'stall-body';
+      await registerEndpoint(s, true, receiver.url);
+      const eventId = await insertEvent(s);
+      const dispatcher = new WebhookDispatcher(s, config(createFetchWebhookSender({ bodyWaitMs: 50 })));
+      expect(await dispatcher.runOnce()).toBe(1);
+
+      expect(await find(s, eventId)).toMatchObject({ deliveryStatus: 'delivered', attemptCount: 1, nextAttemptAt: null });
+      expect(await s.store.webhooks.listAttempts(scope(s), eventId)).toEqual([
+        expect.objectContaining({ statusCode: 200, error: null, succeeded: true, responseBody: 'accepted, and then ' }),
+      ]);
+      // The unfinished answer's connection is not kept open.
+      await eventually(() => receiver.openConnections() === 0);
+      expect(receiver.openConnections()).toBe(0);
+      expect(receiver.stalled()).toBe(0);
     });
 
     test('bootstrap keeps a generated secret across restarts and takes RAIL_WEBHOOK_SECRET over it', async () => {
