@@ -22,6 +22,7 @@ import { verifyStandardWebhook } from './signing';
 import type { Mode } from '../../../protocol/ids';
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver';
 import { createFetchWebhookSender } from './sender';
+import { DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT } from './dispatcher';
 
 const URL_ = 'https://merchant.example/hooks';
 const DAY_S = 24 * 3600;
@@ -483,6 +484,83 @@ forEachEngine('Webhook dispatcher', (engine) => {
     const eventually = async (condition: () => boolean) => {
       for (let waited = 0; !condition() && waited < 5_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
     };
+
+    test("an endpoint that does not answer holds only its share of the attempts: another endpoint's events go out meanwhile", async () => {
+      const s = await setup();
+      const stalled = await receiverFor(s);
+      stalled.mode = 'stall';
+      const healthy = await receiverFor(s);
+      await registerEndpoint(s, true, stalled.url, 'test');
+      await registerEndpoint(s, true, healthy.url, 'live');
+      const stalledEvents = new Set<string>();
+      for (let i = 0; i < 12; i += 1) stalledEvents.add(await insertEvent(s, `pay_stalled_${i}`, 'test'));
+      s.clock.advance(1);
+      const healthyEvents = new Set<string>();
+      for (let i = 0; i < 3; i += 1) healthyEvents.add(await insertEvent(s, `pay_healthy_${i}`, 'live'));
+      // Room for 10 attempts at once: without a share per endpoint, the stalled one's 12 events would take them all.
+      const dispatcher = new WebhookDispatcher(s, config(createFetchWebhookSender(), { timeoutMs: 60_000 }), { pollIntervalMs: 5, maxInFlight: 10 });
+      dispatcher.start();
+      try {
+        await eventually(() => healthy.accepted().size === healthyEvents.size && stalled.stalled() >= DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);
+        expect(healthy.accepted()).toEqual(healthyEvents);
+        expect(stalled.stalled()).toBe(DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);
+      } finally {
+        stalled.release();
+        await dispatcher.stop();
+      }
+      for (const eventId of healthyEvents) expect((await s.store.webhooks.findEvent({ ...scope(s), mode: 'live' }, eventId))?.deliveryStatus).toBe('delivered');
+      // The stalled endpoint's other events were left pending, unclaimed, for later polls.
+      const held = [...stalledEvents].filter((eventId) => stalled.deliveries.some((delivery) => delivery.eventId === eventId));
+      expect(held).toHaveLength(DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);
+      for (const eventId of stalledEvents) {
+        expect(await find(s, eventId)).toMatchObject(held.includes(eventId) ? { deliveryStatus: 'delivered' } : { deliveryStatus: 'pending', attemptCount: 0, leaseId: null });
+      }
+    });
+
+    test("an endpoint's backlog does not fill every listing: once it has taken its share, later events of other endpoints are listed first", async () => {
+      const s = await setup();
+      await registerEndpoint(s, true, URL_, 'live');
+      const held: (() => void)[] = [];
+      const receiver = new FakeReceiver(s.clock, (request) =>
+        JSON.parse(request.body).mode === 'test'
+          ? new Promise<WebhookResponse>((resolve) => held.push(() => resolve({ status: 200, body: '' })))
+          : { status: 200, body: '' },
+      );
+      const backlog: string[] = [];
+      for (let i = 0; i < 30; i += 1) backlog.push(await insertEvent(s, `pay_backlog_${i}`, 'test'));
+      s.clock.advance(1);
+      const other = await insertEvent(s, 'pay_other', 'live');
+      const dispatcher = new WebhookDispatcher(s, config(receiver), { pollIntervalMs: 5 });
+      dispatcher.start();
+      try {
+        await eventually(() => held.length === DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);
+        // One of the backlog's attempts finishes: the poll it starts lists the other endpoint's event, not the backlog's sixth.
+        held.shift()?.();
+        await eventually(() => receiver.for(other).length === 1);
+        expect(receiver.for(other)).toHaveLength(1);
+        expect(receiver.requests.filter((entry) => backlog.includes(entry.request.headers['webhook-id'] ?? ''))).toHaveLength(DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);
+      } finally {
+        for (const release of held) release();
+        await dispatcher.stop();
+      }
+    });
+
+    test("a finished attempt polls again at once for an endpoint's events left behind by its share", async () => {
+      const s = await setup();
+      const receiver = new FakeReceiver(s.clock, () => ({ status: 200, body: '' }));
+      const eventIds: string[] = [];
+      for (let i = 0; i < 3 * DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT; i += 1) eventIds.push(await insertEvent(s));
+      // The interval is never waited out here: the polls after the first come from finished attempts.
+      const dispatcher = new WebhookDispatcher(s, config(receiver), { pollIntervalMs: 3_600_000 });
+      dispatcher.start();
+      try {
+        await eventually(() => receiver.requests.length === eventIds.length);
+        expect(receiver.requests).toHaveLength(eventIds.length);
+      } finally {
+        await dispatcher.stop();
+      }
+      for (const eventId of eventIds) expect((await find(s, eventId)).deliveryStatus).toBe('delivered');
+    });
 
     test('a receiver that answers 2xx and then stalls its body accepted the event: delivered once, and its connection is closed', async () => {
       const s = await setup();
