@@ -449,9 +449,52 @@ forEachEngine('Webhook dispatcher', (engine) => {
       expect(await find(s, free)).toMatchObject({ deliveryStatus: 'no_endpoint', leaseId: null, lockedUntil: null });
       expect(await find(s, held)).toMatchObject({ deliveryStatus: 'pending', leaseId: 'lease_other' });
       // Listed just before another instance claimed it: the mark is conditional, as a claim is.
-      expect(await s.store.webhooks.markDueNoEndpoint([held], s.clock.now())).toBe(0);
+      expect(await s.store.webhooks.markDueNoEndpoint([held], s.clock.now(), 'endpoint_unavailable')).toBe(0);
       expect(await find(s, held)).toMatchObject({ deliveryStatus: 'pending', leaseId: 'lease_other' });
       expect(receiver.requests).toHaveLength(0);
+    });
+
+    test('an endpoint disabled and enabled again before the next attempt keeps the schedule; an attempt due while it is disabled ends it with a recorded reason, and the event is resent by hand after', async () => {
+      const s = await setup();
+      const receiver = new FakeReceiver(s.clock, () => ({ status: 500, body: '' }));
+      const endpoint = await registerEndpoint(s, true);
+      const setEnabled = async (enabled: boolean) =>
+        expect(await s.store.webhookEndpoints.updateWebhookEndpointSettings(endpoint.accountId, endpoint.endpointId, { url: URL_, enabled, updatedAt: s.clock.now() })).toBe(true);
+      const eventId = await insertEvent(s);
+      const delivery = config(receiver);
+      const dispatcher = new WebhookDispatcher(s, delivery);
+      expect(await dispatcher.runOnce()).toBe(1);
+      expect(await find(s, eventId)).toMatchObject({ deliveryStatus: 'pending', attemptCount: 1 });
+
+      // Disabled and enabled again before the retry falls due: the retry is made (as Stripe's).
+      await setEnabled(false);
+      await setEnabled(true);
+      s.clock.advance(60_000);
+      expect(await dispatcher.runOnce()).toBe(1);
+      expect(await find(s, eventId)).toMatchObject({ deliveryStatus: 'pending', attemptCount: 2 });
+
+      // Disabled when the next retry falls due: the schedule ends, with the reason recorded and the attempts kept.
+      await setEnabled(false);
+      s.clock.advance(300_000);
+      expect(await dispatcher.runOnce()).toBe(1);
+      expect(await find(s, eventId)).toMatchObject({ deliveryStatus: 'no_endpoint', failureReason: 'endpoint_unavailable', attemptCount: 2, nextAttemptAt: null });
+      expect(receiver.requests).toHaveLength(2);
+
+      // Enabled again: nothing is resent by itself; the event is listed as not delivered and the retry operation sends it.
+      await setEnabled(true);
+      s.clock.advance(3_600_000);
+      expect(await dispatcher.runOnce()).toBe(0);
+      expect((await s.store.webhooks.listEvents(scope(s), { deliveryStatus: 'no_endpoint', limit: 10 })).map((event) => event.eventId)).toEqual([eventId]);
+      receiver.respond = () => ({ status: 200, body: '' });
+      const auth: AuthContext = { ...scope(s), keyId: 'key_test', keyKind: 'secret', account: s.boot.account };
+      const core = { store: s.store, clock: s.clock, ids: cryptoIds, rails: createRailRegistry({}) };
+      const detail = await retryEvent(core, delivery, auth, eventId);
+      expect(detail).toMatchObject({ delivery_status: 'delivered', attempt_count: 3, failure_reason: null });
+      expect(detail.attempts.map((attempt) => [attempt.trigger, attempt.succeeded])).toEqual([
+        ['scheduled', false],
+        ['scheduled', false],
+        ['manual', true],
+      ]);
     });
 
     test('without an endpoint the event is recorded as no_endpoint by its insert and nothing is sent', async () => {

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger';
 import type { Scope } from '../kernel/store-types';
 import type { DeliveryEndpoint } from '../storage/events/store';
-import { deliverClaimedEvent, usableEndpoint, type DeliveryDeps, type UsableEndpoint, type WebhookDeliveryConfig } from './delivery';
+import { deliverClaimedEvent, ENDPOINT_UNAVAILABLE, usableEndpoint, type DeliveryDeps, type UsableEndpoint, type WebhookDeliveryConfig } from './delivery';
 
 export interface DispatcherOptions {
   /** Pause between polls when nothing was due. */
@@ -169,7 +169,7 @@ export class WebhookDispatcher {
     );
     let handled = 0;
     try {
-      handled += await store.webhooks.markDueNoEndpoint(noEndpoint, clock.now());
+      handled += await store.webhooks.markDueNoEndpoint(noEndpoint, clock.now(), ENDPOINT_UNAVAILABLE);
     } catch (error) {
       // Still pending and due: looked at again at the next poll.
       this.#logger?.error({ err: error, events: noEndpoint.length }, 'could not record events without an endpoint');

@@ -99,7 +99,7 @@ const claimEventsQuery = compiledOnce<Record<string, unknown>>((db, value, value
 const markDueNoEndpointQuery = compiledOnce<Record<string, unknown>>((db, value, values) =>
   db
     .updateTable('webhook_events')
-    .set({ delivery_status: 'no_endpoint', next_attempt_at: null, lease_id: null, locked_until: null, updated_at: value('now') })
+    .set({ delivery_status: 'no_endpoint', next_attempt_at: null, failure_reason: value('failureReason'), lease_id: null, locked_until: null, updated_at: value('now') })
     .where('event_id', 'in', eventIdsIn(values, value))
     .where('delivery_status', '=', 'pending')
     .where('next_attempt_at', '<=', value('now'))
@@ -236,9 +236,9 @@ export class SqlWebhookStore implements WebhookStore {
     return (result.numUpdatedRows ?? 0n) > 0n;
   }
 
-  async markDueNoEndpoint(eventIds: readonly string[], now: Date): Promise<number> {
+  async markDueNoEndpoint(eventIds: readonly string[], now: Date, failureReason: string): Promise<number> {
     if (eventIds.length === 0) return 0;
-    const values = setPrefixed({ now: iso(now) }, 'event', eventIds);
+    const values = setPrefixed({ now: iso(now), failureReason }, 'event', eventIds);
     const result = await markDueNoEndpointQuery(this.db, values, String(eventIds.length));
     return Number(result.numAffectedRows ?? 0n);
   }

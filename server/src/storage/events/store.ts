@@ -48,10 +48,11 @@ export interface WebhookStore {
    */
   completeAttempt(eventId: string, leaseId: string, outcome: AttemptOutcome): Promise<boolean>;
   /**
-   * Marks no_endpoint those of `eventIds` still pending, due and free at `now` (a conditional update, as a claim: an
-   * event another instance claimed meanwhile is left to it); returns how many. One statement for the whole poll.
+   * Marks no_endpoint, with `failureReason`, those of `eventIds` still pending, due and free at `now` (a conditional
+   * update, as a claim: an event another instance claimed meanwhile is left to it); returns how many. One statement
+   * for the whole poll.
    */
-  markDueNoEndpoint(eventIds: readonly string[], now: Date): Promise<number>;
+  markDueNoEndpoint(eventIds: readonly string[], now: Date, failureReason: string): Promise<number>;
   /** Releases a lease without changing anything else. */
   releaseEvent(eventId: string, leaseId: string): Promise<void>;
 }
