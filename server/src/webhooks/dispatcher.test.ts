@@ -18,7 +18,7 @@ import { forEachEngine } from '../test-support/engines';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, defaultWebhookDeliveryConfig, nextRetryDelayMs, type WebhookDeliveryConfig } from './delivery';
 import { WebhookDispatcher } from './dispatcher';
 import type { WebhookRequest, WebhookResponse, WebhookSender } from './sender';
-import { verifyStandardWebhook } from './signing';
+import { verifyHyperswitch512, verifyStandardWebhook } from './signing';
 import type { Mode } from '../../../protocol/ids';
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver';
 import { createFetchWebhookSender } from './sender';
@@ -181,6 +181,25 @@ forEachEngine('Webhook dispatcher', (engine) => {
         expect.objectContaining({ attemptNumber: 1, trigger: 'scheduled', statusCode: 204, error: null, succeeded: true, url: URL_ }),
       ]);
       expect(await dispatcher.runOnce()).toBe(0);
+    });
+
+    test('the stored bytes are posted as they are, never parsed and serialized again, and both signatures are over exactly them', async () => {
+      const s = await setup();
+      const eventId = await insertEvent(s);
+      // Bytes JSON.stringify would not write (spaces, a \u escape): a parse-and-serialize round trip would change them.
+      const stored = `{"event_id": "${eventId}", "event_type": "payment_succeeded", "content": {"type": "payment_details", "object": {"payment_id": "pay_bytes", "description": "caf\\u00e9"}}}`;
+      const { db } = openDatabase({ databaseUrl: s.database.databaseUrl, sqliteFile: s.database.sqliteFile, poolSize: 1 });
+      try {
+        await db.updateTable('webhook_events').set({ payload: stored }).where('event_id', '=', eventId).execute();
+      } finally {
+        await db.destroy();
+      }
+      const receiver = new FakeReceiver(s.clock, () => ({ status: 200, body: '' }));
+      expect(await new WebhookDispatcher(s, config(receiver)).runOnce()).toBe(1);
+      const [entry] = receiver.requests;
+      expect(entry?.request.body).toBe(stored);
+      expectValidSignature(s, entry!);
+      expect(verifyHyperswitch512(s.boot.webhook.secret, stored, entry?.request.headers['x-webhook-signature-512'])).toBe(true);
     });
 
     test('any 2xx is a delivery; any other status (3xx not followed) is a failed attempt retried after the first delay', async () => {
