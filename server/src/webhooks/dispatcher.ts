@@ -63,7 +63,7 @@ export class WebhookDispatcher {
   readonly #inFlight = new Set<Promise<void>>();
   /** Attempts not finished yet (polling and runOnce), by endpoint. */
   readonly #inFlightByEndpoint = new Map<string, EndpointAttempts>();
-  /** The last poll left due events for later (an endpoint at its share, or no room): a finished attempt polls again. */
+  /** The last poll left due events it listed, or its listing was full: a finished attempt polls again. */
   #leftBehind = false;
   /** An attempt finished during a poll that left events behind: the next poll follows at once. */
   #pollAgain = false;
@@ -118,8 +118,13 @@ export class WebhookDispatcher {
     const entry = this.#inFlightByEndpoint.get(key)!;
     entry.count -= 1;
     if (entry.count === 0) this.#inFlightByEndpoint.delete(key);
-    // Room again, for this endpoint's events left behind or any others: poll now rather than after the interval.
-    if (!this.#leftBehind) return;
+    // A backlogged endpoint's events can be listed again, or the last poll left events behind: poll now rather than
+    // after the interval (not at every finished attempt, which under load would poll as often as attempts finish).
+    if ((entry.backlogged && entry.count === 0) || this.#leftBehind) this.#pollSoon();
+  }
+
+  /** The next poll, now: instead of the pending wait, or right after the poll that is running. */
+  #pollSoon(): void {
     if (this.#timer !== undefined) {
       clearTimeout(this.#timer);
       this.#timer = undefined;
@@ -137,10 +142,9 @@ export class WebhookDispatcher {
   async #claimAndStart(limit: number): Promise<{ handled: number; attempts: Promise<void>[] }> {
     const { store, clock } = this.#deps;
     const now = clock.now();
-    const full = this.#fullEndpoints();
-    const due = await store.webhooks.listDueEvents(now, limit, full);
-    // Events may wait behind a full listing, or in the endpoints left out of it.
-    this.#leftBehind = due.length === limit || full.length > 0;
+    const due = await store.webhooks.listDueEvents(now, limit, this.#fullEndpoints());
+    // More may be due behind a full listing.
+    this.#leftBehind = due.length === limit;
     if (due.length === 0) return { handled: 0, attempts: [] };
     // One look-up per account and mode of the batch.
     const endpoints = new Map<string, Promise<DeliveryEndpoint | undefined>>();
