@@ -21,6 +21,12 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 /** How long a claim holds an event: well above the timeout, so a live attempt never loses it. */
 export const DEFAULT_LEASE_MS = 60_000;
 export const USER_AGENT = 'Rail-Webhooks/1.0';
+/**
+ * The failure_reason of a pending event whose endpoint was disabled or removed when its next attempt fell due: its
+ * schedule ends there, as Stripe's does, and it is resent by hand (POST /events/{id}/retry). An event written while
+ * there was no endpoint has none.
+ */
+export const ENDPOINT_UNAVAILABLE = 'endpoint_unavailable';
 
 /** Delivery policy and the injected effects (HTTP, randomness). */
 export interface WebhookDeliveryConfig {

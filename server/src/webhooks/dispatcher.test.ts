@@ -18,7 +18,11 @@ import { forEachEngine } from '../test-support/engines';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, defaultWebhookDeliveryConfig, nextRetryDelayMs, type WebhookDeliveryConfig } from './delivery';
 import { WebhookDispatcher } from './dispatcher';
 import type { WebhookRequest, WebhookResponse, WebhookSender } from './sender';
-import { verifyStandardWebhook } from './signing';
+import { verifyHyperswitch512, verifyStandardWebhook } from './signing';
+import type { Mode } from '../../../protocol/ids';
+import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver';
+import { createFetchWebhookSender } from './sender';
+import { DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT } from './dispatcher';
 
 const URL_ = 'https://merchant.example/hooks';
 const DAY_S = 24 * 3600;
@@ -94,13 +98,13 @@ forEachEngine('Webhook dispatcher', (engine) => {
   }
 
   let counter = 0;
-  async function insertEvent(s: Setup, objectId = `pay_${(counter += 1)}`): Promise<string> {
+  async function insertEvent(s: Setup, objectId = `pay_${(counter += 1)}`, mode: Mode = 'test'): Promise<string> {
     const eventId = `evt_${engine}_${Date.now().toString(36)}_${(counter += 1)}`;
     const created = s.clock.now();
     await s.store.outbox.insertEvent({
       eventId,
       accountId: s.boot.account.accountId,
-      mode: 'test',
+      mode,
       eventType: 'payment_succeeded',
       objectType: 'payment',
       objectId,
@@ -111,7 +115,7 @@ forEachEngine('Webhook dispatcher', (engine) => {
         event_type: 'payment_succeeded',
         created: created.toISOString(),
         account_id: s.boot.account.accountId,
-        mode: 'test',
+        mode,
         content: { type: 'payment_details', object: { payment_id: objectId, status: 'succeeded', amount: 10_000 } },
       },
     });
@@ -177,6 +181,25 @@ forEachEngine('Webhook dispatcher', (engine) => {
         expect.objectContaining({ attemptNumber: 1, trigger: 'scheduled', statusCode: 204, error: null, succeeded: true, url: URL_ }),
       ]);
       expect(await dispatcher.runOnce()).toBe(0);
+    });
+
+    test('the stored bytes are posted as they are, never parsed and serialized again, and both signatures are over exactly them', async () => {
+      const s = await setup();
+      const eventId = await insertEvent(s);
+      // Bytes JSON.stringify would not write (spaces, a \u escape): a parse-and-serialize round trip would change them.
+      const stored = `{"event_id": "${eventId}", "event_type": "payment_succeeded", "content": {"type": "payment_details", "object": {"payment_id": "pay_bytes", "description": "caf\\u00e9"}}}`;
+      const { db } = openDatabase({ databaseUrl: s.database.databaseUrl, sqliteFile: s.database.sqliteFile, poolSize: 1 });
+      try {
+        await db.updateTable('webhook_events').set({ payload: stored }).where('event_id', '=', eventId).execute();
+      } finally {
+        await db.destroy();
+      }
+      const receiver = new FakeReceiver(s.clock, () => ({ status: 200, body: '' }));
+      expect(await new WebhookDispatcher(s, config(receiver)).runOnce()).toBe(1);
+      const [entry] = receiver.requests;
+      expect(entry?.request.body).toBe(stored);
+      expectValidSignature(s, entry!);
+      expect(verifyHyperswitch512(s.boot.webhook.secret, stored, entry?.request.headers['x-webhook-signature-512'])).toBe(true);
     });
 
     test('any 2xx is a delivery; any other status (3xx not followed) is a failed attempt retried after the first delay', async () => {
@@ -409,9 +432,9 @@ forEachEngine('Webhook dispatcher', (engine) => {
     });
 
     /** Registers the mode's own endpoint (taking over from the account settings' URL), enabled or not. */
-    const registerEndpoint = async (s: Setup, enabled: boolean) => {
+    const registerEndpoint = async (s: Setup, enabled: boolean, url = URL_, mode: Mode = 'test') => {
       const at = s.clock.now();
-      const endpoint = { endpointId: `whe_${engine}_${(counter += 1)}`, ...scope(s), url: URL_, secret: s.boot.webhook.secret, previousSecret: null, previousSecretUntil: null, enabled, createdAt: at, updatedAt: at };
+      const endpoint = { endpointId: `whe_${engine}_${(counter += 1)}`, ...scope(s), mode, url, secret: s.boot.webhook.secret, previousSecret: null, previousSecretUntil: null, enabled, createdAt: at, updatedAt: at };
       expect(await s.store.webhookEndpoints.insertWebhookEndpoint(endpoint)).toBe('inserted');
       return endpoint;
     };
@@ -445,9 +468,52 @@ forEachEngine('Webhook dispatcher', (engine) => {
       expect(await find(s, free)).toMatchObject({ deliveryStatus: 'no_endpoint', leaseId: null, lockedUntil: null });
       expect(await find(s, held)).toMatchObject({ deliveryStatus: 'pending', leaseId: 'lease_other' });
       // Listed just before another instance claimed it: the mark is conditional, as a claim is.
-      expect(await s.store.webhooks.markDueNoEndpoint([held], s.clock.now())).toBe(0);
+      expect(await s.store.webhooks.markDueNoEndpoint([held], s.clock.now(), 'endpoint_unavailable')).toBe(0);
       expect(await find(s, held)).toMatchObject({ deliveryStatus: 'pending', leaseId: 'lease_other' });
       expect(receiver.requests).toHaveLength(0);
+    });
+
+    test('an endpoint disabled and enabled again before the next attempt keeps the schedule; an attempt due while it is disabled ends it with a recorded reason, and the event is resent by hand after', async () => {
+      const s = await setup();
+      const receiver = new FakeReceiver(s.clock, () => ({ status: 500, body: '' }));
+      const endpoint = await registerEndpoint(s, true);
+      const setEnabled = async (enabled: boolean) =>
+        expect(await s.store.webhookEndpoints.updateWebhookEndpointSettings(endpoint.accountId, endpoint.endpointId, { url: URL_, enabled, updatedAt: s.clock.now() })).toBe(true);
+      const eventId = await insertEvent(s);
+      const delivery = config(receiver);
+      const dispatcher = new WebhookDispatcher(s, delivery);
+      expect(await dispatcher.runOnce()).toBe(1);
+      expect(await find(s, eventId)).toMatchObject({ deliveryStatus: 'pending', attemptCount: 1 });
+
+      // Disabled and enabled again before the retry falls due: the retry is made (as Stripe's).
+      await setEnabled(false);
+      await setEnabled(true);
+      s.clock.advance(60_000);
+      expect(await dispatcher.runOnce()).toBe(1);
+      expect(await find(s, eventId)).toMatchObject({ deliveryStatus: 'pending', attemptCount: 2 });
+
+      // Disabled when the next retry falls due: the schedule ends, with the reason recorded and the attempts kept.
+      await setEnabled(false);
+      s.clock.advance(300_000);
+      expect(await dispatcher.runOnce()).toBe(1);
+      expect(await find(s, eventId)).toMatchObject({ deliveryStatus: 'no_endpoint', failureReason: 'endpoint_unavailable', attemptCount: 2, nextAttemptAt: null });
+      expect(receiver.requests).toHaveLength(2);
+
+      // Enabled again: nothing is resent by itself; the event is listed as not delivered and the retry operation sends it.
+      await setEnabled(true);
+      s.clock.advance(3_600_000);
+      expect(await dispatcher.runOnce()).toBe(0);
+      expect((await s.store.webhooks.listEvents(scope(s), { deliveryStatus: 'no_endpoint', limit: 10 })).map((event) => event.eventId)).toEqual([eventId]);
+      receiver.respond = () => ({ status: 200, body: '' });
+      const auth: AuthContext = { ...scope(s), keyId: 'key_test', keyKind: 'secret', account: s.boot.account };
+      const core = { store: s.store, clock: s.clock, ids: cryptoIds, rails: createRailRegistry({}) };
+      const detail = await retryEvent(core, delivery, auth, eventId);
+      expect(detail).toMatchObject({ delivery_status: 'delivered', attempt_count: 3, failure_reason: null });
+      expect(detail.attempts.map((attempt) => [attempt.trigger, attempt.succeeded])).toEqual([
+        ['scheduled', false],
+        ['scheduled', false],
+        ['manual', true],
+      ]);
     });
 
     test('without an endpoint the event is recorded as no_endpoint by its insert and nothing is sent', async () => {
@@ -462,6 +528,119 @@ forEachEngine('Webhook dispatcher', (engine) => {
       const auth: AuthContext = { ...scope(s), keyId: 'key_test', keyKind: 'secret', account: s.boot.account };
       const core = { store: s.store, clock: s.clock, ids: cryptoIds, rails: createRailRegistry({}) };
       await expect(retryEvent(core, config(receiver), auth, eventId)).rejects.toMatchObject({ code: 'ERR_4051' } satisfies Partial<ApiError>);
+    });
+
+    /** A recording receiver over HTTP that checks signatures with the account's secret, closed after the test. */
+    const receiverFor = async (s: Setup): Promise<WebhookReceiver> => {
+      // The receiver checks webhook-timestamp against its own clock.
+      if (s.clock.now().getTime() < Date.now() - 60_000) s.clock.advance(Date.now() - s.clock.now().getTime());
+      const receiver = await startWebhookReceiver(s.boot.webhook.secret);
+      cleanups.push(async () => {
+        receiver.release();
+        await receiver.close();
+      });
+      return receiver;
+    };
+
+    /** Waits (a bounded while) for a condition that real HTTP makes true asynchronously. */
+    const eventually = async (condition: () => boolean) => {
+      for (let waited = 0; !condition() && waited < 5_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+
+    test("an endpoint that does not answer holds only its share of the attempts: another endpoint's events go out meanwhile", async () => {
+      const s = await setup();
+      const stalled = await receiverFor(s);
+      stalled.mode = 'stall';
+      const healthy = await receiverFor(s);
+      await registerEndpoint(s, true, stalled.url, 'test');
+      await registerEndpoint(s, true, healthy.url, 'live');
+      const stalledEvents = new Set<string>();
+      for (let i = 0; i < 12; i += 1) stalledEvents.add(await insertEvent(s, `pay_stalled_${i}`, 'test'));
+      s.clock.advance(1);
+      const healthyEvents = new Set<string>();
+      for (let i = 0; i < 3; i += 1) healthyEvents.add(await insertEvent(s, `pay_healthy_${i}`, 'live'));
+      // Room for 10 attempts at once: without a share per endpoint, the stalled one's 12 events would take them all.
+      const dispatcher = new WebhookDispatcher(s, config(createFetchWebhookSender(), { timeoutMs: 60_000 }), { pollIntervalMs: 5, maxInFlight: 10 });
+      dispatcher.start();
+      try {
+        await eventually(() => healthy.accepted().size === healthyEvents.size && stalled.stalled() >= DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);
+        expect(healthy.accepted()).toEqual(healthyEvents);
+        expect(stalled.stalled()).toBe(DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);
+      } finally {
+        stalled.release();
+        await dispatcher.stop();
+      }
+      for (const eventId of healthyEvents) expect((await s.store.webhooks.findEvent({ ...scope(s), mode: 'live' }, eventId))?.deliveryStatus).toBe('delivered');
+      // The stalled endpoint's other events were left pending, unclaimed, for later polls.
+      const held = [...stalledEvents].filter((eventId) => stalled.deliveries.some((delivery) => delivery.eventId === eventId));
+      expect(held).toHaveLength(DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);
+      for (const eventId of stalledEvents) {
+        expect(await find(s, eventId)).toMatchObject(held.includes(eventId) ? { deliveryStatus: 'delivered' } : { deliveryStatus: 'pending', attemptCount: 0, leaseId: null });
+      }
+    });
+
+    test("an endpoint's backlog does not fill every listing: once it has taken its share, later events of other endpoints are listed first", async () => {
+      const s = await setup();
+      await registerEndpoint(s, true, URL_, 'live');
+      const held: (() => void)[] = [];
+      const receiver = new FakeReceiver(s.clock, (request) =>
+        JSON.parse(request.body).mode === 'test'
+          ? new Promise<WebhookResponse>((resolve) => held.push(() => resolve({ status: 200, body: '' })))
+          : { status: 200, body: '' },
+      );
+      const backlog: string[] = [];
+      for (let i = 0; i < 30; i += 1) backlog.push(await insertEvent(s, `pay_backlog_${i}`, 'test'));
+      s.clock.advance(1);
+      const other = await insertEvent(s, 'pay_other', 'live');
+      const dispatcher = new WebhookDispatcher(s, config(receiver), { pollIntervalMs: 5 });
+      dispatcher.start();
+      try {
+        await eventually(() => held.length === DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);
+        // One of the backlog's attempts finishes: the poll it starts lists the other endpoint's event, not the backlog's sixth.
+        held.shift()?.();
+        await eventually(() => receiver.for(other).length === 1);
+        expect(receiver.for(other)).toHaveLength(1);
+        expect(receiver.requests.filter((entry) => backlog.includes(entry.request.headers['webhook-id'] ?? ''))).toHaveLength(DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);
+      } finally {
+        for (const release of held) release();
+        await dispatcher.stop();
+      }
+    });
+
+    test("a finished attempt polls again at once for an endpoint's events left behind by its share", async () => {
+      const s = await setup();
+      const receiver = new FakeReceiver(s.clock, () => ({ status: 200, body: '' }));
+      const eventIds: string[] = [];
+      for (let i = 0; i < 3 * DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT; i += 1) eventIds.push(await insertEvent(s));
+      // The interval is never waited out here: the polls after the first come from finished attempts.
+      const dispatcher = new WebhookDispatcher(s, config(receiver), { pollIntervalMs: 3_600_000 });
+      dispatcher.start();
+      try {
+        await eventually(() => receiver.requests.length === eventIds.length);
+        expect(receiver.requests).toHaveLength(eventIds.length);
+      } finally {
+        await dispatcher.stop();
+      }
+      for (const eventId of eventIds) expect((await find(s, eventId)).deliveryStatus).toBe('delivered');
+    });
+
+    test('a receiver that answers 2xx and then stalls its body accepted the event: delivered once, and its connection is closed', async () => {
+      const s = await setup();
+      const receiver = await receiverFor(s);
+      receiver.mode = 'stall-body';
+      await registerEndpoint(s, true, receiver.url);
+      const eventId = await insertEvent(s);
+      const dispatcher = new WebhookDispatcher(s, config(createFetchWebhookSender({ bodyWaitMs: 50 })));
+      expect(await dispatcher.runOnce()).toBe(1);
+
+      expect(await find(s, eventId)).toMatchObject({ deliveryStatus: 'delivered', attemptCount: 1, nextAttemptAt: null });
+      expect(await s.store.webhooks.listAttempts(scope(s), eventId)).toEqual([
+        expect.objectContaining({ statusCode: 200, error: null, succeeded: true, responseBody: 'accepted, and then ' }),
+      ]);
+      // The unfinished answer's connection is not kept open.
+      await eventually(() => receiver.openConnections() === 0);
+      expect(receiver.openConnections()).toBe(0);
+      expect(receiver.stalled()).toBe(0);
     });
 
     test('bootstrap keeps a generated secret across restarts and takes RAIL_WEBHOOK_SECRET over it', async () => {

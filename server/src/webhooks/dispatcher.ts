@@ -3,13 +3,14 @@
  * (concurrently, and without waiting for one poll's attempts before the next poll) and schedules retries. All its
  * state is in the database, so a restart (or another instance on the same PostgreSQL database) continues where it
  * stopped; an attempt interrupted by a crash is retried once its lease expires (at-least-once delivery, same
- * event_id).
+ * event_id). One endpoint has at most maxInFlightPerEndpoint attempts in flight per process, so one that answers
+ * slowly never takes the attempts the other endpoints need.
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger';
 import type { Scope } from '../kernel/store-types';
 import type { DeliveryEndpoint } from '../storage/events/store';
-import { deliverClaimedEvent, usableEndpoint, type DeliveryDeps, type UsableEndpoint, type WebhookDeliveryConfig } from './delivery';
+import { deliverClaimedEvent, ENDPOINT_UNAVAILABLE, usableEndpoint, type DeliveryDeps, type UsableEndpoint, type WebhookDeliveryConfig } from './delivery';
 
 export interface DispatcherOptions {
   /** Pause between polls when nothing was due. */
@@ -18,6 +19,8 @@ export interface DispatcherOptions {
   batchSize?: number;
   /** Attempts in flight at most while polling (start()): the next poll claims only up to this. */
   maxInFlight?: number;
+  /** Attempts in flight at most to one endpoint (an account and mode), in this process. */
+  maxInFlightPerEndpoint?: number;
   logger?: Logger;
   /** Lease ids (tests inject deterministic ones). */
   newLeaseId?: () => string;
@@ -30,15 +33,40 @@ export const DEFAULT_BATCH_SIZE = 20;
  * attempts until the timeout (10 s), not every other endpoint's behind it.
  */
 export const DEFAULT_MAX_IN_FLIGHT = 200;
+/**
+ * A small share per endpoint (as Stripe and Svix limit their concurrency per endpoint): an endpoint that does not
+ * answer holds 5 attempts until the timeout, not all 200. Per process: N instances make up to N x 5.
+ */
+export const DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT = 5;
 
+/** The endpoint an event goes to: one per account and mode. */
+const endpointKey = (scope: Scope) => `${scope.accountId} ${scope.mode}`;
+
+interface EndpointAttempts {
+  scope: Scope;
+  /** Attempts in flight. */
+  count: number;
+  /**
+   * A poll left events of this endpoint behind for its share: it is listed again once these attempts are done, so
+   * that its backlog, oldest due, does not fill every listing ahead of other endpoints' events.
+   */
+  backlogged: boolean;
+}
 export class WebhookDispatcher {
   readonly #deps: DeliveryDeps;
   readonly #config: WebhookDeliveryConfig;
   readonly #pollIntervalMs: number;
   readonly #batchSize: number;
   readonly #maxInFlight: number;
+  readonly #maxInFlightPerEndpoint: number;
   /** Attempts started by the polling loop and not finished yet. */
   readonly #inFlight = new Set<Promise<void>>();
+  /** Attempts not finished yet (polling and runOnce), by endpoint. */
+  readonly #inFlightByEndpoint = new Map<string, EndpointAttempts>();
+  /** The last poll left due events it listed, or its listing was full: a finished attempt polls again. */
+  #leftBehind = false;
+  /** An attempt finished during a poll that left events behind: the next poll follows at once. */
+  #pollAgain = false;
   readonly #logger: Logger | undefined;
   readonly #newLeaseId: () => string;
   #timer: NodeJS.Timeout | undefined;
@@ -52,6 +80,7 @@ export class WebhookDispatcher {
     this.#pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
     this.#batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
     this.#maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+    this.#maxInFlightPerEndpoint = options.maxInFlightPerEndpoint ?? DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT;
     this.#logger = options.logger;
     this.#newLeaseId = options.newLeaseId ?? randomUUID;
   }
@@ -59,8 +88,8 @@ export class WebhookDispatcher {
   /**
    * Takes the events due now (up to one batch) and waits for their attempts: those of an account and mode without a
    * usable endpoint are marked no_endpoint together, in one conditional update and without a claim; the others are
-   * claimed and attempted once each, concurrently. Returns how many were marked or claimed. Tests drive the
-   * dispatcher with this and an injected clock instead of start().
+   * claimed and attempted once each, concurrently, up to each endpoint's share. Returns how many were marked or
+   * claimed. Tests drive the dispatcher with this and an injected clock instead of start().
    */
   async runOnce(): Promise<number> {
     const { handled, attempts } = await this.#claimAndStart(this.#batchSize);
@@ -68,11 +97,54 @@ export class WebhookDispatcher {
     return handled;
   }
 
-  /** Marks or claims up to `limit` due events and starts the attempts of those claimed, without waiting for them. */
+  /** Endpoints with their whole share in flight, or backlogged: their events are not even listed. */
+  #fullEndpoints(): Scope[] {
+    const full: Scope[] = [];
+    for (const { scope, count, backlogged } of this.#inFlightByEndpoint.values()) {
+      if (backlogged || count >= this.#maxInFlightPerEndpoint) full.push(scope);
+    }
+    return full;
+  }
+
+  #attemptStarted(scope: Scope): void {
+    const key = endpointKey(scope);
+    const entry = this.#inFlightByEndpoint.get(key);
+    if (entry === undefined) this.#inFlightByEndpoint.set(key, { scope: { accountId: scope.accountId, mode: scope.mode }, count: 1, backlogged: false });
+    else entry.count += 1;
+  }
+
+  #attemptFinished(scope: Scope): void {
+    const key = endpointKey(scope);
+    const entry = this.#inFlightByEndpoint.get(key)!;
+    entry.count -= 1;
+    if (entry.count === 0) this.#inFlightByEndpoint.delete(key);
+    // A backlogged endpoint's events can be listed again, or the last poll left events behind: poll now rather than
+    // after the interval (not at every finished attempt, which under load would poll as often as attempts finish).
+    if ((entry.backlogged && entry.count === 0) || this.#leftBehind) this.#pollSoon();
+  }
+
+  /** The next poll, now: instead of the pending wait, or right after the poll that is running. */
+  #pollSoon(): void {
+    if (this.#timer !== undefined) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+      this.#schedule(0);
+    } else if (this.#running !== undefined) {
+      this.#pollAgain = true;
+    }
+  }
+
+  /**
+   * Marks or claims up to `limit` due events and starts the attempts of those claimed, without waiting for them.
+   * An endpoint gets no more attempts than its share; its other due events are left pending, unclaimed, for a later
+   * poll (another instance may take them meanwhile).
+   */
   async #claimAndStart(limit: number): Promise<{ handled: number; attempts: Promise<void>[] }> {
     const { store, clock } = this.#deps;
     const now = clock.now();
-    const due = await store.webhooks.listDueEvents(now, limit);
+    const due = await store.webhooks.listDueEvents(now, limit, this.#fullEndpoints());
+    // More may be due behind a full listing.
+    this.#leftBehind = due.length === limit;
     if (due.length === 0) return { handled: 0, attempts: [] };
     // One look-up per account and mode of the batch.
     const endpoints = new Map<string, Promise<DeliveryEndpoint | undefined>>();
@@ -101,14 +173,35 @@ export class WebhookDispatcher {
     );
     let handled = 0;
     try {
-      handled += await store.webhooks.markDueNoEndpoint(noEndpoint, clock.now());
+      handled += await store.webhooks.markDueNoEndpoint(noEndpoint, clock.now(), ENDPOINT_UNAVAILABLE);
     } catch (error) {
       // Still pending and due: looked at again at the next poll.
       this.#logger?.error({ err: error, events: noEndpoint.length }, 'could not record events without an endpoint');
     }
+    // Oldest due first, each endpoint up to its share.
+    const toClaim: string[] = [];
+    const taking = new Map<string, number>();
+    const backlogged = new Set<string>();
+    for (const event of due) {
+      if (!deliverable.has(event.eventId)) continue;
+      const key = endpointKey(event);
+      const taken = (this.#inFlightByEndpoint.get(key)?.count ?? 0) + (taking.get(key) ?? 0);
+      if (taken >= this.#maxInFlightPerEndpoint) {
+        this.#leftBehind = true;
+        backlogged.add(key);
+        continue;
+      }
+      taking.set(key, (taking.get(key) ?? 0) + 1);
+      toClaim.push(event.eventId);
+    }
     const leaseId = this.#newLeaseId();
-    const claimed = await store.webhooks.claimEvents([...deliverable.keys()], now, new Date(now.getTime() + this.#config.leaseMs), leaseId);
+    const claimed = await store.webhooks.claimEvents(toClaim, now, new Date(now.getTime() + this.#config.leaseMs), leaseId);
     handled += claimed.length;
+    for (const event of claimed) this.#attemptStarted(event);
+    for (const key of backlogged) {
+      const entry = this.#inFlightByEndpoint.get(key);
+      if (entry !== undefined) entry.backlogged = true;
+    }
     const attempts = claimed.map(async (event) => {
       try {
         const { attempt, recorded } = await deliverClaimedEvent(this.#deps, this.#config, event, deliverable.get(event.eventId)!, 'scheduled', leaseId);
@@ -119,6 +212,8 @@ export class WebhookDispatcher {
       } catch (error) {
         // The lease expires and the event is claimed again later.
         this.#logger?.error({ err: error, event_id: event.eventId }, 'webhook delivery failed unexpectedly');
+      } finally {
+        this.#attemptFinished(event);
       }
     });
     return { handled, attempts };
@@ -155,7 +250,9 @@ export class WebhookDispatcher {
       this.#running = run;
       void run.then((count) => {
         this.#running = undefined;
-        this.#schedule(count >= this.#batchSize ? 0 : this.#pollIntervalMs);
+        const again = this.#pollAgain;
+        this.#pollAgain = false;
+        this.#schedule(count >= this.#batchSize || again ? 0 : this.#pollIntervalMs);
       });
     }, delayMs);
   }

@@ -10,7 +10,9 @@ import { toWebhookEndpoint } from './webhook-endpoint-view';
 
 /**
  * POST /v1/webhook-endpoints/{id} (fresh step-up, webhooks:manage): a new URL, or enabled false (disable: the mode's
- * events are recorded as no_endpoint meanwhile) and true again. The secret does not change (rotate it on its own).
+ * events are recorded as no_endpoint meanwhile, and a pending event whose next attempt falls due then ends its
+ * schedule, endpoint_unavailable) and true again, which resends nothing by itself (docs/webhooks.md). The secret does
+ * not change (rotate it on its own).
  */
 export async function updateWebhookEndpoint(deps: CoreDeps, context: OperatorContext, endpointId: string, body: UpdateWebhookEndpointRequest): Promise<WebhookEndpoint> {
   requireFreshStepUp(deps, context, 'webhooks:manage');

@@ -67,17 +67,23 @@ const leaseFree = (now: string) => (eb: ExpressionBuilder<Database, 'webhook_eve
 // shape, its ids the values `event:<i>`.
 const eventIdsIn = (values: Record<string, unknown>, value: (name: string) => never) => Object.values(prefixed(values, 'event', value)) as string[];
 
-const dueEventsQuery = compiledOnce<{ now: string; limit: number }>((db, value) =>
-  db
+// The excluded endpoints are the values `account:<i>` and `mode:<i>`; their number is the shape.
+const dueEventsQuery = compiledOnce<Record<string, unknown>>((db, value, values) => {
+  const accounts = Object.values(prefixed(values, 'account', value));
+  const modes = Object.values(prefixed(values, 'mode', value));
+  let query = db
     .selectFrom('webhook_events')
     .select(['event_id', 'account_id', 'mode'])
     .where('delivery_status', '=', 'pending')
     .where('next_attempt_at', '<=', value('now'))
-    .where(leaseFree(value('now')))
-    .orderBy('next_attempt_at')
-    .orderBy('event_id')
-    .limit(value('limit')),
-);
+    .where(leaseFree(value('now')));
+  if (accounts.length > 0) {
+    query = query.where((eb) =>
+      eb.not(eb.or(accounts.map((account, i) => eb.and([eb('account_id', '=', account as string), eb('mode', '=', modes[i] as Mode)])))),
+    );
+  }
+  return query.orderBy('next_attempt_at').orderBy('event_id').limit(value('limit'));
+});
 
 const claimEventsQuery = compiledOnce<Record<string, unknown>>((db, value, values) =>
   db
@@ -93,7 +99,7 @@ const claimEventsQuery = compiledOnce<Record<string, unknown>>((db, value, value
 const markDueNoEndpointQuery = compiledOnce<Record<string, unknown>>((db, value, values) =>
   db
     .updateTable('webhook_events')
-    .set({ delivery_status: 'no_endpoint', next_attempt_at: null, lease_id: null, locked_until: null, updated_at: value('now') })
+    .set({ delivery_status: 'no_endpoint', next_attempt_at: null, failure_reason: value('failureReason'), lease_id: null, locked_until: null, updated_at: value('now') })
     .where('event_id', 'in', eventIdsIn(values, value))
     .where('delivery_status', '=', 'pending')
     .where('next_attempt_at', '<=', value('now'))
@@ -160,8 +166,11 @@ export class SqlWebhookStore implements WebhookStore {
     return rows.map(toAttempt);
   }
 
-  async listDueEvents(now: Date, limit: number): Promise<DueEvent[]> {
-    const rows = (await dueEventsQuery<{ event_id: string; account_id: string; mode: Mode }>(this.db, { now: iso(now), limit })).rows;
+  async listDueEvents(now: Date, limit: number, excluding: readonly Scope[] = []): Promise<DueEvent[]> {
+    const values: Record<string, unknown> = { now: iso(now), limit };
+    setPrefixed(values, 'account', excluding.map((scope) => scope.accountId));
+    setPrefixed(values, 'mode', excluding.map((scope) => scope.mode));
+    const rows = (await dueEventsQuery<{ event_id: string; account_id: string; mode: Mode }>(this.db, values, String(excluding.length))).rows;
     return rows.map((row) => ({ eventId: row.event_id, accountId: row.account_id, mode: row.mode }));
   }
 
@@ -227,9 +236,9 @@ export class SqlWebhookStore implements WebhookStore {
     return (result.numUpdatedRows ?? 0n) > 0n;
   }
 
-  async markDueNoEndpoint(eventIds: readonly string[], now: Date): Promise<number> {
+  async markDueNoEndpoint(eventIds: readonly string[], now: Date, failureReason: string): Promise<number> {
     if (eventIds.length === 0) return 0;
-    const values = setPrefixed({ now: iso(now) }, 'event', eventIds);
+    const values = setPrefixed({ now: iso(now), failureReason }, 'event', eventIds);
     const result = await markDueNoEndpointQuery(this.db, values, String(eventIds.length));
     return Number(result.numAffectedRows ?? 0n);
   }

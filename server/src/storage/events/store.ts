@@ -28,8 +28,11 @@ export interface WebhookStore {
   listEvents(scope: Scope, filter: ListEventsFilter): Promise<WebhookEventRecord[]>;
   /** Oldest first. */
   listAttempts(scope: Scope, eventId: string): Promise<WebhookAttemptRecord[]>;
-  /** Up to `limit` pending events due at `now` that no live lease holds, oldest due first; nothing is claimed. */
-  listDueEvents(now: Date, limit: number): Promise<DueEvent[]>;
+  /**
+   * Up to `limit` pending events due at `now` that no live lease holds, oldest due first, but those of the accounts
+   * and modes in `excluding` (endpoints whose share of attempts is in flight); nothing is claimed.
+   */
+  listDueEvents(now: Date, limit: number, excluding?: readonly Scope[]): Promise<DueEvent[]>;
   /**
    * Claims those of `eventIds` still pending, due and no live lease holds at `now`, for `leaseId` until `lockedUntil`;
    * in the order given. A row is claimed by a conditional UPDATE: of several concurrent callers exactly one gets it.
@@ -45,10 +48,11 @@ export interface WebhookStore {
    */
   completeAttempt(eventId: string, leaseId: string, outcome: AttemptOutcome): Promise<boolean>;
   /**
-   * Marks no_endpoint those of `eventIds` still pending, due and free at `now` (a conditional update, as a claim: an
-   * event another instance claimed meanwhile is left to it); returns how many. One statement for the whole poll.
+   * Marks no_endpoint, with `failureReason`, those of `eventIds` still pending, due and free at `now` (a conditional
+   * update, as a claim: an event another instance claimed meanwhile is left to it); returns how many. One statement
+   * for the whole poll.
    */
-  markDueNoEndpoint(eventIds: readonly string[], now: Date): Promise<number>;
+  markDueNoEndpoint(eventIds: readonly string[], now: Date, failureReason: string): Promise<number>;
   /** Releases a lease without changing anything else. */
   releaseEvent(eventId: string, leaseId: string): Promise<void>;
 }
