@@ -280,6 +280,30 @@ forEachEngine('Disputes API, disputes on (simulator lifecycle)', (engine) => {
     expect(await stored()).toEqual(before);
   });
 
+  test('file names: UTF-8 kept, a path reduced to its last segment, control characters and overlong names refused; a file part needs a filename', async () => {
+    const dispute = await raise();
+    const fields: MultipartPart[] = [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }];
+    const nameOf = async (part: MultipartPart): Promise<string | null | undefined> => {
+      const { file_id } = await expectOk<{ file_id: string }>(await attach(dispute.dispute_id, 'receipt', part));
+      const blocks = await expectOk<EvidenceBlock[]>(await request('GET', `/disputes/evidence/${dispute.dispute_id}`));
+      return blocks.find((block) => block.file_metadata_response.file_id === file_id)?.file_metadata_response.file_name;
+    };
+    expect(await nameOf({ name: 'file', filename: 'reçu N°7.png', contentType: 'image/png', bytes: png })).toBe('reçu N°7.png');
+    expect(await nameOf({ name: 'file', filenameStar: "UTF-8''..%2F..%2Freceipt.png", contentType: 'image/png', bytes: png })).toBe('receipt.png');
+    expect(await nameOf({ name: 'file', filenameStar: "UTF-8''..", contentType: 'image/png', bytes: png })).toBeNull();
+
+    const before = await stored();
+    await expectApiError(await upload('POST', '/files', [...fields, { name: 'file', filenameStar: "UTF-8''a%00b.png", contentType: 'image/png', bytes: png }]), 'ERR_2003', 'file');
+    await expectApiError(await upload('POST', '/files', [...fields, { name: 'file', filenameStar: "UTF-8''a%0Db.png", contentType: 'image/png', bytes: png }]), 'ERR_2003', 'file');
+    await expectApiError(await upload('POST', '/files', [...fields, filePart(png, 'image/png', `${'x'.repeat(FILE_LIMITS.fileNameMax)}.png`)]), 'ERR_2003', 'file');
+    // Without a filename the part is not a file (multipart/form-data, RFC 7578 §4.2): refused as such, whatever its size.
+    for (const bytes of [sampleFile('png', 100), png]) {
+      const error = await expectApiError(await upload('POST', '/files', [...fields, { name: 'file', contentType: 'image/png', bytes }]), 'ERR_2010', 'file');
+      expect(String(error['message'])).toContain('filename');
+    }
+    expect(await stored()).toEqual(before);
+  });
+
   test('POST /files: purpose must be dispute_evidence, the form is strict, the file is required', async () => {
     const dispute = await raise();
     const before = await stored();
