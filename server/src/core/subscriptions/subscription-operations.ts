@@ -63,7 +63,18 @@ function notAllowed(subscription: SubscriptionRecord, what: string): ApiError {
   return new ApiError('ERR_4111', `You cannot ${what} this subscription because it has status ${subscription.status}.`);
 }
 
-/** Applies a transition with a conditional update and writes its event in the same transaction. */
+function changedMeanwhile(): ApiError {
+  return new ApiError('ERR_4111', 'The subscription changed while this request ran; retrieve it and try again.');
+}
+
+function isChangedMeanwhile(error: unknown): boolean {
+  return error instanceof ApiError && error.code === 'ERR_4111';
+}
+
+/**
+ * Applies a transition with a conditional update (on the status read, and on its version when `sameVersion`) and
+ * writes its event in the same transaction.
+ */
 async function transition(
   deps: CoreDeps,
   subscription: SubscriptionRecord,
@@ -71,18 +82,25 @@ async function transition(
   facts: SubscriptionFacts,
   patch: Omit<SubscriptionPatch, 'status' | 'updatedAt'>,
   what: string,
+  sameVersion = false,
 ): Promise<SubscriptionRecord> {
   const decision = decideSubscriptionTransition(subscription.status, trigger, facts);
   if (!decision.allowed) throw notAllowed(subscription, what);
   const now = deps.clock.now();
   const next = await deps.store.transaction(async (tx) => {
-    const updated = await tx.subscriptions.updateSubscriptionIf(subscription, subscription.subscriptionId, [subscription.status], Object.assign({}, patch, { status: decision.to, updatedAt: now }));
+    const updated = await tx.subscriptions.updateSubscriptionIf(
+      subscription,
+      subscription.subscriptionId,
+      [subscription.status],
+      Object.assign({}, patch, { status: decision.to, updatedAt: now }),
+      sameVersion ? subscription.version : undefined,
+    );
     if (updated !== undefined && (updated.status !== subscription.status || trigger === 'update' || trigger === 'renewal')) {
       await recordSubscriptionEvent(deps, tx, updated, trigger, now);
     }
     return updated;
   });
-  if (next === undefined) throw new ApiError('ERR_4111', 'The subscription changed while this request ran; retrieve it and try again.');
+  if (next === undefined) throw changedMeanwhile();
   return next;
 }
 
@@ -183,28 +201,57 @@ function firstInvoiceRequest(
   return parsed.data;
 }
 
-/** Pays the first invoice and moves the subscription by its outcome. */
+/**
+ * Pays the first invoice and moves the subscription by its outcome. The subscription is claimed first (created ->
+ * pending, naming the invoice's payment id, conditional on the status read), so that of concurrent confirms, on one
+ * instance or several, one charges and the others answer ERR_4111; they all read `created` and charged each before.
+ */
 async function payFirstInvoice(deps: CoreDeps, auth: AuthContext, subscription: SubscriptionRecord, details: JsonObject): Promise<SubscriptionRecord> {
   if (subscription.status !== 'created') throw notAllowed(subscription, 'confirm');
-  const { payment } = await createPayment(deps, auth, firstInvoiceRequest(subscription, details));
-  return settleFirstInvoice(deps, subscription, payment, 'confirm');
+  const request = firstInvoiceRequest(subscription, details);
+  const paymentId = deps.ids.id('payment');
+  const claimed = await transition(deps, subscription, 'confirm', {}, { lastPaymentId: paymentId }, 'confirm');
+  let payment: PaymentRecord | undefined;
+  try {
+    payment = (await createPayment(deps, auth, { ...request, payment_id: paymentId })).payment;
+  } catch (error) {
+    payment = await deps.store.payments.findPayment(auth, paymentId);
+    // Refused before anything was stored: nothing was charged, and the subscription can be confirmed again.
+    if (payment === undefined) {
+      await transition(deps, claimed, 'payment_result', { payment: 'failed' }, {}, 'confirm', true).catch((released: unknown) => {
+        if (!isChangedMeanwhile(released)) throw released;
+      });
+    }
+    if (payment === undefined || !(error instanceof ApiError)) throw error;
+  }
+  return settleFirstInvoice(deps, claimed, payment);
 }
 
-async function settleFirstInvoice(deps: CoreDeps, subscription: SubscriptionRecord, payment: PaymentRecord, trigger: 'confirm' | 'payment_result'): Promise<SubscriptionRecord> {
+/**
+ * Moves a pending subscription by its first invoice's payment (nothing while the payment waits). Settled meanwhile by
+ * another request (a retrieve that synced the payment): the subscription as that request left it.
+ */
+async function settleFirstInvoice(deps: CoreDeps, subscription: SubscriptionRecord, payment: PaymentRecord): Promise<SubscriptionRecord> {
   const outcome = paymentOutcome(payment);
+  if (outcome === 'waiting') return subscription;
   const price = findItemPrice(subscription.itemPriceId)!;
   const paid = outcome === 'paid';
-  return transition(
-    deps,
-    subscription,
-    trigger,
-    { payment: outcome },
-    {
-      lastPaymentId: payment.paymentId,
-      ...(paid ? { mandateId: payment.mandateId ?? null, nextBillingAt: new Date(deps.clock.now().getTime() + price.periodDays * DAY_MS) } : {}),
-    },
-    'confirm',
-  );
+  try {
+    return await transition(
+      deps,
+      subscription,
+      'payment_result',
+      { payment: outcome },
+      paid ? { mandateId: payment.mandateId ?? null, nextBillingAt: new Date(deps.clock.now().getTime() + price.periodDays * DAY_MS) } : {},
+      'confirm',
+      true,
+    );
+  } catch (error) {
+    if (!isChangedMeanwhile(error)) throw error;
+    const now = await deps.store.subscriptions.findSubscription(subscription, subscription.profileId, subscription.subscriptionId);
+    if (now === undefined || now.lastPaymentId !== payment.paymentId || now.status === 'pending') throw error;
+    return now;
+  }
 }
 
 /** POST /subscriptions/{id}/confirm (secret key, or publishable key with the subscription's client_secret). */
@@ -254,8 +301,7 @@ export async function retrieveSubscription(deps: CoreDeps, auth: AuthContext, pr
   if (subscription.status === 'pending') {
     const payment = await lastPaymentOf(deps, subscription);
     if (payment !== undefined) {
-      const synced = await syncWithRail(deps, payment, auth);
-      if (paymentOutcome(synced) !== 'waiting') subscription = await settleFirstInvoice(deps, subscription, synced, 'payment_result');
+      subscription = await settleFirstInvoice(deps, subscription, await syncWithRail(deps, payment, auth));
     }
   }
   return respond(deps, subscription, true);

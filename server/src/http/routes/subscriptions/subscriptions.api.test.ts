@@ -113,7 +113,9 @@ forEachEngine('Subscriptions API', (engine) => {
       expect(mandateId).toMatch(/^man_/);
       expect(subscription.invoice).toMatchObject({ next_billing_at: new Date(started + 30 * DAY_MS).toISOString(), mandate_id: mandateId });
       expect(await eventsOf(`${subscription.id}.1`)).toEqual(['subscription_created']);
-      expect(await eventsOf(`${subscription.id}.2`)).toEqual(['subscription_active']);
+      // Version 2 is the confirm's claim (pending while the first invoice is charged), which announces nothing.
+      expect(await eventsOf(`${subscription.id}.2`)).toEqual([]);
+      expect(await eventsOf(`${subscription.id}.3`)).toEqual(['subscription_active']);
 
       // Not due yet: nothing is charged. (The tick counts every subscription of the account, so each check reads this one.)
       b.clock.advance(29 * DAY_MS);
@@ -127,7 +129,7 @@ forEachEngine('Subscriptions API', (engine) => {
       expect(renewal).toMatchObject({ status: 'succeeded', amount: 19_900, mandate_id: mandateId });
       expect(renewal.payment_id).not.toBe(subscription.payment?.['payment_id']);
       expect(renewed.invoice).toMatchObject({ next_billing_at: new Date(started + 60 * DAY_MS).toISOString() });
-      expect(await eventsOf(`${subscription.id}.3`)).toEqual(['invoice_paid']);
+      expect(await eventsOf(`${subscription.id}.4`)).toEqual(['invoice_paid']);
       expect((await expectOk<PaymentResponse>(await apiRequest(b, 'GET', `/payments/${renewal.payment_id}`))).description).toContain(subscription.id);
 
       // A revoked mandate cannot be charged: the next renewal makes the subscription unpaid.
@@ -135,7 +137,7 @@ forEachEngine('Subscriptions API', (engine) => {
       b.clock.advance(30 * DAY_MS);
       expect((await renew()).failed).toBeGreaterThanOrEqual(1);
       expect((await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`))).status).toBe('unpaid');
-      expect(await eventsOf(`${subscription.id}.4`)).toEqual(['subscription_unpaid']);
+      expect(await eventsOf(`${subscription.id}.5`)).toEqual(['subscription_unpaid']);
     });
 
     test('create, then confirm with the publishable key and the subscription client_secret', async () => {
@@ -216,7 +218,24 @@ forEachEngine('Subscriptions API', (engine) => {
       expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`))).toMatchObject({ status: 'cancelled', payment: { payment_id: subscription.payment?.['payment_id'] } });
     });
 
+    /** The payments charged for a subscription (first invoice and renewals carry its id in their description). */
+    const chargesOf = async (subscriptionId: string) =>
+      (await b.db.selectFrom('payments').select(['payment_id', 'status']).where('description', 'like', `%${subscriptionId}`).execute()).length;
+
+    test('concurrent confirms of one subscription charge its first invoice once', async () => {
+      const created = await expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
+      const answers = await Promise.all([0, 1, 2].map(() => on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: UPI('success@upi') })));
+      const confirmed = answers.filter((answer) => answer.status === 200);
+      expect(confirmed.length).toBe(1);
+      for (const answer of answers.filter((a) => a.status !== 200)) await expectApiError(answer, 'ERR_4111');
+      expect(await chargesOf(created.id)).toBe(1);
+      expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${created.id}`))).toMatchObject({ status: 'active', payment: { status: 'succeeded' } });
+      expect(await eventsOf(`${created.id}.1`)).toEqual(['subscription_created']);
+    });
+
     test('a first invoice that waits for the customer leaves the subscription pending until it is paid', async () => {
+      // Created after every other subscription of the suite, so that it comes first in the list below.
+      b.clock.advance(1000);
       const subscription = await subscribe('pending@upi');
       expect(subscription).toMatchObject({ status: 'pending', payment: { status: 'requires_customer_action' } });
       b.clock.advance(PENDING_RESOLVE_AFTER_MS);
