@@ -418,62 +418,72 @@ export interface RenewalRun {
 /**
  * Renews every due subscription of the caller's account and mode at the injected clock's now: a scheduled pause or
  * cancel that is due is applied instead; otherwise the mandate is charged off-session for the current price. A
- * refused charge (no mandate, revoked mandate, decline) makes the subscription unpaid.
+ * refused charge (no mandate, revoked mandate, decline) makes the subscription unpaid. Several ticks may run at once
+ * (one per instance, and the simulator's route): each subscription is claimed before it is charged, by moving its
+ * next_billing_at on conditionally on the version read, so a period is charged once; a subscription another tick or
+ * request changed meanwhile is left to the next tick.
  */
 export async function renewDueSubscriptions(deps: CoreDeps, auth: AuthContext): Promise<RenewalRun> {
   const run: RenewalRun = { renewed: 0, failed: 0, paused: 0, cancelled: 0 };
   const now = deps.clock.now();
   for (const subscription of await deps.store.subscriptions.listDueSubscriptions(auth, now, 100)) {
-    const change = subscription.scheduledChange;
-    if (change !== null && new Date(change.at) <= now) {
-      if (change.kind === 'pause') {
-        await transition(deps, subscription, 'pause', {}, { pausedAt: now, scheduledChange: null }, 'pause');
-        run.paused += 1;
-      } else {
-        await transition(deps, subscription, 'cancel', {}, { cancelledAt: now, nextBillingAt: null, scheduledChange: null }, 'cancel');
-        run.cancelled += 1;
-      }
-      continue;
+    try {
+      const outcome = await renewOne(deps, auth, subscription, now);
+      if (outcome !== undefined) run[outcome] += 1;
+    } catch (error) {
+      if (!isChangedMeanwhile(error)) throw error;
     }
-    if (subscription.nextBillingAt === null || subscription.nextBillingAt > now) continue;
-    const price = findItemPrice(subscription.itemPriceId)!;
-    let payment: PaymentRecord | undefined;
-    if (subscription.mandateId !== null) {
-      try {
-        payment = (
-          await createPayment(deps, auth, {
-            amount: subscription.amount,
-            currency: subscription.currency,
-            confirm: true,
-            customer_id: subscription.customerId,
-            profile_id: subscription.profileId,
-            off_session: true,
-            mandate_id: subscription.mandateId,
-            description: `Renewal of subscription ${subscription.subscriptionId}`,
-            metadata: { subscription_id: subscription.subscriptionId },
-          })
-        ).payment;
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-      }
-    }
-    const outcome = payment === undefined ? 'failed' : paymentOutcome(payment) === 'paid' ? 'paid' : 'failed';
-    await transition(
-      deps,
-      subscription,
-      'renewal',
-      { payment: outcome },
-      Object.assign(
-        {},
-        payment !== undefined ? { lastPaymentId: payment.paymentId } : {},
-        outcome === 'paid' ? { nextBillingAt: new Date(subscription.nextBillingAt.getTime() + price.periodDays * DAY_MS) } : {},
-      ),
-      'renew',
-    );
-    if (outcome === 'paid') run.renewed += 1;
-    else run.failed += 1;
   }
   return run;
+}
+
+async function renewOne(deps: CoreDeps, auth: AuthContext, subscription: SubscriptionRecord, now: Date): Promise<keyof RenewalRun | undefined> {
+  const change = subscription.scheduledChange;
+  if (change !== null && new Date(change.at) <= now) {
+    if (change.kind === 'pause') {
+      await transition(deps, subscription, 'pause', {}, { pausedAt: now, scheduledChange: null }, 'pause', true);
+      return 'paused';
+    }
+    await transition(deps, subscription, 'cancel', {}, { cancelledAt: now, nextBillingAt: null, scheduledChange: null }, 'cancel', true);
+    return 'cancelled';
+  }
+  const dueAt = subscription.nextBillingAt;
+  if (dueAt === null || dueAt > now) return undefined;
+  const price = findItemPrice(subscription.itemPriceId)!;
+  const paymentId = subscription.mandateId === null ? null : deps.ids.id('payment');
+  const claimed = await deps.store.subscriptions.updateSubscriptionIf(
+    subscription,
+    subscription.subscriptionId,
+    ['active'],
+    { nextBillingAt: new Date(dueAt.getTime() + price.periodDays * DAY_MS), ...(paymentId === null ? {} : { lastPaymentId: paymentId }), updatedAt: now },
+    subscription.version,
+  );
+  if (claimed === undefined) throw changedMeanwhile();
+  let payment: PaymentRecord | undefined;
+  if (subscription.mandateId !== null && paymentId !== null) {
+    try {
+      payment = (
+        await createPayment(deps, auth, {
+          payment_id: paymentId,
+          amount: subscription.amount,
+          currency: subscription.currency,
+          confirm: true,
+          customer_id: subscription.customerId,
+          profile_id: subscription.profileId,
+          off_session: true,
+          mandate_id: subscription.mandateId,
+          description: `Renewal of subscription ${subscription.subscriptionId}`,
+          metadata: { subscription_id: subscription.subscriptionId },
+        })
+      ).payment;
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+    }
+  }
+  const outcome = payment !== undefined && paymentOutcome(payment) === 'paid' ? 'paid' : 'failed';
+  // A refused charge leaves the period unpaid: next_billing_at goes back to it, so a resume bills it.
+  await transition(deps, claimed, 'renewal', { payment: outcome }, outcome === 'paid' ? {} : { nextBillingAt: dueAt }, 'renew');
+  return outcome === 'paid' ? 'renewed' : 'failed';
 }
 
 /**

@@ -129,15 +129,18 @@ forEachEngine('Subscriptions API', (engine) => {
       expect(renewal).toMatchObject({ status: 'succeeded', amount: 19_900, mandate_id: mandateId });
       expect(renewal.payment_id).not.toBe(subscription.payment?.['payment_id']);
       expect(renewed.invoice).toMatchObject({ next_billing_at: new Date(started + 60 * DAY_MS).toISOString() });
-      expect(await eventsOf(`${subscription.id}.4`)).toEqual(['invoice_paid']);
+      // Version 4 is the renewal's claim of the period.
+      expect(await eventsOf(`${subscription.id}.5`)).toEqual(['invoice_paid']);
       expect((await expectOk<PaymentResponse>(await apiRequest(b, 'GET', `/payments/${renewal.payment_id}`))).description).toContain(subscription.id);
 
       // A revoked mandate cannot be charged: the next renewal makes the subscription unpaid.
       await expectOk(await apiRequest(b, 'POST', `/mandates/revoke/${mandateId}`, { body: {} }));
       b.clock.advance(30 * DAY_MS);
       expect((await renew()).failed).toBeGreaterThanOrEqual(1);
-      expect((await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`))).status).toBe('unpaid');
-      expect(await eventsOf(`${subscription.id}.5`)).toEqual(['subscription_unpaid']);
+      const unpaid = await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`));
+      // The unpaid period stays due (a resume bills it): the renewal's claim of it was put back.
+      expect(unpaid).toMatchObject({ status: 'unpaid', invoice: { next_billing_at: new Date(started + 60 * DAY_MS).toISOString() } });
+      expect(await eventsOf(`${subscription.id}.7`)).toEqual(['subscription_unpaid']);
     });
 
     test('create, then confirm with the publishable key and the subscription client_secret', async () => {
@@ -231,6 +234,19 @@ forEachEngine('Subscriptions API', (engine) => {
       expect(await chargesOf(created.id)).toBe(1);
       expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${created.id}`))).toMatchObject({ status: 'active', payment: { status: 'succeeded' } });
       expect(await eventsOf(`${created.id}.1`)).toEqual(['subscription_created']);
+    });
+
+    test('concurrent renewal ticks (several instances) charge a due period once', async () => {
+      const subscription = await subscribe();
+      b.clock.advance(30 * DAY_MS);
+      await Promise.all([renew(), renew(), renew()]);
+      expect(await chargesOf(subscription.id)).toBe(2);
+      const renewed = await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`));
+      expect(renewed).toMatchObject({ status: 'active', invoice: { next_billing_at: new Date(b.clock.now().getTime() + 30 * DAY_MS).toISOString() } });
+      const paidEvents = (await expectOk<{ data: { event_type: string; object_id: string }[] }>(await apiRequest(b, 'GET', '/events?limit=100'))).data.filter(
+        (event) => event.event_type === 'invoice_paid' && event.object_id.startsWith(`${subscription.id}.`),
+      );
+      expect(paidEvents.length).toBe(1);
     });
 
     test('a first invoice that waits for the customer leaves the subscription pending until it is paid', async () => {
