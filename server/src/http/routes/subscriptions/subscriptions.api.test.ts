@@ -236,6 +236,14 @@ forEachEngine('Subscriptions API', (engine) => {
       expect(await eventsOf(`${created.id}.1`)).toEqual(['subscription_created']);
     });
 
+    test('a confirm whose first invoice is refused before it is stored leaves the subscription created, to confirm again', async () => {
+      const created = await expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
+      await expectApiError(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: { mandate_id: 'man_NoSuchMandate0000000' } }), 'ERR_4088', 'mandate_id');
+      expect(await chargesOf(created.id)).toBe(0);
+      expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${created.id}`))).toMatchObject({ status: 'created' });
+      expect(await expectOk<SubscriptionResponse>(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: UPI('success@upi') }))).toMatchObject({ status: 'active' });
+    });
+
     test('concurrent renewal ticks (several instances) charge a due period once', async () => {
       const subscription = await subscribe();
       b.clock.advance(30 * DAY_MS);
