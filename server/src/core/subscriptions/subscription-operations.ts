@@ -203,14 +203,15 @@ function firstInvoiceRequest(
 
 /**
  * Pays the first invoice and moves the subscription by its outcome. The subscription is claimed first (created ->
- * pending, naming the invoice's payment id, conditional on the status read), so that of concurrent confirms, on one
+ * pending, naming the invoice's payment id, conditional on the version read), so that of concurrent confirms, on one
  * instance or several, one charges and the others answer ERR_4111; they all read `created` and charged each before.
+ * The version also keeps a plan change that landed since the read from being charged at the price read.
  */
 async function payFirstInvoice(deps: CoreDeps, auth: AuthContext, subscription: SubscriptionRecord, details: JsonObject): Promise<SubscriptionRecord> {
   if (subscription.status !== 'created') throw notAllowed(subscription, 'confirm');
   const request = firstInvoiceRequest(subscription, details);
   const paymentId = deps.ids.id('payment');
-  const claimed = await transition(deps, subscription, 'confirm', {}, { lastPaymentId: paymentId }, 'confirm');
+  const claimed = await transition(deps, subscription, 'confirm', {}, { lastPaymentId: paymentId }, 'confirm', true);
   let payment: PaymentRecord | undefined;
   try {
     payment = (await createPayment(deps, auth, { ...request, payment_id: paymentId })).payment;

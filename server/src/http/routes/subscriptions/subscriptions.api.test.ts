@@ -12,6 +12,8 @@ import type { AccountSettings } from '../../../kernel/account-settings-types';
 import type { SubscriptionResponse } from '../../../../../protocol/api/subscriptions';
 import type { PaymentResponse } from '../../../../../protocol/api/payments';
 import { PENDING_RESOLVE_AFTER_MS } from '../../../rails/simulator/upi-simulator';
+import type { AuthContext } from '../../../core/auth/auth-context';
+import { confirmSubscription } from '../../../core/subscriptions/subscription-operations';
 
 /** A test account with the simulated billing processor and recurring on for UPI (RAIL_ACCOUNT_CONFIG). */
 const BILLING_SETTINGS: AccountSettings = {
@@ -242,6 +244,30 @@ forEachEngine('Subscriptions API', (engine) => {
       expect(await chargesOf(created.id)).toBe(0);
       expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${created.id}`))).toMatchObject({ status: 'created' });
       expect(await expectOk<SubscriptionResponse>(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: UPI('success@upi') }))).toMatchObject({ status: 'active' });
+    });
+
+    test('a plan change that lands while a confirm runs is never charged at the price the confirm read', async () => {
+      const created = await expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
+      const auth: AuthContext = { accountId: b.boot.account.accountId, mode: 'test', keyId: 'key_test', keyKind: 'secret', account: b.boot.account };
+      // The update commits after the confirm read the subscription, before its first write (the claim).
+      let updated = false;
+      const store = new Proxy(b.core.store, {
+        get(target, property) {
+          if (property === 'transaction' && !updated) {
+            return async (work: Parameters<typeof target.transaction>[0]) => {
+              updated = true;
+              await expectOk(await on('PUT', `/subscriptions/${created.id}/update`, { plan_id: 'plan_pro', item_price_id: 'price_pro_monthly' }));
+              return target.transaction(work);
+            };
+          }
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      await expect(confirmSubscription({ ...b.core, store }, auth, b.boot.profile.profileId, created.id, { payment_details: UPI('success@upi') })).rejects.toMatchObject({ code: 'ERR_4111' });
+      expect(await chargesOf(created.id)).toBe(0);
+      const confirmed = await expectOk<SubscriptionResponse>(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: UPI('success@upi') }));
+      expect(confirmed).toMatchObject({ status: 'active', plan_id: 'plan_pro', amount: 49_900, payment: { amount: 49_900, status: 'succeeded' } });
     });
 
     test('concurrent renewal ticks (several instances) charge a due period once', async () => {
