@@ -273,6 +273,15 @@ forEachEngine('Disputes API, disputes on (simulator lifecycle)', (engine) => {
     const parts: MultipartPart[] = [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }, filePart(sampleFile('png', 50_000))];
     await expectApiError(await upload('POST', '/files', parts, { cut: 20_000 }), 'ERR_2010');
     await expectApiError(await upload('PUT', '/disputes/evidence', [{ name: 'dispute_id', value: dispute.dispute_id }, { name: 'evidence_type', value: 'receipt' }, filePart(png)], { cut: 30 }), 'ERR_2010');
+    // A part without a name, and fields named after Object's own properties, are refused as such.
+    const raw = (text: string) =>
+      h.app.request('/files', { method: 'POST', headers: { 'api-key': h.secretKey, 'content-type': 'multipart/form-data; boundary=b' }, body: text });
+    await expectApiError(await raw('--b\r\nContent-Disposition: form-data\r\n\r\nx\r\n--b--\r\n'), 'ERR_2010');
+    const namelessFile = await expectApiError(await raw('--b\r\nContent-Disposition: form-data; filename="a.png"\r\n\r\nx\r\n--b--\r\n'), 'ERR_2010');
+    expect(namelessFile['field_name']).toBeUndefined();
+    for (const name of ['__proto__', 'constructor', 'toString']) {
+      await expectApiError(await raw(`--b\r\nContent-Disposition: form-data; name="${name}"\r\n\r\nx\r\n--b--\r\n`), 'ERR_2004', name);
+    }
     const noBoundary = await h.app.request('/files', { method: 'POST', headers: { 'api-key': h.secretKey, 'content-type': 'multipart/form-data' }, body: 'x' });
     await expectApiError(noBoundary, 'ERR_2010');
     await expectApiError(await request('POST', '/files', { body: { purpose: 'dispute_evidence' } }), 'ERR_2008');

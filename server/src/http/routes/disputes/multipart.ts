@@ -115,7 +115,8 @@ export async function readUploadForm<S extends z.ZodType>(c: Context<AppEnv>, de
   }
 
   const source = await bodySource(c);
-  const fields: Record<string, string> = {};
+  // No prototype: a field named __proto__ or constructor is a field like any other (the strict schema refuses it).
+  const fields: Record<string, string> = Object.create(null) as Record<string, string>;
   let failure: ApiError | undefined;
   let staging: Promise<StagedFile> | undefined;
   const fail = (error: ApiError): void => {
@@ -123,7 +124,11 @@ export async function readUploadForm<S extends z.ZodType>(c: Context<AppEnv>, de
     source.destroy();
   };
 
-  parser.on('field', (name, value, info) => {
+  parser.on('field', (name: string | undefined, value, info) => {
+    if (name === undefined || name === '') {
+      fail(new ApiError('ERR_2010', 'Every part of the body needs a name (Content-Disposition: form-data; name="…").'));
+      return;
+    }
     const field = fieldPath([name]);
     // A part without a filename is a form field (RFC 7578 §4.2), read as text: it cannot carry the file's bytes.
     if (name === 'file') fail(new ApiError('ERR_2010', 'The file part needs a filename: Content-Disposition: form-data; name="file"; filename="…".', { fieldName: 'file' }));
@@ -131,10 +136,10 @@ export async function readUploadForm<S extends z.ZodType>(c: Context<AppEnv>, de
     else if (Object.hasOwn(fields, name)) fail(new ApiError('ERR_2010', `The form field ${field} appears more than once.`, { fieldName: field }));
     else fields[name] = value;
   });
-  parser.on('file', (name, stream, info) => {
+  parser.on('file', (name: string | undefined, stream, info) => {
     if (name !== 'file' || staging !== undefined) {
       stream.resume();
-      fail(new ApiError('ERR_2010', 'The body may hold one file part, named file.', { fieldName: fieldPath([name]) }));
+      fail(new ApiError('ERR_2010', 'The body may hold one file part, named file.', name ? { fieldName: fieldPath([name]) } : {}));
       return;
     }
     // The store may start reading after an await; an error that busboy puts on the stream before then (a truncated
