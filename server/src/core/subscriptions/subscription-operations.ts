@@ -104,10 +104,19 @@ async function transition(
   return next;
 }
 
-function paymentOutcome(payment: PaymentRecord): SubscriptionFacts['payment'] {
+/** Statuses in which a payment will never be paid. */
+const UNPAID_FOR_GOOD: ReadonlySet<PaymentRecord['status']> = new Set(['failed', 'cancelled', 'expired']);
+
+/**
+ * What an invoice's payment says. `answered`: as the payment's create answered it, when a payment that stopped short
+ * of the rail (requires_payment_method, requires_confirmation) was not paid. Otherwise as read while its create may
+ * still run (a retrieve): then only a payment that can never be paid is a refusal, anything else is still waiting.
+ */
+function paymentOutcome(payment: PaymentRecord, answered: boolean): SubscriptionFacts['payment'] {
   if (payment.status === 'succeeded') return 'paid';
+  if (UNPAID_FOR_GOOD.has(payment.status)) return 'failed';
   if (payment.status === 'requires_customer_action' || payment.status === 'processing') return 'waiting';
-  return 'failed';
+  return answered ? 'failed' : 'waiting';
 }
 
 async function lastPaymentOf(deps: CoreDeps, subscription: SubscriptionRecord): Promise<PaymentRecord | undefined> {
@@ -225,15 +234,15 @@ async function payFirstInvoice(deps: CoreDeps, auth: AuthContext, subscription: 
     }
     if (payment === undefined || !(error instanceof ApiError)) throw error;
   }
-  return settleFirstInvoice(deps, claimed, payment);
+  return settleFirstInvoice(deps, claimed, payment, true);
 }
 
 /**
  * Moves a pending subscription by its first invoice's payment (nothing while the payment waits). Settled meanwhile by
  * another request (a retrieve that synced the payment): the subscription as that request left it.
  */
-async function settleFirstInvoice(deps: CoreDeps, subscription: SubscriptionRecord, payment: PaymentRecord): Promise<SubscriptionRecord> {
-  const outcome = paymentOutcome(payment);
+async function settleFirstInvoice(deps: CoreDeps, subscription: SubscriptionRecord, payment: PaymentRecord, answered: boolean): Promise<SubscriptionRecord> {
+  const outcome = paymentOutcome(payment, answered);
   if (outcome === 'waiting') return subscription;
   const price = findItemPrice(subscription.itemPriceId)!;
   const paid = outcome === 'paid';
@@ -302,7 +311,7 @@ export async function retrieveSubscription(deps: CoreDeps, auth: AuthContext, pr
   if (subscription.status === 'pending') {
     const payment = await lastPaymentOf(deps, subscription);
     if (payment !== undefined) {
-      subscription = await settleFirstInvoice(deps, subscription, await syncWithRail(deps, payment, auth));
+      subscription = await settleFirstInvoice(deps, subscription, await syncWithRail(deps, payment, auth), false);
     }
   }
   return respond(deps, subscription, true);
@@ -481,7 +490,7 @@ async function renewOne(deps: CoreDeps, auth: AuthContext, subscription: Subscri
       if (!(error instanceof ApiError)) throw error;
     }
   }
-  const outcome = payment !== undefined && paymentOutcome(payment) === 'paid' ? 'paid' : 'failed';
+  const outcome = payment !== undefined && paymentOutcome(payment, true) === 'paid' ? 'paid' : 'failed';
   // A refused charge leaves the period unpaid: next_billing_at goes back to it, so a resume bills it.
   await transition(deps, claimed, 'renewal', { payment: outcome }, outcome === 'paid' ? {} : { nextBillingAt: dueAt }, 'renew');
   return outcome === 'paid' ? 'renewed' : 'failed';

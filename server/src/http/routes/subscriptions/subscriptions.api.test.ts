@@ -270,6 +270,34 @@ forEachEngine('Subscriptions API', (engine) => {
       expect(confirmed).toMatchObject({ status: 'active', plan_id: 'plan_pro', amount: 49_900, payment: { amount: 49_900, status: 'succeeded' } });
     });
 
+    test('a retrieve while the first invoice is being charged leaves the subscription pending', async () => {
+      const created = await expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
+      const auth: AuthContext = { accountId: b.boot.account.accountId, mode: 'test', keyId: 'key_test', keyKind: 'secret', account: b.boot.account };
+      // The retrieve runs once the invoice's payment is stored and before it reaches the rail (requires_confirmation).
+      let seenMeanwhile: SubscriptionResponse | undefined;
+      const store = new Proxy(b.core.store, {
+        get(target, property) {
+          if (property === 'transaction') {
+            return async (work: Parameters<typeof target.transaction>[0]) => {
+              const result = await target.transaction(work);
+              if (seenMeanwhile === undefined && (await chargesOf(created.id)) === 1) {
+                seenMeanwhile = await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${created.id}`));
+              }
+              return result;
+            };
+          }
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const confirmed = await confirmSubscription({ ...b.core, store }, auth, b.boot.profile.profileId, created.id, { payment_details: UPI('success@upi') });
+      expect(seenMeanwhile).toMatchObject({ status: 'pending', payment: { status: 'requires_confirmation' } });
+      expect(confirmed).toMatchObject({ status: 'active', payment: { status: 'succeeded' } });
+      // Still pending meanwhile, so no second confirm could charge the invoice again.
+      await expectApiError(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: UPI('success@upi') }), 'ERR_4111');
+      expect(await chargesOf(created.id)).toBe(1);
+    });
+
     test('concurrent renewal ticks (several instances) charge a due period once', async () => {
       const subscription = await subscribe();
       b.clock.advance(30 * DAY_MS);
