@@ -164,11 +164,17 @@ export async function createSubscription(deps: CoreDeps, auth: AuthContext, prof
     createdAt: now,
     updatedAt: now,
   };
-  await deps.store.transaction(async (tx) => {
-    if ((await tx.subscriptions.insertSubscription(subscription)) === 'duplicate') throw new Error('subscription_id collided');
+  const inserted = await deps.store.transaction(async (tx) => {
+    if ((await tx.subscriptions.insertSubscription(subscription)) === 'duplicate') return false;
     await recordSubscriptionEvent(deps, tx, subscription, 'create', now);
+    return true;
   });
-  return subscription;
+  if (inserted) return subscription;
+  // An Idempotency-Key re-run of a create whose effect committed derives the same id (docs/idempotency.md): the first
+  // run's subscription, as it is now.
+  const first = await deps.store.subscriptions.findSubscription(auth, profile.profileId, subscriptionId);
+  if (first === undefined) throw new Error('subscription_id collided');
+  return first;
 }
 
 /** The create-payment body of a first invoice from payment_details (ERR_2003 naming payment_details.<field>). */
@@ -217,10 +223,14 @@ function firstInvoiceRequest(
  * The version also keeps a plan change that landed since the read from being charged at the price read.
  */
 async function payFirstInvoice(deps: CoreDeps, auth: AuthContext, subscription: SubscriptionRecord, details: JsonObject): Promise<SubscriptionRecord> {
-  if (subscription.status !== 'created') throw notAllowed(subscription, 'confirm');
-  const request = firstInvoiceRequest(subscription, details);
   const paymentId = deps.ids.id('payment');
-  const claimed = await transition(deps, subscription, 'confirm', {}, { lastPaymentId: paymentId }, 'confirm', true);
+  // An Idempotency-Key re-run of this confirm derives the first run's payment id: one whose claim landed goes on from
+  // it (the payment's create finds the payment if it was stored), one that settled answers the subscription as it is.
+  const rerun = subscription.lastPaymentId === paymentId;
+  if (rerun && subscription.status !== 'pending') return subscription;
+  if (!rerun && subscription.status !== 'created') throw notAllowed(subscription, 'confirm');
+  const request = firstInvoiceRequest(subscription, details);
+  const claimed = rerun ? subscription : await transition(deps, subscription, 'confirm', {}, { lastPaymentId: paymentId }, 'confirm', true);
   let payment: PaymentRecord | undefined;
   try {
     payment = (await createPayment(deps, auth, { ...request, payment_id: paymentId })).payment;

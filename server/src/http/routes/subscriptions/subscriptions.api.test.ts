@@ -13,7 +13,8 @@ import type { SubscriptionResponse } from '../../../../../protocol/api/subscript
 import type { PaymentResponse } from '../../../../../protocol/api/payments';
 import { PENDING_RESOLVE_AFTER_MS } from '../../../rails/simulator/upi-simulator';
 import type { AuthContext } from '../../../core/auth/auth-context';
-import { confirmSubscription } from '../../../core/subscriptions/subscription-operations';
+import { confirmSubscription, createAndConfirmSubscription } from '../../../core/subscriptions/subscription-operations';
+import { cryptoIds, derivedIds } from '../../../kernel/ids';
 
 /** A test account with the simulated billing processor and recurring on for UPI (RAIL_ACCOUNT_CONFIG). */
 const BILLING_SETTINGS: AccountSettings = {
@@ -296,6 +297,45 @@ forEachEngine('Subscriptions API', (engine) => {
       // Still pending meanwhile, so no second confirm could charge the invoice again.
       await expectApiError(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: UPI('success@upi') }), 'ERR_4111');
       expect(await chargesOf(created.id)).toBe(1);
+    });
+
+    test('an Idempotency-Key re-run (same derived ids) of a confirm that died after its claim charges the invoice once', async () => {
+      const created = await expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
+      const auth: AuthContext = { accountId: b.boot.account.accountId, mode: 'test', keyId: 'key_test', keyKind: 'secret', account: b.boot.account };
+      const ids = () => derivedIds(`confirm-rerun-${engine}`, cryptoIds, b.clock.now());
+      // The first run dies after its claim: no later write of it lands (the process is gone).
+      let transactions = 0;
+      const dying = new Proxy(b.core.store, {
+        get(target, property) {
+          if (property === 'transaction') {
+            return async (work: Parameters<typeof target.transaction>[0]) => {
+              transactions += 1;
+              if (transactions > 1) throw new Error('the process died');
+              return target.transaction(work);
+            };
+          }
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const body = { payment_details: UPI('success@upi') };
+      await expect(confirmSubscription({ ...b.core, ids: ids(), store: dying }, auth, b.boot.profile.profileId, created.id, body)).rejects.toThrow('the process died');
+      expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${created.id}`))).toMatchObject({ status: 'pending' });
+      const rerun = await confirmSubscription({ ...b.core, ids: ids() }, auth, b.boot.profile.profileId, created.id, body);
+      expect(rerun).toMatchObject({ status: 'active', payment: { status: 'succeeded' } });
+      // A re-run of a confirm that completed answers the subscription as it left it.
+      expect(await confirmSubscription({ ...b.core, ids: ids() }, auth, b.boot.profile.profileId, created.id, body)).toMatchObject({ status: 'active', payment: rerun.payment });
+      expect(await chargesOf(created.id)).toBe(1);
+    });
+
+    test('an Idempotency-Key re-run of a create and confirm whose answer was lost answers the subscription it created', async () => {
+      const auth: AuthContext = { accountId: b.boot.account.accountId, mode: 'test', keyId: 'key_test', keyKind: 'secret', account: b.boot.account };
+      const ids = () => derivedIds(`create-rerun-${engine}`, cryptoIds, b.clock.now());
+      const body = { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: UPI('success@upi') };
+      const first = await createAndConfirmSubscription({ ...b.core, ids: ids() }, auth, b.boot.profile.profileId, body);
+      const rerun = await createAndConfirmSubscription({ ...b.core, ids: ids() }, auth, b.boot.profile.profileId, body);
+      expect(rerun).toMatchObject({ id: first.id, status: 'active', payment: first.payment });
+      expect(await chargesOf(first.id)).toBe(1);
     });
 
     test('concurrent renewal ticks (several instances) charge a due period once', async () => {
