@@ -1,7 +1,15 @@
 /** A multipart/form-data body built by hand, for the upload suites (so a body can also be cut short on purpose). */
 export type MultipartPart =
   | { name: string; value: string }
-  | { name: string; filename: string; contentType: string; bytes: Uint8Array };
+  | {
+      name: string;
+      /** Sent as `filename="…"` (UTF-8); omitted when undefined. */
+      filename?: string;
+      /** Sent raw as `filename*=…` (RFC 5987, for example `UTF-8''a%00b.pdf`). */
+      filenameStar?: string;
+      contentType: string;
+      bytes: Uint8Array;
+    };
 
 export const MULTIPART_BOUNDARY = 'rail-test-boundary-7MA4YWxkTrZu0gW';
 
@@ -12,7 +20,12 @@ export function multipartBody(parts: readonly MultipartPart[], boundary = MULTIP
       chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value}\r\n`));
     } else {
       chunks.push(
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: ${part.contentType}\r\n\r\n`),
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"` +
+            (part.filename === undefined ? '' : `; filename="${part.filename}"`) +
+            (part.filenameStar === undefined ? '' : `; filename*=${part.filenameStar}`) +
+            `\r\nContent-Type: ${part.contentType}\r\n\r\n`,
+        ),
         Buffer.from(part.bytes),
         Buffer.from('\r\n'),
       );

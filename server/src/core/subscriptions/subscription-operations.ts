@@ -63,7 +63,18 @@ function notAllowed(subscription: SubscriptionRecord, what: string): ApiError {
   return new ApiError('ERR_4111', `You cannot ${what} this subscription because it has status ${subscription.status}.`);
 }
 
-/** Applies a transition with a conditional update and writes its event in the same transaction. */
+function changedMeanwhile(): ApiError {
+  return new ApiError('ERR_4111', 'The subscription changed while this request ran; retrieve it and try again.');
+}
+
+function isChangedMeanwhile(error: unknown): boolean {
+  return error instanceof ApiError && error.code === 'ERR_4111';
+}
+
+/**
+ * Applies a transition with a conditional update (on the status read, and on its version when `sameVersion`) and
+ * writes its event in the same transaction.
+ */
 async function transition(
   deps: CoreDeps,
   subscription: SubscriptionRecord,
@@ -71,25 +82,41 @@ async function transition(
   facts: SubscriptionFacts,
   patch: Omit<SubscriptionPatch, 'status' | 'updatedAt'>,
   what: string,
+  sameVersion = false,
 ): Promise<SubscriptionRecord> {
   const decision = decideSubscriptionTransition(subscription.status, trigger, facts);
   if (!decision.allowed) throw notAllowed(subscription, what);
   const now = deps.clock.now();
   const next = await deps.store.transaction(async (tx) => {
-    const updated = await tx.subscriptions.updateSubscriptionIf(subscription, subscription.subscriptionId, [subscription.status], Object.assign({}, patch, { status: decision.to, updatedAt: now }));
+    const updated = await tx.subscriptions.updateSubscriptionIf(
+      subscription,
+      subscription.subscriptionId,
+      [subscription.status],
+      Object.assign({}, patch, { status: decision.to, updatedAt: now }),
+      sameVersion ? subscription.version : undefined,
+    );
     if (updated !== undefined && (updated.status !== subscription.status || trigger === 'update' || trigger === 'renewal')) {
       await recordSubscriptionEvent(deps, tx, updated, trigger, now);
     }
     return updated;
   });
-  if (next === undefined) throw new ApiError('ERR_4111', 'The subscription changed while this request ran; retrieve it and try again.');
+  if (next === undefined) throw changedMeanwhile();
   return next;
 }
 
-function paymentOutcome(payment: PaymentRecord): SubscriptionFacts['payment'] {
+/** Statuses in which a payment will never be paid. */
+const UNPAID_FOR_GOOD: ReadonlySet<PaymentRecord['status']> = new Set(['failed', 'cancelled', 'expired']);
+
+/**
+ * What an invoice's payment says. `answered`: as the payment's create answered it, when a payment that stopped short
+ * of the rail (requires_payment_method, requires_confirmation) was not paid. Otherwise as read while its create may
+ * still run (a retrieve): then only a payment that can never be paid is a refusal, anything else is still waiting.
+ */
+function paymentOutcome(payment: PaymentRecord, answered: boolean): SubscriptionFacts['payment'] {
   if (payment.status === 'succeeded') return 'paid';
+  if (UNPAID_FOR_GOOD.has(payment.status)) return 'failed';
   if (payment.status === 'requires_customer_action' || payment.status === 'processing') return 'waiting';
-  return 'failed';
+  return answered ? 'failed' : 'waiting';
 }
 
 async function lastPaymentOf(deps: CoreDeps, subscription: SubscriptionRecord): Promise<PaymentRecord | undefined> {
@@ -137,11 +164,17 @@ export async function createSubscription(deps: CoreDeps, auth: AuthContext, prof
     createdAt: now,
     updatedAt: now,
   };
-  await deps.store.transaction(async (tx) => {
-    if ((await tx.subscriptions.insertSubscription(subscription)) === 'duplicate') throw new Error('subscription_id collided');
+  const inserted = await deps.store.transaction(async (tx) => {
+    if ((await tx.subscriptions.insertSubscription(subscription)) === 'duplicate') return false;
     await recordSubscriptionEvent(deps, tx, subscription, 'create', now);
+    return true;
   });
-  return subscription;
+  if (inserted) return subscription;
+  // An Idempotency-Key re-run of a create whose effect committed derives the same id (docs/idempotency.md): the first
+  // run's subscription, as it is now.
+  const first = await deps.store.subscriptions.findSubscription(auth, profile.profileId, subscriptionId);
+  if (first === undefined) throw new Error('subscription_id collided');
+  return first;
 }
 
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
@@ -199,28 +232,62 @@ function firstInvoiceRequest(
   return parsed.data;
 }
 
-/** Pays the first invoice and moves the subscription by its outcome. */
+/**
+ * Pays the first invoice and moves the subscription by its outcome. The subscription is claimed first (created ->
+ * pending, naming the invoice's payment id, conditional on the version read), so that of concurrent confirms, on one
+ * instance or several, one charges and the others answer ERR_4111; they all read `created` and charged each before.
+ * The version also keeps a plan change that landed since the read from being charged at the price read.
+ */
 async function payFirstInvoice(deps: CoreDeps, auth: AuthContext, subscription: SubscriptionRecord, details: JsonObject): Promise<SubscriptionRecord> {
-  if (subscription.status !== 'created') throw notAllowed(subscription, 'confirm');
-  const { payment } = await createPayment(deps, auth, firstInvoiceRequest(subscription, details));
-  return settleFirstInvoice(deps, subscription, payment, 'confirm');
+  const paymentId = deps.ids.id('payment');
+  // An Idempotency-Key re-run of this confirm derives the first run's payment id: one whose claim landed goes on from
+  // it (the payment's create finds the payment if it was stored), one that settled answers the subscription as it is.
+  const rerun = subscription.lastPaymentId === paymentId;
+  if (rerun && subscription.status !== 'pending') return subscription;
+  if (!rerun && subscription.status !== 'created') throw notAllowed(subscription, 'confirm');
+  const request = firstInvoiceRequest(subscription, details);
+  const claimed = rerun ? subscription : await transition(deps, subscription, 'confirm', {}, { lastPaymentId: paymentId }, 'confirm', true);
+  let payment: PaymentRecord | undefined;
+  try {
+    payment = (await createPayment(deps, auth, { ...request, payment_id: paymentId })).payment;
+  } catch (error) {
+    payment = await deps.store.payments.findPayment(auth, paymentId);
+    // Refused before anything was stored: nothing was charged, and the subscription can be confirmed again.
+    if (payment === undefined) {
+      await transition(deps, claimed, 'payment_result', { payment: 'failed' }, {}, 'confirm', true).catch((released: unknown) => {
+        if (!isChangedMeanwhile(released)) throw released;
+      });
+    }
+    if (payment === undefined || !(error instanceof ApiError)) throw error;
+  }
+  return settleFirstInvoice(deps, claimed, payment, true);
 }
 
-async function settleFirstInvoice(deps: CoreDeps, subscription: SubscriptionRecord, payment: PaymentRecord, trigger: 'confirm' | 'payment_result'): Promise<SubscriptionRecord> {
-  const outcome = paymentOutcome(payment);
+/**
+ * Moves a pending subscription by its first invoice's payment (nothing while the payment waits). Settled meanwhile by
+ * another request (a retrieve that synced the payment): the subscription as that request left it.
+ */
+async function settleFirstInvoice(deps: CoreDeps, subscription: SubscriptionRecord, payment: PaymentRecord, answered: boolean): Promise<SubscriptionRecord> {
+  const outcome = paymentOutcome(payment, answered);
+  if (outcome === 'waiting') return subscription;
   const price = findItemPrice(subscription.itemPriceId)!;
   const paid = outcome === 'paid';
-  return transition(
-    deps,
-    subscription,
-    trigger,
-    { payment: outcome },
-    {
-      lastPaymentId: payment.paymentId,
-      ...(paid ? { mandateId: payment.mandateId ?? null, nextBillingAt: new Date(deps.clock.now().getTime() + price.periodDays * DAY_MS) } : {}),
-    },
-    'confirm',
-  );
+  try {
+    return await transition(
+      deps,
+      subscription,
+      'payment_result',
+      { payment: outcome },
+      paid ? { mandateId: payment.mandateId ?? null, nextBillingAt: new Date(deps.clock.now().getTime() + price.periodDays * DAY_MS) } : {},
+      'confirm',
+      true,
+    );
+  } catch (error) {
+    if (!isChangedMeanwhile(error)) throw error;
+    const now = await deps.store.subscriptions.findSubscription(subscription, subscription.profileId, subscription.subscriptionId);
+    if (now === undefined || now.lastPaymentId !== payment.paymentId || now.status === 'pending') throw error;
+    return now;
+  }
 }
 
 /** POST /subscriptions/{id}/confirm (secret key, or publishable key with the subscription's client_secret). */
@@ -271,8 +338,7 @@ export async function retrieveSubscription(deps: CoreDeps, auth: AuthContext, pr
   if (subscription.status === 'pending') {
     const payment = await lastPaymentOf(deps, subscription);
     if (payment !== undefined) {
-      const synced = await syncWithRail(deps, payment, auth);
-      if (paymentOutcome(synced) !== 'waiting') subscription = await settleFirstInvoice(deps, subscription, synced, 'payment_result');
+      subscription = await settleFirstInvoice(deps, subscription, await syncWithRail(deps, payment, auth), false);
     }
   }
   return respond(deps, subscription, true);
@@ -389,62 +455,72 @@ export interface RenewalRun {
 /**
  * Renews every due subscription of the caller's account and mode at the injected clock's now: a scheduled pause or
  * cancel that is due is applied instead; otherwise the mandate is charged off-session for the current price. A
- * refused charge (no mandate, revoked mandate, decline) makes the subscription unpaid.
+ * refused charge (no mandate, revoked mandate, decline) makes the subscription unpaid. Several ticks may run at once
+ * (one per instance, and the simulator's route): each subscription is claimed before it is charged, by moving its
+ * next_billing_at on conditionally on the version read, so a period is charged once; a subscription another tick or
+ * request changed meanwhile is left to the next tick.
  */
 export async function renewDueSubscriptions(deps: CoreDeps, auth: AuthContext): Promise<RenewalRun> {
   const run: RenewalRun = { renewed: 0, failed: 0, paused: 0, cancelled: 0 };
   const now = deps.clock.now();
   for (const subscription of await deps.store.subscriptions.listDueSubscriptions(auth, now, 100)) {
-    const change = subscription.scheduledChange;
-    if (change !== null && new Date(change.at) <= now) {
-      if (change.kind === 'pause') {
-        await transition(deps, subscription, 'pause', {}, { pausedAt: now, scheduledChange: null }, 'pause');
-        run.paused += 1;
-      } else {
-        await transition(deps, subscription, 'cancel', {}, { cancelledAt: now, nextBillingAt: null, scheduledChange: null }, 'cancel');
-        run.cancelled += 1;
-      }
-      continue;
+    try {
+      const outcome = await renewOne(deps, auth, subscription, now);
+      if (outcome !== undefined) run[outcome] += 1;
+    } catch (error) {
+      if (!isChangedMeanwhile(error)) throw error;
     }
-    if (subscription.nextBillingAt === null || subscription.nextBillingAt > now) continue;
-    const price = findItemPrice(subscription.itemPriceId)!;
-    let payment: PaymentRecord | undefined;
-    if (subscription.mandateId !== null) {
-      try {
-        payment = (
-          await createPayment(deps, auth, {
-            amount: subscription.amount,
-            currency: subscription.currency,
-            confirm: true,
-            customer_id: subscription.customerId,
-            profile_id: subscription.profileId,
-            off_session: true,
-            mandate_id: subscription.mandateId,
-            description: `Renewal of subscription ${subscription.subscriptionId}`,
-            metadata: { subscription_id: subscription.subscriptionId },
-          })
-        ).payment;
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-      }
-    }
-    const outcome = payment === undefined ? 'failed' : paymentOutcome(payment) === 'paid' ? 'paid' : 'failed';
-    await transition(
-      deps,
-      subscription,
-      'renewal',
-      { payment: outcome },
-      Object.assign(
-        {},
-        payment !== undefined ? { lastPaymentId: payment.paymentId } : {},
-        outcome === 'paid' ? { nextBillingAt: new Date(subscription.nextBillingAt.getTime() + price.periodDays * DAY_MS) } : {},
-      ),
-      'renew',
-    );
-    if (outcome === 'paid') run.renewed += 1;
-    else run.failed += 1;
   }
   return run;
+}
+
+async function renewOne(deps: CoreDeps, auth: AuthContext, subscription: SubscriptionRecord, now: Date): Promise<keyof RenewalRun | undefined> {
+  const change = subscription.scheduledChange;
+  if (change !== null && new Date(change.at) <= now) {
+    if (change.kind === 'pause') {
+      await transition(deps, subscription, 'pause', {}, { pausedAt: now, scheduledChange: null }, 'pause', true);
+      return 'paused';
+    }
+    await transition(deps, subscription, 'cancel', {}, { cancelledAt: now, nextBillingAt: null, scheduledChange: null }, 'cancel', true);
+    return 'cancelled';
+  }
+  const dueAt = subscription.nextBillingAt;
+  if (dueAt === null || dueAt > now) return undefined;
+  const price = findItemPrice(subscription.itemPriceId)!;
+  const paymentId = subscription.mandateId === null ? null : deps.ids.id('payment');
+  const claimed = await deps.store.subscriptions.updateSubscriptionIf(
+    subscription,
+    subscription.subscriptionId,
+    ['active'],
+    { nextBillingAt: new Date(dueAt.getTime() + price.periodDays * DAY_MS), ...(paymentId === null ? {} : { lastPaymentId: paymentId }), updatedAt: now },
+    subscription.version,
+  );
+  if (claimed === undefined) throw changedMeanwhile();
+  let payment: PaymentRecord | undefined;
+  if (subscription.mandateId !== null && paymentId !== null) {
+    try {
+      payment = (
+        await createPayment(deps, auth, {
+          payment_id: paymentId,
+          amount: subscription.amount,
+          currency: subscription.currency,
+          confirm: true,
+          customer_id: subscription.customerId,
+          profile_id: subscription.profileId,
+          off_session: true,
+          mandate_id: subscription.mandateId,
+          description: `Renewal of subscription ${subscription.subscriptionId}`,
+          metadata: { subscription_id: subscription.subscriptionId },
+        })
+      ).payment;
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+    }
+  }
+  const outcome = payment !== undefined && paymentOutcome(payment, true) === 'paid' ? 'paid' : 'failed';
+  // A refused charge leaves the period unpaid: next_billing_at goes back to it, so a resume bills it.
+  await transition(deps, claimed, 'renewal', { payment: outcome }, outcome === 'paid' ? {} : { nextBillingAt: dueAt }, 'renew');
+  return outcome === 'paid' ? 'renewed' : 'failed';
 }
 
 /**

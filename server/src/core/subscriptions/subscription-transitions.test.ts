@@ -5,11 +5,15 @@ import { decideSubscriptionTransition, subscriptionEventFor } from './subscripti
 const STATUSES: SubscriptionStatus[] = ['created', 'pending', 'active', 'paused', 'unpaid', 'cancelled'];
 
 describe('subscription transitions', () => {
-  test('the first invoice decides: paid -> active, waiting -> pending, declined -> created again', () => {
-    expect(decideSubscriptionTransition('created', 'confirm', { payment: 'paid' })).toEqual({ allowed: true, to: 'active' });
-    expect(decideSubscriptionTransition('created', 'confirm', { payment: 'waiting' })).toEqual({ allowed: true, to: 'pending' });
-    expect(decideSubscriptionTransition('created', 'confirm', { payment: 'failed' })).toEqual({ allowed: true, to: 'created' });
-    expect(decideSubscriptionTransition('active', 'confirm', { payment: 'paid' })).toEqual({ allowed: false, reason: 'status' });
+  test('confirm claims a created subscription (pending); the first invoice decides: paid -> active, declined -> created again', () => {
+    expect(decideSubscriptionTransition('created', 'confirm')).toEqual({ allowed: true, to: 'pending' });
+    for (const status of STATUSES.filter((s) => s !== 'created')) expect(decideSubscriptionTransition(status, 'confirm').allowed).toBe(false);
+    expect(decideSubscriptionTransition('pending', 'payment_result', { payment: 'paid' })).toEqual({ allowed: true, to: 'active' });
+    expect(decideSubscriptionTransition('pending', 'payment_result', { payment: 'failed' })).toEqual({ allowed: true, to: 'created' });
+    // The claim and a declined first invoice announce nothing; subscription_created is the creation's alone.
+    expect(subscriptionEventFor('confirm', 'pending')).toBeUndefined();
+    expect(subscriptionEventFor('payment_result', 'created')).toBeUndefined();
+    expect(subscriptionEventFor('create', 'created')).toBe('subscription_created');
   });
 
   test('cancelled is final: no trigger leaves it', () => {

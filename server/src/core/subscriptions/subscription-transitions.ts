@@ -6,7 +6,7 @@ import type { SubscriptionStatus } from '../../storage/subscriptions/records';
 import { decide, type Decision, type Transition } from '../shared/transition-table';
 
 export type SubscriptionTrigger = 'create' | 'confirm' | 'payment_result' | 'pause' | 'resume' | 'cancel' | 'update' | 'renewal';
-export type SubscriptionCondition = 'always' | 'paid' | 'payment_waiting' | 'payment_failed';
+export type SubscriptionCondition = 'always' | 'paid' | 'payment_failed';
 
 export interface SubscriptionFacts {
   payment?: 'paid' | 'waiting' | 'failed';
@@ -14,10 +14,10 @@ export interface SubscriptionFacts {
 
 export const SUBSCRIPTION_TRANSITIONS: readonly Transition<SubscriptionStatus, SubscriptionTrigger, SubscriptionCondition>[] = [
   { from: null, trigger: 'create', condition: 'always', to: 'created' },
-  // Confirm pays the first invoice; a payment that waits for the customer leaves the subscription pending.
-  { from: 'created', trigger: 'confirm', condition: 'paid', to: 'active' },
-  { from: 'created', trigger: 'confirm', condition: 'payment_waiting', to: 'pending' },
-  { from: 'created', trigger: 'confirm', condition: 'payment_failed', to: 'created' },
+  // Confirm claims the subscription before its first invoice is charged (pending: a second confirm is refused, so the
+  // invoice is charged once), and the payment's result settles it; a payment that waits for the customer leaves it
+  // pending until the result is known.
+  { from: 'created', trigger: 'confirm', condition: 'always', to: 'pending' },
   { from: 'pending', trigger: 'payment_result', condition: 'paid', to: 'active' },
   { from: 'pending', trigger: 'payment_result', condition: 'payment_failed', to: 'created' },
   { from: 'active', trigger: 'pause', condition: 'always', to: 'paused' },
@@ -42,7 +42,6 @@ const MACHINE = {
   conditions: {
     always: () => true,
     paid: (facts: SubscriptionFacts) => facts.payment === 'paid',
-    payment_waiting: (facts: SubscriptionFacts) => facts.payment === 'waiting',
     payment_failed: (facts: SubscriptionFacts) => facts.payment === 'failed',
   },
 };
@@ -53,10 +52,11 @@ export function decideSubscriptionTransition(from: SubscriptionStatus | null, tr
 
 /** The webhook event a change announces (docs/open-points.md: Hyperswitch v1 names no subscription events). */
 export function subscriptionEventFor(trigger: SubscriptionTrigger, to: SubscriptionStatus): string | undefined {
+  if (trigger === 'create') return 'subscription_created';
   if (trigger === 'update') return 'subscription_updated';
   if (trigger === 'renewal') return to === 'active' ? 'invoice_paid' : 'subscription_unpaid';
+  // A confirm's claim (pending) and a declined first invoice (back to created) announce nothing.
   const byStatus: Partial<Record<SubscriptionStatus, string>> = {
-    created: 'subscription_created',
     active: 'subscription_active',
     paused: 'subscription_paused',
     cancelled: 'subscription_cancelled',

@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Scope } from '../../kernel/store-types';
@@ -8,12 +8,30 @@ import type { FileBlobStore } from './store';
 
 const SAFE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** Makes what is written at `path` (a file, or a folder's names) durable: fsync. */
+export type SyncPath = (path: string) => Promise<void>;
+
+const fsyncPath: SyncPath = async (path) => {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+};
+
 /**
  * File bytes on disk (SQLite, one instance): `<dir>/<account_id>/<mode>/<file_id>`. Bytes are streamed to a
- * `.part` file and renamed once complete, so a failed upload (size limit, truncated body) leaves nothing behind.
+ * `.part` file and renamed once complete, so a failed upload (size limit, truncated body) leaves nothing behind. The
+ * write is answered only once the bytes and then their name are synced, as the database's own writes are
+ * (docs/reliability.md, invariant 1): the file's record commits after it, and a power loss must not keep a record
+ * whose bytes were lost.
  */
 export class DiskFileBlobStore implements FileBlobStore {
-  constructor(private readonly dir: string) {}
+  constructor(
+    private readonly dir: string,
+    private readonly sync: SyncPath = fsyncPath,
+  ) {}
 
   private pathOf(scope: Scope, fileId: string): { folder: string; path: string } {
     for (const name of [scope.accountId, scope.mode, fileId]) {
@@ -25,7 +43,11 @@ export class DiskFileBlobStore implements FileBlobStore {
 
   async writeBlob(scope: Scope, fileId: string, chunks: AsyncIterable<Uint8Array>): Promise<number> {
     const { folder, path } = this.pathOf(scope, fileId);
-    await mkdir(folder, { recursive: true });
+    const firstCreated = await mkdir(folder, { recursive: true });
+    // Folders made just now are names in their parents, which need their own sync.
+    if (firstCreated !== undefined) {
+      for (let made = folder; made.length >= firstCreated.length; made = dirname(made)) await this.sync(dirname(made));
+    }
     const partial = `${path}.part`;
     let size = 0;
     const counted = async function* () {
@@ -36,9 +58,12 @@ export class DiskFileBlobStore implements FileBlobStore {
     };
     try {
       await pipeline(Readable.from(counted()), createWriteStream(partial, { flags: 'wx', mode: 0o600 }));
+      await this.sync(partial);
       await rename(partial, path);
+      await this.sync(folder);
     } catch (error) {
       await rm(partial, { force: true });
+      await rm(path, { force: true });
       throw error;
     }
     return size;

@@ -100,7 +100,7 @@ export class SqlSubscriptionStore implements SubscriptionStore {
     return rows.map(toSubscription);
   }
 
-  async updateSubscriptionIf(scope: Scope, subscriptionId: string, from: readonly SubscriptionStatus[], patch: SubscriptionPatch): Promise<SubscriptionRecord | undefined> {
+  async updateSubscriptionIf(scope: Scope, subscriptionId: string, from: readonly SubscriptionStatus[], patch: SubscriptionPatch, version?: number): Promise<SubscriptionRecord | undefined> {
     if (from.length === 0) return undefined;
     const columns: Partial<SubscriptionsTable> = { updated_at: iso(patch.updatedAt) };
     if (patch.status !== undefined) columns.status = patch.status;
@@ -114,14 +114,14 @@ export class SqlSubscriptionStore implements SubscriptionStore {
     if (patch.nextBillingAt !== undefined) columns.next_billing_at = isoOrNull(patch.nextBillingAt);
     if (patch.pausedAt !== undefined) columns.paused_at = isoOrNull(patch.pausedAt);
     if (patch.cancelledAt !== undefined) columns.cancelled_at = isoOrNull(patch.cancelledAt);
-    const row = await this.db
+    let update = this.db
       .updateTable('subscriptions')
       .set({ ...columns, version: sql`version + 1` })
       .where(inScope(scope))
       .where('subscription_id', '=', subscriptionId)
-      .where('status', 'in', [...from])
-      .returningAll()
-      .executeTakeFirst();
+      .where('status', 'in', [...from]);
+    if (version !== undefined) update = update.where('version', '=', version);
+    const row = await update.returningAll().executeTakeFirst();
     return row && toSubscription(row);
   }
 

@@ -273,10 +273,43 @@ forEachEngine('Disputes API, disputes on (simulator lifecycle)', (engine) => {
     const parts: MultipartPart[] = [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }, filePart(sampleFile('png', 50_000))];
     await expectApiError(await upload('POST', '/files', parts, { cut: 20_000 }), 'ERR_2010');
     await expectApiError(await upload('PUT', '/disputes/evidence', [{ name: 'dispute_id', value: dispute.dispute_id }, { name: 'evidence_type', value: 'receipt' }, filePart(png)], { cut: 30 }), 'ERR_2010');
+    // A part without a name, and fields named after Object's own properties, are refused as such.
+    const raw = (text: string) =>
+      h.app.request('/files', { method: 'POST', headers: { 'api-key': h.secretKey, 'content-type': 'multipart/form-data; boundary=b' }, body: text });
+    await expectApiError(await raw('--b\r\nContent-Disposition: form-data\r\n\r\nx\r\n--b--\r\n'), 'ERR_2010');
+    const namelessFile = await expectApiError(await raw('--b\r\nContent-Disposition: form-data; filename="a.png"\r\n\r\nx\r\n--b--\r\n'), 'ERR_2010');
+    expect(namelessFile['field_name']).toBeUndefined();
+    for (const name of ['__proto__', 'constructor', 'toString']) {
+      await expectApiError(await raw(`--b\r\nContent-Disposition: form-data; name="${name}"\r\n\r\nx\r\n--b--\r\n`), 'ERR_2004', name);
+    }
     const noBoundary = await h.app.request('/files', { method: 'POST', headers: { 'api-key': h.secretKey, 'content-type': 'multipart/form-data' }, body: 'x' });
     await expectApiError(noBoundary, 'ERR_2010');
     await expectApiError(await request('POST', '/files', { body: { purpose: 'dispute_evidence' } }), 'ERR_2008');
     await expectApiError(await upload('POST', '/files', [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }, filePart(png), filePart(png)]), 'ERR_2010');
+    expect(await stored()).toEqual(before);
+  });
+
+  test('file names: UTF-8 kept, a path reduced to its last segment, control characters and overlong names refused; a file part needs a filename', async () => {
+    const dispute = await raise();
+    const fields: MultipartPart[] = [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }];
+    const nameOf = async (part: MultipartPart): Promise<string | null | undefined> => {
+      const { file_id } = await expectOk<{ file_id: string }>(await attach(dispute.dispute_id, 'receipt', part));
+      const blocks = await expectOk<EvidenceBlock[]>(await request('GET', `/disputes/evidence/${dispute.dispute_id}`));
+      return blocks.find((block) => block.file_metadata_response.file_id === file_id)?.file_metadata_response.file_name;
+    };
+    expect(await nameOf({ name: 'file', filename: 'reçu N°7.png', contentType: 'image/png', bytes: png })).toBe('reçu N°7.png');
+    expect(await nameOf({ name: 'file', filenameStar: "UTF-8''..%2F..%2Freceipt.png", contentType: 'image/png', bytes: png })).toBe('receipt.png');
+    expect(await nameOf({ name: 'file', filenameStar: "UTF-8''..", contentType: 'image/png', bytes: png })).toBeNull();
+
+    const before = await stored();
+    await expectApiError(await upload('POST', '/files', [...fields, { name: 'file', filenameStar: "UTF-8''a%00b.png", contentType: 'image/png', bytes: png }]), 'ERR_2003', 'file');
+    await expectApiError(await upload('POST', '/files', [...fields, { name: 'file', filenameStar: "UTF-8''a%0Db.png", contentType: 'image/png', bytes: png }]), 'ERR_2003', 'file');
+    await expectApiError(await upload('POST', '/files', [...fields, filePart(png, 'image/png', `${'x'.repeat(FILE_LIMITS.fileNameMax)}.png`)]), 'ERR_2003', 'file');
+    // Without a filename the part is not a file (multipart/form-data, RFC 7578 §4.2): refused as such, whatever its size.
+    for (const bytes of [sampleFile('png', 100), png]) {
+      const error = await expectApiError(await upload('POST', '/files', [...fields, { name: 'file', contentType: 'image/png', bytes }]), 'ERR_2010', 'file');
+      expect(String(error['message'])).toContain('filename');
+    }
     expect(await stored()).toEqual(before);
   });
 

@@ -3,7 +3,8 @@
  * one `file` part is streamed into the file store as it arrives (core/disputes/stage-upload.ts), the form fields
  * are collected beside it. Bounds: the whole body at FILE_LIMITS.maxFileBytes + multipartOverheadBytes (ERR_2009,
  * from Content-Length before reading, or while counting), the file at maxFileBytes (ERR_2009), one file, a few
- * short fields. A truncated or malformed body answers ERR_2010. Whatever fails, staged bytes are removed.
+ * short fields, the file name (storedFileName). A truncated or malformed body answers ERR_2010. Whatever fails, staged
+ * bytes are removed.
  */
 import { createRequire } from 'node:module';
 import { Readable, Transform } from 'node:stream';
@@ -25,6 +26,22 @@ import { fieldPath, validationError } from '../../error-handler';
 export const UPLOAD_BODY_LIMIT_BYTES = FILE_LIMITS.maxFileBytes + FILE_LIMITS.multipartOverheadBytes;
 
 const FIELD_VALUE_MAX = 1024;
+
+/** C0 and C1 control characters (NUL included, which PostgreSQL text cannot hold). */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * The part's filename as stored: busboy has already cut it to its last path segment; an empty one is no name. A name
+ * with a control character or longer than FILE_LIMITS.fileNameMax is refused (ERR_2003, field file).
+ */
+function storedFileName(filename: string | undefined): string | null {
+  if (filename === undefined || filename === '') return null;
+  if (CONTROL_CHARACTER.test(filename)) throw new ApiError('ERR_2003', 'The file name may not contain control characters.', { fieldName: 'file' });
+  if ([...filename].length > FILE_LIMITS.fileNameMax) {
+    throw new ApiError('ERR_2003', `The file name is longer than ${FILE_LIMITS.fileNameMax} characters.`, { fieldName: 'file' });
+  }
+  return filename;
+}
 
 function bodyTooLarge(): ApiError {
   return new ApiError('ERR_2009', `The upload body is larger than the limit of ${UPLOAD_BODY_LIMIT_BYTES} bytes.`);
@@ -89,6 +106,8 @@ export async function readUploadForm<S extends z.ZodType>(c: Context<AppEnv>, de
     const startParser = createRequire(import.meta.url)('busboy') as typeof busboy;
     parser = startParser({
       headers: { 'content-type': contentType },
+      // Browsers send a filename's UTF-8 bytes as they are; busboy's default reads them as latin1.
+      defParamCharset: 'utf8',
       limits: { files: 1, fields: 10, parts: 12, fieldSize: FIELD_VALUE_MAX, fieldNameSize: 100, fileSize: FILE_LIMITS.maxFileBytes + 1 },
     });
   } catch {
@@ -96,7 +115,8 @@ export async function readUploadForm<S extends z.ZodType>(c: Context<AppEnv>, de
   }
 
   const source = await bodySource(c);
-  const fields: Record<string, string> = {};
+  // No prototype: a field named __proto__ or constructor is a field like any other (the strict schema refuses it).
+  const fields: Record<string, string> = Object.create(null) as Record<string, string>;
   let failure: ApiError | undefined;
   let staging: Promise<StagedFile> | undefined;
   const fail = (error: ApiError): void => {
@@ -104,22 +124,36 @@ export async function readUploadForm<S extends z.ZodType>(c: Context<AppEnv>, de
     source.destroy();
   };
 
-  parser.on('field', (name, value, info) => {
+  parser.on('field', (name: string | undefined, value, info) => {
+    if (name === undefined || name === '') {
+      fail(new ApiError('ERR_2010', 'Every part of the body needs a name (Content-Disposition: form-data; name="…").'));
+      return;
+    }
     const field = fieldPath([name]);
-    if (info.valueTruncated) fail(new ApiError('ERR_2003', `The form field ${field} is longer than ${FIELD_VALUE_MAX} characters.`, { fieldName: field }));
+    // A part without a filename is a form field (RFC 7578 §4.2), read as text: it cannot carry the file's bytes.
+    if (name === 'file') fail(new ApiError('ERR_2010', 'The file part needs a filename: Content-Disposition: form-data; name="file"; filename="…".', { fieldName: 'file' }));
+    else if (info.valueTruncated) fail(new ApiError('ERR_2003', `The form field ${field} is longer than ${FIELD_VALUE_MAX} characters.`, { fieldName: field }));
     else if (Object.hasOwn(fields, name)) fail(new ApiError('ERR_2010', `The form field ${field} appears more than once.`, { fieldName: field }));
     else fields[name] = value;
   });
-  parser.on('file', (name, stream, info) => {
+  parser.on('file', (name: string | undefined, stream, info) => {
     if (name !== 'file' || staging !== undefined) {
       stream.resume();
-      fail(new ApiError('ERR_2010', 'The body may hold one file part, named file.', { fieldName: fieldPath([name]) }));
+      fail(new ApiError('ERR_2010', 'The body may hold one file part, named file.', name ? { fieldName: fieldPath([name]) } : {}));
       return;
     }
     // The store may start reading after an await; an error that busboy puts on the stream before then (a truncated
     // body) must not be an uncaught 'error' event. The parse failure is reported below either way.
     stream.on('error', () => undefined);
-    staging = stageUpload(coreDeps(c, deps), scope, stream, info.filename ?? null);
+    let fileName: string | null;
+    try {
+      fileName = storedFileName(info.filename);
+    } catch (error) {
+      stream.resume();
+      fail(error as ApiError);
+      return;
+    }
+    staging = stageUpload(coreDeps(c, deps), scope, stream, fileName);
     staging.catch((error: unknown) => {
       stream.resume();
       if (error instanceof ApiError) fail(error);

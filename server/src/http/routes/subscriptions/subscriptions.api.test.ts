@@ -12,6 +12,9 @@ import type { AccountSettings } from '../../../kernel/account-settings-types';
 import type { SubscriptionResponse } from '../../../../../protocol/api/subscriptions';
 import type { PaymentResponse } from '../../../../../protocol/api/payments';
 import { PENDING_RESOLVE_AFTER_MS } from '../../../rails/simulator/upi-simulator';
+import type { AuthContext } from '../../../core/auth/auth-context';
+import { confirmSubscription, createAndConfirmSubscription } from '../../../core/subscriptions/subscription-operations';
+import { cryptoIds, derivedIds } from '../../../kernel/ids';
 
 /** A test account with the simulated billing processor and recurring on for UPI (RAIL_ACCOUNT_CONFIG). */
 const BILLING_SETTINGS: AccountSettings = {
@@ -140,7 +143,9 @@ forEachEngine('Subscriptions API', (engine) => {
       await expectOk(await apiRequest(b, 'POST', `/mandates/revoke/${mandateId}`, { body: {} }));
       b.clock.advance(30 * DAY_MS);
       expect((await renew()).failed).toBeGreaterThanOrEqual(1);
-      expect((await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`))).status).toBe('unpaid');
+      const unpaid = await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`));
+      // The unpaid period stays due (a resume bills it): the renewal's claim of it was put back.
+      expect(unpaid).toMatchObject({ status: 'unpaid', invoice: { next_billing_at: new Date(started + 60 * DAY_MS).toISOString() } });
       expect((await eventsOf(subscription.id)).slice(0, 2)).toEqual(['subscription_unpaid', 'invoice_paid']);
     });
 
@@ -241,7 +246,136 @@ forEachEngine('Subscriptions API', (engine) => {
       expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`))).toMatchObject({ status: 'cancelled', payment: { payment_id: subscription.payment?.['payment_id'] } });
     });
 
+    /** The payments charged for a subscription (first invoice and renewals carry its id in their description). */
+    const chargesOf = async (subscriptionId: string) =>
+      (await b.db.selectFrom('payments').select(['payment_id', 'status']).where('description', 'like', `%${subscriptionId}`).execute()).length;
+
+    test('concurrent confirms of one subscription charge its first invoice once', async () => {
+      const created = await expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
+      const answers = await Promise.all([0, 1, 2].map(() => on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: UPI('success@upi') })));
+      const confirmed = answers.filter((answer) => answer.status === 200);
+      expect(confirmed.length).toBe(1);
+      for (const answer of answers.filter((a) => a.status !== 200)) await expectApiError(answer, 'ERR_4111');
+      expect(await chargesOf(created.id)).toBe(1);
+      expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${created.id}`))).toMatchObject({ status: 'active', payment: { status: 'succeeded' } });
+      expect((await eventsOf(created.id)).sort()).toEqual(['subscription_active', 'subscription_created']);
+    });
+
+    test('a confirm whose first invoice is refused before it is stored leaves the subscription created, to confirm again', async () => {
+      const created = await expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
+      await expectApiError(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: { mandate_id: 'man_NoSuchMandate0000000' } }), 'ERR_4088', 'mandate_id');
+      expect(await chargesOf(created.id)).toBe(0);
+      expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${created.id}`))).toMatchObject({ status: 'created' });
+      expect(await expectOk<SubscriptionResponse>(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: UPI('success@upi') }))).toMatchObject({ status: 'active' });
+    });
+
+    test('a plan change that lands while a confirm runs is never charged at the price the confirm read', async () => {
+      const created = await expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
+      const auth: AuthContext = { accountId: b.boot.account.accountId, mode: 'test', keyId: 'key_test', keyKind: 'secret', account: b.boot.account };
+      // The update commits after the confirm read the subscription, before its first write (the claim).
+      let updated = false;
+      const store = new Proxy(b.core.store, {
+        get(target, property) {
+          if (property === 'transaction' && !updated) {
+            return async (work: Parameters<typeof target.transaction>[0]) => {
+              updated = true;
+              await expectOk(await on('PUT', `/subscriptions/${created.id}/update`, { plan_id: 'plan_pro', item_price_id: 'price_pro_monthly' }));
+              return target.transaction(work);
+            };
+          }
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      await expect(confirmSubscription({ ...b.core, store }, auth, b.boot.profile.profileId, created.id, { payment_details: UPI('success@upi') })).rejects.toMatchObject({ code: 'ERR_4111' });
+      expect(await chargesOf(created.id)).toBe(0);
+      const confirmed = await expectOk<SubscriptionResponse>(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: UPI('success@upi') }));
+      expect(confirmed).toMatchObject({ status: 'active', plan_id: 'plan_pro', amount: 49_900, payment: { amount: 49_900, status: 'succeeded' } });
+    });
+
+    test('a retrieve while the first invoice is being charged leaves the subscription pending', async () => {
+      const created = await expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
+      const auth: AuthContext = { accountId: b.boot.account.accountId, mode: 'test', keyId: 'key_test', keyKind: 'secret', account: b.boot.account };
+      // The retrieve runs once the invoice's payment is stored and before it reaches the rail (requires_confirmation).
+      let seenMeanwhile: SubscriptionResponse | undefined;
+      const store = new Proxy(b.core.store, {
+        get(target, property) {
+          if (property === 'transaction') {
+            return async (work: Parameters<typeof target.transaction>[0]) => {
+              const result = await target.transaction(work);
+              if (seenMeanwhile === undefined && (await chargesOf(created.id)) === 1) {
+                seenMeanwhile = await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${created.id}`));
+              }
+              return result;
+            };
+          }
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const confirmed = await confirmSubscription({ ...b.core, store }, auth, b.boot.profile.profileId, created.id, { payment_details: UPI('success@upi') });
+      expect(seenMeanwhile).toMatchObject({ status: 'pending', payment: { status: 'requires_confirmation' } });
+      expect(confirmed).toMatchObject({ status: 'active', payment: { status: 'succeeded' } });
+      // Still pending meanwhile, so no second confirm could charge the invoice again.
+      await expectApiError(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: UPI('success@upi') }), 'ERR_4111');
+      expect(await chargesOf(created.id)).toBe(1);
+    });
+
+    test('an Idempotency-Key re-run (same derived ids) of a confirm that died after its claim charges the invoice once', async () => {
+      const created = await expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
+      const auth: AuthContext = { accountId: b.boot.account.accountId, mode: 'test', keyId: 'key_test', keyKind: 'secret', account: b.boot.account };
+      const ids = () => derivedIds(`confirm-rerun-${engine}`, cryptoIds, b.clock.now());
+      // The first run dies after its claim: no later write of it lands (the process is gone).
+      let transactions = 0;
+      const dying = new Proxy(b.core.store, {
+        get(target, property) {
+          if (property === 'transaction') {
+            return async (work: Parameters<typeof target.transaction>[0]) => {
+              transactions += 1;
+              if (transactions > 1) throw new Error('the process died');
+              return target.transaction(work);
+            };
+          }
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const body = { payment_details: UPI('success@upi') };
+      await expect(confirmSubscription({ ...b.core, ids: ids(), store: dying }, auth, b.boot.profile.profileId, created.id, body)).rejects.toThrow('the process died');
+      expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${created.id}`))).toMatchObject({ status: 'pending' });
+      const rerun = await confirmSubscription({ ...b.core, ids: ids() }, auth, b.boot.profile.profileId, created.id, body);
+      expect(rerun).toMatchObject({ status: 'active', payment: { status: 'succeeded' } });
+      // A re-run of a confirm that completed answers the subscription as it left it.
+      expect(await confirmSubscription({ ...b.core, ids: ids() }, auth, b.boot.profile.profileId, created.id, body)).toMatchObject({ status: 'active', payment: rerun.payment });
+      expect(await chargesOf(created.id)).toBe(1);
+    });
+
+    test('an Idempotency-Key re-run of a create and confirm whose answer was lost answers the subscription it created', async () => {
+      const auth: AuthContext = { accountId: b.boot.account.accountId, mode: 'test', keyId: 'key_test', keyKind: 'secret', account: b.boot.account };
+      const ids = () => derivedIds(`create-rerun-${engine}`, cryptoIds, b.clock.now());
+      const body = { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: UPI('success@upi') };
+      const first = await createAndConfirmSubscription({ ...b.core, ids: ids() }, auth, b.boot.profile.profileId, body);
+      const rerun = await createAndConfirmSubscription({ ...b.core, ids: ids() }, auth, b.boot.profile.profileId, body);
+      expect(rerun).toMatchObject({ id: first.id, status: 'active', payment: first.payment });
+      expect(await chargesOf(first.id)).toBe(1);
+    });
+
+    test('concurrent renewal ticks (several instances) charge a due period once', async () => {
+      const subscription = await subscribe();
+      b.clock.advance(30 * DAY_MS);
+      await Promise.all([renew(), renew(), renew()]);
+      expect(await chargesOf(subscription.id)).toBe(2);
+      const renewed = await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`));
+      expect(renewed).toMatchObject({ status: 'active', invoice: { next_billing_at: new Date(b.clock.now().getTime() + 30 * DAY_MS).toISOString() } });
+      const paidEvents = (await expectOk<{ data: { event_type: string; object_id: string }[] }>(await apiRequest(b, 'GET', '/events?limit=100'))).data.filter(
+        (event) => event.event_type === 'invoice_paid' && event.object_id === subscription.id,
+      );
+      expect(paidEvents.length).toBe(1);
+    });
+
     test('a first invoice that waits for the customer leaves the subscription pending until it is paid', async () => {
+      // Created after every other subscription of the suite, so that it comes first in the list below.
+      b.clock.advance(1000);
       const subscription = await subscribe('pending@upi');
       expect(subscription).toMatchObject({ status: 'pending', payment: { status: 'requires_customer_action' } });
       b.clock.advance(PENDING_RESOLVE_AFTER_MS);
