@@ -158,6 +158,8 @@ export interface Config {
   jsPort: number;
   publicBaseUrl: string;
   publicJsUrl: string;
+  /** Set when one public URL is given and the other is left to its local default (logged at start). */
+  publicUrlWarning: string | undefined;
   dataDir: string;
   databaseUrl: string | undefined;
   testSecretKey: string | undefined;
@@ -271,6 +273,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jsPort: e.RAIL_JS_PORT,
     publicBaseUrl: stripSlash(e.RAIL_PUBLIC_BASE_URL ?? `http://${hostForUrl}:${e.RAIL_PORT}`),
     publicJsUrl: stripSlash(e.RAIL_PUBLIC_JS_URL ?? `http://${hostForUrl}:${e.RAIL_JS_PORT}`),
+    // The frame sends cards only to the vault at the base URL (docs/runtime.md), whatever customBackendUrl says, and
+    // redirects and simulator pages use it too: a deployment that made one URL public most likely needs the other.
+    publicUrlWarning:
+      (e.RAIL_PUBLIC_BASE_URL === undefined) === (e.RAIL_PUBLIC_JS_URL === undefined)
+        ? undefined
+        : `${e.RAIL_PUBLIC_BASE_URL === undefined ? 'RAIL_PUBLIC_BASE_URL' : 'RAIL_PUBLIC_JS_URL'} is not set, so it is ${
+            e.RAIL_PUBLIC_BASE_URL === undefined ? `http://${hostForUrl}:${e.RAIL_PORT}` : `http://${hostForUrl}:${e.RAIL_JS_PORT}`
+          }, while ${e.RAIL_PUBLIC_BASE_URL === undefined ? 'RAIL_PUBLIC_JS_URL' : 'RAIL_PUBLIC_BASE_URL'} is set: browsers elsewhere cannot reach it (the payment frame sends cards to the vault at RAIL_PUBLIC_BASE_URL, whatever customBackendUrl says)`,
     dataDir: resolve(e.RAIL_DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     testSecretKey: e.RAIL_TEST_SECRET_KEY,

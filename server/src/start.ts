@@ -219,6 +219,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   }
   const { engine, store, boot, core } = composed;
   for (const warning of boot.warnings) logger.warn(warning);
+  if (config.publicUrlWarning !== undefined) logger.warn(config.publicUrlWarning);
 
   const webhooks = defaultWebhookDeliveryConfig({ retryScheduleSeconds: config.webhookRetryScheduleSeconds });
   const scheduleSeconds = webhooks.retryScheduleSeconds.reduce((sum, seconds) => sum + seconds, 0);
