@@ -135,4 +135,37 @@ describe('fonts', () => {
       Reflect.deleteProperty(document, 'fonts');
     }
   });
+
+  test("a cssSrc's relative font URLs resolve against the stylesheet's URL after redirects; a failed fetch may be tried again", async () => {
+    const added: string[] = [];
+    vi.stubGlobal(
+      'FontFace',
+      class {
+        constructor(_family: string, source: string) {
+          added.push(source);
+        }
+        load() {
+          return Promise.resolve(this);
+        }
+      },
+    );
+    Object.defineProperty(document, 'fonts', { configurable: true, value: { add: () => undefined } });
+    const redirected = () => {
+      const response = new Response('@font-face{font-family:Brand;src:url(brand.woff2)}');
+      Object.defineProperty(response, 'url', { value: 'https://fonts.test/v3/fonts.css' });
+      return response;
+    };
+    const fetch = vi.fn<typeof globalThis.fetch>().mockResolvedValueOnce(new Response('', { status: 503 })).mockResolvedValue(redirected());
+    try {
+      applyFonts([{ cssSrc: 'https://fonts.test/fonts.css' }], document, fetch);
+      await vi.waitFor(() => expect(fetch).toHaveBeenCalledTimes(1));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(added).toEqual([]);
+      applyFonts([{ cssSrc: 'https://fonts.test/fonts.css' }], document, fetch);
+      await vi.waitFor(() => expect(added).toEqual(['url("https://fonts.test/v3/brand.woff2")']));
+    } finally {
+      vi.unstubAllGlobals();
+      Reflect.deleteProperty(document, 'fonts');
+    }
+  });
 });

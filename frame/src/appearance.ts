@@ -188,11 +188,16 @@ export function applyFonts(fonts: readonly FontSource[] | undefined, doc: Docume
       if (!isFontUrl(url) || loadedFonts.has(url)) continue;
       loadedFonts.add(url);
       fetchImpl(url, { credentials: 'omit' })
-        .then((response) => (response.ok ? response.text() : ''))
+        .then(async (response) => {
+          if (!response.ok) throw new Error(`font stylesheet: ${response.status}`);
+          // Relative font URLs resolve against where the stylesheet came from after redirects, as a <link> would.
+          return { css: await response.text(), base: response.url || url };
+        })
         // A stylesheet such as Google Fonts' splits a family into many unicode-range subsets: the ones a card field
         // can draw from load at once, the others (non-ASCII letters of a holder name) as the browser needs them.
-        .then((css) => stylesheetFontFaces(css, url).forEach((face) => addFace(doc, face, coversAscii(face.descriptors.unicodeRange))))
-        .catch(() => {});
+        .then(({ css, base }) => stylesheetFontFaces(css, base).forEach((face) => addFace(doc, face, coversAscii(face.descriptors.unicodeRange))))
+        // A later mount may try again.
+        .catch(() => loadedFonts.delete(url));
     } else {
       const url = fontFaceUrl(font.src);
       if (!url || typeof font.family !== 'string' || !isSafeCssValue(font.family)) continue;
