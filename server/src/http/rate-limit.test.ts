@@ -3,7 +3,11 @@ import { ManualClock } from '../kernel/clock';
 import { apiRequest, expectApiErrorResponse, insertLiveSecretKey } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';
 import { passesAuthentication, readAuthorizationTable } from '../test-support/authorization-table';
-import { DEFAULT_RATE_LIMITS, parseRateLimits, RATE_LIMITED_ROUTES, RateLimiter, type RateLimits } from './rate-limit';
+import { DEFAULT_RATE_LIMITS, parseRateLimits, RATE_LIMITED_ROUTES, RATE_LIMITED_SURFACES, RateLimiter, type RateLimits } from './rate-limit';
+
+/** Every surface unlimited but those given. */
+const onlyLimits = (given: Partial<RateLimits>): RateLimits =>
+  Object.assign(Object.fromEntries(RATE_LIMITED_SURFACES.map((surface) => [surface, { perAddress: null, perKey: null }])), given) as RateLimits;
 
 describe('RateLimiter (token bucket on an injected clock)', () => {
   test('a burst of `limit`, then refused with the seconds until a token is back; refills over the window', () => {
@@ -182,23 +186,11 @@ describe('rate limits on the browser and public surfaces', () => {
 describe('the per-key limit of a browser GET that carries its publishable key in the URL', () => {
   let h: Harness;
   const perKey = { limit: 2, windowSeconds: 60 };
-  const unlimited = { perAddress: null, perKey: null };
 
   beforeAll(async () => {
     h = await createHarness('sqlite', {
       rateLimits: {
-        limits: {
-          demo_payments: unlimited,
-          vault_tokens: unlimited,
-          confirm: unlimited,
-          client_reads: { perAddress: null, perKey },
-          client_updates: unlimited,
-          simulator: unlimited,
-          operator_login: unlimited,
-          operator_login_email: unlimited,
-          operator_verify: unlimited,
-          failed_authentication: unlimited,
-        },
+        limits: onlyLimits({ client_reads: { perAddress: null, perKey } }),
         trustedProxyHops: 1,
       },
     });
@@ -244,23 +236,11 @@ describe('which routes are limited', () => {
 
 describe('failed authentications, per source address, on every key-authenticated route', () => {
   let h: Harness;
-  const unlimited = { perAddress: null, perKey: null };
 
   beforeAll(async () => {
     h = await createHarness('sqlite', {
       rateLimits: {
-        limits: {
-          demo_payments: unlimited,
-          vault_tokens: unlimited,
-          confirm: unlimited,
-          client_reads: unlimited,
-          client_updates: unlimited,
-          simulator: unlimited,
-          operator_login: unlimited,
-          operator_login_email: unlimited,
-          operator_verify: unlimited,
-          failed_authentication: { perAddress: { limit: 3, windowSeconds: 60 }, perKey: null },
-        },
+        limits: onlyLimits({ failed_authentication: { perAddress: { limit: 3, windowSeconds: 60 }, perKey: null } }),
         trustedProxyHops: 1,
       },
     });

@@ -1,5 +1,6 @@
 /** Kysely implementations of CustomerStore and EphemeralKeyStore (SQLite and PostgreSQL). */
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type UpdateObject } from 'kysely';
+import type { Database } from '../schema';
 import type { JsonObject } from '../../../../protocol/api/payments';
 import type { CustomerPatch, CustomerRecord, EphemeralKeyRecord } from './records';
 import type { CustomersTable, EphemeralKeysTable } from './schema';
@@ -114,22 +115,19 @@ export class SqlCustomerStore implements CustomerStore {
     return rows.map(toCustomer);
   }
 
-  async updateCustomer(scope: Scope, customerId: string, patch: CustomerPatch): Promise<CustomerRecord | undefined> {
-    const row = await this.db
-      .updateTable('customers')
-      .set(patchColumns(patch))
-      .where(inScope(scope))
-      .where('customer_id', '=', customerId)
-      .where('deleted_at', 'is', null)
-      .returningAll()
-      .executeTakeFirst();
-    return row && toCustomer(row);
+  updateCustomer(scope: Scope, customerId: string, patch: CustomerPatch): Promise<CustomerRecord | undefined> {
+    return this.#updateLiveCustomer(scope, customerId, patchColumns(patch));
   }
 
-  async holdLiveCustomer(scope: Scope, customerId: string): Promise<CustomerRecord | undefined> {
+  holdLiveCustomer(scope: Scope, customerId: string): Promise<CustomerRecord | undefined> {
+    // An update that changes nothing: it takes the row's lock (PostgreSQL) or the write lock (SQLite) all the same.
+    return this.#updateLiveCustomer(scope, customerId, { updated_at: sql.ref('updated_at') });
+  }
+
+  async #updateLiveCustomer(scope: Scope, customerId: string, columns: UpdateObject<Database, 'customers'>) {
     const row = await this.db
       .updateTable('customers')
-      .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+      .set(columns)
       .where(inScope(scope))
       .where('customer_id', '=', customerId)
       .where('deleted_at', 'is', null)
