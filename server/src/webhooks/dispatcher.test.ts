@@ -598,13 +598,36 @@ forEachEngine('Webhook dispatcher', (engine) => {
         await eventually(() => held.length === DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);
         // One of the backlog's attempts finishes: the poll it starts lists the other endpoint's event, not the backlog's sixth.
         held.shift()?.();
-        await eventually(() => receiver.for(other).length === 1);
+        await eventually(() => receiver.for(other).length === 1 && held.length === DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);
         expect(receiver.for(other)).toHaveLength(1);
-        expect(receiver.requests.filter((entry) => backlog.includes(entry.request.headers['webhook-id'] ?? ''))).toHaveLength(DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);
+        // The finished attempt's place went to the backlog's next event (a refill), never beyond the share.
+        expect(held).toHaveLength(DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);
+        expect(receiver.requests.filter((entry) => backlog.includes(entry.request.headers['webhook-id'] ?? ''))).toHaveLength(DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT + 1);
       } finally {
         for (const release of held) release();
         await dispatcher.stop();
       }
+    });
+
+    test("one attempt that does not end holds one place of its endpoint's share: the backlog goes on through the others", async () => {
+      const s = await setup();
+      let stalled: (() => void) | undefined;
+      const receiver = new FakeReceiver(s.clock, () =>
+        stalled === undefined ? new Promise<WebhookResponse>((resolve) => (stalled = () => resolve({ status: 200, body: '' }))) : { status: 200, body: '' },
+      );
+      const eventIds: string[] = [];
+      for (let i = 0; i < 4 * DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT; i += 1) eventIds.push(await insertEvent(s));
+      // The interval is never waited out: the first poll takes the share, then finished attempts refill their places.
+      const dispatcher = new WebhookDispatcher(s, config(receiver), { pollIntervalMs: 3_600_000 });
+      dispatcher.start();
+      try {
+        await eventually(() => receiver.requests.length === eventIds.length);
+        expect(receiver.requests).toHaveLength(eventIds.length);
+      } finally {
+        stalled?.();
+        await dispatcher.stop();
+      }
+      for (const eventId of eventIds) expect((await find(s, eventId)).deliveryStatus).toBe('delivered');
     });
 
     test("a finished attempt polls again at once for an endpoint's events left behind by its share", async () => {

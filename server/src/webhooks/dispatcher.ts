@@ -47,10 +47,14 @@ interface EndpointAttempts {
   /** Attempts in flight. */
   count: number;
   /**
-   * A poll left events of this endpoint behind for its share: it is listed again once these attempts are done, so
-   * that its backlog, oldest due, does not fill every listing ahead of other endpoints' events.
+   * A poll left events of this endpoint behind for its share: the polls leave it out until these attempts are done,
+   * so that its backlog, oldest due, does not fill every listing ahead of other endpoints' events; meanwhile each
+   * attempt that finishes refills its place from the endpoint's own due events (#refill).
    */
   backlogged: boolean;
+  /** A refill of this endpoint is listing and claiming; `refillAgain`: an attempt finished meanwhile. */
+  refilling: boolean;
+  refillAgain: boolean;
 }
 export class WebhookDispatcher {
   readonly #deps: DeliveryDeps;
@@ -109,7 +113,7 @@ export class WebhookDispatcher {
   #attemptStarted(scope: Scope): void {
     const key = endpointKey(scope);
     const entry = this.#inFlightByEndpoint.get(key);
-    if (entry === undefined) this.#inFlightByEndpoint.set(key, { scope: { accountId: scope.accountId, mode: scope.mode }, count: 1, backlogged: false });
+    if (entry === undefined) this.#inFlightByEndpoint.set(key, { scope: { accountId: scope.accountId, mode: scope.mode }, count: 1, backlogged: false, refilling: false, refillAgain: false });
     else entry.count += 1;
   }
 
@@ -118,9 +122,46 @@ export class WebhookDispatcher {
     const entry = this.#inFlightByEndpoint.get(key)!;
     entry.count -= 1;
     if (entry.count === 0) this.#inFlightByEndpoint.delete(key);
+    // A backlogged endpoint with attempts still out takes the next of its own due events in this one's place, so that
+    // one slow attempt does not hold its other places empty until it ends.
+    else if (entry.backlogged) this.#refill(entry);
     // A backlogged endpoint's events can be listed again, or the last poll left events behind: poll now rather than
     // after the interval (not at every finished attempt, which under load would poll as often as attempts finish).
     if ((entry.backlogged && entry.count === 0) || this.#leftBehind) this.#pollSoon();
+  }
+
+  /** Claims and starts a backlogged endpoint's due events up to its share (polling loop only), one refill at a time. */
+  #refill(entry: EndpointAttempts): void {
+    if (!this.#started || this.#stopping) return;
+    if (entry.refilling) {
+      entry.refillAgain = true;
+      return;
+    }
+    const room = Math.min(this.#maxInFlightPerEndpoint - entry.count, this.#room());
+    if (room <= 0) return;
+    entry.refilling = true;
+    const refill = this.#claimAndStart(room, entry.scope)
+      .then(({ handled, attempts }) => {
+        this.#track(attempts);
+        // Its backlog is gone: the polls list it again (up to its share).
+        if (handled < room) entry.backlogged = false;
+      })
+      .catch((error: unknown) => this.#logger?.error({ err: error }, 'webhook dispatcher refill failed'))
+      .finally(() => {
+        entry.refilling = false;
+        if (!entry.refillAgain) return;
+        entry.refillAgain = false;
+        if (entry.backlogged && entry.count > 0) this.#refill(entry);
+      });
+    this.#track([refill]);
+  }
+
+  /** Attempts (and refills) the polling loop waits for at stop, and counts against maxInFlight. */
+  #track(attempts: readonly Promise<void>[]): void {
+    for (const attempt of attempts) {
+      this.#inFlight.add(attempt);
+      void attempt.finally(() => this.#inFlight.delete(attempt));
+    }
   }
 
   /** The next poll, now: instead of the pending wait, or right after the poll that is running. */
@@ -139,12 +180,12 @@ export class WebhookDispatcher {
    * An endpoint gets no more attempts than its share; its other due events are left pending, unclaimed, for a later
    * poll (another instance may take them meanwhile).
    */
-  async #claimAndStart(limit: number): Promise<{ handled: number; attempts: Promise<void>[] }> {
+  async #claimAndStart(limit: number, only?: Scope): Promise<{ handled: number; attempts: Promise<void>[] }> {
     const { store, clock } = this.#deps;
     const now = clock.now();
-    const due = await store.webhooks.listDueEvents(now, limit, this.#fullEndpoints());
-    // More may be due behind a full listing.
-    this.#leftBehind = due.length === limit;
+    const due = only === undefined ? await store.webhooks.listDueEvents(now, limit, this.#fullEndpoints()) : await store.webhooks.listDueEventsOf(only, now, limit);
+    // More may be due behind a full listing (a refill's listing is its endpoint's alone).
+    if (only === undefined) this.#leftBehind = due.length === limit;
     if (due.length === 0) return { handled: 0, attempts: [] };
     // One look-up per account and mode of the batch.
     const endpoints = new Map<string, Promise<DeliveryEndpoint | undefined>>();
@@ -271,10 +312,7 @@ export class WebhookDispatcher {
     const limit = Math.min(this.#batchSize, this.#room());
     if (limit === 0) return 0;
     const { handled, attempts } = await this.#claimAndStart(limit);
-    for (const attempt of attempts) {
-      this.#inFlight.add(attempt);
-      void attempt.finally(() => this.#inFlight.delete(attempt));
-    }
+    this.#track(attempts);
     return handled;
   }
 

@@ -85,6 +85,20 @@ const dueEventsQuery = compiledOnce<Record<string, unknown>>((db, value, values)
   return query.orderBy('next_attempt_at').orderBy('event_id').limit(value('limit'));
 });
 
+const dueEventsOfQuery = compiledOnce<{ now: string; limit: number; accountId: string; mode: Mode }>((db, value) =>
+  db
+    .selectFrom('webhook_events')
+    .select(['event_id', 'account_id', 'mode'])
+    .where('delivery_status', '=', 'pending')
+    .where('next_attempt_at', '<=', value('now'))
+    .where(leaseFree(value('now')))
+    .where('account_id', '=', value('accountId'))
+    .where('mode', '=', value('mode'))
+    .orderBy('next_attempt_at')
+    .orderBy('event_id')
+    .limit(value('limit')),
+);
+
 const claimEventsQuery = compiledOnce<Record<string, unknown>>((db, value, values) =>
   db
     .updateTable('webhook_events')
@@ -171,6 +185,11 @@ export class SqlWebhookStore implements WebhookStore {
     setPrefixed(values, 'account', excluding.map((scope) => scope.accountId));
     setPrefixed(values, 'mode', excluding.map((scope) => scope.mode));
     const rows = (await dueEventsQuery<{ event_id: string; account_id: string; mode: Mode }>(this.db, values, String(excluding.length))).rows;
+    return rows.map((row) => ({ eventId: row.event_id, accountId: row.account_id, mode: row.mode }));
+  }
+
+  async listDueEventsOf(scope: Scope, now: Date, limit: number): Promise<DueEvent[]> {
+    const rows = (await dueEventsOfQuery<{ event_id: string; account_id: string; mode: Mode }>(this.db, { now: iso(now), limit, accountId: scope.accountId, mode: scope.mode })).rows;
     return rows.map((row) => ({ eventId: row.event_id, accountId: row.account_id, mode: row.mode }));
   }
 

@@ -33,6 +33,8 @@ export interface WebhookStore {
    * and modes in `excluding` (endpoints whose share of attempts is in flight); nothing is claimed.
    */
   listDueEvents(now: Date, limit: number, excluding?: readonly Scope[]): Promise<DueEvent[]>;
+  /** The same for one account and mode alone (an endpoint's backlog, as its attempts finish). */
+  listDueEventsOf(scope: Scope, now: Date, limit: number): Promise<DueEvent[]>;
   /**
    * Claims those of `eventIds` still pending, due and no live lease holds at `now`, for `leaseId` until `lockedUntil`;
    * in the order given. A row is claimed by a conditional UPDATE: of several concurrent callers exactly one gets it.
