@@ -37,13 +37,15 @@ describe('loadConfig', () => {
     }
   });
 
-  test('one public URL set and the other left to its local default is warned about at start; both or neither is not', () => {
-    expect(loadConfig({}).publicUrlWarning).toBeUndefined();
-    expect(loadConfig({ RAIL_PUBLIC_BASE_URL: 'https://api.example.com', RAIL_PUBLIC_JS_URL: 'https://js.example.com' }).publicUrlWarning).toBeUndefined();
+  test('bound for other machines, one public URL set and the other left to its local default is warned about at start', () => {
+    expect(loadConfig({ RAIL_HOST: '0.0.0.0' }).publicUrlWarning).toBeUndefined();
+    expect(loadConfig({ RAIL_HOST: '0.0.0.0', RAIL_PUBLIC_BASE_URL: 'https://api.example.com', RAIL_PUBLIC_JS_URL: 'https://js.example.com' }).publicUrlWarning).toBeUndefined();
+    // Bound to one address (npm run dev, the embedded server), the local default is the URL browsers use.
+    expect(loadConfig({ RAIL_HOST: '127.0.0.1', RAIL_PUBLIC_JS_URL: 'http://localhost:5174' }).publicUrlWarning).toBeUndefined();
     expect(loadConfig({ RAIL_HOST: '0.0.0.0', RAIL_PUBLIC_JS_URL: 'https://js.example.com' }).publicUrlWarning).toMatch(
       /^RAIL_PUBLIC_BASE_URL is not set, so it is http:\/\/127\.0\.0\.1:8080, .*vault at RAIL_PUBLIC_BASE_URL/,
     );
-    expect(loadConfig({ RAIL_PUBLIC_BASE_URL: 'https://api.example.com' }).publicUrlWarning).toMatch(/^RAIL_PUBLIC_JS_URL is not set, so it is http:\/\/127\.0\.0\.1:8081/);
+    expect(loadConfig({ RAIL_HOST: '::', RAIL_PUBLIC_BASE_URL: 'https://api.example.com' }).publicUrlWarning).toMatch(/^RAIL_PUBLIC_JS_URL is not set, so it is http:\/\/127\.0\.0\.1:8081/);
   });
 
   test('PostgreSQL prepared statements: on by default, off for a pooler that cannot keep them (docs/operations.md)', () => {

@@ -274,9 +274,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: stripSlash(e.RAIL_PUBLIC_BASE_URL ?? `http://${hostForUrl}:${e.RAIL_PORT}`),
     publicJsUrl: stripSlash(e.RAIL_PUBLIC_JS_URL ?? `http://${hostForUrl}:${e.RAIL_JS_PORT}`),
     // The frame sends cards only to the vault at the base URL (docs/runtime.md), whatever customBackendUrl says, and
-    // redirects and simulator pages use it too: a deployment that made one URL public most likely needs the other.
+    // redirects and simulator pages use it too: a server bound for other machines that made one URL public most
+    // likely needs the other (bound to one address, the local default is the right one).
     publicUrlWarning:
-      (e.RAIL_PUBLIC_BASE_URL === undefined) === (e.RAIL_PUBLIC_JS_URL === undefined)
+      hostForUrl === e.RAIL_HOST || (e.RAIL_PUBLIC_BASE_URL === undefined) === (e.RAIL_PUBLIC_JS_URL === undefined)
         ? undefined
         : `${e.RAIL_PUBLIC_BASE_URL === undefined ? 'RAIL_PUBLIC_BASE_URL' : 'RAIL_PUBLIC_JS_URL'} is not set, so it is ${
             e.RAIL_PUBLIC_BASE_URL === undefined ? `http://${hostForUrl}:${e.RAIL_PORT}` : `http://${hostForUrl}:${e.RAIL_JS_PORT}`
