@@ -11,6 +11,7 @@ import { ERROR_CATALOG, type ApiErrorBody, type ErrorCode } from '../../../proto
 import { ApiError } from '../core/shared/errors';
 import { looksLikeCardNumber, redactCardNumbers } from '../core/vault/card-number-guard';
 import type { Logger, RequestLogger } from '../logger';
+import { valueAt } from '../kernel/value-at';
 
 export function errorBody(code: ErrorCode, message: string, fieldName?: string): ApiErrorBody {
   const error: ApiErrorBody['error'] = { type: ERROR_CATALOG[code].type, message, code };
@@ -34,15 +35,6 @@ export function fieldPath(path: readonly PropertyKey[]): string {
     }
   }
   return out;
-}
-
-function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
-  let current = data;
-  for (const segment of path) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    current = (current as Record<PropertyKey, unknown>)[segment as string];
-  }
-  return current;
 }
 
 /** Zod's message, shortened for enums with many values (currencies, countries). */

@@ -37,6 +37,7 @@ import { type CatalogueItemPrice, findItemPrice, findPlan, firstInvoiceAmount, S
 import { recordSubscriptionEvent } from './subscription-event';
 import { decideSubscriptionTransition, type SubscriptionFacts, type SubscriptionTrigger } from './subscription-transitions';
 import { toSubscriptionResponse, toSubscriptionStatusResponse } from './subscription-view';
+import { valueAt } from '../../kernel/value-at';
 
 const DAY_MS = 86_400_000;
 
@@ -175,10 +176,6 @@ export async function createSubscription(deps: CoreDeps, auth: AuthContext, prof
   const first = await deps.store.subscriptions.findSubscription(auth, profile.profileId, subscriptionId);
   if (first === undefined) throw new Error('subscription_id collided');
   return first;
-}
-
-function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
-  return path.reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[key] : undefined), value);
 }
 
 /** The create-payment body of a first invoice from payment_details (ERR_2003 naming payment_details.<field>). */
