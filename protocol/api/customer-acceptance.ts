@@ -9,13 +9,11 @@ import { lazySchema } from '../lazy-schema';
 
 export const CUSTOMER_ACCEPTANCE_LIMITS = { userAgentMax: 1024 } as const;
 
-const isIpAddress = (value: string): boolean => z.ipv4().safeParse(value).success || z.ipv6().safeParse(value).success;
-
 /** Where an online acceptance was given (Hyperswitch OnlineMandate: user_agent required, ip_address optional). */
 export const OnlineAcceptance = lazySchema(() =>
   z
     .strictObject({
-      ip_address: z.string().refine(isIpAddress, 'ip_address must be an IPv4 or IPv6 address').optional(),
+      ip_address: z.union([z.ipv4(), z.ipv6()], { error: 'ip_address must be an IPv4 or IPv6 address' }).optional(),
       user_agent: z.string().min(1).max(CUSTOMER_ACCEPTANCE_LIMITS.userAgentMax),
     })
     .meta({ id: 'OnlineAcceptance' }));
