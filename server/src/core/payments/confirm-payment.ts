@@ -132,7 +132,8 @@ export async function executeConfirm(
   );
   const allowedTypes = payment.requestFields['allowed_payment_method_types'] as ConfirmPaymentRequest['allowed_payment_method_types'];
   const rail = chooseRail(auth.account.settings, deps.rails, auth.mode, payment.currency, method, payment.captureMethod, allowedTypes);
-  if (savedInstrument === undefined) {
+  // Without a customer nothing is set up: the request fields are not merged for nothing on every confirm.
+  if (savedInstrument === undefined && payment.customerId !== null) {
     refuseMandateWithoutAcceptance(auth, { customerId: payment.customerId, requestFields: { ...payment.requestFields, ...changes.requestFields } }, {
       rail: rail.settings.rail,
       setupFutureUsage: changes.setupFutureUsage,
