@@ -609,42 +609,40 @@ forEachEngine('Webhook dispatcher', (engine) => {
       }
     });
 
+    /**
+     * Inserts `count` events of one endpoint and starts the polling loop with an interval never waited out: every
+     * event must be sent, then (after `release`, which ends held answers, and the stop) be delivered.
+     */
+    const sendsAllWithoutWaitingTheInterval = async (s: Setup, receiver: FakeReceiver, count: number, release = () => {}) => {
+      const eventIds: string[] = [];
+      for (let i = 0; i < count; i += 1) eventIds.push(await insertEvent(s));
+      const dispatcher = new WebhookDispatcher(s, config(receiver), { pollIntervalMs: 3_600_000 });
+      dispatcher.start();
+      try {
+        await eventually(() => receiver.requests.length === eventIds.length);
+        expect(receiver.requests).toHaveLength(eventIds.length);
+      } finally {
+        release();
+        await dispatcher.stop();
+      }
+      for (const eventId of eventIds) expect((await find(s, eventId)).deliveryStatus).toBe('delivered');
+    };
+
     test("one attempt that does not end holds one place of its endpoint's share: the backlog goes on through the others", async () => {
       const s = await setup();
       let stalled: (() => void) | undefined;
       const receiver = new FakeReceiver(s.clock, () =>
         stalled === undefined ? new Promise<WebhookResponse>((resolve) => (stalled = () => resolve({ status: 200, body: '' }))) : { status: 200, body: '' },
       );
-      const eventIds: string[] = [];
-      for (let i = 0; i < 4 * DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT; i += 1) eventIds.push(await insertEvent(s));
-      // The interval is never waited out: the first poll takes the share, then finished attempts refill their places.
-      const dispatcher = new WebhookDispatcher(s, config(receiver), { pollIntervalMs: 3_600_000 });
-      dispatcher.start();
-      try {
-        await eventually(() => receiver.requests.length === eventIds.length);
-        expect(receiver.requests).toHaveLength(eventIds.length);
-      } finally {
-        stalled?.();
-        await dispatcher.stop();
-      }
-      for (const eventId of eventIds) expect((await find(s, eventId)).deliveryStatus).toBe('delivered');
+      // The first poll takes the share, then finished attempts refill their places.
+      await sendsAllWithoutWaitingTheInterval(s, receiver, 4 * DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT, () => stalled?.());
     });
 
     test("a finished attempt polls again at once for an endpoint's events left behind by its share", async () => {
       const s = await setup();
       const receiver = new FakeReceiver(s.clock, () => ({ status: 200, body: '' }));
-      const eventIds: string[] = [];
-      for (let i = 0; i < 3 * DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT; i += 1) eventIds.push(await insertEvent(s));
-      // The interval is never waited out here: the polls after the first come from finished attempts.
-      const dispatcher = new WebhookDispatcher(s, config(receiver), { pollIntervalMs: 3_600_000 });
-      dispatcher.start();
-      try {
-        await eventually(() => receiver.requests.length === eventIds.length);
-        expect(receiver.requests).toHaveLength(eventIds.length);
-      } finally {
-        await dispatcher.stop();
-      }
-      for (const eventId of eventIds) expect((await find(s, eventId)).deliveryStatus).toBe('delivered');
+      // The polls after the first come from finished attempts.
+      await sendsAllWithoutWaitingTheInterval(s, receiver, 3 * DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);
     });
 
     test('a receiver that answers 2xx and then stalls its body accepted the event: delivered once, and its connection is closed', async () => {
