@@ -221,6 +221,21 @@ describe('loadRail', () => {
     expect(railScripts()[0]?.src).toBe(absolute);
   });
 
+  test.each(['http://js.rail.test/v1/', 'http://localhost:80@evil.test/v1/', 'javascript:alert(1)', 'data:text/javascript,window.Rail=1', 'ftp://js.rail.test/v1/'])(
+    'rejects scriptSrc %s (https: only, or http: on localhost) with a TypeError before touching the page',
+    async (scriptSrc) => {
+      const { loadRail } = await freshLoader();
+      await expect(loadRail(PUBLISHABLE_KEY, { scriptSrc })).rejects.toThrow(new TypeError(`Expected option scriptSrc https: (http: on localhost), got "${new URL(scriptSrc).href}".`));
+      expect(railScripts()).toHaveLength(0);
+    },
+  );
+
+  test.each(['http://localhost:8081/v1/', 'http://127.0.0.1/v1/', 'https://js.rail.test/v1/'])('accepts scriptSrc %s', async (scriptSrc) => {
+    cleanups.push(defineGlobalOnLoad(scriptSrc, fakeRailGlobal()));
+    const { loadRail } = await freshLoader();
+    await expect(loadRail(PUBLISHABLE_KEY, { scriptSrc })).resolves.not.toBeNull();
+  });
+
   test('resolves null without a window (server-side rendering)', async () => {
     const { loadRail } = await freshLoader();
     vi.stubGlobal('window', undefined);

@@ -1,4 +1,5 @@
 import type { RailConstructor } from './types.js';
+import { expected } from './validate-options.js';
 
 export type LoadErrorCode = 'failed_to_load' | 'global_missing';
 
@@ -20,7 +21,9 @@ const loading = new Map<string, [Promise<RailConstructor>, string | undefined]>(
  * already on the page may have failed long ago, and no event would ever say so.
  */
 export function loadScript(scriptSrc: string, nonce?: string, integrity?: string): RailConstructor | Promise<RailConstructor> {
-  const src = new URL(scriptSrc, document.baseURI).href;
+  const url = new URL(scriptSrc, document.baseURI);
+  const src = url.href;
+  if (!/^(https:|http:(localhost|127\.0\.0\.1)$)/.test(url.protocol + url.hostname)) throw expected('option scriptSrc https: (http: on localhost)', `"${src}"`);
   // Unpinned, any runtime will do; pinned, only the one its own pinned tag defined (resolved or in flight).
   if (!integrity && window.Rail) return window.Rail;
   let [promise, pin] = loading.get(src) ?? [];
