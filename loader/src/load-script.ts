@@ -20,7 +20,7 @@ const loading = new Map<string, [Promise<RailConstructor>, string | undefined]>(
  * Resolves window.Rail, loading `src` at most once at a time. Only the loader's own tags are waited for: a tag
  * already on the page may have failed long ago, and no event would ever say so.
  */
-export function loadScript(scriptSrc: string, nonce?: string, integrity?: string): RailConstructor | Promise<RailConstructor> {
+export async function loadScript(scriptSrc: string, nonce?: string, integrity?: string): Promise<RailConstructor> {
   const url = new URL(scriptSrc, document.baseURI);
   const src = url.href;
   if (!/^(https:|http:(localhost|127\.0\.0\.1)$)/.test(url.protocol + url.hostname)) throw expected('option scriptSrc https: (http: on localhost)', `"${src}"`);
