@@ -113,6 +113,15 @@ test("the npm loader with the manifest's pair resolves an instance whose payment
   await expect(page.locator('#element-event')).toHaveText('ready', { timeout: 15_000 });
 });
 
+test('a tag of the same src the browser already blocked does not hang the npm loader: it loads its own pinned tag', async ({ page, request }) => {
+  const { src, integrity } = await pinnedRuntime(request);
+  const failed = `sha384-${createHash('sha384').update('not the runtime').digest('base64')}`;
+  await page.goto(`${loaderPage(src, integrity)}&${new URLSearchParams({ failed })}`);
+  await expect(page.locator('#load-result')).toHaveText('resolved');
+  expect(await page.locator(`script[src="${src}"]`).evaluateAll((scripts: HTMLScriptElement[]) => scripts.map((script) => script.integrity))).toEqual([failed, integrity]);
+  await expect(page.locator('#element-event')).toHaveText('ready', { timeout: 15_000 });
+});
+
 test('the npm loader with a wrong integrity rejects with LoadError failed_to_load and defines nothing', async ({ page, request }) => {
   const { src } = await pinnedRuntime(request);
   await page.goto(loaderPage(src, `sha384-${createHash('sha384').update('not the runtime').digest('base64')}`));

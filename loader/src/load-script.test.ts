@@ -15,23 +15,16 @@ afterEach(() => {
   delete window.Rail;
 });
 
-const FIND_CASES: [src: string, reused: boolean][] = [
-  [SCRIPT_SRC, true],
-  ['https://js.rail.test/v1/?v=2', false],
-  ['https://js.rail.test/v2/', false],
-  ['https://other.test/v1/', false],
-];
-
 describe('loadScript', () => {
-  test.each(FIND_CASES)('with <script src="%s"> on the page, reuses it instead of injecting: %s', async (src, reused) => {
+  test.each(['https://js.rail.test/v1/', 'https://js.rail.test/v1/?v=2'])('with <script src="%s"> on the page, injects its own all the same (it cannot tell a failed tag)', async (src) => {
     const script = document.createElement('script');
     script.type = 'text/x-not-loaded';
     script.src = src;
     document.body.appendChild(script);
     const loadScript = await freshLoadScript();
     void loadScript(SCRIPT_SRC).catch(() => {});
-    expect(railScripts().filter((tag) => tag.src === SCRIPT_SRC)).toHaveLength(1);
-    expect(railScripts()).toHaveLength(reused ? 1 : 2);
+    expect(railScripts().filter((tag) => tag.src === SCRIPT_SRC && tag.parentNode === document.head)).toHaveLength(1);
+    expect(railScripts()).toHaveLength(2);
   });
 
   test('injects an async tag in the head, with the nonce when given', async () => {

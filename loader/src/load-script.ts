@@ -1,12 +1,9 @@
 import type { RailConstructor } from './types.js';
+import { expected } from './validate-options.js';
 
-export type LoadErrorCode = 'failed_to_load' | 'global_missing' | 'integrity_mismatch';
+export type LoadErrorCode = 'failed_to_load' | 'global_missing';
 
-/**
- * The runtime script could not be used: it did not load (`failed_to_load`), loaded without `window.Rail`
- * (`global_missing`), or `integrity` was asked for while the page already has the runtime from a tag without that
- * integrity (`integrity_mismatch`).
- */
+/** The runtime script could not be used: it did not load (`failed_to_load`) or loaded without `window.Rail` (`global_missing`). */
 export class LoadError extends Error {
   override name = 'LoadError';
   declare readonly code: LoadErrorCode;
@@ -16,48 +13,47 @@ export class LoadError extends Error {
   }
 }
 
-// One in-flight promise per script URL and integrity; a failure deletes it so a later call can retry.
-const loading = new Map<string, Promise<RailConstructor>>();
+// Per script URL: the load of the loader's own tag and that tag's integrity. A failure deletes it so a later call can retry.
+const loading = new Map<string, [Promise<RailConstructor>, string | undefined]>();
 
-/** Resolves window.Rail, loading `src` at most once at a time. */
+/**
+ * Resolves window.Rail, loading `src` at most once at a time. Only the loader's own tags are waited for: a tag
+ * already on the page may have failed long ago, and no event would ever say so.
+ */
 export async function loadScript(scriptSrc: string, nonce?: string, integrity?: string): Promise<RailConstructor> {
-  const src = new URL(scriptSrc, document.baseURI).href;
-  // A script tag already on the page for this URL, whoever added it, is waited for instead of a second one.
-  const existing = [...document.scripts].find((script) => script.src === src);
-  const key = src + ' ' + integrity;
-  // A pinned load vouches only for a tag with the same pin; a runtime from any other tag was never checked.
-  if (integrity && (existing ? existing.integrity !== integrity : window.Rail)) {
-    throw new LoadError('integrity_mismatch', 'Rail was loaded without integrity ' + integrity);
-  }
-  if (window.Rail) return window.Rail;
-  let promise = loading.get(key);
-  if (!promise) {
-    const tag = existing ?? document.createElement('script');
-    if (!existing) {
-      tag.src = src;
-      tag.async = true;
-      if (nonce) tag.nonce = nonce;
-      if (integrity) {
-        tag.integrity = integrity;
-        // Integrity needs a CORS response: without it the browser blocks a cross-origin script that has one.
-        tag.crossOrigin = 'anonymous';
-      }
+  const url = new URL(scriptSrc, document.baseURI);
+  const src = url.href;
+  if (!/^(https:|http:(localhost|127\.0\.0\.1)$)/.test(url.protocol + url.hostname)) throw expected('option scriptSrc https: (http: on localhost)', `"${src}"`);
+  // Unpinned, any runtime will do; pinned, only the one its own pinned tag defined (resolved or in flight).
+  if (!integrity && window.Rail) return window.Rail;
+  let [promise, pin] = loading.get(src) ?? [];
+  if (!promise || (integrity && pin !== integrity)) {
+    const tag = document.createElement('script');
+    tag.src = src;
+    tag.async = true;
+    if (nonce) tag.nonce = nonce;
+    if (integrity) {
+      tag.integrity = integrity;
+      // Integrity needs a CORS response: without it the browser blocks a cross-origin script that has one.
+      tag.crossOrigin = 'anonymous';
     }
     promise = new Promise<RailConstructor>((resolve, reject) => {
       const fail = (code: LoadErrorCode, message: string) => {
-        loading.delete(key);
+        loading.delete(src);
         reject(new LoadError(code, message + src));
       };
-      tag.addEventListener('load', () => (window.Rail ? resolve(window.Rail) : fail('global_missing', 'No window.Rail after ')));
-      tag.addEventListener('error', () => {
+      // load fires right after the tag's script ran, so window.Rail is the one it defined. The tag is the loader's
+      // own: nothing else sets its handlers.
+      tag.onload = () => (window.Rail ? resolve(window.Rail) : fail('global_missing', 'No window.Rail after '));
+      tag.onerror = () => {
         // A failed tag never fires again; drop it so a retry injects a fresh one.
         tag.remove();
         fail('failed_to_load', 'Failed to load ');
-      });
+      };
     });
     // Remembered before the tag goes in: a failure may be reported at once, and must find it to forget it.
-    loading.set(key, promise);
-    if (!existing) document.head.append(tag);
+    loading.set(src, [promise, integrity]);
+    document.head.append(tag);
   }
   return promise;
 }

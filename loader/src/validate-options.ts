@@ -22,7 +22,7 @@ const INTEGRITY = /^sha(256-[A-Za-z\d+/]{43}=|384-[A-Za-z\d+/]{64}|512-[A-Za-z\d
 const describe = (value: unknown) => (value === null ? 'null' : typeof value);
 
 /** A TypeError saying what was expected and what arrived: `Expected <what>, got <got>.` */
-const expected = (what: string, got: string) => new TypeError(`Expected ${what}, got ${got}.`);
+export const expected = (what: string, got: string) => new TypeError(`Expected ${what}, got ${got}.`);
 
 /** Throws a TypeError saying what was expected and what arrived. */
 export function validateOptions(publishableKey: unknown, options: unknown): LoadRailOptions {

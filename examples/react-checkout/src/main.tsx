@@ -14,7 +14,7 @@ async function checkoutConfig(): Promise<CheckoutConfig | string> {
   let clientSecret = query.get('client_secret');
   if (!jsUrl || !publishableKey) return 'Open this page with ?js_url=...&pk=...&client_secret=..., or run it with vite dev.';
   if (!clientSecret && import.meta.env.VITE_RAIL_PAYMENT_ENDPOINT) {
-    const created = await fetch(import.meta.env.VITE_RAIL_PAYMENT_ENDPOINT, { method: 'POST', body: JSON.stringify({ amount: 10000, currency: 'INR' }) });
+    const created = await fetch(import.meta.env.VITE_RAIL_PAYMENT_ENDPOINT, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount: 10000, currency: 'INR' }) });
     clientSecret = ((await created.json()) as { client_secret?: string }).client_secret ?? null;
   }
   if (!clientSecret) return 'No payment to show: pass ?client_secret=...';

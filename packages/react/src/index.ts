@@ -21,6 +21,11 @@ export interface ElementsProps {
   rail: Rail | PromiseLike<Rail | null> | null;
   /** The elements group's options; `clientSecret`, `appearance` and `locale` changes are applied live. */
   options: ElementsOptions;
+  /**
+   * Called when the promised Rail rejects (loadRail's `LoadError` or `TypeError`); nothing mounts then. Without it
+   * the error goes to `console.error`, never to an unhandled rejection.
+   */
+  onLoadError?: (error: unknown) => void;
   children?: ReactNode;
 }
 
@@ -29,9 +34,12 @@ const isPromise = (value: unknown): value is PromiseLike<Rail | null> => typeof 
 const group = (rail: Rail | null, options: ElementsOptions): RailContextValue => ({ rail, elements: rail && rail.elements(options) });
 
 /** Provides a Rail instance and one elements group to the components below it. */
-export function Elements({ rail, options, children }: ElementsProps) {
+export function Elements({ rail, options, onLoadError, children }: ElementsProps) {
   const [value, setValue] = useState<RailContextValue>(() => (isPromise(rail) ? { rail: null, elements: null } : group(rail, options)));
   const created = useRef(options);
+  // Read when the promise rejects, so a new callback on each render does not re-subscribe.
+  const latestOnLoadError = useRef(onLoadError);
+  latestOnLoadError.current = onLoadError;
 
   useEffect(() => {
     if (!isPromise(rail)) {
@@ -42,11 +50,19 @@ export function Elements({ rail, options, children }: ElementsProps) {
       return;
     }
     let live = true;
-    rail.then((resolved) => {
-      if (!live) return;
-      created.current = options;
-      setValue(group(resolved, options));
-    });
+    rail.then(
+      (resolved) => {
+        if (!live) return;
+        created.current = options;
+        setValue(group(resolved, options));
+      },
+      (error: unknown) => {
+        // A replaced promise's failure is handled too, but no longer reported.
+        if (!live) return;
+        if (latestOnLoadError.current) latestOnLoadError.current(error);
+        else console.error(error);
+      },
+    );
     return () => {
       live = false;
     };

@@ -155,6 +155,41 @@ describe('<Elements> and <PaymentElement>', () => {
     expect(seen.at(-1)?.elements).toBe(groups[0]?.elements);
   });
 
+  test('a rejected promise is handled: onLoadError gets the error, nothing mounts, no unhandled rejection', async () => {
+    const { created } = fakeRail();
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      const failure = Object.assign(new Error('Failed to load https://js.rail.test/v1/'), { name: 'LoadError', code: 'failed_to_load' });
+      const onLoadError = vi.fn();
+      const rejected = Promise.reject(failure);
+      render(createElement(Elements, { rail: rejected, options: { clientSecret: 's' }, onLoadError }, createElement(PaymentElement)));
+      // Node reports an unhandled rejection after the microtasks of a turn: one macrotask later it would have.
+      await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+      expect(onLoadError).toHaveBeenCalledWith(failure);
+      expect(created).toHaveLength(0);
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
+  });
+
+  test('a rejected promise without onLoadError goes to console.error, not to an unhandled rejection', async () => {
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const failure = new TypeError('Expected option scriptSrc ({js_url}/v1/), got undefined.');
+      render(createElement(Elements, { rail: Promise.reject(failure), options: { clientSecret: 's' } }, createElement(PaymentElement)));
+      await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+      expect(consoleError).toHaveBeenCalledWith(failure);
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+      consoleError.mockRestore();
+    }
+  });
+
   test('swapping the Rail instance makes a new group and element, destroying the old one', () => {
     const one = fakeRail();
     const two = fakeRail();

@@ -35,6 +35,29 @@ function readBody(req: IncomingMessage): Promise<string> {
 /** Errors in Rail's envelope, with codes of its catalog (protocol/errors.ts). */
 const unavailable = (message: string) => ({ error: { type: 'api_error', message, code: 'ERR_5006' } });
 
+const refusedOrigin = { error: { type: 'permission_error', message: 'Only a page of the dev server itself may create payments here.', code: 'ERR_1009' } };
+const notJson = { error: { type: 'invalid_request', message: 'Send the body as Content-Type: application/json.', code: 'ERR_2008' } };
+
+/**
+ * The endpoint spends the server's secret key, so only the dev server's own pages may call it: a browser names
+ * another page's origin in Origin (null for sandboxed frames and file://) and in Sec-Fetch-Site. Requests without
+ * either come from no browser page (curl, tests) and pass.
+ */
+function fromOwnOrigin(req: IncomingMessage): boolean {
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+// A cross-site form can only send urlencoded, multipart or text/plain bodies; JSON needs a CORS preflight.
+const JSON_TYPE = /^application\/json\s*(;|$)/i;
+
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.statusCode = status;
   res.setHeader('content-type', 'application/json');
@@ -71,12 +94,17 @@ export function rail(options: RailPluginOptions = {}): Plugin {
       vite.httpServer?.once('close', () => void stop());
       vite.middlewares.use(endpoint, (req, res, next) => {
         if (req.method !== 'POST') return next();
+        if (!fromOwnOrigin(req)) return json(res, 403, refusedOrigin);
+        const type = req.headers['content-type'];
+        if (type !== undefined && !JSON_TYPE.test(type)) return json(res, 415, notJson);
         void (async () => {
           const server = running;
           if (server === undefined) return json(res, 503, unavailable('The Rail dev server is not running.'));
           let body: string;
           try {
             body = await readBody(req);
+            // Without a content type only an empty body (the default payment) is taken.
+            if (type === undefined && body !== '') return json(res, 415, notJson);
             const parsed: unknown = body.trim() === '' ? {} : JSON.parse(body);
             if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new TypeError('not an object');
           } catch {

@@ -1,7 +1,7 @@
 /**
  * rail() in a real vite dev server: the embedded Rail starts with it, the page's import.meta.env carries its
  * publishable key and js_url, the dev endpoint creates a payment whose client secret the server knows, bad bodies
- * get an error envelope, and closing vite stops Rail. `vite build` does not start a server.
+ * get an error envelope, a request another site's page sends is refused, and closing vite stops Rail. `vite build` does not start a server.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -54,8 +54,11 @@ describe('rail() under vite dev', () => {
     expect(runtime.status).toBe(200);
   });
 
+  const JSON_TYPE = { 'content-type': 'application/json' };
+  const PAYMENT = JSON.stringify({ amount: 100, currency: 'INR' });
+
   test('POST /__rail/payment creates a payment and answers only its id and client secret', async () => {
-    const created = await fetch(`${url}/__rail/payment`, { method: 'POST', body: JSON.stringify({ amount: 2500, currency: 'USD' }) });
+    const created = await fetch(`${url}/__rail/payment`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ amount: 2500, currency: 'USD' }) });
     expect(created.status).toBe(200);
     const body = (await created.json()) as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual(['client_secret', 'payment_id']);
@@ -65,14 +68,52 @@ describe('rail() under vite dev', () => {
   });
 
   test('a bad body gets an error envelope, never a 5xx', async () => {
-    const malformed = await fetch(`${url}/__rail/payment`, { method: 'POST', body: '{not json' });
+    const malformed = await fetch(`${url}/__rail/payment`, { method: 'POST', headers: JSON_TYPE, body: '{not json' });
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toMatchObject({ error: { type: 'invalid_request', code: 'ERR_2005' } });
-    const notAnObject = await fetch(`${url}/__rail/payment`, { method: 'POST', body: '[1]' });
+    const notAnObject = await fetch(`${url}/__rail/payment`, { method: 'POST', headers: JSON_TYPE, body: '[1]' });
     expect(notAnObject.status).toBe(400);
-    const refusedByRail = await fetch(`${url}/__rail/payment`, { method: 'POST', body: JSON.stringify({ amount: -5, currency: 'INR' }) });
+    const refusedByRail = await fetch(`${url}/__rail/payment`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ amount: -5, currency: 'INR' }) });
     expect(refusedByRail.status).toBe(400);
     expect(await refusedByRail.json()).toMatchObject({ error: { type: 'invalid_request' } });
+  });
+
+  test("the page's own origin may POST: Origin of the dev server, Sec-Fetch-Site same-origin", async () => {
+    const sameOrigin = await fetch(`${url}/__rail/payment`, { method: 'POST', headers: { ...JSON_TYPE, origin: url, 'sec-fetch-site': 'same-origin' }, body: PAYMENT });
+    expect(sameOrigin.status).toBe(200);
+  });
+
+  test("another site's page cannot make it create payments: 403 for a foreign Origin or a cross-site fetch", async () => {
+    const refusals = [
+      { ...JSON_TYPE, origin: 'https://evil.example' },
+      // Another port of the same host is another origin (another local dev server).
+      { ...JSON_TYPE, origin: url.replace(/:\d+$/, ':1') },
+      // Sandboxed frames and file:// pages send Origin: null.
+      { ...JSON_TYPE, origin: 'null' },
+      { ...JSON_TYPE, 'sec-fetch-site': 'cross-site' },
+      { ...JSON_TYPE, 'sec-fetch-site': 'same-site' },
+    ];
+    for (const headers of refusals) {
+      const refused = await fetch(`${url}/__rail/payment`, { method: 'POST', headers, body: '{}' });
+      expect(refused.status, JSON.stringify(headers)).toBe(403);
+      expect(await refused.json()).toMatchObject({ error: { type: 'permission_error', code: 'ERR_1009' } });
+    }
+  });
+
+  test('a body that is not declared JSON gets 415: a cross-site form POST cannot reach the endpoint', async () => {
+    const bodies: [type: string | undefined, body: string][] = [
+      ['application/x-www-form-urlencoded', 'amount=100&currency=INR'],
+      ['multipart/form-data; boundary=x', '--x--'],
+      ['text/plain', PAYMENT],
+      [undefined, PAYMENT],
+    ];
+    for (const [type, body] of bodies) {
+      const refused = await fetch(`${url}/__rail/payment`, { method: 'POST', headers: type === undefined ? {} : { 'content-type': type }, body: new Blob([body]) });
+      expect(refused.status, String(type)).toBe(415);
+      expect(await refused.json()).toMatchObject({ error: { type: 'invalid_request', code: 'ERR_2008' } });
+    }
+    const withCharset = await fetch(`${url}/__rail/payment`, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body: PAYMENT });
+    expect(withCharset.status).toBe(200);
   });
 
   test('closing vite stops Rail', async () => {
