@@ -20,6 +20,8 @@ export const REFUND_LIMITS = {
   /** POST /refunds/list: page size when limit is omitted, and the largest page (Hyperswitch: 10 and 100). */
   listDefaultLimit: 10,
   listMaxLimit: 100,
+  /** POST /refunds/list: most values of connector or merchant_connector_id (open point: each is a query parameter). */
+  listMaxFilterValues: 100,
 } as const;
 
 /** Refund statuses (spec "States: Refund"; Hyperswitch v1 RefundStatus names). */
@@ -89,8 +91,8 @@ export const ListRefundsRequest = lazySchema(() =>
       limit: z.int().min(1).max(REFUND_LIMITS.listMaxLimit).optional(),
       offset: z.int().min(0).max(REFUND_LIMITS.maxAmount).optional(),
       amount_filter: AmountFilter.unwrap().optional(),
-      connector: z.array(z.string().max(255)).optional(),
-      merchant_connector_id: z.array(z.string().max(255)).optional(),
+      connector: z.array(z.string().max(255)).max(REFUND_LIMITS.listMaxFilterValues).optional(),
+      merchant_connector_id: z.array(z.string().max(255)).max(REFUND_LIMITS.listMaxFilterValues).optional(),
       currency: z.array(Currency).optional(),
       refund_status: z.array(RefundStatus).optional(),
     })

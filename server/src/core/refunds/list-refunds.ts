@@ -18,9 +18,14 @@ export async function listRefunds(deps: CoreDeps, auth: AuthContext, body: ListR
     maxAmount: body.amount_filter?.end_amount,
     connectors: body.connector,
     merchantConnectorIds: body.merchant_connector_id,
-    currencies: body.currency,
-    statuses: body.refund_status,
+    // Repeats count once: every value is a query parameter, and the database takes a bounded number of them.
+    currencies: distinct(body.currency),
+    statuses: distinct(body.refund_status),
     limit: body.limit ?? REFUND_LIMITS.listDefaultLimit,
     offset: body.offset ?? 0,
   });
+}
+
+function distinct<T>(values: readonly T[] | undefined): T[] | undefined {
+  return values === undefined ? undefined : [...new Set(values)];
 }

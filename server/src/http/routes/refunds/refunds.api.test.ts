@@ -477,8 +477,21 @@ forEachEngine('Refunds API', (engine) => {
       ['amount_filter reversed', { start_time: START, amount_filter: { start_amount: 500, end_amount: 100 } }, 'ERR_2003', 'amount_filter.end_amount'],
       ['amount_filter unknown field', { start_time: START, amount_filter: { min: 1 } }, 'ERR_2004', 'amount_filter.min'],
       ['an unknown field', { start_time: START, status: 'succeeded' }, 'ERR_2004', 'status'],
+      ['more than 100 connectors', { start_time: START, connector: Array(101).fill('upi_simulator') }, 'ERR_2003', 'connector'],
+      ['more than 100 merchant_connector_ids', { start_time: START, merchant_connector_id: Array(101).fill('mca_1') }, 'ERR_2003', 'merchant_connector_id'],
     ])('validation: %s', async (_name, body, code, field) => {
       await expectError(await list(body), code, field);
+    });
+
+    test('filter arrays as long as a body can carry never answer 5xx: connector is refused past 100 values, a repeated currency counts once', async () => {
+      const payment = await paidPayment(1000);
+      h.clock.advance(60_000);
+      const from = h.clock.now().toISOString();
+      const created = await ok<RefundResponse>(await refund({ payment_id: payment.payment_id, amount: 100 }));
+      // Each value was a bound parameter: tens of thousands of them passed SQLite's and PostgreSQL's limits (ERR_5000).
+      await expectError(await list({ start_time: from, connector: Array(80_000).fill('') }), 'ERR_2003', 'connector');
+      const manyCurrencies = await ok<RefundListResponse>(await list({ start_time: from, currency: Array(40_000).fill('INR') }));
+      expect(manyCurrencies.data.map((r) => r.refund_id)).toEqual([created.refund_id]);
     });
   });
 
