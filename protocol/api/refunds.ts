@@ -59,6 +59,13 @@ export const CreateRefundRequest = lazySchema(() =>
     .meta({ id: 'CreateRefundRequest' }));
 export type CreateRefundRequest = z.infer<typeof CreateRefundRequest>;
 
+/**
+ * GET /refunds/{refund_id} query (Hyperswitch RefundsRetrieveRequest): force_sync=true asks the rail about a refund it
+ * has not settled yet (pending, review).
+ */
+export const RetrieveRefundQuery = z.strictObject({ force_sync: z.enum(['true', 'false']).optional() });
+export type RetrieveRefundQuery = z.infer<typeof RetrieveRefundQuery>;
+
 /** POST /refunds/{refund_id} body. */
 export const UpdateRefundRequest = lazySchema(() =>
   z

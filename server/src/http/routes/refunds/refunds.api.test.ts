@@ -10,6 +10,8 @@ import type { PaymentResponse } from '../../../../../protocol/api/payments';
 import type { RefundListResponse, RefundResponse } from '../../../../../protocol/api/refunds';
 import type { Mode } from '../../../../../protocol/ids';
 import { DEFAULT_ACCOUNT_SETTINGS } from '../../../core/accounts/account-settings';
+import { StuckObjectRecovery } from '../../../core/recovery/recover-stuck-objects';
+import { DEFAULT_RECOVERY_POLICY } from '../../../core/shared/deps';
 import type { AccountSettings } from '../../../kernel/account-settings-types';
 import { SIMULATOR_REFUND_REASONS } from '../../../rails/simulator/upi-simulator';
 import type { Engine } from '../../../storage/database';
@@ -401,6 +403,75 @@ forEachEngine('Refunds API', (engine) => {
         'ERR_2003',
       );
       await expectError(await request('POST', `/refunds/${created.refund_id}`, { body: { reason: 'x' }, key: liveSecretKey }), 'ERR_4007');
+    });
+  });
+
+  describe(`[${engine}] force_sync`, () => {
+    const retrieve = async (refundId: string, forceSync = false) =>
+      ok<RefundResponse>(await request('GET', `/refunds/${refundId}${forceSync ? '?force_sync=true' : ''}`));
+    /** A refund the rail took (and decided) while its answers never came back: recovery parks it in review at its deadline. */
+    const parkedRefund = async (body: Json): Promise<RefundResponse> => {
+      h.faults.inject('throw_after_accept', { call: 'refund', rail: 'upi' });
+      h.faults.inject('throw_before_accept', { call: 'lookup', rail: 'upi', times: 1000 });
+      try {
+        const created = await ok<RefundResponse>(await refund(body));
+        expect(created.status).toBe('pending');
+        h.clock.advance(DEFAULT_RECOVERY_POLICY.deadlineMs + 1);
+        const recovery = new StuckObjectRecovery(h.core, { batchSize: 100, onError: (_object, error) => { throw error; } });
+        for (let step = await recovery.step(); step.checked > 0; step = await recovery.step());
+        const parked = await retrieve(created.refund_id);
+        expect(parked).toMatchObject({ status: 'review', error_code: 'rail_unresolved' });
+        return parked;
+      } finally {
+        h.faults.clear();
+      }
+    };
+
+    test('a refund recovery parked in review settles as the rail decided: failed gives its amount back, with refund_failed', async () => {
+      const payment = await paidPayment(1000);
+      const parked = await parkedRefund({ payment_id: payment.payment_id, reason: SIMULATOR_REFUND_REASONS.failure });
+      // Without force_sync a read does not ask the rail.
+      expect((await retrieve(parked.refund_id)).status).toBe('review');
+      const settled = await retrieve(parked.refund_id, true);
+      expect(settled).toMatchObject({ status: 'failed', error_code: 'SIM_REFUND_DECLINED', amount: 1000 });
+      expect((await events(parked.refund_id)).map((e) => e.eventType).sort()).toEqual(['refund_failed', 'refund_review']);
+      expect(await h.store.refunds.findRefundedAmount(scope(), payment.payment_id)).toBe(0);
+      expect((await ok<RefundResponse>(await refund({ payment_id: payment.payment_id }))).amount).toBe(1000);
+      // Settled: a second force_sync changes nothing and sends nothing.
+      expect(await retrieve(parked.refund_id, true)).toEqual(settled);
+      expect(await events(parked.refund_id)).toHaveLength(2);
+    });
+
+    test('a refund recovery parked in review settles as succeeded, its rail_unresolved error cleared, with refund_succeeded', async () => {
+      const payment = await paidPayment(1000);
+      const parked = await parkedRefund({ payment_id: payment.payment_id, amount: 400 });
+      const settled = await retrieve(parked.refund_id, true);
+      expect(settled).toMatchObject({ status: 'succeeded', error_code: null, error_message: null, amount: 400 });
+      expect((await events(parked.refund_id)).map((e) => e.eventType).sort()).toEqual(['refund_review', 'refund_succeeded']);
+      expect(await h.store.refunds.findRefundedAmount(scope(), payment.payment_id)).toBe(400);
+    });
+
+    test('a pending refund settles on force_sync without waiting for the recovery job; a rail review stays review', async () => {
+      const payment = await paidPayment(1000);
+      h.faults.inject('throw_after_accept', { call: 'refund', rail: 'upi' });
+      const pending = await ok<RefundResponse>(await refund({ payment_id: payment.payment_id, amount: 300 }));
+      h.faults.clear();
+      expect(pending.status).toBe('pending');
+      expect(await retrieve(pending.refund_id, true)).toMatchObject({ status: 'succeeded' });
+      expect((await events(pending.refund_id)).map((e) => e.eventType)).toEqual(['refund_succeeded']);
+
+      const held = await ok<RefundResponse>(await refund({ payment_id: payment.payment_id, amount: 300, reason: SIMULATOR_REFUND_REASONS.review }));
+      expect(await retrieve(held.refund_id, true)).toEqual(held);
+      expect(await events(held.refund_id)).toEqual([]);
+    });
+
+    test('the query: force_sync takes true or false; another parameter is ERR_2004', async () => {
+      const payment = await paidPayment(1000);
+      const created = await ok<RefundResponse>(await refund({ payment_id: payment.payment_id, amount: 100 }));
+      expect(await retrieve(created.refund_id, true)).toEqual(created);
+      expect(await ok<RefundResponse>(await request('GET', `/refunds/${created.refund_id}?force_sync=false`))).toEqual(created);
+      await expectError(await request('GET', `/refunds/${created.refund_id}?force_sync=yes`), 'ERR_2003', 'force_sync');
+      await expectError(await request('GET', `/refunds/${created.refund_id}?expand=1`), 'ERR_2004', 'expand');
     });
   });
 
