@@ -40,6 +40,12 @@ export const RefundIdParam = z
   .max(REFUND_LIMITS.refundIdMax)
   .regex(REFUND_ID_PATTERN, 'refund_id may contain only A-Z, a-z, 0-9, _ and -');
 
+/**
+ * refund_id of a new refund: also never `list`, since POST /refunds/list is the list operation and a refund of that id
+ * could never be updated (POST /refunds/{refund_id}).
+ */
+const NewRefundId = RefundIdParam.refine((id) => id !== 'list', 'refund_id may not be "list" (the path of the list operation)');
+
 const Reason = z.string().max(REFUND_LIMITS.reasonMax);
 
 /** POST /refunds body. */
@@ -47,7 +53,7 @@ export const CreateRefundRequest = lazySchema(() =>
   z
     .strictObject({
       payment_id: z.string().min(1).max(REFUND_LIMITS.paymentIdMax),
-      refund_id: RefundIdParam.optional(),
+      refund_id: NewRefundId.optional(),
       merchant_id: z.string().max(REFUND_LIMITS.merchantIdMax).optional(),
       amount: z.int().min(REFUND_LIMITS.minAmount).max(REFUND_LIMITS.maxAmount).optional(),
       reason: Reason.optional(),

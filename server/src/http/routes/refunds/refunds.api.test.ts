@@ -285,6 +285,7 @@ forEachEngine('Refunds API', (engine) => {
       ['refund_id too long', { payment_id: 'pay_x', refund_id: 'r'.repeat(65) }, 'ERR_2003', 'refund_id'],
       ['refund_id empty', { payment_id: 'pay_x', refund_id: '' }, 'ERR_2003', 'refund_id'],
       ['refund_id with a slash', { payment_id: 'pay_x', refund_id: 'a/b' }, 'ERR_2003', 'refund_id'],
+      ['refund_id "list", the path of the list operation', { payment_id: 'pay_x', refund_id: 'list' }, 'ERR_2003', 'refund_id'],
       ['reason too long', { payment_id: 'pay_x', reason: 'x'.repeat(256) }, 'ERR_2003', 'reason'],
       ['merchant_id too long', { payment_id: 'pay_x', merchant_id: 'm'.repeat(256) }, 'ERR_2003', 'merchant_id'],
       ['refund_type unknown', { payment_id: 'pay_x', refund_type: 'later' }, 'ERR_2003', 'refund_type'],
