@@ -519,6 +519,10 @@ forEachEngine('Refunds API', (engine) => {
       expect(await ids({ end_time: a.created_at })).toEqual([a.refund_id]);
       expect(await ids({ start_time: b.created_at, end_time: b.created_at })).toEqual([b.refund_id]);
       expect(await ids({ start_time: new Date(h.clock.now().getTime() + 1000).toISOString() })).toEqual([]);
+      // Times of year 9999 with a negative offset are in year 10000 in UTC: after every refund.
+      expect(await ids({ end_time: '9999-12-31T23:59:59-14:00' })).toHaveLength(3);
+      expect(await ids({ start_time: '9999-12-31T23:59:59-01:00' })).toEqual([]);
+      expect(await ids({ start_time: '0000-01-01T00:00:00+01:00', payment_id: second.payment_id })).toEqual([c.refund_id]);
       // Offsets in start_time are honoured.
       const plusOne = new Date(new Date(c.created_at).getTime()).toISOString().replace('Z', '+00:00');
       expect(await ids({ start_time: plusOne })).toEqual([c.refund_id]);
