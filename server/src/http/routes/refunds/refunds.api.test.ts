@@ -407,7 +407,7 @@ forEachEngine('Refunds API', (engine) => {
     });
   });
 
-  describe(`[${engine}] force_sync`, () => {
+  describe(`[${engine}] force_sync and recovery`, () => {
     const retrieve = async (refundId: string, forceSync = false) =>
       ok<RefundResponse>(await request('GET', `/refunds/${refundId}${forceSync ? '?force_sync=true' : ''}`));
     /** A refund the rail took (and decided) while its answers never came back: recovery parks it in review at its deadline. */
@@ -464,6 +464,24 @@ forEachEngine('Refunds API', (engine) => {
       const held = await ok<RefundResponse>(await refund({ payment_id: payment.payment_id, amount: 300, reason: SIMULATOR_REFUND_REASONS.review }));
       expect(await retrieve(held.refund_id, true)).toEqual(held);
       expect(await events(held.refund_id)).toEqual([]);
+    });
+
+    test('updates of a pending refund do not put its recovery off: the job sends it again once it is old enough', async () => {
+      const payment = await paidPayment(1000);
+      h.faults.inject('throw_before_accept', { call: 'refund', rail: 'upi' });
+      const pending = await ok<RefundResponse>(await refund({ payment_id: payment.payment_id, amount: 500 }));
+      h.faults.clear();
+      expect(pending.status).toBe('pending');
+      const recovery = new StuckObjectRecovery(h.core, { batchSize: 100, onError: (_object, error) => { throw error; } });
+      // The merchant tags the refund now and then, each time just before the job runs.
+      for (let round = 0; round < 3; round += 1) {
+        h.clock.advance(DEFAULT_RECOVERY_POLICY.recoverAfterMs);
+        await ok(await request('POST', `/refunds/${pending.refund_id}`, { body: { metadata: { round: String(round) } } }));
+        h.clock.advance(1);
+        for (let step = await recovery.step(); step.checked > 0; step = await recovery.step());
+      }
+      expect(await retrieve(pending.refund_id)).toMatchObject({ status: 'succeeded', metadata: { round: '2' } });
+      expect((await events(pending.refund_id)).map((e) => e.eventType)).toEqual(['refund_succeeded']);
     });
 
     test('the query: force_sync takes true or false; another parameter is ERR_2004', async () => {
