@@ -20,6 +20,8 @@ export const REFUND_LIMITS = {
   /** POST /refunds/list: page size when limit is omitted, and the largest page (Hyperswitch: 10 and 100). */
   listDefaultLimit: 10,
   listMaxLimit: 100,
+  /** POST /refunds/list: most values of connector or merchant_connector_id (open point: each is a query parameter). */
+  listMaxFilterValues: 100,
 } as const;
 
 /** Refund statuses (spec "States: Refund"; Hyperswitch v1 RefundStatus names). */
@@ -38,6 +40,12 @@ export const RefundIdParam = z
   .max(REFUND_LIMITS.refundIdMax)
   .regex(REFUND_ID_PATTERN, 'refund_id may contain only A-Z, a-z, 0-9, _ and -');
 
+/**
+ * refund_id of a new refund: also never `list`, since POST /refunds/list is the list operation and a refund of that id
+ * could never be updated (POST /refunds/{refund_id}).
+ */
+const NewRefundId = RefundIdParam.refine((id) => id !== 'list', 'refund_id may not be "list" (the path of the list operation)');
+
 const Reason = z.string().max(REFUND_LIMITS.reasonMax);
 
 /** POST /refunds body. */
@@ -45,7 +53,7 @@ export const CreateRefundRequest = lazySchema(() =>
   z
     .strictObject({
       payment_id: z.string().min(1).max(REFUND_LIMITS.paymentIdMax),
-      refund_id: RefundIdParam.optional(),
+      refund_id: NewRefundId.optional(),
       merchant_id: z.string().max(REFUND_LIMITS.merchantIdMax).optional(),
       amount: z.int().min(REFUND_LIMITS.minAmount).max(REFUND_LIMITS.maxAmount).optional(),
       reason: Reason.optional(),
@@ -56,6 +64,13 @@ export const CreateRefundRequest = lazySchema(() =>
     })
     .meta({ id: 'CreateRefundRequest' }));
 export type CreateRefundRequest = z.infer<typeof CreateRefundRequest>;
+
+/**
+ * GET /refunds/{refund_id} query (Hyperswitch RefundsRetrieveRequest): force_sync=true asks the rail about a refund it
+ * has not settled yet (pending, review).
+ */
+export const RetrieveRefundQuery = z.strictObject({ force_sync: z.enum(['true', 'false']).optional() });
+export type RetrieveRefundQuery = z.infer<typeof RetrieveRefundQuery>;
 
 /** POST /refunds/{refund_id} body. */
 export const UpdateRefundRequest = lazySchema(() =>
@@ -89,8 +104,8 @@ export const ListRefundsRequest = lazySchema(() =>
       limit: z.int().min(1).max(REFUND_LIMITS.listMaxLimit).optional(),
       offset: z.int().min(0).max(REFUND_LIMITS.maxAmount).optional(),
       amount_filter: AmountFilter.unwrap().optional(),
-      connector: z.array(z.string().max(255)).optional(),
-      merchant_connector_id: z.array(z.string().max(255)).optional(),
+      connector: z.array(z.string().max(255)).max(REFUND_LIMITS.listMaxFilterValues).optional(),
+      merchant_connector_id: z.array(z.string().max(255)).max(REFUND_LIMITS.listMaxFilterValues).optional(),
       currency: z.array(Currency).optional(),
       refund_status: z.array(RefundStatus).optional(),
     })

@@ -30,8 +30,9 @@ export async function recoverPendingRefund(deps: CoreDeps, refund: RefundRecord)
     const looked = await callRail<RefundOutcome | NotReceived>(deps, () => lookup(request));
     let answer: RefundOutcome | undefined;
     if (looked.kind === 'answered' && looked.answer.kind !== 'not_received') answer = looked.answer;
-    // Within the call limit the create may still be on its way to the rail: too early to send it again.
-    const settled = now.getTime() - refund.updatedAt.getTime() >= policy.railCallTimeoutMs;
+    // Within the call limit the create may still be on its way to the rail: too early to send it again. The create
+    // called the rail at createdAt; updatedAt also moves when the merchant updates reason or metadata.
+    const settled = now.getTime() - refund.createdAt.getTime() >= policy.railCallTimeoutMs;
     if (looked.kind === 'answered' && looked.answer.kind === 'not_received' && settled) {
       const sent = await callRail(deps, () =>
         send({

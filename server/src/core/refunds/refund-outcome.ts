@@ -18,7 +18,8 @@ function patchFor(outcome: Exclude<RefundOutcome, { kind: 'pending' }>, now: Dat
   if (outcome.kind === 'failed') {
     return { railReference: outcome.reference, errorCode: outcome.errorCode, errorMessage: outcome.errorMessage, updatedAt: now };
   }
-  return { railReference: outcome.reference, updatedAt: now };
+  // A refund recovery parked in review carries rail_unresolved: the rail's answer replaces it.
+  return { railReference: outcome.reference, errorCode: null, errorMessage: null, updatedAt: now };
 }
 
 /**

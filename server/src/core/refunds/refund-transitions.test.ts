@@ -21,8 +21,15 @@ describe('refund transition table', () => {
     },
   );
 
-  test.each(['succeeded', 'failed', 'review'] as const)('a %s refund takes no further rail result', (status) => {
+  test.each(['succeeded', 'failed'] as const)('a %s refund takes no further rail result', (status) => {
     expect(decideRefundTransition(status, 'rail_result', { railResult: 'succeeded' })).toEqual({ allowed: false, reason: 'status' });
+  });
+
+  test('a review refund settles on a later rail answer (force_sync); another review answer changes nothing', () => {
+    expect(decideRefundTransition('review', 'rail_result', { railResult: 'succeeded' })).toEqual({ allowed: true, to: 'succeeded' });
+    expect(decideRefundTransition('review', 'rail_result', { railResult: 'failed' })).toEqual({ allowed: true, to: 'failed' });
+    expect(decideRefundTransition('review', 'rail_result', { railResult: 'review' })).toEqual({ allowed: false, reason: 'condition' });
+    expect(decideRefundTransition('review', 'recovery_deadline', {})).toMatchObject({ allowed: false });
   });
 
   test('every row names spec statuses only, and every status is reachable', () => {

@@ -11,7 +11,7 @@ import { decide, type Decision, type Transition } from '../shared/transition-tab
 export type RefundTrigger =
   /** POST /refunds: the refund is stored, its amount reserved on the payment, before the rail is asked. */
   | 'create'
-  /** The rail answered the refund started by create. */
+  /** The rail answered the refund started by create, or a force_sync or the recovery job asked it about the refund. */
   | 'rail_result'
   /** Recovery gave up asking the rail about a pending refund (RecoveryPolicy.deadlineMs). */
   | 'recovery_deadline';
@@ -53,6 +53,10 @@ export const REFUND_TRANSITIONS: readonly RefundTransition[] = [
   // Recovery (docs/reliability.md): a refund the rail never settled goes before an operator; its amount stays
   // reserved, since it may have been paid out.
   { from: 'pending', trigger: 'recovery_deadline', condition: 'always', to: 'review' },
+  // A refund in review (the rail's, or recovery's after the deadline) settles when the rail, asked again (force_sync),
+  // has decided: its reservation must not block the payment for good (docs/reliability.md, guarantees 3 and 4).
+  { from: 'review', trigger: 'rail_result', condition: 'rail_succeeded', to: 'succeeded' },
+  { from: 'review', trigger: 'rail_result', condition: 'rail_failed', to: 'failed' },
 ];
 
 const REFUND_MACHINE = { rows: REFUND_TRANSITIONS, conditions: REFUND_CONDITIONS };

@@ -83,8 +83,8 @@ export class SqlRefundStore implements RefundStore {
       .selectFrom('refunds')
       .selectAll()
       .where('status', '=', 'pending')
-      .where('updated_at', '<', before.toISOString())
-      .orderBy('updated_at')
+      .where('created_at', '<', iso(before))
+      .orderBy('created_at')
       .limit(limit)
       .execute();
     return rows.map(toRefund);

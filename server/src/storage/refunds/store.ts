@@ -26,7 +26,10 @@ export interface RefundStore {
    * captured amount, only those that fit succeed.
    */
   reserveRefundAmount(scope: Scope, paymentId: string, amount: number, refundableStatuses: readonly PaymentStatus[]): Promise<boolean>;
-  /** At most `limit` refunds of every account and mode in `pending` last changed before `before`, oldest first. */
+  /**
+   * At most `limit` refunds of every account and mode in `pending` created before `before`, oldest first (by creation:
+   * an update of a pending refund's reason or metadata does not put its recovery off).
+   */
   listRefundsPendingBefore(before: Date, limit: number): Promise<RefundRecord[]>;
   /** Gives back a reservation (the refund failed). */
   releaseRefundAmount(scope: Scope, paymentId: string, amount: number): Promise<void>;

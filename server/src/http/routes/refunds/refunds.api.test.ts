@@ -10,6 +10,8 @@ import type { PaymentResponse } from '../../../../../protocol/api/payments';
 import type { RefundListResponse, RefundResponse } from '../../../../../protocol/api/refunds';
 import type { Mode } from '../../../../../protocol/ids';
 import { DEFAULT_ACCOUNT_SETTINGS } from '../../../core/accounts/account-settings';
+import { StuckObjectRecovery } from '../../../core/recovery/recover-stuck-objects';
+import { DEFAULT_RECOVERY_POLICY } from '../../../core/shared/deps';
 import type { AccountSettings } from '../../../kernel/account-settings-types';
 import { SIMULATOR_REFUND_REASONS } from '../../../rails/simulator/upi-simulator';
 import type { Engine } from '../../../storage/database';
@@ -283,6 +285,7 @@ forEachEngine('Refunds API', (engine) => {
       ['refund_id too long', { payment_id: 'pay_x', refund_id: 'r'.repeat(65) }, 'ERR_2003', 'refund_id'],
       ['refund_id empty', { payment_id: 'pay_x', refund_id: '' }, 'ERR_2003', 'refund_id'],
       ['refund_id with a slash', { payment_id: 'pay_x', refund_id: 'a/b' }, 'ERR_2003', 'refund_id'],
+      ['refund_id "list", the path of the list operation', { payment_id: 'pay_x', refund_id: 'list' }, 'ERR_2003', 'refund_id'],
       ['reason too long', { payment_id: 'pay_x', reason: 'x'.repeat(256) }, 'ERR_2003', 'reason'],
       ['merchant_id too long', { payment_id: 'pay_x', merchant_id: 'm'.repeat(256) }, 'ERR_2003', 'merchant_id'],
       ['refund_type unknown', { payment_id: 'pay_x', refund_type: 'later' }, 'ERR_2003', 'refund_type'],
@@ -404,6 +407,93 @@ forEachEngine('Refunds API', (engine) => {
     });
   });
 
+  describe(`[${engine}] force_sync and recovery`, () => {
+    const retrieve = async (refundId: string, forceSync = false) =>
+      ok<RefundResponse>(await request('GET', `/refunds/${refundId}${forceSync ? '?force_sync=true' : ''}`));
+    /** A refund the rail took (and decided) while its answers never came back: recovery parks it in review at its deadline. */
+    const parkedRefund = async (body: Json): Promise<RefundResponse> => {
+      h.faults.inject('throw_after_accept', { call: 'refund', rail: 'upi' });
+      h.faults.inject('throw_before_accept', { call: 'lookup', rail: 'upi', times: 1000 });
+      try {
+        const created = await ok<RefundResponse>(await refund(body));
+        expect(created.status).toBe('pending');
+        h.clock.advance(DEFAULT_RECOVERY_POLICY.deadlineMs + 1);
+        const recovery = new StuckObjectRecovery(h.core, { batchSize: 100, onError: (_object, error) => { throw error; } });
+        for (let step = await recovery.step(); step.checked > 0; step = await recovery.step());
+        const parked = await retrieve(created.refund_id);
+        expect(parked).toMatchObject({ status: 'review', error_code: 'rail_unresolved' });
+        return parked;
+      } finally {
+        h.faults.clear();
+      }
+    };
+
+    test('a refund recovery parked in review settles as the rail decided: failed gives its amount back, with refund_failed', async () => {
+      const payment = await paidPayment(1000);
+      const parked = await parkedRefund({ payment_id: payment.payment_id, reason: SIMULATOR_REFUND_REASONS.failure });
+      // Without force_sync a read does not ask the rail.
+      expect((await retrieve(parked.refund_id)).status).toBe('review');
+      const settled = await retrieve(parked.refund_id, true);
+      expect(settled).toMatchObject({ status: 'failed', error_code: 'SIM_REFUND_DECLINED', amount: 1000 });
+      expect((await events(parked.refund_id)).map((e) => e.eventType).sort()).toEqual(['refund_failed', 'refund_review']);
+      expect(await h.store.refunds.findRefundedAmount(scope(), payment.payment_id)).toBe(0);
+      expect((await ok<RefundResponse>(await refund({ payment_id: payment.payment_id }))).amount).toBe(1000);
+      // Settled: a second force_sync changes nothing and sends nothing.
+      expect(await retrieve(parked.refund_id, true)).toEqual(settled);
+      expect(await events(parked.refund_id)).toHaveLength(2);
+    });
+
+    test('a refund recovery parked in review settles as succeeded, its rail_unresolved error cleared, with refund_succeeded', async () => {
+      const payment = await paidPayment(1000);
+      const parked = await parkedRefund({ payment_id: payment.payment_id, amount: 400 });
+      const settled = await retrieve(parked.refund_id, true);
+      expect(settled).toMatchObject({ status: 'succeeded', error_code: null, error_message: null, amount: 400 });
+      expect((await events(parked.refund_id)).map((e) => e.eventType).sort()).toEqual(['refund_review', 'refund_succeeded']);
+      expect(await h.store.refunds.findRefundedAmount(scope(), payment.payment_id)).toBe(400);
+    });
+
+    test('a pending refund settles on force_sync without waiting for the recovery job; a rail review stays review', async () => {
+      const payment = await paidPayment(1000);
+      h.faults.inject('throw_after_accept', { call: 'refund', rail: 'upi' });
+      const pending = await ok<RefundResponse>(await refund({ payment_id: payment.payment_id, amount: 300 }));
+      h.faults.clear();
+      expect(pending.status).toBe('pending');
+      expect(await retrieve(pending.refund_id, true)).toMatchObject({ status: 'succeeded' });
+      expect((await events(pending.refund_id)).map((e) => e.eventType)).toEqual(['refund_succeeded']);
+
+      const held = await ok<RefundResponse>(await refund({ payment_id: payment.payment_id, amount: 300, reason: SIMULATOR_REFUND_REASONS.review }));
+      expect(await retrieve(held.refund_id, true)).toEqual(held);
+      expect(await events(held.refund_id)).toEqual([]);
+    });
+
+    test('updates of a pending refund do not put its recovery off: the job sends it again once it is old enough', async () => {
+      const payment = await paidPayment(1000);
+      h.faults.inject('throw_before_accept', { call: 'refund', rail: 'upi' });
+      const pending = await ok<RefundResponse>(await refund({ payment_id: payment.payment_id, amount: 500 }));
+      h.faults.clear();
+      expect(pending.status).toBe('pending');
+      const recovery = new StuckObjectRecovery(h.core, { batchSize: 100, onError: (_object, error) => { throw error; } });
+      // The merchant tags the refund now and then, each time just before the job runs.
+      for (let round = 0; round < 3; round += 1) {
+        h.clock.advance(DEFAULT_RECOVERY_POLICY.recoverAfterMs);
+        await ok(await request('POST', `/refunds/${pending.refund_id}`, { body: { metadata: { round: String(round) } } }));
+        h.clock.advance(1);
+        for (let step = await recovery.step(); step.checked > 0; step = await recovery.step());
+      }
+      expect(await retrieve(pending.refund_id)).toMatchObject({ status: 'succeeded', metadata: { round: '2' } });
+      expect((await events(pending.refund_id)).map((e) => e.eventType)).toEqual(['refund_succeeded']);
+    });
+
+    test('the query: force_sync takes true or false; another parameter is ERR_2004', async () => {
+      const payment = await paidPayment(1000);
+      const created = await ok<RefundResponse>(await refund({ payment_id: payment.payment_id, amount: 100 }));
+      expect(await retrieve(created.refund_id, true)).toEqual(created);
+      expect(await ok<RefundResponse>(await request('GET', `/refunds/${created.refund_id}?force_sync=false`))).toEqual(created);
+      await expectError(await request('GET', `/refunds/${created.refund_id}?force_sync=yes`), 'ERR_2003', 'force_sync');
+      await expectError(await request('GET', `/refunds/${created.refund_id}?expand=1`), 'ERR_2004', 'expand');
+    });
+  });
+
   describe(`[${engine}] list refunds`, () => {
     test('filters, count and total_count, newest first, limit and offset', async () => {
       const first = await paidPayment(5000);
@@ -447,6 +537,10 @@ forEachEngine('Refunds API', (engine) => {
       expect(await ids({ end_time: a.created_at })).toEqual([a.refund_id]);
       expect(await ids({ start_time: b.created_at, end_time: b.created_at })).toEqual([b.refund_id]);
       expect(await ids({ start_time: new Date(h.clock.now().getTime() + 1000).toISOString() })).toEqual([]);
+      // Times of year 9999 with a negative offset are in year 10000 in UTC: after every refund.
+      expect(await ids({ end_time: '9999-12-31T23:59:59-14:00' })).toHaveLength(3);
+      expect(await ids({ start_time: '9999-12-31T23:59:59-01:00' })).toEqual([]);
+      expect(await ids({ start_time: '0000-01-01T00:00:00+01:00', payment_id: second.payment_id })).toEqual([c.refund_id]);
       // Offsets in start_time are honoured.
       const plusOne = new Date(new Date(c.created_at).getTime()).toISOString().replace('Z', '+00:00');
       expect(await ids({ start_time: plusOne })).toEqual([c.refund_id]);
@@ -477,8 +571,21 @@ forEachEngine('Refunds API', (engine) => {
       ['amount_filter reversed', { start_time: START, amount_filter: { start_amount: 500, end_amount: 100 } }, 'ERR_2003', 'amount_filter.end_amount'],
       ['amount_filter unknown field', { start_time: START, amount_filter: { min: 1 } }, 'ERR_2004', 'amount_filter.min'],
       ['an unknown field', { start_time: START, status: 'succeeded' }, 'ERR_2004', 'status'],
+      ['more than 100 connectors', { start_time: START, connector: Array(101).fill('upi_simulator') }, 'ERR_2003', 'connector'],
+      ['more than 100 merchant_connector_ids', { start_time: START, merchant_connector_id: Array(101).fill('mca_1') }, 'ERR_2003', 'merchant_connector_id'],
     ])('validation: %s', async (_name, body, code, field) => {
       await expectError(await list(body), code, field);
+    });
+
+    test('filter arrays as long as a body can carry never answer 5xx: connector is refused past 100 values, a repeated currency counts once', async () => {
+      const payment = await paidPayment(1000);
+      h.clock.advance(60_000);
+      const from = h.clock.now().toISOString();
+      const created = await ok<RefundResponse>(await refund({ payment_id: payment.payment_id, amount: 100 }));
+      // Each value was a bound parameter: tens of thousands of them passed SQLite's and PostgreSQL's limits (ERR_5000).
+      await expectError(await list({ start_time: from, connector: Array(80_000).fill('') }), 'ERR_2003', 'connector');
+      const manyCurrencies = await ok<RefundListResponse>(await list({ start_time: from, currency: Array(40_000).fill('INR') }));
+      expect(manyCurrencies.data.map((r) => r.refund_id)).toEqual([created.refund_id]);
     });
   });
 

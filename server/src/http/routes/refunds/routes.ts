@@ -1,7 +1,15 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { NoQuery } from '../../../../../protocol/api/no-query';
 import { z } from 'zod';
-import { CreateRefundRequest, ListRefundsRequest, RefundIdParam, RefundListResponse, RefundResponse, UpdateRefundRequest } from '../../../../../protocol/api/refunds';
+import {
+  CreateRefundRequest,
+  ListRefundsRequest,
+  RefundIdParam,
+  RefundListResponse,
+  RefundResponse,
+  RetrieveRefundQuery,
+  UpdateRefundRequest,
+} from '../../../../../protocol/api/refunds';
 import { createRefund } from '../../../core/refunds/create-refund';
 import type { CoreDeps } from '../../../core/shared/deps';
 import { listRefunds } from '../../../core/refunds/list-refunds';
@@ -70,14 +78,14 @@ export function registerRefundRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): 
       method: 'get',
       path: '/refunds/{refund_id}',
       tags: ['Refunds'],
-      summary: 'Retrieve a refund',
+      summary: 'Retrieve a refund (force_sync=true asks the rail about a pending or review refund)',
       security: SECURITY,
       middleware: [authenticate(deps, ['secret'])] as const,
-      request: { query: NoQuery, params: RefundPath },
+      request: { query: RetrieveRefundQuery, params: RefundPath },
       responses: { 200: { description: 'The refund', ...refundJson }, ...REFUND_ERROR_RESPONSES },
     }),
     async (c) => {
-      const refund = await retrieveRefund(coreDeps(c, deps), c.get('auth'), c.req.valid('param').refund_id);
+      const refund = await retrieveRefund(coreDeps(c, deps), c.get('auth'), c.req.valid('param').refund_id, c.req.valid('query'));
       return c.json(toRefundResponse(refund), 200);
     },
   );
