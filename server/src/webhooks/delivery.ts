@@ -8,6 +8,7 @@ import type { Clock } from '../kernel/clock';
 import type { Store } from '../storage/stores';
 import type { AttemptOutcome, AttemptTrigger, WebhookAttemptRecord, WebhookEventRecord } from '../storage/events/records';
 import type { DeliveryEndpoint } from '../storage/events/store';
+import { EndpointAttemptShares } from './endpoint-shares';
 import { describeSendError, fetchWebhookSender, type WebhookSender } from './sender';
 import { webhookHeaders } from './signing';
 
@@ -36,6 +37,11 @@ export interface WebhookDeliveryConfig {
   retryScheduleSeconds: readonly number[];
   timeoutMs: number;
   leaseMs: number;
+  /**
+   * Each endpoint's places for attempts in flight in this process. The dispatcher, the retry and the test event take
+   * them from this one object: the server gives the same config to all three.
+   */
+  endpointShares: EndpointAttemptShares;
 }
 
 export function defaultWebhookDeliveryConfig(overrides: Partial<WebhookDeliveryConfig> = {}): WebhookDeliveryConfig {
@@ -45,6 +51,7 @@ export function defaultWebhookDeliveryConfig(overrides: Partial<WebhookDeliveryC
     retryScheduleSeconds: DEFAULT_RETRY_SCHEDULE_SECONDS,
     timeoutMs: DEFAULT_TIMEOUT_MS,
     leaseMs: DEFAULT_LEASE_MS,
+    endpointShares: new EndpointAttemptShares(),
     ...overrides,
   };
 }

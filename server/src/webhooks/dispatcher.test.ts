@@ -22,7 +22,7 @@ import { verifyHyperswitch512, verifyStandardWebhook } from './signing';
 import type { Mode } from '../../../protocol/ids';
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver';
 import { createFetchWebhookSender } from './sender';
-import { DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT } from './dispatcher';
+import { DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT } from './endpoint-shares';
 
 const URL_ = 'https://merchant.example/hooks';
 const DAY_S = 24 * 3600;
@@ -643,6 +643,67 @@ forEachEngine('Webhook dispatcher', (engine) => {
       const receiver = new FakeReceiver(s.clock, () => ({ status: 200, body: '' }));
       // The polls after the first come from finished attempts.
       await sendsAllWithoutWaitingTheInterval(s, receiver, 3 * DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);
+    });
+
+    /** A receiver that holds its first `holding` answers until the test releases them (`held`), and answers 200 after. */
+    const holdingReceiver = (s: Setup, holding: number) => {
+      const held: (() => void)[] = [];
+      const receiver = new FakeReceiver(s.clock, () =>
+        held.length < holding ? new Promise<WebhookResponse>((resolve) => held.push(() => resolve({ status: 200, body: '' }))) : { status: 200, body: '' },
+      );
+      return { receiver, held };
+    };
+    /** What POST /events/{event_id}/retry calls retryEvent with, for the setup's account in test mode. */
+    const byHand = (s: Setup) => ({
+      core: { store: s.store, clock: s.clock, ids: cryptoIds, rails: createRailRegistry({}) },
+      auth: { ...scope(s), keyId: 'key_test', keyKind: 'secret', account: s.boot.account } satisfies AuthContext,
+    });
+
+    test("a manual retry takes a place of its endpoint's share: while the dispatcher's attempts hold them all it is refused (ERR_4290, Retry-After the timeout) and sends nothing", async () => {
+      const s = await setup();
+      const { receiver, held } = holdingReceiver(s, DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);
+      const eventIds: string[] = [];
+      for (let i = 0; i <= DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT; i += 1) eventIds.push(await insertEvent(s));
+      const delivery = config(receiver);
+      const { core, auth } = byHand(s);
+      const run = new WebhookDispatcher(s, delivery).runOnce();
+      try {
+        await eventually(() => held.length === DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);
+        const left = eventIds.find((eventId) => receiver.for(eventId).length === 0)!;
+        await expect(retryEvent(core, delivery, auth, left)).rejects.toMatchObject({ code: 'ERR_4290', retryAfterSeconds: 10 } satisfies Partial<ApiError>);
+        expect(receiver.requests).toHaveLength(DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);
+        expect(await find(s, left)).toMatchObject({ deliveryStatus: 'pending', attemptCount: 0, leaseId: null });
+        // A place given back is the retry's to take.
+        held[0]!();
+        await eventually(() => delivery.endpointShares.inFlight(scope(s)) < DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);
+        expect(await retryEvent(core, delivery, auth, left)).toMatchObject({ delivery_status: 'delivered', attempt_count: 1 });
+      } finally {
+        for (const release of held) release();
+        await run;
+      }
+      expect(delivery.endpointShares.inFlight(scope(s))).toBe(0);
+    });
+
+    test("manual retries hold at most their endpoint's share, the dispatcher's polls leave its events alone meanwhile, and the places are given back", async () => {
+      const s = await setup();
+      const { receiver, held } = holdingReceiver(s, DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);
+      const eventIds: string[] = [];
+      for (let i = 0; i < DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT + 2; i += 1) eventIds.push(await insertEvent(s));
+      const delivery = config(receiver);
+      const { core, auth } = byHand(s);
+      const retries = eventIds.slice(0, DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT).map((eventId) => retryEvent(core, delivery, auth, eventId));
+      try {
+        await eventually(() => held.length === DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);
+        await expect(retryEvent(core, delivery, auth, eventIds.at(-1)!)).rejects.toMatchObject({ code: 'ERR_4290' } satisfies Partial<ApiError>);
+        expect(await new WebhookDispatcher(s, delivery).runOnce()).toBe(0);
+        expect(receiver.requests).toHaveLength(DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);
+      } finally {
+        for (const release of held) release();
+      }
+      for (const detail of await Promise.all(retries)) expect(detail).toMatchObject({ delivery_status: 'delivered', attempt_count: 1 });
+      expect(delivery.endpointShares.inFlight(scope(s))).toBe(0);
+      expect(await new WebhookDispatcher(s, delivery).drain()).toBe(2);
+      expect(receiver.requests).toHaveLength(DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT + 2);
     });
 
     test('a receiver that answers 2xx and then stalls its body accepted the event: delivered once, and its connection is closed', async () => {

@@ -3,14 +3,17 @@
  * (concurrently, and without waiting for one poll's attempts before the next poll) and schedules retries. All its
  * state is in the database, so a restart (or another instance on the same PostgreSQL database) continues where it
  * stopped; an attempt interrupted by a crash is retried once its lease expires (at-least-once delivery, same
- * event_id). One endpoint has at most maxInFlightPerEndpoint attempts in flight per process, so one that answers
- * slowly never takes the attempts the other endpoints need.
+ * event_id). One endpoint has at most its share of attempts in flight per process (config.endpointShares, which
+ * manual retries and test events take from too), so one that answers slowly never takes the attempts the other
+ * endpoints need.
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger';
 import type { Scope } from '../kernel/store-types';
+import type { DueEvent, WebhookEventRecord } from '../storage/events/records';
 import type { DeliveryEndpoint } from '../storage/events/store';
 import { deliverClaimedEvent, ENDPOINT_UNAVAILABLE, usableEndpoint, type DeliveryDeps, type UsableEndpoint, type WebhookDeliveryConfig } from './delivery';
+import type { EndpointAttemptShares } from './endpoint-shares';
 
 export interface DispatcherOptions {
   /** Pause between polls when nothing was due. */
@@ -19,8 +22,6 @@ export interface DispatcherOptions {
   batchSize?: number;
   /** Attempts in flight at most while polling (start()): the next poll claims only up to this. */
   maxInFlight?: number;
-  /** Attempts in flight at most to one endpoint (an account and mode), in this process. */
-  maxInFlightPerEndpoint?: number;
   logger?: Logger;
   /** Lease ids (tests inject deterministic ones). */
   newLeaseId?: () => string;
@@ -33,18 +34,14 @@ export const DEFAULT_BATCH_SIZE = 20;
  * attempts until the timeout (10 s), not every other endpoint's behind it.
  */
 export const DEFAULT_MAX_IN_FLIGHT = 200;
-/**
- * A small share per endpoint (as Stripe and Svix limit their concurrency per endpoint): an endpoint that does not
- * answer holds 5 attempts until the timeout, not all 200. Per process: N instances make up to N x 5.
- */
-export const DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT = 5;
 
 /** The endpoint an event goes to: one per account and mode. */
 const endpointKey = (scope: Scope) => `${scope.accountId} ${scope.mode}`;
 
+/** The dispatcher's own attempts to one endpoint; the places they hold are counted in config.endpointShares. */
 interface EndpointAttempts {
   scope: Scope;
-  /** Attempts in flight. */
+  /** This dispatcher's attempts in flight. */
   count: number;
   /**
    * A poll left events of this endpoint behind for its share: the polls leave it out until these attempts are done,
@@ -62,7 +59,7 @@ export class WebhookDispatcher {
   readonly #pollIntervalMs: number;
   readonly #batchSize: number;
   readonly #maxInFlight: number;
-  readonly #maxInFlightPerEndpoint: number;
+  readonly #shares: EndpointAttemptShares;
   /** Attempts started by the polling loop and not finished yet. */
   readonly #inFlight = new Set<Promise<void>>();
   /** Attempts not finished yet (polling and runOnce), by endpoint. */
@@ -84,7 +81,7 @@ export class WebhookDispatcher {
     this.#pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
     this.#batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
     this.#maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
-    this.#maxInFlightPerEndpoint = options.maxInFlightPerEndpoint ?? DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT;
+    this.#shares = config.endpointShares;
     this.#logger = options.logger;
     this.#newLeaseId = options.newLeaseId ?? randomUUID;
   }
@@ -101,15 +98,15 @@ export class WebhookDispatcher {
     return handled;
   }
 
-  /** Endpoints with their whole share in flight, or backlogged: their events are not even listed. */
+  /** Endpoints with their whole share in flight (manual attempts included), or backlogged: their events are not even listed. */
   #fullEndpoints(): Scope[] {
-    const full: Scope[] = [];
-    for (const { scope, count, backlogged } of this.#inFlightByEndpoint.values()) {
-      if (backlogged || count >= this.#maxInFlightPerEndpoint) full.push(scope);
-    }
-    return full;
+    const full = new Map<string, Scope>();
+    for (const scope of this.#shares.full()) full.set(endpointKey(scope), scope);
+    for (const [key, { scope, backlogged }] of this.#inFlightByEndpoint) if (backlogged) full.set(key, scope);
+    return [...full.values()];
   }
 
+  /** An attempt of this dispatcher started; its place in the endpoint's share was taken before its claim. */
   #attemptStarted(scope: Scope): void {
     const key = endpointKey(scope);
     const entry = this.#inFlightByEndpoint.get(key);
@@ -118,6 +115,7 @@ export class WebhookDispatcher {
   }
 
   #attemptFinished(scope: Scope): void {
+    this.#shares.release(scope);
     const key = endpointKey(scope);
     const entry = this.#inFlightByEndpoint.get(key)!;
     entry.count -= 1;
@@ -137,7 +135,7 @@ export class WebhookDispatcher {
       entry.refillAgain = true;
       return;
     }
-    const room = Math.min(this.#maxInFlightPerEndpoint - entry.count, this.#room());
+    const room = Math.min(this.#shares.limit - this.#shares.inFlight(entry.scope), this.#room());
     if (room <= 0) return;
     entry.refilling = true;
     const refill = this.#claimAndStart(room, entry.scope)
@@ -219,24 +217,32 @@ export class WebhookDispatcher {
       // Still pending and due: looked at again at the next poll.
       this.#logger?.error({ err: error, events: noEndpoint.length }, 'could not record events without an endpoint');
     }
-    // Oldest due first, each endpoint up to its share.
-    const toClaim: string[] = [];
-    const taking = new Map<string, number>();
+    // Oldest due first, each endpoint up to its share: a place is taken before the claim, so that a manual retry
+    // meanwhile finds it taken; the places of events another instance claimed first are given back.
+    const toClaim: DueEvent[] = [];
     const backlogged = new Set<string>();
     for (const event of due) {
       if (!deliverable.has(event.eventId)) continue;
-      const key = endpointKey(event);
-      const taken = (this.#inFlightByEndpoint.get(key)?.count ?? 0) + (taking.get(key) ?? 0);
-      if (taken >= this.#maxInFlightPerEndpoint) {
+      if (!this.#shares.tryTake(event)) {
         this.#leftBehind = true;
-        backlogged.add(key);
+        backlogged.add(endpointKey(event));
         continue;
       }
-      taking.set(key, (taking.get(key) ?? 0) + 1);
-      toClaim.push(event.eventId);
+      toClaim.push(event);
     }
     const leaseId = this.#newLeaseId();
-    const claimed = await store.webhooks.claimEvents(toClaim, now, new Date(now.getTime() + this.#config.leaseMs), leaseId);
+    let claimed: WebhookEventRecord[] = [];
+    try {
+      claimed = await store.webhooks.claimEvents(
+        toClaim.map((event) => event.eventId),
+        now,
+        new Date(now.getTime() + this.#config.leaseMs),
+        leaseId,
+      );
+    } finally {
+      const claimedIds = new Set(claimed.map((event) => event.eventId));
+      for (const event of toClaim) if (!claimedIds.has(event.eventId)) this.#shares.release(event);
+    }
     handled += claimed.length;
     for (const event of claimed) this.#attemptStarted(event);
     for (const key of backlogged) {

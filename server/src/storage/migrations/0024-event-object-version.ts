@@ -149,11 +149,16 @@ async function moveVersionSuffixes(db: Kysely<unknown>): Promise<void> {
   }
 }
 
-/** The reverse: a subscription's events, and a payment's repeats of an event type, under `<id>.<version>` again. */
+/**
+ * The reverse: a subscription's events, and a payment's repeats of an event type, under `<id>.<version>` again. The
+ * first of a payment's events of one type keeps the bare id: the lowest version (an object's versions only grow, and
+ * a row that was bare before 0024 has version 0), not the earliest created_at, which a repeat written in the same
+ * millisecond shares, and whose ties the event ids would break at random.
+ */
 async function restoreVersionSuffixes(db: Kysely<unknown>): Promise<void> {
   const { rows } = await sql<EventRow & { account_id: string; mode: string; event_type: string; object_version: number }>`
     select event_id, account_id, mode, event_type, object_type, object_id, payload, object_version from webhook_events
-    where object_type in ('payment', 'subscription') order by created_at, event_id`.execute(db);
+    where object_type in ('payment', 'subscription') order by object_version, created_at, event_id`.execute(db);
   const seen = new Set<string>();
   for (const row of rows) {
     const key = [row.account_id, row.mode, row.object_id, row.event_type].join(' ');

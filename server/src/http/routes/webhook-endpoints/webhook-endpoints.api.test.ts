@@ -3,7 +3,7 @@
  * the registered URL signed with it, a rotation that signs with both secrets for its overlap, disable and enable,
  * the test event, deletion. A real local receiver; SQLite and PostgreSQL.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Engine } from '../../../storage/database';
@@ -16,6 +16,7 @@ import { defaultWebhookDeliveryConfig } from '../../../webhooks/delivery';
 import { WebhookDispatcher } from '../../../webhooks/dispatcher';
 import { signHyperswitch512, signStandardWebhook } from '../../../webhooks/signing';
 import { USER_AGENT } from '../../../webhooks/delivery';
+import { DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT } from '../../../webhooks/endpoint-shares';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -37,6 +38,31 @@ async function startReceiver(): Promise<{ url: string; received: Received[]; sta
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}/hooks`, received, status, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** A receiver that holds every answer while `holding`, until release(), and answers 200 at once after. */
+async function startHoldingReceiver(): Promise<{ url: string; held: ServerResponse[]; release(): void; close(): Promise<void> }> {
+  const held: ServerResponse[] = [];
+  let holding = true;
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => (holding ? held.push(res) : res.writeHead(200).end('ok')));
+  });
+  const release = () => {
+    holding = false;
+    for (const res of held) if (!res.headersSent) res.writeHead(200).end('ok');
+  };
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    held,
+    release,
+    close: () => {
+      release();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 /** The v1 signatures of a delivery, in the order sent. */
@@ -155,5 +181,30 @@ forEachEngine('webhook endpoints managed by operators', (engine: Engine) => {
     await expectApiError(await apiRequest(h, 'DELETE', `/v1/webhook-endpoints/${created.endpoint_id}`, session), 'ERR_4092');
     const subjects = (await h.db.selectFrom('security_emails').select('subject').execute()).map((row) => row.subject);
     expect(subjects).toEqual(expect.arrayContaining(['[Rail] New test webhook endpoint', '[Rail] test webhook secret rotated', '[Rail] test webhook endpoint deleted']));
+  });
+
+  test("test events take places of the endpoint's share of attempts in flight: past it the next is refused (429 ERR_4290, Retry-After) and sends nothing", async () => {
+    const holding = await startHoldingReceiver();
+    try {
+      await stepUp();
+      const created = await expectOk<{ endpoint_id: string }>(await apiRequest(h, 'POST', '/v1/webhook-endpoints', { ...session, body: { url: holding.url } }));
+      const testEvent = () => apiRequest(h, 'POST', `/v1/webhook-endpoints/${created.endpoint_id}/test`, session);
+      const sent = Array.from({ length: DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT }, testEvent);
+      for (let waited = 0; holding.held.length < DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT && waited < 5_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(holding.held).toHaveLength(DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);
+
+      const refused = await testEvent();
+      expect(refused.headers.get('retry-after')).toBe('10');
+      expect(String((await expectApiError(refused, 'ERR_4290'))['message'])).toContain('delivery attempts in flight');
+      expect(holding.held).toHaveLength(DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);
+
+      // The held ones end, and give their places back.
+      holding.release();
+      for (const response of await Promise.all(sent)) expect(await expectOk(response)).toMatchObject({ delivered: true, status_code: 200 });
+      expect(await expectOk(await testEvent())).toMatchObject({ delivered: true, status_code: 200 });
+      await expectOk(await apiRequest(h, 'DELETE', `/v1/webhook-endpoints/${created.endpoint_id}`, session));
+    } finally {
+      await holding.close();
+    }
   });
 });
