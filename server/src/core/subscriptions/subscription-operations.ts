@@ -304,6 +304,13 @@ export async function confirmSubscription(
     throw auth.keyKind === 'publishable' && error instanceof ApiError && error.code === 'ERR_4110' ? clientSecretMismatch('subscription') : error;
   });
   if (body.client_secret !== undefined && !secretsEqual(body.client_secret, subscription.clientSecret)) throw clientSecretMismatch('subscription');
+  // An off-session charge on an existing mandate is merchant-initiated: a browser holding the subscription's
+  // client_secret may not make it (as on POST /payments, core/mandates/stored-charge.ts). Refused before the claim.
+  if (auth.keyKind === 'publishable' && body.payment_details['mandate_id'] !== undefined) {
+    throw new ApiError('ERR_4088', 'Off-session charge without a usable mandate: payment_details.mandate_id charges an existing mandate, which is merchant-initiated and needs the secret key.', {
+      fieldName: 'payment_details.mandate_id',
+    });
+  }
   return respond(deps, await payFirstInvoice(deps, auth, subscription, body.payment_details), true);
 }
 

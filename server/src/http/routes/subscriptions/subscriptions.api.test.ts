@@ -373,6 +373,20 @@ forEachEngine('Subscriptions API', (engine) => {
       expect(paidEvents.length).toBe(1);
     });
 
+    const secretAuth = (): AuthContext => ({ accountId: b.boot.account.accountId, mode: 'test', keyId: 'key_test', keyKind: 'secret', account: b.boot.account });
+    const createdSubscription = async () =>
+      expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
+    test('a publishable-key confirm may not charge an existing mandate (payment_details.mandate_id)', async () => {
+      const first = await subscribe();
+      const created = await createdSubscription();
+      const answer = await on('POST', `/subscriptions/${created.id}/confirm`, { client_secret: created.client_secret, payment_details: { mandate_id: first.payment?.['mandate_id'] } }, b.publishableKey);
+      await expectApiError(answer, 'ERR_4088', 'payment_details.mandate_id');
+      expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${created.id}`))).toMatchObject({ status: 'created', payment: null });
+      expect(await chargesOf(created.id)).toBe(0);
+      // The secret key may (the merchant's server charges its customer's mandate).
+      expect(await expectOk<SubscriptionResponse>(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: { mandate_id: first.payment?.['mandate_id'] } }))).toMatchObject({ status: 'active' });
+    });
+
     test('a first invoice that waits for the customer leaves the subscription pending until it is paid', async () => {
       // Created after every other subscription of the suite, so that it comes first in the list below.
       b.clock.advance(1000);
