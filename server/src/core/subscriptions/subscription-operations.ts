@@ -5,7 +5,7 @@
  * catalogue: the first invoice is a customer-present payment that sets up a mandate, renewals charge that mandate
  * off-session on the injected clock, and every change writes its webhook event in its transaction.
  */
-import { CreatePaymentRequest, type JsonObject } from '../../../../protocol/api/payments';
+import { CreatePaymentRequest, DEFAULT_SESSION_EXPIRY_SECONDS, type JsonObject } from '../../../../protocol/api/payments';
 import type {
   CancelSubscriptionRequest,
   ConfirmSubscriptionRequest,
@@ -287,6 +287,14 @@ async function settleFirstInvoice(deps: CoreDeps, subscription: SubscriptionReco
   }
 }
 
+/**
+ * When a subscription's client_secret stops reaching it: as a payment's with the default session_expiry (15 minutes),
+ * counted from the subscription's creation. Only the browser's credential expires; the secret key confirms at any time.
+ */
+function clientSecretExpiresAt(subscription: SubscriptionRecord): Date {
+  return new Date(subscription.createdAt.getTime() + DEFAULT_SESSION_EXPIRY_SECONDS * 1000);
+}
+
 /** POST /subscriptions/{id}/confirm (secret key, or publishable key with the subscription's client_secret). */
 export async function confirmSubscription(
   deps: CoreDeps,
@@ -303,7 +311,13 @@ export async function confirmSubscription(
     // A publishable key is public: an unknown subscription answers as another subscription's client_secret does.
     throw auth.keyKind === 'publishable' && error instanceof ApiError && error.code === 'ERR_4110' ? clientSecretMismatch('subscription') : error;
   });
-  if (body.client_secret !== undefined && !secretsEqual(body.client_secret, subscription.clientSecret)) throw clientSecretMismatch('subscription');
+  if (body.client_secret !== undefined) {
+    if (!secretsEqual(body.client_secret, subscription.clientSecret)) throw clientSecretMismatch('subscription');
+    // Told only to the holder of the right secret, as for a payment (auth.ts verifyClientSecret).
+    if (clientSecretExpiresAt(subscription) <= deps.clock.now()) {
+      throw new ApiError('ERR_1006', 'client_secret has expired; confirm the subscription from your server with the secret key, or create a new one.', { fieldName: 'client_secret' });
+    }
+  }
   // An off-session charge on an existing mandate is merchant-initiated: a browser holding the subscription's
   // client_secret may not make it (as on POST /payments, core/mandates/stored-charge.ts). Refused before the claim.
   if (auth.keyKind === 'publishable' && body.payment_details['mandate_id'] !== undefined) {

@@ -14,6 +14,7 @@ import type { PaymentResponse } from '../../../../../protocol/api/payments';
 import { PENDING_RESOLVE_AFTER_MS } from '../../../rails/simulator/upi-simulator';
 import type { AuthContext } from '../../../core/auth/auth-context';
 import { confirmSubscription, createAndConfirmSubscription } from '../../../core/subscriptions/subscription-operations';
+import { DEFAULT_SESSION_EXPIRY_SECONDS } from '../../../../../protocol/api/payments';
 import { cryptoIds, derivedIds } from '../../../kernel/ids';
 
 /** A test account with the simulated billing processor and recurring on for UPI (RAIL_ACCOUNT_CONFIG). */
@@ -385,6 +386,18 @@ forEachEngine('Subscriptions API', (engine) => {
       expect(await chargesOf(created.id)).toBe(0);
       // The secret key may (the merchant's server charges its customer's mandate).
       expect(await expectOk<SubscriptionResponse>(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: { mandate_id: first.payment?.['mandate_id'] } }))).toMatchObject({ status: 'active' });
+    });
+
+    test("the subscription's client_secret expires as a payment's does (15 minutes after creation)", async () => {
+      const created = await createdSubscription();
+      b.clock.advance(DEFAULT_SESSION_EXPIRY_SECONDS * 1000);
+      const confirm = (clientSecret: string) => on('POST', `/subscriptions/${created.id}/confirm`, { client_secret: clientSecret, payment_details: UPI('success@upi') }, b.publishableKey);
+      // Expiry is told only to the holder of the right secret.
+      await expectApiError(await confirm(`${created.id}_secret_${'W'.repeat(20)}`), 'ERR_1005', 'client_secret');
+      await expectApiError(await confirm(created.client_secret!), 'ERR_1006', 'client_secret');
+      expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${created.id}`))).toMatchObject({ status: 'created', payment: null });
+      // The merchant's server is not bound to the browser session.
+      expect(await expectOk<SubscriptionResponse>(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: UPI('success@upi') }))).toMatchObject({ status: 'active' });
     });
 
     test('a first invoice that waits for the customer leaves the subscription pending until it is paid', async () => {
