@@ -107,17 +107,19 @@ async function transition(
 
 /** Statuses in which a payment will never be paid. */
 const UNPAID_FOR_GOOD: ReadonlySet<PaymentRecord['status']> = new Set(['failed', 'cancelled', 'expired']);
+/** Statuses of a payment that never reached the rail. */
+const SHORT_OF_THE_RAIL: ReadonlySet<PaymentRecord['status']> = new Set(['requires_payment_method', 'requires_confirmation']);
 
 /**
  * What an invoice's payment says. `answered`: as the payment's create answered it, when a payment that stopped short
- * of the rail (requires_payment_method, requires_confirmation) was not paid. Otherwise as read while its create may
- * still run (a retrieve): then only a payment that can never be paid is a refusal, anything else is still waiting.
+ * of the rail was not paid. Otherwise as read while its create may still run (a retrieve): then only a payment that
+ * can never be paid is a refusal. Anything else the rail may still pay (processing, waiting for the customer, left to
+ * the merchant after no answer): waiting.
  */
 function paymentOutcome(payment: PaymentRecord, answered: boolean): SubscriptionFacts['payment'] {
   if (payment.status === 'succeeded') return 'paid';
   if (UNPAID_FOR_GOOD.has(payment.status)) return 'failed';
-  if (payment.status === 'requires_customer_action' || payment.status === 'processing') return 'waiting';
-  return answered ? 'failed' : 'waiting';
+  return answered && SHORT_OF_THE_RAIL.has(payment.status) ? 'failed' : 'waiting';
 }
 
 async function lastPaymentOf(deps: CoreDeps, subscription: SubscriptionRecord): Promise<PaymentRecord | undefined> {
@@ -533,9 +535,14 @@ async function renewOne(deps: CoreDeps, auth: AuthContext, subscription: Subscri
       ).payment;
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
+      // The charge may have been stored, even sent to the rail, before it failed: the period follows that payment.
+      payment = await deps.store.payments.findPayment(auth, paymentId);
     }
   }
-  const outcome = payment !== undefined && paymentOutcome(payment, true) === 'paid' ? 'paid' : 'failed';
+  const outcome = payment === undefined ? 'failed' : paymentOutcome(payment, true);
+  // A payment the rail may still pay keeps the period's claim (next_billing_at moved on, last_payment_id naming it),
+  // so that neither a tick nor a resume charges the period again.
+  if (outcome === 'waiting') return undefined;
   // A refused charge leaves the period unpaid: next_billing_at goes back to it, so a resume bills it.
   await transition(deps, claimed, 'renewal', { payment: outcome }, outcome === 'paid' ? {} : { nextBillingAt: dueAt }, 'renew');
   return outcome === 'paid' ? 'renewed' : 'failed';

@@ -13,7 +13,8 @@ import type { SubscriptionResponse } from '../../../../../protocol/api/subscript
 import type { PaymentResponse } from '../../../../../protocol/api/payments';
 import { PENDING_RESOLVE_AFTER_MS } from '../../../rails/simulator/upi-simulator';
 import type { AuthContext } from '../../../core/auth/auth-context';
-import { confirmSubscription, createAndConfirmSubscription } from '../../../core/subscriptions/subscription-operations';
+import { confirmSubscription, createAndConfirmSubscription, renewDueSubscriptions } from '../../../core/subscriptions/subscription-operations';
+import { ApiError } from '../../../core/shared/errors';
 import { DEFAULT_SESSION_EXPIRY_SECONDS } from '../../../../../protocol/api/payments';
 import { cryptoIds, derivedIds } from '../../../kernel/ids';
 
@@ -377,6 +378,38 @@ forEachEngine('Subscriptions API', (engine) => {
     const secretAuth = (): AuthContext => ({ accountId: b.boot.account.accountId, mode: 'test', keyId: 'key_test', keyKind: 'secret', account: b.boot.account });
     const createdSubscription = async () =>
       expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
+    test('a renewal whose charge errors once its payment is stored follows that payment: the period is not billed again', async () => {
+      const subscription = await subscribe();
+      b.clock.advance(30 * DAY_MS);
+      const renewalPayments = () => b.db.selectFrom('payments').select(['payment_id', 'status']).where('description', '=', `Renewal of subscription ${subscription.id}`).execute();
+      // The charge reached the rail (the payment is processing), then the write of its answer failed.
+      let failed = false;
+      const store = new Proxy(b.core.store, {
+        get(target, property) {
+          if (property === 'transaction') {
+            return async (work: Parameters<typeof target.transaction>[0]) => {
+              if (!failed && (await renewalPayments()).some((payment) => payment.status === 'processing')) {
+                failed = true;
+                throw new ApiError('ERR_4003', 'the answer could not be written');
+              }
+              return target.transaction(work);
+            };
+          }
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      await renewDueSubscriptions({ ...b.core, store }, secretAuth());
+      expect(failed).toBe(true);
+      const [renewal] = await renewalPayments();
+      const after = await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`));
+      // The period has a payment the rail may still pay: it stays claimed (not unpaid, not due again).
+      expect(after).toMatchObject({ status: 'active', invoice: { last_payment_id: renewal?.payment_id, next_billing_at: new Date(b.clock.now().getTime() + 30 * DAY_MS).toISOString() } });
+      await expectApiError(await on('POST', `/subscriptions/${subscription.id}/resume`, { charges_handling: 'invoice_immediately' }), 'ERR_4111');
+      await renew();
+      expect(await chargesOf(subscription.id)).toBe(2);
+    });
+
     test('a publishable-key confirm may not charge an existing mandate (payment_details.mandate_id)', async () => {
       const first = await subscribe();
       const created = await createdSubscription();
