@@ -25,9 +25,11 @@ import type { PaymentRecord } from '../../storage/payments/records';
 import type { ScheduledChange, SubscriptionPatch, SubscriptionRecord } from '../../storage/subscriptions/records';
 import type { AuthContext } from '../auth/auth-context';
 import { clientSecretMismatch, missingClientSecret } from '../auth/auth';
+import { IDEMPOTENCY_LEASE_MS } from '../auth/idempotency';
 import { secretsEqual } from '../auth/secrets';
 import { findLiveCustomer } from '../customers/find-live-customer';
 import { createPayment } from '../payments/create-payment';
+import { executeConfirm } from '../payments/confirm-payment';
 import { syncWithRail } from '../payments/retrieve-payment';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
@@ -232,20 +234,60 @@ function firstInvoiceRequest(
 }
 
 /**
+ * How long a confirm's claim of a subscription (pending) is its own, as an Idempotency-Key's claim is: past it, the
+ * confirm is presumed dead (a process crash), and a later confirm may take the subscription over.
+ */
+const CONFIRM_CLAIM_LEASE_MS = IDEMPOTENCY_LEASE_MS;
+
+/** A pending subscription's claim; the claim is the last write of a pending subscription, so its updated_at dates it. */
+function claimOf(deps: CoreDeps, subscription: SubscriptionRecord): 'live' | 'abandoned' {
+  return subscription.updatedAt.getTime() + CONFIRM_CLAIM_LEASE_MS <= deps.clock.now().getTime() ? 'abandoned' : 'live';
+}
+
+function beingCharged(subscription: SubscriptionRecord, what: string, payment?: PaymentRecord): ApiError {
+  const why = payment === undefined ? 'its first invoice is being charged' : `its first invoice's payment ${payment.paymentId} has status ${payment.status}`;
+  return new ApiError('ERR_4111', `You cannot ${what} this subscription (status ${subscription.status}) while ${why}; retrieve it once the payment settled and try again.`);
+}
+
+/**
+ * The invoice's payment a run before this one stored (an Idempotency-Key re-run, a take-over), carried on: one stored
+ * short of the rail is confirmed as it was stored (the payment's own claim lets one confirm charge it), one waiting for
+ * the customer is asked about again.
+ */
+async function carryOnStoredPayment(deps: CoreDeps, auth: AuthContext, payment: PaymentRecord): Promise<PaymentRecord> {
+  if (payment.status !== 'requires_confirmation') return syncWithRail(deps, payment, auth);
+  try {
+    return await executeConfirm(deps, auth, payment, {});
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return (await deps.store.payments.findPayment(auth, payment.paymentId)) ?? payment;
+  }
+}
+
+/**
  * Pays the first invoice and moves the subscription by its outcome. The subscription is claimed first (created ->
  * pending, naming the invoice's payment id, conditional on the version read), so that of concurrent confirms, on one
  * instance or several, one charges and the others answer ERR_4111; they all read `created` and charged each before.
- * The version also keeps a plan change that landed since the read from being charged at the price read.
+ * The version also keeps a plan change that landed since the read from being charged at the price read. A claim older
+ * than its lease is taken over (pending -> pending, conditional on the version read) under the payment id it names,
+ * so the invoice is charged at most once.
  */
 async function payFirstInvoice(deps: CoreDeps, auth: AuthContext, subscription: SubscriptionRecord, details: JsonObject): Promise<SubscriptionRecord> {
-  const paymentId = deps.ids.id('payment');
+  const derivedPaymentId = deps.ids.id('payment');
   // An Idempotency-Key re-run of this confirm derives the first run's payment id: one whose claim landed goes on from
-  // it (the payment's create finds the payment if it was stored), one that settled answers the subscription as it is.
-  const rerun = subscription.lastPaymentId === paymentId;
+  // it, one that settled answers the subscription as it is.
+  const rerun = subscription.lastPaymentId === derivedPaymentId;
   if (rerun && subscription.status !== 'pending') return subscription;
-  if (!rerun && subscription.status !== 'created') throw notAllowed(subscription, 'confirm');
+  const takeOver = !rerun && subscription.status === 'pending' && claimOf(deps, subscription) === 'abandoned';
+  if (!rerun && !takeOver && subscription.status !== 'created') {
+    throw subscription.status === 'pending' ? beingCharged(subscription, 'confirm') : notAllowed(subscription, 'confirm');
+  }
   const request = firstInvoiceRequest(subscription, details);
-  const claimed = rerun ? subscription : await transition(deps, subscription, 'confirm', {}, { lastPaymentId: paymentId }, 'confirm', true);
+  const paymentId = takeOver && subscription.lastPaymentId !== null ? subscription.lastPaymentId : derivedPaymentId;
+  const claimed = rerun ? subscription : await transition(deps, subscription, 'confirm', { claim: claimOf(deps, subscription) }, { lastPaymentId: paymentId }, 'confirm', true);
+  // Never a second payment for the invoice: one a run before this one stored is carried on, whatever this body says.
+  const stored = rerun || takeOver ? await deps.store.payments.findPayment(auth, paymentId) : undefined;
+  if (stored !== undefined) return settleFirstInvoice(deps, claimed, await carryOnStoredPayment(deps, auth, stored), true);
   let payment: PaymentRecord | undefined;
   try {
     payment = (await createPayment(deps, auth, { ...request, payment_id: paymentId })).payment;

@@ -7,7 +7,10 @@ const STATUSES: SubscriptionStatus[] = ['created', 'pending', 'active', 'paused'
 describe('subscription transitions', () => {
   test('confirm claims a created subscription (pending); the first invoice decides: paid -> active, declined -> created again', () => {
     expect(decideSubscriptionTransition('created', 'confirm')).toEqual({ allowed: true, to: 'pending' });
-    for (const status of STATUSES.filter((s) => s !== 'created')) expect(decideSubscriptionTransition(status, 'confirm').allowed).toBe(false);
+    for (const status of STATUSES.filter((s) => s !== 'created')) expect(decideSubscriptionTransition(status, 'confirm', { claim: 'live' }).allowed).toBe(false);
+    // Only a claim whose lease ran out is taken over.
+    for (const status of STATUSES) expect(decideSubscriptionTransition(status, 'confirm', { claim: 'abandoned' }).allowed).toBe(status === 'created' || status === 'pending');
+    expect(decideSubscriptionTransition('pending', 'confirm', { claim: 'abandoned' })).toEqual({ allowed: true, to: 'pending' });
     expect(decideSubscriptionTransition('pending', 'payment_result', { payment: 'paid' })).toEqual({ allowed: true, to: 'active' });
     expect(decideSubscriptionTransition('pending', 'payment_result', { payment: 'failed' })).toEqual({ allowed: true, to: 'created' });
     // The claim and a declined first invoice announce nothing; subscription_created is the creation's alone.

@@ -378,6 +378,51 @@ forEachEngine('Subscriptions API', (engine) => {
     const secretAuth = (): AuthContext => ({ accountId: b.boot.account.accountId, mode: 'test', keyId: 'key_test', keyKind: 'secret', account: b.boot.account });
     const createdSubscription = async () =>
       expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
+    /** A confirm (no Idempotency-Key) that dies once its claim committed; `stored`: after storing the invoice's payment too. */
+    const confirmThatDies = async (subscriptionId: string, stored: boolean) => {
+      let dyingTransactions = 0;
+      const dying = new Proxy(b.core.store, {
+        get(target, property) {
+          if (property === 'transaction' && !stored) {
+            return async (work: Parameters<typeof target.transaction>[0]) => {
+              if ((dyingTransactions += 1) > 1) throw new Error('the process died');
+              return target.transaction(work);
+            };
+          }
+          if (property === 'payments' && stored) {
+            return new Proxy(target.payments, {
+              get(payments, name) {
+                if (name === 'claimPaymentAndOpenAttempt') return () => Promise.reject(new Error('the process died'));
+                const value: unknown = Reflect.get(payments, name, payments);
+                return typeof value === 'function' ? value.bind(payments) : value;
+              },
+            });
+          }
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      await expect(confirmSubscription({ ...b.core, store: dying }, secretAuth(), b.boot.profile.profileId, subscriptionId, { payment_details: UPI('success@upi') })).rejects.toThrow(
+        'the process died',
+      );
+      const pending = await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscriptionId}`));
+      expect(pending.status).toBe('pending');
+      return String(pending.invoice?.['last_payment_id']);
+    };
+
+    test.each([false, true])('a confirm that died after its claim (payment stored: %s) is taken over once its lease ran out, charging the invoice once under its payment id', async (stored) => {
+      const created = await createdSubscription();
+      const invoicePaymentId = await confirmThatDies(created.id, stored);
+      expect(await chargesOf(created.id)).toBe(stored ? 1 : 0);
+      // Within the lease the claim may still be charging: another confirm is refused.
+      await expectApiError(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: UPI('success@upi') }), 'ERR_4111');
+      b.clock.advance(60_000);
+      const taken = await expectOk<SubscriptionResponse>(await on('POST', `/subscriptions/${created.id}/confirm`, { client_secret: created.client_secret, payment_details: UPI('success@upi') }, b.publishableKey));
+      expect(taken).toMatchObject({ status: 'active', payment: { payment_id: invoicePaymentId, status: 'succeeded' } });
+      expect(await chargesOf(created.id)).toBe(1);
+      await expectApiError(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: UPI('success@upi') }), 'ERR_4111');
+    });
+
     test('a renewal whose charge errors once its payment is stored follows that payment: the period is not billed again', async () => {
       const subscription = await subscribe();
       b.clock.advance(30 * DAY_MS);
