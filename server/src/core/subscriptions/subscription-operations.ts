@@ -485,12 +485,37 @@ export async function resumeSubscription(deps: CoreDeps, auth: AuthContext, prof
   return toSubscriptionStatusResponse(await transition(deps, subscription, 'resume', {}, { pausedAt: null, nextBillingAt: next, scheduledChange: null }, 'resume'));
 }
 
+/**
+ * A pending subscription, as its first invoice leaves it before a cancel: a payment that settled meanwhile (paid, or
+ * refused) moves it first, and the cancel applies to the subscription it left. While the invoice is still being
+ * charged, or waits for the customer, the cancel is refused (ERR_4111): the customer may yet pay, and a cancelled
+ * subscription must not have a paid first invoice. Past the claim's lease no confirm runs any more: with no payment
+ * stored nothing was charged, and a payment stored short of the rail never will be (unless a take-over confirms it
+ * first: the version decides).
+ */
+async function settleBeforeCancel(deps: CoreDeps, auth: AuthContext, subscription: SubscriptionRecord): Promise<SubscriptionRecord> {
+  const claim = claimOf(deps, subscription);
+  const payment = await lastPaymentOf(deps, subscription);
+  if (payment === undefined) {
+    if (claim === 'abandoned') return subscription;
+    throw beingCharged(subscription, 'cancel');
+  }
+  const synced = await syncWithRail(deps, payment, auth);
+  const settled = await settleFirstInvoice(deps, subscription, synced, claim === 'abandoned');
+  if (settled.status === 'pending') throw beingCharged(settled, 'cancel', synced);
+  return settled;
+}
+
 /** POST /subscriptions/{id}/cancel: immediately (default), or at the end of the term / a date (applied by the renewal tick). */
 export async function cancelSubscription(deps: CoreDeps, auth: AuthContext, profileId: string | undefined, subscriptionId: string, body: CancelSubscriptionRequest): Promise<SubscriptionStatusResponse> {
-  const subscription = await findSubscriptionOrThrow(deps, auth, profileId, subscriptionId);
+  const found = await findSubscriptionOrThrow(deps, auth, profileId, subscriptionId);
+  const subscription = found.status === 'pending' ? await settleBeforeCancel(deps, auth, found) : found;
   const option = body.cancel_option ?? (body.cancel_at !== undefined ? 'specific_date' : 'immediately');
   if (option === 'immediately' || subscription.status !== 'active') {
-    return toSubscriptionStatusResponse(await transition(deps, subscription, 'cancel', {}, { cancelledAt: deps.clock.now(), nextBillingAt: null, scheduledChange: null }, 'cancel'));
+    // A pending one (an abandoned claim) only on the version read: a confirm that took the claim over meanwhile wins.
+    const pending = subscription.status === 'pending';
+    const patch = { cancelledAt: deps.clock.now(), nextBillingAt: null, scheduledChange: null };
+    return toSubscriptionStatusResponse(await transition(deps, subscription, 'cancel', { claim: pending ? 'abandoned' : undefined }, patch, 'cancel', pending));
   }
   const at = option === 'end_of_term' ? (subscription.nextBillingAt ?? deps.clock.now()) : laterDate(deps, body.cancel_at, 'cancel_at');
   return toSubscriptionStatusResponse(await transition(deps, subscription, 'update', {}, { scheduledChange: schedule('cancel', at) }, 'cancel'));

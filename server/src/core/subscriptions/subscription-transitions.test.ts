@@ -19,6 +19,12 @@ describe('subscription transitions', () => {
     expect(subscriptionEventFor('create', 'created')).toBe('subscription_created');
   });
 
+  test('a pending subscription is cancelled only once its claim was abandoned; every other status but cancelled always', () => {
+    expect(decideSubscriptionTransition('pending', 'cancel', { claim: 'live' }).allowed).toBe(false);
+    expect(decideSubscriptionTransition('pending', 'cancel', { claim: 'abandoned' })).toEqual({ allowed: true, to: 'cancelled' });
+    for (const status of STATUSES.filter((s) => s !== 'pending')) expect(decideSubscriptionTransition(status, 'cancel').allowed).toBe(status !== 'cancelled');
+  });
+
   test('cancelled is final: no trigger leaves it', () => {
     for (const trigger of ['confirm', 'payment_result', 'pause', 'resume', 'cancel', 'update', 'renewal'] as const) {
       expect(decideSubscriptionTransition('cancelled', trigger, { payment: 'paid' }).allowed).toBe(false);

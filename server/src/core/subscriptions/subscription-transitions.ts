@@ -29,7 +29,9 @@ export const SUBSCRIPTION_TRANSITIONS: readonly Transition<SubscriptionStatus, S
   { from: 'paused', trigger: 'resume', condition: 'always', to: 'active' },
   { from: 'unpaid', trigger: 'resume', condition: 'always', to: 'active' },
   { from: 'created', trigger: 'cancel', condition: 'always', to: 'cancelled' },
-  { from: 'pending', trigger: 'cancel', condition: 'always', to: 'cancelled' },
+  // A pending subscription is cancelled only once its claim was abandoned with no payment stored (the customer cannot
+  // pay any more); one whose invoice is being charged or waits for the customer settles first (core).
+  { from: 'pending', trigger: 'cancel', condition: 'claim_abandoned', to: 'cancelled' },
   { from: 'active', trigger: 'cancel', condition: 'always', to: 'cancelled' },
   { from: 'paused', trigger: 'cancel', condition: 'always', to: 'cancelled' },
   { from: 'unpaid', trigger: 'cancel', condition: 'always', to: 'cancelled' },

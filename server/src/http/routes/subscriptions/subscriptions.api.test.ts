@@ -378,6 +378,52 @@ forEachEngine('Subscriptions API', (engine) => {
     const secretAuth = (): AuthContext => ({ accountId: b.boot.account.accountId, mode: 'test', keyId: 'key_test', keyKind: 'secret', account: b.boot.account });
     const createdSubscription = async () =>
       expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
+    /** The store, with `afterTransaction` run after each transaction commits (its index from 1). */
+    const storeWith = (afterTransaction: (index: number) => Promise<void>) => {
+      let transactions = 0;
+      return new Proxy(b.core.store, {
+        get(target, property) {
+          if (property === 'transaction') {
+            return async (work: Parameters<typeof target.transaction>[0]) => {
+              const result = await target.transaction(work);
+              transactions += 1;
+              await afterTransaction(transactions);
+              return result;
+            };
+          }
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+    };
+
+    test('a cancel while the confirm charges the first invoice is refused, and the paid invoice activates the subscription', async () => {
+      const created = await createdSubscription();
+      // The cancel comes once the confirm's claim committed (its first transaction), before the invoice is charged.
+      let cancelMeanwhile: Response | undefined;
+      const store = storeWith(async (index) => {
+        if (index === 1) cancelMeanwhile = await on('POST', `/subscriptions/${created.id}/cancel`, { cancel_option: 'immediately' });
+      });
+      const confirmed = await confirmSubscription({ ...b.core, store }, secretAuth(), b.boot.profile.profileId, created.id, { payment_details: UPI('success@upi') });
+      const refusal = await expectApiError(cancelMeanwhile!, 'ERR_4111');
+      expect(String(refusal['message'])).toContain('first invoice');
+      expect(confirmed).toMatchObject({ status: 'active', payment: { status: 'succeeded' } });
+      expect(await chargesOf(created.id)).toBe(1);
+      // Once the invoice settled, the cancel is the ordinary one.
+      expect(await expectOk(await on('POST', `/subscriptions/${created.id}/cancel`, { cancel_option: 'immediately' }))).toMatchObject({ status: 'cancelled' });
+    });
+
+    test('a cancel of a subscription whose first invoice waits for the customer is refused until the payment settles', async () => {
+      const waiting = await subscribe('pending@upi');
+      expect(waiting).toMatchObject({ status: 'pending', payment: { status: 'requires_customer_action' } });
+      const refusal = await expectApiError(await on('POST', `/subscriptions/${waiting.id}/cancel`, {}), 'ERR_4111');
+      expect(String(refusal['message'])).toContain('requires_customer_action');
+      b.clock.advance(PENDING_RESOLVE_AFTER_MS);
+      // The cancel looks at the payment first: it was paid, so the subscription was active, and an end_of_term cancel is scheduled.
+      expect(await expectOk(await on('POST', `/subscriptions/${waiting.id}/cancel`, { cancel_option: 'end_of_term' }))).toMatchObject({ status: 'active' });
+      expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${waiting.id}`))).toMatchObject({ status: 'active', invoice: { scheduled_change: { kind: 'cancel' } } });
+    });
+
     /** A confirm (no Idempotency-Key) that dies once its claim committed; `stored`: after storing the invoice's payment too. */
     const confirmThatDies = async (subscriptionId: string, stored: boolean) => {
       let dyingTransactions = 0;
@@ -414,13 +460,23 @@ forEachEngine('Subscriptions API', (engine) => {
       const created = await createdSubscription();
       const invoicePaymentId = await confirmThatDies(created.id, stored);
       expect(await chargesOf(created.id)).toBe(stored ? 1 : 0);
-      // Within the lease the claim may still be charging: another confirm is refused.
+      // Within the lease the claim may still be charging: another confirm and a cancel are refused.
       await expectApiError(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: UPI('success@upi') }), 'ERR_4111');
+      await expectApiError(await on('POST', `/subscriptions/${created.id}/cancel`, {}), 'ERR_4111');
       b.clock.advance(60_000);
       const taken = await expectOk<SubscriptionResponse>(await on('POST', `/subscriptions/${created.id}/confirm`, { client_secret: created.client_secret, payment_details: UPI('success@upi') }, b.publishableKey));
       expect(taken).toMatchObject({ status: 'active', payment: { payment_id: invoicePaymentId, status: 'succeeded' } });
       expect(await chargesOf(created.id)).toBe(1);
       await expectApiError(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: UPI('success@upi') }), 'ERR_4111');
+    });
+
+    test('a cancel after a dead confirm\'s lease ran out, with no payment stored, cancels; the invoice is then never charged', async () => {
+      const created = await createdSubscription();
+      await confirmThatDies(created.id, false);
+      b.clock.advance(60_000);
+      expect(await expectOk(await on('POST', `/subscriptions/${created.id}/cancel`, {}))).toMatchObject({ status: 'cancelled' });
+      await expectApiError(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: UPI('success@upi') }), 'ERR_4111');
+      expect(await chargesOf(created.id)).toBe(0);
     });
 
     test('a renewal whose charge errors once its payment is stored follows that payment: the period is not billed again', async () => {
