@@ -5,7 +5,7 @@
  * catalogue: the first invoice is a customer-present payment that sets up a mandate, renewals charge that mandate
  * off-session on the injected clock, and every change writes its webhook event in its transaction.
  */
-import { CreatePaymentRequest, type JsonObject } from '../../../../protocol/api/payments';
+import { CreatePaymentRequest, DEFAULT_SESSION_EXPIRY_SECONDS, type JsonObject } from '../../../../protocol/api/payments';
 import type {
   CancelSubscriptionRequest,
   ConfirmSubscriptionRequest,
@@ -25,9 +25,11 @@ import type { PaymentRecord } from '../../storage/payments/records';
 import type { ScheduledChange, SubscriptionPatch, SubscriptionRecord } from '../../storage/subscriptions/records';
 import type { AuthContext } from '../auth/auth-context';
 import { clientSecretMismatch, missingClientSecret } from '../auth/auth';
+import { IDEMPOTENCY_LEASE_MS } from '../auth/idempotency';
 import { secretsEqual } from '../auth/secrets';
 import { findLiveCustomer } from '../customers/find-live-customer';
 import { createPayment } from '../payments/create-payment';
+import { executeConfirm } from '../payments/confirm-payment';
 import { syncWithRail } from '../payments/retrieve-payment';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
@@ -107,17 +109,19 @@ async function transition(
 
 /** Statuses in which a payment will never be paid. */
 const UNPAID_FOR_GOOD: ReadonlySet<PaymentRecord['status']> = new Set(['failed', 'cancelled', 'expired']);
+/** Statuses of a payment that never reached the rail. */
+const SHORT_OF_THE_RAIL: ReadonlySet<PaymentRecord['status']> = new Set(['requires_payment_method', 'requires_confirmation']);
 
 /**
  * What an invoice's payment says. `answered`: as the payment's create answered it, when a payment that stopped short
- * of the rail (requires_payment_method, requires_confirmation) was not paid. Otherwise as read while its create may
- * still run (a retrieve): then only a payment that can never be paid is a refusal, anything else is still waiting.
+ * of the rail was not paid. Otherwise as read while its create may still run (a retrieve): then only a payment that
+ * can never be paid is a refusal. Anything else the rail may still pay (processing, waiting for the customer, left to
+ * the merchant after no answer): waiting.
  */
 function paymentOutcome(payment: PaymentRecord, answered: boolean): SubscriptionFacts['payment'] {
   if (payment.status === 'succeeded') return 'paid';
   if (UNPAID_FOR_GOOD.has(payment.status)) return 'failed';
-  if (payment.status === 'requires_customer_action' || payment.status === 'processing') return 'waiting';
-  return answered ? 'failed' : 'waiting';
+  return answered && SHORT_OF_THE_RAIL.has(payment.status) ? 'failed' : 'waiting';
 }
 
 async function lastPaymentOf(deps: CoreDeps, subscription: SubscriptionRecord): Promise<PaymentRecord | undefined> {
@@ -230,20 +234,60 @@ function firstInvoiceRequest(
 }
 
 /**
+ * How long a confirm's claim of a subscription (pending) is its own, as an Idempotency-Key's claim is: past it, the
+ * confirm is presumed dead (a process crash), and a later confirm may take the subscription over.
+ */
+const CONFIRM_CLAIM_LEASE_MS = IDEMPOTENCY_LEASE_MS;
+
+/** A pending subscription's claim; the claim is the last write of a pending subscription, so its updated_at dates it. */
+function claimOf(deps: CoreDeps, subscription: SubscriptionRecord): 'live' | 'abandoned' {
+  return subscription.updatedAt.getTime() + CONFIRM_CLAIM_LEASE_MS <= deps.clock.now().getTime() ? 'abandoned' : 'live';
+}
+
+function beingCharged(subscription: SubscriptionRecord, what: string, payment?: PaymentRecord): ApiError {
+  const why = payment === undefined ? 'its first invoice is being charged' : `its first invoice's payment ${payment.paymentId} has status ${payment.status}`;
+  return new ApiError('ERR_4111', `You cannot ${what} this subscription (status ${subscription.status}) while ${why}; retrieve it once the payment settled and try again.`);
+}
+
+/**
+ * The invoice's payment a run before this one stored (an Idempotency-Key re-run, a take-over), carried on: one stored
+ * short of the rail is confirmed as it was stored (the payment's own claim lets one confirm charge it), one waiting for
+ * the customer is asked about again.
+ */
+async function carryOnStoredPayment(deps: CoreDeps, auth: AuthContext, payment: PaymentRecord): Promise<PaymentRecord> {
+  if (payment.status !== 'requires_confirmation') return syncWithRail(deps, payment, auth);
+  try {
+    return await executeConfirm(deps, auth, payment, {});
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return (await deps.store.payments.findPayment(auth, payment.paymentId)) ?? payment;
+  }
+}
+
+/**
  * Pays the first invoice and moves the subscription by its outcome. The subscription is claimed first (created ->
  * pending, naming the invoice's payment id, conditional on the version read), so that of concurrent confirms, on one
  * instance or several, one charges and the others answer ERR_4111; they all read `created` and charged each before.
- * The version also keeps a plan change that landed since the read from being charged at the price read.
+ * The version also keeps a plan change that landed since the read from being charged at the price read. A claim older
+ * than its lease is taken over (pending -> pending, conditional on the version read) under the payment id it names,
+ * so the invoice is charged at most once.
  */
 async function payFirstInvoice(deps: CoreDeps, auth: AuthContext, subscription: SubscriptionRecord, details: JsonObject): Promise<SubscriptionRecord> {
-  const paymentId = deps.ids.id('payment');
+  const derivedPaymentId = deps.ids.id('payment');
   // An Idempotency-Key re-run of this confirm derives the first run's payment id: one whose claim landed goes on from
-  // it (the payment's create finds the payment if it was stored), one that settled answers the subscription as it is.
-  const rerun = subscription.lastPaymentId === paymentId;
+  // it, one that settled answers the subscription as it is.
+  const rerun = subscription.lastPaymentId === derivedPaymentId;
   if (rerun && subscription.status !== 'pending') return subscription;
-  if (!rerun && subscription.status !== 'created') throw notAllowed(subscription, 'confirm');
+  const takeOver = !rerun && subscription.status === 'pending' && claimOf(deps, subscription) === 'abandoned';
+  if (!rerun && !takeOver && subscription.status !== 'created') {
+    throw subscription.status === 'pending' ? beingCharged(subscription, 'confirm') : notAllowed(subscription, 'confirm');
+  }
   const request = firstInvoiceRequest(subscription, details);
-  const claimed = rerun ? subscription : await transition(deps, subscription, 'confirm', {}, { lastPaymentId: paymentId }, 'confirm', true);
+  const paymentId = takeOver && subscription.lastPaymentId !== null ? subscription.lastPaymentId : derivedPaymentId;
+  const claimed = rerun ? subscription : await transition(deps, subscription, 'confirm', { claim: claimOf(deps, subscription) }, { lastPaymentId: paymentId }, 'confirm', true);
+  // Never a second payment for the invoice: one a run before this one stored is carried on, whatever this body says.
+  const stored = rerun || takeOver ? await deps.store.payments.findPayment(auth, paymentId) : undefined;
+  if (stored !== undefined) return settleFirstInvoice(deps, claimed, await carryOnStoredPayment(deps, auth, stored), true);
   let payment: PaymentRecord | undefined;
   try {
     payment = (await createPayment(deps, auth, { ...request, payment_id: paymentId })).payment;
@@ -287,6 +331,14 @@ async function settleFirstInvoice(deps: CoreDeps, subscription: SubscriptionReco
   }
 }
 
+/**
+ * When a subscription's client_secret stops reaching it: as a payment's with the default session_expiry (15 minutes),
+ * counted from the subscription's creation. Only the browser's credential expires; the secret key confirms at any time.
+ */
+function clientSecretExpiresAt(subscription: SubscriptionRecord): Date {
+  return new Date(subscription.createdAt.getTime() + DEFAULT_SESSION_EXPIRY_SECONDS * 1000);
+}
+
 /** POST /subscriptions/{id}/confirm (secret key, or publishable key with the subscription's client_secret). */
 export async function confirmSubscription(
   deps: CoreDeps,
@@ -303,7 +355,20 @@ export async function confirmSubscription(
     // A publishable key is public: an unknown subscription answers as another subscription's client_secret does.
     throw auth.keyKind === 'publishable' && error instanceof ApiError && error.code === 'ERR_4110' ? clientSecretMismatch('subscription') : error;
   });
-  if (body.client_secret !== undefined && !secretsEqual(body.client_secret, subscription.clientSecret)) throw clientSecretMismatch('subscription');
+  if (body.client_secret !== undefined) {
+    if (!secretsEqual(body.client_secret, subscription.clientSecret)) throw clientSecretMismatch('subscription');
+    // Told only to the holder of the right secret, as for a payment (auth.ts verifyClientSecret).
+    if (clientSecretExpiresAt(subscription) <= deps.clock.now()) {
+      throw new ApiError('ERR_1006', 'client_secret has expired; confirm the subscription from your server with the secret key, or create a new one.', { fieldName: 'client_secret' });
+    }
+  }
+  // An off-session charge on an existing mandate is merchant-initiated: a browser holding the subscription's
+  // client_secret may not make it (as on POST /payments, core/mandates/stored-charge.ts). Refused before the claim.
+  if (auth.keyKind === 'publishable' && body.payment_details['mandate_id'] !== undefined) {
+    throw new ApiError('ERR_4088', 'Off-session charge without a usable mandate: payment_details.mandate_id charges an existing mandate, which is merchant-initiated and needs the secret key.', {
+      fieldName: 'payment_details.mandate_id',
+    });
+  }
   return respond(deps, await payFirstInvoice(deps, auth, subscription, body.payment_details), true);
 }
 
@@ -420,12 +485,37 @@ export async function resumeSubscription(deps: CoreDeps, auth: AuthContext, prof
   return toSubscriptionStatusResponse(await transition(deps, subscription, 'resume', {}, { pausedAt: null, nextBillingAt: next, scheduledChange: null }, 'resume'));
 }
 
+/**
+ * A pending subscription, as its first invoice leaves it before a cancel: a payment that settled meanwhile (paid, or
+ * refused) moves it first, and the cancel applies to the subscription it left. While the invoice is still being
+ * charged, or waits for the customer, the cancel is refused (ERR_4111): the customer may yet pay, and a cancelled
+ * subscription must not have a paid first invoice. Past the claim's lease no confirm runs any more: with no payment
+ * stored nothing was charged, and a payment stored short of the rail never will be (unless a take-over confirms it
+ * first: the version decides).
+ */
+async function settleBeforeCancel(deps: CoreDeps, auth: AuthContext, subscription: SubscriptionRecord): Promise<SubscriptionRecord> {
+  const claim = claimOf(deps, subscription);
+  const payment = await lastPaymentOf(deps, subscription);
+  if (payment === undefined) {
+    if (claim === 'abandoned') return subscription;
+    throw beingCharged(subscription, 'cancel');
+  }
+  const synced = await syncWithRail(deps, payment, auth);
+  const settled = await settleFirstInvoice(deps, subscription, synced, claim === 'abandoned');
+  if (settled.status === 'pending') throw beingCharged(settled, 'cancel', synced);
+  return settled;
+}
+
 /** POST /subscriptions/{id}/cancel: immediately (default), or at the end of the term / a date (applied by the renewal tick). */
 export async function cancelSubscription(deps: CoreDeps, auth: AuthContext, profileId: string | undefined, subscriptionId: string, body: CancelSubscriptionRequest): Promise<SubscriptionStatusResponse> {
-  const subscription = await findSubscriptionOrThrow(deps, auth, profileId, subscriptionId);
+  const found = await findSubscriptionOrThrow(deps, auth, profileId, subscriptionId);
+  const subscription = found.status === 'pending' ? await settleBeforeCancel(deps, auth, found) : found;
   const option = body.cancel_option ?? (body.cancel_at !== undefined ? 'specific_date' : 'immediately');
   if (option === 'immediately' || subscription.status !== 'active') {
-    return toSubscriptionStatusResponse(await transition(deps, subscription, 'cancel', {}, { cancelledAt: deps.clock.now(), nextBillingAt: null, scheduledChange: null }, 'cancel'));
+    // A pending one (an abandoned claim) only on the version read: a confirm that took the claim over meanwhile wins.
+    const pending = subscription.status === 'pending';
+    const patch = { cancelledAt: deps.clock.now(), nextBillingAt: null, scheduledChange: null };
+    return toSubscriptionStatusResponse(await transition(deps, subscription, 'cancel', { claim: pending ? 'abandoned' : undefined }, patch, 'cancel', pending));
   }
   const at = option === 'end_of_term' ? (subscription.nextBillingAt ?? deps.clock.now()) : laterDate(deps, body.cancel_at, 'cancel_at');
   return toSubscriptionStatusResponse(await transition(deps, subscription, 'update', {}, { scheduledChange: schedule('cancel', at) }, 'cancel'));
@@ -512,9 +602,14 @@ async function renewOne(deps: CoreDeps, auth: AuthContext, subscription: Subscri
       ).payment;
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
+      // The charge may have been stored, even sent to the rail, before it failed: the period follows that payment.
+      payment = await deps.store.payments.findPayment(auth, paymentId);
     }
   }
-  const outcome = payment !== undefined && paymentOutcome(payment, true) === 'paid' ? 'paid' : 'failed';
+  const outcome = payment === undefined ? 'failed' : paymentOutcome(payment, true);
+  // A payment the rail may still pay keeps the period's claim (next_billing_at moved on, last_payment_id naming it),
+  // so that neither a tick nor a resume charges the period again.
+  if (outcome === 'waiting') return undefined;
   // A refused charge leaves the period unpaid: next_billing_at goes back to it, so a resume bills it.
   await transition(deps, claimed, 'renewal', { payment: outcome }, outcome === 'paid' ? {} : { nextBillingAt: dueAt }, 'renew');
   return outcome === 'paid' ? 'renewed' : 'failed';

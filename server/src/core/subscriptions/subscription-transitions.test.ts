@@ -7,13 +7,22 @@ const STATUSES: SubscriptionStatus[] = ['created', 'pending', 'active', 'paused'
 describe('subscription transitions', () => {
   test('confirm claims a created subscription (pending); the first invoice decides: paid -> active, declined -> created again', () => {
     expect(decideSubscriptionTransition('created', 'confirm')).toEqual({ allowed: true, to: 'pending' });
-    for (const status of STATUSES.filter((s) => s !== 'created')) expect(decideSubscriptionTransition(status, 'confirm').allowed).toBe(false);
+    for (const status of STATUSES.filter((s) => s !== 'created')) expect(decideSubscriptionTransition(status, 'confirm', { claim: 'live' }).allowed).toBe(false);
+    // Only a claim whose lease ran out is taken over.
+    for (const status of STATUSES) expect(decideSubscriptionTransition(status, 'confirm', { claim: 'abandoned' }).allowed).toBe(status === 'created' || status === 'pending');
+    expect(decideSubscriptionTransition('pending', 'confirm', { claim: 'abandoned' })).toEqual({ allowed: true, to: 'pending' });
     expect(decideSubscriptionTransition('pending', 'payment_result', { payment: 'paid' })).toEqual({ allowed: true, to: 'active' });
     expect(decideSubscriptionTransition('pending', 'payment_result', { payment: 'failed' })).toEqual({ allowed: true, to: 'created' });
     // The claim and a declined first invoice announce nothing; subscription_created is the creation's alone.
     expect(subscriptionEventFor('confirm', 'pending')).toBeUndefined();
     expect(subscriptionEventFor('payment_result', 'created')).toBeUndefined();
     expect(subscriptionEventFor('create', 'created')).toBe('subscription_created');
+  });
+
+  test('a pending subscription is cancelled only once its claim was abandoned; every other status but cancelled always', () => {
+    expect(decideSubscriptionTransition('pending', 'cancel', { claim: 'live' }).allowed).toBe(false);
+    expect(decideSubscriptionTransition('pending', 'cancel', { claim: 'abandoned' })).toEqual({ allowed: true, to: 'cancelled' });
+    for (const status of STATUSES.filter((s) => s !== 'pending')) expect(decideSubscriptionTransition(status, 'cancel').allowed).toBe(status !== 'cancelled');
   });
 
   test('cancelled is final: no trigger leaves it', () => {

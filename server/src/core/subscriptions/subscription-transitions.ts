@@ -6,10 +6,12 @@ import type { SubscriptionStatus } from '../../storage/subscriptions/records';
 import { decide, type Decision, type Transition } from '../shared/transition-table';
 
 export type SubscriptionTrigger = 'create' | 'confirm' | 'payment_result' | 'pause' | 'resume' | 'cancel' | 'update' | 'renewal';
-export type SubscriptionCondition = 'always' | 'paid' | 'payment_failed';
+export type SubscriptionCondition = 'always' | 'paid' | 'payment_failed' | 'claim_abandoned';
 
 export interface SubscriptionFacts {
   payment?: 'paid' | 'waiting' | 'failed';
+  /** A pending subscription's claim: `abandoned` once its lease ran out (the confirm that holds it is presumed dead). */
+  claim?: 'live' | 'abandoned';
 }
 
 export const SUBSCRIPTION_TRANSITIONS: readonly Transition<SubscriptionStatus, SubscriptionTrigger, SubscriptionCondition>[] = [
@@ -18,13 +20,18 @@ export const SUBSCRIPTION_TRANSITIONS: readonly Transition<SubscriptionStatus, S
   // invoice is charged once), and the payment's result settles it; a payment that waits for the customer leaves it
   // pending until the result is known.
   { from: 'created', trigger: 'confirm', condition: 'always', to: 'pending' },
+  // A confirm that died after its claim does not keep the subscription pending for ever: once the claim's lease ran
+  // out, a later confirm takes it over (and charges the invoice under the claimed payment id).
+  { from: 'pending', trigger: 'confirm', condition: 'claim_abandoned', to: 'pending' },
   { from: 'pending', trigger: 'payment_result', condition: 'paid', to: 'active' },
   { from: 'pending', trigger: 'payment_result', condition: 'payment_failed', to: 'created' },
   { from: 'active', trigger: 'pause', condition: 'always', to: 'paused' },
   { from: 'paused', trigger: 'resume', condition: 'always', to: 'active' },
   { from: 'unpaid', trigger: 'resume', condition: 'always', to: 'active' },
   { from: 'created', trigger: 'cancel', condition: 'always', to: 'cancelled' },
-  { from: 'pending', trigger: 'cancel', condition: 'always', to: 'cancelled' },
+  // A pending subscription is cancelled only once its claim was abandoned with no payment stored (the customer cannot
+  // pay any more); one whose invoice is being charged or waits for the customer settles first (core).
+  { from: 'pending', trigger: 'cancel', condition: 'claim_abandoned', to: 'cancelled' },
   { from: 'active', trigger: 'cancel', condition: 'always', to: 'cancelled' },
   { from: 'paused', trigger: 'cancel', condition: 'always', to: 'cancelled' },
   { from: 'unpaid', trigger: 'cancel', condition: 'always', to: 'cancelled' },
@@ -43,6 +50,7 @@ const MACHINE = {
     always: () => true,
     paid: (facts: SubscriptionFacts) => facts.payment === 'paid',
     payment_failed: (facts: SubscriptionFacts) => facts.payment === 'failed',
+    claim_abandoned: (facts: SubscriptionFacts) => facts.claim === 'abandoned',
   },
 };
 

@@ -13,7 +13,9 @@ import type { SubscriptionResponse } from '../../../../../protocol/api/subscript
 import type { PaymentResponse } from '../../../../../protocol/api/payments';
 import { PENDING_RESOLVE_AFTER_MS } from '../../../rails/simulator/upi-simulator';
 import type { AuthContext } from '../../../core/auth/auth-context';
-import { confirmSubscription, createAndConfirmSubscription } from '../../../core/subscriptions/subscription-operations';
+import { confirmSubscription, createAndConfirmSubscription, renewDueSubscriptions } from '../../../core/subscriptions/subscription-operations';
+import { ApiError } from '../../../core/shared/errors';
+import { DEFAULT_SESSION_EXPIRY_SECONDS } from '../../../../../protocol/api/payments';
 import { cryptoIds, derivedIds } from '../../../kernel/ids';
 
 /** A test account with the simulated billing processor and recurring on for UPI (RAIL_ACCOUNT_CONFIG). */
@@ -371,6 +373,165 @@ forEachEngine('Subscriptions API', (engine) => {
         (event) => event.event_type === 'invoice_paid' && event.object_id === subscription.id,
       );
       expect(paidEvents.length).toBe(1);
+    });
+
+    const secretAuth = (): AuthContext => ({ accountId: b.boot.account.accountId, mode: 'test', keyId: 'key_test', keyKind: 'secret', account: b.boot.account });
+    const createdSubscription = async () =>
+      expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
+    /** The store, with `afterTransaction` run after each transaction commits (its index from 1). */
+    const storeWith = (afterTransaction: (index: number) => Promise<void>) => {
+      let transactions = 0;
+      return new Proxy(b.core.store, {
+        get(target, property) {
+          if (property === 'transaction') {
+            return async (work: Parameters<typeof target.transaction>[0]) => {
+              const result = await target.transaction(work);
+              transactions += 1;
+              await afterTransaction(transactions);
+              return result;
+            };
+          }
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+    };
+
+    test('a cancel while the confirm charges the first invoice is refused, and the paid invoice activates the subscription', async () => {
+      const created = await createdSubscription();
+      // The cancel comes once the confirm's claim committed (its first transaction), before the invoice is charged.
+      let cancelMeanwhile: Response | undefined;
+      const store = storeWith(async (index) => {
+        if (index === 1) cancelMeanwhile = await on('POST', `/subscriptions/${created.id}/cancel`, { cancel_option: 'immediately' });
+      });
+      const confirmed = await confirmSubscription({ ...b.core, store }, secretAuth(), b.boot.profile.profileId, created.id, { payment_details: UPI('success@upi') });
+      const refusal = await expectApiError(cancelMeanwhile!, 'ERR_4111');
+      expect(String(refusal['message'])).toContain('first invoice');
+      expect(confirmed).toMatchObject({ status: 'active', payment: { status: 'succeeded' } });
+      expect(await chargesOf(created.id)).toBe(1);
+      // Once the invoice settled, the cancel is the ordinary one.
+      expect(await expectOk(await on('POST', `/subscriptions/${created.id}/cancel`, { cancel_option: 'immediately' }))).toMatchObject({ status: 'cancelled' });
+    });
+
+    test('a cancel of a subscription whose first invoice waits for the customer is refused until the payment settles', async () => {
+      const waiting = await subscribe('pending@upi');
+      expect(waiting).toMatchObject({ status: 'pending', payment: { status: 'requires_customer_action' } });
+      const refusal = await expectApiError(await on('POST', `/subscriptions/${waiting.id}/cancel`, {}), 'ERR_4111');
+      expect(String(refusal['message'])).toContain('requires_customer_action');
+      b.clock.advance(PENDING_RESOLVE_AFTER_MS);
+      // The cancel looks at the payment first: it was paid, so the subscription was active, and an end_of_term cancel is scheduled.
+      expect(await expectOk(await on('POST', `/subscriptions/${waiting.id}/cancel`, { cancel_option: 'end_of_term' }))).toMatchObject({ status: 'active' });
+      expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${waiting.id}`))).toMatchObject({ status: 'active', invoice: { scheduled_change: { kind: 'cancel' } } });
+    });
+
+    /** A confirm (no Idempotency-Key) that dies once its claim committed; `stored`: after storing the invoice's payment too. */
+    const confirmThatDies = async (subscriptionId: string, stored: boolean) => {
+      let dyingTransactions = 0;
+      const dying = new Proxy(b.core.store, {
+        get(target, property) {
+          if (property === 'transaction' && !stored) {
+            return async (work: Parameters<typeof target.transaction>[0]) => {
+              if ((dyingTransactions += 1) > 1) throw new Error('the process died');
+              return target.transaction(work);
+            };
+          }
+          if (property === 'payments' && stored) {
+            return new Proxy(target.payments, {
+              get(payments, name) {
+                if (name === 'claimPaymentAndOpenAttempt') return () => Promise.reject(new Error('the process died'));
+                const value: unknown = Reflect.get(payments, name, payments);
+                return typeof value === 'function' ? value.bind(payments) : value;
+              },
+            });
+          }
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      await expect(confirmSubscription({ ...b.core, store: dying }, secretAuth(), b.boot.profile.profileId, subscriptionId, { payment_details: UPI('success@upi') })).rejects.toThrow(
+        'the process died',
+      );
+      const pending = await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscriptionId}`));
+      expect(pending.status).toBe('pending');
+      return String(pending.invoice?.['last_payment_id']);
+    };
+
+    test.each([false, true])('a confirm that died after its claim (payment stored: %s) is taken over once its lease ran out, charging the invoice once under its payment id', async (stored) => {
+      const created = await createdSubscription();
+      const invoicePaymentId = await confirmThatDies(created.id, stored);
+      expect(await chargesOf(created.id)).toBe(stored ? 1 : 0);
+      // Within the lease the claim may still be charging: another confirm and a cancel are refused.
+      await expectApiError(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: UPI('success@upi') }), 'ERR_4111');
+      await expectApiError(await on('POST', `/subscriptions/${created.id}/cancel`, {}), 'ERR_4111');
+      b.clock.advance(60_000);
+      const taken = await expectOk<SubscriptionResponse>(await on('POST', `/subscriptions/${created.id}/confirm`, { client_secret: created.client_secret, payment_details: UPI('success@upi') }, b.publishableKey));
+      expect(taken).toMatchObject({ status: 'active', payment: { payment_id: invoicePaymentId, status: 'succeeded' } });
+      expect(await chargesOf(created.id)).toBe(1);
+      await expectApiError(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: UPI('success@upi') }), 'ERR_4111');
+    });
+
+    test('a cancel after a dead confirm\'s lease ran out, with no payment stored, cancels; the invoice is then never charged', async () => {
+      const created = await createdSubscription();
+      await confirmThatDies(created.id, false);
+      b.clock.advance(60_000);
+      expect(await expectOk(await on('POST', `/subscriptions/${created.id}/cancel`, {}))).toMatchObject({ status: 'cancelled' });
+      await expectApiError(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: UPI('success@upi') }), 'ERR_4111');
+      expect(await chargesOf(created.id)).toBe(0);
+    });
+
+    test('a renewal whose charge errors once its payment is stored follows that payment: the period is not billed again', async () => {
+      const subscription = await subscribe();
+      b.clock.advance(30 * DAY_MS);
+      const renewalPayments = () => b.db.selectFrom('payments').select(['payment_id', 'status']).where('description', '=', `Renewal of subscription ${subscription.id}`).execute();
+      // The charge reached the rail (the payment is processing), then the write of its answer failed.
+      let failed = false;
+      const store = new Proxy(b.core.store, {
+        get(target, property) {
+          if (property === 'transaction') {
+            return async (work: Parameters<typeof target.transaction>[0]) => {
+              if (!failed && (await renewalPayments()).some((payment) => payment.status === 'processing')) {
+                failed = true;
+                throw new ApiError('ERR_4003', 'the answer could not be written');
+              }
+              return target.transaction(work);
+            };
+          }
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      await renewDueSubscriptions({ ...b.core, store }, secretAuth());
+      expect(failed).toBe(true);
+      const [renewal] = await renewalPayments();
+      const after = await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`));
+      // The period has a payment the rail may still pay: it stays claimed (not unpaid, not due again).
+      expect(after).toMatchObject({ status: 'active', invoice: { last_payment_id: renewal?.payment_id, next_billing_at: new Date(b.clock.now().getTime() + 30 * DAY_MS).toISOString() } });
+      await expectApiError(await on('POST', `/subscriptions/${subscription.id}/resume`, { charges_handling: 'invoice_immediately' }), 'ERR_4111');
+      await renew();
+      expect(await chargesOf(subscription.id)).toBe(2);
+    });
+
+    test('a publishable-key confirm may not charge an existing mandate (payment_details.mandate_id)', async () => {
+      const first = await subscribe();
+      const created = await createdSubscription();
+      const answer = await on('POST', `/subscriptions/${created.id}/confirm`, { client_secret: created.client_secret, payment_details: { mandate_id: first.payment?.['mandate_id'] } }, b.publishableKey);
+      await expectApiError(answer, 'ERR_4088', 'payment_details.mandate_id');
+      expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${created.id}`))).toMatchObject({ status: 'created', payment: null });
+      expect(await chargesOf(created.id)).toBe(0);
+      // The secret key may (the merchant's server charges its customer's mandate).
+      expect(await expectOk<SubscriptionResponse>(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: { mandate_id: first.payment?.['mandate_id'] } }))).toMatchObject({ status: 'active' });
+    });
+
+    test("the subscription's client_secret expires as a payment's does (15 minutes after creation)", async () => {
+      const created = await createdSubscription();
+      b.clock.advance(DEFAULT_SESSION_EXPIRY_SECONDS * 1000);
+      const confirm = (clientSecret: string) => on('POST', `/subscriptions/${created.id}/confirm`, { client_secret: clientSecret, payment_details: UPI('success@upi') }, b.publishableKey);
+      // Expiry is told only to the holder of the right secret.
+      await expectApiError(await confirm(`${created.id}_secret_${'W'.repeat(20)}`), 'ERR_1005', 'client_secret');
+      await expectApiError(await confirm(created.client_secret!), 'ERR_1006', 'client_secret');
+      expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${created.id}`))).toMatchObject({ status: 'created', payment: null });
+      // The merchant's server is not bound to the browser session.
+      expect(await expectOk<SubscriptionResponse>(await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: UPI('success@upi') }))).toMatchObject({ status: 'active' });
     });
 
     test('a first invoice that waits for the customer leaves the subscription pending until it is paid', async () => {
