@@ -319,11 +319,12 @@ forEachEngine('Disputes API, disputes on (simulator lifecycle)', (engine) => {
     const withFields = (fields: MultipartPart[]) => upload('POST', '/files', [...fields, filePart(png)]);
     await expectApiError(await withFields([{ name: 'dispute_id', value: dispute.dispute_id }]), 'ERR_2001', 'purpose');
     await expectApiError(await withFields([{ name: 'purpose', value: 'identity_document' }, { name: 'dispute_id', value: dispute.dispute_id }]), 'ERR_2003', 'purpose');
-    await expectApiError(
+    const unknownField = await expectApiError(
       await withFields([{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }, { name: 'colour', value: 'red' }]),
       'ERR_2004',
       'colour',
     );
+    expect(unknownField['message']).toBe('Unknown form field: colour.');
     await expectApiError(await upload('POST', '/files', [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }]), 'ERR_2001', 'file');
     await expectApiError(await attach(dispute.dispute_id, 'selfie', filePart(png)), 'ERR_2003', 'evidence_type');
     await expectApiError(

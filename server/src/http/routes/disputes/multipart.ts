@@ -184,7 +184,7 @@ export async function readUploadForm<S extends z.ZodType>(c: Context<AppEnv>, de
   try {
     if (failure !== undefined) throw failure;
     const parsed = schema.safeParse(fields);
-    if (!parsed.success) throw validationError(parsed.error.issues, fields, 'json');
+    if (!parsed.success) throw validationError(parsed.error.issues, fields, 'form');
     if (staged === undefined) throw new ApiError('ERR_2001', 'Missing required form field: file.', { fieldName: 'file' });
     return { fields: parsed.data, file: staged };
   } catch (error) {
