@@ -523,6 +523,43 @@ forEachEngine('Disputes API, disputes on (simulator lifecycle)', (engine) => {
     await expectApiError(await attach(dispute.dispute_id, 'receipt', filePart(png)), 'ERR_4067', 'dispute_id');
   });
 
+  test('a form field in a charset the parser cannot decode is refused naming the field and the charset; UTF-8 and Latin-1 fields are read', async () => {
+    const dispute = await raise();
+    const before = await stored();
+    /** The form with a purpose part of these headers, streamed in 5-byte chunks (part headers cut across chunks). */
+    const send = (purposeHeaders: string) => {
+      const body = Buffer.concat([
+        Buffer.from(`--b\r\nContent-Disposition: form-data; name="purpose"\r\n${purposeHeaders}\r\n\r\ndispute_evidence\r\n`),
+        Buffer.from(`--b\r\nContent-Disposition: form-data; name="dispute_id"\r\n\r\n${dispute.dispute_id}\r\n`),
+        Buffer.from('--b\r\nContent-Disposition: form-data; name="file"; filename="r.png"\r\nContent-Type: image/png\r\n\r\n'),
+        Buffer.from(png),
+        Buffer.from('\r\n--b--\r\n'),
+      ]);
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let at = 0; at < body.length; at += 5) controller.enqueue(new Uint8Array(body.subarray(at, at + 5)));
+          controller.close();
+        },
+      });
+      return h.app.request('/files', {
+        method: 'POST',
+        headers: { 'api-key': h.secretKey, 'content-type': 'multipart/form-data; boundary=b' },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit);
+    };
+    for (const [headers, charset] of [
+      ['Content-Type: text/plain; charset=shift_jis', 'shift_jis'],
+      ['Content-Type: text/plain; charset="x-user-defined"', 'x-user-defined'],
+    ] as const) {
+      const error = await expectApiError(await send(headers), 'ERR_2003', 'purpose');
+      expect(error['message']).toBe(`The form field purpose declares charset ${charset}, which Rail cannot decode; send form fields in UTF-8.`);
+    }
+    expect(await stored()).toEqual(before);
+    await expectOk(await send('Content-Type: text/plain; charset=utf-8'));
+    await expectOk(await send('Content-Type: text/plain; charset=ISO-8859-1'));
+  });
+
   test('a DELETE /files whose bytes cannot be removed still deletes the file: 200, record and evidence gone, the bytes left to the sweep', async () => {
     const dispute = await raise();
     const { file_id: fileId } = await expectOk<{ file_id: string }>(await attach(dispute.dispute_id, 'receipt', filePart(png)));
