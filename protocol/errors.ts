@@ -71,6 +71,7 @@ export const ERROR_CATALOG = {
   ERR_4064: { status: 400, type: 'invalid_request', when: 'Disputes cannot be raised: the payment\'s rail reports no disputes in this mode on this account (the simulator works in test mode only).' },
   ERR_4065: { status: 404, type: 'invalid_request', when: 'No evidence of this type is attached to the dispute.' },
   ERR_4066: { status: 400, type: 'invalid_request', when: 'The file belongs to another dispute than the one it is used for.' },
+  ERR_4067: { status: 409, type: 'invalid_request', when: 'The dispute holds as many files as a dispute may (20); delete one it no longer needs first.' },
   ERR_4070: { status: 404, type: 'invalid_request', when: 'The test simulator page does not apply: unknown payment or challenge, or the payment no longer waits for this action.' },
   ERR_4071: { status: 404, type: 'invalid_request', when: 'The collection does not exist for this account and mode.' },
   ERR_4072: { status: 404, type: 'invalid_request', when: 'The settlement does not exist for this account and mode.' },

@@ -21,6 +21,11 @@ export const FILE_LIMITS = {
   /** Room for the form fields and part headers around the file in a multipart body. */
   multipartOverheadBytes: 64 * 1024,
   fileNameMax: 255,
+  /**
+   * Files a dispute may hold, deleted-but-submitted ones included (ERR_4067 beyond; docs/open-points.md): two for
+   * each of the ten file evidence types, room for a replacement of each before the unused one is deleted.
+   */
+  maxFilesPerDispute: 20,
 } as const;
 
 export const DISPUTE_STAGES = ['pre_dispute', 'dispute', 'pre_arbitration', 'arbitration', 'dispute_reversal'] as const;

@@ -22,6 +22,7 @@ import { advanceDueCollect } from './core/collect/advance-collect';
 import { WaitingPaymentSweep } from './core/payments/sweep-waiting-payments';
 import { expireLapsedAuthorizations } from './core/payments/open-authorization';
 import { StuckObjectRecovery } from './core/recovery/recover-stuck-objects';
+import { sweepOrphanBlobs } from './core/disputes/sweep-orphan-blobs';
 import { sendDueSecurityEmails } from './core/security-emails/send-security-emails';
 import { SmtpMailer } from './mail/smtp-mailer';
 import { billingProcessorTick } from './core/subscriptions/subscription-operations';
@@ -36,6 +37,8 @@ import { defaultWebhookDeliveryConfig } from './webhooks/delivery';
 import { WebhookDispatcher } from './webhooks/dispatcher';
 
 const HOUSEKEEPING_INTERVAL_MS = 5 * 60 * 1000;
+/** How often stored file bytes without a record are looked for (and once at start). */
+const ORPHAN_BLOB_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 /** How often the security e-mail outbox is sent (when RAIL_SMTP_URL is set). */
 const SECURITY_EMAIL_INTERVAL_MS = 5000;
 /** Waiting payments asked about per sweep tick. */
@@ -292,6 +295,21 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   }, HOUSEKEEPING_INTERVAL_MS);
   sweep.unref();
 
+  // Uploaded bytes that no file record names (a crash between an upload's bytes and its record, a removal that failed
+  // after a deletion) go once they are an hour old: looked for at start, then hourly (one listing of the files).
+  let sweepingOrphans: Promise<unknown> | undefined;
+  const sweepOrphans = (): void => {
+    sweepingOrphans ??= sweepOrphanBlobs(core)
+      .then((removed) => {
+        if (removed > 0) logger.info({ removed }, 'removed uploaded file bytes without a file record');
+      })
+      .catch((error: unknown) => logger.warn({ err: error }, 'orphan file sweep failed'))
+      .finally(() => (sweepingOrphans = undefined));
+  };
+  sweepOrphans();
+  const orphanSweep = setInterval(sweepOrphans, ORPHAN_BLOB_SWEEP_INTERVAL_MS);
+  orphanSweep.unref();
+
   // Security e-mails (keys, operators, the wallet, webhook endpoints) leave the outbox over SMTP; without
   // RAIL_SMTP_URL they stay listed for operators (GET /v1/security-emails).
   const mailer = config.smtpUrl === undefined ? undefined : new SmtpMailer({ url: config.smtpUrl, from: config.securityEmailFrom });
@@ -346,12 +364,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     stopped ??= (async () => {
       ready = false;
       clearInterval(sweep);
+      clearInterval(orphanSweep);
       clearInterval(paymentSync);
       clearInterval(mail);
       mailer?.close();
       await Promise.all([closeServer(apiListener.server), closeServer(jsListener.server), dispatcher.stop()]);
       // A sweep lap still running uses the store: let it finish first.
       await sweeping;
+      await sweepingOrphans;
       await store.close();
     })();
     return stopped;

@@ -51,13 +51,13 @@ type ValidationTarget = 'json' | 'query' | 'param' | 'header' | 'cookie' | 'form
  * stays off), so messages never echo what was sent.
  */
 export function validationError(issues: readonly z.core.$ZodIssue[], data: unknown, target: ValidationTarget): ApiError {
-  const where = target === 'json' ? 'body field' : target === 'query' ? 'query parameter' : target === 'param' ? 'path parameter' : target;
+  const where = target === 'json' ? 'body field' : target === 'query' ? 'query parameter' : target === 'param' ? 'path parameter' : target === 'form' ? 'form field' : target;
   const rootType = issues.find((issue) => issue.path.length === 0 && issue.code === 'invalid_type');
   if (rootType && target === 'json') return new ApiError('ERR_2005', 'The request body must be a JSON object.');
   const unknown = issues.find((issue) => issue.code === 'unrecognized_keys');
   if (unknown && unknown.code === 'unrecognized_keys') {
     const field = fieldPath([...unknown.path, unknown.keys[0] ?? '']);
-    return new ApiError('ERR_2004', `Unknown ${where} field: ${field}.`, { fieldName: field });
+    return new ApiError('ERR_2004', `Unknown ${where}: ${field}.`, { fieldName: field });
   }
   const missing = issues.find(
     (issue) =>

@@ -1,10 +1,10 @@
-import type { EvidenceType } from '../../../../protocol/api/disputes';
+import { type EvidenceType, FILE_LIMITS } from '../../../../protocol/api/disputes';
 import type { FileRecord } from '../../storage/files/records';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { DisputeChanged, disputeStatusRefusal, findDisputeOrThrow, retryWhileDisputeChanges } from './find-dispute';
 import { decideDisputeTransition } from './dispute-transitions';
-import { orDiscard, requireEvidenceContent, type StagedFile } from './stage-upload';
+import { disputeFull, orDiscard, requireEvidenceContent, type StagedFile } from './stage-upload';
 
 export interface AttachEvidenceInput {
   disputeId: string;
@@ -15,8 +15,9 @@ export interface AttachEvidenceInput {
 /**
  * PUT /disputes/evidence (secret key): the staged bytes become a file of the dispute and the evidence of
  * `evidenceType` (replacing an earlier one), while the dispute is open (ERR_4062 otherwise). The file and the
- * evidence are written in one transaction, conditionally on the evidence read, so that concurrent attaches each keep
- * the others' (retryWhileDisputeChanges); on any refusal the staged bytes are removed.
+ * evidence (and on PostgreSQL the bytes) are written in one transaction, conditionally on the evidence read, so that
+ * concurrent attaches each keep the others' (retryWhileDisputeChanges); a replaced file stays a file of the dispute
+ * and counts towards its FILE_LIMITS.maxFilesPerDispute (ERR_4067). On any refusal the staged bytes are removed.
  */
 export async function attachEvidence(deps: CoreDeps, auth: AuthContext, input: AttachEvidenceInput): Promise<FileRecord> {
   return orDiscard(deps, auth, input.file, () =>
@@ -40,7 +41,9 @@ export async function attachEvidence(deps: CoreDeps, auth: AuthContext, input: A
         createdAt: now,
       };
       await deps.store.transaction(async (tx) => {
-        if ((await tx.files.insertFile(file)) === 'duplicate') throw new Error('generated file id already stored');
+        const inserted = await tx.files.insertFile(file, input.file.pendingBytes, FILE_LIMITS.maxFilesPerDispute);
+        if (inserted === 'dispute_full') throw disputeFull();
+        if (inserted === 'duplicate') throw new Error('generated file id already stored');
         const evidence = { ...dispute.evidence, [input.evidenceType]: file.fileId };
         // Lost to a concurrent change of the status or the evidence: the file's insert rolls back and the next round
         // reads the dispute again (and refuses for a status that takes no evidence).

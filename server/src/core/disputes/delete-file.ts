@@ -6,9 +6,12 @@ import { DisputeChanged, fileBlobsOf, findLiveFileOrThrow, retryWhileDisputeChan
 /**
  * DELETE /files/{file_id} (secret key). A file already submitted as evidence stays with the dispute (spec): it is
  * hidden from its owner (GET and DELETE answer ERR_4061) and kept, bytes and all, in the dispute's evidence. Any
- * other file is removed: detached from its dispute's evidence, its record deleted in one transaction, then its bytes.
+ * other file is removed: detached from its dispute's evidence and its record deleted in one transaction (with its
+ * bytes on PostgreSQL), then its bytes on disk (SQLite). Once the record is gone the file is deleted, whatever
+ * happens to the bytes: a failed removal is answered as a deletion (reported in `bytesLeft`), and the orphan sweep
+ * removes the bytes later (sweep-orphan-blobs.ts).
  */
-export async function deleteFile(deps: CoreDeps, auth: AuthContext, fileId: string): Promise<{ keptAsEvidence: boolean }> {
+export async function deleteFile(deps: CoreDeps, auth: AuthContext, fileId: string): Promise<{ keptAsEvidence: boolean; bytesLeft?: unknown }> {
   const file = await findLiveFileOrThrow(deps.store, auth, fileId);
   const now = deps.clock.now();
   const removed = await retryWhileDisputeChanges(() =>
@@ -36,6 +39,11 @@ export async function deleteFile(deps: CoreDeps, auth: AuthContext, fileId: stri
       return false;
     }),
   );
-  if (removed) await fileBlobsOf(deps).deleteBlob(auth, fileId);
-  return { keptAsEvidence: !removed };
+  if (!removed) return { keptAsEvidence: true };
+  try {
+    await fileBlobsOf(deps).deleteBlob(auth, fileId);
+    return { keptAsEvidence: false };
+  } catch (error) {
+    return { keptAsEvidence: false, bytesLeft: error };
+  }
 }

@@ -5,10 +5,12 @@ import { ApiError } from '../shared/errors';
 import { fileBlobsOf } from './find-dispute';
 import { detectContentType, SIGNATURE_BYTES } from './file-type';
 
-/** The bytes of an upload, written to the file store under a new file id, not yet a file of the account. */
+/** The bytes of an upload, staged in the file store under a new file id, not yet a file of the account. */
 export interface StagedFile {
   fileId: string;
   size: number;
+  /** The bytes, when the file's record writes them (StagedBlob.pendingBytes); null when the blob store holds them. */
+  pendingBytes: Uint8Array | null;
   /** Detected from the first bytes; null when no accepted signature matched. */
   contentType: string | null;
   fileName: string | null;
@@ -35,13 +37,26 @@ export async function stageUpload(deps: CoreDeps, scope: Scope, source: AsyncIte
       yield chunk;
     }
   }
-  await fileBlobsOf(deps).writeBlob(scope, fileId, bounded());
-  return { fileId, size, contentType: detectContentType(Uint8Array.from(head)), fileName };
+  const blob = await fileBlobsOf(deps).stageBlob(scope, fileId, bounded());
+  return { fileId, size, pendingBytes: blob.pendingBytes, contentType: detectContentType(Uint8Array.from(head)), fileName };
 }
 
-/** Removes staged bytes that did not become a file. */
+/**
+ * Removes staged bytes that did not become a file, best effort: the request answers what refused it, and bytes a
+ * failed removal leaves are the orphan sweep's (sweep-orphan-blobs.ts).
+ */
 export async function discardStagedUpload(deps: CoreDeps, scope: Scope, staged: StagedFile): Promise<void> {
-  await fileBlobsOf(deps).deleteBlob(scope, staged.fileId);
+  await fileBlobsOf(deps)
+    .discardStagedBlob(scope, staged.fileId)
+    .catch(() => undefined);
+}
+
+export function disputeFull(): ApiError {
+  return new ApiError(
+    'ERR_4067',
+    `The dispute holds ${FILE_LIMITS.maxFilesPerDispute} files, as many as a dispute may; delete one it no longer needs (DELETE /files/{file_id}) first.`,
+    { fieldName: 'dispute_id' },
+  );
 }
 
 /** The staged bytes as a usable evidence file: not empty, of an accepted type (else 'File content type not found'). */

@@ -1,8 +1,9 @@
+import { FILE_LIMITS } from '../../../../protocol/api/disputes';
 import type { FileRecord } from '../../storage/files/records';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { findDisputeOrThrow } from './find-dispute';
-import { orDiscard, requireEvidenceContent, type StagedFile } from './stage-upload';
+import { disputeFull, orDiscard, requireEvidenceContent, type StagedFile } from './stage-upload';
 
 export interface UploadFileInput {
   purpose: 'dispute_evidence';
@@ -12,7 +13,9 @@ export interface UploadFileInput {
 
 /**
  * POST /files (secret key): the staged bytes become a file of one of the account's disputes (ERR_4060 otherwise),
- * with the content type detected from its bytes. On any refusal the staged bytes are removed.
+ * with the content type detected from its bytes, and at most FILE_LIMITS.maxFilesPerDispute files per dispute
+ * (ERR_4067). The record (and on PostgreSQL the bytes) is written in one transaction; on any refusal the staged bytes
+ * are removed.
  */
 export async function uploadFile(deps: CoreDeps, auth: AuthContext, input: UploadFileInput): Promise<FileRecord> {
   return orDiscard(deps, auth, input.file, async () => {
@@ -31,7 +34,9 @@ export async function uploadFile(deps: CoreDeps, auth: AuthContext, input: Uploa
       deletedAt: null,
       createdAt: deps.clock.now(),
     };
-    if ((await deps.store.files.insertFile(file)) === 'duplicate') throw new Error('generated file id already stored');
+    const inserted = await deps.store.files.insertFile(file, input.file.pendingBytes, FILE_LIMITS.maxFilesPerDispute);
+    if (inserted === 'dispute_full') throw disputeFull();
+    if (inserted === 'duplicate') throw new Error('generated file id already stored');
     return file;
   });
 }

@@ -36,9 +36,9 @@ describe('DiskFileBlobStore', () => {
     };
     const store = new DiskFileBlobStore(dir, sync);
     let answered = false;
-    const write = store.writeBlob(scope, 'file_a', chunks('%PDF-', 'rest of the file')).then((size) => {
+    const write = store.stageBlob(scope, 'file_a', chunks('%PDF-', 'rest of the file')).then((staged) => {
       answered = true;
-      return size;
+      return staged;
     });
     expect(await Promise.race([syncing, write.then(() => 'answered')])).toBe('syncing');
     // The file's own sync holds the answer, and it runs over every byte, before the file takes its name.
@@ -48,7 +48,7 @@ describe('DiskFileBlobStore', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(answered).toBe(false);
     release();
-    expect(await write).toBe(21);
+    expect(await write).toEqual({ size: 21, pendingBytes: null });
     // Then the folder that holds the new name.
     expect(synced.at(-1)).toMatchObject({ path: join(dir, 'acc_test', 'test'), exists: true });
     expect(new TextDecoder().decode(await store.readBlob(scope, 'file_a'))).toBe('%PDF-rest of the file');
@@ -58,14 +58,14 @@ describe('DiskFileBlobStore', () => {
     const store = new DiskFileBlobStore(dir, async () => {
       throw Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
     });
-    await expect(store.writeBlob(scope, 'file_b', chunks('%PDF-', 'x'))).rejects.toThrow('EIO');
+    await expect(store.stageBlob(scope, 'file_b', chunks('%PDF-', 'x'))).rejects.toThrow('EIO');
     expect(readdirSync(join(dir, 'acc_test', 'test'))).toEqual([]);
     expect(await store.readBlob(scope, 'file_b')).toBeUndefined();
   });
 
   test('with the default sync, bytes are written, read and deleted', async () => {
     const store = new DiskFileBlobStore(dir);
-    expect(await store.writeBlob(scope, 'file_c', chunks('GIF89a', '...'))).toBe(9);
+    expect(await store.stageBlob(scope, 'file_c', chunks('GIF89a', '...'))).toEqual({ size: 9, pendingBytes: null });
     expect(new TextDecoder().decode(await store.readBlob(scope, 'file_c'))).toBe('GIF89a...');
     await store.deleteBlob(scope, 'file_c');
     expect(await store.readBlob(scope, 'file_c')).toBeUndefined();

@@ -1,12 +1,17 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Scope } from '../../kernel/store-types';
-import type { FileBlobStore } from './store';
+import type { Mode } from '../../../../protocol/ids';
+import type { FileBlobStore, StagedBlob } from './store';
 
 const SAFE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const PARTIAL = '.part';
+const MODES: readonly Mode[] = ['test', 'live'];
+/** File ids per batch of the orphan sweep's listing. */
+const SWEEP_BATCH = 500;
 
 /** Makes what is written at `path` (a file, or a folder's names) durable: fsync. */
 export type SyncPath = (path: string) => Promise<void>;
@@ -25,7 +30,8 @@ const fsyncPath: SyncPath = async (path) => {
  * `.part` file and renamed once complete, so a failed upload (size limit, truncated body) leaves nothing behind. The
  * write is answered only once the bytes and then their name are synced, as the database's own writes are
  * (docs/reliability.md, invariant 1): the file's record commits after it, and a power loss must not keep a record
- * whose bytes were lost.
+ * whose bytes were lost. The other way round, a crash between the bytes and their record leaves bytes no record
+ * names: the orphan sweep lists them (listBlobs) and removes those older than any upload in flight.
  */
 export class DiskFileBlobStore implements FileBlobStore {
   constructor(
@@ -41,14 +47,14 @@ export class DiskFileBlobStore implements FileBlobStore {
     return { folder, path: join(folder, fileId) };
   }
 
-  async writeBlob(scope: Scope, fileId: string, chunks: AsyncIterable<Uint8Array>): Promise<number> {
+  async stageBlob(scope: Scope, fileId: string, chunks: AsyncIterable<Uint8Array>): Promise<StagedBlob> {
     const { folder, path } = this.pathOf(scope, fileId);
     const firstCreated = await mkdir(folder, { recursive: true });
     // Folders made just now are names in their parents, which need their own sync.
     if (firstCreated !== undefined) {
       for (let made = folder; made.length >= firstCreated.length; made = dirname(made)) await this.sync(dirname(made));
     }
-    const partial = `${path}.part`;
+    const partial = `${path}${PARTIAL}`;
     let size = 0;
     const counted = async function* () {
       for await (const chunk of chunks) {
@@ -66,7 +72,11 @@ export class DiskFileBlobStore implements FileBlobStore {
       await rm(path, { force: true });
       throw error;
     }
-    return size;
+    return { size, pendingBytes: null };
+  }
+
+  async discardStagedBlob(scope: Scope, fileId: string): Promise<void> {
+    await rm(this.pathOf(scope, fileId).path, { force: true });
   }
 
   async readBlob(scope: Scope, fileId: string): Promise<Uint8Array | undefined> {
@@ -80,5 +90,46 @@ export class DiskFileBlobStore implements FileBlobStore {
 
   async deleteBlob(scope: Scope, fileId: string): Promise<void> {
     await rm(this.pathOf(scope, fileId).path, { force: true });
+  }
+
+  async *listBlobs(): AsyncIterable<{ scope: Scope; fileIds: string[] }> {
+    for (const accountId of await namesIn(this.dir)) {
+      if (!SAFE_NAME.test(accountId)) continue;
+      for (const mode of MODES) {
+        const ids = new Set<string>();
+        for (const name of await namesIn(join(this.dir, accountId, mode))) {
+          const fileId = name.endsWith(PARTIAL) ? name.slice(0, -PARTIAL.length) : name;
+          if (SAFE_NAME.test(fileId)) ids.add(fileId);
+        }
+        const fileIds = [...ids];
+        for (let from = 0; from < fileIds.length; from += SWEEP_BATCH) {
+          yield { scope: { accountId, mode }, fileIds: fileIds.slice(from, from + SWEEP_BATCH) };
+        }
+      }
+    }
+  }
+
+  async deleteBlobsWrittenBefore(scope: Scope, fileIds: readonly string[], before: Date): Promise<number> {
+    let removed = 0;
+    for (const fileId of fileIds) {
+      const { path } = this.pathOf(scope, fileId);
+      for (const candidate of [path, `${path}${PARTIAL}`]) {
+        const stats = await lstat(candidate).catch(() => undefined);
+        if (stats === undefined || !stats.isFile() || stats.mtime >= before) continue;
+        await rm(candidate, { force: true });
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+}
+
+/** The names in a folder; none when it does not exist. */
+async function namesIn(folder: string): Promise<string[]> {
+  try {
+    return await readdir(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
   }
 }

@@ -1,9 +1,9 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { InsertResult, Scope } from '../../kernel/store-types';
-import { dateOrNull, type Db, insertResult, inScope, iso } from '../sql-rows';
+import { dateOrNull, type Db, insertResult, inScope, inTransaction, isPostgres, iso } from '../sql-rows';
 import type { FileRecord } from './records';
 import type { FilesTable } from './schema';
-import type { FileBlobStore, FilesStores, FileStore } from './store';
+import type { FileBlobStore, FilesStores, FileStore, StagedBlob } from './store';
 
 function toFile(row: Selectable<FilesTable>): FileRecord {
   return {
@@ -25,30 +25,59 @@ function toFile(row: Selectable<FilesTable>): FileRecord {
 export class SqlFileStore implements FileStore {
   constructor(private readonly db: Db) {}
 
-  async insertFile(file: FileRecord): Promise<InsertResult> {
-    const result = await this.db
-      .insertInto('files')
-      .values({
-        account_id: file.accountId,
-        mode: file.mode,
-        file_id: file.fileId,
-        dispute_id: file.disputeId,
-        purpose: file.purpose,
-        content_type: file.contentType,
-        size: file.size,
-        file_name: file.fileName,
-        submitted: file.submitted ? 1 : 0,
-        deleted_at: file.deletedAt === null ? null : iso(file.deletedAt),
-        created_at: iso(file.createdAt),
-      })
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst();
-    return insertResult(result);
+  insertFile(file: FileRecord, pendingBytes: Uint8Array | null, maxFilesPerDispute: number): Promise<InsertResult | 'dispute_full'> {
+    const scope = { accountId: file.accountId, mode: file.mode };
+    return inTransaction(this.db, async (db) => {
+      // Concurrent uploads for one dispute count one after the other: the dispute's row is held (PostgreSQL; SQLite
+      // runs one transaction at a time). NO KEY UPDATE, so the files' foreign-key checks on it are not blocked.
+      if (isPostgres(db)) {
+        await db.selectFrom('disputes').select('dispute_id').where(inScope(scope)).where('dispute_id', '=', file.disputeId).forNoKeyUpdate().execute();
+      }
+      const { n } = await db
+        .selectFrom('files')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where(inScope(scope))
+        .where('dispute_id', '=', file.disputeId)
+        .executeTakeFirstOrThrow();
+      if (Number(n) >= maxFilesPerDispute) return 'dispute_full';
+      const result = insertResult(
+        await db
+          .insertInto('files')
+          .values({
+            account_id: file.accountId,
+            mode: file.mode,
+            file_id: file.fileId,
+            dispute_id: file.disputeId,
+            purpose: file.purpose,
+            content_type: file.contentType,
+            size: file.size,
+            file_name: file.fileName,
+            submitted: file.submitted ? 1 : 0,
+            deleted_at: file.deletedAt === null ? null : iso(file.deletedAt),
+            created_at: iso(file.createdAt),
+          })
+          .onConflict((oc) => oc.doNothing())
+          .executeTakeFirst(),
+      );
+      if (result === 'inserted' && pendingBytes !== null) {
+        await db
+          .insertInto('file_blobs')
+          .values({ account_id: file.accountId, mode: file.mode, file_id: file.fileId, bytes: Buffer.from(pendingBytes.buffer, pendingBytes.byteOffset, pendingBytes.byteLength), created_at: iso(file.createdAt) })
+          .execute();
+      }
+      return result;
+    });
   }
 
   async findFile(scope: Scope, fileId: string): Promise<FileRecord | undefined> {
     const row = await this.db.selectFrom('files').selectAll().where(inScope(scope)).where('file_id', '=', fileId).executeTakeFirst();
     return row && toFile(row);
+  }
+
+  async findRecordedFileIds(scope: Scope, fileIds: readonly string[]): Promise<Set<string>> {
+    if (fileIds.length === 0) return new Set();
+    const rows = await this.db.selectFrom('files').select('file_id').where(inScope(scope)).where('file_id', 'in', [...fileIds]).execute();
+    return new Set(rows.map((row) => row.file_id));
   }
 
   async markFilesSubmitted(scope: Scope, fileIds: readonly string[]): Promise<number> {
@@ -67,14 +96,14 @@ export class SqlFileStore implements FileStore {
     await this.db.updateTable('files').set({ deleted_at: iso(at) }).where(inScope(scope)).where('file_id', '=', fileId).execute();
   }
 
-  async deleteUnsubmittedFile(scope: Scope, fileId: string): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom('files')
-      .where(inScope(scope))
-      .where('file_id', '=', fileId)
-      .where('submitted', '=', 0)
-      .executeTakeFirst();
-    return result.numDeletedRows > 0n;
+  deleteUnsubmittedFile(scope: Scope, fileId: string): Promise<boolean> {
+    return inTransaction(this.db, async (db) => {
+      const result = await db.deleteFrom('files').where(inScope(scope)).where('file_id', '=', fileId).where('submitted', '=', 0).executeTakeFirst();
+      if (result.numDeletedRows === 0n) return false;
+      // The bytes' row goes with its record (PostgreSQL; SQLite keeps the bytes on disk and has no such row).
+      if (isPostgres(db)) await db.deleteFrom('file_blobs').where(inScope(scope)).where('file_id', '=', fileId).execute();
+      return true;
+    });
   }
 }
 
@@ -83,25 +112,32 @@ export function filesSqlStores(db: Db): FilesStores {
   return { files: new SqlFileStore(db) };
 }
 
+/** Rows of file_blobs looked at per page by the orphan sweep. */
+const SWEEP_PAGE = 500;
+
+/** A file_blobs row without a record of its file. */
+const withoutRecord = sql<boolean>`not exists (select 1 from files where files.account_id = file_blobs.account_id and files.mode = file_blobs.mode and files.file_id = file_blobs.file_id)`;
+
 /**
  * File bytes in the file_blobs table (PostgreSQL: every instance reads every file). The chunks are gathered (the
- * core bounds their size) and written in one INSERT, so a failed upload leaves no row.
+ * core bounds their size) and written by FileStore.insertFile in the transaction of the file's record, so an upload
+ * that fails, or a crash at any point, leaves no row without its record; deleting the record deletes the row too.
  */
 export class SqlFileBlobStore implements FileBlobStore {
   constructor(private readonly db: Db) {}
 
-  async writeBlob(scope: Scope, fileId: string, chunks: AsyncIterable<Uint8Array>): Promise<number> {
+  async stageBlob(_scope: Scope, _fileId: string, chunks: AsyncIterable<Uint8Array>): Promise<StagedBlob> {
     const parts: Buffer[] = [];
     let size = 0;
     for await (const chunk of chunks) {
       parts.push(Buffer.from(chunk));
       size += chunk.byteLength;
     }
-    await this.db
-      .insertInto('file_blobs')
-      .values({ account_id: scope.accountId, mode: scope.mode, file_id: fileId, bytes: Buffer.concat(parts, size), created_at: iso(new Date()) })
-      .execute();
-    return size;
+    return { size, pendingBytes: Buffer.concat(parts, size) };
+  }
+
+  async discardStagedBlob(): Promise<void> {
+    // Staged bytes are only in memory until their record's transaction writes them.
   }
 
   async readBlob(scope: Scope, fileId: string): Promise<Uint8Array | undefined> {
@@ -109,7 +145,38 @@ export class SqlFileBlobStore implements FileBlobStore {
     return row === undefined ? undefined : new Uint8Array(row.bytes);
   }
 
-  async deleteBlob(scope: Scope, fileId: string): Promise<void> {
-    await this.db.deleteFrom('file_blobs').where(inScope(scope)).where('file_id', '=', fileId).execute();
+  async deleteBlob(): Promise<void> {
+    // The row was deleted with its record (SqlFileStore.deleteUnsubmittedFile).
+  }
+
+  async *listBlobs(): AsyncIterable<{ scope: Scope; fileIds: string[] }> {
+    let after: { account_id: string; mode: string; file_id: string } | undefined;
+    for (;;) {
+      let query = this.db.selectFrom('file_blobs').select(['account_id', 'mode', 'file_id']).where(withoutRecord);
+      if (after !== undefined) query = query.where(sql<boolean>`(account_id, mode, file_id) > (${after.account_id}, ${after.mode}, ${after.file_id})`);
+      const rows = await query.orderBy('account_id').orderBy('mode').orderBy('file_id').limit(SWEEP_PAGE).execute();
+      const batches = new Map<string, { scope: Scope; fileIds: string[] }>();
+      for (const row of rows) {
+        const key = `${row.account_id} ${row.mode}`;
+        const batch = batches.get(key) ?? { scope: { accountId: row.account_id, mode: row.mode }, fileIds: [] };
+        batch.fileIds.push(row.file_id);
+        batches.set(key, batch);
+      }
+      yield* batches.values();
+      if (rows.length < SWEEP_PAGE) return;
+      after = rows[rows.length - 1];
+    }
+  }
+
+  async deleteBlobsWrittenBefore(scope: Scope, fileIds: readonly string[], before: Date): Promise<number> {
+    if (fileIds.length === 0) return 0;
+    const result = await this.db
+      .deleteFrom('file_blobs')
+      .where(inScope(scope))
+      .where('file_id', 'in', [...fileIds])
+      .where('created_at', '<', iso(before))
+      .where(withoutRecord)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 }

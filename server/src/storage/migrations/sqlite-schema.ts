@@ -25,6 +25,7 @@ export const SQLITE_SCHEMA: { migrations: readonly string[]; statements: readonl
     "0022_dispute_holds",
     "0023_ephemeral_key_issuer",
     "0024_event_object_version",
+    "0026_files_dispute_index",
   ],
   statements: [
     "CREATE TABLE \"kysely_migration\" (\"name\" varchar(255) not null primary key, \"timestamp\" varchar(255) not null)",
@@ -87,5 +88,6 @@ export const SQLITE_SCHEMA: { migrations: readonly string[]; statements: readonl
     "CREATE INDEX \"payments_customer_idx\" on \"payments\" (\"account_id\", \"mode\", \"customer_id\") where customer_id is not null",
     "CREATE INDEX \"webhook_events_due_idx\" on \"webhook_events\" (\"delivery_status\", \"next_attempt_at\")",
     "CREATE INDEX \"webhook_events_list_idx\" on \"webhook_events\" (\"account_id\", \"mode\", \"created_at\", \"event_id\")",
+    "CREATE INDEX \"files_dispute_idx\" on \"files\" (\"account_id\", \"mode\", \"dispute_id\")",
   ],
 };

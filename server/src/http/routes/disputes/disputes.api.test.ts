@@ -4,21 +4,24 @@
  * account whose UPI rail has the disputes capability in test mode drives the whole lifecycle through the simulator.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DISPUTE_STATUSES, FILE_LIMITS, type DisputeResponse, type EvidenceBlock } from '../../../../../protocol/api/disputes';
 import type { PaymentResponse } from '../../../../../protocol/api/payments';
 import { createApp } from '../../../app';
 import { compose } from '../../../compose';
 import { DEFAULT_ACCOUNT_SETTINGS } from '../../../core/accounts/account-settings';
+import { ORPHAN_BLOB_AGE_MS, sweepOrphanBlobs } from '../../../core/disputes/sweep-orphan-blobs';
+import type { FileBlobStore } from '../../../storage/files/store';
 import { cryptoIds } from '../../../kernel/ids';
 import { createLogger } from '../../../logger';
 import type { AccountSettings } from '../../../kernel/account-settings-types';
 import { apiRequest, expectApiError, expectOk, insertLiveSecretKey } from '../../../test-support/api-assertions';
 import { forEachEngine } from '../../../test-support/engines';
-import { createHarness, createTestDatabase, memorySecretsFile, type Harness } from '../../../test-support/harness';
+import { createHarness, createTestDatabase, memorySecretsFile, withOwnConnection, type Harness } from '../../../test-support/harness';
 import { ManualClock } from '../../../kernel/clock';
 import { defaultWebhookDeliveryConfig } from '../../../webhooks/delivery';
 import { WebhookDispatcher } from '../../../webhooks/dispatcher';
@@ -319,11 +322,12 @@ forEachEngine('Disputes API, disputes on (simulator lifecycle)', (engine) => {
     const withFields = (fields: MultipartPart[]) => upload('POST', '/files', [...fields, filePart(png)]);
     await expectApiError(await withFields([{ name: 'dispute_id', value: dispute.dispute_id }]), 'ERR_2001', 'purpose');
     await expectApiError(await withFields([{ name: 'purpose', value: 'identity_document' }, { name: 'dispute_id', value: dispute.dispute_id }]), 'ERR_2003', 'purpose');
-    await expectApiError(
+    const unknownField = await expectApiError(
       await withFields([{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }, { name: 'colour', value: 'red' }]),
       'ERR_2004',
       'colour',
     );
+    expect(unknownField['message']).toBe('Unknown form field: colour.');
     await expectApiError(await upload('POST', '/files', [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }]), 'ERR_2001', 'file');
     await expectApiError(await attach(dispute.dispute_id, 'selfie', filePart(png)), 'ERR_2003', 'evidence_type');
     await expectApiError(
@@ -487,6 +491,172 @@ forEachEngine('Disputes API, disputes on (simulator lifecycle)', (engine) => {
 
     expect(await expectOk(await request('GET', '/disputes/list', { key: liveKey }))).toEqual([]);
     await expectApiError(await request('GET', `/disputes/${first.dispute_id}`, { key: liveKey }), 'ERR_4060');
+  });
+
+  test('a dispute takes at most FILE_LIMITS.maxFilesPerDispute files: concurrent uploads never pass it, one more is ERR_4067 and writes nothing, a deleted file frees its place', async () => {
+    const dispute = await raise();
+    const max = FILE_LIMITS.maxFilesPerDispute;
+    const answers = await Promise.all(
+      Array.from({ length: max + 5 }, () =>
+        upload('POST', '/files', [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }, filePart(png)]),
+      ),
+    );
+    const accepted: string[] = [];
+    for (const answer of answers) {
+      if (answer.status === 200) accepted.push((await expectOk<{ file_id: string }>(answer)).file_id);
+      else await expectApiError(answer, 'ERR_4067', 'dispute_id');
+    }
+    expect(accepted).toHaveLength(max);
+    const before = await stored();
+    const refused = await expectApiError(
+      await upload('POST', '/files', [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }, filePart(png)]),
+      'ERR_4067',
+      'dispute_id',
+    );
+    expect(String(refused['message'])).toContain(String(max));
+    await expectApiError(await attach(dispute.dispute_id, 'receipt', filePart(png)), 'ERR_4067', 'dispute_id');
+    expect(await stored()).toEqual(before);
+    // Another dispute is not affected; a deleted file frees its place.
+    await uploadFor((await raise()).dispute_id);
+    await expectOk(await request('DELETE', `/files/${accepted[0]}`));
+    await expectOk(await attach(dispute.dispute_id, 'receipt', filePart(png)));
+    await expectApiError(await attach(dispute.dispute_id, 'receipt', filePart(png)), 'ERR_4067', 'dispute_id');
+  });
+
+  test('a form field in a charset the parser cannot decode is refused naming the field and the charset; UTF-8 and Latin-1 fields are read', async () => {
+    const dispute = await raise();
+    const before = await stored();
+    /** The form with a purpose part of these headers, streamed in 5-byte chunks (part headers cut across chunks). */
+    const send = (purposeHeaders: string) => {
+      const body = Buffer.concat([
+        Buffer.from(`--b\r\nContent-Disposition: form-data; name="purpose"\r\n${purposeHeaders}\r\n\r\ndispute_evidence\r\n`),
+        Buffer.from(`--b\r\nContent-Disposition: form-data; name="dispute_id"\r\n\r\n${dispute.dispute_id}\r\n`),
+        Buffer.from('--b\r\nContent-Disposition: form-data; name="file"; filename="r.png"\r\nContent-Type: image/png\r\n\r\n'),
+        Buffer.from(png),
+        Buffer.from('\r\n--b--\r\n'),
+      ]);
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let at = 0; at < body.length; at += 5) controller.enqueue(new Uint8Array(body.subarray(at, at + 5)));
+          controller.close();
+        },
+      });
+      return h.app.request('/files', {
+        method: 'POST',
+        headers: { 'api-key': h.secretKey, 'content-type': 'multipart/form-data; boundary=b' },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit);
+    };
+    for (const [headers, charset] of [
+      ['Content-Type: text/plain; charset=shift_jis', 'shift_jis'],
+      ['Content-Type: text/plain; charset="x-user-defined"', 'x-user-defined'],
+    ] as const) {
+      const error = await expectApiError(await send(headers), 'ERR_2003', 'purpose');
+      expect(error['message']).toBe(`The form field purpose declares charset ${charset}, which Rail cannot decode; send form fields in UTF-8.`);
+    }
+    expect(await stored()).toEqual(before);
+    await expectOk(await send('Content-Type: text/plain; charset=utf-8'));
+    await expectOk(await send('Content-Type: text/plain; charset=ISO-8859-1'));
+  });
+
+  test('a DELETE /files whose bytes cannot be removed still deletes the file: 200, record and evidence gone, the bytes left to the sweep', async () => {
+    const dispute = await raise();
+    const { file_id: fileId } = await expectOk<{ file_id: string }>(await attach(dispute.dispute_id, 'receipt', filePart(png)));
+    const before = await stored();
+    const blobs = h.core.fileBlobs!;
+    const failing = Object.assign(Object.create(blobs) as FileBlobStore, {
+      deleteBlob: async () => {
+        throw Object.assign(new Error('EIO: i/o error, unlink'), { code: 'EIO' });
+      },
+    });
+    const app = createApp({ ...h.core, fileBlobs: failing, logger: createLogger('silent'), publicBaseUrl: 'http://127.0.0.1:8080', publicJsUrl: 'http://127.0.0.1:8081' });
+    const answer = await app.request(`/files/${fileId}`, { method: 'DELETE', headers: { 'api-key': h.secretKey } });
+    expect(await expectOk(answer)).toEqual({ file_id: fileId, deleted: true, kept_as_evidence: false });
+    await expectApiError(await request('GET', `/files/${fileId}`), 'ERR_4061');
+    await expectApiError(await request('DELETE', `/files/${fileId}`), 'ERR_4061');
+    expect(await expectOk(await request('GET', `/disputes/evidence/${dispute.dispute_id}`))).toEqual([]);
+    const after = await stored();
+    expect(after.rows).toBe(before.rows - 1);
+    // PostgreSQL deletes the bytes with their record; on disk they stay until the orphan sweep.
+    expect(after.blobs).toBe(engine === 'postgres' ? before.blobs - 1 : before.blobs);
+  });
+
+  test('the orphan sweep removes stored bytes that no record names once they are an hour old, and nothing else', async () => {
+    const dispute = await raise();
+    const recorded = await uploadFor(dispute.dispute_id, pdf);
+    const old = new Date(h.clock.now().getTime() - ORPHAN_BLOB_AGE_MS - 60_000);
+    const recent = h.clock.now();
+    const orphan = (name: string) => `file_${name}${'0'.repeat(20 - name.length)}`;
+    const present: Record<string, () => Promise<boolean>> = {};
+    if (engine === 'postgres') {
+      const row = (fileId: string, at: Date) => ({ account_id: scope().accountId, mode: 'test' as const, file_id: fileId, bytes: Buffer.from('%PDF-'), created_at: at.toISOString() });
+      await h.db.insertInto('file_blobs').values([row(orphan('Old'), old), row(orphan('Recent'), recent)]).execute();
+      await h.db.updateTable('file_blobs').set({ created_at: old.toISOString() }).where('file_id', '=', recorded).execute();
+      for (const fileId of [orphan('Old'), orphan('Recent')]) {
+        present[fileId] = async () => (await h.db.selectFrom('file_blobs').select('file_id').where('file_id', '=', fileId).executeTakeFirst()) !== undefined;
+      }
+    } else {
+      const folder = join(dirname(h.database.sqliteFile), 'files', scope().accountId, 'test');
+      mkdirSync(folder, { recursive: true });
+      const place = (name: string, at?: Date) => {
+        writeFileSync(join(folder, name), '%PDF-');
+        if (at !== undefined) utimesSync(join(folder, name), at, at);
+        present[name] = async () => existsSync(join(folder, name));
+      };
+      // A crash between the bytes and their record, one mid-write (.part), and an upload of now.
+      place(orphan('Old'), old);
+      place(`${orphan('Part')}.part`, old);
+      place(orphan('Recent'));
+      utimesSync(join(folder, recorded), old, old);
+    }
+    expect(await sweepOrphanBlobs(h.core)).toBe(engine === 'postgres' ? 1 : 2);
+    expect(Object.fromEntries(await Promise.all(Object.entries(present).map(async ([name, exists]) => [name, await exists()])))).toEqual(
+      engine === 'postgres'
+        ? { [orphan('Old')]: false, [orphan('Recent')]: true }
+        : { [orphan('Old')]: false, [`${orphan('Part')}.part`]: false, [orphan('Recent')]: true },
+    );
+    const file = await request('GET', `/files/${recorded}`);
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(pdf);
+  });
+
+  test.skipIf(engine !== 'postgres')('an upload writes its bytes with its record, in one transaction: while the record waits, no bytes are stored without it', async () => {
+    const dispute = await raise();
+    const withoutRecord = sql<{ n: number }>`select count(*)::int as n from file_blobs b
+      where not exists (select 1 from files f where f.account_id = b.account_id and f.mode = b.mode and f.file_id = b.file_id)`;
+    await withOwnConnection(
+      h.database,
+      async (other) => {
+        const orphansBefore = (await withoutRecord.execute(other)).rows[0]!.n;
+        let release!: () => void;
+        const released = new Promise<void>((resolve) => (release = resolve));
+        let locked!: () => void;
+        const isLocked = new Promise<void>((resolve) => (locked = resolve));
+        // Another session keeps inserts into files waiting, as a crash would stop the upload, between its bytes and its record.
+        const holder = other.transaction().execute(async (trx) => {
+          await sql`lock table files in share row exclusive mode`.execute(trx);
+          locked();
+          await released;
+        });
+        await isLocked;
+        const uploading = upload('POST', '/files', [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }, filePart(png)]);
+        try {
+          for (;;) {
+            const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_locks where not granted and relation = 'files'::regclass`.execute(other);
+            if (waiting.rows[0]!.n > 0) break;
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+          expect((await withoutRecord.execute(other)).rows[0]!.n).toBe(orphansBefore);
+        } finally {
+          release();
+          await holder;
+        }
+        const { file_id: fileId } = await expectOk<{ file_id: string }>(await uploading);
+        expect(new Uint8Array(await (await request('GET', `/files/${fileId}`)).arrayBuffer())).toEqual(png);
+        expect((await withoutRecord.execute(other)).rows[0]!.n).toBe(orphansBefore);
+      },
+      { poolSize: 2, keyLookups: false },
+    );
   });
 
   test.skipIf(engine !== 'postgres')('another instance on the same PostgreSQL serves the file (bytes in file_blobs)', async () => {

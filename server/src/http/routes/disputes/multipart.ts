@@ -43,6 +43,67 @@ function storedFileName(filename: string | undefined): string | null {
   return filename;
 }
 
+/** The longest block of part headers whose charset is read (busboy reads at most 16 KiB of them). */
+const PART_HEADERS_MAX = 16 * 1024;
+const HEADERS_END = Buffer.from('\r\n\r\n');
+/** A charset label worth repeating in a message (the IANA names are tokens of these characters). */
+const CHARSET_LABEL = /^[A-Za-z0-9._:+-]{1,40}$/;
+
+/**
+ * Passes the body on unchanged, noting the charset each form field declares (`Content-Type: text/plain;
+ * charset=…` in its part headers). busboy decodes UTF-8, Latin-1, UTF-16LE and base64 only, and hands the value of a
+ * field in any other charset over as undefined, without the charset's name; this names it in the refusal.
+ */
+class DeclaredCharsets extends Transform {
+  readonly byField = new Map<string, string>();
+  #carry: Buffer = Buffer.alloc(0);
+
+  constructor(private readonly delimiter: Buffer) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null, data?: Buffer) => void): void {
+    const data = this.#carry.length === 0 ? chunk : Buffer.concat([this.#carry, chunk]);
+    let scanFrom = 0;
+    let unfinished: number | undefined;
+    for (;;) {
+      const at = data.indexOf(this.delimiter, scanFrom);
+      if (at === -1) break;
+      const headersStart = at + this.delimiter.length;
+      const headersEnd = data.indexOf(HEADERS_END, headersStart);
+      if (headersEnd === -1) {
+        // The headers go on in the next chunk: keep them (unless longer than any that are read).
+        if (data.length - at <= PART_HEADERS_MAX) unfinished = at;
+        break;
+      }
+      if (headersEnd - headersStart <= PART_HEADERS_MAX) this.#note(data.toString('latin1', headersStart, headersEnd));
+      scanFrom = headersEnd + HEADERS_END.length;
+    }
+    // A delimiter may begin in the last bytes: they are looked at again with the next chunk.
+    this.#carry = Buffer.from(data.subarray(unfinished ?? Math.max(scanFrom, data.length - (this.delimiter.length - 1))));
+    done(null, chunk);
+  }
+
+  #note(headers: string): void {
+    let name: string | undefined;
+    let charset: string | undefined;
+    for (const line of headers.split('\r\n')) {
+      const [header, ...rest] = line.split(':');
+      const value = rest.join(':');
+      if (/^\s*content-disposition\s*$/i.test(header ?? '')) name = /(?:^|;)\s*name\s*=\s*"([^"]*)"/i.exec(value)?.[1] ?? /(?:^|;)\s*name\s*=\s*([^";\s]+)/i.exec(value)?.[1];
+      else if (/^\s*content-type\s*$/i.test(header ?? '')) charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(value)?.[1];
+    }
+    if (name !== undefined && charset !== undefined) this.byField.set(name, charset);
+  }
+}
+
+/** The delimiter that opens each part (`--boundary` and its line end), or undefined without a boundary. */
+function partDelimiter(contentType: string): Buffer | undefined {
+  const match = /;\s*boundary\s*=\s*(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  const boundary = match?.[1] ?? match?.[2];
+  return boundary === undefined ? undefined : Buffer.from(`--${boundary}\r\n`, 'latin1');
+}
+
 function bodyTooLarge(): ApiError {
   return new ApiError('ERR_2009', `The upload body is larger than the limit of ${UPLOAD_BODY_LIMIT_BYTES} bytes.`);
 }
@@ -115,6 +176,8 @@ export async function readUploadForm<S extends z.ZodType>(c: Context<AppEnv>, de
   }
 
   const source = await bodySource(c);
+  const delimiter = partDelimiter(contentType);
+  const charsets = delimiter === undefined ? undefined : new DeclaredCharsets(delimiter);
   // No prototype: a field named __proto__ or constructor is a field like any other (the strict schema refuses it).
   const fields: Record<string, string> = Object.create(null) as Record<string, string>;
   let failure: ApiError | undefined;
@@ -132,7 +195,12 @@ export async function readUploadForm<S extends z.ZodType>(c: Context<AppEnv>, de
     const field = fieldPath([name]);
     // A part without a filename is a form field (RFC 7578 §4.2), read as text: it cannot carry the file's bytes.
     if (name === 'file') fail(new ApiError('ERR_2010', 'The file part needs a filename: Content-Disposition: form-data; name="file"; filename="…".', { fieldName: 'file' }));
-    else if (info.valueTruncated) fail(new ApiError('ERR_2003', `The form field ${field} is longer than ${FIELD_VALUE_MAX} characters.`, { fieldName: field }));
+    else if (value === undefined) {
+      // busboy could not decode the value: its part declared a charset busboy does not read.
+      const declared = charsets?.byField.get(name);
+      const what = declared !== undefined && CHARSET_LABEL.test(declared) ? `declares charset ${declared}, which` : 'is in a charset that';
+      fail(new ApiError('ERR_2003', `The form field ${field} ${what} Rail cannot decode; send form fields in UTF-8.`, { fieldName: field }));
+    } else if (info.valueTruncated) fail(new ApiError('ERR_2003', `The form field ${field} is longer than ${FIELD_VALUE_MAX} characters.`, { fieldName: field }));
     else if (Object.hasOwn(fields, name)) fail(new ApiError('ERR_2010', `The form field ${field} appears more than once.`, { fieldName: field }));
     else fields[name] = value;
   });
@@ -165,7 +233,7 @@ export async function readUploadForm<S extends z.ZodType>(c: Context<AppEnv>, de
 
   let parseFailed = false;
   try {
-    await pipeline(source, parser);
+    await (charsets === undefined ? pipeline(source, parser) : pipeline(source, charsets, parser));
   } catch (error) {
     parseFailed = true;
     if (error instanceof ApiError) failure ??= error;
@@ -184,7 +252,7 @@ export async function readUploadForm<S extends z.ZodType>(c: Context<AppEnv>, de
   try {
     if (failure !== undefined) throw failure;
     const parsed = schema.safeParse(fields);
-    if (!parsed.success) throw validationError(parsed.error.issues, fields, 'json');
+    if (!parsed.success) throw validationError(parsed.error.issues, fields, 'form');
     if (staged === undefined) throw new ApiError('ERR_2001', 'Missing required form field: file.', { fieldName: 'file' });
     return { fields: parsed.data, file: staged };
   } catch (error) {

@@ -258,7 +258,8 @@ export function registerDisputeRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps):
     }),
     async (c) => {
       const fileId = c.req.valid('param').file_id;
-      const { keptAsEvidence } = await deleteFile(coreDeps(c, deps), c.get('auth'), fileId);
+      const { keptAsEvidence, bytesLeft } = await deleteFile(coreDeps(c, deps), c.get('auth'), fileId);
+      if (bytesLeft !== undefined) c.get('logger').warn({ err: bytesLeft, file_id: fileId }, 'a deleted file kept its bytes on disk; the orphan sweep removes them');
       return c.json({ file_id: fileId, deleted: true as const, kept_as_evidence: keptAsEvidence }, 200);
     },
   );
