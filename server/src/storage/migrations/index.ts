@@ -32,7 +32,7 @@ import { migration0021IdempotencyBatchFunction } from './0021-idempotency-batch-
 import { migration0022DisputeHolds } from './0022-dispute-holds';
 import { migration0023EphemeralKeyIssuer } from './0023-ephemeral-key-issuer';
 import { migration0024EventObjectVersion } from './0024-event-object-version';
-import { migration0026FilesDisputeIndex } from './0026-files-dispute-index';
+import { migration0025FilesDisputeIndex } from './0025-files-dispute-index';
 import { SQLITE_SCHEMA } from './sqlite-schema';
 import { durableTransaction } from '../database';
 import type { Database } from '../schema';
@@ -61,7 +61,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0022_dispute_holds': migration0022DisputeHolds,
   '0023_ephemeral_key_issuer': migration0023EphemeralKeyIssuer,
   '0024_event_object_version': migration0024EventObjectVersion,
-  '0026_files_dispute_index': migration0026FilesDisputeIndex,
+  '0025_files_dispute_index': migration0025FilesDisputeIndex,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -25,7 +25,7 @@ export const SQLITE_SCHEMA: { migrations: readonly string[]; statements: readonl
     "0022_dispute_holds",
     "0023_ephemeral_key_issuer",
     "0024_event_object_version",
-    "0026_files_dispute_index",
+    "0025_files_dispute_index",
   ],
   statements: [
     "CREATE TABLE \"kysely_migration\" (\"name\" varchar(255) not null primary key, \"timestamp\" varchar(255) not null)",
