@@ -1,5 +1,6 @@
 import { FILE_LIMITS } from '../../../../protocol/api/disputes';
 import type { Scope } from '../../kernel/store-types';
+import type { FileRecord } from '../../storage/files/records';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
 import { fileBlobsOf } from './find-dispute';
@@ -64,6 +65,18 @@ export function requireEvidenceContent(staged: StagedFile): string {
   if (staged.size === 0) throw new ApiError('ERR_2003', 'The file is empty.', { fieldName: 'file' });
   if (staged.contentType === null) throw new ApiError('ERR_4063', 'File content type not found', { fieldName: 'file' });
   return staged.contentType;
+}
+
+/**
+ * The file a first run stored under the same id: an upload's id is derived from its Idempotency-Key and request
+ * (kernel/ids.ts derivedIds), so a re-run after a crash that followed the first run's commit finds its record, and
+ * answers it. Its staged bytes are the same bytes (the same request), written over the first run's: they are kept.
+ * Any other duplicate id is a bug.
+ */
+export async function fileOfFirstRun(deps: CoreDeps, scope: Scope, staged: StagedFile): Promise<FileRecord> {
+  const first = await deps.store.files.findFile(scope, staged.fileId);
+  if (first === undefined) throw new Error('generated file id already stored');
+  return first;
 }
 
 /** Runs `work`; when it fails, the staged bytes are removed before the error goes on (nothing half-written). */

@@ -3,7 +3,7 @@ import type { FileRecord } from '../../storage/files/records';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { findDisputeOrThrow } from './find-dispute';
-import { disputeFull, orDiscard, requireEvidenceContent, type StagedFile } from './stage-upload';
+import { disputeFull, fileOfFirstRun, orDiscard, requireEvidenceContent, type StagedFile } from './stage-upload';
 
 export interface UploadFileInput {
   purpose: 'dispute_evidence';
@@ -36,7 +36,7 @@ export async function uploadFile(deps: CoreDeps, auth: AuthContext, input: Uploa
     };
     const inserted = await deps.store.files.insertFile(file, input.file.pendingBytes, FILE_LIMITS.maxFilesPerDispute);
     if (inserted === 'dispute_full') throw disputeFull();
-    if (inserted === 'duplicate') throw new Error('generated file id already stored');
+    if (inserted === 'duplicate') return fileOfFirstRun(deps, auth, input.file);
     return file;
   });
 }

@@ -2,7 +2,7 @@
  * The bytes of uploads on disk (SQLite): a write is answered only once the bytes and their name are on disk, as every
  * other acknowledged write (docs/reliability.md, invariant 1); a failed sync answers nothing and leaves nothing.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -61,6 +61,21 @@ describe('DiskFileBlobStore', () => {
     await expect(store.stageBlob(scope, 'file_b', chunks('%PDF-', 'x'))).rejects.toThrow('EIO');
     expect(readdirSync(join(dir, 'acc_test', 'test'))).toEqual([]);
     expect(await store.readBlob(scope, 'file_b')).toBeUndefined();
+  });
+
+  test('a re-run under the same id writes over a .part a crash left, and a failed one leaves the stored file alone', async () => {
+    const folder = join(dir, 'acc_test', 'test');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'file_d.part'), '%PDF-half');
+    const store = new DiskFileBlobStore(dir);
+    expect(await store.stageBlob(scope, 'file_d', chunks('%PDF-', 'whole'))).toEqual({ size: 10, pendingBytes: null });
+    async function* cut(): AsyncGenerator<Uint8Array> {
+      yield Buffer.from('%PDF-');
+      throw new Error('the client went away');
+    }
+    await expect(store.stageBlob(scope, 'file_d', cut())).rejects.toThrow('the client went away');
+    expect(new TextDecoder().decode(await store.readBlob(scope, 'file_d'))).toBe('%PDF-whole');
+    expect(readdirSync(folder)).toEqual(['file_d']);
   });
 
   test('with the default sync, bytes are written, read and deleted', async () => {

@@ -62,14 +62,18 @@ export class DiskFileBlobStore implements FileBlobStore {
         yield chunk;
       }
     };
+    let renamed = false;
     try {
-      await pipeline(Readable.from(counted()), createWriteStream(partial, { flags: 'wx', mode: 0o600 }));
+      // 'w', not 'wx': a `.part` a crash left mid-write under a derived id (an Idempotency-Key re-run) is written over.
+      await pipeline(Readable.from(counted()), createWriteStream(partial, { flags: 'w', mode: 0o600 }));
       await this.sync(partial);
       await rename(partial, path);
+      renamed = true;
       await this.sync(folder);
     } catch (error) {
       await rm(partial, { force: true });
-      await rm(path, { force: true });
+      // Only bytes this call put there: under a re-run's derived id, `path` may hold the first run's committed file.
+      if (renamed) await rm(path, { force: true });
       throw error;
     }
     return { size, pendingBytes: null };

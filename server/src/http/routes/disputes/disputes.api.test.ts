@@ -695,6 +695,28 @@ forEachEngine('Disputes API, disputes on (simulator lifecycle)', (engine) => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(await expectOk(again)).toEqual(first);
   });
+
+  test('a re-run of POST /files under its Idempotency-Key after a crash that followed the commit answers the first run, its bytes kept', async () => {
+    const dispute = await raise();
+    const parts: MultipartPart[] = [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }, filePart(png)];
+    const [method, path, key] = ['POST', '/files', `upload-rerun-${engine}`] as const;
+    const before = await stored();
+    const first = await expectOk<Record<string, unknown>>(await upload(method, path, parts, { headers: { 'idempotency-key': key } }));
+    // The process died after the file's commit, before its answer was stored: the claim is in flight, its lease over.
+    await h.db
+      .updateTable('idempotency_keys')
+      .set({ status: 'in_flight', response_status: null, response_headers: null, response_body: null, locked_at: '2000-01-01T00:00:00.000Z' })
+      .where('idempotency_key', '=', key)
+      .execute();
+    const rerun = await upload(method, path, parts, { headers: { 'idempotency-key': key } });
+    expect(await expectOk<Record<string, unknown>>(rerun)).toEqual(first);
+    const fileId = (await h.db.selectFrom('files').select('file_id').where('dispute_id', '=', dispute.dispute_id).execute()).map((row) => row.file_id);
+    expect(fileId).toHaveLength(1);
+    const read = await apiRequest(h, 'GET', `/files/${fileId[0]}`);
+    expect(read.status).toBe(200);
+    expect(new Uint8Array(await read.arrayBuffer())).toEqual(png);
+    expect(await stored()).toEqual({ rows: before.rows + 1, blobs: before.blobs + 1 });
+  });
 });
 
 forEachEngine('Disputes API, webhooks', (engine) => {
