@@ -10,6 +10,10 @@ import { COLLECTION_VALIDITY_MS, CREDIT_AFTER_MS, PAYER_ANSWERS_AFTER_MS, SETTLE
 import { apiRequest, expectApiError, expectOk, insertLiveSecretKey } from '../../../test-support/api-assertions';
 import { forEachEngine } from '../../../test-support/engines';
 import { totpCode, totpStep } from '../../../core/auth/totp';
+import { authenticateApiKey } from '../../../core/auth/auth';
+import { IDEMPOTENCY_LEASE_MS } from '../../../core/auth/idempotency';
+import { requestSettlement } from '../../../core/collect/request-settlement';
+import { ApiError } from '../../../core/shared/errors';
 import { createHarness, type Harness } from '../../../test-support/harness';
 
 const WALLET = { network: 'tron' as const, address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' };
@@ -238,6 +242,43 @@ forEachEngine('Collect API', (engine) => {
       expect(kes(await expectOk<BalanceResponse>(await send('GET', '/collect/balance')))).toMatchObject({ available: '0.00', held: '90071992547409.93' });
     } finally {
       await rich.close();
+    }
+  });
+
+  test(`[${engine}] a settlement goes to the wallet saved when it is made, never to the one a request authenticated earlier saw`, async () => {
+    const replaced = await createHarness(engine, { settings: { ...DEFAULT_ACCOUNT_SETTINGS, usdtWallet: WALLET } });
+    try {
+      const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => apiRequest(replaced, method, path, { headers, ...(body === undefined ? {} : { body }) });
+      const created = await expectOk<CollectionResponse>(await send('POST', '/collect/collections', MOMO('+254700000001', '100.00')));
+      replaced.clock.advance(PAYER_ANSWERS_AFTER_MS + CREDIT_AFTER_MS);
+      expect((await expectOk<CollectionResponse>(await send('GET', `/collect/collections/${created.collection_id}`))).status).toBe('credited');
+      // A settlement made under an Idempotency-Key whose answer a crash lost (the key left in flight).
+      const key = { 'idempotency-key': `stl-wallet-${engine}` };
+      const body = { amount: '10.00', currency: 'KES', wallet: WALLET.address };
+      const first = await expectOk<SettlementResponse>(await send('POST', '/collect/settlements', body, key));
+      await replaced.db
+        .updateTable('idempotency_keys')
+        .set({ status: 'in_flight', response_status: null, response_headers: null, response_body: null, locked_at: replaced.clock.now().toISOString() })
+        .where('idempotency_key', '=', key['idempotency-key'])
+        .execute();
+
+      // A request authenticated while WALLET was saved; an operator then replaces it before the request goes on.
+      const authenticatedBefore = await authenticateApiKey(replaced.core, replaced.secretKey);
+      const NEW_WALLET = { network: 'ethereum' as const, address: '0x52908400098527886E0F7030069857D2E4169EE7' };
+      await replaced.store.accounts.updateAccountSettings(replaced.boot.account.accountId, { ...replaced.boot.account.settings, usdtWallet: NEW_WALLET });
+      const late = await requestSettlement(replaced.core, authenticatedBefore, { amount: '20.00', currency: 'KES', wallet: WALLET.address }).catch((error: unknown) => error);
+      expect(late).toBeInstanceOf(ApiError);
+      expect((late as ApiError).code).toBe('ERR_4074');
+      const toOldWallet = await replaced.db.selectFrom('settlements').select('settlement_id').where('wallet_address', '=', WALLET.address).execute();
+      expect(toOldWallet.map((row) => row.settlement_id)).toEqual([first.settlement_id]);
+
+      // The crashed request's retry answers the settlement its first run made, though the wallet has changed since.
+      replaced.clock.advance(IDEMPOTENCY_LEASE_MS + 1);
+      expect((await expectOk<SettlementResponse>(await send('POST', '/collect/settlements', body, key))).settlement_id).toBe(first.settlement_id);
+      const settled = await expectOk<SettlementResponse>(await send('POST', '/collect/settlements', { ...body, wallet: NEW_WALLET.address }));
+      expect(settled.destination).toEqual(NEW_WALLET);
+    } finally {
+      await replaced.close();
     }
   });
 
