@@ -79,6 +79,9 @@ forEachEngine('Collect API', (engine) => {
       const answer = (decision: string, secret = challenge) =>
         h.app.request(url.pathname, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `decision=${decision}&challenge=${encodeURIComponent(secret)}` });
       await expectApiError(await answer('pay', `${challenge.split('.')[0]}.wrong`), 'ERR_4070');
+      // Whatever a stranger posts answers 4xx, never 5xx: a NUL (which PostgreSQL text cannot hold), in the account part too.
+      await expectApiError(await answer('pay', `${challenge}\u0000`), 'ERR_4070');
+      await expectApiError(await answer('pay', `\u0000${challenge}`), 'ERR_4070');
       expect((await answer('pay')).status).toBe(200);
       expect((await expectOk<CollectionResponse>(await get(`/collect/collections/${created.collection_id}`))).status).toBe('received');
       await expectApiError(await answer('fail'), 'ERR_4070');
