@@ -33,6 +33,15 @@ forEachEngine('Collect API', (engine) => {
   const kes = (b: BalanceResponse) => b.by_corridor.find((corridor) => corridor.currency === 'KES')!;
   const eventsOf = async (objectId: string) =>
     (await h.store.outbox.listEventsForObject({ accountId: h.boot.account.accountId, mode: 'test' }, objectId)).map((event) => event.eventType);
+  /** The crash between an effect's commit and its stored answer: the key left in flight, its lease run out. */
+  const crashBeforeTheAnswerWasStored = async (key: string) => {
+    await h.db
+      .updateTable('idempotency_keys')
+      .set({ status: 'in_flight', response_status: null, response_headers: null, response_body: null, locked_at: h.clock.now().toISOString() })
+      .where('idempotency_key', '=', key)
+      .execute();
+    h.clock.advance(IDEMPOTENCY_LEASE_MS + 1);
+  };
   /** A credited KES collection of `amount`. */
   const credited = async (amount: string) => {
     const created = await collect(MOMO('+254700000001', amount));
@@ -144,6 +153,17 @@ forEachEngine('Collect API', (engine) => {
       expect(rows).toHaveLength(1);
     });
 
+    test("a crashed create's Idempotency-Key retry answers the collection the first run made, as a read would: expired once past its expiry", async () => {
+      const key = `collect-${engine}-crash`;
+      const body = MOMO('+254744444444', '31.00');
+      const first = await expectOk<CollectionResponse>(await post('/collect/collections', body, { 'idempotency-key': key }));
+      await crashBeforeTheAnswerWasStored(key);
+      h.clock.advance(COLLECTION_VALIDITY_MS);
+      const retried = await expectOk<CollectionResponse>(await post('/collect/collections', body, { 'idempotency-key': key }));
+      expect(retried).toMatchObject({ collection_id: first.collection_id, status: 'expired' });
+      expect(await h.db.selectFrom('collections').select('collection_id').where('amount', '=', 3100).execute()).toHaveLength(1);
+    });
+
     test('a live key: ERR_3010 on every Collect operation (no live provider)', async () => {
       const live = await insertLiveSecretKey(h, { fill: 'C', keyId: `key_live_collect_${engine}` });
       await expectApiError(await apiRequest(h, 'POST', '/collect/collections', { key: live, body: MOMO('+254700000001') }), 'ERR_3010');
@@ -176,6 +196,17 @@ forEachEngine('Collect API', (engine) => {
       expect(done).toMatchObject({ status: 'completed', onchain_reference: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
       expect(kes(await balance())).toMatchObject({ held: '0.00', available: during.available });
       expect(await eventsOf(settlement.settlement_id)).toEqual(['settlement.processing', 'settlement.completed']);
+    });
+
+    test("a crashed request's Idempotency-Key retry answers the settlement the first run made, as a read would", async () => {
+      await credited('40.00');
+      const key = `stl-${engine}-crash`;
+      const body = { amount: '40.00', currency: 'KES', wallet: WALLET.address };
+      const first = await expectOk<SettlementResponse>(await post('/collect/settlements', body, { 'idempotency-key': key }));
+      await crashBeforeTheAnswerWasStored(key);
+      h.clock.advance(SETTLEMENT_COMPLETES_AFTER_MS);
+      const retried = await expectOk<SettlementResponse>(await post('/collect/settlements', body, { 'idempotency-key': key }));
+      expect(retried).toMatchObject({ settlement_id: first.settlement_id, status: 'completed', onchain_reference: expect.stringMatching(/^0x/) });
     });
 
     test('a failed settlement releases its hold; one ending in 98 stays processing', async () => {
