@@ -128,6 +128,14 @@ forEachEngine('Collect API', (engine) => {
       await expectApiError(await post('/collect/collections', MOMO('+254700000001', '10.001')), 'ERR_2003', 'amount');
       await expectApiError(await post('/collect/collections', MOMO('+254700000001', '0')), 'ERR_2003', 'amount');
       await expectApiError(await post('/collect/collections', MOMO('+254700000001', '1e5')), 'ERR_2003', 'amount');
+      // Past 2^53 minor units the amount is refused for its size, not for decimals it does not have.
+      for (const [path, body] of [
+        ['/collect/collections', MOMO('+254700000001', '90071992547409.92')],
+        ['/collect/settlements', { amount: '100000000000000', currency: 'KES', wallet: WALLET.address }],
+      ] as const) {
+        const tooLarge = await expectApiError(await post(path, body), 'ERR_2003', 'amount');
+        expect(tooLarge['message']).toContain('amount is too large: at most 90071992547409.91 KES');
+      }
       await expectApiError(await post('/collect/collections', { ...MOMO('+254700000001'), phone_number: undefined }), 'ERR_2001', 'phone_number');
       await expectApiError(await post('/collect/collections', { ...MOMO('+254700000001'), colour: 'red' }), 'ERR_2004', 'colour');
       await expectApiError(await get('/collect/collections/col_unknown'), 'ERR_4071');
