@@ -13,6 +13,7 @@ import { totpCode, totpStep } from '../../../core/auth/totp';
 import { authenticateApiKey } from '../../../core/auth/auth';
 import { IDEMPOTENCY_LEASE_MS } from '../../../core/auth/idempotency';
 import { requestSettlement } from '../../../core/collect/request-settlement';
+import { DUE_BATCH } from '../../../core/collect/advance-collect';
 import { ApiError } from '../../../core/shared/errors';
 import { createHarness, type Harness } from '../../../test-support/harness';
 
@@ -321,6 +322,21 @@ forEachEngine('Collect API', (engine) => {
       expect(settled.destination).toEqual(NEW_WALLET);
     } finally {
       await replaced.close();
+    }
+  });
+
+  test(`[${engine}] a settlement request and a balance read count every collection due by then, more than one batch of them`, async () => {
+    const burst = await createHarness(engine, { settings: { ...DEFAULT_ACCOUNT_SETTINGS, usdtWallet: WALLET } });
+    try {
+      const count = DUE_BATCH + 1;
+      const created = await Promise.all(Array.from({ length: count }, () => apiRequest(burst, 'POST', '/collect/collections', { body: MOMO('+254700000001', '1.00') })));
+      expect(created.map((response) => response.status)).toEqual(created.map(() => 200));
+      burst.clock.advance(PAYER_ANSWERS_AFTER_MS + CREDIT_AFTER_MS);
+      const settlement = await expectOk<SettlementResponse>(await apiRequest(burst, 'POST', '/collect/settlements', { body: { amount: `${count}.00`, currency: 'KES', wallet: WALLET.address } }));
+      expect(settlement.status).toBe('processing');
+      expect(kes(await expectOk<BalanceResponse>(await apiRequest(burst, 'GET', '/collect/balance')))).toMatchObject({ available: '0.00', pending: '0.00', held: `${count}.00` });
+    } finally {
+      await burst.close();
     }
   });
 
