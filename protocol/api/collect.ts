@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { lazySchema } from '../lazy-schema';
-import { currencyExponent, decimalToMinor, DECIMAL_AMOUNT_PATTERN } from '../currency';
+import { currencyExponent, decimalToMinor, DECIMAL_AMOUNT_PATTERN, minorToDecimal } from '../currency';
 import { MSISDN_PATTERN, normalizeMsisdn } from '../msisdn';
 
 /** The corridors the Collect API serves, each with its local currency (the spec's bank transfer / mobile money rail). */
@@ -30,11 +30,15 @@ export const CollectIdParam = z.string().min(1).max(64);
 
 const Amount = z.string().regex(DECIMAL_AMOUNT_PATTERN, 'must be a decimal string such as "1500" or "12.50"');
 
-/** The amount, exact in the currency's precision and above zero (checked once, here). */
+/** The amount, exact in the currency's precision, above zero and an exact integer of minor units (checked once, here). */
 function checkAmount(value: { amount: string; currency: string }, ctx: z.RefinementCtx): void {
-  const minor = decimalToMinor(value.amount, currencyExponent(value.currency));
-  if (minor === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['amount'], message: `amount has more decimals than ${value.currency} allows (${currencyExponent(value.currency)})` });
+  const exponent = currencyExponent(value.currency);
+  const decimals = value.amount.split('.')[1]?.length ?? 0;
+  const minor = decimalToMinor(value.amount, exponent);
+  if (decimals > exponent) {
+    ctx.addIssue({ code: 'custom', path: ['amount'], message: `amount has more decimals than ${value.currency} allows (${exponent})` });
+  } else if (minor === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['amount'], message: `amount is too large: at most ${minorToDecimal(Number.MAX_SAFE_INTEGER, exponent)} ${value.currency}` });
   } else if (minor <= 0) {
     ctx.addIssue({ code: 'custom', path: ['amount'], message: 'amount must be greater than zero' });
   }

@@ -20,7 +20,8 @@ import {
 } from './collect-transitions';
 import { toCollectionResponse, toSettlementResponse } from './collect-view';
 
-const SWEEP_BATCH = 100;
+/** Due collections (or settlements) listed at a time. */
+export const DUE_BATCH = 100;
 
 /**
  * Applies one step. The simulator page's payer passes `answeredAt`: the write then applies only if the collection had
@@ -109,17 +110,34 @@ export async function advanceSettlement(deps: CoreDeps, provider: CollectProvide
   });
 }
 
-/** Every due step of one account and mode (before a balance is read), or of all (the sweep: scope null). */
+/**
+ * Every due step of one account and mode (before a balance is read or debited), or of all (the sweep: scope null),
+ * listed a batch at a time until none is left: a balance read after a burst of more than one batch of due
+ * collections counts every one of them. A batch in which nothing moved (no provider for its mode) ends the listing,
+ * since the next would list the same rows.
+ */
 export async function advanceDueCollect(deps: CoreDeps, provider: (scope: Scope) => CollectProvider | undefined, scope: Scope | null): Promise<number> {
   const now = deps.clock.now();
   let applied = 0;
-  for (const collection of await deps.store.collections.listDueCollections(scope, now, SWEEP_BATCH)) {
-    const forMode = provider(collection);
-    if (forMode !== undefined && (await advanceCollection(deps, forMode, collection)) !== collection) applied += 1;
+  for (;;) {
+    const due = await deps.store.collections.listDueCollections(scope, now, DUE_BATCH);
+    let moved = 0;
+    for (const collection of due) {
+      const forMode = provider(collection);
+      if (forMode !== undefined && (await advanceCollection(deps, forMode, collection)) !== collection) moved += 1;
+    }
+    applied += moved;
+    if (due.length < DUE_BATCH || moved === 0) break;
   }
-  for (const settlement of await deps.store.settlements.listDueSettlements(scope, now, SWEEP_BATCH)) {
-    const forMode = provider(settlement);
-    if (forMode !== undefined && (await advanceSettlement(deps, forMode, settlement)) !== settlement) applied += 1;
+  for (;;) {
+    const due = await deps.store.settlements.listDueSettlements(scope, now, DUE_BATCH);
+    let moved = 0;
+    for (const settlement of due) {
+      const forMode = provider(settlement);
+      if (forMode !== undefined && (await advanceSettlement(deps, forMode, settlement)) !== settlement) moved += 1;
+    }
+    applied += moved;
+    if (due.length < DUE_BATCH || moved === 0) break;
   }
   return applied;
 }

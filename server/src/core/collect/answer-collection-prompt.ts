@@ -4,6 +4,9 @@ import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
 import { advanceCollection, applyCollectionStep } from './advance-collect';
 
+/** `<account_id>.<secret>` as the simulator writes it: visible ASCII, bounded. */
+const CHALLENGE_SHAPE = /^[\x21-\x7e]{1,200}$/;
+
 /**
  * The test simulator's payer page for a collection (`/simulator/collect/{collection_id}?challenge=...`): the page's
  * challenge is the only credential (a secret in the collection's instructions, compared in constant time), and only
@@ -12,6 +15,9 @@ import { advanceCollection, applyCollectionStep } from './advance-collect';
  * marks it failed; either only if it has not expired at the moment of the write.
  */
 export async function findPromptedCollection(deps: CoreDeps, collectionId: string, challenge: string): Promise<CollectionRecord> {
+  // The page takes no key: whatever a stranger posts is refused before it reaches a query (a NUL in a PostgreSQL
+  // text parameter is an error of the database, not a mismatch).
+  if (!CHALLENGE_SHAPE.test(challenge)) throw notPrompted();
   const stored = await deps.store.collections.findCollection({ accountId: accountOfChallenge(challenge), mode: 'test' }, collectionId);
   if (stored === undefined || stored.challenge === null || !secretsEqual(challenge, stored.challenge)) throw notPrompted();
   const provider = deps.collect?.providerFor('test');

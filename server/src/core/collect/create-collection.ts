@@ -4,6 +4,7 @@ import { normalizeMsisdn } from '../../../../protocol/msisdn';
 import type { CollectionRecord } from '../../storage/collect/records';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
+import { advanceCollection } from './advance-collect';
 import { collectProviderFor } from './collect-provider';
 import { decideCollection } from './collect-transitions';
 
@@ -54,8 +55,10 @@ export async function createCollection(deps: CoreDeps, auth: AuthContext, body: 
     updatedAt: now,
   };
   if ((await deps.store.collections.insertCollection(collection)) === 'duplicate') {
-    // The same Idempotency-Key request after a crash: its derived id names the collection the first run created.
-    return (await deps.store.collections.findCollection(auth, collectionId)) ?? collection;
+    // The same Idempotency-Key request after a crash: its derived id names the collection the first run created,
+    // answered as a read answers it (its due steps applied: the retry may come after its expiry).
+    const created = await deps.store.collections.findCollection(auth, collectionId);
+    return created === undefined ? collection : advanceCollection(deps, provider, created);
   }
   return collection;
 }

@@ -1,5 +1,6 @@
 import type { RequestSettlementRequest } from '../../../../protocol/api/collect';
 import { currencyExponent, decimalToMinor } from '../../../../protocol/currency';
+import type { UsdtWalletSettings } from '../../kernel/account-settings-types';
 import type { SettlementRecord } from '../../storage/collect/records';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
@@ -19,11 +20,6 @@ import { toSettlementResponse } from './collect-view';
  */
 export async function requestSettlement(deps: CoreDeps, auth: AuthContext, body: RequestSettlementRequest): Promise<SettlementRecord> {
   const provider = collectProviderFor(deps, auth);
-  const wallet = auth.account.settings.usdtWallet;
-  if (wallet === undefined) throw new ApiError('ERR_4075', 'This account has no saved, verified USDT wallet; an operator saves one first.');
-  if (body.wallet !== wallet.address) {
-    throw new ApiError('ERR_4074', 'Settlements go only to the saved, verified USDT wallet; wallet must be its address.', { fieldName: 'wallet' });
-  }
   const gross = decimalToMinor(body.amount, currencyExponent(body.currency))!;
   const quote = provider.quoteSettlement(body.currency, gross);
   const netUsdtMicro = toUsdtMicro(gross - quote.feeMinor, quote.rateMinorPerUsdt);
@@ -38,6 +34,11 @@ export async function requestSettlement(deps: CoreDeps, auth: AuthContext, body:
     // The same Idempotency-Key request after a crash: its derived id names the settlement the first run made.
     const existing = await tx.settlements.findSettlement(auth, settlementId);
     if (existing !== undefined) return existing;
+    // The wallet as stored now, not as the key's look-up read it when the request came in: an operator may have
+    // replaced it since, and a settlement never goes to the wallet it replaced. (After the look-up above: a re-run
+    // answers the settlement its first run made, wherever the wallet is now.)
+    const stored = await tx.accounts.findAccountById(auth.accountId);
+    const wallet = requireSavedWallet(stored?.settings.usdtWallet, body.wallet);
     const [collections, settlements] = await Promise.all([tx.collections.collectionTotals(auth), tx.settlements.settlementTotals(auth)]);
     const available = corridorBalances(collections, settlements).find((corridor) => corridor.currency === body.currency)?.available ?? 0n;
     const decision = decideSettlement(null, 'request', { available, requested: BigInt(gross) });
@@ -72,4 +73,13 @@ export async function requestSettlement(deps: CoreDeps, auth: AuthContext, body:
     await recordObjectEvent(deps, tx, { scope: settlement, eventType, objectType: 'settlement', objectId: settlement.settlementId, contentType: 'settlement_details', object }, now);
     return settlement;
   });
+}
+
+/** The saved wallet, when the request names it (ERR_4074 otherwise; ERR_4075 when the account has none). */
+function requireSavedWallet(wallet: UsdtWalletSettings | undefined, requested: string): UsdtWalletSettings {
+  if (wallet === undefined) throw new ApiError('ERR_4075', 'This account has no saved, verified USDT wallet; an operator saves one first.');
+  if (requested !== wallet.address) {
+    throw new ApiError('ERR_4074', 'Settlements go only to the saved, verified USDT wallet; wallet must be its address.', { fieldName: 'wallet' });
+  }
+  return wallet;
 }

@@ -10,6 +10,11 @@ import { COLLECTION_VALIDITY_MS, CREDIT_AFTER_MS, PAYER_ANSWERS_AFTER_MS, SETTLE
 import { apiRequest, expectApiError, expectOk, insertLiveSecretKey } from '../../../test-support/api-assertions';
 import { forEachEngine } from '../../../test-support/engines';
 import { totpCode, totpStep } from '../../../core/auth/totp';
+import { authenticateApiKey } from '../../../core/auth/auth';
+import { IDEMPOTENCY_LEASE_MS } from '../../../core/auth/idempotency';
+import { requestSettlement } from '../../../core/collect/request-settlement';
+import { DUE_BATCH } from '../../../core/collect/advance-collect';
+import { ApiError } from '../../../core/shared/errors';
 import { createHarness, type Harness } from '../../../test-support/harness';
 
 const WALLET = { network: 'tron' as const, address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' };
@@ -29,6 +34,15 @@ forEachEngine('Collect API', (engine) => {
   const kes = (b: BalanceResponse) => b.by_corridor.find((corridor) => corridor.currency === 'KES')!;
   const eventsOf = async (objectId: string) =>
     (await h.store.outbox.listEventsForObject({ accountId: h.boot.account.accountId, mode: 'test' }, objectId)).map((event) => event.eventType);
+  /** The crash between an effect's commit and its stored answer: the key left in flight, its lease run out. */
+  const crashBeforeTheAnswerWasStored = async (key: string) => {
+    await h.db
+      .updateTable('idempotency_keys')
+      .set({ status: 'in_flight', response_status: null, response_headers: null, response_body: null, locked_at: h.clock.now().toISOString() })
+      .where('idempotency_key', '=', key)
+      .execute();
+    h.clock.advance(IDEMPOTENCY_LEASE_MS + 1);
+  };
   /** A credited KES collection of `amount`. */
   const credited = async (amount: string) => {
     const created = await collect(MOMO('+254700000001', amount));
@@ -75,6 +89,9 @@ forEachEngine('Collect API', (engine) => {
       const answer = (decision: string, secret = challenge) =>
         h.app.request(url.pathname, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `decision=${decision}&challenge=${encodeURIComponent(secret)}` });
       await expectApiError(await answer('pay', `${challenge.split('.')[0]}.wrong`), 'ERR_4070');
+      // Whatever a stranger posts answers 4xx, never 5xx: a NUL (which PostgreSQL text cannot hold), in the account part too.
+      await expectApiError(await answer('pay', `${challenge}\u0000`), 'ERR_4070');
+      await expectApiError(await answer('pay', `\u0000${challenge}`), 'ERR_4070');
       expect((await answer('pay')).status).toBe(200);
       expect((await expectOk<CollectionResponse>(await get(`/collect/collections/${created.collection_id}`))).status).toBe('received');
       await expectApiError(await answer('fail'), 'ERR_4070');
@@ -112,6 +129,14 @@ forEachEngine('Collect API', (engine) => {
       await expectApiError(await post('/collect/collections', MOMO('+254700000001', '10.001')), 'ERR_2003', 'amount');
       await expectApiError(await post('/collect/collections', MOMO('+254700000001', '0')), 'ERR_2003', 'amount');
       await expectApiError(await post('/collect/collections', MOMO('+254700000001', '1e5')), 'ERR_2003', 'amount');
+      // Past 2^53 minor units the amount is refused for its size, not for decimals it does not have.
+      for (const [path, body] of [
+        ['/collect/collections', MOMO('+254700000001', '90071992547409.92')],
+        ['/collect/settlements', { amount: '100000000000000', currency: 'KES', wallet: WALLET.address }],
+      ] as const) {
+        const tooLarge = await expectApiError(await post(path, body), 'ERR_2003', 'amount');
+        expect(tooLarge['message']).toContain('amount is too large: at most 90071992547409.91 KES');
+      }
       await expectApiError(await post('/collect/collections', { ...MOMO('+254700000001'), phone_number: undefined }), 'ERR_2001', 'phone_number');
       await expectApiError(await post('/collect/collections', { ...MOMO('+254700000001'), colour: 'red' }), 'ERR_2004', 'colour');
       await expectApiError(await get('/collect/collections/col_unknown'), 'ERR_4071');
@@ -135,6 +160,17 @@ forEachEngine('Collect API', (engine) => {
       expect([...ids]).toEqual([replay.collection_id]);
       const rows = await h.db.selectFrom('collections').select('collection_id').where('amount', '=', 700).execute();
       expect(rows).toHaveLength(1);
+    });
+
+    test("a crashed create's Idempotency-Key retry answers the collection the first run made, as a read would: expired once past its expiry", async () => {
+      const key = `collect-${engine}-crash`;
+      const body = MOMO('+254744444444', '31.00');
+      const first = await expectOk<CollectionResponse>(await post('/collect/collections', body, { 'idempotency-key': key }));
+      await crashBeforeTheAnswerWasStored(key);
+      h.clock.advance(COLLECTION_VALIDITY_MS);
+      const retried = await expectOk<CollectionResponse>(await post('/collect/collections', body, { 'idempotency-key': key }));
+      expect(retried).toMatchObject({ collection_id: first.collection_id, status: 'expired' });
+      expect(await h.db.selectFrom('collections').select('collection_id').where('amount', '=', 3100).execute()).toHaveLength(1);
     });
 
     test('a live key: ERR_3010 on every Collect operation (no live provider)', async () => {
@@ -169,6 +205,17 @@ forEachEngine('Collect API', (engine) => {
       expect(done).toMatchObject({ status: 'completed', onchain_reference: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
       expect(kes(await balance())).toMatchObject({ held: '0.00', available: during.available });
       expect(await eventsOf(settlement.settlement_id)).toEqual(['settlement.processing', 'settlement.completed']);
+    });
+
+    test("a crashed request's Idempotency-Key retry answers the settlement the first run made, as a read would", async () => {
+      await credited('40.00');
+      const key = `stl-${engine}-crash`;
+      const body = { amount: '40.00', currency: 'KES', wallet: WALLET.address };
+      const first = await expectOk<SettlementResponse>(await post('/collect/settlements', body, { 'idempotency-key': key }));
+      await crashBeforeTheAnswerWasStored(key);
+      h.clock.advance(SETTLEMENT_COMPLETES_AFTER_MS);
+      const retried = await expectOk<SettlementResponse>(await post('/collect/settlements', body, { 'idempotency-key': key }));
+      expect(retried).toMatchObject({ settlement_id: first.settlement_id, status: 'completed', onchain_reference: expect.stringMatching(/^0x/) });
     });
 
     test('a failed settlement releases its hold; one ending in 98 stays processing', async () => {
@@ -238,6 +285,58 @@ forEachEngine('Collect API', (engine) => {
       expect(kes(await expectOk<BalanceResponse>(await send('GET', '/collect/balance')))).toMatchObject({ available: '0.00', held: '90071992547409.93' });
     } finally {
       await rich.close();
+    }
+  });
+
+  test(`[${engine}] a settlement goes to the wallet saved when it is made, never to the one a request authenticated earlier saw`, async () => {
+    const replaced = await createHarness(engine, { settings: { ...DEFAULT_ACCOUNT_SETTINGS, usdtWallet: WALLET } });
+    try {
+      const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => apiRequest(replaced, method, path, { headers, ...(body === undefined ? {} : { body }) });
+      const created = await expectOk<CollectionResponse>(await send('POST', '/collect/collections', MOMO('+254700000001', '100.00')));
+      replaced.clock.advance(PAYER_ANSWERS_AFTER_MS + CREDIT_AFTER_MS);
+      expect((await expectOk<CollectionResponse>(await send('GET', `/collect/collections/${created.collection_id}`))).status).toBe('credited');
+      // A settlement made under an Idempotency-Key whose answer a crash lost (the key left in flight).
+      const key = { 'idempotency-key': `stl-wallet-${engine}` };
+      const body = { amount: '10.00', currency: 'KES', wallet: WALLET.address };
+      const first = await expectOk<SettlementResponse>(await send('POST', '/collect/settlements', body, key));
+      await replaced.db
+        .updateTable('idempotency_keys')
+        .set({ status: 'in_flight', response_status: null, response_headers: null, response_body: null, locked_at: replaced.clock.now().toISOString() })
+        .where('idempotency_key', '=', key['idempotency-key'])
+        .execute();
+
+      // A request authenticated while WALLET was saved; an operator then replaces it before the request goes on.
+      const authenticatedBefore = await authenticateApiKey(replaced.core, replaced.secretKey);
+      const NEW_WALLET = { network: 'ethereum' as const, address: '0x52908400098527886E0F7030069857D2E4169EE7' };
+      await replaced.store.accounts.updateAccountSettings(replaced.boot.account.accountId, { ...replaced.boot.account.settings, usdtWallet: NEW_WALLET });
+      const late = await requestSettlement(replaced.core, authenticatedBefore, { amount: '20.00', currency: 'KES', wallet: WALLET.address }).catch((error: unknown) => error);
+      expect(late).toBeInstanceOf(ApiError);
+      expect((late as ApiError).code).toBe('ERR_4074');
+      const toOldWallet = await replaced.db.selectFrom('settlements').select('settlement_id').where('wallet_address', '=', WALLET.address).execute();
+      expect(toOldWallet.map((row) => row.settlement_id)).toEqual([first.settlement_id]);
+
+      // The crashed request's retry answers the settlement its first run made, though the wallet has changed since.
+      replaced.clock.advance(IDEMPOTENCY_LEASE_MS + 1);
+      expect((await expectOk<SettlementResponse>(await send('POST', '/collect/settlements', body, key))).settlement_id).toBe(first.settlement_id);
+      const settled = await expectOk<SettlementResponse>(await send('POST', '/collect/settlements', { ...body, wallet: NEW_WALLET.address }));
+      expect(settled.destination).toEqual(NEW_WALLET);
+    } finally {
+      await replaced.close();
+    }
+  });
+
+  test(`[${engine}] a settlement request and a balance read count every collection due by then, more than one batch of them`, async () => {
+    const burst = await createHarness(engine, { settings: { ...DEFAULT_ACCOUNT_SETTINGS, usdtWallet: WALLET } });
+    try {
+      const count = DUE_BATCH + 1;
+      const created = await Promise.all(Array.from({ length: count }, () => apiRequest(burst, 'POST', '/collect/collections', { body: MOMO('+254700000001', '1.00') })));
+      expect(created.map((response) => response.status)).toEqual(created.map(() => 200));
+      burst.clock.advance(PAYER_ANSWERS_AFTER_MS + CREDIT_AFTER_MS);
+      const settlement = await expectOk<SettlementResponse>(await apiRequest(burst, 'POST', '/collect/settlements', { body: { amount: `${count}.00`, currency: 'KES', wallet: WALLET.address } }));
+      expect(settlement.status).toBe('processing');
+      expect(kes(await expectOk<BalanceResponse>(await apiRequest(burst, 'GET', '/collect/balance')))).toMatchObject({ available: '0.00', pending: '0.00', held: `${count}.00` });
+    } finally {
+      await burst.close();
     }
   });
 
