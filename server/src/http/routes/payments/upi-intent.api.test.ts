@@ -166,6 +166,12 @@ forEachEngine('UPI intent and QR API', (engine) => {
       await expectError(await h.app.request(wrong.pathname + wrong.search), 'ERR_4070');
       await expectError(await h.app.request(`/simulator/crypto/${payment.payment_id}${url.search}`), 'ERR_4070');
       await expectError(await h.app.request(`/simulator/upi/pay_unknown${url.search}`), 'ERR_4070');
+      // The posted form's fields are not checked like JSON bodies and URLs: a NUL reached PostgreSQL (ERR_5000).
+      for (const [name, value] of [['account', `${h.boot.account.accountId}\u0000`], ['challenge', '\u0000'], ['account', 'a'.repeat(300)]] as const) {
+        const fields = { account: url.searchParams.get('account') ?? '', challenge: url.searchParams.get('challenge') ?? '', decision: 'complete', [name]: value };
+        const posted = await h.app.request(url.pathname, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+        await expectError(posted, 'ERR_4070');
+      }
       expect((await retrieve(payment.payment_id)).status).toBe('requires_customer_action');
     });
   });

@@ -42,6 +42,9 @@ function describe(payment: PaymentRecord): string {
   return lines.join('\n');
 }
 
+/** What a page's posted field may hold: an account id, a challenge, a decision. */
+const PAGE_FIELD = /^[\x21-\x7e]{1,200}$/;
+
 function readQuery(c: Context, kind: PageKind): SimulatorActionInput {
   return {
     accountId: c.req.query('account') ?? '',
@@ -70,7 +73,12 @@ export function registerSimulatorRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps
 
     app.post(`/simulator/${kind}/:payment_id`, async (c) => {
       const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
-      const field = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '');
+      // A posted form is not checked like JSON bodies and URLs (a NUL reached PostgreSQL: ERR_5000). Anything but
+      // the visible ASCII of an id or a challenge is a link that does not apply (ERR_4070), as a wrong one is.
+      const field = (name: string) => {
+        const value = form[name];
+        return typeof value === 'string' && PAGE_FIELD.test(value) ? value : '';
+      };
       const decision = field('decision');
       if (decision !== 'complete' && decision !== 'fail') {
         throw new ApiError('ERR_2003', 'decision must be complete or fail.', { fieldName: 'decision' });
