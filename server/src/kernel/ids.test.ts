@@ -91,10 +91,10 @@ test('derived ids stay what earlier versions derived (a retry after an upgrade m
   expect(hmacBase62('k', 'label', 32)).toBe(PINNED_BASE62);
 });
 
-test('with the claim\'s time, derived payments and refunds start with that time and the other kinds stay wholly derived', () => {
+test('scheme 1 (claims before migration 0026): with the claim\'s time, derived payments and refunds start with that time and the other kinds stay wholly derived', () => {
   const time = new Date(Date.UTC(2026, 10, 27, 12, 0, 0, 123));
-  const ids = derivedIds('acc_ABC|test|secret|key-1|0123456789abcdef', cryptoIds, time);
-  const again = derivedIds('acc_ABC|test|secret|key-1|0123456789abcdef', cryptoIds, new Date(time));
+  const ids = derivedIds('acc_ABC|test|secret|key-1|0123456789abcdef', cryptoIds, time, 1);
+  const again = derivedIds('acc_ABC|test|secret|key-1|0123456789abcdef', cryptoIds, new Date(time), 1);
   const run = (generator: IdGenerator) => [generator.id('payment'), generator.id('payment'), generator.id('refund'), generator.id('customer')];
   const derived = run(ids);
   expect(run(again)).toEqual(derived);
@@ -102,6 +102,22 @@ test('with the claim\'s time, derived payments and refunds start with that time 
   for (const id of derived.slice(0, 3)) expect(id.split('_')[1]!.slice(0, 7)).toBe(timeBase62(time.getTime()));
   // Another time is another id: a re-run must be given the first claim's time, never its own.
   expect(derivedIds('acc_ABC|test|secret|key-1|0123456789abcdef', cryptoIds, new Date(time.getTime() + 1)).id('payment')).not.toBe(derived[0]);
+});
+
+test('scheme 2: the claim\'s time is in every derived id, so a key reused after its expiry derives new ids of every kind', () => {
+  const seed = 'acc_ABC|test|secret|key-1|0123456789abcdef';
+  const time = new Date(Date.UTC(2026, 11, 7, 15, 0, 0, 0));
+  const later = new Date(time.getTime() + 24 * 60 * 60 * 1000 + 1);
+  const run = (generator: IdGenerator) => [generator.id('payment'), generator.id('customer'), generator.id('settlement'), generator.id('file')];
+  const first = run(derivedIds(seed, cryptoIds, time, 2));
+  expect(run(derivedIds(seed, cryptoIds, new Date(time), 2))).toEqual(first);
+  const reused = run(derivedIds(seed, cryptoIds, later, 2));
+  for (const [index, id] of reused.entries()) expect(id).not.toBe(first[index]);
+  // Payments and refunds derive as in scheme 1 (the time already starts them); the other kinds differ from scheme 1.
+  const scheme1 = run(derivedIds(seed, cryptoIds, time, 1));
+  expect(first[0]).toBe(scheme1[0]);
+  for (const index of [1, 2, 3]) expect(first[index]).not.toBe(scheme1[index]);
+  expect(derivedIds(seed, cryptoIds, time).id('customer')).toBe(first[1]);
 });
 
 test('random base62 is unbiased: every character as likely as any other', () => {

@@ -71,6 +71,16 @@ export function timeBase62(ms: number): string {
 const DERIVED_KINDS: ReadonlySet<IdKind> = new Set<IdKind>(['payment', 'refund', 'customer', 'collection', 'settlement', 'dispute', 'file', 'paymentMethod', 'mandate', 'subscription']);
 
 /**
+ * How a claim's request derives ids from its time (`derivedIds`). 1, claims stored before migration 0026: the time
+ * starts the ids of TIME_ORDERED_KINDS only, so a key reused after its expiry with the same request derived the first
+ * use's ids of every other kind, found those objects and answered them. 2: the time is hashed into every other
+ * derived id too, so a reused key's new request creates new objects of every kind. A claim's re-runs keep its scheme.
+ */
+export type IdsScheme = 1 | 2;
+/** The scheme of new claims. */
+export const CURRENT_IDS_SCHEME: IdsScheme = 2;
+
+/**
  * An IdGenerator whose ids of created objects (DERIVED_KINDS) are derived from `seed`: the n-th id of each kind is a
  * function of the seed, the kind and n, instead of drawn at random. An Idempotency-Key request runs with one, seeded
  * by its key and request: if the process dies after the effect committed but before the answer was stored, the
@@ -82,9 +92,10 @@ const DERIVED_KINDS: ReadonlySet<IdKind> = new Set<IdKind>(['payment', 'refund',
  * other. Without it (claims stored by versions before 2026-11-27) every character comes from the HMAC, as those
  * versions derived them, so that their re-runs find what they created.
  */
-export function derivedIds(seed: string, base: IdGenerator, time: Date | null = null): IdGenerator {
+export function derivedIds(seed: string, base: IdGenerator, time: Date | null = null, scheme: IdsScheme = CURRENT_IDS_SCHEME): IdGenerator {
   const counters = new Map<IdKind, number>();
   const timePart = time === null ? undefined : timeBase62(time.getTime());
+  const timeLabel = time !== null && scheme === 2 ? `:${time.getTime()}` : '';
   return {
     id: (kind) => {
       if (!DERIVED_KINDS.has(kind)) return base.id(kind);
@@ -93,7 +104,7 @@ export function derivedIds(seed: string, base: IdGenerator, time: Date | null = 
       if (timePart !== undefined && TIME_ORDERED_KINDS.has(kind)) {
         return `${ID_PREFIX[kind]}_${timePart}${hmacBase62(seed, `${kind}:${n}`, GENERATED_ID_RANDOM_LENGTH - TIME_LENGTH)}`;
       }
-      return `${ID_PREFIX[kind]}_${hmacBase62(seed, `${kind}:${n}`, GENERATED_ID_RANDOM_LENGTH)}`;
+      return `${ID_PREFIX[kind]}_${hmacBase62(seed, `${kind}:${n}${timeLabel}`, GENERATED_ID_RANDOM_LENGTH)}`;
     },
     secret: (length) => base.secret(length),
   };

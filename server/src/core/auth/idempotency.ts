@@ -14,6 +14,7 @@
  * - Rows live for at least IDEMPOTENCY_TTL_MS; an expired row is re-claimable at once and a sweep deletes them.
  */
 import { hash } from 'node:crypto';
+import { CURRENT_IDS_SCHEME, type IdsScheme } from '../../kernel/ids';
 import type { IdempotencyKeyRecord, IdempotencyScope, StoredResponse } from '../../storage/idempotency/records';
 import { canonicalJson } from '../shared/canonical-json';
 import type { CoreDeps } from '../shared/deps';
@@ -68,7 +69,7 @@ export interface IdempotentRequest {
  * it derives (kernel/ids.ts derivedIds): the first claim's, so that a re-run derives the same ones.
  */
 export type IdempotencyDecision =
-  | { kind: 'execute'; claimToken: string; claimDurable: Promise<void>; idsTime: Date | null }
+  | { kind: 'execute'; claimToken: string; claimDurable: Promise<void>; idsTime: Date | null; idsScheme: IdsScheme }
   | { kind: 'replay'; response: StoredResponse };
 
 type Deps = Pick<CoreDeps, 'store' | 'clock' | 'ids'>;
@@ -116,18 +117,24 @@ export async function beginIdempotentRequest(
       createdAt: now,
       expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
       idsTime: now,
+      idsScheme: CURRENT_IDS_SCHEME,
     };
     const inserted = await deps.store.idempotency.insertClaim(claim);
-    if (inserted.result === 'inserted') return { kind: 'execute', claimToken: claim.claimToken, claimDurable: inserted.durable, idsTime: claim.idsTime };
+    if (inserted.result === 'inserted') {
+      return { kind: 'execute', claimToken: claim.claimToken, claimDurable: inserted.durable, idsTime: claim.idsTime, idsScheme: claim.idsScheme };
+    }
     const existing = await deps.store.idempotency.findKey(scope, key);
     if (existing === undefined) continue; // released or swept between the insert and the read: try again
     const decision = checkExisting(existing, request, now);
     if (decision !== 'reclaim') return decision;
     // A claim whose holder died is the same request run again: it derives the ids the first run may have created.
     // An expired key is a new request.
-    if (existing.expiresAt > now) claim.idsTime = existing.idsTime;
+    if (existing.expiresAt > now) {
+      claim.idsTime = existing.idsTime;
+      claim.idsScheme = existing.idsScheme;
+    }
     if (await deps.store.idempotency.reclaim(claim, new Date(now.getTime() - IDEMPOTENCY_LEASE_MS))) {
-      return { kind: 'execute', claimToken: claim.claimToken, claimDurable: Promise.resolve(), idsTime: claim.idsTime };
+      return { kind: 'execute', claimToken: claim.claimToken, claimDurable: Promise.resolve(), idsTime: claim.idsTime, idsScheme: claim.idsScheme };
     }
   }
   throw new ApiError('ERR_4090', `A request with this ${IDEMPOTENCY_HEADER} is still in flight; retry later.`, {

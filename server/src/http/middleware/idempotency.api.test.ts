@@ -417,6 +417,34 @@ forEachEngine('Idempotency-Key', (engine) => {
     expect(rerun.payment_id).toBe(derivedIds(seed, cryptoIds).id('payment'));
   });
 
+  test('a key reused after its expiry with the same request is a new request: a new customer, a new payment', async () => {
+    for (const [path, body, idField] of [
+      ['/customers', { name: 'reused key' }, 'customer_id'],
+      ['/payments', { amount: 13_579, currency: 'INR' }, 'payment_id'],
+    ] as const) {
+      const key = newKey();
+      const first = (await (await post(path, body, key)).json()) as Record<string, string>;
+      h.clock.advance(IDEMPOTENCY_TTL_MS + 1);
+      const reused = await post(path, body, key);
+      expect(reused.status, path).toBe(200);
+      expect(reused.headers.get('idempotent-replayed'), path).toBeNull();
+      expect(((await reused.json()) as Record<string, string>)[idField], path).not.toBe(first[idField]);
+    }
+  });
+
+  test('a re-run of a claim stored before migration 0026 (no ids scheme) derives the ids that version derived', async () => {
+    const key = newKey();
+    const body = { name: `scheme 1 ${key}` };
+    const claimedAt = h.clock.now();
+    await beginIdempotentRequest(deps(), scope(), key, { method: 'POST', path: '/customers', fingerprint: requestFingerprint('POST', '/customers', { json: body }) });
+    await h.db.updateTable('idempotency_keys').set({ ids_scheme: null }).where('idempotency_key', '=', key).execute();
+    h.clock.advance(IDEMPOTENCY_LEASE_MS + 1);
+    const rerun = (await (await post('/customers', body, key)).json()) as { customer_id: string };
+    const seed = `${scope().accountId}|test|secret|${key}|${requestFingerprint('POST', '/customers', { json: body })}`;
+    expect(rerun.customer_id).toBe(derivedIds(seed, cryptoIds, claimedAt, 1).id('customer'));
+    expect(rerun.customer_id).not.toBe(derivedIds(seed, cryptoIds, claimedAt, 2).id('customer'));
+  });
+
   test('without the key, or with another body, ids stay random: two creates are two payments', async () => {
     const body = { amount: 777, currency: 'INR' };
     const a = (await (await post('/payments', body)).json()) as { payment_id: string };

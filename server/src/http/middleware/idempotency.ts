@@ -91,7 +91,7 @@ export async function runIdempotent(deps: CoreDeps, c: Context<AppEnv>, next: Ne
     // Ids of this execution are derived from the key and the request, so a re-run after a crash finds what the
     // first run created (kernel/ids.ts) instead of creating it again. Routes hand them to the core (env.ts coreDeps).
     const seed = `${scope.accountId}|${scope.mode}|${scope.keyKind}|${key}|${fingerprint}`;
-    c.set('derivedIds', derivedIds(seed, deps.ids, decision.idsTime));
+    c.set('derivedIds', derivedIds(seed, deps.ids, decision.idsTime, decision.idsScheme));
     await next();
   } catch (error) {
     // The release is a write after the claim: the sync it waits for covers the claim too.

@@ -17,6 +17,8 @@ export type ClaimValues = {
   createdAt: string;
   expiresAt: string;
   idsTime: string | null;
+  /** Written by the single statement; the batch function leaves it to the column's default (migration 0026). */
+  idsScheme: number;
 };
 
 /** One request's answer, for the in-flight row that `claimToken` holds. */

@@ -1,3 +1,4 @@
+import type { IdsScheme } from '../../kernel/ids';
 import type { Scope } from '../../kernel/store-types';
 
 /** Who an Idempotency-Key belongs to: the account and mode of the key, and the key kind (secret or publishable). */
@@ -29,4 +30,6 @@ export interface IdempotencyKeyRecord extends IdempotencyScope {
    * by a re-run after its holder died. Null on claims stored by versions that derived ids without it.
    */
   idsTime: Date | null;
+  /** How the claim's request derives its ids from idsTime (kernel/ids.ts IdsScheme), kept by its re-runs as idsTime is. */
+  idsScheme: IdsScheme;
 }

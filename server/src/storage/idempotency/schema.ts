@@ -22,6 +22,8 @@ export interface IdempotencyKeysTable {
   expires_at: string;
   /** The instant that starts the ids the claim derives (migration 0018); null on claims of earlier versions. */
   ids_time: string | null;
+  /** kernel/ids.ts IdsScheme; null: claims stored before migration 0026 (scheme 1). */
+  ids_scheme: number | null;
 }
 
 /** The idempotency tables, as storage/schema.ts composes them into the database. */

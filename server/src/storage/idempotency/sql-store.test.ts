@@ -41,6 +41,7 @@ forEachEngine('Idempotency store', (engine) => {
       createdAt: now,
       expiresAt: new Date(now.getTime() + 60_000),
       idsTime: now,
+      idsScheme: 2,
     };
   };
 

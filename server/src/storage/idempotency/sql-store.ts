@@ -24,6 +24,7 @@ function inFlightColumns(record: IdempotencyKeyRecord) {
     created_at: iso(record.createdAt),
     expires_at: iso(record.expiresAt),
     ids_time: record.idsTime === null ? null : iso(record.idsTime),
+    ids_scheme: record.idsScheme,
   } as const;
 }
 
@@ -45,6 +46,7 @@ function claimValues(record: IdempotencyKeyRecord): ClaimValues {
     createdAt: atLock(record.createdAt),
     expiresAt: iso(record.expiresAt),
     idsTime: record.idsTime === null ? null : atLock(record.idsTime),
+    idsScheme: record.idsScheme,
   };
 }
 
@@ -68,6 +70,7 @@ function insertClaim(db: Db, value: (name: keyof ClaimValues & string) => never)
       created_at: value('createdAt'),
       expires_at: value('expiresAt'),
       ids_time: value('idsTime'),
+      ids_scheme: value('idsScheme'),
     })
     .onConflict((oc) => oc.doNothing());
 }
@@ -116,6 +119,7 @@ function toRecord(row: Selectable<IdempotencyKeysTable>): IdempotencyKeyRecord {
     createdAt: new Date(row.created_at),
     expiresAt: new Date(row.expires_at),
     idsTime: row.ids_time === null ? null : new Date(row.ids_time),
+    idsScheme: row.ids_scheme === 2 ? 2 : 1,
   };
 }
 

@@ -33,6 +33,7 @@ import { migration0022DisputeHolds } from './0022-dispute-holds';
 import { migration0023EphemeralKeyIssuer } from './0023-ephemeral-key-issuer';
 import { migration0024EventObjectVersion } from './0024-event-object-version';
 import { migration0025FilesDisputeIndex } from './0025-files-dispute-index';
+import { migration0026IdempotencyIdsScheme } from './0026-idempotency-ids-scheme';
 import { SQLITE_SCHEMA } from './sqlite-schema';
 import { durableTransaction } from '../database';
 import type { Database } from '../schema';
@@ -62,6 +63,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0023_ephemeral_key_issuer': migration0023EphemeralKeyIssuer,
   '0024_event_object_version': migration0024EventObjectVersion,
   '0025_files_dispute_index': migration0025FilesDisputeIndex,
+  '0026_idempotency_ids_scheme': migration0026IdempotencyIdsScheme,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
