@@ -39,6 +39,14 @@ function noUsableMandate(fieldName: string, why: string): ApiError {
 }
 
 /**
+ * Off-session charges are merchant-initiated: a browser holding a payment's or a subscription's client_secret
+ * (a publishable key) may not charge a mandate. ERR_4088 naming the field that asked.
+ */
+export function requireSecretKeyToChargeMandate(auth: AuthContext, fieldName: string): void {
+  if (auth.keyKind !== 'secret') throw noUsableMandate(fieldName, 'an off-session charge is merchant-initiated and needs the secret key.');
+}
+
+/**
  * In the transaction that claims a payment charged under a mandate: holds the mandate's row by a write that matches
  * an active mandate only (active to active), so that a revocation that committed after resolveStoredCharge read it
  * refuses the charge (ERR_4088, nothing claimed), and one that comes later waits for the claim. A revocation
@@ -82,8 +90,7 @@ export async function resolveStoredCharge(
   const details = fields.recurringDetails as { type?: unknown; data?: unknown } | null | undefined;
   if (fields.mandateId != null || details != null) {
     const field = fields.mandateId != null ? 'mandate_id' : 'recurring_details';
-    // Off-session charges are merchant-initiated: a browser holding a payment's client_secret may not charge a mandate.
-    if (auth.keyKind !== 'secret') throw noUsableMandate(field, 'an off-session charge is merchant-initiated and needs the secret key.');
+    requireSecretKeyToChargeMandate(auth, field);
     let mandateId: string | undefined;
     if (fields.mandateId != null) mandateId = String(fields.mandateId);
     else if (details?.type === 'mandate_id' && typeof details.data === 'string') mandateId = details.data;

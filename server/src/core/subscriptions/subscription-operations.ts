@@ -28,6 +28,7 @@ import { clientSecretMismatch, missingClientSecret } from '../auth/auth';
 import { IDEMPOTENCY_LEASE_MS } from '../auth/idempotency';
 import { secretsEqual } from '../auth/secrets';
 import { findLiveCustomer } from '../customers/find-live-customer';
+import { requireSecretKeyToChargeMandate } from '../mandates/stored-charge';
 import { createPayment } from '../payments/create-payment';
 import { executeConfirm } from '../payments/confirm-payment';
 import { syncWithRail } from '../payments/retrieve-payment';
@@ -362,13 +363,8 @@ export async function confirmSubscription(
       throw new ApiError('ERR_1006', 'client_secret has expired; confirm the subscription from your server with the secret key, or create a new one.', { fieldName: 'client_secret' });
     }
   }
-  // An off-session charge on an existing mandate is merchant-initiated: a browser holding the subscription's
-  // client_secret may not make it (as on POST /payments, core/mandates/stored-charge.ts). Refused before the claim.
-  if (auth.keyKind === 'publishable' && body.payment_details['mandate_id'] !== undefined) {
-    throw new ApiError('ERR_4088', 'Off-session charge without a usable mandate: payment_details.mandate_id charges an existing mandate, which is merchant-initiated and needs the secret key.', {
-      fieldName: 'payment_details.mandate_id',
-    });
-  }
+  // Refused before the claim, as POST /payments refuses it.
+  if (body.payment_details['mandate_id'] !== undefined) requireSecretKeyToChargeMandate(auth, 'payment_details.mandate_id');
   return respond(deps, await payFirstInvoice(deps, auth, subscription, body.payment_details), true);
 }
 
