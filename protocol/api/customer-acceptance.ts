@@ -1,7 +1,7 @@
 /**
- * The customer's acceptance of a mandate and the mandate_data block, with Hyperswitch v1 names (CustomerAcceptance,
- * OnlineMandate, MandateData). One schema for every request that carries them: payment create, update and confirm
- * (customer_acceptance, mandate_data.customer_acceptance) and a subscription's payment_details. Request objects are
+ * The customer's acceptance of a mandate, with Hyperswitch v1 names (CustomerAcceptance, OnlineMandate). One schema for
+ * every request that carries it: payment create, update and confirm (customer_acceptance, and mandate_data's in
+ * protocol/api/payments.ts) and a subscription's payment_details. Request objects are
  * strict (api-conventions §4). What the spec leaves open is in docs/open-points.md ("Customer acceptance").
  */
 import { z } from 'zod';
@@ -32,16 +32,3 @@ export const CustomerAcceptance = lazySchema(() =>
     ])
     .meta({ id: 'CustomerAcceptance' }));
 export type CustomerAcceptance = z.infer<typeof CustomerAcceptance>;
-
-/**
- * A payment's mandate_data. Its customer_acceptance may instead come as the payment's customer_acceptance (sent at
- * confirm, which is where Hyperswitch's SDK sends it); mandate_type is kept as sent (the spec: set by the server).
- */
-export const MandateData = lazySchema(() =>
-  z
-    .strictObject({
-      customer_acceptance: CustomerAcceptance.unwrap().optional(),
-      mandate_type: z.record(z.string(), z.unknown()).nullish(),
-    })
-    .meta({ id: 'MandateData' }));
-export type MandateData = z.infer<typeof MandateData>;

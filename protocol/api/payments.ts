@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { lazySchema } from '../lazy-schema';
 import { PublishableKeyQueryParam } from './key-query';
-import { CustomerAcceptance, MandateData } from './customer-acceptance';
+import { CustomerAcceptance } from './customer-acceptance';
 import { CURRENCIES } from '../currency';
 import { MERCHANT_PAYMENT_ID_PATTERN } from '../ids';
 import { MSISDN_PATTERN } from '../msisdn';
@@ -80,6 +80,60 @@ export const MinorAmount = z.int().min(0).max(PAYMENT_LIMITS.maxAmount);
 /** A JSON object whose inner fields the spec does not show. */
 export const JsonObject = lazySchema(() => z.record(z.string(), z.unknown()));
 export type JsonObject = z.infer<typeof JsonObject>;
+
+const MandateDate = z.iso.datetime({ offset: true });
+
+/**
+ * Hyperswitch MandateAmountData: the most one charge under the mandate takes (a positive integer in minor units), in
+ * which currency, and optionally from and until when; end_date after start_date.
+ */
+export const MandateAmountData = lazySchema(() =>
+  z
+    .strictObject({
+      amount: z.int().min(1).max(PAYMENT_LIMITS.maxAmount),
+      currency: Currency,
+      start_date: MandateDate.nullish(),
+      end_date: MandateDate.nullish(),
+      metadata: JsonObject.unwrap().nullish(),
+    })
+    .superRefine((value, ctx) => {
+      if (value.start_date != null && value.end_date != null && Date.parse(value.end_date) <= Date.parse(value.start_date)) {
+        ctx.addIssue({ code: 'custom', path: ['end_date'], message: 'end_date must be after start_date' });
+      }
+    })
+    .meta({ id: 'MandateAmountData' }));
+
+/**
+ * Hyperswitch MandateType, one of `{"single_use": {amount, currency, ...}}` (its amount data required) and
+ * `{"multi_use": {amount, currency, ...} | null}`. An object with both optional members, so that an error names the
+ * inner field (mandate_data.mandate_type.single_use.amount), and exactly one of them sent.
+ */
+export const MandateType = lazySchema(() =>
+  z
+    .strictObject({
+      single_use: MandateAmountData.unwrap().optional(),
+      multi_use: MandateAmountData.unwrap().nullable().optional(),
+    })
+    .superRefine((value, ctx) => {
+      if (('single_use' in value) === ('multi_use' in value)) {
+        ctx.addIssue({ code: 'custom', message: 'mandate_type must hold exactly one of single_use and multi_use' });
+      }
+    })
+    .meta({ id: 'MandateType' }));
+
+/**
+ * A payment's mandate_data. Its customer_acceptance may instead come as the payment's customer_acceptance (sent at
+ * confirm, which is where Hyperswitch's SDK sends it); mandate_type is checked and kept as sent (the spec: set by the
+ * server; no rail of Rail applies its limits).
+ */
+export const MandateData = lazySchema(() =>
+  z
+    .strictObject({
+      customer_acceptance: CustomerAcceptance.unwrap().optional(),
+      mandate_type: MandateType.unwrap().nullish(),
+    })
+    .meta({ id: 'MandateData' }));
+export type MandateData = z.infer<typeof MandateData>;
 
 /** Merchant-chosen or generated payment id: [A-Za-z0-9_-], 1..62 characters. */
 export const PaymentIdParam = z

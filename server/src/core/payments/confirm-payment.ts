@@ -17,6 +17,7 @@ import { chooseRail, resolvePaymentMethod } from './payment-method';
 import { decideTransition } from './payment-transitions';
 import { HOW_THE_CUSTOMER_PAYS, refuseChargeChanges } from './charge-fields';
 import { withoutWalletToken } from './wallet-data';
+import { ensurePaymentCustomer } from './payment-customer';
 
 /**
  * Confirm-body fields that confirm applies or that only matter at confirm. Every other field may be repeated at
@@ -63,6 +64,18 @@ function replacedAtConfirm(body: ConfirmPaymentRequest): Partial<Pick<ConfirmPay
   return sent as Partial<Pick<ConfirmPaymentRequest, ReplacedAtConfirm>>;
 }
 
+/**
+ * An update that commits with the confirm's claim or not at all (POST /payments/{payment_id} with confirm: true): the
+ * confirm is checked on the payment as the update would leave it, and a refused confirm leaves the payment as stored.
+ */
+export interface UpdateWithConfirm {
+  /** The payment as stored, before the update. */
+  stored: PaymentRecord;
+  patch: PaymentPatch;
+  /** The update's `customer` object, for a customer_id that names no customer yet. */
+  customer: JsonObject | undefined;
+}
+
 /** POST /payments/{payment_id}/confirm with a secret or publishable key. */
 export async function confirmPayment(
   deps: CoreDeps,
@@ -94,13 +107,15 @@ export async function confirmPayment(
 /**
  * Confirms a stored payment: checks the transition table and the rail, claims the payment with a conditional
  * update (exactly one concurrent confirm wins; the others get ERR_4003) in one transaction with the attempt it
- * opens and the psp_token it consumes, calls the rail, applies its answer.
+ * opens and the psp_token it consumes, calls the rail, applies its answer. With `update`, `payment` is the payment as
+ * the update would leave it, and the update's patch (and the customer it names) is written by the claim.
  */
 export async function executeConfirm(
   deps: CoreDeps,
   auth: AuthContext,
   payment: PaymentRecord,
   changes: ConfirmChanges,
+  update?: UpdateWithConfirm,
 ): Promise<PaymentRecord> {
   // A charge with a saved instrument (core/mandates/stored-charge.ts), whether this confirm or the stored payment asks
   // for it; off-session without a usable mandate is refused (ERR_4088, spec rule 3 on the default account).
@@ -170,17 +185,22 @@ export async function executeConfirm(
   // resolves, unless the rail may hear of it before (flushLater).
   const flushLater = mayCallBeforeDurable(rail.adapter);
   const mandateId = savedInstrument?.mandateId ?? null;
+  // The claim is conditional on the stored payment's status, and writes the update with the confirm's own changes.
+  const stored = update?.stored ?? payment;
+  const claimPatch: PaymentPatch = update === undefined ? patch : { ...update.patch, ...patch };
+  const newCustomerId = update?.patch.customerId ?? null;
   const claim =
-    pspToken === undefined && mandateId === null
-      ? await claimAndOpenAttempt(deps.store, auth, payment, patch, now, savedInstrument?.card, flushLater)
+    pspToken === undefined && mandateId === null && newCustomerId === null
+      ? await claimAndOpenAttempt(deps.store, auth, stored, claimPatch, now, savedInstrument?.card, flushLater)
       : await deps.store
           .transactionDurableLater(async (tx) => {
             // A charge under a mandate claims only while the mandate is still active (stored-charge.ts holdActiveMandate).
             if (mandateId !== null) await holdActiveMandate(tx, auth, mandateId, now);
+            if (newCustomerId !== null) await ensurePaymentCustomer(tx, auth, newCustomerId, update?.customer, now);
             const consumed = pspToken === undefined ? undefined : await consumePspToken(deps, tx, auth, payment.paymentId, pspToken, now);
             const claimed = consumed === undefined
-              ? await claimAndOpenAttempt(tx, auth, payment, patch, now, savedInstrument?.card)
-              : await claimAndOpenAttempt(tx, auth, payment, { ...patch, paymentMethodData: cardInPlaceOfToken(data, consumed.summary) }, now, consumed.card);
+              ? await claimAndOpenAttempt(tx, auth, stored, claimPatch, now, savedInstrument?.card)
+              : await claimAndOpenAttempt(tx, auth, stored, { ...claimPatch, paymentMethodData: cardInPlaceOfToken(data, consumed.summary) }, now, consumed.card);
             if (claimed === undefined) throw new ClaimLost();
             return claimed;
           })

@@ -116,6 +116,14 @@ export async function updatePaymentWithCustomer(
   });
 }
 
+/**
+ * In the caller's transaction, the customer an update's customer_id names, created when there is none yet (a deleted
+ * customer's id: ERR_4020), as updatePaymentWithCustomer does; for an update written by a confirm's claim.
+ */
+export async function ensurePaymentCustomer(tx: Stores, scope: Scope, customerId: string, customer: JsonObject | undefined, now: Date): Promise<void> {
+  await ensureCustomer(tx, scope, customerId, readCustomerDetails(customerId, customer), now);
+}
+
 /** The payment's `customer` object: null without a customer_id or when the customer was deleted. */
 export async function paymentCustomerDetails(deps: CoreDeps, payment: PaymentRecord): Promise<PaymentCustomerDetails | null> {
   if (payment.customerId === null) return null;

@@ -1,7 +1,7 @@
 import type { UpdatePaymentRequest } from '../../../../protocol/api/payment-ops';
 import { amountToCaptureProblem, orderDetailsTotal, statementDescriptorProblem, type JsonObject } from '../../../../protocol/api/payments';
 import type { PaymentStatus } from '../../../../protocol/payments';
-import type { PaymentPatch, PaymentRecord } from '../../storage/payments/records';
+import { patchedPayment, type PaymentPatch, type PaymentRecord } from '../../storage/payments/records';
 import type { AuthContext } from '../auth/auth-context';
 import { HOW_THE_CUSTOMER_PAYS, refuseChargeChanges } from './charge-fields';
 import { executeConfirm } from './confirm-payment';
@@ -109,12 +109,15 @@ export async function updatePayment(
           body.payment_method_type !== undefined ? { paymentMethodType: body.payment_method_type } : {},
         )),
   };
+  // All or nothing: the confirm is checked on the payment as the update leaves it, and its claim writes the update.
+  if (body.confirm === true) {
+    return executeConfirm(deps, auth, patchedPayment(payment, patch), {}, { stored: payment, patch, customer: body.customer });
+  }
   // A customer_id naming no customer creates it in the same transaction, a deleted one's is ERR_4020, as at create.
   const updated = await updatePaymentWithCustomer(deps, auth, paymentId, [payment.status], patch, body.customer);
   if (updated === undefined) {
     const current = await deps.store.payments.findPayment(auth, paymentId);
     throw new ApiError('ERR_4003', `You cannot update this payment because it has status ${current?.status ?? payment.status}.`);
   }
-  if (body.confirm === true) return executeConfirm(deps, auth, updated, {});
   return updated;
 }

@@ -387,6 +387,36 @@ forEachEngine('Stored payment methods and mandates API', (engine) => {
       expect((await r.db.selectFrom('payments').select('payment_id').execute()).length).toBe(before);
     });
 
+    test('a browser reaches no mandate by any field: recurring_details of either type, off_session, a mandate the payment was created with, update with confirm', async () => {
+      const customerId = await newCustomer(r);
+      const first = await pay(r, { customer_id: customerId, setup_future_usage: 'off_session', payment_method_data: UPI('success@upi') });
+      const payment = await ok<PaymentResponse>(await call(r, 'POST', '/payments', { body: { amount: 700, currency: 'INR', customer_id: customerId } }));
+      const asBrowser = (path: string, body: Json, of = payment) =>
+        call(r, 'POST', path, { key: r.publishableKey, body: { client_secret: of.client_secret, ...body } });
+      for (const [body, field] of [
+        [{ recurring_details: { type: 'mandate_id', data: first.mandate_id } }, 'recurring_details'],
+        [{ recurring_details: { type: 'payment_method_id', data: first.payment_method_id } }, 'recurring_details'],
+        [{ off_session: true, recurring_details: { type: 'payment_method_id', data: first.payment_method_id } }, 'recurring_details'],
+        [{ off_session: true, mandate_id: first.mandate_id }, 'mandate_id'],
+        [{ off_session: true }, 'off_session'],
+      ] as [Json, string][]) {
+        await expectApiError(await asBrowser(`/payments/${payment.payment_id}/confirm`, body), 'ERR_4088', field);
+      }
+      // A merchant's payment that names the mandate is confirmed by the merchant's server, not by the browser.
+      const merchantCharge = await ok<PaymentResponse>(
+        await call(r, 'POST', '/payments', { body: { amount: 800, currency: 'INR', customer_id: customerId, off_session: true, mandate_id: first.mandate_id } }),
+      );
+      await expectApiError(await asBrowser(`/payments/${merchantCharge.payment_id}/confirm`, {}, merchantCharge), 'ERR_4088', 'mandate_id');
+      // Update cannot bring the fields in: recurring_details and off_session are not the browser's to change.
+      await expectApiError(await asBrowser(`/payments/${payment.payment_id}`, { recurring_details: { type: 'mandate_id', data: first.mandate_id }, confirm: true }), 'ERR_2003', 'recurring_details');
+      await expectApiError(await asBrowser(`/payments/${payment.payment_id}`, { off_session: true, confirm: true }), 'ERR_2003', 'off_session');
+      for (const target of [payment, merchantCharge]) {
+        expect((await ok<PaymentResponse>(await call(r, 'GET', `/payments/${target.payment_id}`))).status).toBe('requires_payment_method');
+      }
+      // The merchant's server charges it.
+      expect(await ok<PaymentResponse>(await call(r, 'POST', `/payments/${merchantCharge.payment_id}/confirm`, { body: {} }))).toMatchObject({ status: 'succeeded', mandate_id: first.mandate_id });
+    });
+
     test('mandate lists: by status, by customer, paged; another customer cannot charge the mandate', async () => {
       const customerId = await newCustomer(r);
       const a = await pay(r, { customer_id: customerId, setup_future_usage: 'off_session', payment_method_data: UPI('success@upi') });

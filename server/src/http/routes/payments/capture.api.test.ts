@@ -5,7 +5,7 @@
  * harness clock, expand_captures, the webhook event of every change, and the races (concurrent captures never exceed
  * amount_capturable; a capture racing a void has exactly one winner). Runs on SQLite and PostgreSQL.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { PaymentResponse } from '../../../../../protocol/api/payments';
 import type { ErrorCode } from '../../../../../protocol/errors';
 import type { AccountSettings, RailCapabilities } from '../../../kernel/account-settings-types';
@@ -313,6 +313,42 @@ forEachEngine('Manual capture API', (engine) => {
       expect(await ok(await request('POST', `/payments/${payment.payment_id}/incremental_authorization`, { body: { amount: 20_000 } }))).toMatchObject({ amount: 20_000 });
       expect(await ok(await capture(payment.payment_id))).toMatchObject({ status: 'succeeded', amount_received: 20_000 });
       expect(await events(payment.payment_id)).toEqual(['payment_authorized', 'payment_authorized', 'payment_authorized', 'payment_succeeded']);
+    });
+
+    test('one increase at a time: a second one while the first is at the rail answers ERR_4003 and asks the rail nothing; a claim left by a crash lapses', async () => {
+      const payment = await cardPayment('manual');
+      const path = `/payments/${payment.payment_id}/incremental_authorization`;
+      const adapter = h.rails.adapterFor('test', 'card')!;
+      const increase = adapter.incrementAuthorization!.bind(adapter);
+      let reachedRail!: () => void;
+      const atRail = new Promise<void>((resolve) => (reachedRail = resolve));
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const rail = vi.spyOn(adapter, 'incrementAuthorization').mockImplementationOnce(async (asked) => {
+        reachedRail();
+        await released;
+        return increase(asked);
+      });
+      try {
+        const first = request('POST', path, { body: { amount: 15_000 } });
+        await atRail;
+        const claimedRow = await h.db.selectFrom('payments').select('rail_state').where('payment_id', '=', payment.payment_id).executeTakeFirstOrThrow();
+        const second = await expectApiError(await request('POST', path, { body: { amount: 20_000 } }), 'ERR_4003');
+        expect(String(second['message'])).toMatch(/in progress/);
+        release();
+        expect(await ok(await first)).toMatchObject({ status: 'requires_capture', amount: 15_000, amount_capturable: 15_000 });
+        expect(rail).toHaveBeenCalledTimes(1);
+        expect(await retrieve(payment.payment_id)).toMatchObject({ amount: 15_000, amount_capturable: 15_000 });
+
+        // As if the process had died between its claim and the rail's answer: the claim stays until its lease lapses.
+        await h.db.updateTable('payments').set({ rail_state: claimedRow.rail_state }).where('payment_id', '=', payment.payment_id).execute();
+        await expectApiError(await request('POST', path, { body: { amount: 18_000 } }), 'ERR_4003');
+        h.clock.advance(2 * 20_000);
+        expect(await ok(await request('POST', path, { body: { amount: 18_000 } }))).toMatchObject({ amount: 18_000, amount_capturable: 18_000 });
+        expect(await ok(await request('POST', path, { body: { amount: 20_000 } }))).toMatchObject({ amount: 20_000 });
+      } finally {
+        rail.mockRestore();
+      }
     });
 
     test('only in requires_capture', async () => {

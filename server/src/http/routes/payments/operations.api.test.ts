@@ -4,6 +4,7 @@
  * and PostgreSQL (forEachEngine).
  */
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import type { ErrorCode } from '../../../../../protocol/errors';
 import type { PaymentResponse } from '../../../../../protocol/api/payments';
 import type { AccountSettings } from '../../../kernel/account-settings-types';
 import { PENDING_RESOLVE_AFTER_MS } from '../../../rails/simulator/upi-simulator';
@@ -356,6 +357,41 @@ forEachEngine('Payment operations API', (engine) => {
       const payment = await create();
       const updated = await ok(await request('POST', `/payments/${payment.payment_id}`, { body: { payment_method_data: UPI('success@upi'), confirm: true } }));
       expect(updated).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
+    });
+
+    test.each<[string, Json, Json, ErrorCode, string?]>([
+      ['no payment_method_data to confirm with', {}, { description: 'changed', amount: 20_000 }, 'ERR_4005', 'payment_method_data'],
+      ['an off-session charge without a mandate', { payment_method_data: UPI('success@upi') }, { description: 'changed', off_session: true }, 'ERR_4088', 'off_session'],
+      ['a currency no rail of the account takes for the method', { payment_method_data: UPI('success@upi') }, { description: 'changed', currency: 'USD' }, 'ERR_4004', 'payment_method_data'],
+    ])('confirm: true refused (%s): the update is not kept either', async (_name, created, update, code, field) => {
+      const payment = await create({ description: 'as created', ...created });
+      const customerId = unique('cus_update_confirm');
+      await expectError(
+        await request('POST', `/payments/${payment.payment_id}`, { body: { ...update, customer_id: customerId, confirm: true } }),
+        code,
+        field,
+      );
+      const after = await ok(await retrieve(payment.payment_id));
+      expect(after).toMatchObject({ status: payment.status, description: 'as created', amount: 10_000, currency: 'INR', customer_id: null });
+      expect(after.modified_at).toBe(payment.modified_at);
+      // Nor is the customer the update named created.
+      await expectError(await request('GET', `/customers/${customerId}`), 'ERR_4006');
+      // The payment confirms as it was.
+      if (created['payment_method_data'] !== undefined) {
+        expect(await ok(await request('POST', `/payments/${payment.payment_id}/confirm`, { body: {} }))).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
+      }
+    });
+
+    test('confirm: true with a customer_id naming no customer creates it with the confirmed payment', async () => {
+      const payment = await create();
+      const customerId = unique('cus_update_confirm_ok');
+      const updated = await ok(
+        await request('POST', `/payments/${payment.payment_id}`, {
+          body: { customer_id: customerId, customer: { name: 'Asha' }, description: 'changed', payment_method_data: UPI('success@upi'), confirm: true },
+        }),
+      );
+      expect(updated).toMatchObject({ status: 'succeeded', customer_id: customerId, description: 'changed', amount_received: 10_000 });
+      expect(await ok<Json>(await request('GET', `/customers/${customerId}`))).toMatchObject({ customer_id: customerId, name: 'Asha' });
     });
 
     test('session_expiry on update moves expires_on', async () => {

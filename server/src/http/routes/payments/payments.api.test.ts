@@ -184,6 +184,39 @@ forEachEngine('Payments API', (engine) => {
       await expectError(await request('POST', '/payments', { body }), 'ERR_2003', field);
     });
 
+    const ONLINE_ACCEPTANCE = { acceptance_type: 'online', online: { user_agent: 'checkout' } };
+    test.each<[unknown, 'ERR_2001' | 'ERR_2003' | 'ERR_2004', string]>([
+      ['multi_use', 'ERR_2003', 'mandate_data.mandate_type'],
+      [{}, 'ERR_2003', 'mandate_data.mandate_type'],
+      [{ single_use: { amount: 100, currency: 'INR' }, multi_use: null }, 'ERR_2003', 'mandate_data.mandate_type'],
+      [{ weekly: { amount: 100, currency: 'INR' } }, 'ERR_2004', 'mandate_data.mandate_type.weekly'],
+      [{ single_use: null }, 'ERR_2003', 'mandate_data.mandate_type.single_use'],
+      [{ single_use: { currency: 'INR' } }, 'ERR_2001', 'mandate_data.mandate_type.single_use.amount'],
+      [{ single_use: { amount: 100 } }, 'ERR_2001', 'mandate_data.mandate_type.single_use.currency'],
+      [{ single_use: { amount: 0, currency: 'INR' } }, 'ERR_2003', 'mandate_data.mandate_type.single_use.amount'],
+      [{ single_use: { amount: 1.5, currency: 'INR' } }, 'ERR_2003', 'mandate_data.mandate_type.single_use.amount'],
+      [{ multi_use: { amount: '100', currency: 'INR' } }, 'ERR_2003', 'mandate_data.mandate_type.multi_use.amount'],
+      [{ multi_use: { amount: 100, currency: 'XXX' } }, 'ERR_2003', 'mandate_data.mandate_type.multi_use.currency'],
+      [{ multi_use: { amount: 100, currency: 'INR', end_date: 'soon' } }, 'ERR_2003', 'mandate_data.mandate_type.multi_use.end_date'],
+      [{ multi_use: { amount: 100, currency: 'INR', start_date: '2027-02-01T00:00:00Z', end_date: '2027-01-01T00:00:00Z' } }, 'ERR_2003', 'mandate_data.mandate_type.multi_use.end_date'],
+      [{ multi_use: { amount: 100, currency: 'INR', frequency: 'monthly' } }, 'ERR_2004', 'mandate_data.mandate_type.multi_use.frequency'],
+    ])('mandate_data.mandate_type #%$ is refused at the edge, naming the field path', async (mandateType, code, field) => {
+      const body = { amount: 100, currency: 'INR', mandate_data: { customer_acceptance: ONLINE_ACCEPTANCE, mandate_type: mandateType } };
+      await expectError(await request('POST', '/payments', { body }), code, field);
+      const payment = await createPayment();
+      await expectError(await confirm(payment.payment_id, { mandate_data: body.mandate_data }), code, field);
+      await expectError(await request('POST', `/payments/${payment.payment_id}`, { body: { mandate_data: body.mandate_data } }), code, field);
+    });
+
+    test.each<[string, unknown]>([
+      ['multi_use without amount data', { multi_use: null }],
+      ['multi_use with amount data', { multi_use: { amount: 5_000, currency: 'INR', start_date: '2027-01-01T00:00:00Z', end_date: '2028-01-01T00:00:00Z', metadata: { plan: 'gold' } } }],
+      ['single_use', { single_use: { amount: 5_000, currency: 'INR', end_date: null } }],
+      ['null', null],
+    ])('mandate_data.mandate_type %s is accepted', async (_name, mandateType) => {
+      await createPayment({ mandate_data: { customer_acceptance: ONLINE_ACCEPTANCE, mandate_type: mandateType } });
+    });
+
     test('metadata at its limits is accepted', async () => {
       const metadata = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`${'k'.repeat(37)}${String(i).padStart(3, '0')}`, 'v'.repeat(500)]));
       const payment = await createPayment({ metadata });
