@@ -5,7 +5,8 @@ import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
 import { recordPaymentEvent } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
-import { findCurrentPaymentOrThrow } from './open-authorization';
+import { refuseWhileIncreaseInProgress } from './incremental-authorization';
+import { LOST, withCurrentPayment } from './open-authorization';
 
 /**
  * POST /payments/{payment_id}/cancel (secret key): `cancelled` from the statuses the transition table allows
@@ -18,32 +19,27 @@ export async function cancelPayment(
   paymentId: string,
   body: CancelPaymentRequest,
 ): Promise<PaymentRecord> {
-  // An open authorization past its expiry expires first (it is no longer there to void).
-  const payment = await findCurrentPaymentOrThrow(deps, auth, paymentId);
-  const refuse = (status: string) => new ApiError('ERR_4003', `You cannot cancel this payment because it has status ${status}.`);
-  const decision = decideTransition(payment.status, 'cancel', { hasPaymentMethodData: payment.paymentMethodData !== null, captureMethod: payment.captureMethod });
-  if (!decision.allowed) throw refuse(payment.status);
-
-  const now = deps.clock.now();
-  const cancelled = await deps.store.transaction(async (tx) => {
-    const next = await tx.payments.updatePaymentIfStatus(auth, paymentId, [payment.status], {
-      status: decision.to,
-      amountCapturable: 0,
-      nextAction: null,
-      cancellationReason: body.cancellation_reason,
-      updatedAt: now,
+  // An open authorization past its expiry expires first (it is no longer there to void). A write of another request
+  // between the read and the update (a status change, an increase's claim) is read again.
+  return withCurrentPayment(deps, auth, paymentId, async (payment) => {
+    const decision = decideTransition(payment.status, 'cancel', { hasPaymentMethodData: payment.paymentMethodData !== null, captureMethod: payment.captureMethod });
+    if (!decision.allowed) throw new ApiError('ERR_4003', `You cannot cancel this payment because it has status ${payment.status}.`);
+    const now = deps.clock.now();
+    refuseWhileIncreaseInProgress(payment, now, 'cancel');
+    return deps.store.transaction(async (tx) => {
+      const next = await tx.payments.updatePaymentIfVersion(auth, paymentId, payment.version, {
+        status: decision.to,
+        amountCapturable: 0,
+        nextAction: null,
+        cancellationReason: body.cancellation_reason,
+        updatedAt: now,
+      });
+      if (next === undefined) return LOST;
+      await tx.attempts.updateLatestAttempt(auth, paymentId, { status: 'voided', cancellationReason: body.cancellation_reason, updatedAt: now });
+      // A payment cancelled while it waited for the customer saves nothing: its sealed instrument goes.
+      await tx.pendingMethodSaves.takePendingSave(auth, paymentId);
+      await recordPaymentEvent(deps, tx, next, now);
+      return next;
     });
-    if (next === undefined) return undefined;
-    await tx.attempts.updateLatestAttempt(auth, paymentId, { status: 'voided', cancellationReason: body.cancellation_reason, updatedAt: now });
-    // A payment cancelled while it waited for the customer saves nothing: its sealed instrument goes.
-    await tx.pendingMethodSaves.takePendingSave(auth, paymentId);
-    await recordPaymentEvent(deps, tx, next, now);
-    return next;
   });
-  if (cancelled === undefined) {
-    // Another request changed the payment between the read and the update.
-    const current = await deps.store.payments.findPayment(auth, paymentId);
-    throw refuse(current?.status ?? payment.status);
-  }
-  return cancelled;
 }

@@ -4,6 +4,7 @@ import type { PaymentRecord } from '../../storage/payments/records';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
+import { refuseWhileIncreaseInProgress } from './incremental-authorization';
 import { requireManualCaptureOperation } from './manual-capture';
 import { LOST, withCurrentPayment } from './open-authorization';
 import { recordPaymentEvent } from './payment-outcome';
@@ -37,8 +38,9 @@ export async function capturePayment(deps: CoreDeps, auth: AuthContext, paymentI
       capture: { amount: payment.amount, capturedTotal, releaseRest },
     });
     if (!decision.allowed) throw new ApiError('ERR_4003', `You cannot capture this payment because it has status ${payment.status}.`);
-
     const now = deps.clock.now();
+    refuseWhileIncreaseInProgress(payment, now, 'capture');
+
     const captured = await deps.store.transaction(async (tx) => {
       const next = await tx.payments.updatePaymentIfVersion(auth, paymentId, payment.version, {
         status: decision.to,

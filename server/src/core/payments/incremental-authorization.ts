@@ -98,6 +98,19 @@ function increaseLeaseMs(deps: CoreDeps): number {
   return 2 * (deps.recovery ?? DEFAULT_RECOVERY_POLICY).railCallTimeoutMs;
 }
 
+/**
+ * Capture and cancel wait for an increase at the rail (ERR_4003 while one is in progress): settled meanwhile, the
+ * payment could no longer take the total the rail may be granting, and the rail would hold an authorization the
+ * payment never settles. Their writes are version-checked, so an increase claimed after they read is seen on their
+ * next round.
+ */
+export function refuseWhileIncreaseInProgress(payment: PaymentRecord, now: Date, operation: 'capture' | 'cancel'): void {
+  const inProgress = increaseInProgress(payment, now);
+  if (inProgress !== undefined) {
+    throw new ApiError('ERR_4003', `You cannot ${operation} this payment while an incremental authorization (to ${inProgress.amount}) is in progress; retry once it has finished.`);
+  }
+}
+
 /** The increase in progress on the payment, unless none is or its lease has lapsed (its request died). */
 function increaseInProgress(payment: PaymentRecord, now: Date): IncreaseMarker | undefined {
   const marker = payment.railState?.[IN_PROGRESS] as IncreaseMarker | undefined;

@@ -351,6 +351,36 @@ forEachEngine('Manual capture API', (engine) => {
       }
     });
 
+    test('capture and cancel wait for an increase at the rail: ERR_4003 while it is there, then they apply to the raised total', async () => {
+      const adapter = h.rails.adapterFor('test', 'card')!;
+      const increase = adapter.incrementAuthorization!.bind(adapter);
+      for (const [operation, body] of [['capture', {}], ['cancel', { cancellation_reason: 'order changed' }]] as const) {
+        const payment = await cardPayment('manual');
+        let reachedRail!: () => void;
+        const atRail = new Promise<void>((resolve) => (reachedRail = resolve));
+        let release!: () => void;
+        const released = new Promise<void>((resolve) => (release = resolve));
+        const rail = vi.spyOn(adapter, 'incrementAuthorization').mockImplementationOnce(async (asked) => {
+          reachedRail();
+          await released;
+          return increase(asked);
+        });
+        try {
+          const raising = request('POST', `/payments/${payment.payment_id}/incremental_authorization`, { body: { amount: 15_000 } });
+          await atRail;
+          const refused = await expectApiError(await request('POST', `/payments/${payment.payment_id}/${operation}`, { body }), 'ERR_4003');
+          expect(String(refused['message']), operation).toMatch(/incremental authorization \(to 15000\) is in progress/);
+          expect((await retrieve(payment.payment_id)).status, operation).toBe('requires_capture');
+          release();
+          expect(await ok(await raising)).toMatchObject({ amount: 15_000, amount_capturable: 15_000 });
+        } finally {
+          rail.mockRestore();
+        }
+        const settled = await ok(await request('POST', `/payments/${payment.payment_id}/${operation}`, { body }));
+        expect(settled, operation).toMatchObject(operation === 'capture' ? { status: 'succeeded', amount_received: 15_000 } : { status: 'cancelled' });
+      }
+    });
+
     test('only in requires_capture', async () => {
       const payment = await upiPayment('manual_multiple');
       await ok(await capture(payment.payment_id, { amount_to_capture: 1_000 }));
