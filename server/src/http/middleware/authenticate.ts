@@ -63,11 +63,12 @@ export function authenticateApiKeyUnderLimit(
 }
 
 /**
- * What authenticating needs: the core's dependencies, and the app's rate limits when they are on. The routes are
- * registered with the AppDeps object (families/family.ts), which carries `rateLimits`; rate-limit.test.ts sends a
- * refused key to every key-authenticated route of docs/authorization.md, so a route built without it is found.
+ * What authenticating needs: the core's dependencies and the app's rate limits (AppDeps), undefined only when they
+ * are off. The key is required, so that a route registered with the core's deps alone does not compile, where it
+ * would authenticate without the failed_authentication limit; rate-limit.test.ts sends a refused key and a refused
+ * session token to every route of docs/authorization.md that takes one.
  */
-export type AuthenticateDeps = CoreDeps & { rateLimits?: RateLimitDeps | undefined };
+export type AuthenticateDeps = CoreDeps & { rateLimits: RateLimitDeps | undefined };
 
 /**
  * Resolves the caller's key to an AuthContext (c.var.auth), refuses key kinds the route does not take and keys
