@@ -16,6 +16,9 @@ export interface AppDeps extends CoreDeps {
   bodyLimitBytes?: number;
   /** Delivery policy for POST /events/{event_id}/retry (the dispatcher gets the same from main.ts). */
   webhooks?: WebhookDeliveryConfig;
-  /** Limits on the browser and public surfaces (http/rate-limit.ts); absent limits nothing. */
-  rateLimits?: RateLimitDeps | undefined;
+  /**
+   * Limits on the browser and public surfaces and on failed authentications (http/rate-limit.ts); undefined limits
+   * nothing (RAIL_RATE_LIMITS=off). Required, as the middleware that authenticates requires it (AuthenticateDeps).
+   */
+  rateLimits: RateLimitDeps | undefined;
 }

@@ -2,14 +2,28 @@
  * A publishable key is public, so what it is answered about a payment must not tell which payment ids exist: an
  * unknown payment, a payment of another account or of another mode, and a known payment with another client_secret
  * get one answer (ERR_1005, docs/security.md), and so does a request without a client_secret (ERR_2001) whether the
- * payment exists or not.
+ * payment exists or not. Both ERR_1005 answers take the same work: the client_secret sent is compared, in constant
+ * time, with the payment's own or with a stand-in of its length (counted with a spy on secretsEqual, never timed).
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { DEFAULT_KEY_SCOPES } from '../../../protocol/api/keys';
 import { keyPrefix } from '../core/accounts/bootstrap';
 import { hashSecret } from '../core/auth/secrets';
+import { secretsEqual } from '../kernel/constant-time';
 import { apiRequest, expectOk } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';
+
+vi.mock('../kernel/constant-time', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../kernel/constant-time')>();
+  return { ...actual, secretsEqual: vi.fn(actual.secretsEqual) };
+});
+
+/** The lengths of the secrets `given` was compared with since the last call, and the record cleared. */
+function comparedWith(given: string): number[] {
+  const lengths = vi.mocked(secretsEqual).mock.calls.filter(([sent]) => sent === given).map(([, expected]) => expected.length);
+  vi.mocked(secretsEqual).mockClear();
+  return lengths;
+}
 
 const UPI = { payment_method: 'upi', payment_method_type: 'upi_collect', payment_method_data: { upi: { upi_collect: { vpa_id: 'success@upi' } } } };
 const UNKNOWN_PAYMENT = 'pay_noSuchPaymentAnywhere0';
@@ -80,11 +94,18 @@ describe('a publishable key cannot tell an unknown payment from a wrong client_s
   test.each(Object.keys(operations))('%s: unknown payment, another account, another mode and a wrong client_secret answer alike (ERR_1005)', async (name) => {
     const request = operations[name]!;
     const payment = await newPayment();
-    const wrongSecret = await answer(h.publishableKey, request(payment.payment_id, `${payment.payment_id}_secret_${'W'.repeat(20)}`));
+    vi.mocked(secretsEqual).mockClear();
+    const wrong = `${payment.payment_id}_secret_${'W'.repeat(20)}`;
+    const wrongSecret = await answer(h.publishableKey, request(payment.payment_id, wrong));
     expect(wrongSecret.body).toEqual({ error: { type: 'invalid_request', code: 'ERR_1005', message: 'client_secret does not belong to this payment.', field_name: 'client_secret' } });
-    expect(await answer(h.publishableKey, request(UNKNOWN_PAYMENT, `${UNKNOWN_PAYMENT}_secret_${'W'.repeat(20)}`))).toEqual(wrongSecret);
+    expect(comparedWith(wrong)).toEqual([payment.client_secret.length]);
+    const ofUnknown = `${UNKNOWN_PAYMENT}_secret_${'W'.repeat(20)}`;
+    expect(await answer(h.publishableKey, request(UNKNOWN_PAYMENT, ofUnknown))).toEqual(wrongSecret);
+    expect(comparedWith(ofUnknown)).toEqual([ofUnknown.length]);
     expect(await answer(otherAccountKey, request(payment.payment_id, payment.client_secret))).toEqual(wrongSecret);
+    expect(comparedWith(payment.client_secret)).toEqual([payment.client_secret.length]);
     expect(await answer(liveKey, request(payment.payment_id, payment.client_secret))).toEqual(wrongSecret);
+    expect(comparedWith(payment.client_secret)).toEqual([payment.client_secret.length]);
   });
 
   test("a payment method update with a payment's own client_secret: another customer's method and an unknown one answer alike (ERR_4100)", async () => {

@@ -234,7 +234,7 @@ describe('which routes are limited', () => {
   });
 });
 
-describe('failed authentications, per source address, on every key-authenticated route', () => {
+describe('failed authentications, per source address, on every key- or session-authenticated route', () => {
   let h: Harness;
 
   beforeAll(async () => {
@@ -298,5 +298,54 @@ describe('failed authentications, per source address, on every key-authenticated
     }
     expect(notLimited).toEqual([]);
     expect(checked).toBeGreaterThan(50);
+  });
+
+  const madeUpSessionToken = `ops_${'m'.repeat(48)}`;
+
+  test('a session token refused with ERR_1008 (bearer or cookie) takes from the same bucket as a refused key; an exhausted address is then refused both, a session too, before any look-up', async () => {
+    h.clock.advance(3_600_000);
+    const { email, password } = h.boot.createdOperator!;
+    const signIn = await apiRequest(h, 'POST', '/v1/sessions', { key: null, headers: from('198.51.100.5'), body: { email, password } });
+    const { session_token: validToken } = (await signIn.json()) as { session_token: string };
+    const securityEmails = (address: string, headers: Record<string, string>) => apiRequest(h, 'GET', '/v1/security-emails', { key: null, headers: { ...from(address), ...headers } });
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+    // No token at all looks nothing up: not counted, like a call without a key.
+    for (let i = 0; i < 5; i++) await expectApiErrorResponse(await securityEmails('198.51.100.4', {}), 'ERR_1008');
+    const lookUps = vi.spyOn(h.core.store.operatorSessions, 'findSessionByTokenHash');
+    await expectApiErrorResponse(await securityEmails('198.51.100.4', bearer(madeUpSessionToken)), 'ERR_1008');
+    await expectApiErrorResponse(await securityEmails('198.51.100.4', { cookie: `rail_session=${madeUpSessionToken}` }), 'ERR_1008');
+    await expectApiErrorResponse(await apiRequest(h, 'GET', '/payments/list', { key: madeUpSecretKey, headers: from('198.51.100.4') }), 'ERR_1002');
+    expect(lookUps).toHaveBeenCalledTimes(2);
+    const refused = await securityEmails('198.51.100.4', bearer(madeUpSessionToken));
+    await expectApiErrorResponse(refused, 'ERR_4290');
+    expect(refused.headers.get('retry-after')).toBe('20');
+    await expectApiErrorResponse(await securityEmails('198.51.100.4', bearer(validToken)), 'ERR_4290');
+    await expectApiErrorResponse(await apiRequest(h, 'GET', '/card_issuers', { key: null, headers: { ...from('198.51.100.4'), ...bearer(madeUpSessionToken) } }), 'ERR_4290');
+    await expectApiErrorResponse(await apiRequest(h, 'GET', '/v1/api-keys', { key: null, headers: { ...from('198.51.100.4'), ...bearer(madeUpSessionToken) } }), 'ERR_4290');
+    await expectApiErrorResponse(await apiRequest(h, 'GET', '/payments/list', { key: madeUpSecretKey, headers: from('198.51.100.4') }), 'ERR_4290');
+    expect(lookUps).toHaveBeenCalledTimes(2);
+    lookUps.mockRestore();
+    // The same session from another address, and from this one once a token is back.
+    expect((await securityEmails('198.51.100.5', bearer(validToken))).status).toBe(200);
+    h.clock.advance(20_000);
+    expect((await securityEmails('198.51.100.4', bearer(validToken))).status).toBe(200);
+  });
+
+  test('every route that takes an operator session (docs/authorization.md) counts a refused session token and then answers 429', async () => {
+    h.clock.advance(3_600_000);
+    const notLimited: string[] = [];
+    let checked = 0;
+    for (const [index, { route, cells }] of readAuthorizationTable().rows.entries()) {
+      if (cells['operator session + step-up'] !== 'allowed' || passesAuthentication(cells['no key'])) continue;
+      checked++;
+      const [method, path] = route.split(' ') as [string, string];
+      const address = `10.1.${Math.floor(index / 200)}.${index % 200}`;
+      const send = () =>
+        apiRequest(h, method, path.replace(/\{[^}]+\}/g, 'x_1'), { key: null, headers: { ...from(address), authorization: `Bearer ${madeUpSessionToken}` } });
+      for (let i = 0; i < 3; i++) await expectApiErrorResponse(await send(), 'ERR_1008');
+      if ((await send()).status !== 429) notLimited.push(route);
+    }
+    expect(notLimited).toEqual([]);
+    expect(checked).toBeGreaterThan(15);
   });
 });

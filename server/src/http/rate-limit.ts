@@ -1,13 +1,14 @@
 /**
  * Rate limits on the surfaces a browser or a stranger can reach (docs/security.md): token buckets per source
  * address and per publishable key, kept in this process. Secret-key calls are the merchant's own server and are
- * not limited here; only their failed authentications are, per source address, like every key's
- * (failedAuthenticationLimit). With several instances behind a load balancer each instance keeps its own buckets, so the
+ * not limited here; only their failed authentications are, per source address, like every key's and every
+ * operator session token's (failedAuthenticationLimit). With several instances behind a load balancer each instance keeps its own buckets, so the
  * limit a client meets is at most the configured one times the instance count (docs/open-points.md).
  */
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import type { ErrorCode } from '../../../protocol/errors';
 import type { Clock } from '../kernel/clock';
 import { ApiError } from '../core/shared/errors';
 import type { AppEnv } from './env';
@@ -19,7 +20,8 @@ import { queryKeyAsSent, readApiKey } from './middleware/read-api-key';
  * the test simulator's pages, which take no key; operator_login: POST /v1/sessions and an invitation's acceptance, per
  * address and per e-mail and address (a sign-in's operator); operator_login_email: a sign-in's ceiling per e-mail,
  * all addresses together; operator_verify: two-factor codes, per address and per operator;
- * failed_authentication: keys refused with ERR_1002 on every key-authenticated route, per address only.
+ * failed_authentication: keys refused with ERR_1002 on every key-authenticated route and session tokens refused with
+ * ERR_1008 on every session route, per address only.
  * docs/security.md has the table.
  */
 export const RATE_LIMITED_SURFACES = [
@@ -256,6 +258,9 @@ export function limitSubject(c: Context, deps: RateLimitDeps | undefined, surfac
   if (wait !== undefined) throw tooManyRequests(c, wait);
 }
 
+/** A credential sent and refused: an API key (ERR_1002), an operator session token (ERR_1008). */
+const REFUSED_CREDENTIAL_CODES: ReadonlySet<ErrorCode> = new Set(['ERR_1002', 'ERR_1008']);
+
 /** What failedAuthenticationLimit gives the middleware that authenticates an API key. */
 export interface FailedAuthenticationLimit {
   /**
@@ -263,18 +268,20 @@ export interface FailedAuthenticationLimit {
    * `letThrough` (a key this process knows to be valid, looked up in memory) answers true.
    */
   refuseWhenExhausted(c: Context, letThrough: () => boolean): void;
-  /** Counts `error` against the caller's address when it refused the key (ERR_1002). */
+  /** Counts `error` against the caller's address when it refused the credential (ERR_1002 a key, ERR_1008 a session token). */
   countFailure(c: Context, error: unknown): void;
 }
 
 /**
  * The failed_authentication limit (docs/security.md), undefined when lifted: on every route that authenticates an
- * API key, of every kind, a key refused with ERR_1002 (malformed, made up, revoked, expired, a secret key in a URL)
- * takes a token from its source address's bucket. Once an address's failures emptied it, every further
- * authentication from there is refused with 429 before any key is read from the database, until a token is back,
- * except with a valid key this process keeps in memory (a merchant's servers' keys, in use): a client that keeps
- * sending a revoked key does not cut off the servers behind the same address. A successful authentication takes none. ERR_1001 (no key) looks nothing up and ERR_1003 / ERR_1004 answer a valid key: not
- * counted.
+ * API key, of every kind, a key refused with ERR_1002 (malformed, made up, revoked, expired, a secret key in a URL),
+ * and on every route that takes an operator session, a session token refused with ERR_1008 (malformed, unknown,
+ * ended, expired), takes a token from its source address's bucket, one bucket for both. Once an address's failures
+ * emptied it, every further authentication from there, by key or by session, is refused with 429 before anything is
+ * read from the database, until a token is back, except with a valid key this process keeps in memory (a merchant's
+ * servers' keys, in use): a client that keeps sending a revoked key does not cut off the servers behind the same
+ * address. A successful authentication takes none. ERR_1001 (no key) and ERR_1008 without a token look nothing up,
+ * and ERR_1003 / ERR_1004 answer a valid key: not counted.
  */
 export function failedAuthenticationLimit(deps: RateLimitDeps | undefined): FailedAuthenticationLimit | undefined {
   const rule = deps?.limits.failed_authentication.perAddress;
@@ -287,7 +294,7 @@ export function failedAuthenticationLimit(deps: RateLimitDeps | undefined): Fail
       if (wait !== undefined && !letThrough()) throw tooManyRequests(c, wait);
     },
     countFailure(c, error) {
-      if (error instanceof ApiError && error.code === 'ERR_1002') failures.take(sourceAddress(c, deps.trustedProxyHops), rule);
+      if (error instanceof ApiError && REFUSED_CREDENTIAL_CODES.has(error.code)) failures.take(sourceAddress(c, deps.trustedProxyHops), rule);
     },
   };
 }

@@ -6,7 +6,7 @@ import type { RailAdapter } from '../../rails/rail-adapter';
 import type { PaymentRecord } from '../../storage/payments/records';
 import { provisionedAdapter, RAIL_CATALOG, type RailMethodOffer } from './account-settings';
 import type { RailSettings } from '../../kernel/account-settings-types';
-import { authorizePaymentAccess, clientSecretMismatch, missingClientSecret } from '../auth/auth';
+import { authorizePaymentAccess, clientSecretMismatchOfUnknown, missingClientSecret } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
@@ -106,7 +106,7 @@ async function paymentOfClientSecret(deps: CoreDeps, auth: AuthContext, clientSe
         fieldName: 'client_secret',
       });
     }
-    throw clientSecretMismatch();
+    throw clientSecretMismatchOfUnknown(paymentId ?? '', clientSecret);
   }
   authorizePaymentAccess(auth, payment, clientSecret, deps.clock.now());
   return payment;

@@ -1,6 +1,6 @@
 import { paymentIdFromClientSecret } from '../../../../protocol/ids';
 import type { PaymentRecord } from '../../storage/payments/records';
-import { authorizePaymentAccess, clientSecretMismatch, missingClientSecret } from '../auth/auth';
+import { authorizePaymentAccess, clientSecretMismatchOfUnknown, missingClientSecret } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
@@ -13,7 +13,7 @@ export async function paymentOfClientSecret(deps: CoreDeps, auth: AuthContext, c
   if (clientSecret === undefined) throw missingClientSecret();
   const paymentId = paymentIdFromClientSecret(clientSecret);
   const payment = paymentId === undefined ? undefined : await deps.store.payments.findPayment(auth, paymentId);
-  if (payment === undefined) throw clientSecretMismatch();
+  if (payment === undefined) throw clientSecretMismatchOfUnknown(paymentId ?? '', clientSecret);
   authorizePaymentAccess(auth, payment, clientSecret, deps.clock.now());
   return payment;
 }

@@ -2,7 +2,7 @@ import type { PaymentRecord } from '../../storage/payments/records';
 import type { Scope } from '../../kernel/store-types';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
-import { authorizePaymentAccess, clientSecretMismatch, missingClientSecret } from '../auth/auth';
+import { authorizePaymentAccess, clientSecretMismatchOfUnknown, missingClientSecret } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 
 /**
@@ -21,8 +21,8 @@ export async function findPaymentOrThrow(deps: CoreDeps, scope: Scope, paymentId
  * The payment a call about one payment reaches (api-conventions §2, docs/security.md). A secret key: any of its
  * account and mode (ERR_4001 otherwise), without a client_secret (ERR_1007). A publishable key: only the payment
  * whose client_secret it presents: ERR_2001 without one, before anything is read, and ERR_1005 alike for an unknown
- * payment (another account's or mode's included) and for another client_secret, so that the public key cannot tell
- * which payment ids exist; ERR_1006 once the right one has expired.
+ * payment (another account's or mode's included) and for another client_secret, after the same comparison, so that the
+ * public key cannot tell which payment ids exist; ERR_1006 once the right one has expired.
  */
 export async function findPaymentOfCaller(
   deps: CoreDeps,
@@ -38,7 +38,7 @@ export async function findPaymentOfCaller(
   }
   if (clientSecret === undefined) throw missingClientSecret();
   const payment = await deps.store.payments.findPayment(auth, paymentId);
-  if (payment === undefined) throw clientSecretMismatch();
+  if (payment === undefined) throw clientSecretMismatchOfUnknown(paymentId, clientSecret);
   authorizePaymentAccess(auth, payment, clientSecret, deps.clock.now());
   return payment;
 }

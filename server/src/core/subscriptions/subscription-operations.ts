@@ -24,7 +24,7 @@ import { SUBSCRIPTION_LIMITS } from '../../../../protocol/api/subscriptions';
 import type { PaymentRecord } from '../../storage/payments/records';
 import type { ScheduledChange, SubscriptionPatch, SubscriptionRecord } from '../../storage/subscriptions/records';
 import type { AuthContext } from '../auth/auth-context';
-import { clientSecretMismatch, missingClientSecret } from '../auth/auth';
+import { clientSecretMismatch, clientSecretMismatchOfUnknown, missingClientSecret } from '../auth/auth';
 import { IDEMPOTENCY_LEASE_MS } from '../auth/idempotency';
 import { secretsEqual } from '../auth/secrets';
 import { findLiveCustomer } from '../customers/find-live-customer';
@@ -353,8 +353,11 @@ export async function confirmSubscription(
     throw new ApiError('ERR_1007', 'client_secret must not be sent with a secret key; server-side calls do not carry it.', { fieldName: 'client_secret' });
   }
   const subscription = await findSubscriptionOrThrow(deps, auth, profileId, subscriptionId).catch((error: unknown) => {
-    // A publishable key is public: an unknown subscription answers as another subscription's client_secret does.
-    throw auth.keyKind === 'publishable' && error instanceof ApiError && error.code === 'ERR_4110' ? clientSecretMismatch('subscription') : error;
+    // A publishable key is public: an unknown subscription answers as another subscription's client_secret does,
+    // after the same comparison.
+    throw auth.keyKind === 'publishable' && body.client_secret !== undefined && error instanceof ApiError && error.code === 'ERR_4110'
+      ? clientSecretMismatchOfUnknown(subscriptionId, body.client_secret, 'subscription')
+      : error;
   });
   if (body.client_secret !== undefined) {
     if (!secretsEqual(body.client_secret, subscription.clientSecret)) throw clientSecretMismatch('subscription');

@@ -1,7 +1,7 @@
 import { VAULT_LIMITS, type CreateVaultTokenRequest, type CreateVaultTokenResponse } from '../../../../protocol/api/vault';
 import { paymentIdFromClientSecret } from '../../../../protocol/ids';
 import type { ConfirmPaymentRequest } from '../../../../protocol/api/payments';
-import { clientSecretMismatch, verifyClientSecret } from '../auth/auth';
+import { clientSecretMismatchOfUnknown, verifyClientSecret } from '../auth/auth';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
@@ -24,7 +24,7 @@ export async function createPspToken(deps: CoreDeps, auth: AuthContext, body: Cr
   const now = deps.clock.now();
   const paymentId = paymentIdFromClientSecret(body.client_secret);
   const payment = paymentId === undefined ? undefined : await deps.store.payments.findPayment(auth, paymentId);
-  if (payment === undefined) throw clientSecretMismatch();
+  if (payment === undefined) throw clientSecretMismatchOfUnknown(paymentId ?? '', body.client_secret);
   verifyClientSecret(payment, body.client_secret, now);
   if (!statusesAllowing('confirm').includes(payment.status)) {
     throw new ApiError('ERR_4003', `You cannot add a card to this payment because it has status ${payment.status}.`);

@@ -25,23 +25,24 @@ function readQueryKey(queryKey: string | undefined): string | undefined {
 }
 
 /**
- * Runs `authenticateKey` under the failed_authentication limit, when there is one (rate-limit.ts). `keptKey` is the
- * API key sent, which is let through an exhausted limit when this process keeps it in memory as valid.
+ * Runs `authenticateCaller` under the failed_authentication limit, when there is one (rate-limit.ts): an address over
+ * it is refused with 429 before anything is read, unless `keptCaller` answers a caller from memory; a refused
+ * credential counts against the address. The same limit (one bucket per address) covers API keys and operator session
+ * tokens.
  */
-export async function underFailureLimit(
+export async function underFailureLimit<Caller>(
   c: Context,
-  deps: CoreDeps,
   failures: FailedAuthenticationLimit | undefined,
-  keptKey: () => string | undefined,
-  authenticateKey: () => Promise<AuthContext>,
-): Promise<AuthContext> {
+  keptCaller: () => Caller | undefined,
+  authenticateCaller: () => Promise<Caller>,
+): Promise<Caller> {
   if (failures !== undefined) {
-    let kept: AuthContext | undefined;
-    failures.refuseWhenExhausted(c, () => (kept = authenticateKeptApiKey(deps, keptKey())) !== undefined);
+    let kept: Caller | undefined;
+    failures.refuseWhenExhausted(c, () => (kept = keptCaller()) !== undefined);
     if (kept !== undefined) return kept;
   }
   try {
-    return await authenticateKey();
+    return await authenticateCaller();
   } catch (error) {
     failures?.countFailure(c, error);
     throw error;
@@ -49,11 +50,25 @@ export async function underFailureLimit(
 }
 
 /**
- * What authenticating needs: the core's dependencies, and the app's rate limits when they are on. The routes are
- * registered with the AppDeps object (families/family.ts), which carries `rateLimits`; rate-limit.test.ts sends a
- * refused key to every key-authenticated route of docs/authorization.md, so a route built without it is found.
+ * The caller of the API key `sentKey` gives, under the failed_authentication limit: a valid key this process keeps in
+ * memory passes an exhausted limit.
  */
-export type AuthenticateDeps = CoreDeps & { rateLimits?: RateLimitDeps | undefined };
+export function authenticateApiKeyUnderLimit(
+  c: Context,
+  deps: CoreDeps,
+  failures: FailedAuthenticationLimit | undefined,
+  sentKey: () => string | undefined,
+): Promise<AuthContext> {
+  return underFailureLimit(c, failures, () => authenticateKeptApiKey(deps, sentKey()), () => authenticateApiKey(deps, sentKey()));
+}
+
+/**
+ * What authenticating needs: the core's dependencies and the app's rate limits (AppDeps), undefined only when they
+ * are off. The key is required, so that a route registered with the core's deps alone does not compile, where it
+ * would authenticate without the failed_authentication limit; rate-limit.test.ts sends a refused key and a refused
+ * session token to every route of docs/authorization.md that takes one.
+ */
+export type AuthenticateDeps = CoreDeps & { rateLimits: RateLimitDeps | undefined };
 
 /**
  * Resolves the caller's key to an AuthContext (c.var.auth), refuses key kinds the route does not take and keys
@@ -72,7 +87,7 @@ export function authenticate(deps: AuthenticateDeps, allowed: readonly KeyKind[]
       const queryKey = allowed.includes('publishable') ? readQueryKey(queryKeyAsSent(c.req.method, (name) => c.req.query(name))) : undefined;
       return readApiKey(c.req.header('api-key'), c.req.header('authorization')) ?? queryKey;
     };
-    const auth = await underFailureLimit(c, deps, failures, sentKey, () => authenticateApiKey(deps, sentKey()));
+    const auth = await authenticateApiKeyUnderLimit(c, deps, failures, sentKey);
     requireKeyKind(auth, allowed);
     const scope = routeScope(c.req.method === 'HEAD' ? 'GET' : c.req.method, c.req.routePath);
     // A route missing from the table fails closed; route-scopes.test.ts keeps the table complete.

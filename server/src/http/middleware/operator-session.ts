@@ -1,13 +1,14 @@
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
-import { authenticateApiKey, requireKeyKind } from '../../core/auth/auth';
+import { requireKeyKind } from '../../core/auth/auth';
 import type { CoreDeps } from '../../core/shared/deps';
 import { ApiError } from '../../core/shared/errors';
 import { authenticateSession } from '../../core/sessions/authenticate-session';
+import type { OperatorContext } from '../../core/sessions/operator-context';
 import type { AppEnv } from '../env';
-import { failedAuthenticationLimit } from '../rate-limit';
-import { type AuthenticateDeps, underFailureLimit } from './authenticate';
+import { type FailedAuthenticationLimit, failedAuthenticationLimit } from '../rate-limit';
+import { type AuthenticateDeps, authenticateApiKeyUnderLimit, underFailureLimit } from './authenticate';
 import { readApiKey } from './read-api-key';
 
 /** The cookie a browser keeps its operator session in (HttpOnly, SameSite=Strict; Secure outside localhost). */
@@ -27,11 +28,27 @@ function sentApiKey(c: Context): boolean {
 }
 
 /**
+ * The operator of a session token, under the failed_authentication limit (rate-limit.ts): a token refused with ERR_1008
+ * takes from its address's bucket, the one refused API keys take from, and an address over the limit is refused with
+ * 429 before the token is looked up. Sessions are read from the store at every call, so none passes an exhausted
+ * limit as a key kept in memory does.
+ */
+export function authenticateSessionUnderLimit(
+  c: Context,
+  deps: CoreDeps,
+  failures: FailedAuthenticationLimit | undefined,
+  token: string,
+): Promise<OperatorContext> {
+  return underFailureLimit(c, failures, () => undefined, () => authenticateSession(deps, token));
+}
+
+/**
  * Routes that take only an operator session (c.var.operator). `keyManagement`: the changes that need a fresh
  * two-factor (keys, spec rule 5; the settlement wallet; operators; webhook endpoints) answer ERR_1019 to an API key or
  * to no credential at all; the other session routes answer ERR_1008 (sign in first).
  */
-export function operatorSession(deps: CoreDeps, options: { keyManagement: boolean }) {
+export function operatorSession(deps: AuthenticateDeps, options: { keyManagement: boolean }) {
+  const failures = failedAuthenticationLimit(deps.rateLimits);
   return createMiddleware<AppEnv>(async (c, next) => {
     const token = readSessionToken(c);
     if (sentApiKey(c) || token === undefined) {
@@ -40,7 +57,7 @@ export function operatorSession(deps: CoreDeps, options: { keyManagement: boolea
       }
       throw new ApiError('ERR_1008', 'This operation takes an operator session: sign in with POST /v1/sessions.');
     }
-    c.set('operator', await authenticateSession(deps, token));
+    c.set('operator', await authenticateSessionUnderLimit(c, deps, failures, token));
     return next();
   });
 }
@@ -50,10 +67,10 @@ export function operatorSession(deps: CoreDeps, options: { keyManagement: boolea
  * key is public, so it may not list keys: ERR_1003). Answers the caller's account.
  */
 export async function callerAccountId(c: Context, deps: AuthenticateDeps): Promise<string> {
+  const failures = failedAuthenticationLimit(deps.rateLimits);
   const token = readSessionToken(c);
-  if (token !== undefined && !sentApiKey(c)) return (await authenticateSession(deps, token)).account.accountId;
-  const sentKey = () => readApiKey(c.req.header('api-key'), c.req.header('authorization'));
-  const auth = await underFailureLimit(c, deps, failedAuthenticationLimit(deps.rateLimits), sentKey, () => authenticateApiKey(deps, sentKey()));
+  if (token !== undefined && !sentApiKey(c)) return (await authenticateSessionUnderLimit(c, deps, failures, token)).account.accountId;
+  const auth = await authenticateApiKeyUnderLimit(c, deps, failures, () => readApiKey(c.req.header('api-key'), c.req.header('authorization')));
   requireKeyKind(auth, ['secret']);
   return auth.accountId;
 }

@@ -1,13 +1,12 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { ListPaymentMethodsAnswer, ListPaymentMethodsQuery } from '../../../../../protocol/api/account';
-import type { CoreDeps } from '../../../core/shared/deps';
 import { listPaymentMethodsWithPayment } from '../../../core/payments/list-payment-methods-with-payment';
 import { type AppEnv, coreDeps } from '../../env';
-import { authenticate } from '../../middleware/authenticate';
+import { authenticate, type AuthenticateDeps } from '../../middleware/authenticate';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
 
 /** GET /account/payment_methods. */
-export function registerAccountRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): void {
+export function registerAccountRoutes(app: OpenAPIHono<AppEnv>, deps: AuthenticateDeps): void {
   app.openapi(
     createRoute({
       method: 'get',

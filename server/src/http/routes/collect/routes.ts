@@ -15,9 +15,8 @@ import { readBalance } from '../../../core/collect/read-balance';
 import { requestSettlement } from '../../../core/collect/request-settlement';
 import { retrieveCollection } from '../../../core/collect/retrieve-collection';
 import { retrieveSettlement } from '../../../core/collect/retrieve-settlement';
-import type { CoreDeps } from '../../../core/shared/deps';
 import { type AppEnv, coreDeps } from '../../env';
-import { authenticate } from '../../middleware/authenticate';
+import { authenticate, type AuthenticateDeps } from '../../middleware/authenticate';
 import { parseJsonBody } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY, jsonContent } from '../../openapi';
 
@@ -28,7 +27,7 @@ const COLLECT_ERROR_RESPONSES = {
 } as const;
 
 /** The Collect API (spec paths): collections, the balance, settlements to the saved USDT wallet. Secret key only. */
-export function registerCollectRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): void {
+export function registerCollectRoutes(app: OpenAPIHono<AppEnv>, deps: AuthenticateDeps): void {
   app.openapi(
     createRoute({
       method: 'post',

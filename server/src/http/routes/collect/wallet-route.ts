@@ -2,14 +2,14 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { SaveSettlementWalletRequest, SettlementWallet } from '../../../../../protocol/api/collect';
 import { NoQuery } from '../../../../../protocol/api/no-query';
 import { saveSettlementWallet } from '../../../core/collect/save-settlement-wallet';
-import type { CoreDeps } from '../../../core/shared/deps';
+import type { AuthenticateDeps } from '../../middleware/authenticate';
 import { type AppEnv, coreDeps } from '../../env';
 import { parseJsonBody } from '../../middleware/json-body';
 import { operatorSession } from '../../middleware/operator-session';
 import { ERROR_RESPONSES } from '../../openapi';
 
 /** PUT /v1/collect/wallet: the settlement wallet, saved by an operator with a fresh two-factor step-up (docs/collect.md). */
-export function registerSettlementWalletRoute(app: OpenAPIHono<AppEnv>, deps: CoreDeps): void {
+export function registerSettlementWalletRoute(app: OpenAPIHono<AppEnv>, deps: AuthenticateDeps): void {
   app.openapi(
     createRoute({
       method: 'put',

@@ -5,13 +5,12 @@ import { CreateCustomerRequest, CreateEphemeralKeyRequest, CustomerDeleteRespons
 import { createCustomer } from '../../../core/customers/create-customer';
 import { toCustomerResponse } from '../../../core/customers/customer-view';
 import { deleteCustomer } from '../../../core/customers/delete-customer';
-import type { CoreDeps } from '../../../core/shared/deps';
 import { createEphemeralKey, deleteEphemeralKey } from '../../../core/customers/ephemeral-keys';
 import { listCustomers } from '../../../core/customers/list-customers';
 import { retrieveCustomer } from '../../../core/customers/retrieve-customer';
 import { updateCustomer } from '../../../core/customers/update-customer';
 import { type AppEnv, coreDeps } from '../../env';
-import { authenticate } from '../../middleware/authenticate';
+import { authenticate, type AuthenticateDeps } from '../../middleware/authenticate';
 import { parseJsonBody } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
 
@@ -23,7 +22,7 @@ const customerJson = { content: { 'application/json': { schema: CustomerResponse
  * DELETE /ephemeral_keys/{id}. /customers/list is registered before /customers/{customer_id} (Hono matches in
  * registration order), so no customer named "list" can be retrieved by path.
  */
-export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): void {
+export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>, deps: AuthenticateDeps): void {
   app.openapi(
     createRoute({
       method: 'post',

@@ -60,7 +60,7 @@ forEachEngine('Disputes and refunds share the captured amount', (engine) => {
         secretsFile: memorySecretsFile({ testSecretKey: h.secretKey, testPublishableKey: h.publishableKey }),
       });
       other = {
-        app: createApp({ ...composed.core, logger: createLogger('silent'), publicBaseUrl: 'http://127.0.0.1:8080', publicJsUrl: 'http://127.0.0.1:8081' }),
+        app: createApp({ ...composed.core, logger: createLogger('silent'), publicBaseUrl: 'http://127.0.0.1:8080', publicJsUrl: 'http://127.0.0.1:8081', rateLimits: undefined }),
         close: async () => {
           await composed.store.close();
           rmSync(dir, { recursive: true, force: true });

@@ -570,7 +570,7 @@ forEachEngine('Disputes API, disputes on (simulator lifecycle)', (engine) => {
         throw Object.assign(new Error('EIO: i/o error, unlink'), { code: 'EIO' });
       },
     });
-    const app = createApp({ ...h.core, fileBlobs: failing, logger: createLogger('silent'), publicBaseUrl: 'http://127.0.0.1:8080', publicJsUrl: 'http://127.0.0.1:8081' });
+    const app = createApp({ ...h.core, fileBlobs: failing, logger: createLogger('silent'), publicBaseUrl: 'http://127.0.0.1:8080', publicJsUrl: 'http://127.0.0.1:8081', rateLimits: undefined });
     const answer = await app.request(`/files/${fileId}`, { method: 'DELETE', headers: { 'api-key': h.secretKey } });
     expect(await expectOk(answer)).toEqual({ file_id: fileId, deleted: true, kept_as_evidence: false });
     await expectApiError(await request('GET', `/files/${fileId}`), 'ERR_4061');
@@ -675,7 +675,7 @@ forEachEngine('Disputes API, disputes on (simulator lifecycle)', (engine) => {
       secretsFile: memorySecretsFile({ testSecretKey: h.secretKey, testPublishableKey: h.publishableKey }),
     });
     try {
-      const app = createApp({ ...other.core, logger: createLogger('silent'), publicBaseUrl: 'http://127.0.0.1:8080', publicJsUrl: 'http://127.0.0.1:8081' });
+      const app = createApp({ ...other.core, logger: createLogger('silent'), publicBaseUrl: 'http://127.0.0.1:8080', publicJsUrl: 'http://127.0.0.1:8081', rateLimits: undefined });
       const response = await app.request(`/files/${fileId}`, { headers: { 'api-key': h.secretKey } });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('application/pdf');
@@ -736,7 +736,7 @@ forEachEngine('Disputes API, webhooks', (engine) => {
       bootstrap: { webhookUrl: 'https://merchant.example/hooks' },
     });
     try {
-      const app = createApp({ ...composition.core, logger: createLogger('silent'), publicBaseUrl: 'http://127.0.0.1:8080', publicJsUrl: 'http://127.0.0.1:8081' });
+      const app = createApp({ ...composition.core, logger: createLogger('silent'), publicBaseUrl: 'http://127.0.0.1:8080', publicJsUrl: 'http://127.0.0.1:8081', rateLimits: undefined });
       const key = composition.boot.testSecretKey;
       const call = (method: string, path: string, body: unknown) =>
         app.request(path, { method, headers: { 'api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });

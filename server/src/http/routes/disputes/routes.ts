@@ -33,9 +33,8 @@ import { retrieveEvidence } from '../../../core/disputes/retrieve-evidence';
 import { retrieveFile } from '../../../core/disputes/retrieve-file';
 import { submitEvidence } from '../../../core/disputes/submit-evidence';
 import { uploadFile } from '../../../core/disputes/upload-file';
-import type { CoreDeps } from '../../../core/shared/deps';
 import { type AppEnv, coreDeps } from '../../env';
-import { authenticate } from '../../middleware/authenticate';
+import { authenticate, type AuthenticateDeps } from '../../middleware/authenticate';
 import { parseJsonBody, refuseBodyFields } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
 
@@ -58,7 +57,7 @@ const MULTIPART_NOTE = 'multipart/form-data, streamed: one part named file (PDF,
  * The disputes and files endpoints (Hyperswitch v1 paths; api-conventions §3), all secret key. The multipart routes
  * read their body themselves (multipart.ts), so their form is documented here but not validated by the router.
  */
-export function registerDisputeRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): void {
+export function registerDisputeRoutes(app: OpenAPIHono<AppEnv>, deps: AuthenticateDeps): void {
   const secret = authenticate(deps, ['secret']);
 
   app.openapi(

@@ -5,9 +5,8 @@ import { NoQuery } from '../../../../../protocol/api/no-query';
 import { decideDisputeOutcome } from '../../../core/disputes/decide-dispute-outcome';
 import { toDisputeResponse } from '../../../core/disputes/dispute-view';
 import { raiseDispute } from '../../../core/disputes/raise-dispute';
-import type { CoreDeps } from '../../../core/shared/deps';
 import { type AppEnv, coreDeps } from '../../env';
-import { authenticate } from '../../middleware/authenticate';
+import { authenticate, type AuthenticateDeps } from '../../middleware/authenticate';
 import { parseJsonBody } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
 
@@ -17,7 +16,7 @@ const disputeJson = { content: { 'application/json': { schema: DisputeResponse }
  * The test simulator's dispute calls (test mode, secret key; docs/simulator.md): raise a dispute on a succeeded
  * payment as a rail that reports disputes would, and decide it won or lost.
  */
-export function registerDisputeSimulatorRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): void {
+export function registerDisputeSimulatorRoutes(app: OpenAPIHono<AppEnv>, deps: AuthenticateDeps): void {
   app.openapi(
     createRoute({
       method: 'post',

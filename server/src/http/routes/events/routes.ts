@@ -2,20 +2,19 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { NoQuery } from '../../../../../protocol/api/no-query';
 import { z } from 'zod';
 import { EventAttemptList, EventDetail, EventIdParam, EventList, ListEventsQuery } from '../../../../../protocol/api/events';
-import type { CoreDeps } from '../../../core/shared/deps';
 import { listEvents } from '../../../core/events/list-events';
 import { listEventAttempts, retrieveEvent } from '../../../core/events/retrieve-event';
 import { retryEvent } from '../../../core/events/retry-event';
 import type { WebhookDeliveryConfig } from '../../../webhooks/delivery';
 import { type AppEnv, coreDeps } from '../../env';
-import { authenticate } from '../../middleware/authenticate';
+import { authenticate, type AuthenticateDeps } from '../../middleware/authenticate';
 import { refuseBodyFields } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY, jsonContent } from '../../openapi';
 
 const EventPath = z.object({ event_id: EventIdParam });
 
 /** GET /events, GET /events/{event_id}, GET /events/{event_id}/attempts, POST /events/{event_id}/retry (secret key). */
-export function registerEventRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, webhooks: WebhookDeliveryConfig): void {
+export function registerEventRoutes(app: OpenAPIHono<AppEnv>, deps: AuthenticateDeps, webhooks: WebhookDeliveryConfig): void {
   app.openapi(
     createRoute({
       method: 'get',

@@ -5,7 +5,7 @@ import { createApiKey } from '../../../core/api-keys/create-api-key';
 import { listApiKeys } from '../../../core/api-keys/list-api-keys';
 import { revokeApiKey } from '../../../core/api-keys/revoke-api-key';
 import { rotateApiKey } from '../../../core/api-keys/rotate-api-key';
-import type { CoreDeps } from '../../../core/shared/deps';
+import type { AuthenticateDeps } from '../../middleware/authenticate';
 import { parseJsonBody, refuseBodyFields } from '../../middleware/json-body';
 import { keyServiceErrors } from '../../middleware/key-service';
 import { callerAccountId, operatorSession } from '../../middleware/operator-session';
@@ -14,7 +14,7 @@ import { ERROR_RESPONSES, SESSION_SECURITY, jsonContent } from '../../openapi';
 
 
 /** The spec's key management under {base_url}/v1: scopes, and API keys listed, created, rotated and revoked (docs/keys.md). */
-export function registerKeyRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): void {
+export function registerKeyRoutes(app: OpenAPIHono<AppEnv>, deps: AuthenticateDeps): void {
   app.openapi(
     createRoute({
       method: 'get',

@@ -7,9 +7,8 @@ import { listMandates, listMandatesOfCustomer } from '../../../core/mandates/lis
 import { toMandateResponse } from '../../../core/mandates/mandate-view';
 import { retrieveMandate } from '../../../core/mandates/retrieve-mandate';
 import { revokeMandate } from '../../../core/mandates/revoke-mandate';
-import type { CoreDeps } from '../../../core/shared/deps';
 import { type AppEnv, coreDeps } from '../../env';
-import { authenticate } from '../../middleware/authenticate';
+import { authenticate, type AuthenticateDeps } from '../../middleware/authenticate';
 import { parseJsonBody, refuseBodyFields } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
 
@@ -17,7 +16,7 @@ const MandatePath = z.object({ mandate_id: MandateIdParam });
 const listJson = { content: { 'application/json': { schema: z.array(MandateResponse) } } } as const;
 
 /** Mandates (api-conventions §3): GET /mandates/list, GET /customers/{customer_id}/mandates, POST /mandates/revoke/{id}, GET /mandates/{id}. */
-export function registerMandateRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): void {
+export function registerMandateRoutes(app: OpenAPIHono<AppEnv>, deps: AuthenticateDeps): void {
   app.openapi(
     createRoute({
       method: 'get',

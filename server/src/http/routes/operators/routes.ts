@@ -17,7 +17,7 @@ import { inviteOperator } from '../../../core/operators/invite-operator';
 import { listOperators } from '../../../core/operators/list-operators';
 import { removeOperator } from '../../../core/operators/remove-operator';
 import { requestTwoFactorReset } from '../../../core/operators/request-two-factor-reset';
-import type { CoreDeps } from '../../../core/shared/deps';
+import type { AuthenticateDeps } from '../../middleware/authenticate';
 import { type AppEnv, coreDeps } from '../../env';
 import { parseJsonBody, refuseBodyFields } from '../../middleware/json-body';
 import { operatorSession } from '../../middleware/operator-session';
@@ -25,7 +25,7 @@ import { ERROR_RESPONSES, SESSION_SECURITY, jsonContent } from '../../openapi';
 
 
 /** Operators managed by operators (docs/keys.md "Operators"): list, invite, accept, remove, two-person two-factor reset. */
-export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps & { publicBaseUrl: string }): void {
+export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>, deps: AuthenticateDeps & { publicBaseUrl: string }): void {
   app.openapi(
     createRoute({
       method: 'get',

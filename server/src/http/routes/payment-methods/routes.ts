@@ -20,9 +20,8 @@ import { toPaymentMethodResponse } from '../../../core/payment-methods/payment-m
 import { retrievePaymentMethod } from '../../../core/payment-methods/retrieve-payment-method';
 import { setDefaultPaymentMethod } from '../../../core/payment-methods/set-default-payment-method';
 import { updatePaymentMethod } from '../../../core/payment-methods/update-payment-method';
-import type { CoreDeps } from '../../../core/shared/deps';
 import { type AppEnv, coreDeps } from '../../env';
-import { authenticate } from '../../middleware/authenticate';
+import { authenticate, type AuthenticateDeps } from '../../middleware/authenticate';
 import { parseJsonBody, refuseBodyFields } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
 
@@ -35,7 +34,7 @@ const listJson = { content: { 'application/json': { schema: CustomerPaymentMetho
  * GET /customers/{customer_id}/payment_methods, POST /customers/{customer_id}/payment_methods/{payment_method_id}/default,
  * POST /payment_methods, GET|DELETE /payment_methods/{method_id}, POST /payment_methods/{method_id}/update.
  */
-export function registerPaymentMethodRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): void {
+export function registerPaymentMethodRoutes(app: OpenAPIHono<AppEnv>, deps: AuthenticateDeps): void {
   app.openapi(
     createRoute({
       method: 'get',

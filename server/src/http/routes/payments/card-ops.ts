@@ -23,9 +23,8 @@ import { createSessionTokens } from '../../../core/payments/create-session-token
 import { toPaymentResponse } from '../../../core/payments/payment-view';
 import { postSessionTokens } from '../../../core/payments/post-session-tokens';
 import type { AuthContext } from '../../../core/auth/auth-context';
-import type { CoreDeps } from '../../../core/shared/deps';
 import { type AppEnv, coreDeps } from '../../env';
-import { authenticate } from '../../middleware/authenticate';
+import { authenticate, type AuthenticateDeps } from '../../middleware/authenticate';
 import { parseJsonBody } from '../../middleware/json-body';
 import { rejectRawCardNumbersInBody } from '../../middleware/reject-raw-card-body';
 import { secretKeyOrOperatorSession } from '../../middleware/secret-key-or-session';
@@ -39,7 +38,7 @@ const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, ...jsonC
  * authentication, complete authorize, post session tokens and the 3DS decision rules. The publishable-key routes
  * reach only the payment of the client_secret presented; raw card numbers are refused on every body (ERR_2029).
  */
-export function registerCardOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): void {
+export function registerCardOpsRoutes(app: OpenAPIHono<AppEnv>, deps: AuthenticateDeps): void {
   app.openapi(
     createRoute({
       method: 'get',

@@ -6,7 +6,6 @@ import { PaymentIdParam, PaymentResponse } from '../../../../../protocol/api/pay
 import { cancelPayment } from '../../../core/payments/cancel-payment';
 import { cancelPostCapture } from '../../../core/payments/cancel-post-capture';
 import { capturePaymentResponse } from '../../../core/payments/capture-payment';
-import type { CoreDeps } from '../../../core/shared/deps';
 import { extendAuthorization } from '../../../core/payments/extend-authorization';
 import { incrementalAuthorization } from '../../../core/payments/incremental-authorization';
 import { listPayments } from '../../../core/payments/list-payments';
@@ -16,7 +15,7 @@ import { submitEligibility } from '../../../core/payments/submit-eligibility';
 import { updatePayment } from '../../../core/payments/update-payment';
 import { updatePaymentMetadata } from '../../../core/payments/update-payment-metadata';
 import { type AppEnv, coreDeps } from '../../env';
-import { authenticate } from '../../middleware/authenticate';
+import { authenticate, type AuthenticateDeps } from '../../middleware/authenticate';
 import { parseJsonBody, refuseBodyFields, rejectRawCardNumbers } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
 
@@ -28,7 +27,7 @@ const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, content:
  * The payments operations beyond create / confirm / retrieve (issue 3). Registered before registerPaymentRoutes so
  * that GET /payments/list is not taken for GET /payments/{payment_id}.
  */
-export function registerPaymentOpsRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): void {
+export function registerPaymentOpsRoutes(app: OpenAPIHono<AppEnv>, deps: AuthenticateDeps): void {
   app.openapi(
     createRoute({
       method: 'get',

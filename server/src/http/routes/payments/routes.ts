@@ -4,13 +4,12 @@ import { z } from 'zod';
 import { ConfirmPaymentRequest, CreatePaymentRequest, PaymentIdParam, PaymentResponse, RetrievePaymentQuery } from '../../../../../protocol/api/payments';
 import { confirmPayment } from '../../../core/payments/confirm-payment';
 import { createPayment } from '../../../core/payments/create-payment';
-import type { CoreDeps } from '../../../core/shared/deps';
 import { toPaymentResponse } from '../../../core/payments/payment-view';
 import { retrievePaymentResponse } from '../../../core/payments/retrieve-payment';
 import { listRefundsOfPayment } from '../../../core/refunds/list-refunds-of-payment';
 import { toRefundResponse } from '../../../core/refunds/refund-view';
 import { type AppEnv, coreDeps } from '../../env';
-import { authenticate } from '../../middleware/authenticate';
+import { authenticate, type AuthenticateDeps } from '../../middleware/authenticate';
 import { parseJsonBody, rejectRawCardNumbers } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
 
@@ -18,7 +17,7 @@ const PaymentPath = z.object({ payment_id: PaymentIdParam });
 const paymentJson = { content: { 'application/json': { schema: PaymentResponse } } } as const;
 
 /** POST /payments, POST /payments/{payment_id}/confirm, GET /payments/{payment_id}. */
-export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): void {
+export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>, deps: AuthenticateDeps): void {
   app.openapi(
     createRoute({
       method: 'post',

@@ -11,13 +11,12 @@ import {
   UpdateRefundRequest,
 } from '../../../../../protocol/api/refunds';
 import { createRefund } from '../../../core/refunds/create-refund';
-import type { CoreDeps } from '../../../core/shared/deps';
 import { listRefunds } from '../../../core/refunds/list-refunds';
 import { retrieveRefund } from '../../../core/refunds/retrieve-refund';
 import { toRefundResponse } from '../../../core/refunds/refund-view';
 import { updateRefund } from '../../../core/refunds/update-refund';
 import { type AppEnv, coreDeps } from '../../env';
-import { authenticate } from '../../middleware/authenticate';
+import { authenticate, type AuthenticateDeps } from '../../middleware/authenticate';
 import { parseJsonBody } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
 
@@ -31,7 +30,7 @@ const REFUND_ERROR_RESPONSES = {
 } as const;
 
 /** POST /refunds, POST /refunds/list, GET /refunds/{refund_id}, POST /refunds/{refund_id} (Hyperswitch v1 paths). */
-export function registerRefundRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): void {
+export function registerRefundRoutes(app: OpenAPIHono<AppEnv>, deps: AuthenticateDeps): void {
   app.openapi(
     createRoute({
       method: 'post',

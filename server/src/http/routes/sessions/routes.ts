@@ -18,7 +18,7 @@ import { limitSignIn, limitSubject, type RateLimitDeps } from '../../rate-limit'
 
 export interface SessionRouteDeps extends CoreDeps {
   publicBaseUrl: string;
-  rateLimits?: RateLimitDeps | undefined;
+  rateLimits: RateLimitDeps | undefined;
 }
 
 /** Secure cookies everywhere but plain-HTTP localhost, where browsers would drop them. */

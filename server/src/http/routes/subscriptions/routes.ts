@@ -18,7 +18,6 @@ import {
   SubscriptionStatusResponse,
   UpdateSubscriptionRequest,
 } from '../../../../../protocol/api/subscriptions';
-import type { CoreDeps } from '../../../core/shared/deps';
 import {
   cancelSubscription,
   confirmSubscription,
@@ -35,7 +34,7 @@ import {
   updateSubscription,
 } from '../../../core/subscriptions/subscription-operations';
 import { type AppEnv, coreDeps } from '../../env';
-import { authenticate } from '../../middleware/authenticate';
+import { authenticate, type AuthenticateDeps } from '../../middleware/authenticate';
 import { parseJsonBody } from '../../middleware/json-body';
 import { ApiError } from '../../../core/shared/errors';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
@@ -50,7 +49,7 @@ const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, content:
  * Subscriptions (api-conventions §3, header X-Profile-Id on all). Today no billing processor is connected (spec "not
  * live today" 4): core/subscriptions answers every creation with ERR_2001 naming billing_processor_id.
  */
-export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps): void {
+export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>, deps: AuthenticateDeps): void {
   app.openapi(
     createRoute({
       method: 'post',

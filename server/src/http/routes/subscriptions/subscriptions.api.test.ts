@@ -3,7 +3,7 @@
  * every creation is refused for the missing billing_processor_id (naming it), nothing exists to read or change, and
  * every call needs the X-Profile-Id header of one of the account's business profiles.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { apiRequest, expectApiError, expectOk } from '../../../test-support/api-assertions';
 import { forEachEngine } from '../../../test-support/engines';
 import { createHarness, type Harness } from '../../../test-support/harness';
@@ -17,6 +17,15 @@ import { confirmSubscription, createAndConfirmSubscription, renewDueSubscription
 import { ApiError } from '../../../core/shared/errors';
 import { DEFAULT_SESSION_EXPIRY_SECONDS } from '../../../../../protocol/api/payments';
 import { cryptoIds, derivedIds } from '../../../kernel/ids';
+import { secretsEqual } from '../../../kernel/constant-time';
+
+vi.mock('../../../kernel/constant-time', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../../kernel/constant-time')>();
+  return { ...actual, secretsEqual: vi.fn(actual.secretsEqual) };
+});
+
+/** The lengths of the secrets `given` was compared with (client-secret-probing.test.ts does the same for payments). */
+const comparedWith = (given: string) => vi.mocked(secretsEqual).mock.calls.filter(([sent]) => sent === given).map(([, expected]) => expected.length);
 
 /** A test account with the simulated billing processor and recurring on for UPI (RAIL_ACCOUNT_CONFIG). */
 const BILLING_SETTINGS: AccountSettings = {
@@ -155,12 +164,18 @@ forEachEngine('Subscriptions API', (engine) => {
       const created = await expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
       expect(created).toMatchObject({ status: 'created', payment: null });
       expect(created.client_secret).toMatch(new RegExp(`^${created.id}_secret_`));
-      const wrongSecret = await on('POST', `/subscriptions/${created.id}/confirm`, { client_secret: `${created.id}_secret_${'W'.repeat(20)}`, payment_details: UPI('success@upi') }, b.publishableKey);
+      const wrong = `${created.id}_secret_${'W'.repeat(20)}`;
+      vi.mocked(secretsEqual).mockClear();
+      const wrongSecret = await on('POST', `/subscriptions/${created.id}/confirm`, { client_secret: wrong, payment_details: UPI('success@upi') }, b.publishableKey);
       const wrongAnswer = await expectApiError(wrongSecret, 'ERR_1005', 'client_secret');
-      // A publishable key cannot tell an unknown subscription from a wrong client_secret.
-      const unknown = await on('POST', '/subscriptions/sub_noSuchSubscription0/confirm', { client_secret: `sub_noSuchSubscription0_secret_${'W'.repeat(20)}`, payment_details: UPI('success@upi') }, b.publishableKey);
+      expect(comparedWith(wrong)).toEqual([created.client_secret!.length]);
+      // A publishable key cannot tell an unknown subscription from a wrong client_secret, by the answer or by the
+      // comparison it waited for (a stand-in of an issued secret's length).
+      const ofUnknown = `sub_noSuchSubscription0_secret_${'W'.repeat(20)}`;
+      const unknown = await on('POST', '/subscriptions/sub_noSuchSubscription0/confirm', { client_secret: ofUnknown, payment_details: UPI('success@upi') }, b.publishableKey);
       expect(unknown.status).toBe(wrongSecret.status);
       expect(((await unknown.json()) as { error: unknown }).error).toEqual(wrongAnswer);
+      expect(comparedWith(ofUnknown)).toEqual([ofUnknown.length]);
       const failed = await expectOk<SubscriptionResponse>(await on('POST', `/subscriptions/${created.id}/confirm`, { client_secret: created.client_secret, payment_details: UPI('failure@upi') }, b.publishableKey));
       expect(failed).toMatchObject({ status: 'created', payment: { status: 'failed' } });
       const confirmed = await expectOk<SubscriptionResponse>(await on('POST', `/subscriptions/${created.id}/confirm`, { client_secret: created.client_secret, payment_details: UPI('success@upi') }, b.publishableKey));

@@ -4,10 +4,9 @@ import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
 import { CreateVaultTokenRequest, CreateVaultTokenResponse } from '../../../../../protocol/api/vault';
 import { createPspToken } from '../../../core/vault/create-psp-token';
-import type { CoreDeps } from '../../../core/shared/deps';
 import { ApiError } from '../../../core/shared/errors';
 import { type AppEnv, coreDeps } from '../../env';
-import { authenticate } from '../../middleware/authenticate';
+import { authenticate, type AuthenticateDeps } from '../../middleware/authenticate';
 import { parseJsonBody } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
 
@@ -19,7 +18,7 @@ export const VAULT_PATH_PREFIX = '/vault/';
  * the js_url origin alone, and a request whose Origin header is not exactly that origin is refused with ERR_1009
  * before the key or the body is looked at (a request without Origin, e.g. from a server, included).
  */
-export function registerVaultRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, options: { jsOrigin: string }): void {
+export function registerVaultRoutes(app: OpenAPIHono<AppEnv>, deps: AuthenticateDeps, options: { jsOrigin: string }): void {
   const { jsOrigin } = options;
   app.use(
     `${VAULT_PATH_PREFIX}*`,

@@ -10,7 +10,7 @@ import {
   WebhookTestResult,
 } from '../../../../../protocol/api/events';
 import { NoQuery } from '../../../../../protocol/api/no-query';
-import type { CoreDeps } from '../../../core/shared/deps';
+import type { AuthenticateDeps } from '../../middleware/authenticate';
 import { createWebhookEndpoint } from '../../../core/webhook-endpoints/create-webhook-endpoint';
 import { deleteWebhookEndpoint } from '../../../core/webhook-endpoints/delete-webhook-endpoint';
 import { listWebhookEndpoints } from '../../../core/webhook-endpoints/list-webhook-endpoints';
@@ -25,7 +25,7 @@ import { ERROR_RESPONSES, SESSION_SECURITY, jsonContent } from '../../openapi';
 
 
 /** Webhook endpoints per mode, managed by operators (docs/webhooks.md "Endpoints"). */
-export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, webhooks: WebhookDeliveryConfig): void {
+export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>, deps: AuthenticateDeps, webhooks: WebhookDeliveryConfig): void {
   const session = operatorSession(deps, { keyManagement: false });
   const change = operatorSession(deps, { keyManagement: true });
 
