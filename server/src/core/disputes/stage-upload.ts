@@ -47,9 +47,13 @@ export async function stageUpload(deps: CoreDeps, scope: Scope, source: AsyncIte
  * failed removal leaves are the orphan sweep's (sweep-orphan-blobs.ts).
  */
 export async function discardStagedUpload(deps: CoreDeps, scope: Scope, staged: StagedFile): Promise<void> {
-  await fileBlobsOf(deps)
-    .discardStagedBlob(scope, staged.fileId)
-    .catch(() => undefined);
+  try {
+    // A keyed upload's re-run stages under its first run's id: bytes that a committed record names are that file's.
+    if ((await deps.store.files.findFile(scope, staged.fileId)) !== undefined) return;
+    await fileBlobsOf(deps).discardStagedBlob(scope, staged.fileId);
+  } catch {
+    // best effort (above)
+  }
 }
 
 export function disputeFull(): ApiError {

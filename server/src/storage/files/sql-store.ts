@@ -33,6 +33,9 @@ export class SqlFileStore implements FileStore {
       if (isPostgres(db)) {
         await db.selectFrom('disputes').select('dispute_id').where(inScope(scope)).where('dispute_id', '=', file.disputeId).forNoKeyUpdate().execute();
       }
+      // A re-run of a keyed upload (its id derived) finds its own file before the count, which includes it.
+      const existing = await db.selectFrom('files').select('file_id').where(inScope(scope)).where('file_id', '=', file.fileId).executeTakeFirst();
+      if (existing !== undefined) return 'duplicate';
       const { n } = await db
         .selectFrom('files')
         .select((eb) => eb.fn.countAll<number | string>().as('n'))
