@@ -27,6 +27,7 @@ export const IDEMPOTENCY_LEASE_MS = 60 * 1000;
 /** Longest key accepted (Stripe's limit). */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+const TOO_MANY_REQUESTS = 429;
 
 const VISIBLE_ASCII = /^[\x20-\x7e]+$/;
 
@@ -142,7 +143,10 @@ export async function beginIdempotentRequest(
   });
 }
 
-/** Records the outcome of the claim: responses below 500 are stored for replay; a 5xx releases the key. */
+/**
+ * Records the outcome of the claim: responses below 500 are stored for replay; a 5xx, and a 429 (try again after
+ * Retry-After: replayed, the retry it asks for would get the same 429 for 24 hours), release the key.
+ */
 export async function finishIdempotentRequest(
   deps: Deps,
   scope: IdempotencyScope,
@@ -150,7 +154,7 @@ export async function finishIdempotentRequest(
   claimToken: string,
   response: StoredResponse,
 ): Promise<void> {
-  if (response.status >= 500) await deps.store.idempotency.release(scope, key, claimToken);
+  if (response.status >= 500 || response.status === TOO_MANY_REQUESTS) await deps.store.idempotency.release(scope, key, claimToken);
   else await deps.store.idempotency.complete(scope, key, claimToken, response);
 }
 

@@ -199,12 +199,12 @@ forEachEngine('Idempotency-Key', (engine) => {
     expect(ok.headers.get('idempotent-replayed')).toBeNull();
   });
 
-  test('a 5xx is not stored: the claim is released and the retry runs', async () => {
+  test.each([500, 429])('a %s is not stored: the claim is released and the retry runs', async (status) => {
     const key = newKey();
     const request = { method: 'POST', path: '/payments', fingerprint: requestFingerprint('POST', '/payments', { json: { a: 1 } }) };
     const first = await beginIdempotentRequest(deps(), scope(), key, request);
     if (first.kind !== 'execute') throw new Error('expected execute');
-    await finishIdempotentRequest(deps(), scope(), key, first.claimToken, { status: 500, headers: {}, body: '{}' });
+    await finishIdempotentRequest(deps(), scope(), key, first.claimToken, { status, headers: status === 429 ? { 'retry-after': '10' } : {}, body: '{}' });
     expect(await h.store.idempotency.findKey(scope(), key)).toBeUndefined();
     const second = await beginIdempotentRequest(deps(), scope(), key, request);
     expect(second.kind).toBe('execute');
