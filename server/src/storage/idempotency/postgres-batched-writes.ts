@@ -17,7 +17,6 @@ export type ClaimValues = {
   createdAt: string;
   expiresAt: string;
   idsTime: string | null;
-  /** Written by the single statement; the batch function leaves it to the column's default (migration 0026). */
   idsScheme: number;
 };
 

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../schema';
 import type { IdempotencyKeyRecord, IdempotencyScope, StoredResponse } from './records';
+import type { IdsScheme } from '../../kernel/ids';
 import type { InsertResult } from '../../kernel/store-types';
 import type { IdempotencyKeysTable } from './schema';
 import { type Db, inScope, insertResult, isPostgres, iso } from '../sql-rows';
@@ -96,6 +97,13 @@ const completeQuery = writeWithoutSyncWait<AnswerValues, 'idempotency_keys'>((db
     .where('status', '=', 'in_flight'),
 );
 
+/** Null: a claim stored before migration 0026. A scheme this version does not know is a later version's claim. */
+function idsSchemeOf(stored: number | null): IdsScheme {
+  if (stored === null || stored === 1) return 1;
+  if (stored === 2) return 2;
+  throw new Error(`idempotency claim of an unknown ids_scheme ${stored}: stored by a later version`);
+}
+
 function toRecord(row: Selectable<IdempotencyKeysTable>): IdempotencyKeyRecord {
   return {
     accountId: row.account_id,
@@ -119,7 +127,7 @@ function toRecord(row: Selectable<IdempotencyKeysTable>): IdempotencyKeyRecord {
     createdAt: new Date(row.created_at),
     expiresAt: new Date(row.expires_at),
     idsTime: row.ids_time === null ? null : new Date(row.ids_time),
-    idsScheme: row.ids_scheme === 2 ? 2 : 1,
+    idsScheme: idsSchemeOf(row.ids_scheme),
   };
 }
 

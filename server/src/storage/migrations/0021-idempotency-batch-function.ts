@@ -19,12 +19,30 @@ export const IDEMPOTENCY_BATCH_FUNCTION = 'rail_idempotency_write_batch';
  * function's own SET clause is undone at its return, a transaction-local setting of another variable is not.
  *
  * The columns are those of idempotency_keys as of migration 0018; a later change to that table changes this function
- * in a migration of its own.
+ * in a migration of its own (0026: createIdempotencyBatchFunction).
  */
 export const migration0021IdempotencyBatchFunction: Migration = {
   async up(db: Kysely<unknown>): Promise<void> {
     if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
-    await sql`create or replace function ${sql.raw(IDEMPOTENCY_BATCH_FUNCTION)}(
+    await createIdempotencyBatchFunction(db, { idsScheme: false });
+  },
+
+  async down(db: Kysely<unknown>): Promise<void> {
+    if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+    await sql`drop function if exists ${sql.raw(IDEMPOTENCY_BATCH_FUNCTION)}(json, text[], text[], text[], text[], text[], int[], text[], text[])`.execute(db);
+  },
+};
+
+/**
+ * Creates (or replaces) the function with the claims' columns of migration 0018, and `ids_scheme` from each claim's
+ * `idsScheme` once migration 0026 has added it: an instance of an earlier version, whose claims do not carry it,
+ * then writes null (scheme 1), as it derived its ids.
+ */
+export async function createIdempotencyBatchFunction(db: Kysely<unknown>, options: { idsScheme: boolean }): Promise<void> {
+  const schemeColumn = sql.raw(options.idsScheme ? ', ids_scheme' : '');
+  const schemeValue = sql.raw(options.idsScheme ? ', c."idsScheme"' : '');
+  const schemeField = sql.raw(options.idsScheme ? ', "idsScheme" int' : '');
+  await sql`create or replace function ${sql.raw(IDEMPOTENCY_BATCH_FUNCTION)}(
   claims json,
   answer_account_id text[], answer_mode text[], answer_key_kind text[], answer_key text[], answer_claim_token text[],
   answer_response_status int[], answer_response_headers text[], answer_response_body text[]
@@ -43,21 +61,15 @@ begin
     returning k.claim_token
   ), claimed as (
     insert into idempotency_keys (account_id, mode, key_kind, idempotency_key, request_fingerprint, request_method, request_path,
-      status, claim_token, locked_at, response_status, response_headers, response_body, created_at, expires_at, ids_time)
+      status, claim_token, locked_at, response_status, response_headers, response_body, created_at, expires_at, ids_time${schemeColumn})
     select c."accountId", c.mode, c."keyKind", c.key, c.fingerprint, c.method, c.path, 'in_flight', c."claimToken", c."lockedAt",
-      null, null, null, c."createdAt", c."expiresAt", c."idsTime"
+      null, null, null, c."createdAt", c."expiresAt", c."idsTime"${schemeValue}
     from json_to_recordset(claims) as c("accountId" text, mode text, "keyKind" text, key text, fingerprint text,
-      method text, path text, "claimToken" text, "lockedAt" text, "createdAt" text, "expiresAt" text, "idsTime" text)
+      method text, path text, "claimToken" text, "lockedAt" text, "createdAt" text, "expiresAt" text, "idsTime" text${schemeField})
     on conflict do nothing
     returning idempotency_keys.claim_token
   )
   select answered.claim_token from answered union all select claimed.claim_token from claimed;
 end
 $$`.execute(db);
-  },
-
-  async down(db: Kysely<unknown>): Promise<void> {
-    if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
-    await sql`drop function if exists ${sql.raw(IDEMPOTENCY_BATCH_FUNCTION)}(json, text[], text[], text[], text[], text[], int[], text[], text[])`.execute(db);
-  },
-};
+}
