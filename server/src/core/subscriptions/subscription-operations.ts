@@ -277,21 +277,30 @@ async function payFirstInvoice(deps: CoreDeps, auth: AuthContext, subscription: 
   const derivedPaymentId = deps.ids.id('payment');
   // An Idempotency-Key re-run of this confirm derives the first run's payment id: one whose claim landed goes on from
   // it, one that settled answers the subscription as it is.
-  const rerun = subscription.lastPaymentId === derivedPaymentId;
-  if (rerun && subscription.status !== 'pending') return subscription;
-  const takeOver = !rerun && subscription.status === 'pending' && claimOf(deps, subscription) === 'abandoned';
-  if (!rerun && !takeOver && subscription.status !== 'created') {
+  const ownClaim = subscription.lastPaymentId === derivedPaymentId;
+  if (ownClaim && subscription.status !== 'pending') return subscription;
+  // A re-run takes its own claim over as any take-over does (pending -> pending on the version read, which renews the
+  // lease): a cancel, or another take-over, that read the same version then loses to it, or it to them (it wrote
+  // nothing before, and a cancel went through while it charged). Its Idempotency-Key's lease ran out: the first run
+  // is taken for dead even if the claim's own lease, written a moment after the key's, has not quite.
+  const claim = ownClaim ? 'abandoned' : claimOf(deps, subscription);
+  const takeOver = subscription.status === 'pending' && claim === 'abandoned';
+  if (!takeOver && subscription.status !== 'created') {
     throw subscription.status === 'pending' ? beingCharged(subscription, 'confirm') : notAllowed(subscription, 'confirm');
   }
   const request = firstInvoiceRequest(subscription, details);
   const paymentId = takeOver && subscription.lastPaymentId !== null ? subscription.lastPaymentId : derivedPaymentId;
-  const claimed = rerun ? subscription : await transition(deps, subscription, 'confirm', { claim: claimOf(deps, subscription) }, { lastPaymentId: paymentId }, 'confirm', true);
+  const claimed = await transition(deps, subscription, 'confirm', { claim }, { lastPaymentId: paymentId }, 'confirm', true);
   // Never a second payment for the invoice: one a run before this one stored is carried on, whatever this body says.
-  const stored = rerun || takeOver ? await deps.store.payments.findPayment(auth, paymentId) : undefined;
+  const stored = takeOver ? await deps.store.payments.findPayment(auth, paymentId) : undefined;
   if (stored !== undefined) return settleFirstInvoice(deps, claimed, await carryOnStoredPayment(deps, auth, stored), true);
   let payment: PaymentRecord | undefined;
   try {
-    payment = (await createPayment(deps, auth, { ...request, payment_id: paymentId })).payment;
+    const created = await createPayment(deps, auth, { ...request, payment_id: paymentId });
+    // Stored meanwhile by an earlier run that is still going (a stalled one, past its lease): carried on, never taken
+    // for a payment refused short of the rail, which would release the subscription while that run charges it.
+    if (created.replayed) return settleFirstInvoice(deps, claimed, await carryOnStoredPayment(deps, auth, created.payment), true);
+    payment = created.payment;
   } catch (error) {
     payment = await deps.store.payments.findPayment(auth, paymentId);
     // Refused before anything was stored: nothing was charged, and the subscription can be confirmed again.

@@ -15,6 +15,7 @@ import { PENDING_RESOLVE_AFTER_MS } from '../../../rails/simulator/upi-simulator
 import type { AuthContext } from '../../../core/auth/auth-context';
 import { confirmSubscription, createAndConfirmSubscription, renewDueSubscriptions } from '../../../core/subscriptions/subscription-operations';
 import { ApiError } from '../../../core/shared/errors';
+import { IDEMPOTENCY_LEASE_MS } from '../../../core/auth/idempotency';
 import { DEFAULT_SESSION_EXPIRY_SECONDS } from '../../../../../protocol/api/payments';
 import { cryptoIds, derivedIds } from '../../../kernel/ids';
 import { secretsEqual } from '../../../kernel/constant-time';
@@ -364,6 +365,38 @@ forEachEngine('Subscriptions API', (engine) => {
       expect(rerun).toMatchObject({ status: 'active', payment: { status: 'succeeded' } });
       // A re-run of a confirm that completed answers the subscription as it left it.
       expect(await confirmSubscription({ ...b.core, ids: ids() }, auth, b.boot.profile.profileId, created.id, body)).toMatchObject({ status: 'active', payment: rerun.payment });
+      expect(await chargesOf(created.id)).toBe(1);
+    });
+
+    test('an Idempotency-Key re-run takes its claim over: a cancel while it charges is refused, and the invoice is charged once', async () => {
+      const created = await createdSubscription();
+      // The claim's ids time, which the re-run keeps (core/auth/idempotency.ts).
+      const claimedAt = b.clock.now();
+      const ids = () => derivedIds(`confirm-rerun-cancel-${engine}`, cryptoIds, claimedAt);
+      let transactions = 0;
+      const dying = new Proxy(b.core.store, {
+        get(target, property) {
+          if (property === 'transaction') {
+            return async (work: Parameters<typeof target.transaction>[0]) => {
+              if ((transactions += 1) > 1) throw new Error('the process died');
+              return target.transaction(work);
+            };
+          }
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const body = { payment_details: UPI('success@upi') };
+      await expect(confirmSubscription({ ...b.core, ids: ids(), store: dying }, secretAuth(), b.boot.profile.profileId, created.id, body)).rejects.toThrow('the process died');
+      b.clock.advance(IDEMPOTENCY_LEASE_MS);
+      // The cancel comes once the re-run's first transaction (its claim) committed, before the invoice is charged.
+      let cancelMeanwhile: Response | undefined;
+      const store = storeWith(async (index) => {
+        if (index === 1) cancelMeanwhile = await on('POST', `/subscriptions/${created.id}/cancel`, { cancel_option: 'immediately' });
+      });
+      const rerun = await confirmSubscription({ ...b.core, ids: ids(), store }, secretAuth(), b.boot.profile.profileId, created.id, body);
+      await expectApiError(cancelMeanwhile!, 'ERR_4111');
+      expect(rerun).toMatchObject({ status: 'active', payment: { status: 'succeeded' } });
       expect(await chargesOf(created.id)).toBe(1);
     });
 
