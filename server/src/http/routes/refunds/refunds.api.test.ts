@@ -458,6 +458,25 @@ forEachEngine('Refunds API', (engine) => {
       expect(await h.store.refunds.findRefundedAmount(scope(), payment.payment_id)).toBe(400);
     });
 
+    test('a refund parked in review that the rail never received fails on force_sync (rail_not_reached) and gives its amount back', async () => {
+      const payment = await paidPayment(1000);
+      h.faults.inject('throw_before_accept', { call: 'refund', rail: 'upi', times: 1000 });
+      h.faults.inject('throw_before_accept', { call: 'lookup', rail: 'upi', times: 1000 });
+      let parked: RefundResponse;
+      try {
+        parked = await ok<RefundResponse>(await refund({ payment_id: payment.payment_id, amount: 600 }));
+        h.clock.advance(DEFAULT_RECOVERY_POLICY.deadlineMs + 1);
+        const recovery = new StuckObjectRecovery(h.core, { batchSize: 100, onError: (_object, error) => { throw error; } });
+        for (let step = await recovery.step(); step.checked > 0; step = await recovery.step());
+        expect(await retrieve(parked.refund_id)).toMatchObject({ status: 'review', error_code: 'rail_unresolved' });
+      } finally {
+        h.faults.clear();
+      }
+      expect(await retrieve(parked.refund_id, true)).toMatchObject({ status: 'failed', error_code: 'rail_not_reached', amount: 600 });
+      expect((await events(parked.refund_id)).map((e) => e.eventType).sort()).toEqual(['refund_failed', 'refund_review']);
+      expect(await h.store.refunds.findRefundedAmount(scope(), payment.payment_id)).toBe(0);
+    });
+
     test('a pending refund settles on force_sync without waiting for the recovery job; a rail review stays review', async () => {
       const payment = await paidPayment(1000);
       h.faults.inject('throw_after_accept', { call: 'refund', rail: 'upi' });
