@@ -119,7 +119,7 @@ const SHORT_OF_THE_RAIL: ReadonlySet<PaymentRecord['status']> = new Set(['requir
  * can never be paid is a refusal. Anything else the rail may still pay (processing, waiting for the customer, left to
  * the merchant after no answer): waiting.
  */
-function paymentOutcome(payment: PaymentRecord, answered: boolean): SubscriptionFacts['payment'] {
+function paymentOutcome(payment: PaymentRecord, answered: boolean): 'paid' | 'waiting' | 'failed' {
   if (payment.status === 'succeeded') return 'paid';
   if (UNPAID_FOR_GOOD.has(payment.status)) return 'failed';
   return answered && SHORT_OF_THE_RAIL.has(payment.status) ? 'failed' : 'waiting';
@@ -158,6 +158,7 @@ export async function createSubscription(deps: CoreDeps, auth: AuthContext, prof
     currency: price.currency,
     clientSecret: `${subscriptionId}_secret_${deps.ids.secret(20)}`,
     lastPaymentId: null,
+    renewalPaymentId: null,
     mandateId: null,
     billing: body.billing ?? null,
     shipping: body.shipping ?? null,
@@ -553,10 +554,19 @@ export interface RenewalRun {
  * refused charge (no mandate, revoked mandate, decline) makes the subscription unpaid. Several ticks may run at once
  * (one per instance, and the simulator's route): each subscription is claimed before it is charged, by moving its
  * next_billing_at on conditionally on the version read, so a period is charged once; a subscription another tick or
- * request changed meanwhile is left to the next tick.
+ * request changed meanwhile is left to the next tick. First, the renewals an earlier tick left to the rail (no answer,
+ * or a payment still waiting) are settled from their payment (settleOutstandingRenewal).
  */
 export async function renewDueSubscriptions(deps: CoreDeps, auth: AuthContext): Promise<RenewalRun> {
   const run: RenewalRun = { renewed: 0, failed: 0, paused: 0, cancelled: 0 };
+  for (const subscription of await deps.store.subscriptions.listOutstandingRenewals(auth, 100)) {
+    try {
+      const outcome = await settleOutstandingRenewal(deps, auth, subscription);
+      if (outcome !== undefined) run[outcome] += 1;
+    } catch (error) {
+      if (!isChangedMeanwhile(error)) throw error;
+    }
+  }
   const now = deps.clock.now();
   for (const subscription of await deps.store.subscriptions.listDueSubscriptions(auth, now, 100)) {
     try {
@@ -587,7 +597,11 @@ async function renewOne(deps: CoreDeps, auth: AuthContext, subscription: Subscri
     subscription,
     subscription.subscriptionId,
     ['active'],
-    { nextBillingAt: new Date(dueAt.getTime() + price.periodDays * DAY_MS), ...(paymentId === null ? {} : { lastPaymentId: paymentId }), updatedAt: now },
+    {
+      nextBillingAt: new Date(dueAt.getTime() + price.periodDays * DAY_MS),
+      ...(paymentId === null ? {} : { lastPaymentId: paymentId, renewalPaymentId: paymentId }),
+      updatedAt: now,
+    },
     subscription.version,
   );
   if (claimed === undefined) throw changedMeanwhile();
@@ -615,12 +629,41 @@ async function renewOne(deps: CoreDeps, auth: AuthContext, subscription: Subscri
     }
   }
   const outcome = payment === undefined ? 'failed' : paymentOutcome(payment, true);
-  // A payment the rail may still pay keeps the period's claim (next_billing_at moved on, last_payment_id naming it),
-  // so that neither a tick nor a resume charges the period again.
+  // A payment the rail may still pay keeps the period's claim (next_billing_at moved on, renewal_payment_id naming it),
+  // so that neither a tick nor a resume charges the period again; a later tick settles it from its payment.
   if (outcome === 'waiting') return undefined;
+  return applyRenewalOutcome(deps, claimed, outcome, dueAt);
+}
+
+/** The renewal's outcome on the subscription (invoice_paid, or unpaid with the period due again), its claim cleared. */
+async function applyRenewalOutcome(deps: CoreDeps, subscription: SubscriptionRecord, outcome: 'paid' | 'failed', periodStart: Date): Promise<keyof RenewalRun> {
   // A refused charge leaves the period unpaid: next_billing_at goes back to it, so a resume bills it.
-  await transition(deps, claimed, 'renewal', { payment: outcome }, outcome === 'paid' ? {} : { nextBillingAt: dueAt }, 'renew');
+  const patch = outcome === 'paid' ? { renewalPaymentId: null } : { nextBillingAt: periodStart, renewalPaymentId: null };
+  await transition(deps, subscription, 'renewal', { payment: outcome }, patch, 'renew', true);
   return outcome === 'paid' ? 'renewed' : 'failed';
+}
+
+/** Statuses of a payment the rail may still pay (processing, waiting for the customer, left to the merchant). */
+const RAIL_MAY_STILL_PAY: ReadonlySet<PaymentRecord['status']> = new Set(['processing', 'requires_customer_action', 'requires_merchant_action']);
+
+/**
+ * A renewal an earlier tick claimed and did not settle: the rail had not decided its payment (no answer, waiting), or
+ * the tick died. Its payment decides now (asked of the rail again while it may still be paid): paid, invoice_paid;
+ * refused, unpaid with the period due again. One still undecided stays outstanding. No payment stored once the
+ * claim's lease has run out: the tick died before charging, so the period is unpaid (a resume bills it).
+ */
+async function settleOutstandingRenewal(deps: CoreDeps, auth: AuthContext, subscription: SubscriptionRecord): Promise<keyof RenewalRun | undefined> {
+  const price = findItemPrice(subscription.itemPriceId);
+  if (subscription.renewalPaymentId === null || subscription.nextBillingAt === null || price === undefined) return undefined;
+  const periodStart = new Date(subscription.nextBillingAt.getTime() - price.periodDays * DAY_MS);
+  const abandoned = claimOf(deps, subscription) === 'abandoned';
+  const stored = await deps.store.payments.findPayment(subscription, subscription.renewalPaymentId);
+  if (stored === undefined) return abandoned ? applyRenewalOutcome(deps, subscription, 'failed', periodStart) : undefined;
+  const payment = RAIL_MAY_STILL_PAY.has(stored.status) ? await syncWithRail(deps, stored, auth) : stored;
+  // Short of the rail: refused if the tick that made it is gone, else it may still confirm it.
+  const outcome = paymentOutcome(payment, abandoned);
+  if (outcome === 'waiting') return undefined;
+  return applyRenewalOutcome(deps, subscription, outcome, periodStart);
 }
 
 /**

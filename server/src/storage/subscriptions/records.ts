@@ -25,6 +25,8 @@ export interface SubscriptionRecord extends Scope {
   clientSecret: string;
   /** The payment of the last invoice (first payment or renewal). */
   lastPaymentId: string | null;
+  /** The renewal payment a period was claimed for, until its outcome is applied (a renewal the rail has not decided). */
+  renewalPaymentId: string | null;
   mandateId: string | null;
   billing: JsonObject | null;
   shipping: JsonObject | null;
@@ -42,6 +44,17 @@ export interface SubscriptionRecord extends Scope {
 export type SubscriptionPatch = Partial<
   Pick<
     SubscriptionRecord,
-    'status' | 'planId' | 'itemPriceId' | 'amount' | 'currency' | 'lastPaymentId' | 'mandateId' | 'scheduledChange' | 'nextBillingAt' | 'pausedAt' | 'cancelledAt'
+    | 'status'
+    | 'planId'
+    | 'itemPriceId'
+    | 'amount'
+    | 'currency'
+    | 'lastPaymentId'
+    | 'renewalPaymentId'
+    | 'mandateId'
+    | 'scheduledChange'
+    | 'nextBillingAt'
+    | 'pausedAt'
+    | 'cancelledAt'
   >
 > & { updatedAt: Date };

@@ -1,6 +1,6 @@
 import type { Mode } from '../../../../protocol/ids';
 
-/** Subscriptions (migration 0013). */
+/** Subscriptions (migrations 0013, 0027). */
 export interface SubscriptionsTable {
   account_id: string;
   mode: Mode;
@@ -16,6 +16,8 @@ export interface SubscriptionsTable {
   currency: string;
   client_secret: string;
   last_payment_id: string | null;
+  /** Migration 0027. */
+  renewal_payment_id: string | null;
   mandate_id: string | null;
   billing: string | null;
   shipping: string | null;

@@ -23,6 +23,7 @@ function toSubscription(row: Selectable<SubscriptionsTable>): SubscriptionRecord
     currency: row.currency as Currency,
     clientSecret: row.client_secret,
     lastPaymentId: row.last_payment_id,
+    renewalPaymentId: row.renewal_payment_id,
     mandateId: row.mandate_id,
     billing: parseJson<JsonObject>(row.billing),
     shipping: parseJson<JsonObject>(row.shipping),
@@ -58,6 +59,7 @@ export class SqlSubscriptionStore implements SubscriptionStore {
         currency: s.currency,
         client_secret: s.clientSecret,
         last_payment_id: s.lastPaymentId,
+        renewal_payment_id: s.renewalPaymentId,
         mandate_id: s.mandateId,
         billing: jsonOrNull(s.billing),
         shipping: jsonOrNull(s.shipping),
@@ -109,6 +111,7 @@ export class SqlSubscriptionStore implements SubscriptionStore {
     if (patch.amount !== undefined) columns.amount = patch.amount;
     if (patch.currency !== undefined) columns.currency = patch.currency;
     if (patch.lastPaymentId !== undefined) columns.last_payment_id = patch.lastPaymentId;
+    if (patch.renewalPaymentId !== undefined) columns.renewal_payment_id = patch.renewalPaymentId;
     if (patch.mandateId !== undefined) columns.mandate_id = patch.mandateId;
     if (patch.scheduledChange !== undefined) columns.scheduled_change = jsonOrNull(patch.scheduledChange);
     if (patch.nextBillingAt !== undefined) columns.next_billing_at = isoOrNull(patch.nextBillingAt);
@@ -133,6 +136,20 @@ export class SqlSubscriptionStore implements SubscriptionStore {
       .where('status', '=', 'active')
       .where((eb) => eb.or([eb('next_billing_at', '<=', iso(now)), eb('scheduled_change', 'is not', null)]))
       .orderBy('next_billing_at')
+      .orderBy('subscription_id')
+      .limit(limit)
+      .execute();
+    return rows.map(toSubscription);
+  }
+
+  async listOutstandingRenewals(scope: Scope, limit: number): Promise<SubscriptionRecord[]> {
+    const rows = await this.db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where(inScope(scope))
+      .where('status', '=', 'active')
+      .where('renewal_payment_id', 'is not', null)
+      .orderBy('updated_at')
       .orderBy('subscription_id')
       .limit(limit)
       .execute();

@@ -16,6 +16,8 @@ import type { AuthContext } from '../../../core/auth/auth-context';
 import { confirmSubscription, createAndConfirmSubscription, renewDueSubscriptions } from '../../../core/subscriptions/subscription-operations';
 import { ApiError } from '../../../core/shared/errors';
 import { IDEMPOTENCY_LEASE_MS } from '../../../core/auth/idempotency';
+import { StuckObjectRecovery } from '../../../core/recovery/recover-stuck-objects';
+import { DEFAULT_RECOVERY_POLICY } from '../../../core/shared/deps';
 import { DEFAULT_SESSION_EXPIRY_SECONDS } from '../../../../../protocol/api/payments';
 import { cryptoIds, derivedIds } from '../../../kernel/ids';
 import { secretsEqual } from '../../../kernel/constant-time';
@@ -556,6 +558,42 @@ forEachEngine('Subscriptions API', (engine) => {
       expect(after).toMatchObject({ status: 'active', invoice: { last_payment_id: renewal?.payment_id, next_billing_at: new Date(b.clock.now().getTime() + 30 * DAY_MS).toISOString() } });
       await expectApiError(await on('POST', `/subscriptions/${subscription.id}/resume`, { charges_handling: 'invoice_immediately' }), 'ERR_4111');
       await renew();
+      expect(await chargesOf(subscription.id)).toBe(2);
+    });
+
+    test.each([
+      ['the rail never received it', 'throw_before_accept', 'unpaid', 'subscription_unpaid'],
+      ['the rail took it and its answer was lost', 'throw_after_accept', 'active', 'invoice_paid'],
+    ] as const)('a renewal the rail had not decided (%s) is settled by a later tick from its payment', async (_case, fault, status, eventType) => {
+      const subscription = await subscribe();
+      b.clock.advance(30 * DAY_MS);
+      const periodStart = b.clock.now();
+      // Every renewal of this tick (the harness's other subscriptions fall due too).
+      b.faults.inject(fault, { call: 'authorize', rail: 'upi', times: 1000 });
+      try {
+        await renew();
+      } finally {
+        b.faults.clear();
+      }
+      const outstanding = () => b.db.selectFrom('subscriptions').select('renewal_payment_id').where('subscription_id', '=', subscription.id).executeTakeFirstOrThrow();
+      expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`))).toMatchObject({ status: 'active' });
+      expect((await outstanding()).renewal_payment_id).not.toBeNull();
+      // The payment recovery settles the payment (rail_not_reached, or the rail's answer); the next tick, the renewal.
+      b.clock.advance(DEFAULT_RECOVERY_POLICY.recoverAfterMs + 1);
+      const recovery = new StuckObjectRecovery(b.core, { batchSize: 100, onError: (_object, error) => { throw error; } });
+      for (let step = await recovery.step(); step.checked > 0; step = await recovery.step());
+      await renew();
+      const settled = await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`));
+      expect(settled.status).toBe(status);
+      if (status === 'unpaid') expect(settled.invoice?.next_billing_at).toBe(periodStart.toISOString());
+      const announced = (await expectOk<{ data: { event_type: string; object_id: string }[] }>(await apiRequest(b, 'GET', '/events?limit=100'))).data.filter(
+        (event) => event.event_type === eventType && event.object_id === subscription.id,
+      );
+      expect(announced).toHaveLength(1);
+      expect((await outstanding()).renewal_payment_id).toBeNull();
+      // Settled once: another tick changes nothing.
+      await renew();
+      expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`))).toMatchObject({ status });
       expect(await chargesOf(subscription.id)).toBe(2);
     });
 
