@@ -315,9 +315,8 @@ forEachEngine('Manual capture API', (engine) => {
       expect(await events(payment.payment_id)).toEqual(['payment_authorized', 'payment_authorized', 'payment_authorized', 'payment_succeeded']);
     });
 
-    test('one increase at a time: a second one while the first is at the rail answers ERR_4003 and asks the rail nothing; a claim left by a crash lapses', async () => {
-      const payment = await cardPayment('manual');
-      const path = `/payments/${payment.payment_id}/incremental_authorization`;
+    /** The card rail's next increase waits at the rail until `release`: `atRail` resolves once it is there. */
+    const holdNextIncrease = () => {
       const adapter = h.rails.adapterFor('test', 'card')!;
       const increase = adapter.incrementAuthorization!.bind(adapter);
       let reachedRail!: () => void;
@@ -329,6 +328,13 @@ forEachEngine('Manual capture API', (engine) => {
         await released;
         return increase(asked);
       });
+      return { atRail, release, rail };
+    };
+
+    test('one increase at a time: a second one while the first is at the rail answers ERR_4003 and asks the rail nothing; a claim left by a crash lapses', async () => {
+      const payment = await cardPayment('manual');
+      const path = `/payments/${payment.payment_id}/incremental_authorization`;
+      const { atRail, release, rail } = holdNextIncrease();
       try {
         const first = request('POST', path, { body: { amount: 15_000 } });
         await atRail;
@@ -352,19 +358,9 @@ forEachEngine('Manual capture API', (engine) => {
     });
 
     test('capture and cancel wait for an increase at the rail: ERR_4003 while it is there, then they apply to the raised total', async () => {
-      const adapter = h.rails.adapterFor('test', 'card')!;
-      const increase = adapter.incrementAuthorization!.bind(adapter);
       for (const [operation, body] of [['capture', {}], ['cancel', { cancellation_reason: 'order changed' }]] as const) {
         const payment = await cardPayment('manual');
-        let reachedRail!: () => void;
-        const atRail = new Promise<void>((resolve) => (reachedRail = resolve));
-        let release!: () => void;
-        const released = new Promise<void>((resolve) => (release = resolve));
-        const rail = vi.spyOn(adapter, 'incrementAuthorization').mockImplementationOnce(async (asked) => {
-          reachedRail();
-          await released;
-          return increase(asked);
-        });
+        const { atRail, release, rail } = holdNextIncrease();
         try {
           const raising = request('POST', `/payments/${payment.payment_id}/incremental_authorization`, { body: { amount: 15_000 } });
           await atRail;
