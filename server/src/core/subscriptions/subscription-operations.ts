@@ -518,16 +518,38 @@ async function settleBeforeCancel(deps: CoreDeps, auth: AuthContext, subscriptio
 /** POST /subscriptions/{id}/cancel: immediately (default), or at the end of the term / a date (applied by the renewal tick). */
 export async function cancelSubscription(deps: CoreDeps, auth: AuthContext, profileId: string | undefined, subscriptionId: string, body: CancelSubscriptionRequest): Promise<SubscriptionStatusResponse> {
   const found = await findSubscriptionOrThrow(deps, auth, profileId, subscriptionId);
-  const subscription = found.status === 'pending' ? await settleBeforeCancel(deps, auth, found) : found;
   const option = body.cancel_option ?? (body.cancel_at !== undefined ? 'specific_date' : 'immediately');
+  const subscription =
+    found.status === 'pending' ? await settleBeforeCancel(deps, auth, found) : option === 'immediately' ? await settleRenewalBeforeCancel(deps, auth, found) : found;
   if (option === 'immediately' || subscription.status !== 'active') {
-    // A pending one (an abandoned claim) only on the version read: a confirm that took the claim over meanwhile wins.
+    // Only on the version read: a confirm that took a pending one's claim over meanwhile wins, and a renewal tick that
+    // claimed an active one's period meanwhile is waited for (settleRenewalBeforeCancel, on the next request).
     const pending = subscription.status === 'pending';
     const patch = { cancelledAt: deps.clock.now(), nextBillingAt: null, scheduledChange: null };
-    return toSubscriptionStatusResponse(await transition(deps, subscription, 'cancel', { claim: pending ? 'abandoned' : undefined }, patch, 'cancel', pending));
+    return toSubscriptionStatusResponse(await transition(deps, subscription, 'cancel', { claim: pending ? 'abandoned' : undefined }, patch, 'cancel', true));
   }
   const at = option === 'end_of_term' ? (subscription.nextBillingAt ?? deps.clock.now()) : laterDate(deps, body.cancel_at, 'cancel_at');
   return toSubscriptionStatusResponse(await transition(deps, subscription, 'update', {}, { scheduledChange: schedule('cancel', at) }, 'cancel'));
+}
+
+/**
+ * An immediate cancel of an active subscription follows a renewal being charged, as a pending one's follows its first
+ * invoice: settled (or settling now from its payment), the cancel applies to what it left; still being charged or
+ * waiting on the rail, ERR_4111. A renewal tick charged the period of a subscription cancelled meanwhile.
+ */
+async function settleRenewalBeforeCancel(deps: CoreDeps, auth: AuthContext, subscription: SubscriptionRecord): Promise<SubscriptionRecord> {
+  if (subscription.status !== 'active' || subscription.renewalPaymentId === null) return subscription;
+  await settleOutstandingRenewal(deps, auth, subscription).catch((error: unknown) => {
+    if (!isChangedMeanwhile(error)) throw error;
+  });
+  const now = (await deps.store.subscriptions.findSubscription(subscription, subscription.profileId, subscription.subscriptionId)) ?? subscription;
+  if (now.status === 'active' && now.renewalPaymentId !== null) {
+    throw new ApiError(
+      'ERR_4111',
+      `You cannot cancel this subscription at once while its renewal payment ${now.renewalPaymentId} is being charged; retrieve it once the payment settled and try again, or cancel at the end of the term.`,
+    );
+  }
+  return now;
 }
 
 /** PUT /subscriptions/{id}/update: a new plan and price (same currency) billed from the next renewal. */

@@ -597,6 +597,42 @@ forEachEngine('Subscriptions API', (engine) => {
       expect(await chargesOf(subscription.id)).toBe(2);
     });
 
+    test('an immediate cancel while a renewal tick charges the period is refused, then applies once the renewal settled', async () => {
+      const subscription = await subscribe();
+      b.clock.advance(30 * DAY_MS);
+      // The cancel comes once the tick's claim of the period landed, before the period is charged.
+      let cancelMeanwhile: Response | undefined;
+      const store = new Proxy(b.core.store, {
+        get(target, property) {
+          if (property === 'subscriptions') {
+            return new Proxy(target.subscriptions, {
+              get(subscriptions, name) {
+                if (name === 'updateSubscriptionIf') {
+                  return async (...args: Parameters<typeof subscriptions.updateSubscriptionIf>) => {
+                    const updated = await subscriptions.updateSubscriptionIf(...args);
+                    if (cancelMeanwhile === undefined && args[1] === subscription.id && updated?.renewalPaymentId != null) {
+                      cancelMeanwhile = await on('POST', `/subscriptions/${subscription.id}/cancel`, { cancel_option: 'immediately' });
+                    }
+                    return updated;
+                  };
+                }
+                const value: unknown = Reflect.get(subscriptions, name, subscriptions);
+                return typeof value === 'function' ? value.bind(subscriptions) : value;
+              },
+            });
+          }
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      await renewDueSubscriptions({ ...b.core, store }, secretAuth());
+      const refusal = await expectApiError(cancelMeanwhile!, 'ERR_4111');
+      expect(String(refusal['message'])).toContain('renewal payment');
+      expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`))).toMatchObject({ status: 'active' });
+      expect(await chargesOf(subscription.id)).toBe(2);
+      expect(await expectOk(await on('POST', `/subscriptions/${subscription.id}/cancel`, { cancel_option: 'immediately' }))).toMatchObject({ status: 'cancelled' });
+    });
+
     test('a publishable-key confirm may not charge an existing mandate (payment_details.mandate_id)', async () => {
       const first = await subscribe();
       const created = await createdSubscription();
