@@ -118,26 +118,30 @@ export async function advanceSettlement(deps: CoreDeps, provider: CollectProvide
  */
 export async function advanceDueCollect(deps: CoreDeps, provider: (scope: Scope) => CollectProvider | undefined, scope: Scope | null): Promise<number> {
   const now = deps.clock.now();
+  const collections = await advanceInBatches(
+    () => deps.store.collections.listDueCollections(scope, now, DUE_BATCH),
+    (collection) => advanceWith(provider(collection), (forMode) => advanceCollection(deps, forMode, collection), collection),
+  );
+  const settlements = await advanceInBatches(
+    () => deps.store.settlements.listDueSettlements(scope, now, DUE_BATCH),
+    (settlement) => advanceWith(provider(settlement), (forMode) => advanceSettlement(deps, forMode, settlement), settlement),
+  );
+  return collections + settlements;
+}
+
+/** The record as its mode's provider advanced it, or as it is when its mode has none. */
+function advanceWith<T>(provider: CollectProvider | undefined, advance: (provider: CollectProvider) => Promise<T>, record: T): Promise<T> {
+  return provider === undefined ? Promise.resolve(record) : advance(provider);
+}
+
+/** Lists due records a batch at a time and advances each, until a batch is short or moves nothing; how many moved. */
+async function advanceInBatches<T>(listDue: () => Promise<T[]>, advance: (record: T) => Promise<T>): Promise<number> {
   let applied = 0;
   for (;;) {
-    const due = await deps.store.collections.listDueCollections(scope, now, DUE_BATCH);
+    const due = await listDue();
     let moved = 0;
-    for (const collection of due) {
-      const forMode = provider(collection);
-      if (forMode !== undefined && (await advanceCollection(deps, forMode, collection)) !== collection) moved += 1;
-    }
+    for (const record of due) if ((await advance(record)) !== record) moved += 1;
     applied += moved;
-    if (due.length < DUE_BATCH || moved === 0) break;
+    if (due.length < DUE_BATCH || moved === 0) return applied;
   }
-  for (;;) {
-    const due = await deps.store.settlements.listDueSettlements(scope, now, DUE_BATCH);
-    let moved = 0;
-    for (const settlement of due) {
-      const forMode = provider(settlement);
-      if (forMode !== undefined && (await advanceSettlement(deps, forMode, settlement)) !== settlement) moved += 1;
-    }
-    applied += moved;
-    if (due.length < DUE_BATCH || moved === 0) break;
-  }
-  return applied;
 }
