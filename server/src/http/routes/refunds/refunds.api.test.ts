@@ -417,8 +417,9 @@ forEachEngine('Refunds API', (engine) => {
     const retrieve = async (refundId: string, forceSync = false) =>
       ok<RefundResponse>(await request('GET', `/refunds/${refundId}${forceSync ? '?force_sync=true' : ''}`));
     /** A refund the rail took (and decided) while its answers never came back: recovery parks it in review at its deadline. */
-    const parkedRefund = async (body: Json): Promise<RefundResponse> => {
-      h.faults.inject('throw_after_accept', { call: 'refund', rail: 'upi' });
+    /** A refund whose rail call failed (`fault`) and whose rail never answered a look-up: recovery parks it in review. */
+    const parkedRefund = async (body: Json, fault: 'throw_after_accept' | 'throw_before_accept' = 'throw_after_accept'): Promise<RefundResponse> => {
+      h.faults.inject(fault, { call: 'refund', rail: 'upi' });
       h.faults.inject('throw_before_accept', { call: 'lookup', rail: 'upi', times: 1000 });
       try {
         const created = await ok<RefundResponse>(await refund(body));
@@ -460,18 +461,7 @@ forEachEngine('Refunds API', (engine) => {
 
     test('a refund parked in review that the rail never received fails on force_sync (rail_not_reached) and gives its amount back', async () => {
       const payment = await paidPayment(1000);
-      h.faults.inject('throw_before_accept', { call: 'refund', rail: 'upi', times: 1000 });
-      h.faults.inject('throw_before_accept', { call: 'lookup', rail: 'upi', times: 1000 });
-      let parked: RefundResponse;
-      try {
-        parked = await ok<RefundResponse>(await refund({ payment_id: payment.payment_id, amount: 600 }));
-        h.clock.advance(DEFAULT_RECOVERY_POLICY.deadlineMs + 1);
-        const recovery = new StuckObjectRecovery(h.core, { batchSize: 100, onError: (_object, error) => { throw error; } });
-        for (let step = await recovery.step(); step.checked > 0; step = await recovery.step());
-        expect(await retrieve(parked.refund_id)).toMatchObject({ status: 'review', error_code: 'rail_unresolved' });
-      } finally {
-        h.faults.clear();
-      }
+      const parked = await parkedRefund({ payment_id: payment.payment_id, amount: 600 }, 'throw_before_accept');
       expect(await retrieve(parked.refund_id, true)).toMatchObject({ status: 'failed', error_code: 'rail_not_reached', amount: 600 });
       expect((await events(parked.refund_id)).map((e) => e.eventType).sort()).toEqual(['refund_failed', 'refund_review']);
       expect(await h.store.refunds.findRefundedAmount(scope(), payment.payment_id)).toBe(0);
