@@ -22,6 +22,15 @@ afterEach(() => {
   delete window.Rail;
 });
 
+/** A tag for SCRIPT_SRC already on the page, of a type happy-dom never runs (a tag the browser blocked or still loads). */
+function tagThatNeverRuns(integrity: string): void {
+  const tag = document.createElement('script');
+  tag.type = 'text/x-not-loaded';
+  tag.src = SCRIPT_SRC;
+  tag.integrity = integrity;
+  document.head.appendChild(tag);
+}
+
 describe('loadRail', () => {
   test('has no side effect on import', async () => {
     await freshLoader();
@@ -109,11 +118,7 @@ describe('loadRail', () => {
 
     test('a tag on the page with the same integrity is not trusted for a window.Rail another script defined', async () => {
       // The pinned tag never ran (blocked, or still loading) while another script defined window.Rail.
-      const stale = document.createElement('script');
-      stale.type = 'text/x-not-loaded';
-      stale.src = SCRIPT_SRC;
-      stale.integrity = INTEGRITY;
-      document.head.appendChild(stale);
+      tagThatNeverRuns(INTEGRITY);
       const unchecked = fakeRailGlobal();
       window.Rail = unchecked;
       const pinned = fakeRailGlobal();
@@ -143,11 +148,7 @@ describe('loadRail', () => {
     });
 
     test('a tag on the page with another integrity is not waited for: its own pinned tag is injected', async () => {
-      const existing = document.createElement('script');
-      existing.type = 'text/x-not-loaded';
-      existing.src = SCRIPT_SRC;
-      existing.integrity = OTHER_INTEGRITY;
-      document.head.appendChild(existing);
+      tagThatNeverRuns(OTHER_INTEGRITY);
       cleanups.push(defineGlobalOnLoad(SCRIPT_SRC, fakeRailGlobal()));
       const { loadRail } = await freshLoader();
       await expect(loadRail(PUBLISHABLE_KEY, { scriptSrc: SCRIPT_SRC, integrity: INTEGRITY })).resolves.not.toBeNull();
