@@ -42,6 +42,12 @@ export type KeyType = 'full' | 'open';
 export const PUBLISHABLE_KEY_QUERY_NAME = 'key';
 export type Mode = 'test' | 'live';
 
+/** Base62 characters of a client_secret's random part. */
+export const CLIENT_SECRET_RANDOM_LENGTH = 20;
+/** The client_secret of `objectId` (a payment or a subscription) with that random part. */
+export function clientSecretOf(objectId: string, random: string): string {
+  return `${objectId}_secret_${random}`;
+}
 /** client_secret shape: <payment_id>_secret_<20 base62>. */
 export const CLIENT_SECRET_PATTERN = /^([A-Za-z0-9_-]{1,62})_secret_([A-Za-z0-9]{20})$/;
 

@@ -3,7 +3,7 @@
  * every look-up afterwards is scoped to the key's account and mode.
  */
 import type { ApiScope } from '../../../../protocol/api/keys';
-import { API_KEY_PATTERN, type KeyType, type Mode } from '../../../../protocol/ids';
+import { API_KEY_PATTERN, CLIENT_SECRET_RANDOM_LENGTH, clientSecretOf, type KeyType, type Mode } from '../../../../protocol/ids';
 import type { KeyWithAccount } from '../../storage/accounts/store';
 import type { PaymentRecord } from '../../storage/payments/records';
 import type { CoreDeps } from '../shared/deps';
@@ -91,16 +91,13 @@ export function clientSecretMismatch(object: 'payment' | 'subscription' = 'payme
   return new ApiError('ERR_1005', `client_secret does not belong to this ${object}.`, { fieldName: 'client_secret' });
 }
 
-/** The random part of an issued client_secret, `<object id>_secret_<20 base62>` (protocol/ids.ts). */
-const CLIENT_SECRET_RANDOM_LENGTH = 20;
-
 /**
  * clientSecretMismatch for a client_secret sent about an id that names nothing the key reaches, after the same
  * constant-time comparison another client_secret gets, against a stand-in of the length an issued secret of that id
  * has: the unknown object and the wrong secret take the same work as well as the same answer.
  */
 export function clientSecretMismatchOfUnknown(objectId: string, clientSecret: string, object: 'payment' | 'subscription' = 'payment'): ApiError {
-  secretsEqual(clientSecret, `${objectId}_secret_${'0'.repeat(CLIENT_SECRET_RANDOM_LENGTH)}`);
+  secretsEqual(clientSecret, clientSecretOf(objectId, '0'.repeat(CLIENT_SECRET_RANDOM_LENGTH)));
   return clientSecretMismatch(object);
 }
 

@@ -1,3 +1,4 @@
+import { CLIENT_SECRET_RANDOM_LENGTH, clientSecretOf } from '../../../../protocol/ids';
 import { DEFAULT_SESSION_EXPIRY_SECONDS, type CreatePaymentRequest, type JsonObject } from '../../../../protocol/api/payments';
 import type { PaymentRecord } from '../../storage/payments/records';
 import type { AuthContext } from '../auth/auth-context';
@@ -100,7 +101,7 @@ export async function createPayment(deps: CoreDeps, auth: AuthContext, body: Cre
     paymentMethodData: body.payment_method_data ?? null,
     metadata: body.metadata ?? null,
     merchantOrderReferenceId: body.merchant_order_reference_id ?? null,
-    clientSecret: `${paymentId}_secret_${deps.ids.secret(20)}`,
+    clientSecret: clientSecretOf(paymentId, deps.ids.secret(CLIENT_SECRET_RANDOM_LENGTH)),
     clientSecretExpiresAt: new Date(now.getTime() + sessionExpiry * 1000),
     nextAction: null,
     errorCode: null,

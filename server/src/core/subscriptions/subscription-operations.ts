@@ -5,6 +5,7 @@
  * catalogue: the first invoice is a customer-present payment that sets up a mandate, renewals charge that mandate
  * off-session on the injected clock, and every change writes its webhook event in its transaction.
  */
+import { CLIENT_SECRET_RANDOM_LENGTH, clientSecretOf } from '../../../../protocol/ids';
 import { CreatePaymentRequest, DEFAULT_SESSION_EXPIRY_SECONDS, type JsonObject } from '../../../../protocol/api/payments';
 import type {
   CancelSubscriptionRequest,
@@ -156,7 +157,7 @@ export async function createSubscription(deps: CoreDeps, auth: AuthContext, prof
     couponCode,
     amount: price.amount,
     currency: price.currency,
-    clientSecret: `${subscriptionId}_secret_${deps.ids.secret(20)}`,
+    clientSecret: clientSecretOf(subscriptionId, deps.ids.secret(CLIENT_SECRET_RANDOM_LENGTH)),
     lastPaymentId: null,
     renewalPaymentId: null,
     mandateId: null,
