@@ -143,11 +143,23 @@ export const PaymentIdParam = z
   .regex(MERCHANT_PAYMENT_ID_PATTERN, 'payment_id may contain only A-Z, a-z, 0-9, _ and -');
 
 /**
- * metadata: up to 50 keys, key names up to 40 characters, values up to 500 characters. Values may be any JSON
- * value (as in Hyperswitch); a non-string value is measured by its JSON text.
+ * A key named `__proto__` is refused, naming it: JSON.parse keeps such a member as an own property, but a zod record
+ * skips it (assigning it to the object it builds would replace that object's prototype), so it was dropped without a
+ * word. Checked on the input, before the record is built.
+ */
+function refuseProtoKey(value: unknown, ctx: z.RefinementCtx): unknown {
+  if (typeof value === 'object' && value !== null && Object.hasOwn(value, '__proto__')) {
+    ctx.addIssue({ code: 'custom', path: ['__proto__'], message: 'metadata key names may not be "__proto__"' });
+  }
+  return value;
+}
+
+/**
+ * metadata: up to 50 keys, key names up to 40 characters and not `__proto__`, values up to 500 characters. Values may
+ * be any JSON value (as in Hyperswitch); a non-string value is measured by its JSON text.
  */
 export const Metadata = lazySchema(() =>
-  z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+  z.preprocess(refuseProtoKey, z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
     const keys = Object.keys(value);
     if (keys.length > PAYMENT_LIMITS.metadataKeys) {
       ctx.addIssue({ code: 'custom', message: `metadata may have at most ${PAYMENT_LIMITS.metadataKeys} keys` });
@@ -172,7 +184,7 @@ export const Metadata = lazySchema(() =>
         });
       }
     }
-  }));
+  })));
 export type Metadata = z.infer<typeof Metadata>;
 
 /** return_url: an absolute http(s) URL of at most 2048 characters (the runtime navigates to it). */

@@ -413,6 +413,22 @@ forEachEngine('Refunds API', (engine) => {
       );
       await expectError(await request('POST', `/refunds/${created.refund_id}`, { body: { reason: 'x' }, key: liveSecretKey }), 'ERR_4007');
     });
+
+    test('a metadata key named __proto__ is refused on create and update (ERR_2003 naming it), never dropped', async () => {
+      const payment = await paidPayment(1000);
+      const withProto = (fields: string) => `{${fields}, "metadata": {"order": "A-1", "__proto__": {"admin": true}}}`;
+      const refused = await expectError(
+        await apiRequest(h, 'POST', '/refunds', { raw: withProto(`"payment_id": "${payment.payment_id}", "amount": 100`) }),
+        'ERR_2003',
+        'metadata.__proto__',
+      );
+      expect(refused['message']).toBe('Invalid body field metadata.__proto__: metadata key names may not be "__proto__".');
+      expect(await h.store.refunds.listRefundsOfPayment(scope(), payment.payment_id)).toEqual([]);
+
+      const created = await ok<RefundResponse>(await refund({ payment_id: payment.payment_id, amount: 100, metadata: { order: 'A-1' } }));
+      await expectError(await apiRequest(h, 'POST', `/refunds/${created.refund_id}`, { raw: withProto('"reason": "x"') }), 'ERR_2003', 'metadata.__proto__');
+      expect(await ok<RefundResponse>(await request('GET', `/refunds/${created.refund_id}`))).toEqual(created);
+    });
   });
 
   describe(`[${engine}] force_sync and recovery`, () => {
