@@ -14,7 +14,8 @@ import * as refunds from './refunds';
 import * as subscriptions from './subscriptions';
 
 /** Every request schema of these modules that takes a top-level metadata field. */
-const REQUESTS_WITH_METADATA = Object.entries({ ...customers, ...mandates, ...paymentMethods, ...paymentOps, ...payments, ...refunds, ...subscriptions })
+const EXPORTS: Record<string, unknown> = { ...customers, ...mandates, ...paymentMethods, ...paymentOps, ...payments, ...refunds, ...subscriptions };
+const REQUESTS_WITH_METADATA = Object.entries(EXPORTS)
   .filter((entry): entry is [string, z.ZodType] => entry[0].endsWith('Request') && entry[1] instanceof z.ZodType)
   .filter(([, schema]) => {
     const issues = schema.safeParse({ metadata: { order: 'A-1' } }).error?.issues ?? [];
