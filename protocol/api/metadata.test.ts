@@ -37,6 +37,17 @@ describe('metadata keys', () => {
     );
   });
 
+  test.each([
+    ['a mandate amount\'s metadata', 'CreatePaymentRequest', '{"mandate_data": {"mandate_type": {"single_use": {"amount": 100, "currency": "INR", "metadata": {"__proto__": 1}}}}}', ['mandate_data', 'mandate_type', 'single_use', 'metadata', '__proto__']],
+    ['frm_metadata', 'CreatePaymentRequest', '{"frm_metadata": {"__proto__": {"a": 1}}}', ['frm_metadata', '__proto__']],
+    ['feature_metadata', 'UpdateMetadataRequest', '{"metadata": {}, "feature_metadata": {"__proto__": 1}}', ['feature_metadata', '__proto__']],
+    ['a refund\'s merchant_connector_details', 'CreateRefundRequest', '{"payment_id": "pay_x", "merchant_connector_details": {"__proto__": 1}}', ['merchant_connector_details', '__proto__']],
+    ['a customer\'s address', 'CreateCustomerRequest', '{"address": {"city": "Pune", "__proto__": {"x": 1}}}', ['address', '__proto__']],
+  ])('the other free-form objects refuse a key named __proto__ too: %s', (_what, request, body, path) => {
+    const result = (EXPORTS[request] as z.ZodType).safeParse(JSON.parse(body));
+    expect(result.error?.issues).toContainEqual(expect.objectContaining({ code: 'custom', path, message: 'key names may not be "__proto__"' }));
+  });
+
   test('keys that name Object.prototype members, and __proto__ inside a value, are kept as sent', () => {
     const sent = JSON.parse('{"constructor": "c", "toString": "t", "hasOwnProperty": "h", "nested": {"__proto__": {"x": 1}}}');
     const parsed = payments.Metadata.parse(sent);
