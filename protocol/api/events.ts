@@ -33,7 +33,7 @@ export const EVENT_TYPES = [
   'action_required',
   'refund_succeeded',
   'refund_failed',
-  // Not a Hyperswitch type: a refund the rail never settled, put before an operator by recovery (docs/reliability.md).
+  // Not a Hyperswitch type: a refund before an operator, held for review by its rail or parked by recovery (docs/reliability.md).
   'refund_review',
   // A dispute's event is named after the status it reaches.
   ...DISPUTE_STATUSES,

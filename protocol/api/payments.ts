@@ -77,8 +77,22 @@ export const RetryAction = z.enum(['manual_retry', 'requeue']);
 /** Money in minor units: a non-negative integer that JSON carries exactly. */
 export const MinorAmount = z.int().min(0).max(PAYMENT_LIMITS.maxAmount);
 
-/** A JSON object whose inner fields the spec does not show. */
-export const JsonObject = lazySchema(() => z.record(z.string(), z.unknown()));
+/**
+ * A key named `__proto__` is refused, naming it: JSON.parse keeps such a member as an own property, but a zod record
+ * skips it (assigning it to the object it builds would replace that object's prototype), so it was dropped without a
+ * word. Checked on the input, before the record is built. Members of the values are kept as sent (z.unknown).
+ */
+function refuseProtoKey(message: string): (value: unknown, ctx: z.RefinementCtx) => unknown {
+  return (value, ctx) => {
+    if (typeof value === 'object' && value !== null && Object.hasOwn(value, '__proto__')) {
+      ctx.addIssue({ code: 'custom', path: ['__proto__'], message });
+    }
+    return value;
+  };
+}
+
+/** A JSON object whose inner fields the spec does not show (key names other than `__proto__`). */
+export const JsonObject = lazySchema(() => z.preprocess(refuseProtoKey('key names may not be "__proto__"'), z.record(z.string(), z.unknown())));
 export type JsonObject = z.infer<typeof JsonObject>;
 
 const MandateDate = z.iso.datetime({ offset: true });
@@ -143,11 +157,11 @@ export const PaymentIdParam = z
   .regex(MERCHANT_PAYMENT_ID_PATTERN, 'payment_id may contain only A-Z, a-z, 0-9, _ and -');
 
 /**
- * metadata: up to 50 keys, key names up to 40 characters, values up to 500 characters. Values may be any JSON
- * value (as in Hyperswitch); a non-string value is measured by its JSON text.
+ * metadata: up to 50 keys, key names up to 40 characters and not `__proto__`, values up to 500 characters. Values may
+ * be any JSON value (as in Hyperswitch); a non-string value is measured by its JSON text.
  */
 export const Metadata = lazySchema(() =>
-  z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+  z.preprocess(refuseProtoKey('metadata key names may not be "__proto__"'), z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
     const keys = Object.keys(value);
     if (keys.length > PAYMENT_LIMITS.metadataKeys) {
       ctx.addIssue({ code: 'custom', message: `metadata may have at most ${PAYMENT_LIMITS.metadataKeys} keys` });
@@ -172,7 +186,7 @@ export const Metadata = lazySchema(() =>
         });
       }
     }
-  }));
+  })));
 export type Metadata = z.infer<typeof Metadata>;
 
 /** return_url: an absolute http(s) URL of at most 2048 characters (the runtime navigates to it). */

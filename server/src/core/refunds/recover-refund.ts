@@ -2,11 +2,9 @@ import type { RailName } from '../../kernel/account-settings-types';
 import type { LookupRequest, NotReceived, RefundOutcome } from '../../rails/rail-adapter';
 import type { RefundRecord } from '../../storage/refunds/records';
 import { DEFAULT_RECOVERY_POLICY, type CoreDeps } from '../shared/deps';
-import { recordObjectEvent } from '../shared/outbox-event';
 import { callRail } from '../shared/rail-call';
-import { applyRefundOutcome } from './refund-outcome';
+import { applyRefundOutcome, recordRefundEvent } from './refund-outcome';
 import { decideRefundTransition } from './refund-transitions';
-import { toRefundResponse } from './refund-view';
 
 /**
  * Asks the rail what became of a refund whose create got no answer (the process died, the rail threw or timed out),
@@ -70,10 +68,7 @@ async function moveToReview(deps: CoreDeps, refund: RefundRecord, now: Date): Pr
       },
       [refund.status],
     );
-    if (next !== undefined) {
-      const object = toRefundResponse(next);
-      await recordObjectEvent(deps, tx, { scope: next, eventType: 'refund_review', objectType: 'refund', objectId: next.refundId, contentType: 'refund_details', object }, now);
-    }
+    if (next !== undefined) await recordRefundEvent(deps, tx, next, now);
     return next;
   });
   return updated ?? (await deps.store.refunds.findRefund(refund, refund.refundId)) ?? refund;

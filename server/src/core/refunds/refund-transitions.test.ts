@@ -40,7 +40,7 @@ describe('refund transition table', () => {
     expect([...reached].sort()).toEqual([...REFUND_STATUSES].sort());
   });
 
-  test('events: succeeded and failed announce, pending and review do not (Hyperswitch)', () => {
-    expect(REFUND_EVENT_FOR_STATUS).toEqual({ succeeded: 'refund_succeeded', failed: 'refund_failed' });
+  test('events: succeeded and failed announce (Hyperswitch), and so does review, whoever puts the refund there; pending does not', () => {
+    expect(REFUND_EVENT_FOR_STATUS).toEqual({ succeeded: 'refund_succeeded', failed: 'refund_failed', review: 'refund_review' });
   });
 });

@@ -68,8 +68,13 @@ export function decideRefundTransition(from: RefundStatus | null, trigger: Refun
 /** Statuses that do not count toward the refunded sum of a payment. */
 export const RELEASING_REFUND_STATUSES: readonly RefundStatus[] = ['failed'];
 
-/** The webhook event a refund status announces (Hyperswitch v1: pending and review announce nothing). */
+/**
+ * The webhook event a refund status announces (Hyperswitch v1's for succeeded and failed). Review is announced too,
+ * whoever put the refund there (the rail's answer, or recovery at its deadline): an operator must act on it, and
+ * Hyperswitch has no event for it (docs/open-points.md). Pending announces nothing.
+ */
 export const REFUND_EVENT_FOR_STATUS: Partial<Record<RefundStatus, string>> = {
   succeeded: 'refund_succeeded',
   failed: 'refund_failed',
+  review: 'refund_review',
 };

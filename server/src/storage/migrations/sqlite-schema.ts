@@ -28,6 +28,7 @@ export const SQLITE_SCHEMA: { migrations: readonly string[]; statements: readonl
     "0025_files_dispute_index",
     "0026_idempotency_ids_scheme",
     "0027_subscription_renewal_payment",
+    "0029_refund_indexes",
   ],
   statements: [
     "CREATE TABLE \"kysely_migration\" (\"name\" varchar(255) not null primary key, \"timestamp\" varchar(255) not null)",
@@ -67,7 +68,6 @@ export const SQLITE_SCHEMA: { migrations: readonly string[]; statements: readonl
     "CREATE INDEX \"payments_list_idx\" on \"payments\" (\"account_id\", \"mode\", \"created_at\", \"payment_id\")",
     "CREATE INDEX \"customers_list_idx\" on \"customers\" (\"account_id\", \"mode\", \"created_at\")",
     "CREATE INDEX \"ephemeral_keys_customer_idx\" on \"ephemeral_keys\" (\"account_id\", \"mode\", \"customer_id\")",
-    "CREATE INDEX \"refunds_created_idx\" on \"refunds\" (\"account_id\", \"mode\", \"created_at\")",
     "CREATE INDEX \"refunds_payment_idx\" on \"refunds\" (\"account_id\", \"mode\", \"payment_id\")",
     "CREATE INDEX \"idempotency_keys_expires_idx\" on \"idempotency_keys\" (\"expires_at\")",
     "CREATE INDEX \"vault_tokens_payment_idx\" on \"vault_tokens\" (\"account_id\", \"mode\", \"payment_id\")",
@@ -82,7 +82,6 @@ export const SQLITE_SCHEMA: { migrations: readonly string[]; statements: readonl
     "CREATE INDEX \"mandates_customer_idx\" on \"mandates\" (\"account_id\", \"mode\", \"customer_id\")",
     "CREATE INDEX \"subscriptions_profile_idx\" on \"subscriptions\" (\"account_id\", \"mode\", \"profile_id\", \"created_at\")",
     "CREATE INDEX \"subscriptions_due_idx\" on \"subscriptions\" (\"account_id\", \"mode\", \"status\", \"next_billing_at\")",
-    "CREATE INDEX \"refunds_status_updated_idx\" on \"refunds\" (\"status\", \"updated_at\")",
     "CREATE INDEX \"security_emails_due_idx\" on \"security_emails\" (\"sent_at\", \"next_attempt_at\")",
     "CREATE INDEX \"api_keys_replaces_idx\" on \"api_keys\" (\"account_id\", \"replaces_key_id\", \"created_at\")",
     "CREATE INDEX \"payments_status_updated_idx\" on \"payments\" (\"status\", \"updated_at\", \"account_id\", \"mode\", \"payment_id\") where status = 'processing' or status = 'requires_customer_action'",
@@ -91,5 +90,7 @@ export const SQLITE_SCHEMA: { migrations: readonly string[]; statements: readonl
     "CREATE INDEX \"webhook_events_due_idx\" on \"webhook_events\" (\"delivery_status\", \"next_attempt_at\")",
     "CREATE INDEX \"webhook_events_list_idx\" on \"webhook_events\" (\"account_id\", \"mode\", \"created_at\", \"event_id\")",
     "CREATE INDEX \"files_dispute_idx\" on \"files\" (\"account_id\", \"mode\", \"dispute_id\")",
+    "CREATE INDEX \"refunds_pending_created_idx\" on \"refunds\" (\"created_at\") where status = 'pending'",
+    "CREATE INDEX \"refunds_list_idx\" on \"refunds\" (\"account_id\", \"mode\", \"created_at\", \"refund_id\")",
   ],
 };

@@ -273,11 +273,13 @@ forEachEngine('Refunds API', (engine) => {
       expect(full).toMatchObject({ amount: 1000, status: 'succeeded' });
     });
 
-    test('the rail holds the refund for review: review, no event, and it counts toward the refunded sum', async () => {
+    test('the rail holds the refund for review: review, its refund_review event (as when recovery parks one), and it counts toward the refunded sum', async () => {
       const payment = await paidPayment(1000);
       const held = await ok<RefundResponse>(await refund({ payment_id: payment.payment_id, amount: 700, reason: SIMULATOR_REFUND_REASONS.review }));
       expect(held.status).toBe('review');
-      expect(await events(held.refund_id)).toEqual([]);
+      const outbox = await events(held.refund_id);
+      expect(outbox.map((e) => e.eventType)).toEqual(['refund_review']);
+      expect(outbox[0]?.payload).toMatchObject({ event_type: 'refund_review', content: { type: 'refund_details', object: held } });
       await expectError(await refund({ payment_id: payment.payment_id, amount: 301 }), 'ERR_4008');
       expect((await ok<RefundResponse>(await refund({ payment_id: payment.payment_id }))).amount).toBe(300);
     });
@@ -411,6 +413,22 @@ forEachEngine('Refunds API', (engine) => {
       );
       await expectError(await request('POST', `/refunds/${created.refund_id}`, { body: { reason: 'x' }, key: liveSecretKey }), 'ERR_4007');
     });
+
+    test('a metadata key named __proto__ is refused on create and update (ERR_2003 naming it), never dropped', async () => {
+      const payment = await paidPayment(1000);
+      const withProto = (fields: string) => `{${fields}, "metadata": {"order": "A-1", "__proto__": {"admin": true}}}`;
+      const refused = await expectError(
+        await apiRequest(h, 'POST', '/refunds', { raw: withProto(`"payment_id": "${payment.payment_id}", "amount": 100`) }),
+        'ERR_2003',
+        'metadata.__proto__',
+      );
+      expect(refused['message']).toBe('Invalid body field metadata.__proto__: metadata key names may not be "__proto__".');
+      expect(await h.store.refunds.listRefundsOfPayment(scope(), payment.payment_id)).toEqual([]);
+
+      const created = await ok<RefundResponse>(await refund({ payment_id: payment.payment_id, amount: 100, metadata: { order: 'A-1' } }));
+      await expectError(await apiRequest(h, 'POST', `/refunds/${created.refund_id}`, { raw: withProto('"reason": "x"') }), 'ERR_2003', 'metadata.__proto__');
+      expect(await ok<RefundResponse>(await request('GET', `/refunds/${created.refund_id}`))).toEqual(created);
+    });
   });
 
   describe(`[${engine}] force_sync and recovery`, () => {
@@ -478,7 +496,7 @@ forEachEngine('Refunds API', (engine) => {
 
       const held = await ok<RefundResponse>(await refund({ payment_id: payment.payment_id, amount: 300, reason: SIMULATOR_REFUND_REASONS.review }));
       expect(await retrieve(held.refund_id, true)).toEqual(held);
-      expect(await events(held.refund_id)).toEqual([]);
+      expect((await events(held.refund_id)).map((e) => e.eventType)).toEqual(['refund_review']);
     });
 
     test('updates of a pending refund do not put its recovery off: the job sends it again once it is old enough', async () => {
