@@ -4,6 +4,7 @@ import type { PaymentRecord } from '../../storage/payments/records';
 import type { AuthContext } from '../auth/auth-context';
 import { fingerprint } from '../shared/canonical-json';
 import { executeConfirm } from './confirm-payment';
+import { unusablePspToken } from './consume-psp-token';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
 import { insertPaymentWithCustomer } from './payment-customer';
@@ -73,6 +74,10 @@ export async function createPayment(deps: CoreDeps, auth: AuthContext, body: Cre
       refuseMandateWithoutAcceptance(auth, { customerId: body.customer_id ?? null, requestFields: body as JsonObject }, { rail: rail.settings.rail, setupFutureUsage: undefined });
     }
   }
+
+  // A psp_token is minted for a payment that exists, so none can be this new payment's; refused before it is stored
+  // (a created payment kept it, also when its confirm then refused it).
+  if (body.payment_method_data?.psp_token !== undefined) throw unusablePspToken();
 
   const now = deps.clock.now();
   const sessionExpiry = body.session_expiry ?? DEFAULT_SESSION_EXPIRY_SECONDS;

@@ -46,6 +46,11 @@ export async function updatePayment(
   if (auth.keyKind === 'publishable') {
     refuseChargeChanges(body, payment, HOW_THE_CUSTOMER_PAYS, (field) => `${field} can be changed with a secret key only.`);
   }
+  // A psp_token stands for a card in the vault: it goes to the one confirm that consumes it and is never kept on the
+  // payment, which an update that does not confirm would do until someone confirms.
+  if (body.confirm !== true && body.payment_method_data?.psp_token !== undefined) {
+    throw invalid('payment_method_data.psp_token', 'a psp_token is taken only by the confirm that uses it: send it with confirm: true or to POST /payments/{payment_id}/confirm.');
+  }
 
   const stored = payment.requestFields;
   const pick = <K extends keyof UpdatePaymentRequest>(field: K): unknown => (body[field] !== undefined ? body[field] : stored[field]);
