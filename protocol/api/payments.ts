@@ -654,7 +654,7 @@ export const PaymentResponse = lazySchema(() =>
       attempts: z.array(PaymentAttempt.unwrap()).optional(),
       /** Present only when retrieve is called with expand_captures=true. */
       captures: z.array(PaymentCapture.unwrap()).optional(),
-      /** On retrieve, once the payment has any: its refunds, oldest first (Hyperswitch PaymentsResponse.refunds). */
+      /** On retrieve, once the payment has any: its latest refunds (at most EMBEDDED_REFUNDS_LIMIT, 100), oldest first (Hyperswitch PaymentsResponse.refunds). */
       refunds: z.array(z.record(z.string(), z.unknown())).optional(),
     })
     .meta({ id: 'Payment' }));

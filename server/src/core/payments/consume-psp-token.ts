@@ -12,6 +12,11 @@ export interface ConsumedToken {
 
 const UNUSABLE = 'The psp_token is unknown, already used, expired, or was minted for another payment. Tokenize the card again.';
 
+/** ERR_4010: a psp_token this payment cannot use (it is not one minted for it, unused and unexpired). */
+export function unusablePspToken(): ApiError {
+  return new ApiError('ERR_4010', UNUSABLE, { fieldName: 'payment_method_data.psp_token' });
+}
+
 /**
  * Uses a psp_token for one confirm, inside the caller's transaction: it must belong to this account, mode and
  * payment, be unexpired and unused. The conditional update (used_at IS NULL) makes exactly one of several
@@ -29,10 +34,10 @@ export async function consumePspToken(
   if (deps.vault === undefined) throw new ApiError('ERR_4004', 'Card payments are not available on this server.', { fieldName: 'payment_method_data' });
   const record = await tx.vaultTokens.findToken(scope, tokenId);
   if (record === undefined || record.paymentId !== paymentId || record.usedAt !== null || record.expiresAt <= now) {
-    throw new ApiError('ERR_4010', UNUSABLE, { fieldName: 'payment_method_data.psp_token' });
+    throw unusablePspToken();
   }
   if (!(await tx.vaultTokens.markTokenUsed(scope, tokenId, now))) {
-    throw new ApiError('ERR_4010', UNUSABLE, { fieldName: 'payment_method_data.psp_token' });
+    throw unusablePspToken();
   }
   const card = deps.vault.open(record);
   return {

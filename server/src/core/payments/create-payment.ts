@@ -4,6 +4,8 @@ import type { PaymentRecord } from '../../storage/payments/records';
 import type { AuthContext } from '../auth/auth-context';
 import { fingerprint } from '../shared/canonical-json';
 import { executeConfirm } from './confirm-payment';
+import { unusablePspToken } from './consume-psp-token';
+import { walletTokenField, withoutWalletToken } from './wallet-data';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
 import { insertPaymentWithCustomer } from './payment-customer';
@@ -74,6 +76,18 @@ export async function createPayment(deps: CoreDeps, auth: AuthContext, body: Cre
     }
   }
 
+  // A psp_token is minted for a payment that exists, so none can be this new payment's; refused before it is stored
+  // (a created payment kept it, also when its confirm then refused it).
+  if (body.payment_method_data?.psp_token !== undefined) throw unusablePspToken();
+  // A wallet's token goes to the rail with the confirm and is never stored: a create that does not confirm refuses it
+  // (it would keep it until someone confirms), and one that does stores the payment without it.
+  const walletToken = walletTokenField(body.payment_method_data);
+  if (walletToken !== undefined && body.confirm !== true) {
+    throw new ApiError('ERR_2003', `${walletToken} is taken only by the confirm that uses it: create with confirm: true, or send it to POST /payments/{payment_id}/confirm.`, {
+      fieldName: walletToken,
+    });
+  }
+
   const now = deps.clock.now();
   const sessionExpiry = body.session_expiry ?? DEFAULT_SESSION_EXPIRY_SECONDS;
   const { payment_method_data: _data, ...requestFields } = body;
@@ -98,7 +112,7 @@ export async function createPayment(deps: CoreDeps, auth: AuthContext, body: Cre
     setupFutureUsage: body.setup_future_usage ?? 'on_session',
     paymentMethod: method?.paymentMethod ?? body.payment_method ?? null,
     paymentMethodType: method?.paymentMethodType ?? body.payment_method_type ?? null,
-    paymentMethodData: body.payment_method_data ?? null,
+    paymentMethodData: body.payment_method_data === undefined ? null : withoutWalletToken(body.payment_method_data),
     metadata: body.metadata ?? null,
     merchantOrderReferenceId: body.merchant_order_reference_id ?? null,
     clientSecret: clientSecretOf(paymentId, deps.ids.secret(CLIENT_SECRET_RANDOM_LENGTH)),
@@ -128,7 +142,7 @@ export async function createPayment(deps: CoreDeps, auth: AuthContext, body: Cre
   }
 
   if (body.confirm === true && (payment.status === 'requires_confirmation' || asksForSavedInstrument(body))) {
-    return { payment: await executeConfirm(deps, auth, payment, {}), replayed: false };
+    return { payment: await executeConfirm(deps, auth, payment, { paymentMethodData: body.payment_method_data }), replayed: false };
   }
   return { payment, replayed: false };
 }

@@ -3,12 +3,13 @@ import type { PaymentRecord } from '../../storage/payments/records';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
-import { callRail } from '../shared/rail-call';
+import { callRail, type RailCallResult } from '../shared/rail-call';
+import type { IncrementAuthorizationOutcome } from '../../rails/rail-adapter';
 import { DEFAULT_RECOVERY_POLICY } from '../shared/deps';
 import type { JsonObject } from '../../../../protocol/api/payments';
 import { railAdapterOf } from './authorization-validity';
 import { requireManualCaptureOperation } from './manual-capture';
-import { LOST, withCurrentPayment } from './open-authorization';
+import { LOST, type Lost, withCurrentPayment } from './open-authorization';
 import { recordPaymentEvent } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
 
@@ -53,7 +54,7 @@ export async function incrementalAuthorization(
     const marker: IncreaseMarker = {
       token: deps.ids.secret(20),
       amount: body.amount,
-      lease_expires_at: new Date(now.getTime() + increaseLeaseMs(deps)).toISOString(),
+      lease_expires_at: leaseFrom(deps, now),
     };
     const claimed = await deps.store.payments.updatePaymentIfVersion(auth, paymentId, payment.version, {
       railState: { ...(payment.railState ?? {}), [IN_PROGRESS]: marker as unknown as JsonObject },
@@ -61,21 +62,24 @@ export async function incrementalAuthorization(
     });
     if (claimed === undefined) return LOST;
     const attempts = await deps.store.attempts.listAttempts(auth, paymentId);
-    const call = await callRail(deps, () =>
-      increment({
-        accountId: auth.accountId,
-        mode: auth.mode,
-        paymentId,
-        railReference: payment.railReference,
-        originalAmount: attempts[attempts.length - 1]?.amount ?? payment.amount,
-        currentAmount: payment.amount,
-        newAmount: body.amount,
-        currency: payment.currency,
-        now,
-      }),
-    );
-    const granted = call.kind === 'answered' && call.answer.kind !== 'declined';
-    const settled = await settleIncrease(deps, auth, paymentId, marker.token, granted ? body.amount : undefined, deps.clock.now());
+    const askRail = (total: number, railHolds: number) =>
+      callRail(deps, () =>
+        increment({
+          accountId: auth.accountId,
+          mode: auth.mode,
+          paymentId,
+          railReference: payment.railReference,
+          originalAmount: attempts[attempts.length - 1]?.amount ?? payment.amount,
+          currentAmount: railHolds,
+          newAmount: total,
+          currency: payment.currency,
+          now: deps.clock.now(),
+        }),
+      );
+    const call = await askRail(body.amount, payment.amount);
+    // A call without an answer counts as refused (the rail is not asked again: that call may still reach it later).
+    const granted = call.kind === 'answered' && call.answer.kind !== 'declined' ? body.amount : undefined;
+    const settled = await settleIncrease(deps, auth, paymentId, askRail, { token: marker.token, granted, railMayHold: granted });
     if (call.kind === 'answered' && call.answer.kind === 'declined') {
       throw new ApiError('ERR_4015', `The rail refused to raise the authorization to ${body.amount}: ${call.answer.errorMessage}.`, { fieldName: 'amount' });
     }
@@ -91,11 +95,16 @@ interface IncreaseMarker {
   token: string;
   amount: number;
   lease_expires_at: string;
+  /**
+   * Set by an increase whose claim lapsed and was taken over, once its call to the rail ended: the rail may have taken
+   * that call after the holder's, so the holder sets the rail to its own total again before it settles.
+   */
+  reassert?: boolean;
 }
 
-/** How long a claim holds when its request died: the rail call's time limit, twice. */
-function increaseLeaseMs(deps: CoreDeps): number {
-  return 2 * (deps.recovery ?? DEFAULT_RECOVERY_POLICY).railCallTimeoutMs;
+/** When a claim made now lapses if its request died: after the rail call's time limit, twice. */
+function leaseFrom(deps: CoreDeps, now: Date): string {
+  return new Date(now.getTime() + 2 * (deps.recovery ?? DEFAULT_RECOVERY_POLICY).railCallTimeoutMs).toISOString();
 }
 
 /**
@@ -125,47 +134,114 @@ function withoutMarker(railState: JsonObject | null): JsonObject | null {
   return Object.keys(rest).length === 0 ? null : rest;
 }
 
+type AskRail = (total: number, railHolds: number) => Promise<RailCallResult<IncrementAuthorizationOutcome>>;
+
+interface IncreaseCall {
+  /** The claim the call was made under. */
+  token: string;
+  /** The total the rail granted, to apply; undefined: nothing to apply. */
+  granted: number | undefined;
+  /** The total the rail may hold since the call (it granted it); undefined: the call changed nothing there. */
+  railMayHold: number | undefined;
+}
+
+type SettleStep = { kind: 'settled'; payment: PaymentRecord } | { kind: 'reassert'; payment: PaymentRecord; token: string; total: number };
+
 /**
  * Records the rail's answer and clears this request's claim, on the payment as it is now (a write in between, a
- * capture's for one, is read again). `amount`: the total the rail granted, applied while the payment can still take
- * it; undefined: nothing granted, only the claim is cleared. A claim that is no longer this request's (its lease lapsed
- * and another increase took over) leaves the payment to that one.
+ * capture's for one, is read again). A granted total is applied while the payment can still take it.
+ *
+ * A claim whose lease lapsed while its call was at the rail may have been taken over by a later increase, and the rail
+ * may take the two calls in either order. So the rail is made to hold what the payment says: the late request applies
+ * nothing, and once its call has ended it has the rail set to the payment's total again, by the holder of the claim
+ * (flagged with `reassert`, it asks the rail once more before it settles) or, when no claim is held, under a claim of
+ * its own.
  */
-async function settleIncrease(
-  deps: CoreDeps,
-  auth: AuthContext,
-  paymentId: string,
-  token: string,
-  amount: number | undefined,
-  now: Date,
-): Promise<PaymentRecord> {
-  return withCurrentPayment(deps, auth, paymentId, async (current) => {
-    const marker = current.railState?.[IN_PROGRESS] as IncreaseMarker | undefined;
-    if (marker?.token !== token) return current;
-    const decision =
-      amount === undefined
-        ? undefined
-        : decideTransition(current.status, 'incremental_authorization', {
-            hasPaymentMethodData: true,
-            captureMethod: current.captureMethod,
-            increment: { authorized: current.amount, requested: amount },
-          });
-    const railState = withoutMarker(current.railState);
-    if (amount === undefined || decision === undefined || !decision.allowed) {
-      const cleared = await deps.store.payments.updatePaymentIfVersion(auth, paymentId, current.version, { railState, updatedAt: now });
-      return cleared ?? LOST;
-    }
-    return deps.store.transaction(async (tx) => {
-      const next = await tx.payments.updatePaymentIfVersion(auth, paymentId, current.version, {
-        status: decision.to,
-        amount,
-        amountCapturable: amount,
-        railState,
-        updatedAt: now,
-      });
-      if (next === undefined) return LOST;
-      await recordPaymentEvent(deps, tx, next, now);
-      return next;
+async function settleIncrease(deps: CoreDeps, auth: AuthContext, paymentId: string, askRail: AskRail, first: IncreaseCall): Promise<PaymentRecord> {
+  let call = first;
+  // Another round only after a re-assertion, which another increase's late answer asked for: each one ends.
+  for (;;) {
+    const step = await withCurrentPayment(deps, auth, paymentId, (current) => settleStep(deps, auth, current, call, deps.clock.now()));
+    if (step.kind === 'settled') return step.payment;
+    const railHolds = call.railMayHold ?? step.payment.amount;
+    const answer = await askRail(step.total, railHolds);
+    const refused = answer.kind === 'answered' && answer.answer.kind === 'declined';
+    call = {
+      token: step.token,
+      // The holder applies its own grant after the re-assertion; a claim taken only to re-assert applies nothing.
+      granted: step.token === call.token ? call.granted : undefined,
+      railMayHold: refused ? railHolds : step.total,
+    };
+  }
+}
+
+async function settleStep(deps: CoreDeps, auth: AuthContext, current: PaymentRecord, call: IncreaseCall, now: Date): Promise<SettleStep | Lost> {
+  const paymentId = current.paymentId;
+  const held = current.railState?.[IN_PROGRESS] as IncreaseMarker | undefined;
+  if (held?.token !== call.token) return afterClaimLost(deps, auth, current, call, now);
+  if (held.reassert === true) {
+    // A lapsed increase's call ended after this one's may have: the rail is asked for this one's total again, under a
+    // lease renewed for that call.
+    const total = call.granted ?? current.amount;
+    const renewed: IncreaseMarker = { token: held.token, amount: held.amount, lease_expires_at: leaseFrom(deps, now) };
+    const next = await deps.store.payments.updatePaymentIfVersion(auth, paymentId, current.version, {
+      railState: { ...(current.railState ?? {}), [IN_PROGRESS]: renewed as unknown as JsonObject },
+      updatedAt: now,
     });
+    return next === undefined ? LOST : { kind: 'reassert', payment: next, token: held.token, total };
+  }
+  const decision =
+    call.granted === undefined
+      ? undefined
+      : decideTransition(current.status, 'incremental_authorization', {
+          hasPaymentMethodData: true,
+          captureMethod: current.captureMethod,
+          increment: { authorized: current.amount, requested: call.granted },
+        });
+  const railState = withoutMarker(current.railState);
+  if (call.granted === undefined || decision === undefined || !decision.allowed) {
+    const cleared = await deps.store.payments.updatePaymentIfVersion(auth, paymentId, current.version, { railState, updatedAt: now });
+    return cleared === undefined ? LOST : { kind: 'settled', payment: cleared };
+  }
+  const amount = call.granted;
+  return deps.store.transaction(async (tx) => {
+    const next = await tx.payments.updatePaymentIfVersion(auth, paymentId, current.version, {
+      status: decision.to,
+      amount,
+      amountCapturable: amount,
+      railState,
+      updatedAt: now,
+    });
+    if (next === undefined) return LOST;
+    await recordPaymentEvent(deps, tx, next, now);
+    return { kind: 'settled', payment: next };
   });
+}
+
+/**
+ * The claim lapsed and another increase took it over: this call's answer is not applied. If the rail may now hold
+ * this call's total instead of the payment's, the holder is flagged to re-assert its total, or, with no claim held,
+ * this request claims the payment and re-asserts the payment's total itself.
+ */
+async function afterClaimLost(deps: CoreDeps, auth: AuthContext, current: PaymentRecord, call: IncreaseCall, now: Date): Promise<SettleStep | Lost> {
+  const settled: SettleStep = { kind: 'settled', payment: current };
+  // Refused at the rail, or an authorization no longer open (captured, voided, expired): nothing to re-assert.
+  if (call.railMayHold === undefined || current.status !== 'requires_capture') return settled;
+  const holder = increaseInProgress(current, now);
+  if (holder !== undefined) {
+    if (holder.reassert === true) return settled;
+    const flagged: IncreaseMarker = { ...holder, reassert: true };
+    const next = await deps.store.payments.updatePaymentIfVersion(auth, current.paymentId, current.version, {
+      railState: { ...(current.railState ?? {}), [IN_PROGRESS]: flagged as unknown as JsonObject },
+      updatedAt: now,
+    });
+    return next === undefined ? LOST : { kind: 'settled', payment: next };
+  }
+  if (call.railMayHold === current.amount) return settled;
+  const marker: IncreaseMarker = { token: deps.ids.secret(20), amount: current.amount, lease_expires_at: leaseFrom(deps, now) };
+  const claimed = await deps.store.payments.updatePaymentIfVersion(auth, current.paymentId, current.version, {
+    railState: { ...(current.railState ?? {}), [IN_PROGRESS]: marker as unknown as JsonObject },
+    updatedAt: now,
+  });
+  return claimed === undefined ? LOST : { kind: 'reassert', payment: claimed, token: marker.token, total: current.amount };
 }

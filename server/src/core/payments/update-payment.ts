@@ -10,6 +10,7 @@ import { findPaymentOfCaller } from './find-payment';
 import { ApiError } from '../shared/errors';
 import { resolvePaymentMethod } from './payment-method';
 import { updatePaymentWithCustomer } from './payment-customer';
+import { walletTokenField } from './wallet-data';
 
 /** Statuses in which a payment may be updated (api-conventions §6; Hyperswitch payment_update.rs). */
 export const UPDATABLE_STATUSES: readonly PaymentStatus[] = ['requires_payment_method', 'requires_confirmation'];
@@ -45,6 +46,14 @@ export async function updatePayment(
   }
   if (auth.keyKind === 'publishable') {
     refuseChargeChanges(body, payment, HOW_THE_CUSTOMER_PAYS, (field) => `${field} can be changed with a secret key only.`);
+  }
+  // A psp_token stands for a card in the vault, and a wallet's token for a card too: each goes to the one confirm that
+  // uses it and is never kept on the payment, which an update that does not confirm would do until someone confirms.
+  if (body.confirm !== true) {
+    const credential = body.payment_method_data?.psp_token !== undefined ? 'payment_method_data.psp_token' : walletTokenField(body.payment_method_data);
+    if (credential !== undefined) {
+      throw invalid(credential, `${credential} is taken only by the confirm that uses it: send it with confirm: true or to POST /payments/{payment_id}/confirm.`);
+    }
   }
 
   const stored = payment.requestFields;

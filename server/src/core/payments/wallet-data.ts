@@ -19,3 +19,15 @@ export function withoutWalletToken(data: PaymentMethodData): PaymentMethodData {
   if (wallet.paypal_sdk !== undefined) kept.paypal_sdk = { token: CONSUMED_WALLET_TOKEN };
   return { ...data, wallet: kept };
 }
+
+/**
+ * Where payment_method_data carries a wallet's token (the field a refusal names), or undefined when it carries none.
+ * Only a request that confirms takes one: it goes to the rail once and is never stored (withoutWalletToken).
+ */
+export function walletTokenField(data: PaymentMethodData | undefined): string | undefined {
+  const wallet = data?.wallet;
+  if (wallet?.google_pay !== undefined) return 'payment_method_data.wallet.google_pay.tokenization_data.token';
+  if (wallet?.apple_pay !== undefined) return 'payment_method_data.wallet.apple_pay.payment_data';
+  if (wallet?.paypal_sdk !== undefined) return 'payment_method_data.wallet.paypal_sdk.token';
+  return undefined;
+}

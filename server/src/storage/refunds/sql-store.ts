@@ -155,16 +155,17 @@ export class SqlRefundStore implements RefundStore {
     return { totalCount: Number(counted.count), refunds: rows.map(toRefund) };
   }
 
-  async listRefundsOfPayment(scope: Scope, paymentId: string): Promise<RefundRecord[]> {
+  async listRefundsOfPayment(scope: Scope, paymentId: string, limit: number): Promise<RefundRecord[]> {
     const rows = await this.db
       .selectFrom('refunds')
       .selectAll()
       .where(inScope(scope))
       .where('payment_id', '=', paymentId)
-      .orderBy('created_at')
-      .orderBy('refund_id')
+      .orderBy('created_at', 'desc')
+      .orderBy('refund_id', 'desc')
+      .limit(limit)
       .execute();
-    return rows.map(toRefund);
+    return rows.reverse().map(toRefund);
   }
 
   async findRefundedAmount(scope: Scope, paymentId: string): Promise<number | undefined> {

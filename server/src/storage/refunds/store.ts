@@ -15,8 +15,8 @@ export interface RefundStore {
   ): Promise<RefundRecord | undefined>;
   /** One page of refunds, newest first, and the number of all matches. */
   listRefunds(scope: Scope, filter: RefundFilter): Promise<RefundPage>;
-  /** Every refund of one payment, oldest first. */
-  listRefundsOfPayment(scope: Scope, paymentId: string): Promise<RefundRecord[]>;
+  /** The latest `limit` refunds of one payment, oldest first. */
+  listRefundsOfPayment(scope: Scope, paymentId: string, limit: number): Promise<RefundRecord[]>;
   /** The sum of the payment's non-failed refunds (kept on the payment row), or undefined if no such payment. */
   findRefundedAmount(scope: Scope, paymentId: string): Promise<number | undefined>;
   /**

@@ -357,6 +357,103 @@ forEachEngine('Manual capture API', (engine) => {
       }
     });
 
+    /**
+     * The card rail as an acquirer that keeps one authorized total per payment: a call sets it when it lands (`land()`
+     * of a held call, at once otherwise), and a held call answers only on `answer()`. So a test picks the order in
+     * which the rail takes two calls and the order in which their answers come back.
+     */
+    const railKeepingTotals = () => {
+      const adapter = h.rails.adapterFor('test', 'card')!;
+      const increase = adapter.incrementAuthorization!.bind(adapter);
+      const totals = new Map<string, number>();
+      type Held = { atRail: Promise<void>; land: () => Promise<void>; answer: () => void };
+      const waiting: ((asked: { paymentId: string; newAmount: number }) => Promise<void>)[] = [];
+      const hold = (): Held => {
+        let reached!: () => void;
+        const atRail = new Promise<void>((resolve) => (reached = resolve));
+        let landNow!: () => void;
+        const landing = new Promise<void>((resolve) => (landNow = resolve));
+        let landed!: () => void;
+        const hasLanded = new Promise<void>((resolve) => (landed = resolve));
+        let answerNow!: () => void;
+        const answering = new Promise<void>((resolve) => (answerNow = resolve));
+        waiting.push(async (asked) => {
+          reached();
+          await landing;
+          totals.set(asked.paymentId, asked.newAmount);
+          landed();
+          await answering;
+        });
+        return { atRail, land: () => (landNow(), hasLanded), answer: answerNow };
+      };
+      const rail = vi.spyOn(adapter, 'incrementAuthorization').mockImplementation(async (asked) => {
+        const outcome = await increase(asked);
+        const held = waiting.shift();
+        if (outcome.kind === 'declined') return outcome;
+        if (held !== undefined) await held(asked);
+        else totals.set(asked.paymentId, asked.newAmount);
+        return outcome;
+      });
+      return { hold, rail, total: (paymentId: string) => totals.get(paymentId) };
+    };
+    const LEASE_MS = 2 * 20_000;
+    const railStateOf = async (paymentId: string) =>
+      (await h.db.selectFrom('payments').select('rail_state').where('payment_id', '=', paymentId).executeTakeFirstOrThrow()).rail_state;
+
+    test('an increase whose call ends after its lease lapsed and a later increase took over applies nothing and sets the rail back to the payment\'s total', async () => {
+      const payment = await cardPayment('manual');
+      const path = `/payments/${payment.payment_id}/incremental_authorization`;
+      const rail = railKeepingTotals();
+      try {
+        const late = rail.hold();
+        const first = request('POST', path, { body: { amount: 15_000 } });
+        await late.atRail;
+        h.clock.advance(LEASE_MS);
+        expect(await ok(await request('POST', path, { body: { amount: 18_000 } }))).toMatchObject({ amount: 18_000, amount_capturable: 18_000 });
+        expect(rail.total(payment.payment_id)).toBe(18_000);
+        // The rail takes the late call after the later one: it holds 15000 until the late request sets it back.
+        await late.land();
+        expect(rail.total(payment.payment_id)).toBe(15_000);
+        late.answer();
+        expect(await ok(await first)).toMatchObject({ status: 'requires_capture', amount: 18_000, amount_capturable: 18_000 });
+        expect(rail.total(payment.payment_id)).toBe(18_000);
+        expect(await retrieve(payment.payment_id)).toMatchObject({ amount: 18_000, amount_capturable: 18_000 });
+        expect(await railStateOf(payment.payment_id)).toBeNull();
+        expect(await events(payment.payment_id)).toEqual(['payment_authorized', 'payment_authorized']);
+      } finally {
+        rail.rail.mockRestore();
+      }
+      expect(await ok(await capture(payment.payment_id))).toMatchObject({ status: 'succeeded', amount_received: 18_000 });
+    });
+
+    test('a late increase whose call ends while the later one is at the rail has the later one set its total again before it settles', async () => {
+      const payment = await cardPayment('manual');
+      const path = `/payments/${payment.payment_id}/incremental_authorization`;
+      const rail = railKeepingTotals();
+      try {
+        const late = rail.hold();
+        const first = request('POST', path, { body: { amount: 15_000 } });
+        await late.atRail;
+        h.clock.advance(LEASE_MS);
+        const later = rail.hold();
+        const second = request('POST', path, { body: { amount: 18_000 } });
+        await later.atRail;
+        // The rail takes the later call first, then the late one, whose answer comes back first.
+        await later.land();
+        await late.land();
+        late.answer();
+        expect(await ok(await first)).toMatchObject({ amount: 10_000 });
+        expect(rail.total(payment.payment_id)).toBe(15_000);
+        later.answer();
+        expect(await ok(await second)).toMatchObject({ status: 'requires_capture', amount: 18_000, amount_capturable: 18_000 });
+        expect(rail.total(payment.payment_id)).toBe(18_000);
+        expect(await railStateOf(payment.payment_id)).toBeNull();
+        expect(await events(payment.payment_id)).toEqual(['payment_authorized', 'payment_authorized']);
+      } finally {
+        rail.rail.mockRestore();
+      }
+    });
+
     test('capture and cancel wait for an increase at the rail: ERR_4003 while it is there, then they apply to the raised total', async () => {
       for (const [operation, body] of [['capture', {}], ['cancel', { cancellation_reason: 'order changed' }]] as const) {
         const payment = await cardPayment('manual');

@@ -247,6 +247,44 @@ forEachEngine('Card operations API', (engine) => {
     });
   });
 
+  describe(`[${engine}] a psp_token is kept on no payment`, () => {
+    const storedMethodData = async (paymentId: string) =>
+      (await h.db.selectFrom('payments').select('payment_method_data').where('payment_id', '=', paymentId).executeTakeFirst())?.payment_method_data;
+
+    test('an update without confirm refuses it (ERR_2003) and stores nothing; the token still confirms, with an update or alone', async () => {
+      for (const confirmWith of ['update', 'confirm'] as const) {
+        const created = await createPayment();
+        const token = await mintToken(created, CARDS.success);
+        const methodData = { psp_token: token.psp_token, billing: { email: 'ada@example.com' } };
+        const refused = await request('POST', `/payments/${created.payment_id}`, { body: { payment_method: 'card', payment_method_data: methodData, description: 'x' } });
+        await expectApiError(refused, 'ERR_2003', 'payment_method_data.psp_token');
+        expect(await storedMethodData(created.payment_id)).toBeNull();
+        expect(await retrieve(created.payment_id)).toMatchObject({ status: 'requires_payment_method', description: null });
+
+        const confirmed = await ok(
+          confirmWith === 'update'
+            ? await request('POST', `/payments/${created.payment_id}`, { body: { confirm: true, payment_method: 'card', payment_method_data: methodData } })
+            : await request('POST', `/payments/${created.payment_id}/confirm`, { body: { payment_method: 'card', payment_method_data: methodData } }),
+        );
+        expect(confirmed).toMatchObject({ status: 'succeeded', payment_method_data: { card: { last4: '4242' }, billing: methodData.billing } });
+        expect(await storedMethodData(created.payment_id)).not.toContain(token.psp_token);
+      }
+    });
+
+    test('a create refuses one (ERR_4010: it was minted for another payment) before the payment is stored', async () => {
+      const other = await createPayment();
+      const token = await mintToken(other, CARDS.success);
+      for (const confirm of [false, true]) {
+        const paymentId = `pay_token_at_create_${engine}_${confirm}`;
+        const refused = await request('POST', '/payments', {
+          body: { payment_id: paymentId, amount: 10_000, currency: 'USD', confirm, payment_method: 'card', payment_method_data: { psp_token: token.psp_token } },
+        });
+        await expectApiError(refused, 'ERR_4010', 'payment_method_data.psp_token');
+        expect(await h.store.payments.findPayment({ accountId: h.boot.account.accountId, mode: 'test' }, paymentId)).toBeUndefined();
+      }
+    });
+  });
+
   describe(`[${engine}] the simulator's 3DS cards at confirm`, () => {
     test('4000000000003055 authenticates frictionless and succeeds; with force_3ds_challenge it is challenged', async () => {
       const frictionless = await cardPayment(CARDS.frictionless);

@@ -9,6 +9,7 @@ import type { PaymentResponse } from '../../../../../protocol/api/payments';
 import type { AccountSettings } from '../../../kernel/account-settings-types';
 import { PENDING_RESOLVE_AFTER_MS } from '../../../rails/simulator/upi-simulator';
 import type { Engine } from '../../../storage/database';
+import { EMBEDDED_REFUNDS_LIMIT } from '../../../core/refunds/list-refunds-of-payment';
 import { apiRequest, type ApiRequestOptions, expectApiError, expectOk } from '../../../test-support/api-assertions';
 import { createHarness, type Harness } from '../../../test-support/harness';
 import { forEachEngine } from '../../../test-support/engines';
@@ -90,6 +91,45 @@ forEachEngine('Payment operations API', (engine) => {
         [first.refund_id, 1_000],
         [second.refund_id, 2_000],
       ]);
+    });
+
+    test('retrieve embeds at most EMBEDDED_REFUNDS_LIMIT refunds: the latest, oldest first (the refund list has the rest)', async () => {
+      const payment = await confirmed('success@upi', { amount: 1_000_000 });
+      const stored = await h.store.payments.findPayment(scope(), payment.payment_id);
+      const count = EMBEDDED_REFUNDS_LIMIT + 3;
+      const start = h.clock.now().getTime();
+      for (let n = 0; n < count; n += 1) {
+        await h.store.refunds.insertRefund({
+          ...scope(),
+          refundId: `ref_many_${engine}_${String(n).padStart(4, '0')}`,
+          paymentId: payment.payment_id,
+          profileId: stored!.profileId,
+          status: 'succeeded',
+          amount: 100,
+          currency: 'INR',
+          reason: null,
+          metadata: null,
+          refundType: 'instant',
+          rail: 'upi',
+          connector: null,
+          railReference: null,
+          errorCode: null,
+          errorMessage: null,
+          unifiedCode: null,
+          unifiedMessage: null,
+          requestFingerprint: 'many',
+          createdAt: new Date(start + n * 1_000),
+          updatedAt: new Date(start + n * 1_000),
+        });
+      }
+      const retrieved = await ok<PaymentResponse & { refunds: { refund_id: string }[] }>(await request('GET', `/payments/${payment.payment_id}`));
+      expect(retrieved.refunds.map((refund) => refund.refund_id)).toEqual(
+        Array.from({ length: EMBEDDED_REFUNDS_LIMIT }, (_, n) => `ref_many_${engine}_${String(n + 3).padStart(4, '0')}`),
+      );
+      const listed = await ok<{ total_count: number }>(
+        await request('POST', '/refunds/list', { body: { payment_id: payment.payment_id, start_time: new Date(start).toISOString(), end_time: new Date(start + count * 1_000).toISOString() } }),
+      );
+      expect(listed.total_count).toBe(count);
     });
   });
 

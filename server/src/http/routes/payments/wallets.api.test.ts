@@ -6,7 +6,7 @@
  * account (ERR_4004); the token never kept. SQLite and PostgreSQL.
  */
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { PaymentResponse } from '../../../../../protocol/api/payments';
 import type { ErrorCode } from '../../../../../protocol/errors';
 import { apiRequest, clockedApiRequest, type ApiRequestOptions, expectApiError, expectOk, paymentEventTypes } from '../../../test-support/api-assertions';
@@ -243,6 +243,47 @@ forEachEngine('Wallets API', (engine) => {
         expect(text, table).not.toContain(order);
         expect(text.includes(`"token":"${token}"`) || text.includes(`\\"token\\":\\"${token}\\"`), table).toBe(false);
       }
+    });
+
+    test('only a request that confirms takes a wallet token: a create or an update without confirm refuses it (ERR_2003) and stores nothing', async () => {
+      const storedMethodData = async (paymentId: string) =>
+        (await h.db.selectFrom('payments').select('payment_method_data').where('payment_id', '=', paymentId).executeTakeFirst())?.payment_method_data;
+      const wallets: [Json, string][] = [
+        [googlePay(APPROVED), 'payment_method_data.wallet.google_pay.tokenization_data.token'],
+        [applePay(APPROVED), 'payment_method_data.wallet.apple_pay.payment_data'],
+        [paypal('sim_order_never_opened'), 'payment_method_data.wallet.paypal_sdk.token'],
+      ];
+      for (const [body, field] of wallets) {
+        const payment = await createPayment();
+        await expectApiError(await request('POST', `/payments/${payment.payment_id}`, { body: { ...body, description: 'x' } }), 'ERR_2003', field);
+        expect(await storedMethodData(payment.payment_id)).toBeNull();
+        expect(await ok(await request('GET', `/payments/${payment.payment_id}`))).toMatchObject({ status: 'requires_payment_method', description: null });
+        const paymentId = `pay_wallet_unconfirmed_${engine}_${field.split('.')[2]}`;
+        await expectApiError(await request('POST', '/payments', { body: { payment_id: paymentId, amount: 10_000, currency: 'USD', ...body } }), 'ERR_2003', field);
+        expect(await storedMethodData(paymentId)).toBeUndefined();
+      }
+      // With confirm the update takes it, and the payment keeps the wallet's summary only.
+      const updated = await createPayment();
+      expect(await ok(await request('POST', `/payments/${updated.payment_id}`, { body: { ...googlePay(APPROVED), confirm: true } }))).toMatchObject({ status: 'succeeded' });
+      expect(await storedMethodData(updated.payment_id)).not.toContain(`"token":"${APPROVED}"`);
+    });
+
+    test('a create with confirm never stores the token, not even before its confirm claims the payment', async () => {
+      const inserted: unknown[] = [];
+      const insert = h.store.payments.insertPayment.bind(h.store.payments);
+      const spy = vi.spyOn(h.store.payments, 'insertPayment').mockImplementation(async (payment) => {
+        inserted.push(payment.paymentMethodData);
+        return insert(payment);
+      });
+      try {
+        expect(await ok(await request('POST', '/payments', { body: { amount: 2_500, currency: 'EUR', confirm: true, ...googlePay(APPROVED) } }))).toMatchObject({
+          status: 'succeeded',
+        });
+      } finally {
+        spy.mockRestore();
+      }
+      expect(inserted).toHaveLength(1);
+      expect(JSON.stringify(inserted)).not.toContain(`"token":"${APPROVED}"`);
     });
   });
 

@@ -114,7 +114,7 @@ forEachEngine('Refunds API', (engine) => {
         .where('idempotency_key', '=', key)
         .execute();
       expect(await ok<RefundResponse>(await send())).toMatchObject({ refund_id: first.refund_id, amount: 10_000 });
-      const stored = await h.store.refunds.listRefundsOfPayment(scope(), payment.payment_id);
+      const stored = await h.store.refunds.listRefundsOfPayment(scope(), payment.payment_id, 10);
       expect(stored.map((row) => row.refundId)).toEqual([first.refund_id]);
     });
 
