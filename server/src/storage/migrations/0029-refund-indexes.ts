@@ -10,6 +10,9 @@ import { sql, type Kysely, type Migration, type SqlBool } from 'kysely';
  *   nothing else read refunds_status_updated_idx.
  * - the refund list pages newest first by (created_at, refund_id), but refunds_created_idx (0004) ends at created_at:
  *   each page sorted the ties. refunds_list_idx adds refund_id, as payments_list_idx has payment_id.
+ * - a payment's answer embeds its latest refunds, newest first by (created_at, refund_id), read through
+ *   refunds_payment_idx (0004), which ends at payment_id: every refund of the payment was read and sorted.
+ *   refunds_payment_created_idx adds the order; it still leads with the foreign key's columns, which it serves.
  */
 export const migration0029RefundIndexes: Migration = {
   async up(db: Kysely<unknown>): Promise<void> {
@@ -22,9 +25,17 @@ export const migration0029RefundIndexes: Migration = {
       .execute();
     await db.schema.dropIndex('refunds_created_idx').ifExists().execute();
     await db.schema.createIndex('refunds_list_idx').on('refunds').columns(['account_id', 'mode', 'created_at', 'refund_id']).execute();
+    await db.schema
+      .createIndex('refunds_payment_created_idx')
+      .on('refunds')
+      .columns(['account_id', 'mode', 'payment_id', 'created_at', 'refund_id'])
+      .execute();
+    await db.schema.dropIndex('refunds_payment_idx').ifExists().execute();
   },
 
   async down(db: Kysely<unknown>): Promise<void> {
+    await db.schema.createIndex('refunds_payment_idx').on('refunds').columns(['account_id', 'mode', 'payment_id']).execute();
+    await db.schema.dropIndex('refunds_payment_created_idx').ifExists().execute();
     await db.schema.dropIndex('refunds_list_idx').ifExists().execute();
     await db.schema.createIndex('refunds_created_idx').on('refunds').columns(['account_id', 'mode', 'created_at']).execute();
     await db.schema.dropIndex('refunds_pending_created_idx').ifExists().execute();

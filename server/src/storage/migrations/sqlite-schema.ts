@@ -68,7 +68,6 @@ export const SQLITE_SCHEMA: { migrations: readonly string[]; statements: readonl
     "CREATE INDEX \"payments_list_idx\" on \"payments\" (\"account_id\", \"mode\", \"created_at\", \"payment_id\")",
     "CREATE INDEX \"customers_list_idx\" on \"customers\" (\"account_id\", \"mode\", \"created_at\")",
     "CREATE INDEX \"ephemeral_keys_customer_idx\" on \"ephemeral_keys\" (\"account_id\", \"mode\", \"customer_id\")",
-    "CREATE INDEX \"refunds_payment_idx\" on \"refunds\" (\"account_id\", \"mode\", \"payment_id\")",
     "CREATE INDEX \"idempotency_keys_expires_idx\" on \"idempotency_keys\" (\"expires_at\")",
     "CREATE INDEX \"vault_tokens_payment_idx\" on \"vault_tokens\" (\"account_id\", \"mode\", \"payment_id\")",
     "CREATE INDEX \"disputes_created_idx\" on \"disputes\" (\"account_id\", \"mode\", \"created_at\")",
@@ -92,5 +91,6 @@ export const SQLITE_SCHEMA: { migrations: readonly string[]; statements: readonl
     "CREATE INDEX \"files_dispute_idx\" on \"files\" (\"account_id\", \"mode\", \"dispute_id\")",
     "CREATE INDEX \"refunds_pending_created_idx\" on \"refunds\" (\"created_at\") where status = 'pending'",
     "CREATE INDEX \"refunds_list_idx\" on \"refunds\" (\"account_id\", \"mode\", \"created_at\", \"refund_id\")",
+    "CREATE INDEX \"refunds_payment_created_idx\" on \"refunds\" (\"account_id\", \"mode\", \"payment_id\", \"created_at\", \"refund_id\")",
   ],
 };

@@ -60,4 +60,11 @@ forEachEngine('Refund indexes', (engine) => {
     expect(plan).toMatch(/refunds_list_idx/);
     expect(plan).not.toMatch(SORTS);
   });
+
+  test("a payment's embedded refunds are read newest first through refunds_payment_created_idx, without a sort", async () => {
+    const scope = { accountId: h.boot.account.accountId, mode: 'test' as const };
+    const plan = await plansOf((store) => store.listRefundsOfPayment(scope, 'pay_0000000000000000000A', 100));
+    expect(plan).toMatch(/refunds_payment_created_idx/);
+    expect(plan).not.toMatch(SORTS);
+  });
 });

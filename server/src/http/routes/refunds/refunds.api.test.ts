@@ -423,7 +423,7 @@ forEachEngine('Refunds API', (engine) => {
         'metadata.__proto__',
       );
       expect(refused['message']).toBe('Invalid body field metadata.__proto__: metadata key names may not be "__proto__".');
-      expect(await h.store.refunds.listRefundsOfPayment(scope(), payment.payment_id)).toEqual([]);
+      expect(await h.store.refunds.listRefundsOfPayment(scope(), payment.payment_id, 10)).toEqual([]);
 
       const created = await ok<RefundResponse>(await refund({ payment_id: payment.payment_id, amount: 100, metadata: { order: 'A-1' } }));
       await expectError(await apiRequest(h, 'POST', `/refunds/${created.refund_id}`, { raw: withProto('"reason": "x"') }), 'ERR_2003', 'metadata.__proto__');
