@@ -16,7 +16,7 @@ import { callRailAfterWrite, mayCallBeforeDurable } from '../shared/rail-call';
 import { chooseRail, resolvePaymentMethod } from './payment-method';
 import { decideTransition } from './payment-transitions';
 import { HOW_THE_CUSTOMER_PAYS, refuseChargeChanges } from './charge-fields';
-import { withoutWalletToken } from './wallet-data';
+import { hasConsumedWalletToken, withoutWalletToken } from './wallet-data';
 import { ensurePaymentCustomer } from './payment-customer';
 
 /**
@@ -140,6 +140,13 @@ export async function executeConfirm(
     });
   }
   if (data === null) throw new Error('unreachable: confirm allowed without payment_method_data');
+  // The stored wallet's token went to the rail with an earlier confirm (or a create's confirm refused before the
+  // rail): the placeholder kept in its place would reach the rail as a token.
+  if (savedInstrument === undefined && changes.paymentMethodData === undefined && hasConsumedWalletToken(data)) {
+    throw new ApiError('ERR_4005', "The wallet's token on this payment was taken by an earlier confirm: send payment_method_data with a new token.", {
+      fieldName: 'payment_method_data',
+    });
+  }
   const method = resolvePaymentMethod(
     data,
     changes.paymentMethod ?? payment.paymentMethod,

@@ -31,3 +31,13 @@ export function walletTokenField(data: PaymentMethodData | undefined): string | 
   if (wallet?.paypal_sdk !== undefined) return 'payment_method_data.wallet.paypal_sdk.token';
   return undefined;
 }
+
+/** Whether `data` holds a wallet whose token an earlier confirm took (withoutWalletToken's placeholder). */
+export function hasConsumedWalletToken(data: PaymentMethodData): boolean {
+  const wallet = data.wallet;
+  return (
+    wallet?.google_pay?.tokenization_data.token === CONSUMED_WALLET_TOKEN ||
+    wallet?.apple_pay?.payment_data === CONSUMED_WALLET_TOKEN ||
+    wallet?.paypal_sdk?.token === CONSUMED_WALLET_TOKEN
+  );
+}

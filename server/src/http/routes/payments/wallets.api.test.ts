@@ -7,7 +7,8 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import type { PaymentResponse } from '../../../../../protocol/api/payments';
+import type { PaymentMethodData, PaymentResponse } from '../../../../../protocol/api/payments';
+import { withoutWalletToken } from '../../../core/payments/wallet-data';
 import type { ErrorCode } from '../../../../../protocol/errors';
 import { apiRequest, clockedApiRequest, type ApiRequestOptions, expectApiError, expectOk, paymentEventTypes } from '../../../test-support/api-assertions';
 import { forEachEngine } from '../../../test-support/engines';
@@ -284,6 +285,23 @@ forEachEngine('Wallets API', (engine) => {
       }
       expect(inserted).toHaveLength(1);
       expect(JSON.stringify(inserted)).not.toContain(`"token":"${APPROVED}"`);
+    });
+
+    test('a confirm that sends no wallet data never hands the rail the placeholder a consumed token left: ERR_4005, nothing moves', async () => {
+      // Where an earlier confirm left the payment confirmable after taking its token (no such path is known today;
+      // the guard is what keeps the placeholder from ever reaching a rail as a token).
+      const payment = await createPayment();
+      const consumed = withoutWalletToken(googlePay(APPROVED).payment_method_data as PaymentMethodData);
+      await h.db
+        .updateTable('payments')
+        .set({ payment_method: 'wallet', payment_method_type: 'google_pay', payment_method_data: JSON.stringify(consumed), status: 'requires_confirmation' })
+        .where('payment_id', '=', payment.payment_id)
+        .execute();
+      await expectApiError(await confirm(payment, {}), 'ERR_4005', 'payment_method_data');
+      expect(await ok(await request('GET', `/payments/${payment.payment_id}`))).toMatchObject({ status: 'requires_confirmation' });
+      expect(await events(payment.payment_id)).toEqual([]);
+      // A new token confirms it.
+      expect(await ok(await confirm(payment, googlePay(APPROVED)))).toMatchObject({ status: 'succeeded' });
     });
   });
 
