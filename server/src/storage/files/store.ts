@@ -64,7 +64,8 @@ export interface FileBlobStore {
   listBlobs(): AsyncIterable<{ scope: Scope; fileIds: string[] }>;
   /**
    * Removes the bytes of these files, and any partial write of them, last written before `before` (bytes of an upload
-   * still on its way to its record are newer). Answers how many were removed.
+   * still on its way to its record are newer), judged and removed so that no upload's bytes land in between (a keyed
+   * re-run writes over what its crashed first run left). Answers how many were removed.
    */
   deleteBlobsWrittenBefore(scope: Scope, fileIds: readonly string[], before: Date): Promise<number>;
 }
