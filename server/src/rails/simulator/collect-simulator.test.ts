@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createCollectSimulator, SETTLEMENT_FEE_BPS } from './collect-simulator';
+import { createCollectSimulator, SETTLEMENT_FEE_BPS, transferReferenceOf } from './collect-simulator';
 
 describe('the collect simulator settlement quote', () => {
   const simulator = createCollectSimulator({ publicBaseUrl: 'http://127.0.0.1:8080' });
@@ -11,5 +11,30 @@ describe('the collect simulator settlement quote', () => {
     const gross = 8_220_358_763_962_901;
     expect(Number.isSafeInteger(gross)).toBe(true);
     expect(simulator.quoteSettlement('GHS', gross).feeMinor).toBe(82_203_587_639_630);
+  });
+});
+
+describe('the bank transfer reference of a collection', () => {
+  const simulator = createCollectSimulator({ publicBaseUrl: 'http://127.0.0.1:8080' });
+  const referenceOf = (collectionId: string) => {
+    const opened = simulator.openCollection({ collectionId, accountId: 'acc_test', method: 'bank_transfer', currency: 'KES', amountMinor: 100, phoneNumber: null, customerReference: 'inv-1' });
+    if (opened.instructions.type !== 'bank_transfer') throw new Error('not a bank transfer');
+    return opened.instructions.reference;
+  };
+
+  test('two collections never share one: not when their ids end alike, nor when they differ only in case', () => {
+    const ids = ['col_AAAAAAAAAAAAxK3p9QzR', 'col_BBBBBBBBBBBBxK3p9QzR', 'col_AAAAAAAAAAAAXk3P9qZr', 'col_aAAAAAAAAAAAxK3p9QzR'];
+    const references = ids.map(referenceOf);
+    expect(new Set(references).size).toBe(ids.length);
+    // What a bank does to a reference: upper case.
+    expect(new Set(references.map((reference) => reference.toUpperCase())).size).toBe(ids.length);
+  });
+
+  test('it fits a bank reference field: 28 characters, capitals and digits without I, L, O or U; the same id gives the same one', () => {
+    for (const id of ['col_AAAAAAAAAAAAAAAAAAAA', 'col_99999999999999999999', 'col_xK3p9QzRxK3p9QzRxK3p']) {
+      expect(referenceOf(id)).toMatch(/^RAIL[0-9A-HJKMNP-TV-Z]{24}$/);
+      expect(referenceOf(id)).toBe(transferReferenceOf(id));
+    }
+    expect(transferReferenceOf('col_AAAAAAAAAAAAAAAAAAAA')).toBe(`RAIL${'0'.repeat(24)}`);
   });
 });
