@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { createCollectSimulator, SETTLEMENT_FEE_BPS, transferReferenceOf } from './collect-simulator';
 
 describe('the collect simulator settlement quote', () => {
-  const simulator = createCollectSimulator({ publicBaseUrl: 'http://127.0.0.1:8080' });
+  const simulator = createCollectSimulator({ publicBaseUrl: 'http://127.0.0.1:8080', pageKey: Buffer.alloc(32, 7) });
 
   test('the fee is 1 % rounded up, in integers, also for amounts whose product with the rate leaves the exact doubles', () => {
     expect(SETTLEMENT_FEE_BPS).toBe(100);
@@ -15,7 +15,7 @@ describe('the collect simulator settlement quote', () => {
 });
 
 describe('the bank transfer reference of a collection', () => {
-  const simulator = createCollectSimulator({ publicBaseUrl: 'http://127.0.0.1:8080' });
+  const simulator = createCollectSimulator({ publicBaseUrl: 'http://127.0.0.1:8080', pageKey: Buffer.alloc(32, 7) });
   const referenceOf = (collectionId: string) => {
     const opened = simulator.openCollection({ collectionId, accountId: 'acc_test', method: 'bank_transfer', currency: 'KES', amountMinor: 100, phoneNumber: null, customerReference: 'inv-1' });
     if (opened.instructions.type !== 'bank_transfer') throw new Error('not a bank transfer');
@@ -36,5 +36,22 @@ describe('the bank transfer reference of a collection', () => {
       expect(referenceOf(id)).toBe(transferReferenceOf(id));
     }
     expect(transferReferenceOf('col_AAAAAAAAAAAAAAAAAAAA')).toBe(`RAIL${'0'.repeat(24)}`);
+  });
+});
+
+describe("the challenge of a collection's payer page", () => {
+  const simulator = createCollectSimulator({ publicBaseUrl: 'http://127.0.0.1:8080', pageKey: Buffer.alloc(32, 7) });
+  const opened = simulator.openCollection({ collectionId: 'col_AAAAAAAAAAAAxK3p9QzR', accountId: 'acc_merchant', method: 'mobile_money', currency: 'KES', amountMinor: 100, phoneNumber: '+254700000009', customerReference: 'o-1' });
+
+  test('names its account to the server only: sealed, opened with the same key, by nothing else', () => {
+    const challenge = opened.challenge!;
+    expect(challenge).not.toContain('acc_merchant');
+    expect(opened.instructions.simulator_url).not.toContain('acc_merchant');
+    expect(simulator.accountOfChallenge(challenge)).toBe('acc_merchant');
+    const otherKey = createCollectSimulator({ publicBaseUrl: 'http://127.0.0.1:8080', pageKey: Buffer.alloc(32, 8) });
+    expect(otherKey.accountOfChallenge(challenge)).toBeUndefined();
+    const [sealed, secret] = challenge.split('.');
+    const altered = `${sealed!.slice(0, -2)}${sealed!.endsWith('A') ? 'B' : 'A'}${sealed!.slice(-1)}.${secret}`;
+    for (const wrong of [altered, `acc_merchant.${secret}`, secret!, `.${secret}`, '']) expect(simulator.accountOfChallenge(wrong)).toBeUndefined();
   });
 });

@@ -8,7 +8,7 @@
  * - settlements: a gross amount whose minor units end in 99 fails, in 98 stays processing, anything else completes
  *   30 s later with an on-chain reference; fixed test rates and a 1 % fee.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { CollectCurrency } from '../../../../protocol/api/collect';
 import { currencyExponent, decimalToMinor } from '../../../../protocol/currency';
 import type { CollectProvider, OpenedCollection, SettlementPlan, SettlementQuote } from '../collect-provider';
@@ -54,14 +54,40 @@ export function transferReferenceOf(collectionId: string): string {
   return `RAIL${reference}`;
 }
 
-export function createCollectSimulator(options: { publicBaseUrl: string }): CollectProvider {
+/** AES-256-GCM: its nonce and tag lengths. */
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+
+/**
+ * `pageKey` (32 bytes, the same on every instance: compose.ts derives it from the vault key) seals the account id into
+ * the challenge of a collection's payer page: the page must find the collection's account from its link alone, and
+ * the payer who holds the link must not read the merchant's account id in it.
+ */
+export function createCollectSimulator(options: { publicBaseUrl: string; pageKey: Buffer }): CollectProvider {
+  const sealAccount = (accountId: string): string => {
+    const nonce = randomBytes(NONCE_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', options.pageKey, nonce);
+    const sealed = Buffer.concat([cipher.update(accountId, 'utf8'), cipher.final()]);
+    return Buffer.concat([nonce, sealed, cipher.getAuthTag()]).toString('base64url');
+  };
+  const openAccount = (sealed: string): string | undefined => {
+    const bytes = Buffer.from(sealed, 'base64url');
+    if (bytes.length <= NONCE_BYTES + TAG_BYTES) return undefined;
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', options.pageKey, bytes.subarray(0, NONCE_BYTES));
+      decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+      return Buffer.concat([decipher.update(bytes.subarray(NONCE_BYTES, bytes.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+    } catch {
+      return undefined;
+    }
+  };
   const pageUrl = (collectionId: string, challenge: string) =>
     `${options.publicBaseUrl}/simulator/collect/${encodeURIComponent(collectionId)}?challenge=${challenge}`;
   return {
     creditAfterMs: CREDIT_AFTER_MS,
     collectionValidityMs: COLLECTION_VALIDITY_MS,
     openCollection(input): OpenedCollection {
-      const challenge = `${input.accountId}.${randomBytes(16).toString('hex')}`;
+      const challenge = `${sealAccount(input.accountId)}.${randomBytes(16).toString('hex')}`;
       const simulatorUrl = pageUrl(input.collectionId, challenge);
       if (input.method === 'mobile_money') {
         const phone = input.phoneNumber ?? '';
@@ -107,5 +133,9 @@ export function createCollectSimulator(options: { publicBaseUrl: string }): Coll
     },
     onchainReference: (settlementId) => `0x${createHash('sha256').update(settlementId).digest('hex')}`,
     failureReason: () => 'the simulated network rejected the transfer',
+    accountOfChallenge(challenge) {
+      const dot = challenge.indexOf('.');
+      return dot <= 0 ? undefined : openAccount(challenge.slice(0, dot));
+    },
   };
 }

@@ -97,6 +97,25 @@ forEachEngine('Collect API', (engine) => {
       await expectApiError(await answer('fail'), 'ERR_4070');
     });
 
+    test("the payer's link and page name the merchant, never its account", async () => {
+      const accountId = h.boot.account.accountId;
+      const transfer = { amount: '10', currency: 'UGX', country: 'UG', method: 'bank_transfer', customer_reference: 'inv-10' };
+      for (const created of [await collect(MOMO('+254744444444')), await collect(transfer)]) {
+        const link = created.instructions.simulator_url!;
+        expect(link).not.toContain(accountId);
+        const url = new URL(link);
+        const page = await h.app.request(`${url.pathname}${url.search}`);
+        expect(page.status).toBe(200);
+        const shown = await page.text();
+        expect(shown).not.toContain(accountId);
+        expect(shown).toContain(`to <strong>${DEFAULT_ACCOUNT_SETTINGS.merchantName}</strong>`);
+        const challenge = url.searchParams.get('challenge')!;
+        const answered = await h.app.request(url.pathname, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `decision=pay&challenge=${encodeURIComponent(challenge)}` });
+        expect(answered.status).toBe(200);
+        expect(await answered.text()).not.toContain(accountId);
+      }
+    });
+
     test('the simulator page cannot answer an expired collection, even before any read or sweep marked it expired', async () => {
       const created = await collect(MOMO('+254722222222'));
       const url = new URL(created.instructions.simulator_url!);
