@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { createCollectSimulator, SETTLEMENT_FEE_BPS, transferReferenceOf } from './collect-simulator';
+import { createCollectSimulator, SETTLEMENT_FEE_BPS } from './collect-simulator';
+import { transferReferenceOf } from './transfer-reference';
 
 describe('the collect simulator settlement quote', () => {
   const simulator = createCollectSimulator({ publicBaseUrl: 'http://127.0.0.1:8080', pageKey: Buffer.alloc(32, 7) });

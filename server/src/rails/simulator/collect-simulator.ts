@@ -3,7 +3,7 @@
  * - mobile money: a number ending in 0001 approves the prompt 5 s later, 0002 declines it; any other number waits
  *   for the simulator page (`/simulator/collect/{collection_id}`), which plays the payer;
  * - bank transfer: the customer_reference `SIM_PAY` arrives 5 s later, `SIM_FAIL` fails; any other waits for the
- *   page; the payer quotes a reference that is the collection id itself, written for a bank (transferReferenceOf);
+ *   page; the payer quotes a reference that is the collection id itself, written for a bank (transfer-reference.ts);
  * - a received collection is credited 10 s later; an unanswered one expires after 30 minutes;
  * - settlements: a gross amount whose minor units end in 99 fails, in 98 stays processing, anything else completes
  *   30 s later with an on-chain reference; fixed test rates and a 1 % fee.
@@ -12,6 +12,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import type { CollectCurrency } from '../../../../protocol/api/collect';
 import { currencyExponent, decimalToMinor } from '../../../../protocol/currency';
 import type { CollectProvider, OpenedCollection, SettlementPlan, SettlementQuote } from '../collect-provider';
+import { transferReferenceOf } from './transfer-reference';
 
 /** Local currency per 1 USDT in test mode. */
 export const TEST_USDT_RATES: Record<CollectCurrency, string> = { KES: '129.50', GHS: '15.40', TZS: '2650.00', UGX: '3700' };
@@ -21,38 +22,6 @@ export const PAYER_ANSWERS_AFTER_MS = 5_000;
 export const CREDIT_AFTER_MS = 10_000;
 export const COLLECTION_VALIDITY_MS = 30 * 60_000;
 export const SETTLEMENT_COMPLETES_AFTER_MS = 30_000;
-
-/** The characters of a generated id after its prefix (kernel/ids.ts): 20 base62 characters. */
-const ID_CHARACTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const ID_RANDOM_LENGTH = 20;
-/** Crockford's base32: digits and capitals without I, L, O and U, which a payer (or a bank) cannot confuse or fold. */
-const REFERENCE_CHARACTERS = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-/** 32^24 = 2^120 > 62^20: every id has a reference of its own, of one length. */
-const REFERENCE_LENGTH = 24;
-
-/**
- * The reference a payer quotes on a bank transfer to this collection: `RAIL` and the collection id's 20 base62
- * characters as one number in 24 characters of Crockford base32, 28 in all (within the 35 of ISO 20022 references).
- * Banks fold case and payers mistype, so the id cannot be quoted as it is, and a shorter cut of it (its last 8
- * characters, as before) is shared by other collections, whose transfers it would credit to this one: this is the
- * whole id, written another way, so two collections never share a reference.
- */
-export function transferReferenceOf(collectionId: string): string {
-  const characters = collectionId.slice(collectionId.indexOf('_') + 1);
-  if (characters.length !== ID_RANDOM_LENGTH) throw new Error('not a generated collection id');
-  let value = 0n;
-  for (const character of characters) {
-    const digit = ID_CHARACTERS.indexOf(character);
-    if (digit < 0) throw new Error('not a generated collection id');
-    value = value * 62n + BigInt(digit);
-  }
-  let reference = '';
-  for (let i = 0; i < REFERENCE_LENGTH; i += 1) {
-    reference = REFERENCE_CHARACTERS[Number(value % 32n)]! + reference;
-    value /= 32n;
-  }
-  return `RAIL${reference}`;
-}
 
 /** AES-256-GCM: its nonce and tag lengths. */
 const NONCE_BYTES = 12;
