@@ -129,7 +129,11 @@ export async function compose(options: CompositionOptions): Promise<Composition>
   // File bytes beside the database: on disk for SQLite (one instance), in file_blobs for PostgreSQL (every instance).
   const fileBlobs = engine === 'postgres' ? new SqlFileBlobStore(db) : new DiskFileBlobStore(options.filesDir ?? join(dirname(options.sqliteFile), 'files'));
   const vault = new CardVault(cipher);
-  const collectSimulator = createCollectSimulator({ publicBaseUrl: options.publicBaseUrl });
+  const collectSimulator = createCollectSimulator({
+    publicBaseUrl: options.publicBaseUrl,
+    // A key of its own for the account a payer page's link names without showing it, derived from the vault key.
+    pageKey: Buffer.from(hkdfSync('sha256', vaultKey, Buffer.alloc(0), 'rail simulator: collect payer pages', 32)),
+  });
   const collect: CollectProviderRegistry = { providerFor: (mode) => (mode === 'test' ? collectSimulator : undefined) };
   return { engine, db, store, rails, vault, boot, core: {
       store,

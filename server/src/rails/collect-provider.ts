@@ -35,6 +35,11 @@ export interface CollectProvider {
   planSettlement(grossMinor: number): SettlementPlan;
   onchainReference(settlementId: string): string;
   failureReason(): string;
+  /**
+   * The account whose collection a page's challenge (`OpenedCollection.challenge`) was written for: the challenge
+   * names it without showing it to the payer who holds the page's link. Undefined when it names none.
+   */
+  accountOfChallenge(challenge: string): string | undefined;
 }
 
 export interface CollectProviderRegistry {

@@ -113,17 +113,17 @@ export async function advanceSettlement(deps: CoreDeps, provider: CollectProvide
 /**
  * Every due step of one account and mode (before a balance is read or debited), or of all (the sweep: scope null),
  * listed a batch at a time until none is left: a balance read after a burst of more than one batch of due
- * collections counts every one of them. A batch in which nothing moved (no provider for its mode) ends the listing,
- * since the next would list the same rows.
+ * collections counts every one of them. Each listing resumes after the last row of the one before, so rows that
+ * cannot move (no provider for their mode) never hide the rows behind them.
  */
 export async function advanceDueCollect(deps: CoreDeps, provider: (scope: Scope) => CollectProvider | undefined, scope: Scope | null): Promise<number> {
   const now = deps.clock.now();
-  const collections = await advanceInBatches(
-    () => deps.store.collections.listDueCollections(scope, now, DUE_BATCH),
+  const collections = await advanceInBatches<CollectionRecord>(
+    (after) => deps.store.collections.listDueCollections(scope, now, DUE_BATCH, after),
     (collection) => advanceWith(provider(collection), (forMode) => advanceCollection(deps, forMode, collection), collection),
   );
-  const settlements = await advanceInBatches(
-    () => deps.store.settlements.listDueSettlements(scope, now, DUE_BATCH),
+  const settlements = await advanceInBatches<SettlementRecord>(
+    (after) => deps.store.settlements.listDueSettlements(scope, now, DUE_BATCH, after),
     (settlement) => advanceWith(provider(settlement), (forMode) => advanceSettlement(deps, forMode, settlement), settlement),
   );
   return collections + settlements;
@@ -134,14 +134,18 @@ function advanceWith<T>(provider: CollectProvider | undefined, advance: (provide
   return provider === undefined ? Promise.resolve(record) : advance(provider);
 }
 
-/** Lists due records a batch at a time and advances each, until a batch is short or moves nothing; how many moved. */
-async function advanceInBatches<T>(listDue: () => Promise<T[]>, advance: (record: T) => Promise<T>): Promise<number> {
+/**
+ * Lists due records a batch at a time, each listing after the last record of the one before (as listed: a record that
+ * moved has left the due ones, one that did not is behind the cursor), and advances each, until a batch is short; how
+ * many moved.
+ */
+async function advanceInBatches<T>(listDue: (after: T | undefined) => Promise<T[]>, advance: (record: T) => Promise<T>): Promise<number> {
   let applied = 0;
+  let after: T | undefined;
   for (;;) {
-    const due = await listDue();
-    let moved = 0;
-    for (const record of due) if ((await advance(record)) !== record) moved += 1;
-    applied += moved;
-    if (due.length < DUE_BATCH || moved === 0) return applied;
+    const due = await listDue(after);
+    for (const record of due) if ((await advance(record)) !== record) applied += 1;
+    if (due.length < DUE_BATCH) return applied;
+    after = due[due.length - 1];
   }
 }

@@ -4,7 +4,7 @@ import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
 import { advanceCollection, applyCollectionStep } from './advance-collect';
 
-/** `<account_id>.<secret>` as the simulator writes it: visible ASCII, bounded. */
+/** As the simulator writes it (`<the account, sealed>.<secret>`): visible ASCII, bounded. */
 const CHALLENGE_SHAPE = /^[\x21-\x7e]{1,200}$/;
 
 /**
@@ -14,29 +14,34 @@ const CHALLENGE_SHAPE = /^[\x21-\x7e]{1,200}$/;
  * collection is marked expired and refused. `pay` marks it received (credited after the provider's delay); `fail`
  * marks it failed; either only if it has not expired at the moment of the write.
  */
-export async function findPromptedCollection(deps: CoreDeps, collectionId: string, challenge: string): Promise<CollectionRecord> {
+export async function findPromptedCollection(deps: CoreDeps, collectionId: string, challenge: string): Promise<PromptedCollection> {
   // The page takes no key: whatever a stranger posts is refused before it reaches a query (a NUL in a PostgreSQL
   // text parameter is an error of the database, not a mismatch).
   if (!CHALLENGE_SHAPE.test(challenge)) throw notPrompted();
-  const stored = await deps.store.collections.findCollection({ accountId: accountOfChallenge(challenge), mode: 'test' }, collectionId);
-  if (stored === undefined || stored.challenge === null || !secretsEqual(challenge, stored.challenge)) throw notPrompted();
   const provider = deps.collect?.providerFor('test');
-  const collection = provider === undefined ? stored : await advanceCollection(deps, provider, stored);
+  const accountId = provider?.accountOfChallenge(challenge);
+  if (provider === undefined || accountId === undefined) throw notPrompted();
+  const stored = await deps.store.collections.findCollection({ accountId, mode: 'test' }, collectionId);
+  if (stored === undefined || stored.challenge === null || !secretsEqual(challenge, stored.challenge)) throw notPrompted();
+  const collection = await advanceCollection(deps, provider, stored);
   if (collection.status !== 'pending') throw notPrompted();
-  return collection;
+  const account = await deps.store.accounts.findAccountById(accountId);
+  const merchantName = account?.settings.merchantName.trim() ?? '';
+  return { collection, merchantName: merchantName === '' ? null : merchantName };
+}
+
+/** A collection that waits for its payer, and what the payer is shown of the merchant: its name, never its ids. */
+export interface PromptedCollection {
+  collection: CollectionRecord;
+  merchantName: string | null;
 }
 
 function notPrompted(): ApiError {
   return new ApiError('ERR_4070', 'This simulator page does not apply: unknown collection or challenge, or the collection no longer waits.');
 }
 
-/** The challenge names its account: `<account_id>.<secret>`, so the page needs no other parameter. */
-function accountOfChallenge(challenge: string): string {
-  return challenge.split('.')[0] ?? '';
-}
-
 export async function answerCollectionPrompt(deps: CoreDeps, collectionId: string, challenge: string, decision: 'pay' | 'fail'): Promise<CollectionRecord> {
-  const collection = await findPromptedCollection(deps, collectionId, challenge);
+  const { collection } = await findPromptedCollection(deps, collectionId, challenge);
   const now = deps.clock.now();
   const creditAfterMs = deps.collect?.providerFor('test')?.creditAfterMs ?? 0;
   const answered =

@@ -1,10 +1,10 @@
-import { type EvidenceType, FILE_LIMITS } from '../../../../protocol/api/disputes';
+import type { EvidenceType } from '../../../../protocol/api/disputes';
 import type { FileRecord } from '../../storage/files/records';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { DisputeChanged, disputeStatusRefusal, findDisputeOrThrow, retryWhileDisputeChanges } from './find-dispute';
 import { decideDisputeTransition } from './dispute-transitions';
-import { disputeFull, orDiscard, requireEvidenceContent, type StagedFile } from './stage-upload';
+import { disputeFull, fileAdmission, orDiscard, requireEvidenceContent, type StagedFile } from './stage-upload';
 
 export interface AttachEvidenceInput {
   disputeId: string;
@@ -41,8 +41,9 @@ export async function attachEvidence(deps: CoreDeps, auth: AuthContext, input: A
         createdAt: now,
       };
       await deps.store.transaction(async (tx) => {
-        const inserted = await tx.files.insertFile(file, input.file.pendingBytes, FILE_LIMITS.maxFilesPerDispute);
+        const inserted = await tx.files.insertFile(file, input.file.pendingBytes, fileAdmission('attach_evidence'));
         if (inserted === 'dispute_full') throw disputeFull();
+        if (inserted === 'dispute_status') throw new DisputeChanged();
         if (inserted === 'duplicate') throw new Error('generated file id already stored');
         const evidence = { ...dispute.evidence, [input.evidenceType]: file.fileId };
         // Lost to a concurrent change of the status or the evidence: the file's insert rolls back and the next round

@@ -8,6 +8,7 @@ describe('dispute transition table', () => {
     { from: null, trigger: 'raise', facts: { paymentStatus: 'succeeded' }, to: 'dispute_opened' },
     { from: 'dispute_opened', trigger: 'accept', facts: {}, to: 'dispute_accepted' },
     { from: 'dispute_opened', trigger: 'attach_evidence', facts: {}, to: 'dispute_opened' },
+    { from: 'dispute_opened', trigger: 'upload_file', facts: {}, to: 'dispute_opened' },
     { from: 'dispute_opened', trigger: 'delete_evidence', facts: {}, to: 'dispute_opened' },
     { from: 'dispute_opened', trigger: 'submit_evidence', facts: {}, to: 'dispute_challenged' },
     { from: 'dispute_challenged', trigger: 'rail_outcome', facts: { outcome: 'won' }, to: 'dispute_won' },
@@ -30,11 +31,11 @@ describe('dispute transition table', () => {
 
   test('accepted, won and lost are final; nothing but an outcome follows a submission', () => {
     for (const status of ['dispute_accepted', 'dispute_won', 'dispute_lost'] as const) {
-      for (const trigger of ['accept', 'attach_evidence', 'delete_evidence', 'submit_evidence', 'rail_outcome'] as const) {
+      for (const trigger of ['accept', 'attach_evidence', 'upload_file', 'delete_evidence', 'submit_evidence', 'rail_outcome'] as const) {
         expect(decideDisputeTransition(status, trigger, { outcome: 'won' }).allowed).toBe(false);
       }
     }
-    for (const trigger of ['accept', 'attach_evidence', 'delete_evidence', 'submit_evidence'] as const) {
+    for (const trigger of ['accept', 'attach_evidence', 'upload_file', 'delete_evidence', 'submit_evidence'] as const) {
       expect(decideDisputeTransition('dispute_challenged', trigger).allowed).toBe(false);
     }
   });

@@ -15,6 +15,8 @@ export type DisputeTrigger =
   | 'accept'
   /** PUT /disputes/evidence: a file joins the evidence (status unchanged). */
   | 'attach_evidence'
+  /** POST /files: a file is uploaded for the dispute, to become evidence (status unchanged). */
+  | 'upload_file'
   /** DELETE /disputes/evidence: a file leaves the evidence before submission (status unchanged). */
   | 'delete_evidence'
   /** POST /disputes/evidence: the evidence goes to the rail. */
@@ -59,6 +61,8 @@ export const DISPUTE_TRANSITIONS: readonly DisputeTransition[] = [
   { from: null, trigger: 'raise', condition: 'payment_disputable', to: 'dispute_opened' },
   // Before submission: evidence is attached and detached (Hyperswitch: stage dispute, status dispute_opened).
   { from: 'dispute_opened', trigger: 'attach_evidence', condition: 'always', to: 'dispute_opened' },
+  // A file is uploaded only while it can still become evidence.
+  { from: 'dispute_opened', trigger: 'upload_file', condition: 'always', to: 'dispute_opened' },
   { from: 'dispute_opened', trigger: 'delete_evidence', condition: 'always', to: 'dispute_opened' },
   { from: 'dispute_opened', trigger: 'submit_evidence', condition: 'always', to: 'dispute_challenged' },
   // Accepting is final: the disputed amount stays with the customer (spec "States: Dispute").

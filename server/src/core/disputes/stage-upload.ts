@@ -1,8 +1,11 @@
 import { FILE_LIMITS } from '../../../../protocol/api/disputes';
 import type { Scope } from '../../kernel/store-types';
 import type { FileRecord } from '../../storage/files/records';
+import type { FileAdmission } from '../../storage/files/store';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
+import { statusesFiring } from '../shared/transition-table';
+import { DISPUTE_TRANSITIONS } from './dispute-transitions';
 import { fileBlobsOf } from './find-dispute';
 import { detectContentType, SIGNATURE_BYTES } from './file-type';
 
@@ -54,6 +57,11 @@ export async function discardStagedUpload(deps: CoreDeps, scope: Scope, staged: 
   } catch {
     // best effort (above)
   }
+}
+
+/** What a dispute must be for a file to join it through `trigger`: in a status the trigger fires from, with room. */
+export function fileAdmission(trigger: 'upload_file' | 'attach_evidence'): FileAdmission {
+  return { disputeStatuses: statusesFiring(DISPUTE_TRANSITIONS, trigger), maxFilesPerDispute: FILE_LIMITS.maxFilesPerDispute };
 }
 
 export function disputeFull(): ApiError {

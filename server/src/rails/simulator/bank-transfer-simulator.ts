@@ -14,6 +14,7 @@ import type { Currency } from '../../../../protocol/currency';
 import type { JsonObject } from '../../../../protocol/api/payments';
 import type { AuthorizeRequest, RailAdapter, RailOutcome, SyncRequest } from '../rail-adapter';
 import { declined, simulatorPageUrl, type SimulatorOptions } from './card-simulator';
+import { transferReferenceOf } from './transfer-reference';
 
 /** When the simulated customer's transfer arrives (or the instructions lapse). */
 export const BANK_TRANSFER_RESOLVE_AFTER_MS = 30_000;
@@ -43,7 +44,9 @@ export class BankTransferSimulator implements RailAdapter {
 
   async authorize(request: AuthorizeRequest): Promise<RailOutcome> {
     const reference = `sim_${this.options.ids.secret(20)}`;
-    const payReference = `RAIL${this.options.ids.secret(8).toUpperCase()}`;
+    // What the payer quotes is this transfer's own reference, written for a bank: no other transfer has it (a draw of 8
+    // random characters, upper-cased, was shared with another payment's sooner or later, and would credit it).
+    const payReference = transferReferenceOf(reference);
     const expiresAt = new Date(request.now.getTime() + BANK_TRANSFER_VALIDITY_MS).toISOString();
     const challenge = this.options.ids.secret(24);
     const simulatorUrl = simulatorPageUrl(this.options.publicBaseUrl, 'bank_transfer', request, challenge);

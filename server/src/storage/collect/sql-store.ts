@@ -4,7 +4,7 @@ import type { InsertResult, Scope } from '../../kernel/store-types';
 import { dateOrNull, type Db, insertResult, inScope, iso, isoOrNull } from '../sql-rows';
 import type { CollectionPatch, CollectionPlan, CollectionRecord, SettlementPatch, SettlementPlanKind, SettlementRecord, StatusTotal } from './records';
 import type { CollectionsTable, SettlementsTable } from './schema';
-import type { CollectionStore, CollectStores, SettlementStore } from './store';
+import type { CollectionStore, CollectStores, DueCursor, SettlementStore } from './store';
 
 function toCollection(row: Selectable<CollectionsTable>): CollectionRecord {
   return {
@@ -152,10 +152,11 @@ class SqlCollectionStore implements CollectionStore {
     return row && toCollection(row);
   }
 
-  async listDueCollections(scope: Scope | null, now: Date, limit: number): Promise<CollectionRecord[]> {
+  async listDueCollections(scope: Scope | null, now: Date, limit: number, after?: DueCursor & { collectionId: string }): Promise<CollectionRecord[]> {
     let query = this.db.selectFrom('collections').selectAll().where('due_at', '<=', iso(now));
     if (scope !== null) query = query.where(inScope(scope));
-    const rows = await query.orderBy('due_at').limit(limit).execute();
+    if (after !== undefined) query = query.where(sql<boolean>`(due_at, account_id, mode, collection_id) > (${isoOrNull(after.dueAt)}, ${after.accountId}, ${after.mode}, ${after.collectionId})`);
+    const rows = await query.orderBy('due_at').orderBy('account_id').orderBy('mode').orderBy('collection_id').limit(limit).execute();
     return rows.map(toCollection);
   }
 
@@ -234,10 +235,11 @@ class SqlSettlementStore implements SettlementStore {
     return row && toSettlement(row);
   }
 
-  async listDueSettlements(scope: Scope | null, now: Date, limit: number): Promise<SettlementRecord[]> {
+  async listDueSettlements(scope: Scope | null, now: Date, limit: number, after?: DueCursor & { settlementId: string }): Promise<SettlementRecord[]> {
     let query = this.db.selectFrom('settlements').selectAll().where('due_at', '<=', iso(now));
     if (scope !== null) query = query.where(inScope(scope));
-    const rows = await query.orderBy('due_at').limit(limit).execute();
+    if (after !== undefined) query = query.where(sql<boolean>`(due_at, account_id, mode, settlement_id) > (${isoOrNull(after.dueAt)}, ${after.accountId}, ${after.mode}, ${after.settlementId})`);
+    const rows = await query.orderBy('due_at').orderBy('account_id').orderBy('mode').orderBy('settlement_id').limit(limit).execute();
     return rows.map(toSettlement);
   }
 

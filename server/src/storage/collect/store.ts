@@ -1,6 +1,14 @@
 import type { CollectionStatus, SettlementStatus } from '../../../../protocol/api/collect';
+import type { Mode } from '../../../../protocol/ids';
 import type { InsertResult, Scope } from '../../kernel/store-types';
 import type { CollectionPatch, CollectionRecord, SettlementPatch, SettlementRecord, StatusTotal } from './records';
+
+/** Where a listing of due rows resumes: after this row in (due_at, account, mode, id) order. */
+export interface DueCursor {
+  dueAt: Date | null;
+  accountId: string;
+  mode: Mode;
+}
 
 export interface CollectionStore {
   insertCollection(collection: CollectionRecord): Promise<InsertResult>;
@@ -16,8 +24,11 @@ export interface CollectionStore {
     patch: CollectionPatch,
     unexpiredAt?: Date,
   ): Promise<CollectionRecord | undefined>;
-  /** Collections whose time-driven step is due at `now`: of one account and mode, or of all when scope is null. */
-  listDueCollections(scope: Scope | null, now: Date, limit: number): Promise<CollectionRecord[]>;
+  /**
+   * Collections whose time-driven step is due at `now`: of one account and mode, or of all when scope is null; in
+   * (due_at, account, mode, id) order, after `after` when given.
+   */
+  listDueCollections(scope: Scope | null, now: Date, limit: number, after?: DueCursor & { collectionId: string }): Promise<CollectionRecord[]>;
   /** Amounts by currency and status (the balance is derived from these). */
   collectionTotals(scope: Scope): Promise<StatusTotal[]>;
 }
@@ -31,7 +42,8 @@ export interface SettlementStore {
   insertSettlement(settlement: SettlementRecord): Promise<InsertResult>;
   findSettlement(scope: Scope, settlementId: string): Promise<SettlementRecord | undefined>;
   updateSettlementIfStatus(scope: Scope, settlementId: string, expected: readonly SettlementStatus[], patch: SettlementPatch): Promise<SettlementRecord | undefined>;
-  listDueSettlements(scope: Scope | null, now: Date, limit: number): Promise<SettlementRecord[]>;
+  /** As listDueCollections. */
+  listDueSettlements(scope: Scope | null, now: Date, limit: number, after?: DueCursor & { settlementId: string }): Promise<SettlementRecord[]>;
   /** Gross amounts by currency and status. */
   settlementTotals(scope: Scope): Promise<StatusTotal[]>;
 }

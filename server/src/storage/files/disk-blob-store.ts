@@ -32,12 +32,37 @@ const fsyncPath: SyncPath = async (path) => {
  * (docs/reliability.md, invariant 1): the file's record commits after it, and a power loss must not keep a record
  * whose bytes were lost. The other way round, a crash between the bytes and their record leaves bytes no record
  * names: the orphan sweep lists them (listBlobs) and removes those older than any upload in flight.
+ *
+ * A keyed upload's re-run stages under its first run's id (kernel/ids.ts derivedIds), over the bytes a crashed first
+ * run left, which the sweep may be removing: the sweep's look at a name's age and its removal, and an upload's stage
+ * of that name, never overlap (`claims`). One process holds the store (SQLite: one instance), so claims in memory
+ * cover every writer.
  */
 export class DiskFileBlobStore implements FileBlobStore {
+  /** The paths being staged, or looked at by the sweep; each resolves when its holder is done. */
+  private readonly claims = new Map<string, Promise<void>>();
+
   constructor(
     private readonly dir: string,
     private readonly sync: SyncPath = fsyncPath,
   ) {}
+
+  /** Claims `path` once no one else holds it: an upload waits for the sweep's look at its name (and for a twin). */
+  private async claim(path: string): Promise<() => void> {
+    for (let held = this.claims.get(path); held !== undefined; held = this.claims.get(path)) await held;
+    return this.claimNow(path)!;
+  }
+
+  /** Claims `path` unless someone holds it (the sweep skips a name being staged: its bytes are an upload's). */
+  private claimNow(path: string): (() => void) | undefined {
+    if (this.claims.has(path)) return undefined;
+    let release!: () => void;
+    this.claims.set(path, new Promise<void>((resolve) => (release = resolve)));
+    return () => {
+      this.claims.delete(path);
+      release();
+    };
+  }
 
   private pathOf(scope: Scope, fileId: string): { folder: string; path: string } {
     for (const name of [scope.accountId, scope.mode, fileId]) {
@@ -49,6 +74,15 @@ export class DiskFileBlobStore implements FileBlobStore {
 
   async stageBlob(scope: Scope, fileId: string, chunks: AsyncIterable<Uint8Array>): Promise<StagedBlob> {
     const { folder, path } = this.pathOf(scope, fileId);
+    const release = await this.claim(path);
+    try {
+      return await this.stageClaimed(folder, path, chunks);
+    } finally {
+      release();
+    }
+  }
+
+  private async stageClaimed(folder: string, path: string, chunks: AsyncIterable<Uint8Array>): Promise<StagedBlob> {
     const firstCreated = await mkdir(folder, { recursive: true });
     // Folders made just now are names in their parents, which need their own sync.
     if (firstCreated !== undefined) {
@@ -117,11 +151,18 @@ export class DiskFileBlobStore implements FileBlobStore {
     let removed = 0;
     for (const fileId of fileIds) {
       const { path } = this.pathOf(scope, fileId);
-      for (const candidate of [path, `${path}${PARTIAL}`]) {
-        const stats = await lstat(candidate).catch(() => undefined);
-        if (stats === undefined || !stats.isFile() || stats.mtime >= before) continue;
-        await rm(candidate, { force: true });
-        removed += 1;
+      // Held from the look at the age to the removal: an upload's rename cannot land in between.
+      const release = this.claimNow(path);
+      if (release === undefined) continue;
+      try {
+        for (const candidate of [path, `${path}${PARTIAL}`]) {
+          const stats = await lstat(candidate).catch(() => undefined);
+          if (stats === undefined || !stats.isFile() || stats.mtime >= before) continue;
+          await rm(candidate, { force: true });
+          removed += 1;
+        }
+      } finally {
+        release();
       }
     }
     return removed;

@@ -3,7 +3,7 @@ import type { InsertResult, Scope } from '../../kernel/store-types';
 import { dateOrNull, type Db, insertResult, inScope, inTransaction, isPostgres, iso } from '../sql-rows';
 import type { FileRecord } from './records';
 import type { FilesTable } from './schema';
-import type { FileBlobStore, FilesStores, FileStore, StagedBlob } from './store';
+import type { FileAdmission, FileBlobStore, FilesStores, FileStore, StagedBlob } from './store';
 
 function toFile(row: Selectable<FilesTable>): FileRecord {
   return {
@@ -25,24 +25,26 @@ function toFile(row: Selectable<FilesTable>): FileRecord {
 export class SqlFileStore implements FileStore {
   constructor(private readonly db: Db) {}
 
-  insertFile(file: FileRecord, pendingBytes: Uint8Array | null, maxFilesPerDispute: number): Promise<InsertResult | 'dispute_full'> {
+  insertFile(file: FileRecord, pendingBytes: Uint8Array | null, admission: FileAdmission): Promise<InsertResult | 'dispute_full' | 'dispute_status'> {
     const scope = { accountId: file.accountId, mode: file.mode };
     return inTransaction(this.db, async (db) => {
-      // Concurrent uploads for one dispute count one after the other: the dispute's row is held (PostgreSQL; SQLite
-      // runs one transaction at a time). NO KEY UPDATE, so the files' foreign-key checks on it are not blocked.
-      if (isPostgres(db)) {
-        await db.selectFrom('disputes').select('dispute_id').where(inScope(scope)).where('dispute_id', '=', file.disputeId).forNoKeyUpdate().execute();
-      }
-      // A re-run of a keyed upload (its id derived) finds its own file before the count, which includes it.
+      // Concurrent uploads for one dispute count one after the other, and a change of its status waits for them: the
+      // dispute's row is held (PostgreSQL; SQLite runs one transaction at a time). NO KEY UPDATE, so the files'
+      // foreign-key checks on it are not blocked.
+      let disputeQuery = db.selectFrom('disputes').select('status').where(inScope(scope)).where('dispute_id', '=', file.disputeId);
+      if (isPostgres(db)) disputeQuery = disputeQuery.forNoKeyUpdate();
+      const dispute = await disputeQuery.executeTakeFirst();
+      // A re-run of a keyed upload (its id derived) finds its own file before the status and the count.
       const existing = await db.selectFrom('files').select('file_id').where(inScope(scope)).where('file_id', '=', file.fileId).executeTakeFirst();
       if (existing !== undefined) return 'duplicate';
+      if (dispute === undefined || !admission.disputeStatuses.includes(dispute.status)) return 'dispute_status';
       const { n } = await db
         .selectFrom('files')
         .select((eb) => eb.fn.countAll<number | string>().as('n'))
         .where(inScope(scope))
         .where('dispute_id', '=', file.disputeId)
         .executeTakeFirstOrThrow();
-      if (Number(n) >= maxFilesPerDispute) return 'dispute_full';
+      if (Number(n) >= admission.maxFilesPerDispute) return 'dispute_full';
       const result = insertResult(
         await db
           .insertInto('files')

@@ -1,14 +1,25 @@
+import type { DisputeStatus } from '../../../../protocol/api/disputes';
 import type { InsertResult, Scope } from '../../kernel/store-types';
 import type { FileRecord } from './records';
+
+/** What a dispute must be for a file to join it. */
+export interface FileAdmission {
+  /** The statuses in which the dispute takes files. */
+  disputeStatuses: readonly DisputeStatus[];
+  maxFilesPerDispute: number;
+}
 
 /** The metadata of files (transactional, in Stores). */
 export interface FileStore {
   /**
    * Inserts the file's record and, when the blob store left the bytes to it (`StagedBlob.pendingBytes`: PostgreSQL),
-   * their row, in one transaction (the caller's, or one of its own), unless the file's dispute already has
-   * `maxFilesPerDispute` files ('dispute_full'; of concurrent inserts for one dispute, only those that fit succeed).
+   * their row, in one transaction (the caller's, or one of its own), unless the file's dispute is in none of
+   * `admission.disputeStatuses` ('dispute_status') or already has `admission.maxFilesPerDispute` files
+   * ('dispute_full'); both are read in the transaction, with the dispute's row held (of concurrent inserts for one
+   * dispute, only those that fit succeed; none lands after a change of its status). A file already stored under this
+   * id answers 'duplicate' first.
    */
-  insertFile(file: FileRecord, pendingBytes: Uint8Array | null, maxFilesPerDispute: number): Promise<InsertResult | 'dispute_full'>;
+  insertFile(file: FileRecord, pendingBytes: Uint8Array | null, admission: FileAdmission): Promise<InsertResult | 'dispute_full' | 'dispute_status'>;
   /** The file, deleted or not. */
   findFile(scope: Scope, fileId: string): Promise<FileRecord | undefined>;
   /** Those of `fileIds` that have a record, deleted or not (the orphan sweep). */
@@ -64,7 +75,8 @@ export interface FileBlobStore {
   listBlobs(): AsyncIterable<{ scope: Scope; fileIds: string[] }>;
   /**
    * Removes the bytes of these files, and any partial write of them, last written before `before` (bytes of an upload
-   * still on its way to its record are newer). Answers how many were removed.
+   * still on its way to its record are newer), judged and removed so that no upload's bytes land in between (a keyed
+   * re-run writes over what its crashed first run left). Answers how many were removed.
    */
   deleteBlobsWrittenBefore(scope: Scope, fileIds: readonly string[], before: Date): Promise<number>;
 }

@@ -13,7 +13,7 @@ import { totpCode, totpStep } from '../../../core/auth/totp';
 import { authenticateApiKey } from '../../../core/auth/auth';
 import { IDEMPOTENCY_LEASE_MS } from '../../../core/auth/idempotency';
 import { requestSettlement } from '../../../core/collect/request-settlement';
-import { DUE_BATCH } from '../../../core/collect/advance-collect';
+import { advanceDueCollect, DUE_BATCH } from '../../../core/collect/advance-collect';
 import { ApiError } from '../../../core/shared/errors';
 import { createHarness, type Harness } from '../../../test-support/harness';
 
@@ -95,6 +95,25 @@ forEachEngine('Collect API', (engine) => {
       expect((await answer('pay')).status).toBe(200);
       expect((await expectOk<CollectionResponse>(await get(`/collect/collections/${created.collection_id}`))).status).toBe('received');
       await expectApiError(await answer('fail'), 'ERR_4070');
+    });
+
+    test("the payer's link and page name the merchant, never its account", async () => {
+      const accountId = h.boot.account.accountId;
+      const transfer = { amount: '10', currency: 'UGX', country: 'UG', method: 'bank_transfer', customer_reference: 'inv-10' };
+      for (const created of [await collect(MOMO('+254744444444')), await collect(transfer)]) {
+        const link = created.instructions.simulator_url!;
+        expect(link).not.toContain(accountId);
+        const url = new URL(link);
+        const page = await h.app.request(`${url.pathname}${url.search}`);
+        expect(page.status).toBe(200);
+        const shown = await page.text();
+        expect(shown).not.toContain(accountId);
+        expect(shown).toContain(`to <strong>${DEFAULT_ACCOUNT_SETTINGS.merchantName}</strong>`);
+        const challenge = url.searchParams.get('challenge')!;
+        const answered = await h.app.request(url.pathname, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `decision=pay&challenge=${encodeURIComponent(challenge)}` });
+        expect(answered.status).toBe(200);
+        expect(await answered.text()).not.toContain(accountId);
+      }
     });
 
     test('the simulator page cannot answer an expired collection, even before any read or sweep marked it expired', async () => {
@@ -337,6 +356,36 @@ forEachEngine('Collect API', (engine) => {
       expect(kes(await expectOk<BalanceResponse>(await apiRequest(burst, 'GET', '/collect/balance')))).toMatchObject({ available: '0.00', pending: '0.00', held: `${count}.00` });
     } finally {
       await burst.close();
+    }
+  });
+
+  test(`[${engine}] the sweep pages past due rows that cannot move: a batch of them ahead never hides the rows behind`, async () => {
+    const swept = await createHarness(engine, { settings: { ...DEFAULT_ACCOUNT_SETTINGS, usdtWallet: WALLET } });
+    try {
+      const scope = { accountId: swept.boot.account.accountId, mode: 'test' as const };
+      const first = await expectOk<CollectionResponse>(await apiRequest(swept, 'POST', '/collect/collections', { body: MOMO('+254700000001', '10.00') }));
+      swept.clock.advance(PAYER_ANSWERS_AFTER_MS + CREDIT_AFTER_MS);
+      expect((await expectOk<CollectionResponse>(await apiRequest(swept, 'GET', `/collect/collections/${first.collection_id}`))).status).toBe('credited');
+      const settlement = await expectOk<SettlementResponse>(await apiRequest(swept, 'POST', '/collect/settlements', { body: { amount: '10.00', currency: 'KES', wallet: WALLET.address } }));
+      const collection = await expectOk<CollectionResponse>(await apiRequest(swept, 'POST', '/collect/collections', { body: MOMO('+254700000001', '20.00') }));
+      // Ahead of each, in due order, more than a batch of live rows: live mode has no provider, so none of them moves.
+      const due = (await swept.store.collections.findCollection(scope, collection.collection_id))!;
+      const dueSettlement = (await swept.store.settlements.findSettlement(scope, settlement.settlement_id))!;
+      const earlier = new Date(swept.clock.now().getTime() - 1);
+      for (let i = 0; i < DUE_BATCH + 1; i += 1) {
+        const n = String(i).padStart(20, '0');
+        await swept.store.collections.insertCollection({ ...due, mode: 'live', collectionId: `col_${n}`, dueAt: earlier });
+        await swept.store.settlements.insertSettlement({ ...dueSettlement, mode: 'live', settlementId: `stl_${n}`, dueAt: earlier });
+      }
+      swept.clock.advance(SETTLEMENT_COMPLETES_AFTER_MS);
+      // The background sweep (start.ts): every account and mode, each with its mode's provider.
+      expect(await advanceDueCollect(swept.core, (of) => swept.core.collect?.providerFor(of.mode), null)).toBe(2);
+      expect((await swept.store.collections.findCollection(scope, collection.collection_id))?.status).toBe('credited');
+      expect((await swept.store.settlements.findSettlement(scope, settlement.settlement_id))?.status).toBe('completed');
+      const live = { accountId: scope.accountId, mode: 'live' as const };
+      expect((await swept.store.collections.findCollection(live, `col_${'0'.repeat(20)}`))?.status).toBe('pending');
+    } finally {
+      await swept.close();
     }
   });
 

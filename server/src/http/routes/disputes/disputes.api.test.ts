@@ -493,6 +493,42 @@ forEachEngine('Disputes API, disputes on (simulator lifecycle)', (engine) => {
     await expectApiError(await request('GET', `/disputes/${first.dispute_id}`, { key: liveKey }), 'ERR_4060');
   });
 
+  test('POST /files refuses a dispute that no longer takes evidence (challenged, accepted, won, lost): ERR_4062, nothing stored', async () => {
+    const challenged = await raise();
+    await expectOk(await request('POST', '/disputes/evidence', { body: { dispute_id: challenged.dispute_id, product_description: 'Blue shoes' } }));
+    const accepted = await raise();
+    await expectOk(await request('POST', `/disputes/accept/${accepted.dispute_id}`));
+    const won = await raise();
+    await expectOk(await request('POST', `/simulator/disputes/${won.dispute_id}/outcome`, { body: { outcome: 'won' } }));
+    const lost = await raise();
+    await expectOk(await request('POST', `/simulator/disputes/${lost.dispute_id}/outcome`, { body: { outcome: 'lost' } }));
+    const before = await stored();
+    for (const dispute of [challenged, accepted, won, lost]) {
+      const parts: MultipartPart[] = [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }];
+      await expectApiError(await upload('POST', '/files', [...parts, filePart(png)]), 'ERR_4062');
+      // The status answers before the content.
+      await expectApiError(await upload('POST', '/files', [...parts, filePart(new TextEncoder().encode('plain text'), 'text/plain', 'a.txt')]), 'ERR_4062');
+    }
+    expect(await stored()).toEqual(before);
+  });
+
+  test('POST /files refuses a dispute whose status changed after it was read: the insert is conditional on the status', async () => {
+    const dispute = await raise();
+    // The upload reads the dispute while it is open; it is accepted before the file's insert.
+    const opened = await h.store.disputes.findDispute(scope(), dispute.dispute_id);
+    await expectOk(await request('POST', `/disputes/accept/${dispute.dispute_id}`));
+    const staleDisputes = new Proxy(h.store.disputes, {
+      get: (target, key) => (key === 'findDispute' ? async () => opened : Reflect.get(target, key)),
+    });
+    const store = new Proxy(h.core.store, { get: (target, key) => (key === 'disputes' ? staleDisputes : Reflect.get(target, key)) });
+    const app = createApp({ ...h.core, store, logger: createLogger('silent'), publicBaseUrl: 'http://127.0.0.1:8080', publicJsUrl: 'http://127.0.0.1:8081', rateLimits: undefined });
+    const before = await stored();
+    const { body, contentType } = multipartBody([{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }, filePart(png)]);
+    const answer = await app.request('/files', { method: 'POST', headers: { 'api-key': h.secretKey, 'content-type': contentType }, body: new Uint8Array(body) });
+    await expectApiError(answer, 'ERR_4062');
+    expect(await stored()).toEqual(before);
+  });
+
   test('a dispute takes at most FILE_LIMITS.maxFilesPerDispute files: concurrent uploads never pass it, one more is ERR_4067 and writes nothing, a deleted file frees its place', async () => {
     const dispute = await raise();
     const max = FILE_LIMITS.maxFilesPerDispute;
@@ -716,6 +752,22 @@ forEachEngine('Disputes API, disputes on (simulator lifecycle)', (engine) => {
     expect(read.status).toBe(200);
     expect(new Uint8Array(await read.arrayBuffer())).toEqual(png);
     expect(await stored()).toEqual({ rows: before.rows + 1, blobs: before.blobs + 1 });
+  });
+  test('a re-run of POST /files under its Idempotency-Key after the dispute was accepted answers the file its first run stored', async () => {
+    const dispute = await raise();
+    const parts: MultipartPart[] = [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }, filePart(png)];
+    const key = `upload-rerun-closed-${engine}`;
+    const first = await expectOk<Record<string, unknown>>(await upload('POST', '/files', parts, { headers: { 'idempotency-key': key } }));
+    await h.db
+      .updateTable('idempotency_keys')
+      .set({ status: 'in_flight', response_status: null, response_headers: null, response_body: null, locked_at: '2000-01-01T00:00:00.000Z' })
+      .where('idempotency_key', '=', key)
+      .execute();
+    await expectOk(await request('POST', `/disputes/accept/${dispute.dispute_id}`));
+    expect(await expectOk<Record<string, unknown>>(await upload('POST', '/files', parts, { headers: { 'idempotency-key': key } }))).toEqual(first);
+    const read = await apiRequest(h, 'GET', `/files/${String(first['file_id'])}`);
+    expect(new Uint8Array(await read.arrayBuffer())).toEqual(png);
+    await expectApiError(await upload('POST', '/files', parts), 'ERR_4062');
   });
 });
 
