@@ -1,5 +1,6 @@
 import type { ApiErrorObject } from '../../protocol/errors';
 import type { FrameConfig, FrameConfigUpdate, FrameEvent } from '../../protocol/frame-messages';
+import { FRAME_CONNECT_PARAMETER, MAX_FRAME_CONNECT_ORIGINS, frameConnectOrigin } from '../../protocol/frame-url';
 import type { ElementEventType, ElementHandler, PaymentElement, PaymentElementOptions } from '../../loader/src/types';
 import { createEmitter } from './emitter';
 import { IntegrationError, describeValue, railError } from './errors';
@@ -64,6 +65,18 @@ export function submitEnclosingForm(iframe: HTMLIFrameElement): void {
   else form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
 }
 
+/**
+ * The frame document's URL (without its fragment). The origins the frame will fetch from besides its deployment's
+ * API, the page's customBackendUrl and font stylesheets, go in its query: the js listener allows the frame those, and
+ * no other, in its CSP connect-src (protocol/frame-url.ts).
+ */
+export function frameDocumentUrl(frameUrl: string, config: FrameConfig): string {
+  const urls = [config.apiBaseUrl, ...(config.fonts ?? []).map((font) => ('cssSrc' in font ? font.cssSrc : undefined))];
+  const origins = new Set(urls.flatMap((url) => (url === undefined ? [] : (frameConnectOrigin(url) ?? []))));
+  if (origins.size === 0) return frameUrl;
+  return `${frameUrl}?${new URLSearchParams([...origins].slice(0, MAX_FRAME_CONNECT_ORIGINS).map((origin) => [FRAME_CONNECT_PARAMETER, origin]))}`;
+}
+
 function randomChannel(): string {
   return 'rail-' + (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2));
 }
@@ -113,13 +126,14 @@ export function createPaymentElement(context: ElementContext, initialOptions: Pa
     if (mounted) return element;
     const target = resolveContainer(container);
     const channel = randomChannel();
+    const config = context.config();
     const params = new URLSearchParams({
       origin: window.location.origin,
       channel,
-      config: JSON.stringify(context.config()),
+      config: JSON.stringify(config),
     });
     const iframe = document.createElement('iframe');
-    iframe.src = env.frameUrl + '#' + params.toString();
+    iframe.src = frameDocumentUrl(env.frameUrl, config) + '#' + params.toString();
     iframe.title = options.title || DEFAULT_TITLE;
     iframe.allow = 'payment';
     iframe.setAttribute('frameborder', '0');
