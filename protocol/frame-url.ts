@@ -1,3 +1,5 @@
+import type { FrameConfig } from './frame-messages';
+
 /**
  * The query of the frame URL, `{js_url}/frame/?connect=<origin>&connect=<origin>#...`: the origins, besides its
  * deployment's API, that one mounted frame fetches from (the page's customBackendUrl and its font stylesheets). The
@@ -22,3 +24,17 @@ export function frameConnectOrigin(url: string): string | undefined {
   }
   return CSP_SAFE_ORIGIN.test(origin) ? origin : undefined;
 }
+
+/**
+ * The origins a frame with this config fetches from besides its deployment's API, as its URL declares them: the
+ * customBackendUrl's, then each font stylesheet's, once each, at most MAX_FRAME_CONNECT_ORIGINS.
+ */
+export function declaredConnectOrigins(config: Pick<FrameConfig, 'apiBaseUrl' | 'fonts'>): string[] {
+  const urls = [config.apiBaseUrl, ...(config.fonts ?? []).map((font) => (font && 'cssSrc' in font ? font.cssSrc : undefined))];
+  const origins = new Set(urls.flatMap((url) => (typeof url === 'string' ? (frameConnectOrigin(url) ?? []) : [])));
+  return [...origins].slice(0, MAX_FRAME_CONNECT_ORIGINS);
+}
+
+/** The query of a frame URL declaring `origins`: `?connect=...&connect=...`, or nothing without any. */
+export const frameConnectQuery = (origins: readonly string[]): string =>
+  origins.length === 0 ? '' : `?${new URLSearchParams(origins.map((origin) => [FRAME_CONNECT_PARAMETER, origin]))}`;

@@ -1,6 +1,6 @@
 import type { ApiErrorObject } from '../../protocol/errors';
 import type { FrameConfig, FrameConfigUpdate, FrameEvent } from '../../protocol/frame-messages';
-import { FRAME_CONNECT_PARAMETER, MAX_FRAME_CONNECT_ORIGINS, frameConnectOrigin } from '../../protocol/frame-url';
+import { declaredConnectOrigins, frameConnectQuery } from '../../protocol/frame-url';
 import type { ElementEventType, ElementHandler, PaymentElement, PaymentElementOptions } from '../../loader/src/types';
 import { createEmitter } from './emitter';
 import { IntegrationError, describeValue, railError } from './errors';
@@ -70,12 +70,7 @@ export function submitEnclosingForm(iframe: HTMLIFrameElement): void {
  * API, the page's customBackendUrl and font stylesheets, go in its query: the js listener allows the frame those, and
  * no other, in its CSP connect-src (protocol/frame-url.ts).
  */
-export function frameDocumentUrl(frameUrl: string, config: FrameConfig): string {
-  const urls = [config.apiBaseUrl, ...(config.fonts ?? []).map((font) => ('cssSrc' in font ? font.cssSrc : undefined))];
-  const origins = new Set(urls.flatMap((url) => (url === undefined ? [] : (frameConnectOrigin(url) ?? []))));
-  if (origins.size === 0) return frameUrl;
-  return `${frameUrl}?${new URLSearchParams([...origins].slice(0, MAX_FRAME_CONNECT_ORIGINS).map((origin) => [FRAME_CONNECT_PARAMETER, origin]))}`;
-}
+export const frameDocumentUrl = (frameUrl: string, config: FrameConfig): string => frameUrl + frameConnectQuery(declaredConnectOrigins(config));
 
 function randomChannel(): string {
   return 'rail-' + (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2));
