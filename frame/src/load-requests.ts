@@ -40,7 +40,9 @@ export function startLoadRequests(config: ResolvedFrameConfig, fetchImpl: typeof
 
 /** Where the frame document's inline head script (early-load.ts) leaves the load request it started. */
 export const EARLY_LOAD_KEY = '__railEarlyLoad';
-export type EarlyLoadWindow = Window & { [EARLY_LOAD_KEY]?: Prefetched };
+/** Set by the inline script when the document is loading itself again at a URL declaring its origins (params.ts). */
+export const DECLARING_KEY = '__railDeclaring';
+export type EarlyLoadWindow = Window & { [EARLY_LOAD_KEY]?: Prefetched; [DECLARING_KEY]?: true };
 
 /** The load request the document's inline script started (handed out once), or undefined. */
 export function takeEarlyLoad(win: EarlyLoadWindow): Prefetched | undefined {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { API_BASE_META, documentApiBaseUrl, parseFrameParams, sanitizeUpdate } from './params';
+import type { FrameConfig } from '../../protocol/frame-messages';
+import { API_BASE_META, documentApiBaseUrl, parseFrameParams, sanitizeUpdate, urlDeclaringOrigins } from './params';
 import { CONFIG } from './test-utils';
 
 const hash = (params: Record<string, string>) => '#' + new URLSearchParams(params).toString();
@@ -76,5 +77,25 @@ describe('sanitizeUpdate', () => {
     ['text', {}],
   ])('%o becomes %o', (update, expected) => {
     expect(sanitizeUpdate(update)).toEqual(expected);
+  });
+});
+
+describe('urlDeclaringOrigins (a runtime from before the frame URL declared its origins)', () => {
+  const API = 'https://api.rail.test';
+  const configWith = (extra: Partial<FrameConfig>) =>
+    parseFrameParams(`#origin=${encodeURIComponent('https://shop.test')}&channel=c1&config=${encodeURIComponent(JSON.stringify({ publishableKey: 'pk', clientSecret: 'cs', ...extra }))}`, API)!.config;
+  const at = (search: string) => ({ pathname: '/frame/', search, hash: '#origin=x' });
+
+  test('a frame whose config fetches from origins its query does not declare loads itself again declaring them', () => {
+    const config = configWith({ apiBaseUrl: 'https://proxy.shop.test/rail', fonts: [{ cssSrc: 'https://fonts.googleapis.com/css2?family=Inter' }] });
+    expect(urlDeclaringOrigins(at(''), config)).toBe('/frame/?connect=https%3A%2F%2Fproxy.shop.test&connect=https%3A%2F%2Ffonts.googleapis.com#origin=x');
+    expect(urlDeclaringOrigins(at('?connect=https%3A%2F%2Fproxy.shop.test'), config)).toBeDefined();
+  });
+
+  test('nothing to do when every origin is declared, or when the frame fetches from its deployment only', () => {
+    const config = configWith({ apiBaseUrl: 'https://proxy.shop.test', fonts: [{ family: 'F', src: 'url(https://cdn.test/f.woff2)' }] });
+    expect(urlDeclaringOrigins(at('?connect=https%3A%2F%2Fproxy.shop.test'), config)).toBeUndefined();
+    expect(urlDeclaringOrigins(at(''), configWith({}))).toBeUndefined();
+    expect(urlDeclaringOrigins(at(''), configWith({ apiBaseUrl: `${API}/` }))).toBeUndefined();
   });
 });

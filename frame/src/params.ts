@@ -1,4 +1,5 @@
 import type { FrameConfig, FrameConfigUpdate, Locale, ResolvedFrameConfig } from '../../protocol/frame-messages';
+import { FRAME_CONNECT_PARAMETER, declaredConnectOrigins, frameConnectOrigin, frameConnectQuery } from '../../protocol/frame-url';
 
 export interface FrameParams {
   /** The merchant page's origin: the only origin the frame talks to. */
@@ -82,4 +83,18 @@ export function sanitizeUpdate(update: unknown): FrameConfigUpdate {
   if (LOCALES.includes(raw.locale as Locale)) clean.locale = raw.locale as Locale;
   if (raw.appearance && typeof raw.appearance === 'object') clean.appearance = raw.appearance as FrameConfigUpdate['appearance'];
   return clean;
+}
+
+/**
+ * This frame's URL with the origins its config fetches from declared in its query, when the query lacks one of them
+ * (a page pinned to a runtime release from before the query, protocol/frame-url.ts): the frame's CSP connect-src
+ * would refuse those requests, so the document loads itself again at that URL. Undefined when nothing is missing.
+ */
+export function urlDeclaringOrigins(location: Pick<Location, 'pathname' | 'search' | 'hash'>, config: ResolvedFrameConfig): string | undefined {
+  const declared = new URLSearchParams(location.search).getAll(FRAME_CONNECT_PARAMETER);
+  // The deployment's API (the vault's base) is in the CSP without being declared.
+  const deployment = frameConnectOrigin(config.vaultBaseUrl);
+  const needed = declaredConnectOrigins(config).filter((origin) => origin !== deployment);
+  if (needed.every((origin) => declared.includes(origin))) return undefined;
+  return location.pathname + frameConnectQuery(needed) + location.hash;
 }

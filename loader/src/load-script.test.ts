@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { INTEGRITY, SCRIPT_SRC, railScripts, scriptLoading } from './test-utils';
+import { afterEach, beforeEach, describe, expect, onTestFinished, test, vi } from 'vitest';
+import { INTEGRITY, SCRIPT_SRC, fakeRailGlobal, railScripts, scriptLoading } from './test-utils';
 
 type LoadScriptModule = typeof import('./load-script');
 
@@ -50,5 +50,44 @@ describe('loadScript', () => {
     void loadScript(SCRIPT_SRC, 'abc').catch(() => {});
     const [unpinned] = railScripts();
     expect([unpinned?.hasAttribute('integrity'), unpinned?.hasAttribute('crossorigin')]).toEqual([false, false]);
+  });
+});
+
+describe('loadScript memo after a failure', () => {
+  /** The loader's tags, kept out of the document so that each loads or fails only when the test says. */
+  function heldTags(): HTMLScriptElement[] {
+    const held: HTMLScriptElement[] = [];
+    const append = vi.spyOn(document.head, 'append').mockImplementation((...nodes) => void held.push(...(nodes as HTMLScriptElement[])));
+    onTestFinished(() => append.mockRestore());
+    return held;
+  }
+
+  test('a failed load forgets only itself: a newer pinned load of the same URL, begun meanwhile, is still shared', async () => {
+    const held = heldTags();
+    const loadScript = await freshLoadScript();
+    const unpinned = loadScript(SCRIPT_SRC);
+    // Another pin than the one in flight (none): a tag of its own, which takes the memo.
+    const pinned = loadScript(SCRIPT_SRC, undefined, INTEGRITY);
+    expect(held).toHaveLength(2);
+    held[0]!.onerror!(new Event('error'));
+    await expect(unpinned).rejects.toMatchObject({ code: 'failed_to_load' });
+
+    const again = loadScript(SCRIPT_SRC, undefined, INTEGRITY);
+    expect(held.map((tag) => tag.integrity)).toEqual(['', INTEGRITY]);
+    const global = fakeRailGlobal();
+    window.Rail = global;
+    held[1]!.onload!(new Event('load'));
+    await expect(Promise.all([pinned, again])).resolves.toEqual([global, global]);
+  });
+
+  test('a failure of the load that holds the memo is still forgotten: the next call injects a fresh tag', async () => {
+    const held = heldTags();
+    const loadScript = await freshLoadScript();
+    const first = loadScript(SCRIPT_SRC, undefined, INTEGRITY);
+    expect(held).toHaveLength(1);
+    held[0]!.onerror!(new Event('error'));
+    await expect(first).rejects.toMatchObject({ code: 'failed_to_load' });
+    void loadScript(SCRIPT_SRC, undefined, INTEGRITY).catch(() => {});
+    expect(held).toHaveLength(2);
   });
 });

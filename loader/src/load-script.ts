@@ -13,7 +13,8 @@ export class LoadError extends Error {
   }
 }
 
-// Per script URL: the load of the loader's own tag and that tag's integrity. A failure deletes it so a later call can retry.
+// Per script URL: the load of the loader's own latest tag and that tag's integrity. A failure deletes its own load so
+// a later call can retry, never a newer one that replaced it.
 const loading = new Map<string, [Promise<RailConstructor>, string | undefined]>();
 
 /**
@@ -39,7 +40,8 @@ export async function loadScript(scriptSrc: string, nonce?: string, integrity?: 
     }
     promise = new Promise<RailConstructor>((resolve, reject) => {
       const fail = (code: LoadErrorCode, message: string) => {
-        loading.delete(src);
+        // A newer pinned load of the same URL may have taken the memo meanwhile: forgetting it would inject another tag.
+        if (loading.get(src)?.[0] === promise) loading.delete(src);
         reject(new LoadError(code, message + src));
       };
       // load fires right after the tag's script ran, so window.Rail is the one it defined. The tag is the loader's

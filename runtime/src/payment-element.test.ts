@@ -40,6 +40,24 @@ describe('mount()', () => {
     expect(connections[0]!.iframe).toBe(iframe);
   });
 
+  test("declares in the frame URL's query the origins the frame fetches from besides its deployment's API (its CSP connect-src), once each", () => {
+    const fake = fakeEnv();
+    const rail = createRail(PUBLISHABLE_KEY, { customBackendUrl: 'https://API.shop.test:8443/rail/' }, fake.env);
+    const fonts = [
+      { cssSrc: 'https://fonts.googleapis.com/css2?family=Inter' },
+      { cssSrc: 'https://fonts.googleapis.com/css2?family=Lora' },
+      { cssSrc: 'http://127.0.0.1:5173/fonts.css' },
+      // Not fetched with connect-src (a face loads under font-src), and not a URL the frame fetches.
+      { family: 'Brand', src: 'url(https://cdn.shop.test/brand.woff2)' },
+      { cssSrc: 'not a url' },
+    ];
+    rail.elements({ clientSecret: CLIENT_SECRET, fonts }).create('payment').mount('#payment');
+    const url = new URL(document.querySelector<HTMLIFrameElement>('#payment iframe')!.src);
+    expect(url.origin + url.pathname).toBe(FRAME_ORIGIN + '/frame/');
+    expect(url.searchParams.getAll('connect')).toEqual(['https://api.shop.test:8443', 'https://fonts.googleapis.com', 'http://127.0.0.1:5173']);
+    expect(JSON.parse(new URLSearchParams(url.hash.slice(1)).get('config')!).fonts).toEqual(fonts);
+  });
+
   test('accepts an element as well as a selector', () => {
     const { element } = setup();
     element.mount(document.getElementById('second')!);

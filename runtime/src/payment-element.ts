@@ -1,5 +1,6 @@
 import type { ApiErrorObject } from '../../protocol/errors';
 import type { FrameConfig, FrameConfigUpdate, FrameEvent } from '../../protocol/frame-messages';
+import { declaredConnectOrigins, frameConnectQuery } from '../../protocol/frame-url';
 import type { ElementEventType, ElementHandler, PaymentElement, PaymentElementOptions } from '../../loader/src/types';
 import { createEmitter } from './emitter';
 import { IntegrationError, describeValue, railError } from './errors';
@@ -64,6 +65,13 @@ export function submitEnclosingForm(iframe: HTMLIFrameElement): void {
   else form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
 }
 
+/**
+ * The frame document's URL (without its fragment). The origins the frame will fetch from besides its deployment's
+ * API, the page's customBackendUrl and font stylesheets, go in its query: the js listener allows the frame those, and
+ * no other, in its CSP connect-src (protocol/frame-url.ts).
+ */
+export const frameDocumentUrl = (frameUrl: string, config: FrameConfig): string => frameUrl + frameConnectQuery(declaredConnectOrigins(config));
+
 function randomChannel(): string {
   return 'rail-' + (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2));
 }
@@ -113,13 +121,14 @@ export function createPaymentElement(context: ElementContext, initialOptions: Pa
     if (mounted) return element;
     const target = resolveContainer(container);
     const channel = randomChannel();
+    const config = context.config();
     const params = new URLSearchParams({
       origin: window.location.origin,
       channel,
-      config: JSON.stringify(context.config()),
+      config: JSON.stringify(config),
     });
     const iframe = document.createElement('iframe');
-    iframe.src = env.frameUrl + '#' + params.toString();
+    iframe.src = frameDocumentUrl(env.frameUrl, config) + '#' + params.toString();
     iframe.title = options.title || DEFAULT_TITLE;
     iframe.allow = 'payment';
     iframe.setAttribute('frameborder', '0');

@@ -41,14 +41,20 @@ export const TEST_MSISDNS = {
   failure: '+254700000002',
 } as const;
 
+/** A payment element's iframe (protocol/frame-url.ts): the frame document, with or without its query. */
+const RAIL_FRAME_SELECTOR = 'iframe[src*="/frame/#"], iframe[src*="/frame/?"]';
+
 export interface FrameOptions {
   /** Which payment element on the page (0 = the first, in document order). */
   index?: number;
 }
 
-/** The hosted frame of the nth payment element on the page (matched by its URL, whatever its title). */
+/**
+ * The hosted frame of the nth payment element on the page (matched by its URL, whatever its title): `/frame/#...`, or
+ * `/frame/?connect=...#...` when the element declares the origins it fetches from (customBackendUrl, font stylesheets).
+ */
 export function railFrame(page: Page, { index = 0 }: FrameOptions = {}): FrameLocator {
-  return page.locator('iframe[src*="/frame/#"]').nth(index).contentFrame();
+  return page.locator(RAIL_FRAME_SELECTOR).nth(index).contentFrame();
 }
 
 /**

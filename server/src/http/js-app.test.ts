@@ -218,13 +218,45 @@ describe('js listener', () => {
     expect((await js.request('/v1/')).status).toBe(200);
   });
 
-  test('GET /frame/ serves the frame with its CSP', async () => {
+  test('GET /frame/ serves the frame with its CSP: nothing is allowed that is not named, and it fetches from its API only', async () => {
     const response = await app(makeDist()).request('/frame/');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(response.headers.get('content-security-policy')).toBe(
-      "frame-ancestors https://shop.example.com http://localhost:* http://127.0.0.1:*; script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'",
+      "default-src 'none'; script-src 'self'; style-src 'none'; img-src data:; font-src https: http://localhost:* http://127.0.0.1:*; " +
+        "connect-src https://api.example.com; frame-ancestors https://shop.example.com http://localhost:* http://127.0.0.1:*; base-uri 'none'; form-action 'none'",
     );
+  });
+
+  test("the origins a frame URL declares (customBackendUrl, font stylesheets) join the API's in connect-src, once each", async () => {
+    const js = app(makeDist());
+    const query = ['https://proxy.shop.example.com', 'https://fonts.googleapis.com', 'https://api.example.com', 'http://127.0.0.1:5173', 'https://fonts.googleapis.com']
+      .map((origin) => `connect=${encodeURIComponent(origin)}`)
+      .join('&');
+    const csp = (await js.request(`/frame/?${query}`)).headers.get('content-security-policy') ?? '';
+    expect(csp).toContain('; connect-src https://api.example.com https://proxy.shop.example.com https://fonts.googleapis.com http://127.0.0.1:5173; ');
+  });
+
+  test.each([
+    ['a source list', 'https://a.example.com https://evil.example'],
+    ['another directive', "https://a.example.com; script-src 'unsafe-inline'"],
+    ['a path', 'https://a.example.com/fonts'],
+    ['a scheme source', 'https:'],
+    ['a wildcard', 'https://*.example.com'],
+    ['another scheme', 'data:text/css,x'],
+    ['an upper-case host', 'https://A.example.com'],
+  ])('a declared origin that is not exactly an http(s) origin (%s) is refused with ERR_2003, never put in the CSP', async (_name, value) => {
+    const response = await app(makeDist()).request(`/frame/?connect=${encodeURIComponent(value)}`);
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-security-policy')).toBeNull();
+    expect(await response.json()).toMatchObject({ error: { code: 'ERR_2003', field_name: 'connect' } });
+  });
+
+  test('at most eleven declared origins (one customBackendUrl, ten font stylesheets)', async () => {
+    const js = app(makeDist());
+    const query = (count: number) => Array.from({ length: count }, (_, index) => `connect=https://f${index}.example.com`).join('&');
+    expect((await js.request(`/frame/?${query(11)}`)).status).toBe(200);
+    expect((await js.request(`/frame/?${query(12)}`)).status).toBe(400);
   });
 
   test('frame assets are immutable and typed; traversal is refused', async () => {
@@ -270,22 +302,23 @@ describe('js listener', () => {
     expect(await post.json()).toMatchObject({ error: { code: 'ERR_2007' } });
   });
 
-  test("the frame's CSP allows its inline script by the hash of the bytes served, and no other inline script", async () => {
+  test("the frame's CSP allows its inline script and its style element by the hashes of the bytes served, and no other", async () => {
     const dist = makeDist();
     const inline = 'window.started=1;';
+    const style = ':root{--x:1}\n';
     writeFileSync(
       join(dist, 'frame', 'index.html'),
-      `<!doctype html><meta name="rail-api-base-url" content="${API_BASE_URL_PLACEHOLDER}"><script>${inline}</script><script type="module" src="/frame/assets/index-abc.js"></script>`,
+      `<!doctype html><meta name="rail-api-base-url" content="${API_BASE_URL_PLACEHOLDER}"><script>${inline}</script><style>${style}</style><script type="module" src="/frame/assets/index-abc.js"></script>`,
     );
     const csp = (await app(dist).request('/frame/')).headers.get('content-security-policy') ?? '';
-    const hash = createHash('sha256').update(inline).digest('base64');
-    expect(csp).toContain(`script-src 'self' 'sha256-${hash}';`);
+    const hash = (text: string) => createHash('sha256').update(text).digest('base64');
+    expect(csp).toContain(`; script-src 'self' 'sha256-${hash(inline)}'; style-src 'sha256-${hash(style)}'; `);
     expect(csp).not.toContain('unsafe-inline');
     expect(inlineScriptHashes('<script type="module" src="/a.js"></script><p>no inline</p>')).toEqual([]);
   });
 
   test('frameCsp with no ancestors forbids framing', () => {
-    expect(frameCsp([])).toContain("frame-ancestors 'none'");
+    expect(frameCsp([], { scriptHashes: [], styleHashes: [] }, ['https://api.example.com'])).toContain("frame-ancestors 'none'");
   });
 });
 

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Hono, type Context } from 'hono';
+import { FRAME_CONNECT_PARAMETER, MAX_FRAME_CONNECT_ORIGINS, frameConnectOrigin } from '../../../protocol/frame-url';
 import type { RuntimeConfig, RuntimeManifest, RuntimeRelease } from '../../../protocol/runtime-manifest';
 import { ApiError } from '../core/shared/errors';
 import type { Logger } from '../logger';
@@ -135,21 +136,65 @@ function serveFile(c: Context, file: LoadedFile, headers: Record<string, string>
   return c.body(bytes as Uint8Array<ArrayBuffer>, 200);
 }
 
-/**
- * The frame's Content-Security-Policy: scripts from js_url only, plus the document's own inline scripts by their
- * hashes (the early-load script, frame/src/early-load.ts), so no other inline script can run; and no form
- * submission: the card inputs carry autofill names (cardnumber, cvc) in a form with no action, which a native
- * submit would put in the frame's URL.
- */
-export function frameCsp(frameAncestors: readonly string[], inlineScriptHashes: readonly string[] = []): string {
-  const ancestors = frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'";
-  const scripts = ["'self'", ...inlineScriptHashes].join(' ');
-  return `frame-ancestors ${ancestors}; script-src ${scripts}; object-src 'none'; base-uri 'none'; form-action 'none'`;
+/** http on the customer's own machine, as the frame accepts it for fonts (development and test integrations). */
+const LOOPBACK_SOURCES = 'http://localhost:* http://127.0.0.1:*';
+
+/** What the frame document itself asks the browser to allow: its inline scripts and style elements, by hash. */
+export interface FrameDocumentSources {
+  scriptHashes: readonly string[];
+  styleHashes: readonly string[];
 }
 
-/** CSP hash sources (`'sha256-<base64>'`) of the inline scripts (`<script>` without attributes) of a document. */
-export function inlineScriptHashes(html: string): string[] {
-  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => `'sha256-${createHash('sha256').update(match[1]!).digest('base64')}'`);
+/**
+ * The frame's Content-Security-Policy. Nothing is allowed that is not named (`default-src 'none'`): scripts from
+ * js_url and the document's own inline scripts by their hashes (the early-load script, frame/src/early-load.ts); the
+ * document's own style element by its hash, and no other stylesheet (a merchant's font stylesheet reaches the frame
+ * as text, of which only @font-face rules are used: frame/src/appearance.ts); images only as data: URLs (the UPI QR
+ * code); fonts over https (the merchant's, whose files a font stylesheet names only once fetched), or from the
+ * customer's own machine; requests only to `connectOrigins` (the deployment's API, which holds the vault, and the
+ * origins the page declared for this mount: its customBackendUrl and font stylesheets). And no form submission: the
+ * card inputs carry autofill names (cardnumber, cvc) in a form with no action, which a native submit would put in the
+ * frame's URL.
+ */
+export function frameCsp(frameAncestors: readonly string[], document: FrameDocumentSources, connectOrigins: readonly string[]): string {
+  const list = (sources: readonly string[]) => (sources.length > 0 ? sources.join(' ') : "'none'");
+  return [
+    "default-src 'none'",
+    `script-src ${["'self'", ...document.scriptHashes].join(' ')}`,
+    `style-src ${list(document.styleHashes)}`,
+    'img-src data:',
+    `font-src https: ${LOOPBACK_SOURCES}`,
+    `connect-src ${list([...new Set(connectOrigins)])}`,
+    `frame-ancestors ${list(frameAncestors)}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+/** CSP hash sources (`'sha256-<base64>'`) of the contents of a document's elements `<tag>` without attributes. */
+function inlineHashes(html: string, tag: 'script' | 'style'): string[] {
+  return [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map((match) => `'sha256-${createHash('sha256').update(match[1]!).digest('base64')}'`);
+}
+
+/** CSP hash sources of the inline scripts (`<script>` without attributes) of a document. */
+export const inlineScriptHashes = (html: string): string[] => inlineHashes(html, 'script');
+
+/** CSP hash sources of the style elements (`<style>` without attributes) of a document. */
+export const inlineStyleHashes = (html: string): string[] => inlineHashes(html, 'style');
+
+/** The origins a frame URL declares (protocol/frame-url.ts), or an ApiError naming what is wrong with them. */
+export function declaredOrigins(values: readonly string[] | undefined): string[] | ApiError {
+  const origins = values ?? [];
+  if (origins.length > MAX_FRAME_CONNECT_ORIGINS) {
+    return new ApiError('ERR_2003', `At most ${MAX_FRAME_CONNECT_ORIGINS} ${FRAME_CONNECT_PARAMETER} origins may be declared.`, { fieldName: FRAME_CONNECT_PARAMETER });
+  }
+  for (const origin of origins) {
+    // Exactly an origin as the runtime writes it: nothing that could end a CSP source or directive.
+    if (frameConnectOrigin(origin) !== origin) {
+      return new ApiError('ERR_2003', `Each ${FRAME_CONNECT_PARAMETER} value must be an http(s) origin such as https://api.example.com.`, { fieldName: FRAME_CONNECT_PARAMETER });
+    }
+  }
+  return [...origins];
 }
 
 /**
@@ -207,11 +252,15 @@ export function createJsApp(deps: JsAppDeps): Hono {
   const runtime = deps.runtime ?? new RuntimeBuild(deps);
   const frameHtml = new CachedFile([join(deps.distDir, 'frame', 'index.html')], { [API_BASE_URL_PLACEHOLDER]: escapeAttribute(deps.publicBaseUrl) });
   const configJson = JSON.stringify({ api_base_url: deps.publicBaseUrl } satisfies RuntimeConfig);
-  // The frame's CSP names its document's inline scripts, so it is derived from the loaded document (once).
-  let frameDocumentCsp: { file: LoadedFile; csp: string } | undefined;
-  const cspFor = (file: LoadedFile): string => {
-    if (frameDocumentCsp?.file !== file) frameDocumentCsp = { file, csp: frameCsp(deps.frameAncestors, inlineScriptHashes(new TextDecoder().decode(file.body))) };
-    return frameDocumentCsp.csp;
+  const apiOrigin = new URL(deps.publicBaseUrl).origin;
+  // The frame's CSP names its document's inline scripts and styles, so they are read from the loaded document (once).
+  let frameDocument: { file: LoadedFile; sources: FrameDocumentSources } | undefined;
+  const documentSources = (file: LoadedFile): FrameDocumentSources => {
+    if (frameDocument?.file !== file) {
+      const html = new TextDecoder().decode(file.body);
+      frameDocument = { file, sources: { scriptHashes: inlineScriptHashes(html), styleHashes: inlineStyleHashes(html) } };
+    }
+    return frameDocument.sources;
   };
   // Load once at startup; a missing build is retried on request.
   void runtime.pinned();
@@ -277,12 +326,14 @@ export function createJsApp(deps: JsAppDeps): Hono {
 
   app.get('/frame', (c) => c.redirect('/frame/', 301));
   app.get('/frame/', async (c) => {
+    const declared = declaredOrigins(c.req.queries(FRAME_CONNECT_PARAMETER));
+    if (declared instanceof ApiError) return errorResponse(c, declared);
     const file = await frameHtml.get();
     if (file === undefined) return errorResponse(c, NOT_BUILT('hosted frame (dist/frame/index.html)'));
     return serveFile(c, file, {
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': 'no-cache',
-      'Content-Security-Policy': cspFor(file),
+      'Content-Security-Policy': frameCsp(deps.frameAncestors, documentSources(file), [apiOrigin, ...declared]),
       'Referrer-Policy': 'no-referrer',
     });
   });
