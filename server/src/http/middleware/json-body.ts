@@ -23,7 +23,7 @@ export const JSON_MAX_DEPTH = 64;
  * A string with a lone UTF-16 surrogate (JSON `"\ud800"`) is not text any store keeps as sent: SQLite keeps it,
  * PostgreSQL's UTF-8 turns it into U+FFFD, so a read would answer something else than the create did.
  */
-const isWellFormed = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed();
+export const isWellFormed = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed();
 
 /**
  * One iterative walk of a parsed body, before anything recursive touches it: the first string (value or key)
