@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 import { DEFAULT_ACCOUNT_SETTINGS } from './core/accounts/account-settings';
 import { DEFAULT_RATE_LIMITS } from './http/rate-limit';
+import { DEFAULT_LEASE_MS, DEFAULT_TIMEOUT_MS, LEASE_MARGIN_MS } from './webhooks/delivery';
 
 describe('loadConfig', () => {
   test('usdt_wallet in RAIL_ACCOUNT_CONFIG: saved when its address fits the network, refused otherwise', () => {
@@ -130,6 +131,20 @@ describe('loadConfig', () => {
     { RAIL_OPERATOR_TOTP_SECRET: 'not base32!' },
   ])('refuses %o', (env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
+  });
+
+  test('webhook attempt timeout and delivery lease: the lease must outlast the timeout by LEASE_MARGIN_MS, or the start stops', () => {
+    expect(loadConfig({})).toMatchObject({ webhookTimeoutMs: DEFAULT_TIMEOUT_MS, webhookLeaseMs: DEFAULT_LEASE_MS });
+    expect(loadConfig({ RAIL_WEBHOOK_TIMEOUT_MS: '30000', RAIL_WEBHOOK_LEASE_MS: '90000' })).toMatchObject({ webhookTimeoutMs: 30_000, webhookLeaseMs: 90_000 });
+    for (const env of [
+      { RAIL_WEBHOOK_TIMEOUT_MS: '60000' },
+      { RAIL_WEBHOOK_LEASE_MS: '10000' },
+      { RAIL_WEBHOOK_TIMEOUT_MS: '30000', RAIL_WEBHOOK_LEASE_MS: String(30_000 + LEASE_MARGIN_MS) },
+    ]) {
+      expect(() => loadConfig(env), JSON.stringify(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env), JSON.stringify(env)).toThrow(/RAIL_WEBHOOK_LEASE_MS and RAIL_WEBHOOK_TIMEOUT_MS: the delivery lease .* must be longer than the attempt timeout/);
+    }
+    expect(() => loadConfig({ RAIL_WEBHOOK_TIMEOUT_MS: 'soon' })).toThrow(/RAIL_WEBHOOK_TIMEOUT_MS/);
   });
 
   test('RAIL_ACCOUNT_CONFIG switches settings', () => {

@@ -10,6 +10,7 @@ import { CURRENCIES } from '../../protocol/currency';
 import { USDT_NETWORKS } from '../../protocol/api/collect';
 import { parseRateLimits, type RateLimits } from './http/rate-limit';
 import { parseVaultKey } from './vault/vault-cipher';
+import { DEFAULT_LEASE_MS, DEFAULT_TIMEOUT_MS, leaseTooShort } from './webhooks/delivery';
 import { DEFAULT_ACCOUNT_SETTINGS } from './core/accounts/account-settings';
 import { DEFAULT_KEY_POLICY, DEFAULT_RECOVERY_POLICY, type KeyPolicy, type RecoveryPolicy } from './core/shared/deps';
 import type { AccountSettings, RailCapabilities, RailSettings } from './kernel/account-settings-types';
@@ -67,6 +68,8 @@ const EnvSchema = z.object({
       }
       return seconds;
     }),
+  RAIL_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_TIMEOUT_MS),
+  RAIL_WEBHOOK_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(DEFAULT_LEASE_MS),
   RAIL_ACCOUNT_CONFIG: optionalString,
   RAIL_VAULT_KEY: optionalString.transform((value, ctx) => {
     if (value === undefined) return undefined;
@@ -170,6 +173,10 @@ export interface Config {
   webhookUrl: string | undefined;
   webhookSecret: string | undefined;
   webhookRetryScheduleSeconds: number[];
+  /** RAIL_WEBHOOK_TIMEOUT_MS: how long one delivery attempt waits for the endpoint. */
+  webhookTimeoutMs: number;
+  /** RAIL_WEBHOOK_LEASE_MS: how long a claim holds an event; longer than the timeout plus LEASE_MARGIN_MS. */
+  webhookLeaseMs: number;
   accountSettings: AccountSettings;
   /** RAIL_VAULT_KEY (32 bytes); undefined: the key file in the data directory (vault/vault-cipher.ts). */
   vaultKey: Buffer | undefined;
@@ -261,6 +268,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(env, { jitless: true });
   if (!parsed.success) throw new ConfigError(`invalid environment: ${describeIssues(parsed.error.issues)}`);
   const e = parsed.data;
+  const webhookLease = leaseTooShort(e.RAIL_WEBHOOK_TIMEOUT_MS, e.RAIL_WEBHOOK_LEASE_MS);
+  if (webhookLease !== undefined) {
+    throw new ConfigError(`invalid environment: RAIL_WEBHOOK_LEASE_MS and RAIL_WEBHOOK_TIMEOUT_MS: ${webhookLease}`);
+  }
   if (e.RAIL_RECOVER_AFTER_MS <= e.RAIL_RAIL_CALL_TIMEOUT_MS) {
     // Recovery must not ask about a payment whose confirm is still waiting for the rail.
     throw new ConfigError('invalid environment: RAIL_RECOVER_AFTER_MS must be longer than RAIL_RAIL_CALL_TIMEOUT_MS');
@@ -292,6 +303,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookUrl: e.RAIL_WEBHOOK_URL,
     webhookSecret: e.RAIL_WEBHOOK_SECRET,
     webhookRetryScheduleSeconds: e.RAIL_WEBHOOK_RETRY_SCHEDULE,
+    webhookTimeoutMs: e.RAIL_WEBHOOK_TIMEOUT_MS,
+    webhookLeaseMs: e.RAIL_WEBHOOK_LEASE_MS,
     accountSettings: loadAccountSettings(e.RAIL_ACCOUNT_CONFIG),
     vaultKey: e.RAIL_VAULT_KEY,
     paymentSyncIntervalMs: e.RAIL_PAYMENT_SYNC_INTERVAL_MS,

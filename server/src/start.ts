@@ -224,7 +224,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   for (const warning of boot.warnings) logger.warn(warning);
   if (config.publicUrlWarning !== undefined) logger.warn(config.publicUrlWarning);
 
-  const webhooks = defaultWebhookDeliveryConfig({ retryScheduleSeconds: config.webhookRetryScheduleSeconds });
+  const webhooks = defaultWebhookDeliveryConfig({
+    retryScheduleSeconds: config.webhookRetryScheduleSeconds,
+    timeoutMs: config.webhookTimeoutMs,
+    leaseMs: config.webhookLeaseMs,
+  });
   const scheduleSeconds = webhooks.retryScheduleSeconds.reduce((sum, seconds) => sum + seconds, 0);
   if (scheduleSeconds < 24 * 3600) {
     logger.warn({ total_seconds: scheduleSeconds }, 'RAIL_WEBHOOK_RETRY_SCHEDULE spans less than 24 hours');

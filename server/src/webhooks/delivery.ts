@@ -21,6 +21,11 @@ export const RETRY_JITTER_FRACTION = 0.1;
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /** How long a claim holds an event: well above the timeout, so a live attempt never loses it. */
 export const DEFAULT_LEASE_MS = 60_000;
+/**
+ * How much longer than the attempt timeout a lease must be: the lease starts before the send (the claim, the
+ * endpoint's read) and must outlast the attempt's record after it, and instances compare it on their own clocks.
+ */
+export const LEASE_MARGIN_MS = 15_000;
 export const USER_AGENT = 'Rail-Webhooks/1.0';
 /**
  * The failure_reason of a pending event whose endpoint was disabled or removed when its next attempt fell due: its
@@ -44,8 +49,18 @@ export interface WebhookDeliveryConfig {
   endpointShares: EndpointAttemptShares;
 }
 
+/**
+ * Why a lease of `leaseMs` cannot hold attempts that may last `timeoutMs`, or undefined when it can: a lease that runs
+ * out while its attempt still waits for the endpoint lets another poll (or instance) claim the event and send it again.
+ */
+export function leaseTooShort(timeoutMs: number, leaseMs: number): string | undefined {
+  if (leaseMs > timeoutMs + LEASE_MARGIN_MS) return undefined;
+  return `the delivery lease (${leaseMs} ms) must be longer than the attempt timeout (${timeoutMs} ms) plus ${LEASE_MARGIN_MS} ms, or an attempt still waiting for its endpoint could be claimed and sent again`;
+}
+
+/** The delivery policy: the defaults under `overrides`. Throws when its lease is too short for its timeout. */
 export function defaultWebhookDeliveryConfig(overrides: Partial<WebhookDeliveryConfig> = {}): WebhookDeliveryConfig {
-  return {
+  const config: WebhookDeliveryConfig = {
     sender: fetchWebhookSender,
     random: Math.random,
     retryScheduleSeconds: DEFAULT_RETRY_SCHEDULE_SECONDS,
@@ -54,6 +69,9 @@ export function defaultWebhookDeliveryConfig(overrides: Partial<WebhookDeliveryC
     endpointShares: new EndpointAttemptShares(),
     ...overrides,
   };
+  const problem = leaseTooShort(config.timeoutMs, config.leaseMs);
+  if (problem !== undefined) throw new Error(`Webhook delivery: ${problem}.`);
+  return config;
 }
 
 export interface DeliveryDeps {

@@ -15,7 +15,7 @@ import { SqlStore } from '../storage/sql-store';
 import type { WebhookEventRecord } from '../storage/events/records';
 import { createTestDatabase, memorySecretsFile, testOperatorSecrets, type TestDatabase } from '../test-support/harness';
 import { forEachEngine } from '../test-support/engines';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS, defaultWebhookDeliveryConfig, nextRetryDelayMs, type WebhookDeliveryConfig } from './delivery';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, LEASE_MARGIN_MS, defaultWebhookDeliveryConfig, nextRetryDelayMs, type WebhookDeliveryConfig } from './delivery';
 import { WebhookDispatcher } from './dispatcher';
 import type { WebhookRequest, WebhookResponse, WebhookSender } from './sender';
 import { verifyHyperswitch512, verifyStandardWebhook } from './signing';
@@ -560,7 +560,7 @@ forEachEngine('Webhook dispatcher', (engine) => {
       const healthyEvents = new Set<string>();
       for (let i = 0; i < 3; i += 1) healthyEvents.add(await insertEvent(s, `pay_healthy_${i}`, 'live'));
       // Room for 10 attempts at once: without a share per endpoint, the stalled one's 12 events would take them all.
-      const dispatcher = new WebhookDispatcher(s, config(createFetchWebhookSender(), { timeoutMs: 60_000 }), { pollIntervalMs: 5, maxInFlight: 10 });
+      const dispatcher = new WebhookDispatcher(s, config(createFetchWebhookSender(), { timeoutMs: 60_000, leaseMs: 60_000 + 2 * LEASE_MARGIN_MS }), { pollIntervalMs: 5, maxInFlight: 10 });
       dispatcher.start();
       try {
         await eventually(() => healthy.accepted().size === healthyEvents.size && stalled.stalled() >= DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT);

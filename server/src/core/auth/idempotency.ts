@@ -6,8 +6,9 @@
  * - Fingerprint: SHA-256 of method, path (with query) and the canonical JSON body (keys sorted; a body that is not
  *   JSON is hashed as its raw bytes). Whitespace and key order do not make a request "different".
  * - First request: atomically claims the key (insert; a duplicate means someone holds or held it), runs, and stores
- *   its response when the status is below 500. A 5xx releases the claim: our 5xx means the transaction did not
- *   commit, so the retry must run again (Stripe stores 500s too; we do not, see docs/idempotency.md).
+ *   its response. An answer that asks to try again later releases the claim: a 5xx (our 5xx means the transaction
+ *   did not commit, so the retry must run again; Stripe stores 500s too, we do not, see docs/idempotency.md), a 429,
+ *   and the "try later" errors (TRY_LATER_CODES in core/shared/errors.ts).
  * - Repeat with the same fingerprint: the stored response. While the first still runs: ERR_4090 (409). Same key,
  *   different fingerprint: ERR_4091 (422).
  * - A claim whose holder crashed does not block forever: an in-flight row older than the lease may be re-claimed.
@@ -144,8 +145,17 @@ export async function beginIdempotentRequest(
 }
 
 /**
- * Records the outcome of the claim: responses below 500 are stored for replay; a 5xx, and a 429 (try again after
- * Retry-After: replayed, the retry it asks for would get the same 429 for 24 hours), release the key.
+ * Whether an answer asks for the same request again later: a 5xx (ours means nothing committed), a 429, and the
+ * ApiError that answered when it says so (TRY_LATER_CODES, or thrown with `tryLater`).
+ */
+function asksToTryLater(status: number, error: unknown): boolean {
+  return status >= 500 || status === TOO_MANY_REQUESTS || (error instanceof ApiError && error.tryLater && error.status === status);
+}
+
+/**
+ * Records the outcome of the claim: an answer is stored for replay, unless it asks for the same request again later
+ * (`answeredWith` is the error that gave it, if one did): then the key is released, since replayed, the retry it asks
+ * for would get the same refusal for 24 hours.
  */
 export async function finishIdempotentRequest(
   deps: Deps,
@@ -153,8 +163,9 @@ export async function finishIdempotentRequest(
   key: string,
   claimToken: string,
   response: StoredResponse,
+  answeredWith?: unknown,
 ): Promise<void> {
-  if (response.status >= 500 || response.status === TOO_MANY_REQUESTS) await deps.store.idempotency.release(scope, key, claimToken);
+  if (asksToTryLater(response.status, answeredWith)) await deps.store.idempotency.release(scope, key, claimToken);
   else await deps.store.idempotency.complete(scope, key, claimToken, response);
 }
 

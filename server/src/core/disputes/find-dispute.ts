@@ -55,7 +55,7 @@ export async function retryWhileDisputeChanges<T>(attempt: () => Promise<T>): Pr
       if (!(error instanceof DisputeChanged)) throw error;
     }
   }
-  throw new ApiError('ERR_4062', 'The dispute kept changing while this request was applied; retry.');
+  throw new ApiError('ERR_4062', 'The dispute kept changing while this request was applied; retry.', { tryLater: true });
 }
 
 export function disputeStatusRefusal(dispute: DisputeRecord, operation: string): ApiError {

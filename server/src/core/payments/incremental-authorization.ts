@@ -47,7 +47,9 @@ export async function incrementalAuthorization(
     const now = deps.clock.now();
     const inProgress = increaseInProgress(payment, now);
     if (inProgress !== undefined) {
-      throw new ApiError('ERR_4003', `An incremental authorization of this payment (to ${inProgress.amount}) is in progress; retry once it has finished.`);
+      throw new ApiError('ERR_4003', `An incremental authorization of this payment (to ${inProgress.amount}) is in progress; retry once it has finished.`, {
+        tryLater: true,
+      });
     }
     // Claimed before the rail is asked: of two concurrent increases only one reaches the rail, so the rail cannot take
     // them in one order and the payment record them in the other. A claim left by a crash lapses with its lease.
@@ -116,7 +118,9 @@ function leaseFrom(deps: CoreDeps, now: Date): string {
 export function refuseWhileIncreaseInProgress(payment: PaymentRecord, now: Date, operation: 'capture' | 'cancel'): void {
   const inProgress = increaseInProgress(payment, now);
   if (inProgress !== undefined) {
-    throw new ApiError('ERR_4003', `You cannot ${operation} this payment while an incremental authorization (to ${inProgress.amount}) is in progress; retry once it has finished.`);
+    throw new ApiError('ERR_4003', `You cannot ${operation} this payment while an incremental authorization (to ${inProgress.amount}) is in progress; retry once it has finished.`, {
+      tryLater: true,
+    });
   }
 }
 

@@ -36,7 +36,7 @@ export async function withCurrentPayment<T>(
     const result = await step(payment);
     if (result !== LOST) return result;
   }
-  throw new ApiError('ERR_4003', 'The payment kept changing while this request was applied; retry.');
+  throw new ApiError('ERR_4003', 'The payment kept changing while this request was applied; retry.', { tryLater: true });
 }
 
 /**

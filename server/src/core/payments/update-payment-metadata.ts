@@ -54,7 +54,7 @@ export async function updatePaymentMetadata(
     updatedAt: deps.clock.now(),
   });
   if (updated === undefined) {
-    throw new ApiError('ERR_4003', `The payment changed status while its metadata was being updated; retrieve it and retry.`);
+    throw new ApiError('ERR_4003', `The payment changed status while its metadata was being updated; retrieve it and retry.`, { tryLater: true });
   }
   const featureMetadata = updated.requestFields['feature_metadata'];
   return {

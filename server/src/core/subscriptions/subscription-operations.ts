@@ -69,7 +69,7 @@ function notAllowed(subscription: SubscriptionRecord, what: string): ApiError {
 }
 
 function changedMeanwhile(): ApiError {
-  return new ApiError('ERR_4111', 'The subscription changed while this request ran; retrieve it and try again.');
+  return new ApiError('ERR_4111', 'The subscription changed while this request ran; retrieve it and try again.', { tryLater: true });
 }
 
 function isChangedMeanwhile(error: unknown): boolean {
@@ -249,7 +249,9 @@ function claimOf(deps: CoreDeps, subscription: SubscriptionRecord): 'live' | 'ab
 
 function beingCharged(subscription: SubscriptionRecord, what: string, payment?: PaymentRecord): ApiError {
   const why = payment === undefined ? 'its first invoice is being charged' : `its first invoice's payment ${payment.paymentId} has status ${payment.status}`;
-  return new ApiError('ERR_4111', `You cannot ${what} this subscription (status ${subscription.status}) while ${why}; retrieve it once the payment settled and try again.`);
+  return new ApiError('ERR_4111', `You cannot ${what} this subscription (status ${subscription.status}) while ${why}; retrieve it once the payment settled and try again.`, {
+    tryLater: true,
+  });
 }
 
 /**
@@ -548,6 +550,7 @@ async function settleRenewalBeforeCancel(deps: CoreDeps, auth: AuthContext, subs
     throw new ApiError(
       'ERR_4111',
       `You cannot cancel this subscription at once while its renewal payment ${now.renewalPaymentId} is being charged; retrieve it once the payment settled and try again, or cancel at the end of the term.`,
+      { tryLater: true },
     );
   }
   return now;

@@ -4,7 +4,10 @@
  * concurrent duplicates (exactly one payment), and every POST operation in /openapi.json honouring the header.
  * Runs on SQLite and PostgreSQL (forEachEngine).
  */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
+import { ApiError, TRY_LATER_CODES } from '../../core/shared/errors';
 import { beginIdempotentRequest, finishIdempotentRequest, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS, purgeExpiredIdempotencyKeys, requestFingerprint } from '../../core/auth/idempotency';
 import { cryptoIds, derivedIds, timeBase62 } from '../../kernel/ids';
 import { insertLiveSecretKey } from '../../test-support/api-assertions';
@@ -208,6 +211,65 @@ forEachEngine('Idempotency-Key', (engine) => {
     expect(await h.store.idempotency.findKey(scope(), key)).toBeUndefined();
     const second = await beginIdempotentRequest(deps(), scope(), key, request);
     expect(second.kind).toBe('execute');
+  });
+
+  test('an answer that asks to try again later (TRY_LATER_CODES, or an error thrown with tryLater) is not stored; the same code without it is', async () => {
+    const request = { method: 'POST', path: '/payments', fingerprint: requestFingerprint('POST', '/payments', { json: { a: 2 } }) };
+    const finishWith = async (error: ApiError, status = error.status) => {
+      const key = newKey();
+      const first = await beginIdempotentRequest(deps(), scope(), key, request);
+      if (first.kind !== 'execute') throw new Error('expected execute');
+      await finishIdempotentRequest(deps(), scope(), key, first.claimToken, { status, headers: {}, body: '{}' }, error);
+      return (await h.store.idempotency.findKey(scope(), key)) === undefined ? 'released' : 'stored';
+    };
+    for (const code of TRY_LATER_CODES) expect(await finishWith(new ApiError(code, 'later')), code).toBe('released');
+    expect(await finishWith(new ApiError('ERR_4003', 'kept changing; retry', { tryLater: true }))).toBe('released');
+    expect(await finishWith(new ApiError('ERR_4111', 'being charged; try again', { tryLater: true }))).toBe('released');
+    expect(await finishWith(new ApiError('ERR_4003', 'not allowed in this status'))).toBe('stored');
+    expect(await finishWith(new ApiError('ERR_4002', 'another body'))).toBe('stored');
+    // An error that did not give the answer (another status) decides nothing.
+    expect(await finishWith(new ApiError('ERR_4052', 'later'), 200)).toBe('stored');
+    // docs/idempotency.md names the list.
+    const documented = readFileSync(resolve(import.meta.dirname, '../../../../docs/idempotency.md'), 'utf8');
+    for (const code of TRY_LATER_CODES) expect(documented, code).toContain(code);
+  });
+
+  test('409 ERR_4052 (a delivery attempt holds the event) is not replayed: the retry it asks for, with the same key, runs', async () => {
+    const account = (await h.store.accounts.findAccountById(h.boot.account.accountId))!;
+    // No one listens on port 9: the retry's attempt fails at once and is recorded; what matters is that it runs.
+    await h.store.accounts.updateAccountSettings(account.accountId, { ...account.settings, webhook: { url: 'http://127.0.0.1:9/hook', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } });
+    try {
+      const eventId = `evt_idem_${engine}_${Date.now()}`;
+      const createdAt = h.clock.now();
+      await h.store.outbox.insertEvent({
+        eventId,
+        accountId: account.accountId,
+        mode: 'test',
+        eventType: 'payment_succeeded',
+        objectType: 'payment',
+        objectId: 'pay_idem_event',
+        objectVersion: 0,
+        createdAt,
+        payload: { event_id: eventId, event_type: 'payment_succeeded', created: createdAt.toISOString(), account_id: account.accountId, mode: 'test', content: { type: 'payment_details', object: { payment_id: 'pay_idem_event' } } },
+      });
+      const eventScope = { accountId: account.accountId, mode: 'test' as const };
+      expect(await h.store.webhooks.claimEvent(eventScope, eventId, createdAt, new Date(createdAt.getTime() + 60_000), 'lease_busy')).toBeDefined();
+      const key = newKey();
+      const busy = await post(`/events/${eventId}/retry`, '', key);
+      expect(busy.status).toBe(409);
+      expect(((await busy.json()) as { error: { code: string } }).error.code).toBe('ERR_4052');
+      await h.store.webhooks.releaseEvent(eventId, 'lease_busy');
+      const retried = await post(`/events/${eventId}/retry`, '', key);
+      expect(retried.status, await retried.clone().text()).toBe(200);
+      expect(retried.headers.get('idempotent-replayed')).toBeNull();
+      expect(((await retried.json()) as { attempt_count: number }).attempt_count).toBe(1);
+      // The answer that ran is the one kept.
+      const replayed = await post(`/events/${eventId}/retry`, '', key);
+      expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+      expect(replayed.status).toBe(200);
+    } finally {
+      await h.store.accounts.updateAccountSettings(account.accountId, account.settings);
+    }
   });
 
   test('keys expire after 24 h: then the key is new again, and the sweep deletes expired rows', async () => {

@@ -110,7 +110,8 @@ export async function runIdempotent(deps: CoreDeps, c: Context<AppEnv>, next: Ne
   // with the same derived ids and finds what this run created.
   await decision.claimDurable;
   try {
-    await finishIdempotentRequest(deps, scope, key, decision.claimToken, stored);
+    // c.error: the error the error handler answered, if one did (Hono's compose sets it).
+    await finishIdempotentRequest(deps, scope, key, decision.claimToken, stored, c.error);
   } catch (error) {
     // The operation's own outcome stands; the claim stays in flight until its lease runs out.
     c.get('logger').warn({ err: error }, 'could not store the idempotent response');

@@ -20,22 +20,31 @@ export function isJsonContentType(contentType: string | undefined): boolean {
 export const JSON_MAX_DEPTH = 64;
 
 /**
- * One iterative walk of a parsed body, before anything recursive touches it: the first string (value or key)
- * holding U+0000, which no store column can keep, and the first value nested deeper than JSON_MAX_DEPTH. Each
- * answer names the field (the dotted path to the NUL; the top-level field that holds the deep value).
+ * A string with a lone UTF-16 surrogate (JSON `"\ud800"`) is not text any store keeps as sent: SQLite keeps it,
+ * PostgreSQL's UTF-8 turns it into U+FFFD, so a read would answer something else than the create did.
  */
-function inspectBody(root: unknown): { nul?: string; tooDeep?: string } {
+export const isWellFormed = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed();
+
+/**
+ * One iterative walk of a parsed body, before anything recursive touches it: the first string (value or key)
+ * holding U+0000 or a lone surrogate, which no store column keeps as sent, and the first value nested deeper than
+ * JSON_MAX_DEPTH. Each answer names the field (the dotted path to the string, or to the object whose key it is;
+ * the top-level field that holds the deep value).
+ */
+function inspectBody(root: unknown): { nul?: string; loneSurrogate?: string; tooDeep?: string } {
   const pending: Array<{ value: unknown; path: string; depth: number }> = [{ value: root, path: '', depth: 1 }];
   for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
     const { value, path, depth } = item;
     if (typeof value === 'string') {
       if (value.includes('\u0000')) return { nul: path };
+      if (!isWellFormed(value)) return { loneSurrogate: path };
       continue;
     }
     if (typeof value !== 'object' || value === null) continue;
     if (depth > JSON_MAX_DEPTH) return { tooDeep: path.split(/[.[]/)[0] ?? path };
     for (const [key, inner] of Object.entries(value)) {
       if (key.includes('\u0000')) return { nul: path };
+      if (!isWellFormed(key)) return { loneSurrogate: path };
       pending.push({ value: inner, path: path === '' ? key : `${path}.${key}`, depth: depth + 1 });
     }
   }
@@ -84,6 +93,11 @@ export const parseJsonBody = createMiddleware<AppEnv>(async (c, next) => {
     }
     if (found.nul !== undefined) {
       throw new ApiError('ERR_2003', 'Strings may not contain the NUL character (U+0000).', { fieldName: found.nul || 'body' });
+    }
+    if (found.loneSurrogate !== undefined) {
+      throw new ApiError('ERR_2003', 'Strings must be well-formed Unicode: a UTF-16 surrogate (\\ud800-\\udfff) is only valid as half of a pair.', {
+        fieldName: found.loneSurrogate || 'body',
+      });
     }
     const parsed = Promise.resolve(value);
     c.req.bodyCache.json = parsed;

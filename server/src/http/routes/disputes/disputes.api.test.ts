@@ -292,7 +292,7 @@ forEachEngine('Disputes API, disputes on (simulator lifecycle)', (engine) => {
     expect(await stored()).toEqual(before);
   });
 
-  test('file names: UTF-8 kept, a path reduced to its last segment, control characters and overlong names refused; a file part needs a filename', async () => {
+  test('file names: UTF-8 kept, a path reduced to its last segment, control characters, lone surrogates and overlong names refused; a file part needs a filename', async () => {
     const dispute = await raise();
     const fields: MultipartPart[] = [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }];
     const nameOf = async (part: MultipartPart): Promise<string | null | undefined> => {
@@ -303,10 +303,13 @@ forEachEngine('Disputes API, disputes on (simulator lifecycle)', (engine) => {
     expect(await nameOf({ name: 'file', filename: 'reçu N°7.png', contentType: 'image/png', bytes: png })).toBe('reçu N°7.png');
     expect(await nameOf({ name: 'file', filenameStar: "UTF-8''..%2F..%2Freceipt.png", contentType: 'image/png', bytes: png })).toBe('receipt.png');
     expect(await nameOf({ name: 'file', filenameStar: "UTF-8''..", contentType: 'image/png', bytes: png })).toBeNull();
+    expect(await nameOf({ name: 'file', filenameStar: "UTF-16LE''%3D%D8%00%DEx%00.%00p%00n%00g%00", contentType: 'image/png', bytes: png })).toBe('\u{1F600}x.png');
 
     const before = await stored();
     await expectApiError(await upload('POST', '/files', [...fields, { name: 'file', filenameStar: "UTF-8''a%00b.png", contentType: 'image/png', bytes: png }]), 'ERR_2003', 'file');
     await expectApiError(await upload('POST', '/files', [...fields, { name: 'file', filenameStar: "UTF-8''a%0Db.png", contentType: 'image/png', bytes: png }]), 'ERR_2003', 'file');
+    // A lone UTF-16 surrogate (UTF-16LE, which busboy decodes): SQLite and PostgreSQL each stored another replacement.
+    await expectApiError(await upload('POST', '/files', [...fields, { name: 'file', filenameStar: "UTF-16LE''a%00%00%D8.%00p%00n%00g%00", contentType: 'image/png', bytes: png }]), 'ERR_2003', 'file');
     await expectApiError(await upload('POST', '/files', [...fields, filePart(png, 'image/png', `${'x'.repeat(FILE_LIMITS.fileNameMax)}.png`)]), 'ERR_2003', 'file');
     // Without a filename the part is not a file (multipart/form-data, RFC 7578 §4.2): refused as such, whatever its size.
     for (const bytes of [sampleFile('png', 100), png]) {

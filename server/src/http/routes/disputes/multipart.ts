@@ -21,6 +21,7 @@ import { ApiError } from '../../../core/shared/errors';
 import { discardStagedUpload, stageUpload, type StagedFile } from '../../../core/disputes/stage-upload';
 import { type AppEnv, coreDeps } from '../../env';
 import { fieldPath, validationError } from '../../error-handler';
+import { isWellFormed } from '../../middleware/json-body';
 
 /** The largest multipart body an upload route reads. */
 export const UPLOAD_BODY_LIMIT_BYTES = FILE_LIMITS.maxFileBytes + FILE_LIMITS.multipartOverheadBytes;
@@ -37,6 +38,8 @@ const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 function storedFileName(filename: string | undefined): string | null {
   if (filename === undefined || filename === '') return null;
   if (CONTROL_CHARACTER.test(filename)) throw new ApiError('ERR_2003', 'The file name may not contain control characters.', { fieldName: 'file' });
+  // A lone surrogate (RFC 5987 in UTF-16LE, which busboy decodes) is not text a store keeps as sent (json-body.ts).
+  if (!isWellFormed(filename)) throw new ApiError('ERR_2003', 'The file name must be well-formed Unicode (no lone UTF-16 surrogate).', { fieldName: 'file' });
   if ([...filename].length > FILE_LIMITS.fileNameMax) {
     throw new ApiError('ERR_2003', `The file name is longer than ${FILE_LIMITS.fileNameMax} characters.`, { fieldName: 'file' });
   }

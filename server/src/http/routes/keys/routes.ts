@@ -10,7 +10,7 @@ import { parseJsonBody, refuseBodyFields } from '../../middleware/json-body';
 import { keyServiceErrors } from '../../middleware/key-service';
 import { callerAccountId, operatorSession } from '../../middleware/operator-session';
 import { type AppEnv, coreDeps } from '../../env';
-import { ERROR_RESPONSES, SESSION_SECURITY, jsonContent } from '../../openapi';
+import { ERROR_RESPONSES, SECURITY, SESSION_SECURITY, jsonContent } from '../../openapi';
 
 
 /** The spec's key management under {base_url}/v1: scopes, and API keys listed, created, rotated and revoked (docs/keys.md). */
@@ -33,6 +33,7 @@ export function registerKeyRoutes(app: OpenAPIHono<AppEnv>, deps: AuthenticateDe
       path: '/v1/api-keys',
       tags: ['Keys'],
       summary: "List the account's working API keys (operator session or secret key); never a key's secret",
+      security: [...SECURITY, ...SESSION_SECURITY],
       middleware: [keyServiceErrors] as const,
       request: { query: NoQuery },
       responses: { 200: { description: 'The keys', ...jsonContent(ApiKeyList) }, ...ERROR_RESPONSES },

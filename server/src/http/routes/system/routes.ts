@@ -5,6 +5,7 @@ import { ApiError } from '../../../core/shared/errors';
 import type { Store } from '../../../storage/stores';
 import type { AppEnv } from '../../env';
 import { errorResponse } from '../../error-handler';
+import { withTooManyRequests } from '../../openapi';
 
 /** GET /health (200 when the store answers and the server is not shutting down) and GET /openapi.json. */
 export function registerSystemRoutes(app: OpenAPIHono<AppEnv>, store: Store, isReady: () => boolean, publicBaseUrl: string): void {
@@ -30,7 +31,7 @@ export function registerSystemRoutes(app: OpenAPIHono<AppEnv>, store: Store, isR
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', { type: 'apiKey', in: 'header', name: 'api-key' });
   app.openAPIRegistry.registerComponent('securitySchemes', 'BearerAuth', { type: 'http', scheme: 'bearer' });
-  app.doc31('/openapi.json', {
+  const documentConfig = {
     openapi: '3.1.0',
     info: {
       title: 'Rail payments API',
@@ -38,5 +39,7 @@ export function registerSystemRoutes(app: OpenAPIHono<AppEnv>, store: Store, isR
       description: 'Payment acceptance API (interface version 1.0). Errors: {"error": {type, message, code, field_name?}}.',
     },
     servers: [{ url: publicBaseUrl }],
-  });
+  };
+  // app.doc31's route, with the 429 answer added where a rate limit can give it.
+  app.get('/openapi.json', (c) => c.json(withTooManyRequests(app.getOpenAPI31Document(documentConfig))));
 }
