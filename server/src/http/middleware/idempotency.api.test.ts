@@ -202,15 +202,32 @@ forEachEngine('Idempotency-Key', (engine) => {
     expect(ok.headers.get('idempotent-replayed')).toBeNull();
   });
 
-  test.each([500, 429])('a %s is not stored: the claim is released and the retry runs', async (status) => {
+  /** What a finished claim left: its answer stored, or released (in flight with its lease run out), or nothing. */
+  const outcomeOf = async (key: string): Promise<'stored' | 'released' | 'gone' | 'in flight'> => {
+    const record = await h.store.idempotency.findKey(scope(), key);
+    if (record === undefined) return 'gone';
+    if (record.status === 'done') return 'stored';
+    return record.lockedAt.getTime() + IDEMPOTENCY_LEASE_MS <= h.clock.now().getTime() ? 'released' : 'in flight';
+  };
+
+  test.each([500, 429])('a %s is not stored: the claim is released, and the retry runs with the ids of the first run', async (status) => {
     const key = newKey();
     const request = { method: 'POST', path: '/payments', fingerprint: requestFingerprint('POST', '/payments', { json: { a: 1 } }) };
     const first = await beginIdempotentRequest(deps(), scope(), key, request);
     if (first.kind !== 'execute') throw new Error('expected execute');
     await finishIdempotentRequest(deps(), scope(), key, first.claimToken, { status, headers: status === 429 ? { 'retry-after': '10' } : {}, body: '{}' });
-    expect(await h.store.idempotency.findKey(scope(), key)).toBeUndefined();
+    expect(await outcomeOf(key)).toBe('released');
+    h.clock.advance(1_000);
     const second = await beginIdempotentRequest(deps(), scope(), key, request);
-    expect(second.kind).toBe('execute');
+    if (second.kind !== 'execute') throw new Error('expected execute');
+    // The same claim time and scheme derive the same ids: what the first run committed before its answer is found
+    // (a deleted claim gave the retry new ids, and a first run that had committed was done twice).
+    expect(second.idsTime).toEqual(first.idsTime);
+    expect(second.idsScheme).toBe(first.idsScheme);
+    // Another request under the released key is refused, as under any used key.
+    const other = { ...request, fingerprint: requestFingerprint('POST', '/payments', { json: { a: 9 } }) };
+    await finishIdempotentRequest(deps(), scope(), key, second.claimToken, { status: 500, headers: {}, body: '' });
+    await expect(beginIdempotentRequest(deps(), scope(), key, other)).rejects.toMatchObject({ code: 'ERR_4091' });
   });
 
   test('an answer that asks to try again later (TRY_LATER_CODES, or an error thrown with tryLater) is not stored; the same code without it is', async () => {
@@ -220,7 +237,7 @@ forEachEngine('Idempotency-Key', (engine) => {
       const first = await beginIdempotentRequest(deps(), scope(), key, request);
       if (first.kind !== 'execute') throw new Error('expected execute');
       await finishIdempotentRequest(deps(), scope(), key, first.claimToken, { status, headers: {}, body: '{}' }, error);
-      return (await h.store.idempotency.findKey(scope(), key)) === undefined ? 'released' : 'stored';
+      return outcomeOf(key);
     };
     for (const code of TRY_LATER_CODES) expect(await finishWith(new ApiError(code, 'later')), code).toBe('released');
     expect(await finishWith(new ApiError('ERR_4003', 'kept changing; retry', { tryLater: true }))).toBe('released');

@@ -10,6 +10,12 @@ import { writeWithoutSyncWait } from '../write-without-sync-wait';
 import { type AnswerValues, type ClaimAndAnswerWrites, type ClaimValues, PostgresIdempotencyWrites } from './postgres-batched-writes';
 import type { IdempotencyStore, IdempotencyStores } from './store';
 
+/**
+ * A released claim's locked_at: its lease has run out, so the retry takes it over as it takes over a dead holder's
+ * claim, with the claim's ids (a version that only knew deleted claims reads it the same way).
+ */
+const RELEASED_LOCK_TIME = new Date(0);
+
 /** A fresh in-flight claim: the request it belongs to, no response yet. Shared by the first claim and a reclaim. */
 function inFlightColumns(record: IdempotencyKeyRecord) {
   return {
@@ -216,7 +222,8 @@ export class SqlIdempotencyStore implements IdempotencyStore {
 
   async release(scope: IdempotencyScope, key: string, claimToken: string): Promise<void> {
     await this.db
-      .deleteFrom('idempotency_keys')
+      .updateTable('idempotency_keys')
+      .set({ locked_at: iso(RELEASED_LOCK_TIME) })
       .where(inScope(scope))
       .where('key_kind', '=', scope.keyKind)
       .where('idempotency_key', '=', key)

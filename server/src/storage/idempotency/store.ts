@@ -22,7 +22,11 @@ export interface IdempotencyStore {
    * the next one leaves the claim in flight (docs/idempotency.md, "After a crash").
    */
   complete(scope: IdempotencyScope, key: string, claimToken: string, response: StoredResponse): Promise<boolean>;
-  /** Drops the claim holding `claimToken` (the request ended in a 5xx: a retry runs it again). */
+  /**
+   * Gives up the claim holding `claimToken` (the answer asked for a retry: a 5xx, a 429, a "try later"): its lease is
+   * made to have run out, so the retry of the same request takes it over with the claim's ids and finds what this run
+   * committed, if anything, instead of creating it again.
+   */
   release(scope: IdempotencyScope, key: string, claimToken: string): Promise<void>;
   /** Deletes rows past their expiry; returns how many. */
   deleteExpired(now: Date): Promise<number>;
