@@ -41,6 +41,8 @@ export const EVENT_TYPES = [
   'mandate_revoked',
   // Subscriptions: Hyperswitch's invoice_paid for a paid renewal; the status changes are ours (docs/open-points.md).
   'invoice_paid',
+  // Stripe's invoice.payment_failed: a renewal refused after a pause or cancel, which leaves the status as it is.
+  'invoice_payment_failed',
   'subscription_created',
   'subscription_active',
   'subscription_paused',

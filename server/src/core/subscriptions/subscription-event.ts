@@ -2,7 +2,7 @@ import type { SubscriptionRecord } from '../../storage/subscriptions/records';
 import type { Stores } from '../../storage/stores';
 import type { CoreDeps } from '../shared/deps';
 import { recordObjectEvent } from '../shared/outbox-event';
-import { subscriptionEventFor, type SubscriptionTrigger } from './subscription-transitions';
+import { type SubscriptionFacts, subscriptionEventFor, type SubscriptionTrigger } from './subscription-transitions';
 import { toSubscriptionResponse } from './subscription-view';
 
 /**
@@ -16,8 +16,9 @@ export async function recordSubscriptionEvent(
   subscription: SubscriptionRecord,
   trigger: SubscriptionTrigger,
   now: Date,
+  facts: SubscriptionFacts = {},
 ): Promise<void> {
-  const eventType = subscriptionEventFor(trigger, subscription.status);
+  const eventType = subscriptionEventFor(trigger, subscription.status, facts);
   if (eventType === undefined) return;
   await recordObjectEvent(
     deps,

@@ -24,13 +24,16 @@ import type {
 import { SUBSCRIPTION_LIMITS } from '../../../../protocol/api/subscriptions';
 import type { PaymentRecord } from '../../storage/payments/records';
 import type { ScheduledChange, SubscriptionPatch, SubscriptionRecord } from '../../storage/subscriptions/records';
+import type { Stores } from '../../storage/stores';
 import type { AuthContext } from '../auth/auth-context';
 import { clientSecretMismatch, clientSecretMismatchOfUnknown, missingClientSecret } from '../auth/auth';
 import { IDEMPOTENCY_LEASE_MS } from '../auth/idempotency';
 import { secretsEqual } from '../auth/secrets';
 import { findLiveCustomer } from '../customers/find-live-customer';
 import { requireSecretKeyToChargeMandate } from '../mandates/stored-charge';
+import { cancelPayment } from '../payments/cancel-payment';
 import { createPayment } from '../payments/create-payment';
+import { recordPaymentEvent } from '../payments/payment-outcome';
 import { executeConfirm } from '../payments/confirm-payment';
 import { syncWithRail } from '../payments/retrieve-payment';
 import type { CoreDeps } from '../shared/deps';
@@ -78,7 +81,8 @@ function isChangedMeanwhile(error: unknown): boolean {
 
 /**
  * Applies a transition with a conditional update (on the status read, and on its version when `sameVersion`) and
- * writes its event in the same transaction.
+ * writes its event in the same transaction, with `alongside`'s writes when the update applied (a throw of it undoes
+ * the whole).
  */
 async function transition(
   deps: CoreDeps,
@@ -88,6 +92,7 @@ async function transition(
   patch: Omit<SubscriptionPatch, 'status' | 'updatedAt'>,
   what: string,
   sameVersion = false,
+  alongside?: (tx: Stores, now: Date) => Promise<void>,
 ): Promise<SubscriptionRecord> {
   const decision = decideSubscriptionTransition(subscription.status, trigger, facts);
   if (!decision.allowed) throw notAllowed(subscription, what);
@@ -100,9 +105,11 @@ async function transition(
       Object.assign({}, patch, { status: decision.to, updatedAt: now }),
       sameVersion ? subscription.version : undefined,
     );
-    if (updated !== undefined && (updated.status !== subscription.status || trigger === 'update' || trigger === 'renewal')) {
-      await recordSubscriptionEvent(deps, tx, updated, trigger, now);
+    if (updated === undefined) return undefined;
+    if (updated.status !== subscription.status || trigger === 'update' || trigger === 'renewal') {
+      await recordSubscriptionEvent(deps, tx, updated, trigger, now, facts);
     }
+    if (alongside !== undefined) await alongside(tx, now);
     return updated;
   });
   if (next === undefined) throw changedMeanwhile();
@@ -128,6 +135,90 @@ function paymentOutcome(payment: PaymentRecord, answered: boolean): 'paid' | 'wa
 
 async function lastPaymentOf(deps: CoreDeps, subscription: SubscriptionRecord): Promise<PaymentRecord | undefined> {
   return subscription.lastPaymentId === null ? undefined : deps.store.payments.findPayment(subscription, subscription.lastPaymentId);
+}
+
+/** The cancellation_reason of an invoice's payment cancelled because its claimant was presumed dead. */
+const CHARGE_ABANDONED = 'subscription_charge_abandoned';
+
+/** An invoice's charge: the payment id its claim named, and what the payment would be. */
+interface InvoiceCharge {
+  paymentId: string;
+  amount: number;
+  description: string;
+}
+
+/**
+ * Takes the payment id of an invoice whose claimant stored no payment, for good: a `cancelled` payment under it (with
+ * its payment_cancelled event), written in the transaction that settles the invoice without it (a cancel of a pending
+ * subscription, a renewal made unpaid). Why: a claimant is presumed dead once its claim's lease ran out, but it may
+ * only be stalled, and it would then create and charge that payment after the settle answered (a cancelled
+ * subscription charged, or an unpaid period billed twice). createPayment refuses a payment_id that is taken with
+ * another body (ERR_4002), before anything reaches the rail, so the stalled run charges nothing. A claimant that stored
+ * its payment first makes this insert a duplicate: `refused` undoes the settle, and that payment decides.
+ */
+async function takePaymentId(deps: CoreDeps, tx: Stores, subscription: SubscriptionRecord, charge: InvoiceCharge, now: Date, refused: () => ApiError): Promise<void> {
+  const payment: PaymentRecord = {
+    accountId: subscription.accountId,
+    mode: subscription.mode,
+    paymentId: charge.paymentId,
+    profileId: subscription.profileId,
+    status: 'cancelled',
+    amount: charge.amount,
+    currency: subscription.currency,
+    amountCapturable: 0,
+    amountReceived: null,
+    amountToCapture: null,
+    shippingCost: null,
+    orderTaxAmount: null,
+    captureMethod: 'automatic',
+    customerId: subscription.customerId,
+    description: charge.description,
+    returnUrl: null,
+    setupFutureUsage: null,
+    paymentMethod: null,
+    paymentMethodType: null,
+    paymentMethodData: null,
+    metadata: { subscription_id: subscription.subscriptionId },
+    merchantOrderReferenceId: null,
+    clientSecret: clientSecretOf(charge.paymentId, deps.ids.secret(CLIENT_SECRET_RANDOM_LENGTH)),
+    clientSecretExpiresAt: now,
+    nextAction: null,
+    errorCode: null,
+    errorMessage: null,
+    errorReason: null,
+    rail: null,
+    connector: null,
+    railReference: null,
+    railState: null,
+    // No create body has this fingerprint (a SHA-256 of one): a create under this id is refused, never replayed.
+    requestFingerprint: CHARGE_ABANDONED,
+    requestFields: {},
+    cancellationReason: CHARGE_ABANDONED,
+    paymentMethodId: null,
+    mandateId: null,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+  if ((await tx.payments.insertPayment(payment)) === 'duplicate') throw refused();
+  await recordPaymentEvent(deps, tx, payment, now);
+}
+
+/**
+ * An invoice's payment whose claimant is presumed dead (its claim's lease ran out), as it stands once nobody can charge
+ * it any more: one stored short of the rail is cancelled first. Why: the claimant may only be stalled and would still
+ * confirm it; counting it refused without cancelling it let it be charged after the subscription was cancelled, or
+ * the invoice be charged again under another payment. The cancel is conditional (cancelPayment), so of it and that
+ * confirm one wins: the payment is cancelled (refused), or it is on the rail and decides.
+ */
+async function withoutAbandonedCharge(deps: CoreDeps, auth: AuthContext, payment: PaymentRecord): Promise<PaymentRecord> {
+  if (!SHORT_OF_THE_RAIL.has(payment.status)) return payment;
+  try {
+    return await cancelPayment(deps, auth, payment.paymentId, { cancellation_reason: CHARGE_ABANDONED });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return (await deps.store.payments.findPayment(auth, payment.paymentId)) ?? payment;
+  }
 }
 
 async function respond(deps: CoreDeps, subscription: SubscriptionRecord, showClientSecret: boolean): Promise<SubscriptionResponse> {
@@ -183,6 +274,12 @@ export async function createSubscription(deps: CoreDeps, auth: AuthContext, prof
   const first = await deps.store.subscriptions.findSubscription(auth, profile.profileId, subscriptionId);
   if (first === undefined) throw new Error('subscription_id collided');
   return first;
+}
+
+/** The first invoice's charge under `paymentId` (its amount and description, as firstInvoiceRequest makes them). */
+function firstInvoiceCharge(subscription: SubscriptionRecord, paymentId: string): InvoiceCharge {
+  const { amount } = firstInvoiceAmount(findItemPrice(subscription.itemPriceId)!, subscription.couponCode);
+  return { paymentId, amount, description: `Subscription ${subscription.subscriptionId}` };
 }
 
 /** The create-payment body of a first invoice from payment_details (ERR_2003 naming payment_details.<field>). */
@@ -293,10 +390,15 @@ async function payFirstInvoice(deps: CoreDeps, auth: AuthContext, subscription: 
     throw subscription.status === 'pending' ? beingCharged(subscription, 'confirm') : notAllowed(subscription, 'confirm');
   }
   const request = firstInvoiceRequest(subscription, details);
-  const paymentId = takeOver && subscription.lastPaymentId !== null ? subscription.lastPaymentId : derivedPaymentId;
+  // A take-over whose claimant's payment can never be paid (failed, cancelled, expired) charges the invoice anew with
+  // this body's payment_details under a payment id of its own, as a confirm after a declined first invoice does: that
+  // payment is final, so nothing charges the invoice twice. An Idempotency-Key re-run answers its first run's outcome.
+  const claimants = takeOver && !ownClaim && subscription.lastPaymentId !== null ? await deps.store.payments.findPayment(auth, subscription.lastPaymentId) : undefined;
+  const anew = claimants !== undefined && UNPAID_FOR_GOOD.has(claimants.status);
+  const paymentId = takeOver && !anew && subscription.lastPaymentId !== null ? subscription.lastPaymentId : derivedPaymentId;
   const claimed = await transition(deps, subscription, 'confirm', { claim }, { lastPaymentId: paymentId }, 'confirm', true);
   // Never a second payment for the invoice: one a run before this one stored is carried on, whatever this body says.
-  const stored = takeOver ? await deps.store.payments.findPayment(auth, paymentId) : undefined;
+  const stored = takeOver && !anew ? await deps.store.payments.findPayment(auth, paymentId) : undefined;
   if (stored !== undefined) return settleFirstInvoice(deps, claimed, await carryOnStoredPayment(deps, auth, stored), true);
   let payment: PaymentRecord | undefined;
   try {
@@ -502,8 +604,8 @@ export async function resumeSubscription(deps: CoreDeps, auth: AuthContext, prof
  * refused) moves it first, and the cancel applies to the subscription it left. While the invoice is still being
  * charged, or waits for the customer, the cancel is refused (ERR_4111): the customer may yet pay, and a cancelled
  * subscription must not have a paid first invoice. Past the claim's lease no confirm runs any more: with no payment
- * stored nothing was charged, and a payment stored short of the rail never will be (unless a take-over confirms it
- * first: the version decides).
+ * stored nothing was charged, and the cancel takes the invoice's payment id (takePaymentId); a payment stored short of
+ * the rail is cancelled first (withoutAbandonedCharge), unless its confirm won the race and it is on the rail.
  */
 async function settleBeforeCancel(deps: CoreDeps, auth: AuthContext, subscription: SubscriptionRecord): Promise<SubscriptionRecord> {
   const claim = claimOf(deps, subscription);
@@ -513,8 +615,9 @@ async function settleBeforeCancel(deps: CoreDeps, auth: AuthContext, subscriptio
     throw beingCharged(subscription, 'cancel');
   }
   const synced = await syncWithRail(deps, payment, auth);
-  const settled = await settleFirstInvoice(deps, subscription, synced, claim === 'abandoned');
-  if (settled.status === 'pending') throw beingCharged(settled, 'cancel', synced);
+  const decided = claim === 'abandoned' ? await withoutAbandonedCharge(deps, auth, synced) : synced;
+  const settled = await settleFirstInvoice(deps, subscription, decided, false);
+  if (settled.status === 'pending') throw beingCharged(settled, 'cancel', decided);
   return settled;
 }
 
@@ -527,9 +630,13 @@ export async function cancelSubscription(deps: CoreDeps, auth: AuthContext, prof
   if (option === 'immediately' || subscription.status !== 'active') {
     // Only on the version read: a confirm that took a pending one's claim over meanwhile wins, and a renewal tick that
     // claimed an active one's period meanwhile is waited for (settleRenewalBeforeCancel, on the next request).
+    // Still pending: its claim was abandoned with no payment stored (settleBeforeCancel), and the cancel takes the
+    // invoice's payment id from its claimant, which may be stalled rather than dead.
     const pending = subscription.status === 'pending';
     const patch = { cancelledAt: deps.clock.now(), nextBillingAt: null, scheduledChange: null };
-    return toSubscriptionStatusResponse(await transition(deps, subscription, 'cancel', { claim: pending ? 'abandoned' : undefined }, patch, 'cancel', true));
+    const fence = pending && subscription.lastPaymentId !== null ? firstInvoiceCharge(subscription, subscription.lastPaymentId) : undefined;
+    const alongside = fence && ((tx: Stores, now: Date) => takePaymentId(deps, tx, subscription, fence, now, () => beingCharged(subscription, 'cancel')));
+    return toSubscriptionStatusResponse(await transition(deps, subscription, 'cancel', { claim: pending ? 'abandoned' : undefined }, patch, 'cancel', true, alongside));
   }
   const at = option === 'end_of_term' ? (subscription.nextBillingAt ?? deps.clock.now()) : laterDate(deps, body.cancel_at, 'cancel_at');
   return toSubscriptionStatusResponse(await transition(deps, subscription, 'update', {}, { scheduledChange: schedule('cancel', at) }, 'cancel'));
@@ -617,6 +724,9 @@ async function renewOne(deps: CoreDeps, auth: AuthContext, subscription: Subscri
   }
   const dueAt = subscription.nextBillingAt;
   if (dueAt === null || dueAt > now) return undefined;
+  // A renewal still outstanding (resumed meanwhile with invoice_immediately) is settled first: a new claim would
+  // overwrite its renewal_payment_id, and no tick would settle it any more.
+  if (subscription.renewalPaymentId !== null) return undefined;
   const price = findItemPrice(subscription.itemPriceId)!;
   const paymentId = subscription.mandateId === null ? null : deps.ids.id('payment');
   const claimed = await deps.store.subscriptions.updateSubscriptionIf(
@@ -644,7 +754,7 @@ async function renewOne(deps: CoreDeps, auth: AuthContext, subscription: Subscri
           profile_id: subscription.profileId,
           off_session: true,
           mandate_id: subscription.mandateId,
-          description: `Renewal of subscription ${subscription.subscriptionId}`,
+          description: renewalDescription(subscription),
           metadata: { subscription_id: subscription.subscriptionId },
         })
       ).payment;
@@ -661,11 +771,23 @@ async function renewOne(deps: CoreDeps, auth: AuthContext, subscription: Subscri
   return applyRenewalOutcome(deps, claimed, outcome, dueAt);
 }
 
-/** The renewal's outcome on the subscription (invoice_paid, or unpaid with the period due again), its claim cleared. */
-async function applyRenewalOutcome(deps: CoreDeps, subscription: SubscriptionRecord, outcome: 'paid' | 'failed', periodStart: Date): Promise<keyof RenewalRun> {
+/**
+ * The renewal's outcome on the subscription, its claim cleared: invoice_paid; refused, the period unpaid (active:
+ * unpaid, with the period due again; paused: the period due again, billed by the resume; cancelled: nothing is due),
+ * invoice_payment_failed or subscription_unpaid. `abandoned`: the renewal's payment id, when its tick stored no payment
+ * and is presumed dead; taken in the same transaction (takePaymentId).
+ */
+async function applyRenewalOutcome(
+  deps: CoreDeps,
+  subscription: SubscriptionRecord,
+  outcome: 'paid' | 'failed',
+  periodStart: Date,
+  abandoned?: InvoiceCharge,
+): Promise<keyof RenewalRun> {
   // A refused charge leaves the period unpaid: next_billing_at goes back to it, so a resume bills it.
-  const patch = outcome === 'paid' ? { renewalPaymentId: null } : { nextBillingAt: periodStart, renewalPaymentId: null };
-  await transition(deps, subscription, 'renewal', { payment: outcome }, patch, 'renew', true);
+  const patch = outcome === 'paid' || subscription.nextBillingAt === null ? { renewalPaymentId: null } : { nextBillingAt: periodStart, renewalPaymentId: null };
+  const alongside = abandoned && ((tx: Stores, now: Date) => takePaymentId(deps, tx, subscription, abandoned, now, changedMeanwhile));
+  await transition(deps, subscription, 'renewal', { payment: outcome }, patch, 'renew', true, alongside);
   return outcome === 'paid' ? 'renewed' : 'failed';
 }
 
@@ -675,21 +797,35 @@ const RAIL_MAY_STILL_PAY: ReadonlySet<PaymentRecord['status']> = new Set(['proce
 /**
  * A renewal an earlier tick claimed and did not settle: the rail had not decided its payment (no answer, waiting), or
  * the tick died. Its payment decides now (asked of the rail again while it may still be paid): paid, invoice_paid;
- * refused, unpaid with the period due again. One still undecided stays outstanding. No payment stored once the
- * claim's lease has run out: the tick died before charging, so the period is unpaid (a resume bills it).
+ * refused, the period unpaid (applyRenewalOutcome). One still undecided stays outstanding. Also after the
+ * subscription was paused or cancelled meanwhile: the money may have been taken. No payment stored once the claim's
+ * lease has run out: the tick died before charging, so the period is unpaid (a resume bills it), and its payment id is
+ * taken from the tick in case it was only stalled; one stored short of the rail is cancelled first, for the same
+ * reason (withoutAbandonedCharge).
  */
 async function settleOutstandingRenewal(deps: CoreDeps, auth: AuthContext, subscription: SubscriptionRecord): Promise<keyof RenewalRun | undefined> {
   const price = findItemPrice(subscription.itemPriceId);
-  if (subscription.renewalPaymentId === null || subscription.nextBillingAt === null || price === undefined) return undefined;
-  const periodStart = new Date(subscription.nextBillingAt.getTime() - price.periodDays * DAY_MS);
+  const paymentId = subscription.renewalPaymentId;
+  if (paymentId === null || price === undefined) return undefined;
+  // The claim moved next_billing_at one period on (a cancel has since cleared it: nothing is due any more).
+  const periodStart = new Date((subscription.nextBillingAt?.getTime() ?? 0) - price.periodDays * DAY_MS);
   const abandoned = claimOf(deps, subscription) === 'abandoned';
-  const stored = await deps.store.payments.findPayment(subscription, subscription.renewalPaymentId);
-  if (stored === undefined) return abandoned ? applyRenewalOutcome(deps, subscription, 'failed', periodStart) : undefined;
-  const payment = RAIL_MAY_STILL_PAY.has(stored.status) ? await syncWithRail(deps, stored, auth) : stored;
-  // Short of the rail: refused if the tick that made it is gone, else it may still confirm it.
-  const outcome = paymentOutcome(payment, abandoned);
+  const stored = await deps.store.payments.findPayment(subscription, paymentId);
+  if (stored === undefined) {
+    if (!abandoned) return undefined;
+    const charge = { paymentId, amount: subscription.amount, description: renewalDescription(subscription) };
+    return applyRenewalOutcome(deps, subscription, 'failed', periodStart, charge);
+  }
+  const synced = RAIL_MAY_STILL_PAY.has(stored.status) ? await syncWithRail(deps, stored, auth) : stored;
+  // Short of the rail: refused once cancelled, if the tick that made it is gone; else that tick may still confirm it.
+  const payment = abandoned ? await withoutAbandonedCharge(deps, auth, synced) : synced;
+  const outcome = paymentOutcome(payment, false);
   if (outcome === 'waiting') return undefined;
   return applyRenewalOutcome(deps, subscription, outcome, periodStart);
+}
+
+function renewalDescription(subscription: SubscriptionRecord): string {
+  return `Renewal of subscription ${subscription.subscriptionId}`;
 }
 
 /**

@@ -25,24 +25,30 @@ describe('subscription transitions', () => {
     for (const status of STATUSES.filter((s) => s !== 'pending')) expect(decideSubscriptionTransition(status, 'cancel').allowed).toBe(status !== 'cancelled');
   });
 
-  test('cancelled is final: no trigger leaves it', () => {
-    for (const trigger of ['confirm', 'payment_result', 'pause', 'resume', 'cancel', 'update', 'renewal'] as const) {
+  test('cancelled is final: no trigger leaves it (a renewal charged before the cancel settles into it)', () => {
+    for (const trigger of ['confirm', 'payment_result', 'pause', 'resume', 'cancel', 'update'] as const) {
       expect(decideSubscriptionTransition('cancelled', trigger, { payment: 'paid' }).allowed).toBe(false);
     }
+    for (const payment of ['paid', 'failed'] as const) expect(decideSubscriptionTransition('cancelled', 'renewal', { payment })).toEqual({ allowed: true, to: 'cancelled' });
   });
 
-  test('only an active subscription renews or pauses; paused and unpaid resume', () => {
+  test('only an active subscription renews or pauses; a renewal settles on a paused or cancelled one too, which keep their status; paused and unpaid resume', () => {
     for (const status of STATUSES) {
-      expect(decideSubscriptionTransition(status, 'renewal', { payment: 'paid' }).allowed).toBe(status === 'active');
+      expect(decideSubscriptionTransition(status, 'renewal', { payment: 'paid' }).allowed).toBe(status === 'active' || status === 'paused' || status === 'cancelled');
       expect(decideSubscriptionTransition(status, 'pause').allowed).toBe(status === 'active');
       expect(decideSubscriptionTransition(status, 'resume').allowed).toBe(status === 'paused' || status === 'unpaid');
     }
     expect(decideSubscriptionTransition('active', 'renewal', { payment: 'failed' })).toEqual({ allowed: true, to: 'unpaid' });
+    expect(decideSubscriptionTransition('paused', 'renewal', { payment: 'failed' })).toEqual({ allowed: true, to: 'paused' });
+    expect(decideSubscriptionTransition('active', 'renewal', { payment: 'waiting' }).allowed).toBe(false);
   });
 
-  test('events: invoice_paid for a paid renewal, subscription_unpaid for a refused one', () => {
-    expect(subscriptionEventFor('renewal', 'active')).toBe('invoice_paid');
-    expect(subscriptionEventFor('renewal', 'unpaid')).toBe('subscription_unpaid');
+  test('events: invoice_paid for a paid renewal, subscription_unpaid for a refused one, invoice_payment_failed for one refused after a pause or cancel', () => {
+    expect(subscriptionEventFor('renewal', 'active', { payment: 'paid' })).toBe('invoice_paid');
+    expect(subscriptionEventFor('renewal', 'paused', { payment: 'paid' })).toBe('invoice_paid');
+    expect(subscriptionEventFor('renewal', 'unpaid', { payment: 'failed' })).toBe('subscription_unpaid');
+    expect(subscriptionEventFor('renewal', 'paused', { payment: 'failed' })).toBe('invoice_payment_failed');
+    expect(subscriptionEventFor('renewal', 'cancelled', { payment: 'failed' })).toBe('invoice_payment_failed');
     expect(subscriptionEventFor('resume', 'active')).toBe('subscription_active');
     expect(subscriptionEventFor('update', 'paused')).toBe('subscription_updated');
   });

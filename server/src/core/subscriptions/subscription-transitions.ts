@@ -42,6 +42,12 @@ export const SUBSCRIPTION_TRANSITIONS: readonly Transition<SubscriptionStatus, S
   // A renewal charges the mandate on the injected clock: paid keeps it active, a refused charge makes it unpaid.
   { from: 'active', trigger: 'renewal', condition: 'paid', to: 'active' },
   { from: 'active', trigger: 'renewal', condition: 'payment_failed', to: 'unpaid' },
+  // A renewal claimed while active, whose payment the rail decided only after a pause or a cancel: the money may have
+  // been taken, so the period still follows the payment (invoice_paid, or the period unpaid), the status stays.
+  { from: 'paused', trigger: 'renewal', condition: 'paid', to: 'paused' },
+  { from: 'paused', trigger: 'renewal', condition: 'payment_failed', to: 'paused' },
+  { from: 'cancelled', trigger: 'renewal', condition: 'paid', to: 'cancelled' },
+  { from: 'cancelled', trigger: 'renewal', condition: 'payment_failed', to: 'cancelled' },
 ];
 
 const MACHINE = {
@@ -58,11 +64,15 @@ export function decideSubscriptionTransition(from: SubscriptionStatus | null, tr
   return decide(MACHINE, from, trigger, facts);
 }
 
-/** The webhook event a change announces (docs/open-points.md: Hyperswitch v1 names no subscription events). */
-export function subscriptionEventFor(trigger: SubscriptionTrigger, to: SubscriptionStatus): string | undefined {
+/**
+ * The webhook event a change announces (docs/open-points.md: Hyperswitch v1 names no subscription events). A renewal
+ * announces its payment's outcome: invoice_paid; refused, subscription_unpaid when it made the subscription unpaid,
+ * else (paused or cancelled meanwhile) invoice_payment_failed.
+ */
+export function subscriptionEventFor(trigger: SubscriptionTrigger, to: SubscriptionStatus, facts: SubscriptionFacts = {}): string | undefined {
   if (trigger === 'create') return 'subscription_created';
   if (trigger === 'update') return 'subscription_updated';
-  if (trigger === 'renewal') return to === 'active' ? 'invoice_paid' : 'subscription_unpaid';
+  if (trigger === 'renewal') return facts.payment === 'paid' ? 'invoice_paid' : to === 'unpaid' ? 'subscription_unpaid' : 'invoice_payment_failed';
   // A confirm's claim (pending) and a declined first invoice (back to created) announce nothing.
   const byStatus: Partial<Record<SubscriptionStatus, string>> = {
     active: 'subscription_active',

@@ -35,6 +35,7 @@ import { migration0024EventObjectVersion } from './0024-event-object-version';
 import { migration0025FilesDisputeIndex } from './0025-files-dispute-index';
 import { migration0026IdempotencyIdsScheme } from './0026-idempotency-ids-scheme';
 import { migration0027SubscriptionRenewalPayment } from './0027-subscription-renewal-payment';
+import { migration0028SubscriptionOutstandingRenewalIndex } from './0028-subscription-outstanding-renewal-index';
 import { migration0029RefundIndexes } from './0029-refund-indexes';
 import { SQLITE_SCHEMA } from './sqlite-schema';
 import { durableTransaction } from '../database';
@@ -67,6 +68,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0025_files_dispute_index': migration0025FilesDisputeIndex,
   '0026_idempotency_ids_scheme': migration0026IdempotencyIdsScheme,
   '0027_subscription_renewal_payment': migration0027SubscriptionRenewalPayment,
+  '0028_subscription_outstanding_renewal_index': migration0028SubscriptionOutstandingRenewalIndex,
   '0029_refund_indexes': migration0029RefundIndexes,
 };
 

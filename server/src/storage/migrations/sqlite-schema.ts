@@ -28,6 +28,7 @@ export const SQLITE_SCHEMA: { migrations: readonly string[]; statements: readonl
     "0025_files_dispute_index",
     "0026_idempotency_ids_scheme",
     "0027_subscription_renewal_payment",
+    "0028_subscription_outstanding_renewal_index",
     "0029_refund_indexes",
   ],
   statements: [
@@ -89,6 +90,7 @@ export const SQLITE_SCHEMA: { migrations: readonly string[]; statements: readonl
     "CREATE INDEX \"webhook_events_due_idx\" on \"webhook_events\" (\"delivery_status\", \"next_attempt_at\")",
     "CREATE INDEX \"webhook_events_list_idx\" on \"webhook_events\" (\"account_id\", \"mode\", \"created_at\", \"event_id\")",
     "CREATE INDEX \"files_dispute_idx\" on \"files\" (\"account_id\", \"mode\", \"dispute_id\")",
+    "CREATE INDEX \"subscriptions_outstanding_renewal_idx\" on \"subscriptions\" (\"account_id\", \"mode\", \"updated_at\", \"subscription_id\") where renewal_payment_id is not null",
     "CREATE INDEX \"refunds_pending_created_idx\" on \"refunds\" (\"created_at\") where status = 'pending'",
     "CREATE INDEX \"refunds_list_idx\" on \"refunds\" (\"account_id\", \"mode\", \"created_at\", \"refund_id\")",
     "CREATE INDEX \"refunds_payment_created_idx\" on \"refunds\" (\"account_id\", \"mode\", \"payment_id\", \"created_at\", \"refund_id\")",

@@ -147,7 +147,6 @@ export class SqlSubscriptionStore implements SubscriptionStore {
       .selectFrom('subscriptions')
       .selectAll()
       .where(inScope(scope))
-      .where('status', '=', 'active')
       .where('renewal_payment_id', 'is not', null)
       .orderBy('updated_at')
       .orderBy('subscription_id')

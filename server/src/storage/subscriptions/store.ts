@@ -13,7 +13,7 @@ export interface SubscriptionStore {
   updateSubscriptionIf(scope: Scope, subscriptionId: string, from: readonly SubscriptionStatus[], patch: SubscriptionPatch, version?: number): Promise<SubscriptionRecord | undefined>;
   /** Active subscriptions whose next billing is due at `now` or that have a scheduled change, oldest first. */
   listDueSubscriptions(scope: Scope, now: Date, limit: number): Promise<SubscriptionRecord[]>;
-  /** Active subscriptions with a renewal payment whose outcome is not applied yet (renewalPaymentId), oldest first. */
+  /** Subscriptions (of any status) with a renewal payment whose outcome is not applied yet (renewalPaymentId), oldest first. */
   listOutstandingRenewals(scope: Scope, limit: number): Promise<SubscriptionRecord[]>;
 }
 

@@ -266,9 +266,13 @@ forEachEngine('Subscriptions API', (engine) => {
       expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`))).toMatchObject({ status: 'cancelled', payment: { payment_id: subscription.payment?.['payment_id'] } });
     });
 
-    /** The payments charged for a subscription (first invoice and renewals carry its id in their description). */
+    /**
+     * The payments charged for a subscription (first invoice and renewals carry its id in their description); a payment
+     * cancelled before it reached the rail charged nothing.
+     */
     const chargesOf = async (subscriptionId: string) =>
-      (await b.db.selectFrom('payments').select(['payment_id', 'status']).where('description', 'like', `%${subscriptionId}`).execute()).length;
+      (await paymentsOf(subscriptionId)).filter((payment) => payment.status !== 'cancelled').length;
+    const paymentsOf = (subscriptionId: string) => b.db.selectFrom('payments').select(['payment_id', 'status']).where('description', 'like', `%${subscriptionId}`).execute();
 
     test('concurrent confirms of one subscription charge its first invoice once', async () => {
       const created = await expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
@@ -529,6 +533,103 @@ forEachEngine('Subscriptions API', (engine) => {
       expect(await chargesOf(created.id)).toBe(0);
     });
 
+    /** The store, with `beforeClaim` run before each claim of a payment by its confirm (the call, its payment). */
+    const storeBeforeClaim = (beforeClaim: (payment: { paymentId: string; description: string | null }) => Promise<void>) =>
+      new Proxy(b.core.store, {
+        get(target, property) {
+          if (property === 'payments') {
+            return new Proxy(target.payments, {
+              get(payments, name) {
+                if (name === 'claimPaymentAndOpenAttempt') {
+                  return async (...args: Parameters<typeof payments.claimPaymentAndOpenAttempt>) => {
+                    await beforeClaim(args[0]);
+                    return payments.claimPaymentAndOpenAttempt(...args);
+                  };
+                }
+                const value: unknown = Reflect.get(payments, name, payments);
+                return typeof value === 'function' ? value.bind(payments) : value;
+              },
+            });
+          }
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+
+    test('a confirm stalled past its lease before storing its payment charges nothing once a cancel took its invoice', async () => {
+      const created = await createdSubscription();
+      // The confirm stalls once its claim committed (its first transaction); its lease runs out and a cancel comes.
+      let cancelMeanwhile: Response | undefined;
+      const store = storeWith(async (index) => {
+        if (index !== 1) return;
+        b.clock.advance(60_000);
+        cancelMeanwhile = await on('POST', `/subscriptions/${created.id}/cancel`, {});
+      });
+      const stalled = await confirmSubscription({ ...b.core, store }, secretAuth(), b.boot.profile.profileId, created.id, { payment_details: UPI('success@upi') });
+      expect(await expectOk(cancelMeanwhile!)).toMatchObject({ status: 'cancelled' });
+      // The cancel took the invoice's payment id (a cancelled payment, announced): the stalled run's create was refused.
+      const [invoice] = await paymentsOf(created.id);
+      expect(invoice?.status).toBe('cancelled');
+      expect(stalled).toMatchObject({ status: 'cancelled', payment: { payment_id: invoice?.payment_id, status: 'cancelled' } });
+      expect(await chargesOf(created.id)).toBe(0);
+      expect(await eventsOf(invoice!.payment_id)).toEqual(['payment_cancelled']);
+      expect(await eventsOf(created.id)).toContain('subscription_cancelled');
+    });
+
+    test('a confirm stalled past its lease after storing its payment, before charging it, charges nothing once a cancel came', async () => {
+      const created = await createdSubscription();
+      // The confirm stalls once the invoice's payment is stored, before its confirm claims it; then a cancel comes.
+      let cancelMeanwhile: Response | undefined;
+      const store = storeBeforeClaim(async () => {
+        if (cancelMeanwhile !== undefined) return;
+        b.clock.advance(60_000);
+        cancelMeanwhile = await on('POST', `/subscriptions/${created.id}/cancel`, {});
+      });
+      const stalled = await confirmSubscription({ ...b.core, store }, secretAuth(), b.boot.profile.profileId, created.id, { payment_details: UPI('success@upi') }).catch(
+        (error: unknown) => error,
+      );
+      expect(await expectOk(cancelMeanwhile!)).toMatchObject({ status: 'cancelled' });
+      // The cancel cancelled the stored payment first, so the stalled confirm could not charge it.
+      const [invoice] = await paymentsOf(created.id);
+      expect(invoice?.status).toBe('cancelled');
+      expect(await chargesOf(created.id)).toBe(0);
+      expect(stalled).toMatchObject({ status: 'cancelled' });
+      expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${created.id}`))).toMatchObject({ status: 'cancelled', payment: { status: 'cancelled' } });
+    });
+
+    test('a take-over of a confirm whose payment failed charges the invoice anew with its own payment_details', async () => {
+      const created = await createdSubscription();
+      // The first confirm dies once its payment failed, before the subscription heard of it.
+      const failedPayment = async () => (await paymentsOf(created.id)).find((payment) => payment.status === 'failed');
+      const dying = new Proxy(b.core.store, {
+        get(target, property) {
+          if (property === 'transaction') {
+            return async (work: Parameters<typeof target.transaction>[0]) => {
+              if ((await failedPayment()) !== undefined) throw new Error('the process died');
+              return target.transaction(work);
+            };
+          }
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      await expect(confirmSubscription({ ...b.core, store: dying }, secretAuth(), b.boot.profile.profileId, created.id, { payment_details: UPI('failure@upi') })).rejects.toThrow(
+        'the process died',
+      );
+      const failed = await failedPayment();
+      expect(failed).toBeDefined();
+      expect(await b.db.selectFrom('subscriptions').select(['status', 'last_payment_id']).where('subscription_id', '=', created.id).executeTakeFirstOrThrow()).toEqual({
+        status: 'pending',
+        last_payment_id: failed?.payment_id,
+      });
+      b.clock.advance(60_000);
+      const taken = await expectOk<SubscriptionResponse>(await on('POST', `/subscriptions/${created.id}/confirm`, { client_secret: created.client_secret, payment_details: UPI('success@upi') }, b.publishableKey));
+      expect(taken).toMatchObject({ status: 'active', payment: { status: 'succeeded' } });
+      expect(taken.payment?.['payment_id']).not.toBe(failed?.payment_id);
+      expect(await chargesOf(created.id)).toBe(2);
+      expect((await eventsOf(created.id)).sort()).toEqual(['subscription_active', 'subscription_created']);
+    });
+
     test('a renewal whose charge errors once its payment is stored follows that payment: the period is not billed again', async () => {
       const subscription = await subscribe();
       b.clock.advance(30 * DAY_MS);
@@ -595,6 +696,147 @@ forEachEngine('Subscriptions API', (engine) => {
       await renew();
       expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`))).toMatchObject({ status });
       expect(await chargesOf(subscription.id)).toBe(2);
+    });
+
+    /** A subscription whose renewal the rail has not decided (`fault` on every authorize of the tick), and its period's start. */
+    const withOutstandingRenewal = async (fault: 'throw_before_accept' | 'throw_after_accept') => {
+      const subscription = await subscribe();
+      b.clock.advance(30 * DAY_MS);
+      const periodStart = b.clock.now();
+      // Every renewal of this tick (the harness's other subscriptions fall due too).
+      b.faults.inject(fault, { call: 'authorize', rail: 'upi', times: 1000 });
+      try {
+        await renew();
+      } finally {
+        b.faults.clear();
+      }
+      return { subscription, periodStart };
+    };
+    const renewalPaymentOf = async (subscriptionId: string) =>
+      (await b.db.selectFrom('subscriptions').select('renewal_payment_id').where('subscription_id', '=', subscriptionId).executeTakeFirstOrThrow()).renewal_payment_id;
+    /** The payment recovery settles the payments the rail has not decided (rail_not_reached, or the rail's answer). */
+    const recoverPayments = async () => {
+      b.clock.advance(DEFAULT_RECOVERY_POLICY.recoverAfterMs + 1);
+      const recovery = new StuckObjectRecovery(b.core, { batchSize: 100, onError: (_object, error) => { throw error; } });
+      for (let step = await recovery.step(); step.checked > 0; step = await recovery.step());
+    };
+
+    test.each([
+      ['paused', 'throw_after_accept', 'succeeded', 'invoice_paid'],
+      ['paused', 'throw_before_accept', 'failed', 'invoice_payment_failed'],
+      ['cancelled', 'throw_after_accept', 'succeeded', 'invoice_paid'],
+      ['cancelled', 'throw_before_accept', 'failed', 'invoice_payment_failed'],
+    ] as const)('a renewal outstanding when the subscription was %s is settled by a later tick (%s): its payment %s, %s', async (status, fault, paymentStatus, eventType) => {
+      const { subscription, periodStart } = await withOutstandingRenewal(fault);
+      const renewalPaymentId = await renewalPaymentOf(subscription.id);
+      expect(renewalPaymentId).not.toBeNull();
+      await expectOk(await on('POST', `/subscriptions/${subscription.id}/pause`, {}));
+      if (status === 'cancelled') await expectOk(await on('POST', `/subscriptions/${subscription.id}/cancel`, {}));
+      await recoverPayments();
+      await renew();
+      expect(await renewalPaymentOf(subscription.id)).toBeNull();
+      const settled = await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`));
+      expect(settled).toMatchObject({ status, payment: { payment_id: renewalPaymentId, status: paymentStatus } });
+      expect((await eventsOf(subscription.id))[0]).toBe(eventType);
+      // Settled once: another tick changes nothing.
+      await renew();
+      expect((await eventsOf(subscription.id)).filter((type) => type === eventType)).toHaveLength(1);
+      if (status === 'cancelled') {
+        expect(settled.invoice?.next_billing_at).toBeNull();
+      } else if (paymentStatus === 'failed') {
+        // The refused period is due again: the resume bills it.
+        expect(settled.invoice?.next_billing_at).toBe(periodStart.toISOString());
+        await expectOk(await on('POST', `/subscriptions/${subscription.id}/resume`, {}));
+        await renew();
+        expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`))).toMatchObject({ status: 'active', payment: { status: 'succeeded' } });
+      }
+    });
+
+    test('a renewal outstanding when a paused subscription is resumed to invoice at once is settled before the next period is charged', async () => {
+      const { subscription } = await withOutstandingRenewal('throw_after_accept');
+      const renewalPaymentId = await renewalPaymentOf(subscription.id);
+      await expectOk(await on('POST', `/subscriptions/${subscription.id}/pause`, {}));
+      await expectOk(await on('POST', `/subscriptions/${subscription.id}/resume`, { charges_handling: 'invoice_immediately' }));
+      // Its payment still processing, the tick leaves the subscription to a later one: a new claim would lose the renewal.
+      await renew();
+      expect(await renewalPaymentOf(subscription.id)).toBe(renewalPaymentId);
+      expect(await chargesOf(subscription.id)).toBe(2);
+      await recoverPayments();
+      await renew();
+      const paid = (await expectOk<{ data: { event_type: string; object_id: string }[] }>(await apiRequest(b, 'GET', '/events?limit=100'))).data.filter(
+        (event) => event.event_type === 'invoice_paid' && event.object_id === subscription.id,
+      );
+      // The outstanding renewal, then the period the resume invoiced at once.
+      expect(paid).toHaveLength(2);
+      expect(await chargesOf(subscription.id)).toBe(3);
+      expect(await renewalPaymentOf(subscription.id)).toBeNull();
+    });
+
+    test('a renewal tick stalled past its lease before storing its payment charges nothing once a later tick made the period unpaid', async () => {
+      const subscription = await subscribe();
+      b.clock.advance(30 * DAY_MS);
+      // The tick stalls once its claim of the period landed; the claim's lease runs out and another tick comes.
+      let tickMeanwhile = false;
+      const store = new Proxy(b.core.store, {
+        get(target, property) {
+          if (property === 'subscriptions') {
+            return new Proxy(target.subscriptions, {
+              get(subscriptions, name) {
+                if (name === 'updateSubscriptionIf') {
+                  return async (...args: Parameters<typeof subscriptions.updateSubscriptionIf>) => {
+                    const updated = await subscriptions.updateSubscriptionIf(...args);
+                    if (!tickMeanwhile && args[1] === subscription.id && updated?.renewalPaymentId != null) {
+                      tickMeanwhile = true;
+                      b.clock.advance(60_000);
+                      await renew();
+                    }
+                    return updated;
+                  };
+                }
+                const value: unknown = Reflect.get(subscriptions, name, subscriptions);
+                return typeof value === 'function' ? value.bind(subscriptions) : value;
+              },
+            });
+          }
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      await renewDueSubscriptions({ ...b.core, store }, secretAuth());
+      expect(tickMeanwhile).toBe(true);
+      // The later tick took the renewal's payment id (a cancelled payment): the stalled tick's charge was refused.
+      expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`))).toMatchObject({ status: 'unpaid', payment: { status: 'cancelled' } });
+      expect(await chargesOf(subscription.id)).toBe(1);
+    });
+
+    test('a renewal tick stalled past its lease after storing its payment, before charging it, charges nothing once a later tick made the period unpaid', async () => {
+      const subscription = await subscribe();
+      b.clock.advance(30 * DAY_MS);
+      // The tick stalls once the renewal's payment is stored, before its confirm claims it (a charge under a mandate
+      // claims in a transaction of its own, with the mandate held); the claim's lease runs out and another tick comes.
+      let tickMeanwhile = false;
+      const store = new Proxy(b.core.store, {
+        get(target, property) {
+          if (property === 'transactionDurableLater') {
+            return async (...args: Parameters<typeof target.transactionDurableLater>) => {
+              const stored = (await paymentsOf(subscription.id)).some((payment) => payment.status === 'requires_payment_method');
+              if (!tickMeanwhile && stored) {
+                tickMeanwhile = true;
+                b.clock.advance(60_000);
+                await renew();
+              }
+              return target.transactionDurableLater(...args);
+            };
+          }
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      await renewDueSubscriptions({ ...b.core, store }, secretAuth());
+      expect(tickMeanwhile).toBe(true);
+      // The later tick cancelled the stored payment first, so the stalled tick could not charge it.
+      expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`))).toMatchObject({ status: 'unpaid', payment: { status: 'cancelled' } });
+      expect(await chargesOf(subscription.id)).toBe(1);
     });
 
     test('an immediate cancel while a renewal tick charges the period is refused, then applies once the renewal settled', async () => {
