@@ -362,7 +362,10 @@ async function carryOnStoredPayment(deps: CoreDeps, auth: AuthContext, payment: 
     return await executeConfirm(deps, auth, payment, {});
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    return (await deps.store.payments.findPayment(auth, payment.paymentId)) ?? payment;
+    // Refused short of the rail (a wallet's token went only to the stalled run's own confirm): cancelled before it is
+    // counted as refused, unless that run's confirm claimed it meanwhile, so that run cannot charge it afterwards for
+    // a subscription this one released.
+    return withoutAbandonedCharge(deps, auth, (await deps.store.payments.findPayment(auth, payment.paymentId)) ?? payment);
   }
 }
 
@@ -377,8 +380,11 @@ async function carryOnStoredPayment(deps: CoreDeps, auth: AuthContext, payment: 
 async function payFirstInvoice(deps: CoreDeps, auth: AuthContext, subscription: SubscriptionRecord, details: JsonObject): Promise<SubscriptionRecord> {
   const derivedPaymentId = deps.ids.id('payment');
   // An Idempotency-Key re-run of this confirm derives the first run's payment id: one whose claim landed goes on from
-  // it, one that settled answers the subscription as it is.
-  const ownClaim = subscription.lastPaymentId === derivedPaymentId;
+  // it, one that settled answers the subscription as it is. A claim released before its payment was stored (a first
+  // run that answered 5xx or "try later") left the subscription `created`: the re-run confirms it as any confirm does.
+  const ownClaim =
+    subscription.lastPaymentId === derivedPaymentId &&
+    (subscription.status === 'pending' || (await deps.store.payments.findPayment(auth, derivedPaymentId)) !== undefined);
   if (ownClaim && subscription.status !== 'pending') return subscription;
   // A re-run takes its own claim over as any take-over does (pending -> pending on the version read, which renews the
   // lease): a cancel, or another take-over, that read the same version then loses to it, or it to them (it wrote
@@ -736,7 +742,8 @@ async function renewOne(deps: CoreDeps, auth: AuthContext, subscription: Subscri
     {
       nextBillingAt: new Date(dueAt.getTime() + price.periodDays * DAY_MS),
       ...(paymentId === null ? {} : { lastPaymentId: paymentId, renewalPaymentId: paymentId }),
-      updatedAt: now,
+      // The claim's lease runs from now, not from the tick's start: a tick of 100 renewals may have run past it.
+      updatedAt: deps.clock.now(),
     },
     subscription.version,
   );

@@ -187,7 +187,10 @@ export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>, deps: Authe
       if (auth.mode !== 'test' || auth.account.settings.billingProcessor !== 'simulator') {
         throw new ApiError('ERR_2001', 'billing_processor_id is required: no simulated billing processor is connected in this mode.', { fieldName: 'billing_processor_id' });
       }
-      return c.json(await renewDueSubscriptions(coreDeps(c, deps), auth), 200);
+      // Not the Idempotency-Key's derived ids: which subscriptions a tick renews depends on the clock, so a re-run of a
+      // released key would hand the first run's n-th payment id to another subscription, find the first one's payment
+      // and take it for this one's. Each renewal's claim (renewal_payment_id) is what makes a tick safe to run again.
+      return c.json(await renewDueSubscriptions(deps, auth), 200);
     },
   );
 }

@@ -20,6 +20,7 @@ import { StuckObjectRecovery } from '../../../core/recovery/recover-stuck-object
 import { DEFAULT_RECOVERY_POLICY } from '../../../core/shared/deps';
 import { DEFAULT_SESSION_EXPIRY_SECONDS } from '../../../../../protocol/api/payments';
 import { cryptoIds, derivedIds } from '../../../kernel/ids';
+import { withoutWalletToken } from '../../../core/payments/wallet-data';
 import { secretsEqual } from '../../../kernel/constant-time';
 
 vi.mock('../../../kernel/constant-time', async (importOriginal) => {
@@ -39,6 +40,7 @@ const BILLING_SETTINGS: AccountSettings = {
   ),
 };
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 const ACCEPTANCE = { acceptance_type: 'online', accepted_at: '2025-01-01T00:00:00Z', online: { ip_address: '203.0.113.9', user_agent: 'checkout' } };
 const UPI = (vpa: string) => ({
   payment_method: 'upi',
@@ -372,6 +374,86 @@ forEachEngine('Subscriptions API', (engine) => {
       // A re-run of a confirm that completed answers the subscription as it left it.
       expect(await confirmSubscription({ ...b.core, ids: ids() }, auth, b.boot.profile.profileId, created.id, body)).toMatchObject({ status: 'active', payment: rerun.payment });
       expect(await chargesOf(created.id)).toBe(1);
+    });
+
+    test('an Idempotency-Key re-run (same derived ids) of a confirm whose payment was refused before it was stored charges the invoice', async () => {
+      const created = await expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
+      const auth: AuthContext = { accountId: b.boot.account.accountId, mode: 'test', keyId: 'key_test', keyKind: 'secret', account: b.boot.account };
+      const ids = () => derivedIds(`confirm-released-${engine}`, cryptoIds, b.clock.now());
+      // The first run's claim lands; its payment's insert fails (a 5xx, which releases the key), and the claim is given back.
+      let transactions = 0;
+      const failing = new Proxy(b.core.store, {
+        get(target, property) {
+          if (property === 'transaction') {
+            return async (work: Parameters<typeof target.transaction>[0]) => {
+              transactions += 1;
+              if (transactions === 2) throw new Error('the database went away for a moment');
+              return target.transaction(work);
+            };
+          }
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const body = { payment_details: UPI('success@upi') };
+      await expect(confirmSubscription({ ...b.core, ids: ids(), store: failing }, auth, b.boot.profile.profileId, created.id, body)).rejects.toThrow('went away');
+      expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${created.id}`))).toMatchObject({ status: 'created' });
+      expect(await chargesOf(created.id)).toBe(0);
+      // The retry the 5xx asks for derives the same payment id: it confirms (it answered `created` and charged nothing).
+      const rerun = await confirmSubscription({ ...b.core, ids: ids() }, auth, b.boot.profile.profileId, created.id, body);
+      expect(rerun).toMatchObject({ status: 'active', payment: { status: 'succeeded' } });
+      expect(await chargesOf(created.id)).toBe(1);
+    });
+
+    test('a take-over whose stored payment its confirm refuses short of the rail cancels it, so the stalled claimant cannot charge it', async () => {
+      const created = await expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
+      // What a stalled claimant leaves: its invoice payment stored short of the rail with a wallet whose token went
+      // only to its own confirm (the placeholder), and a claim past its lease.
+      const paymentId = `pay_stalled_${engine}_${b.clock.now().getTime()}`;
+      await expectOk(await apiRequest(b, 'POST', '/payments', { body: { payment_id: paymentId, amount: 19_900, currency: 'INR', customer_id: subscriber, ...UPI('success@upi') } }));
+      const consumed = withoutWalletToken({ wallet: { paypal_sdk: { token: 'sim_wallet_approved' } } });
+      await b.db.updateTable('payments').set({ payment_method: 'wallet', payment_method_type: 'paypal', payment_method_data: JSON.stringify(consumed), status: 'requires_confirmation' }).where('payment_id', '=', paymentId).execute();
+      await b.db.updateTable('subscriptions').set({ status: 'pending', last_payment_id: paymentId, updated_at: b.clock.now().toISOString() }).where('subscription_id', '=', created.id).execute();
+      b.clock.advance(IDEMPOTENCY_LEASE_MS + 1);
+      const takeOver = await on('POST', `/subscriptions/${created.id}/confirm`, { payment_details: UPI('success@upi') });
+      expect(takeOver.status).toBeLessThan(500);
+      // The stored payment is cancelled before the subscription is released: a confirm of it by the stalled run fails.
+      expect(await expectOk<PaymentResponse>(await apiRequest(b, 'GET', `/payments/${paymentId}`))).toMatchObject({ status: 'cancelled' });
+      await expectApiError(await apiRequest(b, 'POST', `/payments/${paymentId}/confirm`, { body: {} }), 'ERR_4003');
+    });
+
+    test('a keyed renew run again after its key was released charges each subscription under a payment id of its own', async () => {
+      const first = await subscribe();
+      // The second falls due an hour after the first: both runs of the key fall within its 24 hours.
+      b.clock.advance(HOUR_MS);
+      const second = await subscribe();
+      const key = `renew-${engine}-${b.clock.now().getTime()}`;
+      const keyedRenew = () =>
+        apiRequest(b, 'POST', '/simulator/subscriptions/renew', { body: {}, headers: { 'X-Profile-Id': b.boot.profile.profileId, 'Idempotency-Key': key } });
+      b.clock.advance(30 * DAY_MS - HOUR_MS);
+      expect((await expectOk<{ renewed: number }>(await keyedRenew())).renewed).toBeGreaterThanOrEqual(1);
+      expect(await chargesOf(first.id)).toBe(2);
+      // As a 5xx or a "try later" answer leaves it (core/auth/idempotency.ts): its retry takes the claim over.
+      await b.db
+        .updateTable('idempotency_keys')
+        .set({ status: 'in_flight', response_status: null, response_headers: null, response_body: null, locked_at: new Date(0).toISOString() })
+        .where('idempotency_key', '=', key)
+        .execute();
+      b.clock.advance(HOUR_MS);
+      expect((await expectOk<{ renewed: number }>(await keyedRenew())).renewed).toBeGreaterThanOrEqual(1);
+      // The re-run renewed other subscriptions than its first run: none is paid by a payment of another.
+      const shared = await b.db
+        .selectFrom('subscriptions')
+        .select(['last_payment_id', (eb) => eb.fn.countAll<number>().as('count')])
+        .where('last_payment_id', 'is not', null)
+        .groupBy('last_payment_id')
+        .having((eb) => eb.fn.countAll(), '>', 1)
+        .execute();
+      expect(shared).toEqual([]);
+      const renewed = await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${second.id}`));
+      const payment = await expectOk<PaymentResponse>(await apiRequest(b, 'GET', `/payments/${String(renewed.payment?.['payment_id'])}`));
+      expect(payment).toMatchObject({ status: 'succeeded', description: expect.stringContaining(second.id) });
+      expect(await chargesOf(second.id)).toBe(2);
     });
 
     test('an Idempotency-Key re-run takes its claim over: a cancel while it charges is refused, and the invoice is charged once', async () => {
