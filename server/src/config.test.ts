@@ -145,6 +145,10 @@ describe('loadConfig', () => {
       expect(() => loadConfig(env), JSON.stringify(env)).toThrow(/RAIL_WEBHOOK_LEASE_MS and RAIL_WEBHOOK_TIMEOUT_MS: the delivery lease .* must be longer than the attempt timeout/);
     }
     expect(() => loadConfig({ RAIL_WEBHOOK_TIMEOUT_MS: 'soon' })).toThrow(/RAIL_WEBHOOK_TIMEOUT_MS/);
+    // Longer than an Idempotency-Key's lease allows: a retry would run beside the attempt (or the increase) it waits for.
+    expect(() => loadConfig({ RAIL_WEBHOOK_TIMEOUT_MS: '45000', RAIL_WEBHOOK_LEASE_MS: '90000' })).toThrow(/RAIL_WEBHOOK_TIMEOUT_MS \(45000 ms\) plus 15000 ms must be shorter than the Idempotency-Key's lease/);
+    expect(() => loadConfig({ RAIL_RAIL_CALL_TIMEOUT_MS: '30000', RAIL_RECOVER_AFTER_MS: '120000' })).toThrow(/twice RAIL_RAIL_CALL_TIMEOUT_MS \(30000 ms\)/);
+    expect(loadConfig({ RAIL_RAIL_CALL_TIMEOUT_MS: '29999', RAIL_RECOVER_AFTER_MS: '120000' })).toMatchObject({ recovery: { railCallTimeoutMs: 29_999 } });
   });
 
   test('RAIL_ACCOUNT_CONFIG switches settings', () => {

@@ -10,7 +10,8 @@ import { CURRENCIES } from '../../protocol/currency';
 import { USDT_NETWORKS } from '../../protocol/api/collect';
 import { parseRateLimits, type RateLimits } from './http/rate-limit';
 import { parseVaultKey } from './vault/vault-cipher';
-import { DEFAULT_LEASE_MS, DEFAULT_TIMEOUT_MS, leaseTooShort } from './webhooks/delivery';
+import { DEFAULT_LEASE_MS, DEFAULT_TIMEOUT_MS, LEASE_MARGIN_MS, leaseTooShort } from './webhooks/delivery';
+import { IDEMPOTENCY_LEASE_MS } from './core/auth/idempotency';
 import { DEFAULT_ACCOUNT_SETTINGS } from './core/accounts/account-settings';
 import { DEFAULT_KEY_POLICY, DEFAULT_RECOVERY_POLICY, type KeyPolicy, type RecoveryPolicy } from './core/shared/deps';
 import type { AccountSettings, RailCapabilities, RailSettings } from './kernel/account-settings-types';
@@ -271,6 +272,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const webhookLease = leaseTooShort(e.RAIL_WEBHOOK_TIMEOUT_MS, e.RAIL_WEBHOOK_LEASE_MS);
   if (webhookLease !== undefined) {
     throw new ConfigError(`invalid environment: RAIL_WEBHOOK_LEASE_MS and RAIL_WEBHOOK_TIMEOUT_MS: ${webhookLease}`);
+  }
+  // A request under an Idempotency-Key holds it for IDEMPOTENCY_LEASE_MS, after which a retry takes it over: a keyed
+  // webhook retry that waits for its endpoint, or an increase that waits for the rail twice, must end before that, or
+  // the retry runs beside it, is refused by what it holds ("try later", which releases the key), and a third runs it
+  // again.
+  if (e.RAIL_WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS >= IDEMPOTENCY_LEASE_MS) {
+    throw new ConfigError(
+      `invalid environment: RAIL_WEBHOOK_TIMEOUT_MS (${e.RAIL_WEBHOOK_TIMEOUT_MS} ms) plus ${LEASE_MARGIN_MS} ms must be shorter than the Idempotency-Key's lease (${IDEMPOTENCY_LEASE_MS} ms)`,
+    );
+  }
+  if (2 * e.RAIL_RAIL_CALL_TIMEOUT_MS >= IDEMPOTENCY_LEASE_MS) {
+    throw new ConfigError(
+      `invalid environment: twice RAIL_RAIL_CALL_TIMEOUT_MS (${e.RAIL_RAIL_CALL_TIMEOUT_MS} ms) must be shorter than the Idempotency-Key's lease (${IDEMPOTENCY_LEASE_MS} ms)`,
+    );
   }
   if (e.RAIL_RECOVER_AFTER_MS <= e.RAIL_RAIL_CALL_TIMEOUT_MS) {
     // Recovery must not ask about a payment whose confirm is still waiting for the rail.
