@@ -56,6 +56,9 @@ describe('fonts', () => {
   test('accept https anywhere and http on localhost only', () => {
     expect(isFontUrl('https://fonts.example/a.css')).toBe(true);
     expect(isFontUrl('http://localhost:5173/a.css')).toBe(true);
+    expect(isFontUrl('http://127.0.0.1:5173/a.css')).toBe(true);
+    // Not a host the frame's CSP can name: its fonts would be refused there.
+    expect(isFontUrl('http://[::1]:5173/a.css')).toBe(false);
     expect(isFontUrl('http://fonts.example/a.css')).toBe(false);
     expect(isFontUrl('javascript:alert(1)')).toBe(false);
     expect(fontFaceUrl('url(https://cdn.example/a.woff2) format("woff2")')).toBe('https://cdn.example/a.woff2');

@@ -68,12 +68,15 @@ export function applyAppearance(appearance: Appearance | undefined, doc: Documen
   sheet.replaceSync(css);
 }
 
-/** https anywhere, http only on localhost (development). */
+/**
+ * https anywhere, http only on localhost (development): the loopback hosts the frame's CSP names (server js-app.ts);
+ * not [::1], which a CSP source cannot name, so its fonts would only be refused there.
+ */
 export function isFontUrl(url: unknown): url is string {
   if (typeof url !== 'string' || url.length > 2048) return false;
   try {
     const parsed = new URL(url);
-    return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && /^(localhost|127\.0\.0\.1|\[::1\])$/.test(parsed.hostname));
+    return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && /^(localhost|127\.0\.0\.1)$/.test(parsed.hostname));
   } catch {
     return false;
   }
