@@ -3,11 +3,10 @@
  * method sends is explained on the migrated schema and must name its index (SQLite proves a partial index covers a
  * query from the values bound to it, PostgreSQL plans an unnamed statement with its values).
  */
-import { CompiledQuery, type Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { plansOf as plansOfStore } from '../../test-support/query-plans';
 import { forEachEngine } from '../../test-support/engines';
 import { createHarness, type Harness } from '../../test-support/harness';
-import type { Database } from '../schema';
 import { SqlPaymentListStore } from './sql-store';
 
 forEachEngine('Payment indexes', (engine) => {
@@ -20,29 +19,7 @@ forEachEngine('Payment indexes', (engine) => {
     await h?.close();
   });
 
-  /** The plan of every statement `read` sends, as text (PostgreSQL with sequential scans off: its tables here are tiny). */
-  async function plansOf(read: (store: SqlPaymentListStore) => Promise<unknown>): Promise<string> {
-    const sent: CompiledQuery[] = [];
-    const recording = h.db.withPlugin({
-      transformQuery: ({ node, queryId }) => {
-        sent.push(h.db.getExecutor().compileQuery(node, queryId));
-        return node;
-      },
-      transformResult: async ({ result }) => result,
-    });
-    await read(new SqlPaymentListStore(recording));
-    expect(sent.length).toBeGreaterThan(0);
-    return h.db.transaction().execute(async (tx: Kysely<Database>) => {
-      const explain = engine === 'postgres' ? 'explain' : 'explain query plan';
-      if (engine === 'postgres') await tx.executeQuery(CompiledQuery.raw('set local enable_seqscan = off'));
-      const plans: string[] = [];
-      for (const query of sent) {
-        const { rows } = await tx.executeQuery<Record<string, unknown>>(CompiledQuery.raw(`${explain} ${query.sql}`, [...query.parameters]));
-        plans.push(...rows.map((row) => String(row['detail'] ?? row['QUERY PLAN'])));
-      }
-      return plans.join('\n');
-    });
-  }
+  const plansOf = (read: (store: SqlPaymentListStore) => Promise<unknown>) => plansOfStore(h, (db) => new SqlPaymentListStore(db), read);
 
   test('the processing sweep reads payments_status_updated_idx', async () => {
     expect(await plansOf((store) => store.listPaymentsProcessingBefore(new Date(), 10))).toMatch(/payments_status_updated_idx/);

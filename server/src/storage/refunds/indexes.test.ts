@@ -3,11 +3,10 @@
  * store method sends is explained on the migrated schema and must name its index and sort nothing (SQLite proves a
  * partial index covers a query from the values bound to it, PostgreSQL plans an unnamed statement with its values).
  */
-import { CompiledQuery, type Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { plansOf as plansOfStore } from '../../test-support/query-plans';
 import { forEachEngine } from '../../test-support/engines';
 import { createHarness, type Harness } from '../../test-support/harness';
-import type { Database } from '../schema';
 import { SqlRefundStore } from './sql-store';
 
 /** A sort step in a plan: SQLite's temporary B-tree, PostgreSQL's Sort or Incremental Sort node. */
@@ -23,29 +22,7 @@ forEachEngine('Refund indexes', (engine) => {
     await h?.close();
   });
 
-  /** The plan of every statement `read` sends, as text (PostgreSQL with sequential scans off: its tables here are tiny). */
-  async function plansOf(read: (store: SqlRefundStore) => Promise<unknown>): Promise<string> {
-    const sent: CompiledQuery[] = [];
-    const recording = h.db.withPlugin({
-      transformQuery: ({ node, queryId }) => {
-        sent.push(h.db.getExecutor().compileQuery(node, queryId));
-        return node;
-      },
-      transformResult: async ({ result }) => result,
-    });
-    await read(new SqlRefundStore(recording));
-    expect(sent.length).toBeGreaterThan(0);
-    return h.db.transaction().execute(async (tx: Kysely<Database>) => {
-      const explain = engine === 'postgres' ? 'explain' : 'explain query plan';
-      if (engine === 'postgres') await tx.executeQuery(CompiledQuery.raw('set local enable_seqscan = off'));
-      const plans: string[] = [];
-      for (const query of sent) {
-        const { rows } = await tx.executeQuery<Record<string, unknown>>(CompiledQuery.raw(`${explain} ${query.sql}`, [...query.parameters]));
-        plans.push(...rows.map((row) => String(row['detail'] ?? row['QUERY PLAN'])));
-      }
-      return plans.join('\n');
-    });
-  }
+  const plansOf = (read: (store: SqlRefundStore) => Promise<unknown>) => plansOfStore(h, (db) => new SqlRefundStore(db), read);
 
   test('the recovery job reads pending refunds oldest first through refunds_pending_created_idx, without a sort', async () => {
     const plan = await plansOf((store) => store.listRefundsPendingBefore(new Date(), 10));
