@@ -10,6 +10,11 @@ import { expect, test } from 'vitest';
 const ROUTES = join(import.meta.dirname, '..', 'routes');
 /** What takes the app's deps itself: middleware factories and helpers that read keys, sessions and limits. */
 const TAKES_APP_DEPS = new Set(['authenticate', 'operatorSession', 'secretKeyOrOperatorSession', 'limitSubject', 'authenticateApiKey', 'cookieIsSecure', 'readUploadForm', 'callerAccountId', 'coreDeps']);
+/**
+ * Core operations whose created objects must not take a request's derived ids: the simulator's renewal tick renews
+ * what the clock makes due, so a re-run would give one subscription's payment id to another (routes.ts says why).
+ */
+const RANDOM_IDS_BY_DESIGN = new Set(['renewDueSubscriptions']);
 /** The demo merchant backend does not take the header (docs/idempotency.md "Where"). */
 const WITHOUT_IDEMPOTENCY = new Set(['demo/routes.ts']);
 
@@ -29,7 +34,7 @@ test('every route hands the core coreDeps(c, deps), never deps itself', () => {
     .flatMap((file) =>
       [...readFileSync(file, 'utf8').matchAll(/\b(\w+)\((?:c, )?deps\b(?!\.)/g)]
         .map((match) => match[1] ?? '')
-        .filter((callee) => !TAKES_APP_DEPS.has(callee))
+        .filter((callee) => !TAKES_APP_DEPS.has(callee) && !RANDOM_IDS_BY_DESIGN.has(callee))
         .map((callee) => `${relative(ROUTES, file)}: ${callee}(deps, ...)`),
     );
   expect(offenders).toEqual([]);
