@@ -53,6 +53,24 @@ describe('isSafeCssValue', () => {
 });
 
 describe('fonts', () => {
+  /** Stubs FontFace and document.fonts (the test restores them); returns the sources of the faces the frame makes. */
+  function constructedFaceSources(): string[] {
+    const added: string[] = [];
+    vi.stubGlobal(
+      'FontFace',
+      class {
+        constructor(_family: string, source: string) {
+          added.push(source);
+        }
+        load() {
+          return Promise.resolve(this);
+        }
+      },
+    );
+    Object.defineProperty(document, 'fonts', { configurable: true, value: { add: () => undefined } });
+    return added;
+  }
+
   test('accept https anywhere and http on localhost only', () => {
     expect(isFontUrl('https://fonts.example/a.css')).toBe(true);
     expect(isFontUrl('http://localhost:5173/a.css')).toBe(true);
@@ -140,19 +158,7 @@ describe('fonts', () => {
   });
 
   test("a cssSrc's @import is neither fetched nor applied: only the stylesheet's own @font-face rules reach the frame", async () => {
-    const added: string[] = [];
-    vi.stubGlobal(
-      'FontFace',
-      class {
-        constructor(_family: string, source: string) {
-          added.push(source);
-        }
-        load() {
-          return Promise.resolve(this);
-        }
-      },
-    );
-    Object.defineProperty(document, 'fonts', { configurable: true, value: { add: () => undefined } });
+    const added = constructedFaceSources();
     const css = '@import url("https://evil.test/more.css");@import "https://evil.test/other.css" layer(x);@font-face{font-family:Own;src:url(own.woff2)}';
     const fetch = vi.fn(async () => new Response(css));
     try {
@@ -167,19 +173,7 @@ describe('fonts', () => {
   });
 
   test("a cssSrc's relative font URLs resolve against the stylesheet's URL after redirects; a failed fetch may be tried again", async () => {
-    const added: string[] = [];
-    vi.stubGlobal(
-      'FontFace',
-      class {
-        constructor(_family: string, source: string) {
-          added.push(source);
-        }
-        load() {
-          return Promise.resolve(this);
-        }
-      },
-    );
-    Object.defineProperty(document, 'fonts', { configurable: true, value: { add: () => undefined } });
+    const added = constructedFaceSources();
     const redirected = () => {
       const response = new Response('@font-face{font-family:Brand;src:url(brand.woff2)}');
       Object.defineProperty(response, 'url', { value: 'https://fonts.test/v3/fonts.css' });
