@@ -33,7 +33,7 @@ import { findLiveCustomer } from '../customers/find-live-customer';
 import { requireSecretKeyToChargeMandate } from '../mandates/stored-charge';
 import { cancelPayment } from '../payments/cancel-payment';
 import { createPayment } from '../payments/create-payment';
-import { recordPaymentEvent } from '../payments/payment-outcome';
+import { insertCancelledPayment } from '../payments/insert-cancelled-payment';
 import { executeConfirm } from '../payments/confirm-payment';
 import { syncWithRail } from '../payments/retrieve-payment';
 import type { CoreDeps } from '../shared/deps';
@@ -157,51 +157,23 @@ interface InvoiceCharge {
  * its payment first makes this insert a duplicate: `refused` undoes the settle, and that payment decides.
  */
 async function takePaymentId(deps: CoreDeps, tx: Stores, subscription: SubscriptionRecord, charge: InvoiceCharge, now: Date, refused: () => ApiError): Promise<void> {
-  const payment: PaymentRecord = {
-    accountId: subscription.accountId,
-    mode: subscription.mode,
-    paymentId: charge.paymentId,
-    profileId: subscription.profileId,
-    status: 'cancelled',
-    amount: charge.amount,
-    currency: subscription.currency,
-    amountCapturable: 0,
-    amountReceived: null,
-    amountToCapture: null,
-    shippingCost: null,
-    orderTaxAmount: null,
-    captureMethod: 'automatic',
-    customerId: subscription.customerId,
-    description: charge.description,
-    returnUrl: null,
-    setupFutureUsage: null,
-    paymentMethod: null,
-    paymentMethodType: null,
-    paymentMethodData: null,
-    metadata: { subscription_id: subscription.subscriptionId },
-    merchantOrderReferenceId: null,
-    clientSecret: clientSecretOf(charge.paymentId, deps.ids.secret(CLIENT_SECRET_RANDOM_LENGTH)),
-    clientSecretExpiresAt: now,
-    nextAction: null,
-    errorCode: null,
-    errorMessage: null,
-    errorReason: null,
-    rail: null,
-    connector: null,
-    railReference: null,
-    railState: null,
-    // No create body has this fingerprint (a SHA-256 of one): a create under this id is refused, never replayed.
-    requestFingerprint: CHARGE_ABANDONED,
-    requestFields: {},
-    cancellationReason: CHARGE_ABANDONED,
-    paymentMethodId: null,
-    mandateId: null,
-    version: 1,
-    createdAt: now,
-    updatedAt: now,
-  };
-  if ((await tx.payments.insertPayment(payment)) === 'duplicate') throw refused();
-  await recordPaymentEvent(deps, tx, payment, now);
+  const taken = await insertCancelledPayment(
+    deps,
+    tx,
+    {
+      scope: subscription,
+      paymentId: charge.paymentId,
+      profileId: subscription.profileId,
+      amount: charge.amount,
+      currency: subscription.currency,
+      customerId: subscription.customerId,
+      description: charge.description,
+      metadata: { subscription_id: subscription.subscriptionId },
+      cancellationReason: CHARGE_ABANDONED,
+    },
+    now,
+  );
+  if (taken === 'duplicate') throw refused();
 }
 
 /**
