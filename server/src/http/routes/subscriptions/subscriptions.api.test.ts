@@ -49,6 +49,21 @@ const UPI = (vpa: string) => ({
   customer_acceptance: ACCEPTANCE,
 });
 
+/**
+ * `object` with some members replaced, for a test that steps into a request between two of its writes: each override
+ * is given the object itself and returns the member; every other member is the object's own (methods bound to it).
+ */
+function withMembers<T extends object>(object: T, overrides: { [K in keyof T]?: (target: T) => unknown }): T {
+  return new Proxy(object, {
+    get(target, property) {
+      const override = (overrides as Partial<Record<PropertyKey, (target: T) => unknown>>)[property];
+      if (override !== undefined) return override(target);
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 forEachEngine('Subscriptions API', (engine) => {
   let h: Harness;
   let customerId: string;
@@ -300,17 +315,13 @@ forEachEngine('Subscriptions API', (engine) => {
       const auth: AuthContext = { accountId: b.boot.account.accountId, mode: 'test', keyId: 'key_test', keyKind: 'secret', account: b.boot.account };
       // The update commits after the confirm read the subscription, before its first write (the claim).
       let updated = false;
-      const store = new Proxy(b.core.store, {
-        get(target, property) {
-          if (property === 'transaction' && !updated) {
-            return async (work: Parameters<typeof target.transaction>[0]) => {
-              updated = true;
-              await expectOk(await on('PUT', `/subscriptions/${created.id}/update`, { plan_id: 'plan_pro', item_price_id: 'price_pro_monthly' }));
-              return target.transaction(work);
-            };
+      const store = withMembers(b.core.store, {
+        transaction: (target) => async (work: Parameters<typeof target.transaction>[0]) => {
+          if (!updated) {
+            updated = true;
+            await expectOk(await on('PUT', `/subscriptions/${created.id}/update`, { plan_id: 'plan_pro', item_price_id: 'price_pro_monthly' }));
           }
-          const value: unknown = Reflect.get(target, property, target);
-          return typeof value === 'function' ? value.bind(target) : value;
+          return target.transaction(work);
         },
       });
       await expect(confirmSubscription({ ...b.core, store }, auth, b.boot.profile.profileId, created.id, { payment_details: UPI('success@upi') })).rejects.toMatchObject({ code: 'ERR_4111' });
@@ -324,20 +335,15 @@ forEachEngine('Subscriptions API', (engine) => {
       const auth: AuthContext = { accountId: b.boot.account.accountId, mode: 'test', keyId: 'key_test', keyKind: 'secret', account: b.boot.account };
       // The retrieve runs once the invoice's payment is stored and before it reaches the rail (requires_confirmation).
       let seenMeanwhile: SubscriptionResponse | undefined;
-      const store = new Proxy(b.core.store, {
-        get(target, property) {
-          if (property === 'transaction') {
-            return async (work: Parameters<typeof target.transaction>[0]) => {
-              const result = await target.transaction(work);
-              if (seenMeanwhile === undefined && (await chargesOf(created.id)) === 1) {
-                seenMeanwhile = await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${created.id}`));
-              }
-              return result;
-            };
-          }
-          const value: unknown = Reflect.get(target, property, target);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
+      const store = withMembers(b.core.store, {
+        transaction: (target) =>
+          async (work: Parameters<typeof target.transaction>[0]) => {
+            const result = await target.transaction(work);
+            if (seenMeanwhile === undefined && (await chargesOf(created.id)) === 1) {
+              seenMeanwhile = await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${created.id}`));
+            }
+            return result;
+          },
       });
       const confirmed = await confirmSubscription({ ...b.core, store }, auth, b.boot.profile.profileId, created.id, { payment_details: UPI('success@upi') });
       expect(seenMeanwhile).toMatchObject({ status: 'pending', payment: { status: 'requires_confirmation' } });
@@ -353,18 +359,13 @@ forEachEngine('Subscriptions API', (engine) => {
       const ids = () => derivedIds(`confirm-rerun-${engine}`, cryptoIds, b.clock.now());
       // The first run dies after its claim: no later write of it lands (the process is gone).
       let transactions = 0;
-      const dying = new Proxy(b.core.store, {
-        get(target, property) {
-          if (property === 'transaction') {
-            return async (work: Parameters<typeof target.transaction>[0]) => {
-              transactions += 1;
-              if (transactions > 1) throw new Error('the process died');
-              return target.transaction(work);
-            };
-          }
-          const value: unknown = Reflect.get(target, property, target);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
+      const dying = withMembers(b.core.store, {
+        transaction: (target) =>
+          async (work: Parameters<typeof target.transaction>[0]) => {
+            transactions += 1;
+            if (transactions > 1) throw new Error('the process died');
+            return target.transaction(work);
+          },
       });
       const body = { payment_details: UPI('success@upi') };
       await expect(confirmSubscription({ ...b.core, ids: ids(), store: dying }, auth, b.boot.profile.profileId, created.id, body)).rejects.toThrow('the process died');
@@ -382,18 +383,13 @@ forEachEngine('Subscriptions API', (engine) => {
       const ids = () => derivedIds(`confirm-released-${engine}`, cryptoIds, b.clock.now());
       // The first run's claim lands; its payment's insert fails (a 5xx, which releases the key), and the claim is given back.
       let transactions = 0;
-      const failing = new Proxy(b.core.store, {
-        get(target, property) {
-          if (property === 'transaction') {
-            return async (work: Parameters<typeof target.transaction>[0]) => {
-              transactions += 1;
-              if (transactions === 2) throw new Error('the database went away for a moment');
-              return target.transaction(work);
-            };
-          }
-          const value: unknown = Reflect.get(target, property, target);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
+      const failing = withMembers(b.core.store, {
+        transaction: (target) =>
+          async (work: Parameters<typeof target.transaction>[0]) => {
+            transactions += 1;
+            if (transactions === 2) throw new Error('the database went away for a moment');
+            return target.transaction(work);
+          },
       });
       const body = { payment_details: UPI('success@upi') };
       await expect(confirmSubscription({ ...b.core, ids: ids(), store: failing }, auth, b.boot.profile.profileId, created.id, body)).rejects.toThrow('went away');
@@ -462,17 +458,12 @@ forEachEngine('Subscriptions API', (engine) => {
       const claimedAt = b.clock.now();
       const ids = () => derivedIds(`confirm-rerun-cancel-${engine}`, cryptoIds, claimedAt);
       let transactions = 0;
-      const dying = new Proxy(b.core.store, {
-        get(target, property) {
-          if (property === 'transaction') {
-            return async (work: Parameters<typeof target.transaction>[0]) => {
-              if ((transactions += 1) > 1) throw new Error('the process died');
-              return target.transaction(work);
-            };
-          }
-          const value: unknown = Reflect.get(target, property, target);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
+      const dying = withMembers(b.core.store, {
+        transaction: (target) =>
+          async (work: Parameters<typeof target.transaction>[0]) => {
+            if ((transactions += 1) > 1) throw new Error('the process died');
+            return target.transaction(work);
+          },
       });
       const body = { payment_details: UPI('success@upi') };
       await expect(confirmSubscription({ ...b.core, ids: ids(), store: dying }, secretAuth(), b.boot.profile.profileId, created.id, body)).rejects.toThrow('the process died');
@@ -517,19 +508,14 @@ forEachEngine('Subscriptions API', (engine) => {
     /** The store, with `afterTransaction` run after each transaction commits (its index from 1). */
     const storeWith = (afterTransaction: (index: number) => Promise<void>) => {
       let transactions = 0;
-      return new Proxy(b.core.store, {
-        get(target, property) {
-          if (property === 'transaction') {
-            return async (work: Parameters<typeof target.transaction>[0]) => {
-              const result = await target.transaction(work);
-              transactions += 1;
-              await afterTransaction(transactions);
-              return result;
-            };
-          }
-          const value: unknown = Reflect.get(target, property, target);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
+      return withMembers(b.core.store, {
+        transaction: (target) =>
+          async (work: Parameters<typeof target.transaction>[0]) => {
+            const result = await target.transaction(work);
+            transactions += 1;
+            await afterTransaction(transactions);
+            return result;
+          },
       });
     };
 
@@ -563,27 +549,17 @@ forEachEngine('Subscriptions API', (engine) => {
     /** A confirm (no Idempotency-Key) that dies once its claim committed; `stored`: after storing the invoice's payment too. */
     const confirmThatDies = async (subscriptionId: string, stored: boolean) => {
       let dyingTransactions = 0;
-      const dying = new Proxy(b.core.store, {
-        get(target, property) {
-          if (property === 'transaction' && !stored) {
-            return async (work: Parameters<typeof target.transaction>[0]) => {
-              if ((dyingTransactions += 1) > 1) throw new Error('the process died');
-              return target.transaction(work);
-            };
-          }
-          if (property === 'payments' && stored) {
-            return new Proxy(target.payments, {
-              get(payments, name) {
-                if (name === 'claimPaymentAndOpenAttempt') return () => Promise.reject(new Error('the process died'));
-                const value: unknown = Reflect.get(payments, name, payments);
-                return typeof value === 'function' ? value.bind(payments) : value;
+      const dying = withMembers(
+        b.core.store,
+        stored
+          ? { payments: (target) => withMembers(target.payments, { claimPaymentAndOpenAttempt: () => () => Promise.reject(new Error('the process died')) }) }
+          : {
+              transaction: (target) => async (work: Parameters<typeof target.transaction>[0]) => {
+                if ((dyingTransactions += 1) > 1) throw new Error('the process died');
+                return target.transaction(work);
               },
-            });
-          }
-          const value: unknown = Reflect.get(target, property, target);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      });
+            },
+      );
       await expect(confirmSubscription({ ...b.core, store: dying }, secretAuth(), b.boot.profile.profileId, subscriptionId, { payment_details: UPI('success@upi') })).rejects.toThrow(
         'the process died',
       );
@@ -617,25 +593,15 @@ forEachEngine('Subscriptions API', (engine) => {
 
     /** The store, with `beforeClaim` run before each claim of a payment by its confirm (the call, its payment). */
     const storeBeforeClaim = (beforeClaim: (payment: { paymentId: string; description: string | null }) => Promise<void>) =>
-      new Proxy(b.core.store, {
-        get(target, property) {
-          if (property === 'payments') {
-            return new Proxy(target.payments, {
-              get(payments, name) {
-                if (name === 'claimPaymentAndOpenAttempt') {
-                  return async (...args: Parameters<typeof payments.claimPaymentAndOpenAttempt>) => {
-                    await beforeClaim(args[0]);
-                    return payments.claimPaymentAndOpenAttempt(...args);
-                  };
-                }
-                const value: unknown = Reflect.get(payments, name, payments);
-                return typeof value === 'function' ? value.bind(payments) : value;
+      withMembers(b.core.store, {
+        payments: (target) =>
+          withMembers(target.payments, {
+            claimPaymentAndOpenAttempt: (payments) =>
+              async (...args: Parameters<typeof payments.claimPaymentAndOpenAttempt>) => {
+                await beforeClaim(args[0]);
+                return payments.claimPaymentAndOpenAttempt(...args);
               },
-            });
-          }
-          const value: unknown = Reflect.get(target, property, target);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
+          }),
       });
 
     test('a confirm stalled past its lease before storing its payment charges nothing once a cancel took its invoice', async () => {
@@ -683,17 +649,12 @@ forEachEngine('Subscriptions API', (engine) => {
       const created = await createdSubscription();
       // The first confirm dies once its payment failed, before the subscription heard of it.
       const failedPayment = async () => (await paymentsOf(created.id)).find((payment) => payment.status === 'failed');
-      const dying = new Proxy(b.core.store, {
-        get(target, property) {
-          if (property === 'transaction') {
-            return async (work: Parameters<typeof target.transaction>[0]) => {
-              if ((await failedPayment()) !== undefined) throw new Error('the process died');
-              return target.transaction(work);
-            };
-          }
-          const value: unknown = Reflect.get(target, property, target);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
+      const dying = withMembers(b.core.store, {
+        transaction: (target) =>
+          async (work: Parameters<typeof target.transaction>[0]) => {
+            if ((await failedPayment()) !== undefined) throw new Error('the process died');
+            return target.transaction(work);
+          },
       });
       await expect(confirmSubscription({ ...b.core, store: dying }, secretAuth(), b.boot.profile.profileId, created.id, { payment_details: UPI('failure@upi') })).rejects.toThrow(
         'the process died',
@@ -718,20 +679,15 @@ forEachEngine('Subscriptions API', (engine) => {
       const renewalPayments = () => b.db.selectFrom('payments').select(['payment_id', 'status']).where('description', '=', `Renewal of subscription ${subscription.id}`).execute();
       // The charge reached the rail (the payment is processing), then the write of its answer failed.
       let failed = false;
-      const store = new Proxy(b.core.store, {
-        get(target, property) {
-          if (property === 'transaction') {
-            return async (work: Parameters<typeof target.transaction>[0]) => {
-              if (!failed && (await renewalPayments()).some((payment) => payment.status === 'processing')) {
-                failed = true;
-                throw new ApiError('ERR_4003', 'the answer could not be written');
-              }
-              return target.transaction(work);
-            };
-          }
-          const value: unknown = Reflect.get(target, property, target);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
+      const store = withMembers(b.core.store, {
+        transaction: (target) =>
+          async (work: Parameters<typeof target.transaction>[0]) => {
+            if (!failed && (await renewalPayments()).some((payment) => payment.status === 'processing')) {
+              failed = true;
+              throw new ApiError('ERR_4003', 'the answer could not be written');
+            }
+            return target.transaction(work);
+          },
       });
       await renewDueSubscriptions({ ...b.core, store }, secretAuth());
       expect(failed).toBe(true);
@@ -859,30 +815,20 @@ forEachEngine('Subscriptions API', (engine) => {
       b.clock.advance(30 * DAY_MS);
       // The tick stalls once its claim of the period landed; the claim's lease runs out and another tick comes.
       let tickMeanwhile = false;
-      const store = new Proxy(b.core.store, {
-        get(target, property) {
-          if (property === 'subscriptions') {
-            return new Proxy(target.subscriptions, {
-              get(subscriptions, name) {
-                if (name === 'updateSubscriptionIf') {
-                  return async (...args: Parameters<typeof subscriptions.updateSubscriptionIf>) => {
-                    const updated = await subscriptions.updateSubscriptionIf(...args);
-                    if (!tickMeanwhile && args[1] === subscription.id && updated?.renewalPaymentId != null) {
-                      tickMeanwhile = true;
-                      b.clock.advance(60_000);
-                      await renew();
-                    }
-                    return updated;
-                  };
+      const store = withMembers(b.core.store, {
+        subscriptions: (target) =>
+          withMembers(target.subscriptions, {
+            updateSubscriptionIf: (subscriptions) =>
+              async (...args: Parameters<typeof subscriptions.updateSubscriptionIf>) => {
+                const updated = await subscriptions.updateSubscriptionIf(...args);
+                if (!tickMeanwhile && args[1] === subscription.id && updated?.renewalPaymentId != null) {
+                  tickMeanwhile = true;
+                  b.clock.advance(60_000);
+                  await renew();
                 }
-                const value: unknown = Reflect.get(subscriptions, name, subscriptions);
-                return typeof value === 'function' ? value.bind(subscriptions) : value;
+                return updated;
               },
-            });
-          }
-          const value: unknown = Reflect.get(target, property, target);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
+          }),
       });
       await renewDueSubscriptions({ ...b.core, store }, secretAuth());
       expect(tickMeanwhile).toBe(true);
@@ -897,22 +843,17 @@ forEachEngine('Subscriptions API', (engine) => {
       // The tick stalls once the renewal's payment is stored, before its confirm claims it (a charge under a mandate
       // claims in a transaction of its own, with the mandate held); the claim's lease runs out and another tick comes.
       let tickMeanwhile = false;
-      const store = new Proxy(b.core.store, {
-        get(target, property) {
-          if (property === 'transactionDurableLater') {
-            return async (...args: Parameters<typeof target.transactionDurableLater>) => {
-              const stored = (await paymentsOf(subscription.id)).some((payment) => payment.status === 'requires_payment_method');
-              if (!tickMeanwhile && stored) {
-                tickMeanwhile = true;
-                b.clock.advance(60_000);
-                await renew();
-              }
-              return target.transactionDurableLater(...args);
-            };
-          }
-          const value: unknown = Reflect.get(target, property, target);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
+      const store = withMembers(b.core.store, {
+        transactionDurableLater: (target) =>
+          async (...args: Parameters<typeof target.transactionDurableLater>) => {
+            const stored = (await paymentsOf(subscription.id)).some((payment) => payment.status === 'requires_payment_method');
+            if (!tickMeanwhile && stored) {
+              tickMeanwhile = true;
+              b.clock.advance(60_000);
+              await renew();
+            }
+            return target.transactionDurableLater(...args);
+          },
       });
       await renewDueSubscriptions({ ...b.core, store }, secretAuth());
       expect(tickMeanwhile).toBe(true);
@@ -926,28 +867,18 @@ forEachEngine('Subscriptions API', (engine) => {
       b.clock.advance(30 * DAY_MS);
       // The cancel comes once the tick's claim of the period landed, before the period is charged.
       let cancelMeanwhile: Response | undefined;
-      const store = new Proxy(b.core.store, {
-        get(target, property) {
-          if (property === 'subscriptions') {
-            return new Proxy(target.subscriptions, {
-              get(subscriptions, name) {
-                if (name === 'updateSubscriptionIf') {
-                  return async (...args: Parameters<typeof subscriptions.updateSubscriptionIf>) => {
-                    const updated = await subscriptions.updateSubscriptionIf(...args);
-                    if (cancelMeanwhile === undefined && args[1] === subscription.id && updated?.renewalPaymentId != null) {
-                      cancelMeanwhile = await on('POST', `/subscriptions/${subscription.id}/cancel`, { cancel_option: 'immediately' });
-                    }
-                    return updated;
-                  };
+      const store = withMembers(b.core.store, {
+        subscriptions: (target) =>
+          withMembers(target.subscriptions, {
+            updateSubscriptionIf: (subscriptions) =>
+              async (...args: Parameters<typeof subscriptions.updateSubscriptionIf>) => {
+                const updated = await subscriptions.updateSubscriptionIf(...args);
+                if (cancelMeanwhile === undefined && args[1] === subscription.id && updated?.renewalPaymentId != null) {
+                  cancelMeanwhile = await on('POST', `/subscriptions/${subscription.id}/cancel`, { cancel_option: 'immediately' });
                 }
-                const value: unknown = Reflect.get(subscriptions, name, subscriptions);
-                return typeof value === 'function' ? value.bind(subscriptions) : value;
+                return updated;
               },
-            });
-          }
-          const value: unknown = Reflect.get(target, property, target);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
+          }),
       });
       await renewDueSubscriptions({ ...b.core, store }, secretAuth());
       const refusal = await expectApiError(cancelMeanwhile!, 'ERR_4111');
