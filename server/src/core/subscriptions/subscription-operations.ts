@@ -660,34 +660,91 @@ export interface RenewalRun {
 }
 
 /**
+ * How a tick goes through the outstanding renewals, then the due subscriptions: `batch` listed at a time, and at most
+ * `perTick` of each in all, since each may ask the rail about a payment or charge one.
+ */
+export interface RenewalTickLimits {
+  batch: number;
+  perTick: number;
+}
+
+export const RENEWAL_TICK_LIMITS: RenewalTickLimits = { batch: 100, perTick: 1_000 };
+
+/**
+ * Where this process's next tick of a listing (outstanding or due) of an account and mode resumes, when the last one
+ * stopped at its bound before the end of it (a hint only: a tick may start anywhere, and every instance keeps its own).
+ */
+const tickResumesAfter = new Map<string, SubscriptionRecord>();
+
+/**
  * Renews every due subscription of the caller's account and mode at the injected clock's now: a scheduled pause or
  * cancel that is due is applied instead; otherwise the mandate is charged off-session for the current price. A
  * refused charge (no mandate, revoked mandate, decline) makes the subscription unpaid. Several ticks may run at once
  * (one per instance, and the simulator's route): each subscription is claimed before it is charged, by moving its
  * next_billing_at on conditionally on the version read, so a period is charged once; a subscription another tick or
  * request changed meanwhile is left to the next tick. First, the renewals an earlier tick left to the rail (no answer,
- * or a payment still waiting) are settled from their payment (settleOutstandingRenewal).
+ * or a payment still waiting) are settled from their payment (settleOutstandingRenewal). Both listings are swept a
+ * batch at a time within `limits` (sweepInBatches).
  */
-export async function renewDueSubscriptions(deps: CoreDeps, auth: AuthContext): Promise<RenewalRun> {
+export async function renewDueSubscriptions(deps: CoreDeps, auth: AuthContext, limits: RenewalTickLimits = RENEWAL_TICK_LIMITS): Promise<RenewalRun> {
   const run: RenewalRun = { renewed: 0, failed: 0, paused: 0, cancelled: 0 };
-  for (const subscription of await deps.store.subscriptions.listOutstandingRenewals(auth, 100)) {
-    try {
-      const outcome = await settleOutstandingRenewal(deps, auth, subscription);
-      if (outcome !== undefined) run[outcome] += 1;
-    } catch (error) {
-      if (!isChangedMeanwhile(error)) throw error;
-    }
-  }
+  const count = (outcome: keyof RenewalRun | undefined) => {
+    if (outcome !== undefined) run[outcome] += 1;
+  };
+  await sweepInBatches(
+    `outstanding/${auth.accountId}/${auth.mode}`,
+    limits,
+    (limit, after) => deps.store.subscriptions.listOutstandingRenewals(auth, limit, after),
+    async (subscription) => count(await settleOutstandingRenewal(deps, auth, subscription)),
+  );
   const now = deps.clock.now();
-  for (const subscription of await deps.store.subscriptions.listDueSubscriptions(auth, now, 100)) {
-    try {
-      const outcome = await renewOne(deps, auth, subscription, now);
-      if (outcome !== undefined) run[outcome] += 1;
-    } catch (error) {
-      if (!isChangedMeanwhile(error)) throw error;
-    }
-  }
+  // A subscription claimed for a period that is still due at `now` (a tick after a long stop) is listed again behind
+  // the cursor: one period a tick, as before.
+  const renewedNow = new Set<string>();
+  await sweepInBatches(
+    `due/${auth.accountId}/${auth.mode}`,
+    limits,
+    (limit, after) => deps.store.subscriptions.listDueSubscriptions(auth, now, limit, after),
+    async (subscription) => {
+      if (renewedNow.has(subscription.subscriptionId)) return;
+      renewedNow.add(subscription.subscriptionId);
+      count(await renewOne(deps, auth, subscription, now));
+    },
+  );
   return run;
+}
+
+/**
+ * Lists a batch at a time, each listing after the last row of the one before (as listed: a row that moved has left
+ * the listing or gone behind the cursor, one that could not move is before it), and handles each row (one another
+ * tick or request changed meanwhile is left to the next tick), so rows that cannot move yet (a renewal waiting on the
+ * rail, a claim still live) never hide the ones behind them. At most `limits.perTick` rows are handled; the next tick
+ * of this process resumes after the last of them, and starts from the first again once a tick reached the end, so
+ * every row is looked at within a few ticks however many wait.
+ */
+async function sweepInBatches(
+  resumeKey: string,
+  limits: RenewalTickLimits,
+  list: (limit: number, after: SubscriptionRecord | undefined) => Promise<SubscriptionRecord[]>,
+  handle: (subscription: SubscriptionRecord) => Promise<void>,
+): Promise<void> {
+  let after = tickResumesAfter.get(resumeKey);
+  tickResumesAfter.delete(resumeKey);
+  for (let looked = 0; looked < limits.perTick; ) {
+    const batchSize = Math.min(limits.batch, limits.perTick - looked);
+    const batch = await list(batchSize, after);
+    for (const subscription of batch) {
+      try {
+        await handle(subscription);
+      } catch (error) {
+        if (!isChangedMeanwhile(error)) throw error;
+      }
+    }
+    if (batch.length < batchSize) return;
+    looked += batch.length;
+    after = batch[batch.length - 1];
+  }
+  if (after !== undefined) tickResumesAfter.set(resumeKey, after);
 }
 
 async function renewOne(deps: CoreDeps, auth: AuthContext, subscription: SubscriptionRecord, now: Date): Promise<keyof RenewalRun | undefined> {

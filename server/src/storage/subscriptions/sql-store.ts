@@ -4,7 +4,7 @@ import type { JsonObject } from '../../../../protocol/api/payments';
 import type { InsertResult, Scope } from '../../kernel/store-types';
 import type { ScheduledChange, SubscriptionPatch, SubscriptionRecord, SubscriptionStatus } from './records';
 import type { SubscriptionsTable } from './schema';
-import type { SubscriptionsStores, SubscriptionStore } from './store';
+import type { DueSubscriptionCursor, OutstandingRenewalCursor, SubscriptionsStores, SubscriptionStore } from './store';
 import { type Db, dateOrNull, inScope, insertResult, iso, isoOrNull, jsonOrNull, parseJson } from '../sql-rows';
 
 function toSubscription(row: Selectable<SubscriptionsTable>): SubscriptionRecord {
@@ -128,13 +128,15 @@ export class SqlSubscriptionStore implements SubscriptionStore {
     return row && toSubscription(row);
   }
 
-  async listDueSubscriptions(scope: Scope, now: Date, limit: number): Promise<SubscriptionRecord[]> {
-    const rows = await this.db
+  async listDueSubscriptions(scope: Scope, now: Date, limit: number, after?: DueSubscriptionCursor): Promise<SubscriptionRecord[]> {
+    let query = this.db
       .selectFrom('subscriptions')
       .selectAll()
       .where(inScope(scope))
       .where('status', '=', 'active')
-      .where((eb) => eb.or([eb('next_billing_at', '<=', iso(now)), eb('scheduled_change', 'is not', null)]))
+      .where((eb) => eb.or([eb('next_billing_at', '<=', iso(now)), eb('scheduled_change', 'is not', null)]));
+    if (after !== undefined) query = query.where(sql<boolean>`(next_billing_at, subscription_id) > (${isoOrNull(after.nextBillingAt)}, ${after.subscriptionId})`);
+    const rows = await query
       .orderBy('next_billing_at')
       .orderBy('subscription_id')
       .limit(limit)
@@ -142,12 +144,10 @@ export class SqlSubscriptionStore implements SubscriptionStore {
     return rows.map(toSubscription);
   }
 
-  async listOutstandingRenewals(scope: Scope, limit: number): Promise<SubscriptionRecord[]> {
-    const rows = await this.db
-      .selectFrom('subscriptions')
-      .selectAll()
-      .where(inScope(scope))
-      .where('renewal_payment_id', 'is not', null)
+  async listOutstandingRenewals(scope: Scope, limit: number, after?: OutstandingRenewalCursor): Promise<SubscriptionRecord[]> {
+    let query = this.db.selectFrom('subscriptions').selectAll().where(inScope(scope)).where('renewal_payment_id', 'is not', null);
+    if (after !== undefined) query = query.where(sql<boolean>`(updated_at, subscription_id) > (${iso(after.updatedAt)}, ${after.subscriptionId})`);
+    const rows = await query
       .orderBy('updated_at')
       .orderBy('subscription_id')
       .limit(limit)
