@@ -223,6 +223,7 @@ export async function createSubscription(deps: CoreDeps, auth: AuthContext, prof
     clientSecret: clientSecretOf(subscriptionId, deps.ids.secret(CLIENT_SECRET_RANDOM_LENGTH)),
     lastPaymentId: null,
     renewalPaymentId: null,
+    renewalPeriodStart: null,
     mandateId: null,
     billing: body.billing ?? null,
     shipping: body.shipping ?? null,
@@ -770,7 +771,8 @@ async function renewOne(deps: CoreDeps, auth: AuthContext, subscription: Subscri
     ['active'],
     {
       nextBillingAt: new Date(dueAt.getTime() + price.periodDays * DAY_MS),
-      ...(paymentId === null ? {} : { lastPaymentId: paymentId, renewalPaymentId: paymentId }),
+      // The period billed is fixed with the claim: a plan change or a resume before it settles moves next_billing_at.
+      ...(paymentId === null ? {} : { lastPaymentId: paymentId, renewalPaymentId: paymentId, renewalPeriodStart: dueAt }),
       // The claim's lease runs from now, not from the tick's start: a tick of 100 renewals may have run past it.
       updatedAt: deps.clock.now(),
     },
@@ -821,7 +823,10 @@ async function applyRenewalOutcome(
   abandoned?: InvoiceCharge,
 ): Promise<keyof RenewalRun> {
   // A refused charge leaves the period unpaid: next_billing_at goes back to it, so a resume bills it.
-  const patch = outcome === 'paid' || subscription.nextBillingAt === null ? { renewalPaymentId: null } : { nextBillingAt: periodStart, renewalPaymentId: null };
+  const patch =
+    outcome === 'paid' || subscription.nextBillingAt === null
+      ? { renewalPaymentId: null, renewalPeriodStart: null }
+      : { nextBillingAt: periodStart, renewalPaymentId: null, renewalPeriodStart: null };
   const alongside = abandoned && ((tx: Stores, now: Date) => takePaymentId(deps, tx, subscription, abandoned, now, changedMeanwhile));
   await transition(deps, subscription, 'renewal', { payment: outcome }, patch, 'renew', true, alongside);
   return outcome === 'paid' ? 'renewed' : 'failed';
@@ -840,11 +845,9 @@ const RAIL_MAY_STILL_PAY: ReadonlySet<PaymentRecord['status']> = new Set(['proce
  * reason (withoutAbandonedCharge).
  */
 async function settleOutstandingRenewal(deps: CoreDeps, auth: AuthContext, subscription: SubscriptionRecord): Promise<keyof RenewalRun | undefined> {
-  const price = findItemPrice(subscription.itemPriceId);
   const paymentId = subscription.renewalPaymentId;
-  if (paymentId === null || price === undefined) return undefined;
-  // The claim moved next_billing_at one period on (a cancel has since cleared it: nothing is due any more).
-  const periodStart = new Date((subscription.nextBillingAt?.getTime() ?? 0) - price.periodDays * DAY_MS);
+  const periodStart = claimedPeriodStart(subscription);
+  if (paymentId === null || periodStart === undefined) return undefined;
   const abandoned = claimOf(deps, subscription) === 'abandoned';
   const stored = await deps.store.payments.findPayment(subscription, paymentId);
   if (stored === undefined) {
@@ -858,6 +861,17 @@ async function settleOutstandingRenewal(deps: CoreDeps, auth: AuthContext, subsc
   const outcome = paymentOutcome(payment, false);
   if (outcome === 'waiting') return undefined;
   return applyRenewalOutcome(deps, subscription, outcome, periodStart);
+}
+
+/**
+ * The start of the period an outstanding renewal's claim bills, as the claim stored it. A claim stored before
+ * migration 0031 has none: one period of the current price before next_billing_at, which the claim moved on (a cancel
+ * has since cleared it: nothing is due any more).
+ */
+function claimedPeriodStart(subscription: SubscriptionRecord): Date | undefined {
+  if (subscription.renewalPeriodStart !== null) return subscription.renewalPeriodStart;
+  const price = findItemPrice(subscription.itemPriceId);
+  return price && new Date((subscription.nextBillingAt?.getTime() ?? 0) - price.periodDays * DAY_MS);
 }
 
 function renewalDescription(subscription: SubscriptionRecord): string {

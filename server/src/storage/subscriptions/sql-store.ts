@@ -24,6 +24,7 @@ function toSubscription(row: Selectable<SubscriptionsTable>): SubscriptionRecord
     clientSecret: row.client_secret,
     lastPaymentId: row.last_payment_id,
     renewalPaymentId: row.renewal_payment_id,
+    renewalPeriodStart: dateOrNull(row.renewal_period_start),
     mandateId: row.mandate_id,
     billing: parseJson<JsonObject>(row.billing),
     shipping: parseJson<JsonObject>(row.shipping),
@@ -60,6 +61,7 @@ export class SqlSubscriptionStore implements SubscriptionStore {
         client_secret: s.clientSecret,
         last_payment_id: s.lastPaymentId,
         renewal_payment_id: s.renewalPaymentId,
+        renewal_period_start: isoOrNull(s.renewalPeriodStart),
         mandate_id: s.mandateId,
         billing: jsonOrNull(s.billing),
         shipping: jsonOrNull(s.shipping),
@@ -112,6 +114,7 @@ export class SqlSubscriptionStore implements SubscriptionStore {
     if (patch.currency !== undefined) columns.currency = patch.currency;
     if (patch.lastPaymentId !== undefined) columns.last_payment_id = patch.lastPaymentId;
     if (patch.renewalPaymentId !== undefined) columns.renewal_payment_id = patch.renewalPaymentId;
+    if (patch.renewalPeriodStart !== undefined) columns.renewal_period_start = isoOrNull(patch.renewalPeriodStart);
     if (patch.mandateId !== undefined) columns.mandate_id = patch.mandateId;
     if (patch.scheduledChange !== undefined) columns.scheduled_change = jsonOrNull(patch.scheduledChange);
     if (patch.nextBillingAt !== undefined) columns.next_billing_at = isoOrNull(patch.nextBillingAt);

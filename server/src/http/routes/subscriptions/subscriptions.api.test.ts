@@ -790,6 +790,30 @@ forEachEngine('Subscriptions API', (engine) => {
       }
     });
 
+    test.each([
+      ['a change to a yearly price', 'throw_before_accept', 'unpaid', 0],
+      ['a change to a yearly price', 'throw_after_accept', 'active', 30],
+      ['a pause and a resume to invoice at once', 'throw_before_accept', 'unpaid', 0],
+    ] as const)('a renewal settled after %s since its claim (%s) dates the period it claimed', async (change, fault, status, nextBillingAfterDays) => {
+      const { subscription, periodStart } = await withOutstandingRenewal(fault);
+      expect(await renewalPaymentOf(subscription.id)).not.toBeNull();
+      if (change === 'a change to a yearly price') {
+        // Billed from the next renewal: the period claimed is still a monthly one.
+        await expectOk(await on('PUT', `/subscriptions/${subscription.id}/update`, { plan_id: 'plan_basic', item_price_id: 'price_basic_yearly' }));
+      } else {
+        await expectOk(await on('POST', `/subscriptions/${subscription.id}/pause`, {}));
+        await expectOk(await on('POST', `/subscriptions/${subscription.id}/resume`, { charges_handling: 'invoice_immediately' }));
+      }
+      await recoverPayments();
+      await renew();
+      expect(await renewalPaymentOf(subscription.id)).toBeNull();
+      // Refused: the claimed period is due again from its own start; paid: the next one starts where it ends.
+      expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`))).toMatchObject({
+        status,
+        invoice: { next_billing_at: new Date(periodStart.getTime() + nextBillingAfterDays * DAY_MS).toISOString() },
+      });
+    });
+
     test('a renewal outstanding when a paused subscription is resumed to invoice at once is settled before the next period is charged', async () => {
       const { subscription } = await withOutstandingRenewal('throw_after_accept');
       const renewalPaymentId = await renewalPaymentOf(subscription.id);
