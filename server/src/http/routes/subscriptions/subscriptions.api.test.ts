@@ -13,7 +13,9 @@ import type { SubscriptionResponse } from '../../../../../protocol/api/subscript
 import type { PaymentResponse } from '../../../../../protocol/api/payments';
 import { PENDING_RESOLVE_AFTER_MS } from '../../../rails/simulator/upi-simulator';
 import type { AuthContext } from '../../../core/auth/auth-context';
-import { confirmSubscription, createAndConfirmSubscription, renewDueSubscriptions } from '../../../core/subscriptions/subscription-operations';
+import { confirmSubscription } from '../../../core/subscriptions/confirm-subscription';
+import { createAndConfirmSubscription } from '../../../core/subscriptions/create-and-confirm-subscription';
+import { renewDueSubscriptions } from '../../../core/subscriptions/renew-subscriptions';
 import { ApiError } from '../../../core/shared/errors';
 import { IDEMPOTENCY_LEASE_MS } from '../../../core/auth/idempotency';
 import { StuckObjectRecovery } from '../../../core/recovery/recover-stuck-objects';
