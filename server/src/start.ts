@@ -25,7 +25,7 @@ import { StuckObjectRecovery } from './core/recovery/recover-stuck-objects';
 import { sweepOrphanBlobs } from './core/disputes/sweep-orphan-blobs';
 import { sendDueSecurityEmails } from './core/security-emails/send-security-emails';
 import { SmtpMailer } from './mail/smtp-mailer';
-import { billingProcessorTick } from './core/subscriptions/subscription-operations';
+import { billingProcessorTick } from './core/subscriptions/renew-subscriptions';
 import { wipeExpiredVaultTokens } from './core/vault/wipe-expired-vault-tokens';
 import type { Config } from './config';
 import { answerClientErrors } from './http/client-errors';

@@ -27,6 +27,11 @@ export interface SubscriptionRecord extends Scope {
   lastPaymentId: string | null;
   /** The renewal payment a period was claimed for, until its outcome is applied (a renewal the rail has not decided). */
   renewalPaymentId: string | null;
+  /**
+   * The start of the period that renewal bills, fixed by its claim (null with renewalPaymentId, and on claims stored
+   * before migration 0031).
+   */
+  renewalPeriodStart: Date | null;
   mandateId: string | null;
   billing: JsonObject | null;
   shipping: JsonObject | null;
@@ -51,6 +56,7 @@ export type SubscriptionPatch = Partial<
     | 'currency'
     | 'lastPaymentId'
     | 'renewalPaymentId'
+    | 'renewalPeriodStart'
     | 'mandateId'
     | 'scheduledChange'
     | 'nextBillingAt'

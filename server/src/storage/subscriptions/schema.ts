@@ -1,6 +1,6 @@
 import type { Mode } from '../../../../protocol/ids';
 
-/** Subscriptions (migrations 0013, 0027). */
+/** Subscriptions (migrations 0013, 0027, 0031). */
 export interface SubscriptionsTable {
   account_id: string;
   mode: Mode;
@@ -18,6 +18,8 @@ export interface SubscriptionsTable {
   last_payment_id: string | null;
   /** Migration 0027. */
   renewal_payment_id: string | null;
+  /** Migration 0031. */
+  renewal_period_start: string | null;
   mandate_id: string | null;
   billing: string | null;
   shipping: string | null;

@@ -4,7 +4,7 @@ import type { JsonObject } from '../../../../protocol/api/payments';
 import type { InsertResult, Scope } from '../../kernel/store-types';
 import type { ScheduledChange, SubscriptionPatch, SubscriptionRecord, SubscriptionStatus } from './records';
 import type { SubscriptionsTable } from './schema';
-import type { SubscriptionsStores, SubscriptionStore } from './store';
+import type { DueSubscriptionCursor, OutstandingRenewalCursor, SubscriptionsStores, SubscriptionStore } from './store';
 import { type Db, dateOrNull, inScope, insertResult, iso, isoOrNull, jsonOrNull, parseJson } from '../sql-rows';
 
 function toSubscription(row: Selectable<SubscriptionsTable>): SubscriptionRecord {
@@ -24,6 +24,7 @@ function toSubscription(row: Selectable<SubscriptionsTable>): SubscriptionRecord
     clientSecret: row.client_secret,
     lastPaymentId: row.last_payment_id,
     renewalPaymentId: row.renewal_payment_id,
+    renewalPeriodStart: dateOrNull(row.renewal_period_start),
     mandateId: row.mandate_id,
     billing: parseJson<JsonObject>(row.billing),
     shipping: parseJson<JsonObject>(row.shipping),
@@ -60,6 +61,7 @@ export class SqlSubscriptionStore implements SubscriptionStore {
         client_secret: s.clientSecret,
         last_payment_id: s.lastPaymentId,
         renewal_payment_id: s.renewalPaymentId,
+        renewal_period_start: isoOrNull(s.renewalPeriodStart),
         mandate_id: s.mandateId,
         billing: jsonOrNull(s.billing),
         shipping: jsonOrNull(s.shipping),
@@ -112,6 +114,7 @@ export class SqlSubscriptionStore implements SubscriptionStore {
     if (patch.currency !== undefined) columns.currency = patch.currency;
     if (patch.lastPaymentId !== undefined) columns.last_payment_id = patch.lastPaymentId;
     if (patch.renewalPaymentId !== undefined) columns.renewal_payment_id = patch.renewalPaymentId;
+    if (patch.renewalPeriodStart !== undefined) columns.renewal_period_start = isoOrNull(patch.renewalPeriodStart);
     if (patch.mandateId !== undefined) columns.mandate_id = patch.mandateId;
     if (patch.scheduledChange !== undefined) columns.scheduled_change = jsonOrNull(patch.scheduledChange);
     if (patch.nextBillingAt !== undefined) columns.next_billing_at = isoOrNull(patch.nextBillingAt);
@@ -128,13 +131,15 @@ export class SqlSubscriptionStore implements SubscriptionStore {
     return row && toSubscription(row);
   }
 
-  async listDueSubscriptions(scope: Scope, now: Date, limit: number): Promise<SubscriptionRecord[]> {
-    const rows = await this.db
+  async listDueSubscriptions(scope: Scope, now: Date, limit: number, after?: DueSubscriptionCursor): Promise<SubscriptionRecord[]> {
+    let query = this.db
       .selectFrom('subscriptions')
       .selectAll()
       .where(inScope(scope))
       .where('status', '=', 'active')
-      .where((eb) => eb.or([eb('next_billing_at', '<=', iso(now)), eb('scheduled_change', 'is not', null)]))
+      .where((eb) => eb.or([eb('next_billing_at', '<=', iso(now)), eb('scheduled_change', 'is not', null)]));
+    if (after !== undefined) query = query.where(sql<boolean>`(next_billing_at, subscription_id) > (${isoOrNull(after.nextBillingAt)}, ${after.subscriptionId})`);
+    const rows = await query
       .orderBy('next_billing_at')
       .orderBy('subscription_id')
       .limit(limit)
@@ -142,12 +147,10 @@ export class SqlSubscriptionStore implements SubscriptionStore {
     return rows.map(toSubscription);
   }
 
-  async listOutstandingRenewals(scope: Scope, limit: number): Promise<SubscriptionRecord[]> {
-    const rows = await this.db
-      .selectFrom('subscriptions')
-      .selectAll()
-      .where(inScope(scope))
-      .where('renewal_payment_id', 'is not', null)
+  async listOutstandingRenewals(scope: Scope, limit: number, after?: OutstandingRenewalCursor): Promise<SubscriptionRecord[]> {
+    let query = this.db.selectFrom('subscriptions').selectAll().where(inScope(scope)).where('renewal_payment_id', 'is not', null);
+    if (after !== undefined) query = query.where(sql<boolean>`(updated_at, subscription_id) > (${iso(after.updatedAt)}, ${after.subscriptionId})`);
+    const rows = await query
       .orderBy('updated_at')
       .orderBy('subscription_id')
       .limit(limit)

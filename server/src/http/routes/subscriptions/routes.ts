@@ -18,21 +18,18 @@ import {
   SubscriptionStatusResponse,
   UpdateSubscriptionRequest,
 } from '../../../../../protocol/api/subscriptions';
-import {
-  cancelSubscription,
-  confirmSubscription,
-  createAndConfirmSubscription,
-  createSubscription,
-  estimateSubscription,
-  listSubscriptionItems,
-  listSubscriptions,
-  pauseSubscription,
-  renewDueSubscriptions,
-  respondWithSubscription,
-  resumeSubscription,
-  retrieveSubscription,
-  updateSubscription,
-} from '../../../core/subscriptions/subscription-operations';
+import { cancelSubscription } from '../../../core/subscriptions/cancel-subscription';
+import { confirmSubscription } from '../../../core/subscriptions/confirm-subscription';
+import { createAndConfirmSubscription } from '../../../core/subscriptions/create-and-confirm-subscription';
+import { createSubscription } from '../../../core/subscriptions/create-subscription';
+import { estimateSubscription } from '../../../core/subscriptions/estimate-subscription';
+import { listSubscriptionItems } from '../../../core/subscriptions/list-subscription-items';
+import { listSubscriptions } from '../../../core/subscriptions/list-subscriptions';
+import { pauseSubscription } from '../../../core/subscriptions/pause-subscription';
+import { renewDueSubscriptions } from '../../../core/subscriptions/renew-subscriptions';
+import { respondWithSubscription, retrieveSubscription } from '../../../core/subscriptions/retrieve-subscription';
+import { resumeSubscription } from '../../../core/subscriptions/resume-subscription';
+import { updateSubscription } from '../../../core/subscriptions/update-subscription';
 import { type AppEnv, coreDeps } from '../../env';
 import { authenticate, type AuthenticateDeps } from '../../middleware/authenticate';
 import { parseJsonBody } from '../../middleware/json-body';

@@ -13,7 +13,9 @@ import type { SubscriptionResponse } from '../../../../../protocol/api/subscript
 import type { PaymentResponse } from '../../../../../protocol/api/payments';
 import { PENDING_RESOLVE_AFTER_MS } from '../../../rails/simulator/upi-simulator';
 import type { AuthContext } from '../../../core/auth/auth-context';
-import { confirmSubscription, createAndConfirmSubscription, renewDueSubscriptions } from '../../../core/subscriptions/subscription-operations';
+import { confirmSubscription } from '../../../core/subscriptions/confirm-subscription';
+import { createAndConfirmSubscription } from '../../../core/subscriptions/create-and-confirm-subscription';
+import { renewDueSubscriptions } from '../../../core/subscriptions/renew-subscriptions';
 import { ApiError } from '../../../core/shared/errors';
 import { IDEMPOTENCY_LEASE_MS } from '../../../core/auth/idempotency';
 import { StuckObjectRecovery } from '../../../core/recovery/recover-stuck-objects';
@@ -790,6 +792,30 @@ forEachEngine('Subscriptions API', (engine) => {
       }
     });
 
+    test.each([
+      ['a change to a yearly price', 'throw_before_accept', 'unpaid', 0],
+      ['a change to a yearly price', 'throw_after_accept', 'active', 30],
+      ['a pause and a resume to invoice at once', 'throw_before_accept', 'unpaid', 0],
+    ] as const)('a renewal settled after %s since its claim (%s) dates the period it claimed', async (change, fault, status, nextBillingAfterDays) => {
+      const { subscription, periodStart } = await withOutstandingRenewal(fault);
+      expect(await renewalPaymentOf(subscription.id)).not.toBeNull();
+      if (change === 'a change to a yearly price') {
+        // Billed from the next renewal: the period claimed is still a monthly one.
+        await expectOk(await on('PUT', `/subscriptions/${subscription.id}/update`, { plan_id: 'plan_basic', item_price_id: 'price_basic_yearly' }));
+      } else {
+        await expectOk(await on('POST', `/subscriptions/${subscription.id}/pause`, {}));
+        await expectOk(await on('POST', `/subscriptions/${subscription.id}/resume`, { charges_handling: 'invoice_immediately' }));
+      }
+      await recoverPayments();
+      await renew();
+      expect(await renewalPaymentOf(subscription.id)).toBeNull();
+      // Refused: the claimed period is due again from its own start; paid: the next one starts where it ends.
+      expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${subscription.id}`))).toMatchObject({
+        status,
+        invoice: { next_billing_at: new Date(periodStart.getTime() + nextBillingAfterDays * DAY_MS).toISOString() },
+      });
+    });
+
     test('a renewal outstanding when a paused subscription is resumed to invoice at once is settled before the next period is charged', async () => {
       const { subscription } = await withOutstandingRenewal('throw_after_accept');
       const renewalPaymentId = await renewalPaymentOf(subscription.id);
@@ -924,5 +950,123 @@ forEachEngine('Subscriptions API', (engine) => {
       expect(listed[0]?.id).toBe(subscription.id);
       await expectApiError(await on('GET', '/subscriptions/sub_unknown'), 'ERR_4110');
     });
+  });
+
+
+  describe(`[${engine}] a renewal tick with more outstanding renewals than one listing`, () => {
+    // An account of its own, so the tick's listing holds only these: the 100 oldest wait on the rail (their payments
+    // processing, their answers lost) for good.
+    let c: Harness;
+    let customer: string;
+    let auth: AuthContext;
+    const profiled = { 'X-Profile-Id': '' };
+    const subscribe = async () =>
+      (
+        await expectOk<SubscriptionResponse>(
+          await apiRequest(c, 'POST', '/subscriptions', {
+            body: { item_price_id: 'price_basic_monthly', plan_id: 'plan_basic', customer_id: customer, payment_details: UPI('success@upi') },
+            headers: profiled,
+          }),
+        )
+      ).id;
+    const outstanding = async () =>
+      (await c.db.selectFrom('subscriptions').select('subscription_id').where('renewal_payment_id', 'is not', null).execute()).map((row) => row.subscription_id);
+    beforeAll(async () => {
+      c = await createHarness(engine, { settings: BILLING_SETTINGS });
+      profiled['X-Profile-Id'] = c.boot.profile.profileId;
+      customer = (await expectOk<{ customer_id: string }>(await apiRequest(c, 'POST', '/customers', { body: { name: 'Subscriber' } }))).customer_id;
+      auth = { accountId: c.boot.account.accountId, mode: 'test', keyId: 'key_test', keyKind: 'secret', account: c.boot.account };
+      for (let i = 0; i < 100; i += 1) await subscribe();
+      c.clock.advance(30 * DAY_MS);
+      c.faults.inject('throw_after_accept', { call: 'authorize', rail: 'upi', times: 1000 });
+      try {
+        await renewDueSubscriptions(c.core, auth);
+      } finally {
+        c.faults.clear();
+      }
+      expect(await outstanding()).toHaveLength(100);
+    }, 120_000);
+    afterAll(async () => c?.close());
+
+    /**
+     * `count` subscriptions whose renewal is outstanding behind the 100 waiting ones: the ticks that claimed their
+     * periods died before storing a payment, so they are unpaid once the claims' lease ran out. Answers them and the
+     * start of their period.
+     */
+    const withLateRenewals = async (count: number) => {
+      const lateIds: string[] = [];
+      for (let i = 0; i < count; i += 1) lateIds.push(await subscribe());
+      c.clock.advance(30 * DAY_MS);
+      const periodStart = c.clock.now();
+      // Each of these ticks dies once its first claim landed.
+      const dying = withMembers(c.core.store, {
+        subscriptions: (target) =>
+          withMembers(target.subscriptions, {
+            updateSubscriptionIf: (subscriptions) =>
+              async (...args: Parameters<typeof subscriptions.updateSubscriptionIf>) => {
+                const updated = await subscriptions.updateSubscriptionIf(...args);
+                if (updated !== undefined && args[3].renewalPaymentId != null && lateIds.includes(args[1])) throw new Error('the tick died');
+                return updated;
+              },
+          }),
+      });
+      for (let i = 0; i < count; i += 1) await expect(renewDueSubscriptions({ ...c.core, store: dying }, auth)).rejects.toThrow('the tick died');
+      c.clock.advance(IDEMPOTENCY_LEASE_MS + 1);
+      expect(await outstanding()).toHaveLength(100 + count);
+      return { lateIds, periodStart };
+    };
+
+    test('settles the renewals behind a first page that cannot settle', async () => {
+      const { lateIds, periodStart } = await withLateRenewals(3);
+      expect(await expectOk(await apiRequest(c, 'POST', '/simulator/subscriptions/renew', { body: {}, headers: profiled }))).toMatchObject({ renewed: 0, failed: 3 });
+      for (const id of lateIds) {
+        expect(await expectOk<SubscriptionResponse>(await apiRequest(c, 'GET', `/subscriptions/${id}`, { headers: profiled }))).toMatchObject({
+          status: 'unpaid',
+          payment: { status: 'cancelled' },
+          invoice: { next_billing_at: periodStart.toISOString() },
+        });
+      }
+      // The first page still waits on the rail.
+      expect(await outstanding()).toHaveLength(100);
+    }, 60_000);
+
+    test('charges a due subscription behind a first page of due ones whose renewal is still outstanding', async () => {
+      const id = await subscribe();
+      c.clock.advance(30 * DAY_MS);
+      // The 100 waiting ones are due again too, and come first: each is left until its renewal settles.
+      expect(await expectOk(await apiRequest(c, 'POST', '/simulator/subscriptions/renew', { body: {}, headers: profiled }))).toMatchObject({ renewed: 1, failed: 0 });
+      expect(await expectOk<SubscriptionResponse>(await apiRequest(c, 'GET', `/subscriptions/${id}`, { headers: profiled }))).toMatchObject({
+        status: 'active',
+        payment: { status: 'succeeded' },
+        invoice: { next_billing_at: new Date(c.clock.now().getTime() + 30 * DAY_MS).toISOString() },
+      });
+      expect(await outstanding()).toHaveLength(100);
+    }, 60_000);
+
+    test('looks at a bounded number a tick, the next tick going on after the last, then from the oldest again', async () => {
+      const { lateIds } = await withLateRenewals(3);
+      const limits = { batch: 10, perTick: 40 };
+      // The 1st to 40th, then the 41st to 80th: all waiting on the rail.
+      for (let tick = 0; tick < 2; tick += 1) expect(await renewDueSubscriptions(c.core, auth, limits)).toMatchObject({ failed: 0 });
+      // The 81st to 103rd: the late ones are settled, and this tick reached the end.
+      expect(await renewDueSubscriptions(c.core, auth, limits)).toMatchObject({ failed: 3 });
+      expect((await outstanding()).filter((id) => lateIds.includes(id))).toEqual([]);
+      const cursors: unknown[] = [];
+      const counting = withMembers(c.core.store, {
+        subscriptions: (target) =>
+          withMembers(target.subscriptions, {
+            listOutstandingRenewals: (subscriptions) =>
+              async (...args: Parameters<typeof subscriptions.listOutstandingRenewals>) => {
+                cursors.push(args[2]?.subscriptionId);
+                return subscriptions.listOutstandingRenewals(...args);
+              },
+          }),
+      });
+      await renewDueSubscriptions({ ...c.core, store: counting }, auth, limits);
+      // From the oldest again, four listings of ten.
+      expect(cursors).toHaveLength(4);
+      expect(cursors[0]).toBeUndefined();
+      expect(new Set(cursors.slice(1)).size).toBe(3);
+    }, 60_000);
   });
 });
