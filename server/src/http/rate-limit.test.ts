@@ -92,6 +92,21 @@ describe('SharedRateLimiter (token buckets in the store, on an injected clock)',
     expect(await limiter.take('may address', 'b', rule)).toBeUndefined();
   });
 
+  test('the buckets remembered empty stay bounded: past the bound, those with a token again go first, then the oldest half', async () => {
+    h.clock.advance(3_600_000);
+    const limiter = new SharedRateLimiter(h.store.rateLimitBuckets, h.clock, 2);
+    const rule = { limit: 1, windowSeconds: 60 };
+    await limiter.take('bound address', 'a', rule);
+    h.clock.advance(60_000);
+    await limiter.take('bound address', 'b', rule);
+    await limiter.take('bound address', 'c', rule);
+    expect([limiter.wait('bound address a'), limiter.wait('bound address b'), limiter.wait('bound address c')]).toEqual([undefined, 60, 60]);
+    await limiter.take('bound address', 'd', rule);
+    expect([limiter.wait('bound address b'), limiter.wait('bound address c'), limiter.wait('bound address d')]).toEqual([undefined, 60, 60]);
+    // b is forgotten here, not in the store: its next take is still refused there.
+    expect(await limiter.take('bound address', 'b', rule)).toBe(60);
+  });
+
   test('the housekeeping sweep deletes the buckets full again: an address-spraying client leaves rows for a window at most', async () => {
     h.clock.advance(3_600_000);
     const limiter = new SharedRateLimiter(h.store.rateLimitBuckets, h.clock);

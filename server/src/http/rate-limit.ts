@@ -68,9 +68,9 @@ export type RateLimits = Record<RateLimitedSurface, SurfaceLimits>;
 const perMinute = (limit: number): RateLimit => ({ limit, windowSeconds: 60 });
 
 /**
- * Defaults: per instance, but on SHARED_SURFACES over every instance on the database. Per address they allow a customer (or a few behind one NAT) every retry a checkout
- * needs; the frame polls a waiting payment every 2 s (30 reads a minute). Per key they cap what one merchant's
- * public key can drive from all its customers at once.
+ * Defaults, per instance (on SHARED_SURFACES, over every instance on the database). Per address they allow a
+ * customer (or a few behind one NAT) every retry a checkout needs; the frame polls a waiting payment every 2 s (30
+ * reads a minute). Per key they cap what one merchant's public key can drive from all its customers at once.
  */
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   demo_payments: { perAddress: perMinute(20), perKey: null },
@@ -196,8 +196,8 @@ export class SharedRateLimiter {
   ) {}
 
   /**
-   * Takes one token from the bucket `name` (`scope` is its surface and scope, kept in clear in the row; `subject`
-   * what it counts); undefined when allowed, else the seconds until a token is back. A take the store refuses (the
+   * Takes one token from the bucket of `subject` (what it counts) in `scope` (its surface and scope, kept in clear in
+   * the row); undefined when allowed, else the seconds until a token is back. A take the store refuses (the
    * bucket was emptied by another instance, or by a take of this one still in flight) cannot say when the next
    * token is back: this instance then waits `refusedFor`, an interval (a token is back within one) or a whole window.
    */
