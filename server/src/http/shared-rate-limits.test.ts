@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { totpCode, totpStep } from '../core/auth/totp';
 import { apiRequest, expectApiErrorResponse } from '../test-support/api-assertions';
 import { postgresReachable, createHarness, createSecondInstance, type Harness } from '../test-support/harness';
+import { until } from '../test-support/until';
 import { RATE_LIMITED_SURFACES, type RateLimits } from './rate-limit';
 
 const postgres = await postgresReachable();
@@ -48,8 +49,6 @@ describe.skipIf(!postgres)('rate limits shared by two instances on one PostgreSQ
 
   test('failed authentications, one after the other across both: the limit in all, and each instance refuses once it knows', async () => {
     const list = (instance: Instance, address: string, key = madeUpSecretKey) => apiRequest(instance, 'GET', '/payments/list', { key, headers: from(address) });
-    // The merchant's key, used once on each: each keeps its look-up in memory.
-    for (const instance of [a, b]) expect((await list(instance, '198.51.100.99', a.secretKey)).status).toBe(200);
     for (let i = 0; i < 3; i++) await expectApiErrorResponse(await list(either(i), '198.51.100.1'), 'ERR_1002');
     // b counted one of the three: it learns at its next failure that a's emptied the bucket, and answers 429.
     const learnt = await list(b, '198.51.100.1');
@@ -60,7 +59,15 @@ describe.skipIf(!postgres)('rate limits shared by two instances on one PostgreSQ
     for (const instance of [a, b]) await expectApiErrorResponse(await list(instance, '198.51.100.1'), 'ERR_4290');
     for (const lookUp of lookUps) expect(lookUp).not.toHaveBeenCalled();
     for (const lookUp of lookUps) lookUp.mockRestore();
-    for (const instance of [a, b]) expect((await list(instance, '198.51.100.1', a.secretKey)).status).toBe(200);
+    // The merchant's key, kept in memory, still passes: used from another address (which keeps it), until it does
+    // (what is kept is dropped at a write to the keys' tables, such as the second instance's bootstrap, and while
+    // the listening connection's heartbeat is late, as on a loaded machine).
+    for (const instance of [a, b]) {
+      await until(async () => {
+        expect((await list(instance, '198.51.100.99', a.secretKey)).status).toBe(200);
+        return (await list(instance, '198.51.100.1', a.secretKey)).status === 200;
+      }, 'the merchant key passes the exhausted address');
+    }
     // Another address is untouched.
     await expectApiErrorResponse(await list(b, '198.51.100.2'), 'ERR_1002');
   });
