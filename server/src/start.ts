@@ -18,6 +18,7 @@ import type { BootstrapSecretsFile } from './core/accounts/bootstrap';
 import { systemClock } from './kernel/clock';
 import { cryptoIds } from './kernel/ids';
 import { purgeExpiredIdempotencyKeys } from './core/auth/idempotency';
+import { deleteFullRateLimitBuckets } from './core/auth/delete-full-rate-limit-buckets';
 import { advanceDueCollect } from './core/collect/advance-collect';
 import { WaitingPaymentSweep } from './core/payments/sweep-waiting-payments';
 import { expireLapsedAuthorizations } from './core/payments/open-authorization';
@@ -30,7 +31,7 @@ import { wipeExpiredVaultTokens } from './core/vault/wipe-expired-vault-tokens';
 import type { Config } from './config';
 import { answerClientErrors } from './http/client-errors';
 import { RuntimeBuild } from './http/js-app';
-import { RateLimiter } from './http/rate-limit';
+import { RateLimiter, SharedRateLimiter } from './http/rate-limit';
 import type { Logger } from './logger';
 import { loadOrCreateVaultKey, VAULT_KEY_FILE } from './vault/vault-cipher';
 import { defaultWebhookDeliveryConfig } from './webhooks/delivery';
@@ -243,7 +244,16 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     publicJsUrl,
     isReady,
     webhooks,
-    rateLimits: config.rateLimits === null ? undefined : { limiter: new RateLimiter(systemClock), failedAuthentications: new RateLimiter(systemClock), limits: config.rateLimits, trustedProxyHops: config.trustedProxyHops },
+    rateLimits:
+      config.rateLimits === null
+        ? undefined
+        : {
+            limiter: new RateLimiter(systemClock),
+            shared: new SharedRateLimiter(store.rateLimitBuckets, systemClock),
+            failedAuthentications: new SharedRateLimiter(store.rateLimitBuckets, systemClock),
+            limits: config.rateLimits,
+            trustedProxyHops: config.trustedProxyHops,
+          },
     demo:
       config.demo === 'off'
         ? undefined
@@ -288,9 +298,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   paymentSync?.unref();
 
   // Housekeeping: expired Idempotency-Key rows are re-claimable at once (this only keeps the table small); the card
-  // ciphertext of tokens that expired unused is deleted (a used token's already was).
+  // ciphertext of tokens that expired unused is deleted (a used token's already was); shared rate-limit buckets that
+  // are full again count nothing and go.
   const sweep = setInterval(() => {
     purgeExpiredIdempotencyKeys({ store, clock: systemClock }).catch((error: unknown) => logger.warn({ err: error }, 'idempotency sweep failed'));
+    deleteFullRateLimitBuckets({ store, clock: systemClock }).catch((error: unknown) => logger.warn({ err: error }, 'rate-limit bucket sweep failed'));
     wipeExpiredVaultTokens({ store, clock: systemClock }).catch((error: unknown) => logger.warn({ err: error }, 'vault sweep failed'));
     // The simulated billing processor renews due test subscriptions (docs/capabilities.md).
     billingProcessorTick(core, boot.account).catch((error: unknown) => logger.warn({ err: error }, 'subscription renewals failed'));

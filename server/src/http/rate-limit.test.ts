@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { deleteFullRateLimitBuckets } from '../core/auth/delete-full-rate-limit-buckets';
 import { ManualClock } from '../kernel/clock';
 import { apiRequest, expectApiErrorResponse, insertLiveSecretKey } from '../test-support/api-assertions';
 import { createHarness, type Harness } from '../test-support/harness';
 import { passesAuthentication, readAuthorizationTable } from '../test-support/authorization-table';
-import { DEFAULT_RATE_LIMITS, parseRateLimits, RATE_LIMITED_ROUTES, RATE_LIMITED_SURFACES, RateLimiter, type RateLimits } from './rate-limit';
+import { DEFAULT_RATE_LIMITS, parseRateLimits, RATE_LIMITED_ROUTES, RATE_LIMITED_SURFACES, RateLimiter, type RateLimits, SharedRateLimiter } from './rate-limit';
 
 /** Every surface unlimited but those given. */
 const onlyLimits = (given: Partial<RateLimits>): RateLimits =>
@@ -24,23 +25,6 @@ describe('RateLimiter (token bucket on an injected clock)', () => {
     expect(limiter.take('a', rule)).toBe(20);
   });
 
-  test('mayRefuse: false while empty and a whole window after the last take, when every bucket is full again and all are forgotten', () => {
-    const clock = new ManualClock();
-    const limiter = new RateLimiter(clock);
-    const rule = { limit: 1, windowSeconds: 60 };
-    expect(limiter.mayRefuse(rule)).toBe(false);
-    limiter.take('a', rule);
-    clock.advance(30_000);
-    limiter.take('b', rule);
-    clock.advance(59_999);
-    expect(limiter.mayRefuse(rule)).toBe(true);
-    expect(limiter.wait('b', rule)).toBe(1);
-    clock.advance(1);
-    expect(limiter.mayRefuse(rule)).toBe(false);
-    expect(limiter.wait('b', rule)).toBeUndefined();
-    expect(limiter.take('b', rule)).toBeUndefined();
-  });
-
   test('the map stays bounded: full buckets are forgotten first', () => {
     const clock = new ManualClock();
     const limiter = new RateLimiter(clock, 4);
@@ -49,6 +33,100 @@ describe('RateLimiter (token bucket on an injected clock)', () => {
     clock.advance(1_000);
     for (const name of ['e', 'f', 'g', 'h', 'i', 'j']) expect(limiter.take(name, rule)).toBeUndefined();
     expect(limiter.take('j', rule)).toBe(1);
+  });
+});
+
+describe('SharedRateLimiter (token buckets in the store, on an injected clock)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness('sqlite');
+  });
+  afterAll(async () => h?.close());
+
+  test('a burst of `limit`, then refused with the seconds until a token is back, from memory: no round trip until then', async () => {
+    const limiter = new SharedRateLimiter(h.store.rateLimitBuckets, h.clock);
+    const takes = vi.spyOn(h.store.rateLimitBuckets, 'takeToken');
+    const rule = { limit: 3, windowSeconds: 60 };
+    for (let i = 0; i < 3; i++) expect(await limiter.take('burst address', '192.0.2.1', rule)).toBeUndefined();
+    expect(await limiter.take('burst address', '192.0.2.1', rule)).toBe(20);
+    expect(limiter.wait('burst address 192.0.2.1')).toBe(20);
+    expect(await limiter.take('burst address', '192.0.2.2', rule)).toBeUndefined();
+    expect(takes).toHaveBeenCalledTimes(4);
+    h.clock.advance(19_000);
+    expect(await limiter.take('burst address', '192.0.2.1', rule)).toBe(1);
+    h.clock.advance(1_000);
+    expect(await limiter.take('burst address', '192.0.2.1', rule)).toBeUndefined();
+    expect(await limiter.take('burst address', '192.0.2.1', rule)).toBe(20);
+    expect(takes).toHaveBeenCalledTimes(5);
+    takes.mockRestore();
+  });
+
+  test('a bucket another instance emptied: refused at the next take, then remembered for an interval, or a whole window when asked', async () => {
+    h.clock.advance(3_600_000);
+    const [a, b] = [new SharedRateLimiter(h.store.rateLimitBuckets, h.clock), new SharedRateLimiter(h.store.rateLimitBuckets, h.clock)];
+    const rule = { limit: 2, windowSeconds: 60 };
+    expect(await a.take('other address', '192.0.2.3', rule)).toBeUndefined();
+    expect(await a.take('other address', '192.0.2.3', rule)).toBeUndefined();
+    expect(b.wait('other address 192.0.2.3')).toBeUndefined();
+    expect(await b.take('other address', '192.0.2.3', rule)).toBe(30);
+    expect(b.wait('other address 192.0.2.3')).toBe(30);
+    expect(await a.take('other address', '192.0.2.4', rule)).toBeUndefined();
+    expect(await a.take('other address', '192.0.2.4', rule)).toBeUndefined();
+    expect(await b.take('other address', '192.0.2.4', rule, 'window')).toBe(60);
+  });
+
+  test('mayRefuse: false while no bucket is known empty, and once the last known one has a token again, when all are forgotten', async () => {
+    h.clock.advance(3_600_000);
+    const limiter = new SharedRateLimiter(h.store.rateLimitBuckets, h.clock);
+    const rule = { limit: 1, windowSeconds: 60 };
+    expect(limiter.mayRefuse()).toBe(false);
+    await limiter.take('may address', 'a', rule);
+    h.clock.advance(30_000);
+    await limiter.take('may address', 'b', rule);
+    h.clock.advance(59_999);
+    expect(limiter.mayRefuse()).toBe(true);
+    expect(limiter.wait('may address b')).toBe(1);
+    h.clock.advance(1);
+    expect(limiter.mayRefuse()).toBe(false);
+    expect(limiter.wait('may address b')).toBeUndefined();
+    expect(await limiter.take('may address', 'b', rule)).toBeUndefined();
+  });
+
+  test('the buckets remembered empty stay bounded: past the bound, those with a token again go first, then the oldest half', async () => {
+    h.clock.advance(3_600_000);
+    const limiter = new SharedRateLimiter(h.store.rateLimitBuckets, h.clock, 2);
+    const rule = { limit: 1, windowSeconds: 60 };
+    await limiter.take('bound address', 'a', rule);
+    h.clock.advance(60_000);
+    await limiter.take('bound address', 'b', rule);
+    await limiter.take('bound address', 'c', rule);
+    expect([limiter.wait('bound address a'), limiter.wait('bound address b'), limiter.wait('bound address c')]).toEqual([undefined, 60, 60]);
+    await limiter.take('bound address', 'd', rule);
+    expect([limiter.wait('bound address b'), limiter.wait('bound address c'), limiter.wait('bound address d')]).toEqual([undefined, 60, 60]);
+    // b is forgotten here, not in the store: its next take is still refused there.
+    expect(await limiter.take('bound address', 'b', rule)).toBe(60);
+  });
+
+  test('the housekeeping sweep deletes the buckets full again: an address-spraying client leaves rows for a window at most', async () => {
+    h.clock.advance(3_600_000);
+    const limiter = new SharedRateLimiter(h.store.rateLimitBuckets, h.clock);
+    for (let i = 0; i < 200; i++) await limiter.take('spray address', `10.9.${Math.floor(i / 100)}.${i % 100}`, { limit: 30, windowSeconds: 60 });
+    const sprayed = () => h.db.selectFrom('rate_limit_buckets').select('bucket').where('bucket', 'like', 'spray address %').execute();
+    expect(await sprayed()).toHaveLength(200);
+    h.clock.advance(1_999);
+    await deleteFullRateLimitBuckets(h.core);
+    expect(await sprayed()).toHaveLength(200);
+    h.clock.advance(1);
+    await deleteFullRateLimitBuckets(h.core);
+    expect(await sprayed()).toHaveLength(0);
+  });
+
+  test('the row names the surface and scope and a hash of the subject: no e-mail or address in the table', async () => {
+    const limiter = new SharedRateLimiter(h.store.rateLimitBuckets, h.clock);
+    await limiter.take('operator_login_email subject', 'ops@example.com', { limit: 5, windowSeconds: 60 });
+    const rows = await h.db.selectFrom('rate_limit_buckets').select('bucket').where('bucket', 'like', 'operator_login_email subject %').execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.bucket).not.toContain('ops@');
   });
 });
 
@@ -276,9 +354,22 @@ describe('failed authentications, per source address, on every key- or session-a
     await expectApiErrorResponse(await list('198.51.100.1', madeUpSecretKey), 'ERR_4290');
   });
 
-  test('successful authentications take nothing from the bucket', async () => {
+  test('failures all at once from one address: exactly the limit answered 401, the rest 429 (they passed the check before the bucket emptied)', async () => {
     h.clock.advance(3_600_000);
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => apiRequest(h, 'GET', '/payments/list', { key: madeUpSecretKey, headers: from('198.51.100.6') })),
+    );
+    expect(results.map((result) => result.status).sort()).toEqual([...Array(3).fill(401), ...Array(9).fill(429)]);
+  });
+
+  test('successful authentications take nothing from the bucket, and write nothing', async () => {
+    h.clock.advance(3_600_000);
+    const takes = vi.spyOn(h.store.rateLimitBuckets, 'takeToken');
+    const newKey = await insertLiveSecretKey(h, { fill: 'r', keyId: 'key_failedAuthUnkept' });
+    expect((await apiRequest(h, 'GET', '/payments/list', { key: newKey, headers: from('198.51.100.3') })).status).toBe(200);
     for (let i = 0; i < 10; i++) expect((await apiRequest(h, 'GET', '/payments/list', { headers: from('198.51.100.3') })).status).toBe(200);
+    expect(takes).not.toHaveBeenCalled();
+    takes.mockRestore();
     for (let i = 0; i < 3; i++) await expectApiErrorResponse(await apiRequest(h, 'GET', '/payments/list', { key: madeUpSecretKey, headers: from('198.51.100.3') }), 'ERR_1002');
   });
 

@@ -1,16 +1,20 @@
 /**
  * Rate limits on the surfaces a browser or a stranger can reach (docs/security.md): token buckets per source
- * address and per publishable key, kept in this process. Secret-key calls are the merchant's own server and are
- * not limited here; only their failed authentications are, per source address, like every key's and every
- * operator session token's (failedAuthenticationLimit). With several instances behind a load balancer each instance keeps its own buckets, so the
- * limit a client meets is at most the configured one times the instance count (docs/open-points.md).
+ * address and per publishable key. Secret-key calls are the merchant's own server and are not limited here; only
+ * their failed authentications are, per source address, like every key's and every operator session token's
+ * (failedAuthenticationLimit). The limits that guard secrets (sign-in, two-factor codes, failed authentications:
+ * SHARED_SURFACES) are counted in the database, so every instance on it shares them (SharedRateLimiter); the others
+ * are kept in each process, and behind a load balancer a client meets at most the configured one times the instance
+ * count (docs/open-points.md).
  */
+import { hash } from 'node:crypto';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { ErrorCode } from '../../../protocol/errors';
 import type { Clock } from '../kernel/clock';
 import { ApiError } from '../core/shared/errors';
+import { FLOATING_POINT_ALLOWANCE_MS, type RateLimitBucketStore } from '../storage/rate-limits/store';
 import type { AppEnv } from './env';
 import { queryKeyAsSent, readApiKey } from './middleware/read-api-key';
 
@@ -38,6 +42,16 @@ export const RATE_LIMITED_SURFACES = [
 ] as const;
 export type RateLimitedSurface = (typeof RATE_LIMITED_SURFACES)[number];
 
+/**
+ * The surfaces whose limits guard secrets (a password, a two-factor code, a key or a session token), counted in the
+ * database so that N instances do not let a guesser N times the limit. The others stay in each process: they bound
+ * load, not guesses, and their routes (confirm, the browser's reads and updates) are the payment path, which a round
+ * trip per request would slow.
+ */
+export const SHARED_SURFACES = ['operator_login', 'operator_login_email', 'operator_verify', 'failed_authentication'] as const satisfies readonly RateLimitedSurface[];
+export type SharedSurface = (typeof SHARED_SURFACES)[number];
+const isShared = (surface: RateLimitedSurface): surface is SharedSurface => (SHARED_SURFACES as readonly RateLimitedSurface[]).includes(surface);
+
 /** At most `limit` requests per `windowSeconds`, refilled continuously (a burst of `limit` is allowed). */
 export interface RateLimit {
   limit: number;
@@ -54,9 +68,9 @@ export type RateLimits = Record<RateLimitedSurface, SurfaceLimits>;
 const perMinute = (limit: number): RateLimit => ({ limit, windowSeconds: 60 });
 
 /**
- * Defaults, per instance. Per address they allow a customer (or a few behind one NAT) every retry a checkout
- * needs; the frame polls a waiting payment every 2 s (30 reads a minute). Per key they cap what one merchant's
- * public key can drive from all its customers at once.
+ * Defaults, per instance (on SHARED_SURFACES, over every instance on the database). Per address they allow a
+ * customer (or a few behind one NAT) every retry a checkout needs; the frame polls a waiting payment every 2 s (30
+ * reads a minute). Per key they cap what one merchant's public key can drive from all its customers at once.
  */
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   demo_payments: { perAddress: perMinute(20), perKey: null },
@@ -113,10 +127,9 @@ interface Bucket {
   updatedMs: number;
 }
 
-/** Token buckets by name on an injected clock. Full buckets are dropped when the map grows past its bound. */
+/** Token buckets by name on an injected clock, in this process. Full buckets are dropped when the map grows past its bound. */
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
-  private lastTakeMs = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -126,7 +139,6 @@ export class RateLimiter {
   /** Takes one token from the bucket `name`; undefined when allowed, else the seconds until a token is back. */
   take(name: string, rule: RateLimit): number | undefined {
     const nowMs = this.clock.now().getTime();
-    this.lastTakeMs = nowMs;
     const perMs = rule.limit / (rule.windowSeconds * 1000);
     const bucket = this.buckets.get(name) ?? { tokens: rule.limit, updatedMs: nowMs };
     bucket.tokens = Math.min(rule.limit, bucket.tokens + Math.max(0, nowMs - bucket.updatedMs) * perMs);
@@ -140,32 +152,6 @@ export class RateLimiter {
       return undefined;
     }
     return Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000));
-  }
-
-  /**
-   * The seconds until the bucket `name` has a token, without taking one; undefined when it has one now. A bucket
-   * that refilled is forgotten, so the map empties once its callers stop.
-   */
-  wait(name: string, rule: RateLimit): number | undefined {
-    const bucket = this.buckets.get(name);
-    if (bucket === undefined) return undefined;
-    const perMs = rule.limit / (rule.windowSeconds * 1000);
-    const tokens = bucket.tokens + Math.max(0, this.clock.now().getTime() - bucket.updatedMs) * perMs;
-    if (tokens >= rule.limit) this.buckets.delete(name);
-    if (tokens >= 1) return undefined;
-    return Math.max(1, Math.ceil((1 - tokens) / perMs / 1000));
-  }
-
-  /**
-   * For a limiter whose buckets share one rule: whether any may be short of a token. A whole window after the last
-   * take every bucket is full again, and all are forgotten at once (a caller that failed once and left would
-   * otherwise keep the map from emptying).
-   */
-  mayRefuse(rule: RateLimit): boolean {
-    if (this.buckets.size === 0) return false;
-    if (this.clock.now().getTime() - this.lastTakeMs < rule.windowSeconds * 1000) return true;
-    this.buckets.clear();
-    return false;
   }
 
   private dropFullBuckets(nowMs: number, perMs: number, limit: number): void {
@@ -183,10 +169,104 @@ export class RateLimiter {
   }
 }
 
+/** Whole seconds until `ms` from now, at least 1 (Retry-After). */
+const secondsFor = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+
+/**
+ * Token buckets counted in the store (rate_limit_buckets), shared by every instance on the database: a take is one
+ * upsert (storage/rate-limits/sql-store.ts), so of takes racing from several instances no more pass than a bucket
+ * holds. Time is the injected clock (the system clock in production), carried into the statement; a bucket's time
+ * never goes back (the later of its own and the taker's), so instances whose clocks are s seconds apart find at most
+ * s * limit / window tokens more than the limit over a window (NTP keeps s well under a second).
+ *
+ * In front of the store each instance remembers the buckets it saw empty, and until when: a client that knocks on an
+ * empty bucket again costs no round trip, and a bucket another instance emptied is learnt at this instance's next
+ * take of it. Only empty buckets are remembered; the map is bounded like RateLimiter's. The bucket's row names its
+ * surface and scope and a hash of what is counted (an address, an e-mail, an operator id): the table holds no
+ * operator's e-mail, and its rows have one size whatever a client sends.
+ */
+export class SharedRateLimiter {
+  private readonly emptyUntil = new Map<string, number>();
+  private latestEmptyUntilMs = 0;
+
+  constructor(
+    private readonly buckets: RateLimitBucketStore,
+    private readonly clock: Clock,
+    private readonly maxRemembered = 100_000,
+  ) {}
+
+  /**
+   * Takes one token from the bucket of `subject` (what it counts) in `scope` (its surface and scope, kept in clear in
+   * the row); undefined when allowed, else the seconds until a token is back. A take the store refuses (the
+   * bucket was emptied by another instance, or by a take of this one still in flight) cannot say when the next
+   * token is back: this instance then waits `refusedFor`, an interval (a token is back within one) or a whole window.
+   */
+  async take(scope: string, subject: string, rule: RateLimit, refusedFor: 'interval' | 'window' = 'interval'): Promise<number | undefined> {
+    const name = `${scope} ${subject}`;
+    const known = this.wait(name);
+    if (known !== undefined) return known;
+    const nowMs = this.clock.now().getTime();
+    const windowMs = rule.windowSeconds * 1000;
+    const intervalMs = windowMs / rule.limit;
+    const fullAtMs = await this.buckets.takeToken(`${scope} ${hash('sha256', subject, 'base64url')}`, { nowMs, intervalMs, windowMs });
+    if (fullAtMs === undefined) {
+      const waitMs = refusedFor === 'window' ? windowMs : intervalMs;
+      this.remember(name, nowMs + waitMs);
+      return secondsFor(waitMs);
+    }
+    // The instant the next take passes: once the bucket is an interval short of full-again-in-a-window.
+    const nextTokenAtMs = fullAtMs + intervalMs - windowMs - FLOATING_POINT_ALLOWANCE_MS;
+    if (nextTokenAtMs > nowMs) this.remember(name, nextTokenAtMs);
+    return undefined;
+  }
+
+  /**
+   * The seconds until the bucket `scope subject` has a token as far as this instance knows, reading nothing;
+   * undefined when it may have one.
+   */
+  wait(name: string): number | undefined {
+    const untilMs = this.emptyUntil.get(name);
+    if (untilMs === undefined) return undefined;
+    const nowMs = this.clock.now().getTime();
+    if (untilMs > nowMs) return secondsFor(untilMs - nowMs);
+    this.emptyUntil.delete(name);
+    return undefined;
+  }
+
+  /** Whether this instance knows of any empty bucket; once the last one it knew of has a token, all are forgotten. */
+  mayRefuse(): boolean {
+    if (this.emptyUntil.size === 0) return false;
+    if (this.clock.now().getTime() < this.latestEmptyUntilMs) return true;
+    this.emptyUntil.clear();
+    return false;
+  }
+
+  private remember(name: string, untilMs: number): void {
+    if (this.emptyUntil.size >= this.maxRemembered && !this.emptyUntil.has(name)) {
+      const nowMs = this.clock.now().getTime();
+      for (const [known, knownUntilMs] of this.emptyUntil) if (knownUntilMs <= nowMs) this.emptyUntil.delete(known);
+      // Still full: forget the oldest half (the store still counts them; only the round trip is saved).
+      let drop = this.emptyUntil.size >= this.maxRemembered ? Math.floor(this.emptyUntil.size / 2) : 0;
+      for (const known of this.emptyUntil.keys()) {
+        if (drop-- <= 0) break;
+        this.emptyUntil.delete(known);
+      }
+    }
+    this.emptyUntil.set(name, untilMs);
+    this.latestEmptyUntilMs = Math.max(this.latestEmptyUntilMs, untilMs);
+  }
+}
+
 export interface RateLimitDeps {
+  /** The surfaces counted in this process. */
   limiter: RateLimiter;
-  /** The failed_authentication buckets, apart: while no address failed within a window nothing more is read. */
-  failedAuthentications: RateLimiter;
+  /** operator_login, operator_login_email and operator_verify, counted in the database (SHARED_SURFACES). */
+  shared: SharedRateLimiter;
+  /**
+   * The failed_authentication buckets, counted in the database too, apart: while this instance knows of no address
+   * that emptied its bucket, an authentication reads nothing more.
+   */
+  failedAuthentications: SharedRateLimiter;
   limits: RateLimits;
   /**
    * How many proxies in front of this server append to X-Forwarded-For (RAIL_TRUSTED_PROXY_HOPS). 0: the socket's
@@ -226,21 +306,24 @@ const SURFACES_WITHOUT_API_KEYS: ReadonlySet<RateLimitedSurface> = new Set(['dem
  * key is known to be valid; on a GET or HEAD without a header key, the `key` query parameter a browser's GET
  * carries). On a surface whose routes authenticate an API key, a secret key in a header skips both: that traffic is
  * the merchant's server, not a browser, and a made-up one is refused by the route's authentication (ERR_1002) as on
- * every secret-key route.
+ * every secret-key route. A shared surface's buckets are taken in the database; the others' in this process, with no
+ * await on the way.
  */
 export function rateLimit(deps: RateLimitDeps, surface: RateLimitedSurface) {
   const limits = deps.limits[surface];
   const secretKeysSkip = !SURFACES_WITHOUT_API_KEYS.has(surface);
+  const shared = isShared(surface);
   return createMiddleware<AppEnv>(async (c, next) => {
     const headerKey = readApiKey(c.req.header('api-key'), c.req.header('authorization'));
     if (secretKeysSkip && headerKey?.startsWith('rail_full_')) return next();
     const key = headerKey ?? queryKeyAsSent(c.req.method, (name) => c.req.query(name));
     if (limits.perAddress !== null) {
-      const wait = deps.limiter.take(`${surface} address ${sourceAddress(c, deps.trustedProxyHops)}`, limits.perAddress);
+      const address = sourceAddress(c, deps.trustedProxyHops);
+      const wait = shared ? await deps.shared.take(`${surface} address`, address, limits.perAddress) : deps.limiter.take(`${surface} address ${address}`, limits.perAddress);
       if (wait !== undefined) throw tooManyRequests(c, wait);
     }
     if (limits.perKey !== null && key !== undefined) {
-      const wait = deps.limiter.take(`${surface} key ${key}`, limits.perKey);
+      const wait = shared ? await deps.shared.take(`${surface} key`, key, limits.perKey) : deps.limiter.take(`${surface} key ${key}`, limits.perKey);
       if (wait !== undefined) throw tooManyRequests(c, wait);
     }
     return next();
@@ -248,13 +331,13 @@ export function rateLimit(deps: RateLimitDeps, surface: RateLimitedSurface) {
 }
 
 /**
- * Takes a token from a surface's per-key limit for a subject the route knows only after reading the request (the
- * e-mail of a login, the operator of a code). Counted per instance, like every bucket here.
+ * Takes a token from a shared surface's per-key limit for a subject the route knows only after reading the request
+ * (the e-mail of a login, the operator of a code), in the database (SharedRateLimiter).
  */
-export function limitSubject(c: Context, deps: RateLimitDeps | undefined, surface: RateLimitedSurface, subject: string): void {
+export async function limitSubject(c: Context, deps: RateLimitDeps | undefined, surface: Exclude<SharedSurface, 'failed_authentication'>, subject: string): Promise<void> {
   const rule = deps?.limits[surface].perKey;
   if (deps === undefined || rule === null || rule === undefined) return;
-  const wait = deps.limiter.take(`${surface} subject ${subject}`, rule);
+  const wait = await deps.shared.take(`${surface} subject`, subject, rule);
   if (wait !== undefined) throw tooManyRequests(c, wait);
 }
 
@@ -264,24 +347,34 @@ const REFUSED_CREDENTIAL_CODES: ReadonlySet<ErrorCode> = new Set(['ERR_1002', 'E
 /** What failedAuthenticationLimit gives the middleware that authenticates an API key. */
 export interface FailedAuthenticationLimit {
   /**
-   * Throws 429 ERR_4290 (with Retry-After) when the caller's address has no failed authentication left, unless
-   * `letThrough` (a key this process knows to be valid, looked up in memory) answers true.
+   * Throws 429 ERR_4290 (with Retry-After) when this instance knows the caller's address has no failed
+   * authentication left, unless `letThrough` (a key this process knows to be valid, looked up in memory) answers
+   * true. Reads nothing from the database.
    */
   refuseWhenExhausted(c: Context, letThrough: () => boolean): void;
-  /** Counts `error` against the caller's address when it refused the credential (ERR_1002 a key, ERR_1008 a session token). */
-  countFailure(c: Context, error: unknown): void;
+  /**
+   * Counts `error` against the caller's address when it refused the credential (ERR_1002 a key, ERR_1008 a session
+   * token), in the database; throws 429 ERR_4290 instead when the address had no failure left (another instance's
+   * failures, or concurrent ones, emptied its bucket after this request passed refuseWhenExhausted).
+   */
+  countFailure(c: Context, error: unknown): Promise<void>;
 }
+
+const FAILED_AUTHENTICATION_SCOPE = 'failed_authentication address';
 
 /**
  * The failed_authentication limit (docs/security.md), undefined when lifted: on every route that authenticates an
  * API key, of every kind, a key refused with ERR_1002 (malformed, made up, revoked, expired, a secret key in a URL),
  * and on every route that takes an operator session, a session token refused with ERR_1008 (malformed, unknown,
- * ended, expired), takes a token from its source address's bucket, one bucket for both. Once an address's failures
- * emptied it, every further authentication from there, by key or by session, is refused with 429 before anything is
- * read from the database, until a token is back, except with a valid key this process keeps in memory (a merchant's
- * servers' keys, in use): a client that keeps sending a revoked key does not cut off the servers behind the same
- * address. A successful authentication takes none. ERR_1001 (no key) and ERR_1008 without a token look nothing up,
- * and ERR_1003 / ERR_1004 answer a valid key: not counted.
+ * ended, expired), takes a token from its source address's bucket, one bucket for both, shared by every instance on
+ * the database. Once an address's failures emptied it, every further authentication from there, by key or by
+ * session, is refused with 429 before anything is read from the database, until a token is back, except with a valid
+ * key this process keeps in memory (a merchant's servers' keys, in use): a client that keeps sending a revoked key
+ * does not cut off the servers behind the same address. That check reads this instance's memory only: an instance
+ * learns that others emptied the bucket at its own next failure from the address, which is answered 429 and
+ * closes the address there for a whole window (an interval would let each instance one more guess per interval). A
+ * successful authentication takes none and writes nothing. ERR_1001 (no key) and ERR_1008 without a token look
+ * nothing up, and ERR_1003 / ERR_1004 answer a valid key: not counted.
  */
 export function failedAuthenticationLimit(deps: RateLimitDeps | undefined): FailedAuthenticationLimit | undefined {
   const rule = deps?.limits.failed_authentication.perAddress;
@@ -289,12 +382,14 @@ export function failedAuthenticationLimit(deps: RateLimitDeps | undefined): Fail
   const failures = deps.failedAuthentications;
   return {
     refuseWhenExhausted(c, letThrough) {
-      if (!failures.mayRefuse(rule)) return;
-      const wait = failures.wait(sourceAddress(c, deps.trustedProxyHops), rule);
+      if (!failures.mayRefuse()) return;
+      const wait = failures.wait(`${FAILED_AUTHENTICATION_SCOPE} ${sourceAddress(c, deps.trustedProxyHops)}`);
       if (wait !== undefined && !letThrough()) throw tooManyRequests(c, wait);
     },
-    countFailure(c, error) {
-      if (error instanceof ApiError && REFUSED_CREDENTIAL_CODES.has(error.code)) failures.take(sourceAddress(c, deps.trustedProxyHops), rule);
+    async countFailure(c, error) {
+      if (!(error instanceof ApiError) || !REFUSED_CREDENTIAL_CODES.has(error.code)) return;
+      const wait = await failures.take(FAILED_AUTHENTICATION_SCOPE, sourceAddress(c, deps.trustedProxyHops), rule, 'window');
+      if (wait !== undefined) throw tooManyRequests(c, wait);
     },
   };
 }
@@ -305,10 +400,10 @@ export function failedAuthenticationLimit(deps: RateLimitDeps | undefined): Fail
  * address (operator_login_email) against guesses spread over many. An attempt its address's bucket refuses takes
  * nothing from the ceiling.
  */
-export function limitSignIn(c: Context, deps: RateLimitDeps | undefined, email: string): void {
+export async function limitSignIn(c: Context, deps: RateLimitDeps | undefined, email: string): Promise<void> {
   if (deps === undefined) return;
-  limitSubject(c, deps, 'operator_login', `${email} from ${sourceAddress(c, deps.trustedProxyHops)}`);
-  limitSubject(c, deps, 'operator_login_email', email);
+  await limitSubject(c, deps, 'operator_login', `${email} from ${sourceAddress(c, deps.trustedProxyHops)}`);
+  await limitSubject(c, deps, 'operator_login_email', email);
 }
 
 /** Which routes each surface covers (Hono paths). Registered before the routes, so a limit holds before any work. */

@@ -21,6 +21,7 @@ import type { MandatesSchema } from './mandates/schema';
 import type { SubscriptionsSchema } from './subscriptions/schema';
 import type { OperatorsSchema } from './operators/schema';
 import type { WebhookEndpointsSchema } from './webhook-endpoints/schema';
+import type { RateLimitsSchema } from './rate-limits/schema';
 
 export interface Database
   extends AccountsSchema,
@@ -38,4 +39,5 @@ export interface Database
     MandatesSchema,
     SubscriptionsSchema,
     OperatorsSchema,
-    WebhookEndpointsSchema {}
+    WebhookEndpointsSchema,
+    RateLimitsSchema {}

@@ -20,6 +20,7 @@ import { mandatesSqlStores } from './mandates/sql-store';
 import { subscriptionsSqlStores } from './subscriptions/sql-store';
 import { operatorsSqlStores } from './operators/sql-store';
 import { webhookEndpointsSqlStores } from './webhook-endpoints/sql-store';
+import { rateLimitsSqlStores } from './rate-limits/sql-store';
 
 /** Every family's SQL stores on one connection or transaction: one line per family. */
 const FAMILY_STORES = [
@@ -39,6 +40,7 @@ const FAMILY_STORES = [
   subscriptionsSqlStores,
   operatorsSqlStores,
   webhookEndpointsSqlStores,
+  rateLimitsSqlStores,
 ] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (value: U) => void : never) extends (value: infer I) => void ? I : never;

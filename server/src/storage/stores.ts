@@ -20,6 +20,7 @@ import type { MandatesStores } from './mandates/store';
 import type { SubscriptionsStores } from './subscriptions/store';
 import type { OperatorsStores } from './operators/store';
 import type { WebhookEndpointsStores } from './webhook-endpoints/store';
+import type { RateLimitsStores } from './rate-limits/store';
 import type { Committed } from './database';
 
 /** The stores usable inside one transaction: one line per family. */
@@ -39,7 +40,8 @@ export interface Stores
     MandatesStores,
     SubscriptionsStores,
     OperatorsStores,
-    WebhookEndpointsStores {}
+    WebhookEndpointsStores,
+    RateLimitsStores {}
 
 /** The whole store: the stores plus transactions and lifecycle. */
 export interface Store extends Stores {

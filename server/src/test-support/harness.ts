@@ -16,7 +16,7 @@ import { ManualClock } from '../kernel/clock';
 import type { CoreDeps, KeyPolicy, RecoveryPolicy } from '../core/shared/deps';
 import { SimulatorFaults } from '../rails/simulator/simulator-faults';
 import { cryptoIds } from '../kernel/ids';
-import { type RateLimitDeps, RateLimiter } from '../http/rate-limit';
+import { type RateLimitDeps, RateLimiter, SharedRateLimiter } from '../http/rate-limit';
 import { createLogger, type Logger } from '../logger';
 import type { RailAdapter, RailRegistry } from '../rails/rail-adapter';
 import { openDatabase, type Engine, type OpenDatabaseOptions } from '../storage/database';
@@ -186,40 +186,56 @@ export interface HarnessOptions {
   /** Test-mode adapters that replace the simulators of their rails (for example stand-ins with other offers). */
   testAdapters?: Partial<Record<RailName, RailAdapter>>;
   /** Limits on the browser and public surfaces, on the harness clock (none by default). */
-  rateLimits?: Omit<RateLimitDeps, 'limiter' | 'failedAuthentications'>;
+  rateLimits?: Omit<RateLimitDeps, 'limiter' | 'shared' | 'failedAuthentications'>;
   /** Rail call limits and recovery timing (DEFAULT_RECOVERY_POLICY by default). */
   recovery?: RecoveryPolicy;
   /** Operator sessions and key rotation (DEFAULT_KEY_POLICY by default). */
   keys?: KeyPolicy;
 }
 
-export async function createHarness(engine: Engine, options: HarnessOptions = {}): Promise<Harness> {
-  const database = await createTestDatabase(engine);
-  const clock = new ManualClock('2025-01-01T00:00:00.000Z');
-  const faults = new SimulatorFaults();
-  const { db, store, rails, boot, core } = await compose({
+/** The composition options of a harness store on `database`, on `clock`. */
+function compositionOptions(database: TestDatabase, clock: ManualClock, faults: SimulatorFaults, options: HarnessOptions, vaultKey: Buffer) {
+  return {
     databaseUrl: database.databaseUrl,
     sqliteFile: database.sqliteFile,
     poolSize: options.poolSize ?? 10,
     clock,
     ids: cryptoIds,
     publicBaseUrl: 'http://127.0.0.1:8080',
-    vaultKey: options.vaultKey ?? randomBytes(32),
+    vaultKey,
     settings: options.settings ?? DEFAULT_ACCOUNT_SETTINGS,
     secretsFile: memorySecretsFile(),
     ...(options.testAdapters !== undefined ? { testAdapters: options.testAdapters } : {}),
     ...(options.recovery !== undefined ? { recovery: options.recovery } : {}),
     ...(options.keys !== undefined ? { keys: options.keys } : {}),
     simulatorFaults: faults,
-  });
-  const app = createApp({
+  };
+}
+
+/** The API app of a harness instance, with rate limiters of its own (each instance keeps its own in memory). */
+function harnessApp(core: CoreDeps, store: SqlStore, boot: BootstrapResult, clock: ManualClock, options: HarnessOptions) {
+  return createApp({
     ...core,
     logger: options.logger ?? createLogger('silent'),
     publicBaseUrl: 'http://127.0.0.1:8080',
     publicJsUrl: 'http://127.0.0.1:8081',
     demo: { testSecretKey: boot.testSecretKey, pagePaths: options.demoPagePaths ?? [], offWhenLiveKeysExist: options.demoOffWhenLiveKeysExist ?? false },
-    rateLimits: options.rateLimits && { ...options.rateLimits, limiter: new RateLimiter(clock), failedAuthentications: new RateLimiter(clock) },
+    rateLimits: options.rateLimits && {
+      ...options.rateLimits,
+      limiter: new RateLimiter(clock),
+      shared: new SharedRateLimiter(store.rateLimitBuckets, clock),
+      failedAuthentications: new SharedRateLimiter(store.rateLimitBuckets, clock),
+    },
   });
+}
+
+export async function createHarness(engine: Engine, options: HarnessOptions = {}): Promise<Harness> {
+  const database = await createTestDatabase(engine);
+  const clock = new ManualClock('2025-01-01T00:00:00.000Z');
+  const faults = new SimulatorFaults();
+  const vaultKey = options.vaultKey ?? randomBytes(32);
+  const { db, store, rails, boot, core } = await compose(compositionOptions(database, clock, faults, options, vaultKey));
+  const app = harnessApp(core, store, boot, clock, options);
   return {
     engine,
     app,
@@ -237,5 +253,22 @@ export async function createHarness(engine: Engine, options: HarnessOptions = {}
       await store.close();
       await database.drop();
     },
+  };
+}
+
+/**
+ * A second instance of `h`'s server: a store of its own (its own pool and key look-ups) on `h`'s database, on `h`'s
+ * clock, with the same vault key and its own rate limiters (as another process behind a load balancer). Its
+ * `close()` closes its store only; `h.close()` drops the database.
+ */
+export async function createSecondInstance(h: Harness, options: HarnessOptions & { vaultKey: Buffer }): Promise<Pick<Harness, 'app' | 'store' | 'core' | 'secretKey' | 'publishableKey' | 'close'>> {
+  const { store, boot, core } = await compose(compositionOptions(h.database, h.clock, h.faults, options, options.vaultKey));
+  return {
+    app: harnessApp(core, store, boot, h.clock, options),
+    store,
+    core,
+    secretKey: h.secretKey,
+    publishableKey: h.publishableKey,
+    close: () => store.close(),
   };
 }

@@ -27,7 +27,7 @@ function readQueryKey(queryKey: string | undefined): string | undefined {
 /**
  * Runs `authenticateCaller` under the failed_authentication limit, when there is one (rate-limit.ts): an address over
  * it is refused with 429 before anything is read, unless `keptCaller` answers a caller from memory; a refused
- * credential counts against the address. The same limit (one bucket per address) covers API keys and operator session
+ * credential counts against the address (and is answered 429 instead when the address had no failure left). The same limit (one bucket per address) covers API keys and operator session
  * tokens.
  */
 export async function underFailureLimit<Caller>(
@@ -44,7 +44,7 @@ export async function underFailureLimit<Caller>(
   try {
     return await authenticateCaller();
   } catch (error) {
-    failures?.countFailure(c, error);
+    await failures?.countFailure(c, error);
     throw error;
   }
 }

@@ -38,6 +38,7 @@ import { migration0027SubscriptionRenewalPayment } from './0027-subscription-ren
 import { migration0028SubscriptionOutstandingRenewalIndex } from './0028-subscription-outstanding-renewal-index';
 import { migration0029RefundIndexes } from './0029-refund-indexes';
 import { migration0031SubscriptionRenewalPeriod } from './0031-subscription-renewal-period';
+import { migration0032RateLimitBuckets } from './0032-rate-limit-buckets';
 import { SQLITE_SCHEMA } from './sqlite-schema';
 import { durableTransaction } from '../database';
 import type { Database } from '../schema';
@@ -72,6 +73,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0028_subscription_outstanding_renewal_index': migration0028SubscriptionOutstandingRenewalIndex,
   '0029_refund_indexes': migration0029RefundIndexes,
   '0031_subscription_renewal_period': migration0031SubscriptionRenewalPeriod,
+  '0032_rate_limit_buckets': migration0032RateLimitBuckets,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -31,6 +31,7 @@ export const SQLITE_SCHEMA: { migrations: readonly string[]; statements: readonl
     "0028_subscription_outstanding_renewal_index",
     "0029_refund_indexes",
     "0031_subscription_renewal_period",
+    "0032_rate_limit_buckets",
   ],
   statements: [
     "CREATE TABLE \"kysely_migration\" (\"name\" varchar(255) not null primary key, \"timestamp\" varchar(255) not null)",
@@ -66,6 +67,7 @@ export const SQLITE_SCHEMA: { migrations: readonly string[]; statements: readonl
     "CREATE TABLE \"two_factor_resets\" (\"reset_id\" text primary key, \"account_id\" text not null, \"operator_id\" text not null, \"requested_by\" text not null, \"created_at\" text not null, \"expires_at\" text not null, \"approved_by\" text, \"approved_at\" text)",
     "CREATE TABLE \"webhook_endpoints\" (\"account_id\" text not null, \"mode\" text not null, \"endpoint_id\" text not null unique, \"url\" text not null, \"secret\" text not null, \"previous_secret\" text, \"previous_secret_until\" text, \"enabled\" integer not null, \"created_at\" text not null, \"updated_at\" text not null, constraint \"webhook_endpoints_pk\" primary key (\"account_id\", \"mode\"))",
     "CREATE TABLE \"webhook_events\" (\"event_id\" text primary key, \"account_id\" text not null references \"accounts\" (\"account_id\"), \"mode\" text not null, \"event_type\" text not null, \"object_type\" text not null, \"object_id\" text not null, \"payload\" text not null, \"delivery_status\" text not null, \"attempt_count\" integer not null, \"next_attempt_at\" text, \"created_at\" text not null, \"updated_at\" text not null, \"lease_id\" text, \"locked_until\" text, \"scheduled_attempt_count\" integer, \"last_attempt_at\" text, \"failure_reason\" text, \"object_version\" integer default 0 not null, constraint \"webhook_events_object_version_unique\" unique (\"account_id\", \"mode\", \"object_id\", \"event_type\", \"object_version\"))",
+    "CREATE TABLE \"rate_limit_buckets\" (\"bucket\" text primary key, \"full_at_ms\" double precision not null)",
     "CREATE INDEX \"api_keys_account_idx\" on \"api_keys\" (\"account_id\", \"mode\")",
     "CREATE INDEX \"payments_list_idx\" on \"payments\" (\"account_id\", \"mode\", \"created_at\", \"payment_id\")",
     "CREATE INDEX \"customers_list_idx\" on \"customers\" (\"account_id\", \"mode\", \"created_at\")",
@@ -95,5 +97,6 @@ export const SQLITE_SCHEMA: { migrations: readonly string[]; statements: readonl
     "CREATE INDEX \"refunds_pending_created_idx\" on \"refunds\" (\"created_at\") where status = 'pending'",
     "CREATE INDEX \"refunds_list_idx\" on \"refunds\" (\"account_id\", \"mode\", \"created_at\", \"refund_id\")",
     "CREATE INDEX \"refunds_payment_created_idx\" on \"refunds\" (\"account_id\", \"mode\", \"payment_id\", \"created_at\", \"refund_id\")",
+    "CREATE INDEX \"rate_limit_buckets_full_at_idx\" on \"rate_limit_buckets\" (\"full_at_ms\")",
   ],
 };

@@ -43,7 +43,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>, deps: SessionRou
     }),
     async (c) => {
       const body = c.req.valid('json');
-      limitSignIn(c, deps.rateLimits, body.email.toLowerCase());
+      await limitSignIn(c, deps.rateLimits, body.email.toLowerCase());
       const { token, session } = await createSession(coreDeps(c, deps), body);
       setCookie(c, SESSION_COOKIE, token, { httpOnly: true, secure, sameSite: 'Strict', path: '/v1', expires: session.expiresAt });
       return c.json({ session_token: token, expires_at: session.expiresAt.toISOString(), two_factor_fresh_until: null }, 200);
@@ -63,7 +63,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>, deps: SessionRou
     }),
     async (c) => {
       const operator = c.get('operator');
-      limitSubject(c, deps.rateLimits, 'operator_verify', operator.operator.operatorId);
+      await limitSubject(c, deps.rateLimits, 'operator_verify', operator.operator.operatorId);
       const { freshUntil } = await verifySession(coreDeps(c, deps), operator, c.req.valid('json'));
       return c.json({ expires_at: operator.session.expiresAt.toISOString(), two_factor_fresh_until: freshUntil.toISOString() }, 200);
     },
