@@ -8,7 +8,9 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import { routePath } from 'hono/route';
 import type { ErrorCode } from '../../../protocol/errors';
+import { paymentIdFromClientSecret } from '../../../protocol/ids';
 import type { Clock } from '../kernel/clock';
 import { ApiError } from '../core/shared/errors';
 import type { AppEnv } from './env';
@@ -227,24 +229,58 @@ const SURFACES_WITHOUT_API_KEYS: ReadonlySet<RateLimitedSurface> = new Set(['dem
  * carries). On a surface whose routes authenticate an API key, a secret key in a header skips both: that traffic is
  * the merchant's server, not a browser, and a made-up one is refused by the route's authentication (ERR_1002) as on
  * every secret-key route.
+ *
+ * There a publishable key is public (it is in the merchant's page), so its bucket counts only the requests it answered
+ * without an error: a stranger who sends it with a made-up client_secret, a payment id of another account or a body
+ * the route refuses spends nothing of it (only their address's bucket), and cannot cut off the merchant's checkouts.
+ * An answered request also counts against its payment (the client_secret's, else the route's payment_id), with the
+ * per-address rule, which one customer's checkout never needs more than: someone holding one valid client_secret
+ * spends the key's bucket at most at that rate, however many addresses they send from. Both are checked before the
+ * request runs (an empty bucket refuses it) and taken after it, so concurrent requests can pass a bucket by as many
+ * as are in flight.
  */
 export function rateLimit(deps: RateLimitDeps, surface: RateLimitedSurface) {
   const limits = deps.limits[surface];
-  const secretKeysSkip = !SURFACES_WITHOUT_API_KEYS.has(surface);
+  const takesApiKeys = !SURFACES_WITHOUT_API_KEYS.has(surface);
   return createMiddleware<AppEnv>(async (c, next) => {
     const headerKey = readApiKey(c.req.header('api-key'), c.req.header('authorization'));
-    if (secretKeysSkip && headerKey?.startsWith('rail_full_')) return next();
+    if (takesApiKeys && headerKey?.startsWith('rail_full_')) return next();
     const key = headerKey ?? queryKeyAsSent(c.req.method, (name) => c.req.query(name));
     if (limits.perAddress !== null) {
       const wait = deps.limiter.take(`${surface} address ${sourceAddress(c, deps.trustedProxyHops)}`, limits.perAddress);
       if (wait !== undefined) throw tooManyRequests(c, wait);
     }
-    if (limits.perKey !== null && key !== undefined) {
+    if (limits.perKey === null || key === undefined) return next();
+    if (!takesApiKeys) {
       const wait = deps.limiter.take(`${surface} key ${key}`, limits.perKey);
       if (wait !== undefined) throw tooManyRequests(c, wait);
+      return next();
     }
-    return next();
+    const keyBucket = `${surface} key ${key}`;
+    const payment = limits.perAddress === null ? undefined : paymentOfRequest(c);
+    const paymentBucket = payment === undefined ? undefined : `${surface} key ${key} payment ${payment.id}`;
+    for (const [name, rule] of [[keyBucket, limits.perKey], [paymentBucket, limits.perAddress]] as const) {
+      const wait = name === undefined || rule === null ? undefined : deps.limiter.wait(name, rule);
+      if (wait !== undefined) throw tooManyRequests(c, wait);
+    }
+    await next();
+    if (c.res.status >= 400) return;
+    deps.limiter.take(keyBucket, limits.perKey);
+    // A payment_id from the path counts only where the route that answered has one: POST /payments/session_tokens
+    // matches this surface's `/payments/:payment_id` row too.
+    if (paymentBucket !== undefined && limits.perAddress !== null && (payment?.in === 'client_secret' || routePath(c).includes(':payment_id'))) {
+      deps.limiter.take(paymentBucket, limits.perAddress);
+    }
   });
+}
+
+/** The payment a browser's request is about: the one its client_secret names (a GET's query), else its path's payment_id. */
+function paymentOfRequest(c: Context): { id: string; in: 'client_secret' | 'path' } | undefined {
+  const clientSecret = c.req.query('client_secret');
+  const fromSecret = clientSecret === undefined ? undefined : paymentIdFromClientSecret(clientSecret);
+  if (fromSecret !== undefined) return { id: fromSecret, in: 'client_secret' };
+  const fromPath = c.req.param('payment_id');
+  return fromPath === undefined ? undefined : { id: fromPath, in: 'path' };
 }
 
 /**
