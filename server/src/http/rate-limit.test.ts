@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { deleteFullRateLimitBuckets } from '../core/auth/delete-full-rate-limit-buckets';
 import { ManualClock } from '../kernel/clock';
 import { apiRequest, expectApiErrorResponse, insertLiveSecretKey } from '../test-support/api-assertions';
+import { CARD_CAPTURE_SETTINGS } from '../test-support/fixtures';
 import { createHarness, type Harness } from '../test-support/harness';
 import { passesAuthentication, readAuthorizationTable } from '../test-support/authorization-table';
 import { DEFAULT_RATE_LIMITS, parseRateLimits, RATE_LIMITED_ROUTES, RATE_LIMITED_SURFACES, RateLimiter, type RateLimits, SharedRateLimiter } from './rate-limit';
@@ -173,6 +174,7 @@ describe('rate limits on the browser and public surfaces', () => {
 
   const from = (address: string) => ({ 'x-forwarded-for': `203.0.113.9, ${address}` });
   const newPayment = async () => (await (await apiRequest(h, 'POST', '/payments', { body: { amount: 10_000, currency: 'INR' } })).json()) as { payment_id: string; client_secret: string };
+  const successfulUpi = { payment_method: 'upi', payment_method_type: 'upi_collect', payment_method_data: { upi: { upi_collect: { vpa_id: 'success@upi' } } } };
 
   async function expectLimited(response: Response, seconds: number): Promise<void> {
     const { error } = await expectApiErrorResponse(response, 'ERR_4290');
@@ -194,11 +196,52 @@ describe('rate limits on the browser and public surfaces', () => {
 
   test('per publishable key: across addresses the key runs out too', async () => {
     h.clock.advance(3_600_000);
-    const payment = await newPayment();
-    const confirm = (address: string) =>
-      apiRequest(h, 'POST', `/payments/${payment.payment_id}/confirm`, { key: h.publishableKey, headers: from(address), body: { client_secret: 'x' } });
-    for (const address of ['192.0.2.1', '192.0.2.2', '192.0.2.3']) expect((await confirm(address)).status).toBe(400);
+    const confirm = async (address: string) => {
+      const payment = await newPayment();
+      return apiRequest(h, 'POST', `/payments/${payment.payment_id}/confirm`, {
+        key: h.publishableKey,
+        headers: from(address),
+        body: { client_secret: payment.client_secret, ...successfulUpi },
+      });
+    };
+    for (const address of ['192.0.2.1', '192.0.2.2', '192.0.2.3']) expect((await confirm(address)).status).toBe(200);
     await expectLimited(await confirm('192.0.2.4'), 20);
+  });
+
+  test("a stranger holding the publishable key cannot spend its bucket: refused requests take only their address's tokens", async () => {
+    h.clock.advance(3_600_000);
+    const payment = await newPayment();
+    // Ten addresses, each to its own limit, with a made-up client_secret: more than the key's 3, none of them counted.
+    for (let index = 0; index < 10; index += 1) {
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const refused = await apiRequest(h, 'POST', `/payments/${payment.payment_id}/confirm`, {
+          key: h.publishableKey,
+          headers: from(`192.0.2.${100 + index}`),
+          body: { client_secret: `${payment.payment_id}_secret_${'x'.repeat(20)}` },
+        });
+        await expectApiErrorResponse(refused, 'ERR_1005');
+      }
+    }
+    const customer = await apiRequest(h, 'POST', `/payments/${payment.payment_id}/confirm`, {
+      key: h.publishableKey,
+      headers: from('192.0.2.120'),
+      body: { client_secret: payment.client_secret, ...successfulUpi },
+    });
+    expect(customer.status).toBe(200);
+  });
+
+  test('an empty key bucket refuses a request before it runs: the confirm it refused changed nothing', async () => {
+    h.clock.advance(3_600_000);
+    for (const address of ['192.0.2.31', '192.0.2.32', '192.0.2.33']) {
+      const payment = await newPayment();
+      const body = { client_secret: payment.client_secret, ...successfulUpi };
+      expect((await apiRequest(h, 'POST', `/payments/${payment.payment_id}/confirm`, { key: h.publishableKey, headers: from(address), body })).status).toBe(200);
+    }
+    const payment = await newPayment();
+    const body = { client_secret: payment.client_secret, ...successfulUpi };
+    await expectLimited(await apiRequest(h, 'POST', `/payments/${payment.payment_id}/confirm`, { key: h.publishableKey, headers: from('192.0.2.34'), body }), 20);
+    const stored = (await (await apiRequest(h, 'GET', `/payments/${payment.payment_id}`)).json()) as { status: string };
+    expect(stored.status).toBe('requires_payment_method');
   });
 
   test('a secret key is the merchant server: never limited here', async () => {
@@ -286,6 +329,69 @@ describe('the per-key limit of a browser GET that carries its publishable key in
   });
 });
 
+
+describe("a browser's reads of one payment, per payment across addresses", () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await createHarness('sqlite', {
+      rateLimits: {
+        limits: onlyLimits({
+          client_reads: { perAddress: { limit: 2, windowSeconds: 60 }, perKey: { limit: 100, windowSeconds: 60 } },
+          client_updates: { perAddress: { limit: 2, windowSeconds: 60 }, perKey: { limit: 100, windowSeconds: 60 } },
+        }),
+        trustedProxyHops: 1,
+      },
+      // A card acquirer, for wallet session tokens.
+      settings: CARD_CAPTURE_SETTINGS,
+    });
+  });
+  afterAll(async () => h?.close());
+
+  const newPayment = async () => (await (await apiRequest(h, 'POST', '/payments', { body: { amount: 10_000, currency: 'EUR' } })).json()) as { payment_id: string; client_secret: string };
+  const from = (address: string) => ({ 'x-forwarded-for': address });
+
+  test('one client_secret read from many addresses gets the per-address rule for its payment; other payments are not held back', async () => {
+    const held = await newPayment();
+    const read = (payment: { payment_id: string; client_secret: string }, address: string) =>
+      apiRequest(h, 'GET', `/payments/${payment.payment_id}?client_secret=${payment.client_secret}`, { key: h.publishableKey, headers: from(address) });
+    expect((await read(held, '198.51.100.1')).status).toBe(200);
+    expect((await read(held, '198.51.100.2')).status).toBe(200);
+    const { error } = await expectApiErrorResponse(await read(held, '198.51.100.3'), 'ERR_4290');
+    expect(error['message']).toContain('30 seconds');
+    // The same payment through another route of the surface, with its client_secret in the query: the same bucket.
+    await expectApiErrorResponse(
+      await apiRequest(h, 'GET', `/account/payment_methods?client_secret=${held.client_secret}`, { key: h.publishableKey, headers: from('198.51.100.4') }),
+      'ERR_4290',
+    );
+    expect((await read(await newPayment(), '198.51.100.5')).status).toBe(200);
+  });
+
+  test('a payment_id in the path counts the same way: a POST about one payment from many addresses', async () => {
+    const held = await newPayment();
+    const eligibility = (address: string) =>
+      apiRequest(h, 'POST', `/payments/${held.payment_id}/eligibility`, {
+        key: h.publishableKey,
+        headers: from(address),
+        body: { client_secret: held.client_secret, payment_method_type: 'crypto', payment_method_data: { crypto: {} } },
+      });
+    expect((await eligibility('198.51.100.41')).status).toBe(200);
+    expect((await eligibility('198.51.100.42')).status).toBe(200);
+    await expectApiErrorResponse(await eligibility('198.51.100.43'), 'ERR_4290');
+  });
+
+  test("POST /payments/session_tokens, which the /payments/:payment_id row covers, is not one payment's bucket", async () => {
+    for (let index = 0; index < 4; index += 1) {
+      const payment = await newPayment();
+      const answer = await apiRequest(h, 'POST', '/payments/session_tokens', {
+        key: h.publishableKey,
+        headers: from(`198.51.100.${20 + index}`),
+        body: { payment_id: payment.payment_id, client_secret: payment.client_secret, wallets: ['google_pay'] },
+      });
+      expect(answer.status).toBe(200);
+    }
+  });
+});
 
 describe('which routes are limited', () => {
   /** Routes open to anyone that answer from memory, reading no store: not limited. */

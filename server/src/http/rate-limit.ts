@@ -11,7 +11,9 @@ import { hash } from 'node:crypto';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import { routePath } from 'hono/route';
 import type { ErrorCode } from '../../../protocol/errors';
+import { paymentIdFromClientSecret } from '../../../protocol/ids';
 import type { Clock } from '../kernel/clock';
 import { ApiError } from '../core/shared/errors';
 import { FLOATING_POINT_ALLOWANCE_MS, type RateLimitBucketStore } from '../storage/rate-limits/store';
@@ -152,6 +154,20 @@ export class RateLimiter {
       return undefined;
     }
     return Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000));
+  }
+
+  /**
+   * The seconds until the bucket `name` has a token, without taking one; undefined when it has one now. A bucket
+   * that refilled is forgotten, so the map empties once its callers stop.
+   */
+  wait(name: string, rule: RateLimit): number | undefined {
+    const bucket = this.buckets.get(name);
+    if (bucket === undefined) return undefined;
+    const perMs = rule.limit / (rule.windowSeconds * 1000);
+    const tokens = bucket.tokens + Math.max(0, this.clock.now().getTime() - bucket.updatedMs) * perMs;
+    if (tokens >= rule.limit) this.buckets.delete(name);
+    if (tokens >= 1) return undefined;
+    return Math.max(1, Math.ceil((1 - tokens) / perMs / 1000));
   }
 
   private dropFullBuckets(nowMs: number, perMs: number, limit: number): void {
@@ -308,26 +324,60 @@ const SURFACES_WITHOUT_API_KEYS: ReadonlySet<RateLimitedSurface> = new Set(['dem
  * the merchant's server, not a browser, and a made-up one is refused by the route's authentication (ERR_1002) as on
  * every secret-key route. A shared surface's buckets are taken in the database; the others' in this process, with no
  * await on the way.
+ *
+ * There a publishable key is public (it is in the merchant's page), so its bucket counts only the requests it answered
+ * without an error: a stranger who sends it with a made-up client_secret, a payment id of another account or a body
+ * the route refuses spends nothing of it (only their address's bucket), and cannot cut off the merchant's checkouts.
+ * An answered request also counts against its payment (the client_secret's, else the route's payment_id), with the
+ * per-address rule, which one customer's checkout never needs more than: someone holding one valid client_secret
+ * spends the key's bucket at most at that rate, however many addresses they send from. Both are checked before the
+ * request runs (an empty bucket refuses it) and taken after it, so concurrent requests can pass a bucket by as many
+ * as are in flight.
  */
 export function rateLimit(deps: RateLimitDeps, surface: RateLimitedSurface) {
   const limits = deps.limits[surface];
-  const secretKeysSkip = !SURFACES_WITHOUT_API_KEYS.has(surface);
+  const takesApiKeys = !SURFACES_WITHOUT_API_KEYS.has(surface);
   const shared = isShared(surface);
   return createMiddleware<AppEnv>(async (c, next) => {
     const headerKey = readApiKey(c.req.header('api-key'), c.req.header('authorization'));
-    if (secretKeysSkip && headerKey?.startsWith('rail_full_')) return next();
+    if (takesApiKeys && headerKey?.startsWith('rail_full_')) return next();
     const key = headerKey ?? queryKeyAsSent(c.req.method, (name) => c.req.query(name));
     if (limits.perAddress !== null) {
       const address = sourceAddress(c, deps.trustedProxyHops);
       const wait = shared ? await deps.shared.take(`${surface} address`, address, limits.perAddress) : deps.limiter.take(`${surface} address ${address}`, limits.perAddress);
       if (wait !== undefined) throw tooManyRequests(c, wait);
     }
-    if (limits.perKey !== null && key !== undefined) {
+    if (limits.perKey === null || key === undefined) return next();
+    if (!takesApiKeys) {
       const wait = shared ? await deps.shared.take(`${surface} key`, key, limits.perKey) : deps.limiter.take(`${surface} key ${key}`, limits.perKey);
       if (wait !== undefined) throw tooManyRequests(c, wait);
+      return next();
     }
-    return next();
+    const keyBucket = `${surface} key ${key}`;
+    const payment = limits.perAddress === null ? undefined : paymentOfRequest(c);
+    const paymentBucket = payment === undefined ? undefined : `${surface} key ${key} payment ${payment.id}`;
+    for (const [name, rule] of [[keyBucket, limits.perKey], [paymentBucket, limits.perAddress]] as const) {
+      const wait = name === undefined || rule === null ? undefined : deps.limiter.wait(name, rule);
+      if (wait !== undefined) throw tooManyRequests(c, wait);
+    }
+    await next();
+    if (c.res.status >= 400) return;
+    deps.limiter.take(keyBucket, limits.perKey);
+    // A payment_id from the path counts only where the route that answered has one: POST /payments/session_tokens
+    // matches this surface's `/payments/:payment_id` row too.
+    if (paymentBucket !== undefined && limits.perAddress !== null && (payment?.in === 'client_secret' || routePath(c).includes(':payment_id'))) {
+      deps.limiter.take(paymentBucket, limits.perAddress);
+    }
   });
+}
+
+/** The payment a browser's request is about: the one its client_secret names (a GET's query), else its path's payment_id. */
+function paymentOfRequest(c: Context): { id: string; in: 'client_secret' | 'path' } | undefined {
+  const clientSecret = c.req.query('client_secret');
+  const fromSecret = clientSecret === undefined ? undefined : paymentIdFromClientSecret(clientSecret);
+  if (fromSecret !== undefined) return { id: fromSecret, in: 'client_secret' };
+  const fromPath = c.req.param('payment_id');
+  return fromPath === undefined ? undefined : { id: fromPath, in: 'path' };
 }
 
 /**
