@@ -3,7 +3,8 @@
  * and its event in one transaction. The provider's plan decides what happens when an object's `dueAt` comes (the
  * simulator's payer answering, the credit, an expiry, the network confirming); the steps are applied on every read
  * of the object or the balance, and by the background sweep, whichever comes first. Steps are applied once: a
- * conditional update that finds the object already moved returns it as stored.
+ * conditional update that finds the object already moved returns it as stored. A step that moves money moves the
+ * account's stored balance in the same transaction (collect-money.ts, the balance shares of each status).
  */
 import type { Scope } from '../../kernel/store-types';
 import type { CollectProvider } from '../../rails/collect-provider';
@@ -18,6 +19,7 @@ import {
   type CollectionTrigger,
   type SettlementTrigger,
 } from './collect-transitions';
+import { collectionBalanceMove, settlementBalanceMove } from './collect-money';
 import { toCollectionResponse, toSettlementResponse } from './collect-view';
 
 /** Due collections (or settlements) listed at a time. */
@@ -42,6 +44,8 @@ export async function applyCollectionStep(
     const changes = Object.assign({}, patch, { status: decision.to, updatedAt: now });
     const moved = await tx.collections.updateCollectionIfStatus(collection, collection.collectionId, [collection.status], changes, answeredAt);
     if (moved === undefined) return (await tx.collections.findCollection(collection, collection.collectionId)) ?? collection;
+    const move = collectionBalanceMove(collection.status, moved.status, moved.amount);
+    if (move !== undefined) await tx.collectBalances.moveBalance(moved, moved.currency, move);
     const eventType = COLLECTION_EVENT_FOR_STATUS[moved.status];
     if (eventType !== undefined) {
       const object = toCollectionResponse(moved);
@@ -63,6 +67,8 @@ export async function applySettlementStep(
   return deps.store.transaction(async (tx) => {
     const moved = await tx.settlements.updateSettlementIfStatus(settlement, settlement.settlementId, [settlement.status], Object.assign({}, patch, { status: decision.to, updatedAt: now }));
     if (moved === undefined) return (await tx.settlements.findSettlement(settlement, settlement.settlementId)) ?? settlement;
+    const move = settlementBalanceMove(settlement.status, moved.status, moved.grossAmount);
+    if (move !== undefined) await tx.collectBalances.moveBalance(moved, moved.currency, move);
     const eventType = SETTLEMENT_EVENT_FOR_STATUS[moved.status];
     if (eventType !== undefined) {
       const object = toSettlementResponse(moved);

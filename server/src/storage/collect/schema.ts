@@ -48,17 +48,23 @@ export interface SettlementsTable {
   updated_at: string;
 }
 
-/** One row per (account, mode, currency), updated only by settlement requests to serialize them. */
-export interface CollectBalanceLocksTable {
+/**
+ * The balance of one (account, mode, currency), in minor units per bucket (core/collect/collect-money.ts): moved in
+ * the transaction of every status change that moves money, and locked by settlement requests to serialize them.
+ * BIGINT columns, written and read through text (exact past 2^53 on both engines).
+ */
+export interface CollectBalancesTable {
   account_id: string;
   mode: Mode;
-  currency: string;
-  version: number;
+  currency: CollectCurrency;
+  available: string;
+  pending: string;
+  held: string;
 }
 
 /** The collect tables, as storage/schema.ts composes them into the database. */
 export interface CollectSchema {
   collections: CollectionsTable;
   settlements: SettlementsTable;
-  collect_balance_locks: CollectBalanceLocksTable;
+  collect_balances: CollectBalancesTable;
 }

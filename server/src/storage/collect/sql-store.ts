@@ -1,10 +1,10 @@
 import { sql, type Selectable } from 'kysely';
-import type { CollectionInstructions, CollectionStatus, SettlementStatus, UsdtNetwork } from '../../../../protocol/api/collect';
+import type { CollectCurrency, CollectionInstructions, CollectionStatus, SettlementStatus, UsdtNetwork } from '../../../../protocol/api/collect';
 import type { InsertResult, Scope } from '../../kernel/store-types';
-import { dateOrNull, type Db, insertResult, inScope, iso, isoOrNull } from '../sql-rows';
-import type { CollectionPatch, CollectionPlan, CollectionRecord, SettlementPatch, SettlementPlanKind, SettlementRecord, StatusTotal } from './records';
+import { dateOrNull, type Db, insertResult, inScope, isPostgres, iso, isoOrNull } from '../sql-rows';
+import type { BalanceBuckets, CollectBalance, CollectionPatch, CollectionPlan, CollectionRecord, SettlementPatch, SettlementPlanKind, SettlementRecord } from './records';
 import type { CollectionsTable, SettlementsTable } from './schema';
-import type { CollectionStore, CollectStores, DueCursor, SettlementStore } from './store';
+import type { CollectBalanceStore, CollectionStore, CollectStores, DueCursor, SettlementStore } from './store';
 
 function toCollection(row: Selectable<CollectionsTable>): CollectionRecord {
   return {
@@ -78,24 +78,6 @@ function settlementPatchColumns(patch: SettlementPatch): Partial<SettlementsTabl
   return columns;
 }
 
-const SPLIT = 4294967296; // 2^32
-
-/**
- * The sum of a non-negative bigint column as text in two halves (above and below 2^32), joined in BigInt: a plain
- * SUM reaches the driver as a float past 2^53 (SQLite) and overflows at 2^63 (SQLite's integer SUM); each half's sum
- * stays exact for 2^31 rows of amounts up to 2^53 on both engines.
- */
-function exactSum(column: 'amount' | 'gross_amount') {
-  return [
-    sql<string>`cast(sum(${sql.ref(column)} / ${sql.lit(SPLIT)}) as text)`.as('high'),
-    sql<string>`cast(sum(${sql.ref(column)} % ${sql.lit(SPLIT)}) as text)`.as('low'),
-  ] as const;
-}
-
-function exactTotal(row: { high: string; low: string }): bigint {
-  return BigInt(row.high) * BigInt(SPLIT) + BigInt(row.low);
-}
-
 class SqlCollectionStore implements CollectionStore {
   constructor(private readonly db: Db) {}
 
@@ -159,34 +141,10 @@ class SqlCollectionStore implements CollectionStore {
     const rows = await query.orderBy('due_at').orderBy('account_id').orderBy('mode').orderBy('collection_id').limit(limit).execute();
     return rows.map(toCollection);
   }
-
-  async collectionTotals(scope: Scope): Promise<StatusTotal[]> {
-    const rows = await this.db
-      .selectFrom('collections')
-      .select(['currency', 'status', ...exactSum('amount')])
-      .where(inScope(scope))
-      .groupBy(['currency', 'status'])
-      .execute();
-    return rows.map((row) => ({ currency: row.currency, status: row.status, total: exactTotal(row) }));
-  }
 }
 
 class SqlSettlementStore implements SettlementStore {
   constructor(private readonly db: Db) {}
-
-  async lockBalance(scope: Scope, currency: string): Promise<void> {
-    await this.db
-      .insertInto('collect_balance_locks')
-      .values({ account_id: scope.accountId, mode: scope.mode, currency, version: 0 })
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-    await this.db
-      .updateTable('collect_balance_locks')
-      .set((eb) => ({ version: eb('version', '+', 1) }))
-      .where(inScope(scope))
-      .where('currency', '=', currency)
-      .execute();
-  }
 
   async insertSettlement(s: SettlementRecord): Promise<InsertResult> {
     const result = await this.db
@@ -242,19 +200,62 @@ class SqlSettlementStore implements SettlementStore {
     const rows = await query.orderBy('due_at').orderBy('account_id').orderBy('mode').orderBy('settlement_id').limit(limit).execute();
     return rows.map(toSettlement);
   }
+}
 
-  async settlementTotals(scope: Scope): Promise<StatusTotal[]> {
-    const rows = await this.db
-      .selectFrom('settlements')
-      .select(['currency', 'status', ...exactSum('gross_amount')])
-      .where(inScope(scope))
-      .groupBy(['currency', 'status'])
+const BUCKETS = ['available', 'pending', 'held'] as const;
+
+/** The buckets as text: exact past 2^53 (better-sqlite3 reads an integer as a double; pg reads bigint as text). */
+const bucketsAsText = BUCKETS.map((bucket) => sql<string>`cast(${sql.ref(bucket)} as text)`.as(bucket));
+
+/** An amount as written: cast from its decimal text (better-sqlite3 binds a JS number as a double). */
+const exactInteger = (value: bigint) => sql<string>`cast(${value.toString()} as bigint)`;
+
+function toBalance(row: { currency: CollectCurrency; available: string; pending: string; held: string }): CollectBalance {
+  return { currency: row.currency, available: BigInt(row.available), pending: BigInt(row.pending), held: BigInt(row.held) };
+}
+
+class SqlCollectBalanceStore implements CollectBalanceStore {
+  constructor(private readonly db: Db) {}
+
+  async readBalances(scope: Scope): Promise<CollectBalance[]> {
+    const rows = await this.db.selectFrom('collect_balances').select(['currency', ...bucketsAsText]).where(inScope(scope)).execute();
+    return rows.map(toBalance);
+  }
+
+  async lockBalance(scope: Scope, currency: CollectCurrency): Promise<CollectBalance> {
+    await this.db
+      .insertInto('collect_balances')
+      .values({ account_id: scope.accountId, mode: scope.mode, currency, available: '0', pending: '0', held: '0' })
+      .onConflict((oc) => oc.doNothing())
       .execute();
-    return rows.map((row) => ({ currency: row.currency, status: row.status, total: exactTotal(row) }));
+    let query = this.db.selectFrom('collect_balances').select(['currency', ...bucketsAsText]).where(inScope(scope)).where('currency', '=', currency);
+    if (isPostgres(this.db)) query = query.forUpdate();
+    return toBalance(await query.executeTakeFirstOrThrow());
+  }
+
+  async moveBalance(scope: Scope, currency: CollectCurrency, move: BalanceBuckets): Promise<void> {
+    await this.db
+      .insertInto('collect_balances')
+      .values({
+        account_id: scope.accountId,
+        mode: scope.mode,
+        currency,
+        available: exactInteger(move.available),
+        pending: exactInteger(move.pending),
+        held: exactInteger(move.held),
+      })
+      .onConflict((oc) =>
+        oc.columns(['account_id', 'mode', 'currency']).doUpdateSet({
+          available: sql<string>`collect_balances.available + excluded.available`,
+          pending: sql<string>`collect_balances.pending + excluded.pending`,
+          held: sql<string>`collect_balances.held + excluded.held`,
+        }),
+      )
+      .execute();
   }
 }
 
 /** The collect stores on one connection or transaction. */
 export function collectSqlStores(db: Db): CollectStores {
-  return { collections: new SqlCollectionStore(db), settlements: new SqlSettlementStore(db) };
+  return { collections: new SqlCollectionStore(db), settlements: new SqlSettlementStore(db), collectBalances: new SqlCollectBalanceStore(db) };
 }
