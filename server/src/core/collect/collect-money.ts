@@ -19,7 +19,7 @@ export interface CorridorBalance extends BalanceBuckets {
  * What one unit of an object's amount adds to each bucket of its currency's balance while the object is in a status
  * (a collection's amount, a settlement's gross amount): available = credited collections - settlements processing
  * or completed; pending = collections received; held = settlements processing. A status change moves the balance by
- * the difference between its two rows (balanceMove), in the transaction of the change, so the stored balance is
+ * the difference between its two rows (collectionBalanceMove, settlementBalanceMove), in the transaction of the change, so the stored balance is
  * always these shares summed over every collection and settlement of the account.
  */
 type BucketShares = Readonly<Record<keyof BalanceBuckets, -1n | 0n | 1n>>;
