@@ -19,8 +19,9 @@ export interface CorridorBalance extends BalanceBuckets {
  * What one unit of an object's amount adds to each bucket of its currency's balance while the object is in a status
  * (a collection's amount, a settlement's gross amount): available = credited collections - settlements processing
  * or completed; pending = collections received; held = settlements processing. A status change moves the balance by
- * the difference between its two rows (collectionBalanceMove, settlementBalanceMove), in the transaction of the change, so the stored balance is
- * always these shares summed over every collection and settlement of the account.
+ * the difference between its two rows (collectionBalanceMove, settlementBalanceMove), recorded as a delta in the
+ * transaction of the change, so the stored balance (row plus deltas) is always these shares summed over every
+ * collection and settlement of the account.
  */
 type BucketShares = Readonly<Record<keyof BalanceBuckets, -1n | 0n | 1n>>;
 const NONE: BucketShares = { available: 0n, pending: 0n, held: 0n };
@@ -55,6 +56,11 @@ function moveBetween(before: BucketShares, after: BucketShares, amount: number):
     held: (after.held - before.held) * units,
   };
   return move.available === 0n && move.pending === 0n && move.held === 0n ? undefined : move;
+}
+
+/** Names the balance delta of an object reaching a status (it reaches each status once): `col_...:credited`. */
+export function balanceDeltaId(objectId: string, status: CollectionStatus | SettlementStatus): string {
+  return `${objectId}:${status}`;
 }
 
 /** The balance of each corridor, from the stored balances (a corridor without a row has moved nothing: zero). */

@@ -7,16 +7,18 @@ import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
 import { recordObjectEvent } from '../shared/outbox-event';
 import { advanceDueCollect } from './advance-collect';
-import { settlementBalanceMove, toUsdtMicro } from './collect-money';
+import { balanceDeltaId, settlementBalanceMove, toUsdtMicro } from './collect-money';
 import { collectProviderFor } from './collect-provider';
 import { decideSettlement, SETTLEMENT_EVENT_FOR_STATUS } from './collect-transitions';
 import { toSettlementResponse } from './collect-view';
 
 /**
  * POST /collect/settlements (secret key): sends part of one currency's available balance to the account's saved,
- * verified USDT wallet, never anywhere else. The currency's stored balance row is locked, read and debited (the
- * settlement holds its amount while processing) in one transaction, so concurrent requests on several instances
- * cannot overdraw it; what it costs does not grow with the account's history.
+ * verified USDT wallet, never anywhere else. In one transaction the currency's balance row is locked, the deltas
+ * recorded so far are folded into it, the available amount checked and the settlement's debit recorded (a delta: it
+ * holds its amount while processing), so concurrent requests on several instances cannot overdraw it: only they lower
+ * `available`, one at a time, and a delta committed after the fold only raises it. What it costs grows with the
+ * deltas since the last fold (the sweep folds them), not with the account's history.
  * The answer shows the gross amount, the fee, the rate and its time, and the net USDT.
  */
 export async function requestSettlement(deps: CoreDeps, auth: AuthContext, body: RequestSettlementRequest): Promise<SettlementRecord> {
@@ -31,7 +33,7 @@ export async function requestSettlement(deps: CoreDeps, auth: AuthContext, body:
   const now = deps.clock.now();
   const settlementId = deps.ids.id('settlement');
   return deps.store.transaction(async (tx) => {
-    const balance = await tx.collectBalances.lockBalance(auth, body.currency);
+    const { balance } = await tx.collectBalances.foldBalance({ accountId: auth.accountId, mode: auth.mode, currency: body.currency });
     // The same Idempotency-Key request after a crash: its derived id names the settlement the first run made.
     const existing = await tx.settlements.findSettlement(auth, settlementId);
     if (existing !== undefined) return existing;
@@ -68,7 +70,7 @@ export async function requestSettlement(deps: CoreDeps, auth: AuthContext, body:
     };
     await tx.settlements.insertSettlement(settlement);
     const move = settlementBalanceMove(null, settlement.status, settlement.grossAmount);
-    if (move !== undefined) await tx.collectBalances.moveBalance(auth, settlement.currency, move);
+    if (move !== undefined) await tx.collectBalances.recordBalanceDelta(settlement, balanceDeltaId(settlement.settlementId, settlement.status), move);
     const eventType = SETTLEMENT_EVENT_FOR_STATUS[settlement.status]!;
     const object = toSettlementResponse(settlement);
     await recordObjectEvent(deps, tx, { scope: settlement, eventType, objectType: 'settlement', objectId: settlement.settlementId, contentType: 'settlement_details', object }, now);

@@ -1,10 +1,10 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type Selectable, type SqlBool } from 'kysely';
 import type { CollectCurrency, CollectionInstructions, CollectionStatus, SettlementStatus, UsdtNetwork } from '../../../../protocol/api/collect';
 import type { InsertResult, Scope } from '../../kernel/store-types';
-import { dateOrNull, type Db, insertResult, inScope, isPostgres, iso, isoOrNull } from '../sql-rows';
+import { dateOrNull, type Db, inTransaction, insertResult, inScope, isPostgres, iso, isoOrNull } from '../sql-rows';
 import type { BalanceBuckets, CollectBalance, CollectionPatch, CollectionPlan, CollectionRecord, SettlementPatch, SettlementPlanKind, SettlementRecord } from './records';
 import type { CollectionsTable, SettlementsTable } from './schema';
-import type { CollectBalanceStore, CollectionStore, CollectStores, DueCursor, SettlementStore } from './store';
+import type { BalanceKey, CollectBalanceStore, CollectionStore, CollectStores, DueCursor, SettlementStore } from './store';
 
 function toCollection(row: Selectable<CollectionsTable>): CollectionRecord {
   return {
@@ -218,40 +218,76 @@ class SqlCollectBalanceStore implements CollectBalanceStore {
   constructor(private readonly db: Db) {}
 
   async readBalances(scope: Scope): Promise<CollectBalance[]> {
-    const rows = await this.db.selectFrom('collect_balances').select(['currency', ...bucketsAsText]).where(inScope(scope)).execute();
+    // One statement: one snapshot on PostgreSQL (a fold's row update and its deletes are seen together or not at all).
+    const parts = this.db
+      .selectFrom('collect_balances')
+      .select(['currency', ...BUCKETS])
+      .where(inScope(scope))
+      .unionAll(this.db.selectFrom('collect_balance_deltas').select(['currency', ...BUCKETS]).where(inScope(scope)));
+    const rows = await this.db
+      .selectFrom(parts.as('parts'))
+      .select(['currency', ...BUCKETS.map((bucket) => sql<string>`cast(sum(${sql.ref(bucket)}) as text)`.as(bucket))])
+      .groupBy('currency')
+      .execute();
     return rows.map(toBalance);
   }
 
-  async lockBalance(scope: Scope, currency: CollectCurrency): Promise<CollectBalance> {
+  async recordBalanceDelta(balance: BalanceKey, deltaId: string, move: BalanceBuckets): Promise<void> {
     await this.db
-      .insertInto('collect_balances')
-      .values({ account_id: scope.accountId, mode: scope.mode, currency, available: '0', pending: '0', held: '0' })
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-    let query = this.db.selectFrom('collect_balances').select(['currency', ...bucketsAsText]).where(inScope(scope)).where('currency', '=', currency);
-    if (isPostgres(this.db)) query = query.forUpdate();
-    return toBalance(await query.executeTakeFirstOrThrow());
-  }
-
-  async moveBalance(scope: Scope, currency: CollectCurrency, move: BalanceBuckets): Promise<void> {
-    await this.db
-      .insertInto('collect_balances')
+      .insertInto('collect_balance_deltas')
       .values({
-        account_id: scope.accountId,
-        mode: scope.mode,
-        currency,
+        account_id: balance.accountId,
+        mode: balance.mode,
+        currency: balance.currency,
+        delta_id: deltaId,
         available: exactInteger(move.available),
         pending: exactInteger(move.pending),
         held: exactInteger(move.held),
       })
-      .onConflict((oc) =>
-        oc.columns(['account_id', 'mode', 'currency']).doUpdateSet({
-          available: sql<string>`collect_balances.available + excluded.available`,
-          pending: sql<string>`collect_balances.pending + excluded.pending`,
-          held: sql<string>`collect_balances.held + excluded.held`,
-        }),
-      )
       .execute();
+  }
+
+  foldBalance(balance: BalanceKey, limit?: number): Promise<{ balance: CollectBalance; folded: number }> {
+    return inTransaction(this.db, async (db) => {
+      const ofBalance = sql<SqlBool>`${inScope(balance)} and currency = ${balance.currency}`;
+      await db
+        .insertInto('collect_balances')
+        .values({ account_id: balance.accountId, mode: balance.mode, currency: balance.currency, available: '0', pending: '0', held: '0' })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+      let locked = db.selectFrom('collect_balances').select(['currency', ...bucketsAsText]).where(ofBalance);
+      if (isPostgres(db)) locked = locked.forUpdate();
+      const row = toBalance(await locked.executeTakeFirstOrThrow());
+      // The deltas it deletes are the ones it adds (RETURNING): one inserted after this statement's snapshot stays.
+      let deltas = db.deleteFrom('collect_balance_deltas').where(ofBalance);
+      if (limit !== undefined) {
+        deltas = deltas.where('delta_id', 'in', db.selectFrom('collect_balance_deltas').select('delta_id').where(ofBalance).orderBy('delta_id').limit(limit));
+      }
+      const folded = (await deltas.returning(bucketsAsText).execute()).map((delta) => toBalance({ currency: balance.currency, ...delta }));
+      if (folded.length === 0) return { balance: row, folded: 0 };
+      const sum = (bucket: (typeof BUCKETS)[number]) => folded.reduce((total, delta) => total + delta[bucket], 0n);
+      const move = { available: sum('available'), pending: sum('pending'), held: sum('held') };
+      await db
+        .updateTable('collect_balances')
+        .set({
+          available: sql<string>`available + ${exactInteger(move.available)}`,
+          pending: sql<string>`pending + ${exactInteger(move.pending)}`,
+          held: sql<string>`held + ${exactInteger(move.held)}`,
+        })
+        .where(ofBalance)
+        .execute();
+      return {
+        balance: { currency: balance.currency, available: row.available + move.available, pending: row.pending + move.pending, held: row.held + move.held },
+        folded: folded.length,
+      };
+    });
+  }
+
+  async listBalancesWithDeltas(limit: number, after?: BalanceKey): Promise<BalanceKey[]> {
+    let query = this.db.selectFrom('collect_balance_deltas').select(['account_id', 'mode', 'currency']).distinct();
+    if (after !== undefined) query = query.where(sql<SqlBool>`(account_id, mode, currency) > (${after.accountId}, ${after.mode}, ${after.currency})`);
+    const rows = await query.orderBy('account_id').orderBy('mode').orderBy('currency').limit(limit).execute();
+    return rows.map((row) => ({ accountId: row.account_id, mode: row.mode, currency: row.currency }));
   }
 }
 

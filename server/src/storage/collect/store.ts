@@ -40,21 +40,39 @@ export interface SettlementStore {
   listDueSettlements(scope: Scope | null, now: Date, limit: number, after?: DueCursor & { settlementId: string }): Promise<SettlementRecord[]>;
 }
 
+/** One balance: an account, mode and currency. */
+export interface BalanceKey extends Scope {
+  currency: CollectCurrency;
+}
+
 /**
- * The maintained balances (one row per account, mode and currency): moved by the core in the transaction of every
- * status change that moves money, so a read is one row per currency whatever the account's history.
+ * The stored balances (collect_balances: one folded row per account, mode and currency; collect_balance_deltas: what
+ * each status change moved since). A status change inserts its delta and never updates the row, so credits do not
+ * wait on each other or on settlements; a fold, which locks the row, is the only writer of it.
  */
 export interface CollectBalanceStore {
-  /** The stored balances of the account and mode (currencies that never moved have no row). */
+  /**
+   * Each currency's balance of the account and mode: its row plus its deltas, read in one statement, so a fold that
+   * commits meanwhile is seen whole or not at all (never its deltas both in the row and still listed, nor neither).
+   * Currencies that never moved are absent.
+   */
   readBalances(scope: Scope): Promise<CollectBalance[]>;
   /**
-   * The balance of one currency, locked until the transaction ends (its row created at zero if missing): PostgreSQL
-   * holds the row lock, SQLite runs one writer. Settlement requests call it inside their transaction, before they
-   * check and debit the balance, so concurrent requests on any instance see each other's debits.
+   * Records what one status change moved, in the change's transaction: an insert, keyed by `deltaId` (the object's id
+   * and the status it reached, so a change is recorded once).
    */
-  lockBalance(scope: Scope, currency: CollectCurrency): Promise<CollectBalance>;
-  /** Adds `move` to each bucket of the balance (its row created at zero if missing), in the caller's transaction. */
-  moveBalance(scope: Scope, currency: CollectCurrency, move: BalanceBuckets): Promise<void>;
+  recordBalanceDelta(balance: BalanceKey, deltaId: string, move: BalanceBuckets): Promise<void>;
+  /**
+   * Locks the balance's row until the transaction ends (created at zero if missing; PostgreSQL holds the row lock,
+   * SQLite runs one writer) and folds into it the deltas committed by then, at most `limit` of them when given (the
+   * first by id): deletes them and adds what it deleted, nothing else, so a delta inserted meanwhile stays for the
+   * next fold. Answers the row as folded and how many deltas it folded. Without a limit the row is then the whole
+   * balance except deltas committed after the fold's delete, none of which lowers `available` (only settlement
+   * requests do, and they fold under the lock first).
+   */
+  foldBalance(balance: BalanceKey, limit?: number): Promise<{ balance: CollectBalance; folded: number }>;
+  /** Balances with deltas to fold, of every account, in (account, mode, currency) order after `after` when given. */
+  listBalancesWithDeltas(limit: number, after?: BalanceKey): Promise<BalanceKey[]>;
 }
 
 /** The collect stores, as storage/stores.ts composes them into Stores. */

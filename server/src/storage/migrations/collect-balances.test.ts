@@ -1,7 +1,7 @@
 /**
  * Migration 0033 on SQLite and PostgreSQL: a store with Collect history from before it gets one balance row per
  * account, mode and currency, equal to the sums by status it used to derive (test-support oracle), exact past 2^53;
- * the lock table is gone and the stored rows are what balance reads and settlements then use.
+ * no deltas yet; the lock table is gone and the stored rows are what balance reads and settlements then use.
  */
 import { sql, type Kysely } from 'kysely';
 import { expect, test } from 'vitest';
@@ -78,11 +78,13 @@ forEachEngine('migration 0033 (stored Collect balances)', (engine) => {
       const { rows } = await locks.execute(raw);
       expect(rows.filter((row) => (row as { present: unknown }).present !== null)).toEqual([]);
 
-      // The stored row is what a settlement locks and debits from then on.
+      // The filled row is the folded balance (no deltas yet); from then on a settlement folds into it and records its debit.
+      expect((await sql`select delta_id from collect_balance_deltas`.execute(raw)).rows).toEqual([]);
+      const kes = { ...scopes[0]!, currency: 'KES' as const };
       await db.transaction().execute(async (trx) => {
         const tx = collectSqlStores(trx).collectBalances;
-        expect((await tx.lockBalance(scopes[0]!, 'KES')).available).toBe(35_500n);
-        await tx.moveBalance(scopes[0]!, 'KES', { available: -500n, pending: 0n, held: 500n });
+        expect(await tx.foldBalance(kes)).toEqual({ balance: { currency: 'KES', available: 35_500n, pending: 2_000n, held: 1_500n }, folded: 0 });
+        await tx.recordBalanceDelta(kes, 'stl_new:processing', { available: -500n, pending: 0n, held: 500n });
       });
       expect((await balances.readBalances(scopes[0]!)).find((balance) => balance.currency === 'KES')).toEqual({ currency: 'KES', available: 35_000n, pending: 2_000n, held: 2_000n });
     } finally {

@@ -1,14 +1,20 @@
 /**
- * The stored Collect balance (one row per account, mode and currency, moved with every status change that moves
- * money) against the balance derived from every collection and settlement by status (test-support oracle), on SQLite
- * and PostgreSQL: after each step of every status path of both objects, and after concurrent steps and settlements.
+ * The stored Collect balance (a folded row per account, mode and currency plus the deltas each status change that
+ * moves money inserts) against the balance derived from every collection and settlement by status (test-support
+ * oracle), on SQLite and PostgreSQL: after each step of every status path of both objects, after concurrent steps and
+ * settlements, and after the sweep folds. On PostgreSQL: a credit commits while another connection holds the balance
+ * row's lock (no hot row), and folds racing reads and inserts lose and double-count nothing.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { BalanceResponse, CollectionResponse, SettlementResponse } from '../../../../../protocol/api/collect';
 import { currencyExponent, minorToDecimal } from '../../../../../protocol/currency';
 import { DEFAULT_ACCOUNT_SETTINGS } from '../../../core/accounts/account-settings';
 import { COLLECTION_VALIDITY_MS, CREDIT_AFTER_MS, PAYER_ANSWERS_AFTER_MS, SETTLEMENT_COMPLETES_AFTER_MS } from '../../../rails/simulator/collect-simulator';
 import type { Scope } from '../../../kernel/store-types';
+import { FOLD_BALANCES_BATCH, FOLD_DELTAS_LIMIT, sweepCollect } from '../../../core/collect/advance-collect';
+import { collectSqlStores } from '../../../storage/collect/sql-store';
+import type { BalanceKey } from '../../../storage/collect/store';
 import { apiRequest, expectApiError, expectOk } from '../../../test-support/api-assertions';
 import { derivedCollectBalances, nonZeroBalances } from '../../../test-support/derived-collect-balances';
 import { forEachEngine } from '../../../test-support/engines';
@@ -130,4 +136,127 @@ forEachEngine('Collect stored balance', (engine) => {
     expect(after['KES']!.available).toBeGreaterThanOrEqual(0n);
     expect(after['KES']!.available).toBe((before['KES']?.available ?? 0n) + 6000n - BigInt(accepted) * 200n);
   });
+
+  /** The deltas not folded yet, per balance of this account and mode (currency: how many). */
+  const deltaCounts = async () => {
+    const rows = await h.db.selectFrom('collect_balance_deltas').select(['currency']).where('account_id', '=', scope.accountId).where('mode', '=', scope.mode).execute();
+    const counts: Record<string, number> = {};
+    for (const row of rows) counts[row.currency] = (counts[row.currency] ?? 0) + 1;
+    return counts;
+  };
+  const sweep = () => sweepCollect(h.core, (of) => h.core.collect?.providerFor(of.mode));
+
+  test('the sweep folds the deltas of every balance into its row, a batch of balances and of deltas at a time; the balance does not change', async () => {
+    h.clock.advance(SETTLEMENT_COMPLETES_AFTER_MS); // the settlements of earlier tests end in this sweep
+    await collect(MOMO('+254700000001', '4.00'));
+    await collect(TRANSFER('SIM_PAY', '700'));
+    h.clock.advance(PAYER_ANSWERS_AFTER_MS + CREDIT_AFTER_MS);
+    // Deltas of balances the sweep lists past its first batch (accounts with no other row), and more deltas of one
+    // balance than one fold takes.
+    const others = Array.from({ length: FOLD_BALANCES_BATCH + 20 }, (_, i) => ({ accountId: `acc_fold_${String(i).padStart(4, '0')}`, mode: 'test' as const, currency: 'TZS' as const }));
+    const crowded: BalanceKey = { accountId: 'acc_fold_crowded', mode: 'test', currency: 'GHS' };
+    await h.db.transaction().execute(async (trx) => {
+      for (const other of others) await collectSqlStores(trx).collectBalances.recordBalanceDelta(other, 'col_x:credited', { available: 5n, pending: 0n, held: 0n });
+      for (let i = 0; i < FOLD_DELTAS_LIMIT + 3; i += 1) await collectSqlStores(trx).collectBalances.recordBalanceDelta(crowded, `col_${String(i).padStart(5, '0')}:credited`, { available: 1n, pending: 0n, held: 0n });
+    });
+
+    const swept = await sweep();
+    expect(swept.applied).toBeGreaterThanOrEqual(2); // both collections, each received then credited (and what earlier tests left due)
+    expect(swept.folded).toBeGreaterThanOrEqual(4 + others.length + FOLD_DELTAS_LIMIT);
+    expect(await deltaCounts()).toEqual({});
+    const before = await agrees();
+    expect(await h.store.collectBalances.readBalances({ accountId: 'acc_fold_0119', mode: 'test' })).toEqual([{ currency: 'TZS', available: 5n, pending: 0n, held: 0n }]);
+    // The crowded balance: its rest waits for the next lap; read as row plus deltas, it is whole either way.
+    expect(await h.db.selectFrom('collect_balance_deltas').select('delta_id').where('account_id', '=', crowded.accountId).execute()).toHaveLength(3);
+    expect(await h.store.collectBalances.readBalances(crowded)).toEqual([{ currency: 'GHS', available: BigInt(FOLD_DELTAS_LIMIT + 3), pending: 0n, held: 0n }]);
+    expect(await sweep()).toEqual({ applied: 0, folded: 3 });
+    expect(await h.store.collectBalances.readBalances(crowded)).toEqual([{ currency: 'GHS', available: BigInt(FOLD_DELTAS_LIMIT + 3), pending: 0n, held: 0n }]);
+    expect(await h.db.selectFrom('collect_balance_deltas').select('delta_id').execute()).toEqual([]);
+    expect(await agrees()).toEqual(before);
+
+    // A settlement folds the deltas of its balance under its lock: what it was refused before the fold it gets after.
+    await collect(MOMO('+254700000001', '6.00'));
+    h.clock.advance(PAYER_ANSWERS_AFTER_MS + CREDIT_AFTER_MS);
+    const available = before['KES']!.available + 600n;
+    await settle(minorToDecimal(available, 2));
+    expect(await deltaCounts()).toEqual({ KES: 1 }); // the settlement's own debit, folded by the next fold
+    expect((await agrees())['KES']).toMatchObject({ available: 0n, held: before['KES']!.held + available });
+  });
+
+  test.skipIf(engine !== 'postgres')('a collection credit commits while another connection holds the lock of its balance row: credits never update the row', async () => {
+    const collection = await collect(MOMO('+254700000001', '9.00'));
+    await sweep(); // the KES row exists (earlier tests folded into it)
+    h.clock.advance(PAYER_ANSWERS_AFTER_MS + CREDIT_AFTER_MS);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const lockHeld = new Promise<void>((resolve) => (locked = resolve));
+    const holder = h.db.transaction().execute(async (trx) => {
+      const { rows } = await sql`select available from collect_balances where account_id = ${scope.accountId} and mode = 'test' and currency = 'KES' for update`.execute(trx);
+      expect(rows).toHaveLength(1);
+      locked();
+      await released;
+    });
+    await lockHeld;
+    try {
+      const blocked = new Promise<'blocked'>((resolve) => setTimeout(() => resolve('blocked'), 5_000).unref());
+      expect(await Promise.race([statusOf(collection), blocked])).toBe('credited');
+      // A balance read does not wait for the lock either, and counts the credit.
+      const read = Promise.race([h.store.collectBalances.readBalances(scope), blocked]);
+      expect(await read).toEqual(expect.arrayContaining([expect.objectContaining({ currency: 'KES' })]));
+    } finally {
+      release();
+      await holder;
+    }
+    await agrees();
+  });
+
+  test.skipIf(engine !== 'postgres')('folds racing reads and delta inserts on PostgreSQL: every read lies between what had committed and what had started, and nothing is lost', async () => {
+    const balance: BalanceKey = { accountId: 'acc_race', mode: 'test', currency: 'GHS' };
+    const store = h.store.collectBalances;
+    const INSERTS = 400;
+    let started = 0;
+    let committed = 0;
+    let inserting = true;
+    const violations: string[] = [];
+    const read = async () => (await store.readBalances(balance)).find((row) => row.currency === 'GHS') ?? { available: 0n, pending: 0n, held: 0n };
+    const inserter = async (worker: number) => {
+      for (let i = worker; i < INSERTS; i += 4) {
+        started += 1;
+        await h.store.transaction((tx) => tx.collectBalances.recordBalanceDelta(balance, `col_${String(i).padStart(4, '0')}:credited`, { available: 1n, pending: 0n, held: 0n }));
+        committed += 1;
+      }
+    };
+    const folder = async (limit: number | undefined) => {
+      let folds = 0;
+      while (inserting) {
+        await store.foldBalance(balance, limit);
+        folds += 1;
+      }
+      return folds;
+    };
+    const reader = async () => {
+      let last = 0n;
+      let reads = 0;
+      while (inserting) {
+        const atLeast = BigInt(committed);
+        const { available, pending } = await read();
+        const atMost = BigInt(started);
+        if (available < atLeast || available > atMost || available < last || pending !== 0n) violations.push(`read ${available} outside [${atLeast}, ${atMost}] (last ${last})`);
+        last = available;
+        reads += 1;
+      }
+      return reads;
+    };
+    const inserted = Promise.all([0, 1, 2, 3].map(inserter)).finally(() => (inserting = false));
+    const [, folds, , reads] = await Promise.all([inserted, Promise.all([folder(undefined), folder(7)]), reader(), Promise.all([reader(), reader()])]);
+    expect(violations).toEqual([]);
+    expect(folds[0]! + folds[1]!).toBeGreaterThan(10);
+    expect(reads.reduce((a, b) => a + b, 0)).toBeGreaterThan(10);
+    expect(await read()).toMatchObject({ available: BigInt(INSERTS) });
+    await store.foldBalance(balance);
+    expect(await h.db.selectFrom('collect_balance_deltas').select('delta_id').where('account_id', '=', balance.accountId).execute()).toEqual([]);
+    expect(await read()).toMatchObject({ available: BigInt(INSERTS), pending: 0n, held: 0n });
+  });
 });
+
