@@ -9,8 +9,8 @@ import { collectProviderFor } from './collect-provider';
 /**
  * GET /collect/balance (secret key): per corridor, what is available (credited, neither held nor settled), pending
  * (received, not credited yet) and held (settlements in progress), and the three consolidated in USDT at the
- * provider's current rates. Read from the stored balance, one row per currency, moved with every status change
- * (collect-money.ts), once the due steps are applied.
+ * provider's current rates. Read from the stored balance (each currency's folded row plus the deltas its status
+ * changes recorded since, in one statement: collect-money.ts, storage/collect/store.ts), once the due steps are applied.
  */
 export async function readBalance(deps: CoreDeps, auth: AuthContext): Promise<BalanceResponse> {
   const provider = collectProviderFor(deps, auth);
