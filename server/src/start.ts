@@ -19,7 +19,7 @@ import { systemClock } from './kernel/clock';
 import { cryptoIds } from './kernel/ids';
 import { purgeExpiredIdempotencyKeys } from './core/auth/idempotency';
 import { deleteFullRateLimitBuckets } from './core/auth/delete-full-rate-limit-buckets';
-import { advanceDueCollect } from './core/collect/advance-collect';
+import { sweepCollect } from './core/collect/advance-collect';
 import { WaitingPaymentSweep } from './core/payments/sweep-waiting-payments';
 import { expireLapsedAuthorizations } from './core/payments/open-authorization';
 import { StuckObjectRecovery } from './core/recovery/recover-stuck-objects';
@@ -280,8 +280,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       ? setInterval(() => {
           // A lap that outlasts the interval is not overlapped by the next tick.
           if (sweeping) return;
-          // Collections and settlements take their due steps (and send their events) without anyone reading them.
-          const collectSteps = advanceDueCollect(core, (scope) => core.collect?.providerFor(scope.mode), null).catch((error: unknown) =>
+          // Collections and settlements take their due steps (and send their events) without anyone reading them, and
+          // the balance deltas the steps recorded are folded into the balance rows.
+          const collectSteps = sweepCollect(core, (scope) => core.collect?.providerFor(scope.mode)).catch((error: unknown) =>
             logger.warn({ err: error }, 'collect sweep failed'),
           );
           const recovered = recovery

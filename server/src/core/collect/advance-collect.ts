@@ -3,11 +3,15 @@
  * and its event in one transaction. The provider's plan decides what happens when an object's `dueAt` comes (the
  * simulator's payer answering, the credit, an expiry, the network confirming); the steps are applied on every read
  * of the object or the balance, and by the background sweep, whichever comes first. Steps are applied once: a
- * conditional update that finds the object already moved returns it as stored.
+ * conditional update that finds the object already moved returns it as stored. A step that moves money records what
+ * it moved as a balance delta in the same transaction (collect-money.ts, the balance shares of each status): an
+ * insert, so steps of one balance never wait on each other or on its settlements. The sweep also folds the deltas
+ * into the balance rows (sweepCollect).
  */
 import type { Scope } from '../../kernel/store-types';
 import type { CollectProvider } from '../../rails/collect-provider';
 import type { CollectionPatch, CollectionRecord, SettlementPatch, SettlementRecord } from '../../storage/collect/records';
+import type { BalanceKey } from '../../storage/collect/store';
 import type { CoreDeps } from '../shared/deps';
 import { recordObjectEvent } from '../shared/outbox-event';
 import {
@@ -18,10 +22,15 @@ import {
   type CollectionTrigger,
   type SettlementTrigger,
 } from './collect-transitions';
+import { balanceDeltaId, collectionBalanceMove, settlementBalanceMove } from './collect-money';
 import { toCollectionResponse, toSettlementResponse } from './collect-view';
 
 /** Due collections (or settlements) listed at a time. */
 export const DUE_BATCH = 100;
+/** Balances with deltas listed at a time by the sweep's fold. */
+export const FOLD_BALANCES_BATCH = 100;
+/** Deltas the sweep folds into one balance per transaction (the rest wait for its next lap, or a settlement's fold). */
+export const FOLD_DELTAS_LIMIT = 1000;
 
 /**
  * Applies one step. The simulator page's payer passes `answeredAt`: the write then applies only if the collection had
@@ -42,6 +51,8 @@ export async function applyCollectionStep(
     const changes = Object.assign({}, patch, { status: decision.to, updatedAt: now });
     const moved = await tx.collections.updateCollectionIfStatus(collection, collection.collectionId, [collection.status], changes, answeredAt);
     if (moved === undefined) return (await tx.collections.findCollection(collection, collection.collectionId)) ?? collection;
+    const move = collectionBalanceMove(collection.status, moved.status, moved.amount);
+    if (move !== undefined) await tx.collectBalances.recordBalanceDelta(moved, balanceDeltaId(moved.collectionId, moved.status), move);
     const eventType = COLLECTION_EVENT_FOR_STATUS[moved.status];
     if (eventType !== undefined) {
       const object = toCollectionResponse(moved);
@@ -63,6 +74,8 @@ export async function applySettlementStep(
   return deps.store.transaction(async (tx) => {
     const moved = await tx.settlements.updateSettlementIfStatus(settlement, settlement.settlementId, [settlement.status], Object.assign({}, patch, { status: decision.to, updatedAt: now }));
     if (moved === undefined) return (await tx.settlements.findSettlement(settlement, settlement.settlementId)) ?? settlement;
+    const move = settlementBalanceMove(settlement.status, moved.status, moved.grossAmount);
+    if (move !== undefined) await tx.collectBalances.recordBalanceDelta(moved, balanceDeltaId(moved.settlementId, moved.status), move);
     const eventType = SETTLEMENT_EVENT_FOR_STATUS[moved.status];
     if (eventType !== undefined) {
       const object = toSettlementResponse(moved);
@@ -147,5 +160,23 @@ async function advanceInBatches<T>(listDue: (after: T | undefined) => Promise<T[
     for (const record of due) if ((await advance(record)) !== record) applied += 1;
     if (due.length < DUE_BATCH) return applied;
     after = due[due.length - 1];
+  }
+}
+
+/**
+ * The background sweep (start.ts): every due step of every account, then the balance deltas folded into their rows,
+ * so the delta table stays small (a read sums a balance's deltas) even for accounts that never request a settlement.
+ * Each balance is folded in a transaction of its own, at most FOLD_DELTAS_LIMIT deltas at a time; answers how many
+ * steps were applied and how many deltas were folded.
+ */
+export async function sweepCollect(deps: CoreDeps, provider: (scope: Scope) => CollectProvider | undefined): Promise<{ applied: number; folded: number }> {
+  const applied = await advanceDueCollect(deps, provider, null);
+  let folded = 0;
+  let after: BalanceKey | undefined;
+  for (;;) {
+    const balances = await deps.store.collectBalances.listBalancesWithDeltas(FOLD_BALANCES_BATCH, after);
+    for (const balance of balances) folded += (await deps.store.collectBalances.foldBalance(balance, FOLD_DELTAS_LIMIT)).folded;
+    if (balances.length < FOLD_BALANCES_BATCH) return { applied, folded };
+    after = balances[balances.length - 1];
   }
 }

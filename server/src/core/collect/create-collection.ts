@@ -54,6 +54,7 @@ export async function createCollection(deps: CoreDeps, auth: AuthContext, body: 
     createdAt: now,
     updatedAt: now,
   };
+  // A pending collection moves no money (collect-money.ts): the balance moves from its first step on.
   if ((await deps.store.collections.insertCollection(collection)) === 'duplicate') {
     // The same Idempotency-Key request after a crash: its derived id names the collection the first run created,
     // answered as a read answers it (its due steps applied: the retry may come after its expiry).

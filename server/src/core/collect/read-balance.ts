@@ -9,14 +9,14 @@ import { collectProviderFor } from './collect-provider';
 /**
  * GET /collect/balance (secret key): per corridor, what is available (credited, neither held nor settled), pending
  * (received, not credited yet) and held (settlements in progress), and the three consolidated in USDT at the
- * provider's current rates. Derived from the collections and settlements; no balance row exists.
+ * provider's current rates. Read from the stored balance (each currency's folded row plus the deltas its status
+ * changes recorded since, in one statement: collect-money.ts, storage/collect/store.ts), once the due steps are applied.
  */
 export async function readBalance(deps: CoreDeps, auth: AuthContext): Promise<BalanceResponse> {
   const provider = collectProviderFor(deps, auth);
   await advanceDueCollect(deps, () => provider, auth);
-  const [collections, settlements] = await Promise.all([deps.store.collections.collectionTotals(auth), deps.store.settlements.settlementTotals(auth)]);
   const now = deps.clock.now().toISOString();
-  const corridors = corridorBalances(collections, settlements);
+  const corridors = corridorBalances(await deps.store.collectBalances.readBalances(auth));
   const consolidated = { available: 0n, pending: 0n, held: 0n };
   const rates: BalanceResponse['rates'] = [];
   for (const corridor of corridors) {

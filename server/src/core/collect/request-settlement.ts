@@ -7,15 +7,18 @@ import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
 import { recordObjectEvent } from '../shared/outbox-event';
 import { advanceDueCollect } from './advance-collect';
-import { corridorBalances, toUsdtMicro } from './collect-money';
+import { balanceDeltaId, settlementBalanceMove, toUsdtMicro } from './collect-money';
 import { collectProviderFor } from './collect-provider';
 import { decideSettlement, SETTLEMENT_EVENT_FOR_STATUS } from './collect-transitions';
 import { toSettlementResponse } from './collect-view';
 
 /**
  * POST /collect/settlements (secret key): sends part of one currency's available balance to the account's saved,
- * verified USDT wallet, never anywhere else. The balance is locked, read and debited (the settlement holds its
- * amount while processing) in one transaction, so concurrent requests on several instances cannot overdraw it.
+ * verified USDT wallet, never anywhere else. In one transaction the currency's balance row is locked, the deltas
+ * recorded so far are folded into it, the available amount checked and the settlement's debit recorded (a delta: it
+ * holds its amount while processing), so concurrent requests on several instances cannot overdraw it: only they lower
+ * `available`, one at a time, and a delta committed after the fold only raises it. What it costs grows with the
+ * deltas since the last fold (the sweep folds them), not with the account's history.
  * The answer shows the gross amount, the fee, the rate and its time, and the net USDT.
  */
 export async function requestSettlement(deps: CoreDeps, auth: AuthContext, body: RequestSettlementRequest): Promise<SettlementRecord> {
@@ -30,7 +33,7 @@ export async function requestSettlement(deps: CoreDeps, auth: AuthContext, body:
   const now = deps.clock.now();
   const settlementId = deps.ids.id('settlement');
   return deps.store.transaction(async (tx) => {
-    await tx.settlements.lockBalance(auth, body.currency);
+    const { balance } = await tx.collectBalances.foldBalance({ accountId: auth.accountId, mode: auth.mode, currency: body.currency });
     // The same Idempotency-Key request after a crash: its derived id names the settlement the first run made.
     const existing = await tx.settlements.findSettlement(auth, settlementId);
     if (existing !== undefined) return existing;
@@ -39,9 +42,7 @@ export async function requestSettlement(deps: CoreDeps, auth: AuthContext, body:
     // answers the settlement its first run made, wherever the wallet is now.)
     const stored = await tx.accounts.findAccountById(auth.accountId);
     const wallet = requireSavedWallet(stored?.settings.usdtWallet, body.wallet);
-    const [collections, settlements] = await Promise.all([tx.collections.collectionTotals(auth), tx.settlements.settlementTotals(auth)]);
-    const available = corridorBalances(collections, settlements).find((corridor) => corridor.currency === body.currency)?.available ?? 0n;
-    const decision = decideSettlement(null, 'request', { available, requested: BigInt(gross) });
+    const decision = decideSettlement(null, 'request', { available: balance.available, requested: BigInt(gross) });
     if (!decision.allowed) {
       throw new ApiError('ERR_4073', `amount exceeds the available ${body.currency} balance.`, { fieldName: 'amount' });
     }
@@ -68,6 +69,8 @@ export async function requestSettlement(deps: CoreDeps, auth: AuthContext, body:
       updatedAt: now,
     };
     await tx.settlements.insertSettlement(settlement);
+    const move = settlementBalanceMove(null, settlement.status, settlement.grossAmount);
+    if (move !== undefined) await tx.collectBalances.recordBalanceDelta(settlement, balanceDeltaId(settlement.settlementId, settlement.status), move);
     const eventType = SETTLEMENT_EVENT_FOR_STATUS[settlement.status]!;
     const object = toSettlementResponse(settlement);
     await recordObjectEvent(deps, tx, { scope: settlement, eventType, objectType: 'settlement', objectId: settlement.settlementId, contentType: 'settlement_details', object }, now);

@@ -57,10 +57,17 @@ export interface SettlementRecord extends Scope {
 
 export type SettlementPatch = Partial<Pick<SettlementRecord, 'status' | 'onchainReference' | 'failureReason' | 'dueAt' | 'completedAt' | 'updatedAt'>>;
 
-/** Sums of one currency by status, as the balance is derived (no balance row is ever updated). */
-export interface StatusTotal {
+/** Minor units of one currency per bucket of its balance (a balance as stored, or a move of it). */
+export interface BalanceBuckets {
+  /** Credited and neither held nor settled. BigInt: balances can pass 2^53. */
+  available: bigint;
+  /** Received from payers, not credited yet. */
+  pending: bigint;
+  /** Reserved by settlements in progress. */
+  held: bigint;
+}
+
+/** The stored balance of one currency of an account and mode. */
+export interface CollectBalance extends BalanceBuckets {
   currency: CollectCurrency;
-  status: string;
-  /** Minor units, exact: a sum of amounts can pass 2^53. */
-  total: bigint;
 }

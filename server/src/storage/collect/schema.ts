@@ -48,17 +48,40 @@ export interface SettlementsTable {
   updated_at: string;
 }
 
-/** One row per (account, mode, currency), updated only by settlement requests to serialize them. */
-export interface CollectBalanceLocksTable {
+/**
+ * The folded balance of one (account, mode, currency), in minor units per bucket (core/collect/collect-money.ts): the
+ * sum of the deltas folded into it so far. Written only by a fold (a settlement request, the background sweep), which
+ * locks it; status changes never update it, they insert a delta. BIGINT columns, written and read through text (exact
+ * past 2^53 on both engines).
+ */
+export interface CollectBalancesTable {
   account_id: string;
   mode: Mode;
-  currency: string;
-  version: number;
+  currency: CollectCurrency;
+  available: string;
+  pending: string;
+  held: string;
+}
+
+/**
+ * What one status change of a collection or settlement moved, not folded into collect_balances yet: inserted in the
+ * transaction of the change, deleted by the fold that adds it to the balance. `delta_id` names the change (the
+ * object's id and the status it reached), unique per account and mode.
+ */
+export interface CollectBalanceDeltasTable {
+  account_id: string;
+  mode: Mode;
+  currency: CollectCurrency;
+  delta_id: string;
+  available: string;
+  pending: string;
+  held: string;
 }
 
 /** The collect tables, as storage/schema.ts composes them into the database. */
 export interface CollectSchema {
   collections: CollectionsTable;
   settlements: SettlementsTable;
-  collect_balance_locks: CollectBalanceLocksTable;
+  collect_balances: CollectBalancesTable;
+  collect_balance_deltas: CollectBalanceDeltasTable;
 }

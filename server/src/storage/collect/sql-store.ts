@@ -1,10 +1,10 @@
-import { sql, type Selectable } from 'kysely';
-import type { CollectionInstructions, CollectionStatus, SettlementStatus, UsdtNetwork } from '../../../../protocol/api/collect';
+import { sql, type Selectable, type SqlBool } from 'kysely';
+import type { CollectCurrency, CollectionInstructions, CollectionStatus, SettlementStatus, UsdtNetwork } from '../../../../protocol/api/collect';
 import type { InsertResult, Scope } from '../../kernel/store-types';
-import { dateOrNull, type Db, insertResult, inScope, iso, isoOrNull } from '../sql-rows';
-import type { CollectionPatch, CollectionPlan, CollectionRecord, SettlementPatch, SettlementPlanKind, SettlementRecord, StatusTotal } from './records';
+import { dateOrNull, type Db, inTransaction, insertResult, inScope, isPostgres, iso, isoOrNull } from '../sql-rows';
+import type { BalanceBuckets, CollectBalance, CollectionPatch, CollectionPlan, CollectionRecord, SettlementPatch, SettlementPlanKind, SettlementRecord } from './records';
 import type { CollectionsTable, SettlementsTable } from './schema';
-import type { CollectionStore, CollectStores, DueCursor, SettlementStore } from './store';
+import type { BalanceKey, CollectBalanceStore, CollectionStore, CollectStores, DueCursor, SettlementStore } from './store';
 
 function toCollection(row: Selectable<CollectionsTable>): CollectionRecord {
   return {
@@ -78,24 +78,6 @@ function settlementPatchColumns(patch: SettlementPatch): Partial<SettlementsTabl
   return columns;
 }
 
-const SPLIT = 4294967296; // 2^32
-
-/**
- * The sum of a non-negative bigint column as text in two halves (above and below 2^32), joined in BigInt: a plain
- * SUM reaches the driver as a float past 2^53 (SQLite) and overflows at 2^63 (SQLite's integer SUM); each half's sum
- * stays exact for 2^31 rows of amounts up to 2^53 on both engines.
- */
-function exactSum(column: 'amount' | 'gross_amount') {
-  return [
-    sql<string>`cast(sum(${sql.ref(column)} / ${sql.lit(SPLIT)}) as text)`.as('high'),
-    sql<string>`cast(sum(${sql.ref(column)} % ${sql.lit(SPLIT)}) as text)`.as('low'),
-  ] as const;
-}
-
-function exactTotal(row: { high: string; low: string }): bigint {
-  return BigInt(row.high) * BigInt(SPLIT) + BigInt(row.low);
-}
-
 class SqlCollectionStore implements CollectionStore {
   constructor(private readonly db: Db) {}
 
@@ -159,34 +141,10 @@ class SqlCollectionStore implements CollectionStore {
     const rows = await query.orderBy('due_at').orderBy('account_id').orderBy('mode').orderBy('collection_id').limit(limit).execute();
     return rows.map(toCollection);
   }
-
-  async collectionTotals(scope: Scope): Promise<StatusTotal[]> {
-    const rows = await this.db
-      .selectFrom('collections')
-      .select(['currency', 'status', ...exactSum('amount')])
-      .where(inScope(scope))
-      .groupBy(['currency', 'status'])
-      .execute();
-    return rows.map((row) => ({ currency: row.currency, status: row.status, total: exactTotal(row) }));
-  }
 }
 
 class SqlSettlementStore implements SettlementStore {
   constructor(private readonly db: Db) {}
-
-  async lockBalance(scope: Scope, currency: string): Promise<void> {
-    await this.db
-      .insertInto('collect_balance_locks')
-      .values({ account_id: scope.accountId, mode: scope.mode, currency, version: 0 })
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-    await this.db
-      .updateTable('collect_balance_locks')
-      .set((eb) => ({ version: eb('version', '+', 1) }))
-      .where(inScope(scope))
-      .where('currency', '=', currency)
-      .execute();
-  }
 
   async insertSettlement(s: SettlementRecord): Promise<InsertResult> {
     const result = await this.db
@@ -242,19 +200,98 @@ class SqlSettlementStore implements SettlementStore {
     const rows = await query.orderBy('due_at').orderBy('account_id').orderBy('mode').orderBy('settlement_id').limit(limit).execute();
     return rows.map(toSettlement);
   }
+}
 
-  async settlementTotals(scope: Scope): Promise<StatusTotal[]> {
-    const rows = await this.db
-      .selectFrom('settlements')
-      .select(['currency', 'status', ...exactSum('gross_amount')])
+const BUCKETS = ['available', 'pending', 'held'] as const;
+
+/** The buckets as text: exact past 2^53 (better-sqlite3 reads an integer as a double; pg reads bigint as text). */
+const bucketsAsText = BUCKETS.map((bucket) => sql<string>`cast(${sql.ref(bucket)} as text)`.as(bucket));
+
+/** An amount as written: cast from its decimal text (better-sqlite3 binds a JS number as a double). */
+const exactInteger = (value: bigint) => sql<string>`cast(${value.toString()} as bigint)`;
+
+function toBalance(row: { currency: CollectCurrency; available: string; pending: string; held: string }): CollectBalance {
+  return { currency: row.currency, available: BigInt(row.available), pending: BigInt(row.pending), held: BigInt(row.held) };
+}
+
+class SqlCollectBalanceStore implements CollectBalanceStore {
+  constructor(private readonly db: Db) {}
+
+  async readBalances(scope: Scope): Promise<CollectBalance[]> {
+    // One statement: one snapshot on PostgreSQL (a fold's row update and its deletes are seen together or not at all).
+    const parts = this.db
+      .selectFrom('collect_balances')
+      .select(['currency', ...BUCKETS])
       .where(inScope(scope))
-      .groupBy(['currency', 'status'])
+      .unionAll(this.db.selectFrom('collect_balance_deltas').select(['currency', ...BUCKETS]).where(inScope(scope)));
+    const rows = await this.db
+      .selectFrom(parts.as('parts'))
+      .select(['currency', ...BUCKETS.map((bucket) => sql<string>`cast(sum(${sql.ref(bucket)}) as text)`.as(bucket))])
+      .groupBy('currency')
       .execute();
-    return rows.map((row) => ({ currency: row.currency, status: row.status, total: exactTotal(row) }));
+    return rows.map(toBalance);
+  }
+
+  async recordBalanceDelta(balance: BalanceKey, deltaId: string, move: BalanceBuckets): Promise<void> {
+    await this.db
+      .insertInto('collect_balance_deltas')
+      .values({
+        account_id: balance.accountId,
+        mode: balance.mode,
+        currency: balance.currency,
+        delta_id: deltaId,
+        available: exactInteger(move.available),
+        pending: exactInteger(move.pending),
+        held: exactInteger(move.held),
+      })
+      .execute();
+  }
+
+  foldBalance(balance: BalanceKey, limit?: number): Promise<{ balance: CollectBalance; folded: number }> {
+    return inTransaction(this.db, async (db) => {
+      const ofBalance = sql<SqlBool>`${inScope(balance)} and currency = ${balance.currency}`;
+      await db
+        .insertInto('collect_balances')
+        .values({ account_id: balance.accountId, mode: balance.mode, currency: balance.currency, available: '0', pending: '0', held: '0' })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+      let locked = db.selectFrom('collect_balances').select(['currency', ...bucketsAsText]).where(ofBalance);
+      if (isPostgres(db)) locked = locked.forUpdate();
+      const row = toBalance(await locked.executeTakeFirstOrThrow());
+      // The deltas it deletes are the ones it adds (RETURNING): one inserted after this statement's snapshot stays.
+      let deltas = db.deleteFrom('collect_balance_deltas').where(ofBalance);
+      if (limit !== undefined) {
+        deltas = deltas.where('delta_id', 'in', db.selectFrom('collect_balance_deltas').select('delta_id').where(ofBalance).orderBy('delta_id').limit(limit));
+      }
+      const folded = (await deltas.returning(bucketsAsText).execute()).map((delta) => toBalance({ currency: balance.currency, ...delta }));
+      if (folded.length === 0) return { balance: row, folded: 0 };
+      const sum = (bucket: (typeof BUCKETS)[number]) => folded.reduce((total, delta) => total + delta[bucket], 0n);
+      const move = { available: sum('available'), pending: sum('pending'), held: sum('held') };
+      await db
+        .updateTable('collect_balances')
+        .set({
+          available: sql<string>`available + ${exactInteger(move.available)}`,
+          pending: sql<string>`pending + ${exactInteger(move.pending)}`,
+          held: sql<string>`held + ${exactInteger(move.held)}`,
+        })
+        .where(ofBalance)
+        .execute();
+      return {
+        balance: { currency: balance.currency, available: row.available + move.available, pending: row.pending + move.pending, held: row.held + move.held },
+        folded: folded.length,
+      };
+    });
+  }
+
+  async listBalancesWithDeltas(limit: number, after?: BalanceKey): Promise<BalanceKey[]> {
+    let query = this.db.selectFrom('collect_balance_deltas').select(['account_id', 'mode', 'currency']).distinct();
+    if (after !== undefined) query = query.where(sql<SqlBool>`(account_id, mode, currency) > (${after.accountId}, ${after.mode}, ${after.currency})`);
+    const rows = await query.orderBy('account_id').orderBy('mode').orderBy('currency').limit(limit).execute();
+    return rows.map((row) => ({ accountId: row.account_id, mode: row.mode, currency: row.currency }));
   }
 }
 
 /** The collect stores on one connection or transaction. */
 export function collectSqlStores(db: Db): CollectStores {
-  return { collections: new SqlCollectionStore(db), settlements: new SqlSettlementStore(db) };
+  return { collections: new SqlCollectionStore(db), settlements: new SqlSettlementStore(db), collectBalances: new SqlCollectBalanceStore(db) };
 }

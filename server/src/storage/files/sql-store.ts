@@ -65,6 +65,12 @@ export class SqlFileStore implements FileStore {
           .executeTakeFirst(),
       );
       if (result === 'inserted' && pendingBytes !== null) {
+        // A row already under this id has no record (the id's record is the one just inserted): bytes an older version
+        // wrote in a transaction of their own before a crash kept their record from committing, found again by the
+        // keyed re-run that derives the same id. They are replaced, here, in the record's transaction. Deleted rather
+        // than upserted: a sweep deleting the same row waits for this transaction, then finds it gone, and never sees
+        // the new row (inserted after its statement began; deleteBlobsWrittenBefore).
+        await db.deleteFrom('file_blobs').where(inScope(scope)).where('file_id', '=', file.fileId).execute();
         await db
           .insertInto('file_blobs')
           .values({ account_id: file.accountId, mode: file.mode, file_id: file.fileId, bytes: Buffer.from(pendingBytes.buffer, pendingBytes.byteOffset, pendingBytes.byteLength), created_at: iso(file.createdAt) })
@@ -127,6 +133,8 @@ const withoutRecord = sql<boolean>`not exists (select 1 from files where files.a
  * File bytes in the file_blobs table (PostgreSQL: every instance reads every file). The chunks are gathered (the
  * core bounds their size) and written by FileStore.insertFile in the transaction of the file's record, so an upload
  * that fails, or a crash at any point, leaves no row without its record; deleting the record deletes the row too.
+ * Rows without a record that earlier versions left are the orphan sweep's, or replaced by the keyed re-run that
+ * derives their id (insertFile).
  */
 export class SqlFileBlobStore implements FileBlobStore {
   constructor(private readonly db: Db) {}

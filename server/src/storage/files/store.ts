@@ -17,7 +17,8 @@ export interface FileStore {
    * `admission.disputeStatuses` ('dispute_status') or already has `admission.maxFilesPerDispute` files
    * ('dispute_full'); both are read in the transaction, with the dispute's row held (of concurrent inserts for one
    * dispute, only those that fit succeed; none lands after a change of its status). A file already stored under this
-   * id answers 'duplicate' first.
+   * id answers 'duplicate' first. A bytes' row under the id without its record (an earlier version's, left by a crash
+   * between the two) is replaced, in the same transaction.
    */
   insertFile(file: FileRecord, pendingBytes: Uint8Array | null, admission: FileAdmission): Promise<InsertResult | 'dispute_full' | 'dispute_status'>;
   /** The file, deleted or not. */
@@ -55,7 +56,8 @@ export interface StagedBlob {
  * SQLite (one instance): files on disk under the data directory, written and synced before the record commits
  * (bytes first, record second); a crash between the two leaves bytes without a record, which the orphan sweep
  * removes (core/disputes/sweep-orphan-blobs.ts). PostgreSQL (several instances): the file_blobs table, whose row is
- * written and deleted in the record's own transaction (FileStore), so nothing is ever left without a record.
+ * written and deleted in the record's own transaction (FileStore), so nothing is ever left without a record (rows
+ * that earlier versions left are swept, or replaced by the keyed re-run that derives their id).
  */
 export interface FileBlobStore {
   /**

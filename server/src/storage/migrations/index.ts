@@ -39,6 +39,7 @@ import { migration0028SubscriptionOutstandingRenewalIndex } from './0028-subscri
 import { migration0029RefundIndexes } from './0029-refund-indexes';
 import { migration0031SubscriptionRenewalPeriod } from './0031-subscription-renewal-period';
 import { migration0032RateLimitBuckets } from './0032-rate-limit-buckets';
+import { migration0033CollectBalances } from './0033-collect-balances';
 import { SQLITE_SCHEMA } from './sqlite-schema';
 import { durableTransaction } from '../database';
 import type { Database } from '../schema';
@@ -74,6 +75,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0029_refund_indexes': migration0029RefundIndexes,
   '0031_subscription_renewal_period': migration0031SubscriptionRenewalPeriod,
   '0032_rate_limit_buckets': migration0032RateLimitBuckets,
+  '0033_collect_balances': migration0033CollectBalances,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

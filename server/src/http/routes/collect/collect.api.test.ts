@@ -13,7 +13,7 @@ import { totpCode, totpStep } from '../../../core/auth/totp';
 import { authenticateApiKey } from '../../../core/auth/auth';
 import { IDEMPOTENCY_LEASE_MS } from '../../../core/auth/idempotency';
 import { requestSettlement } from '../../../core/collect/request-settlement';
-import { advanceDueCollect, DUE_BATCH } from '../../../core/collect/advance-collect';
+import { advanceDueCollect, applyCollectionStep, DUE_BATCH } from '../../../core/collect/advance-collect';
 import { ApiError } from '../../../core/shared/errors';
 import { createHarness, type Harness } from '../../../test-support/harness';
 
@@ -135,12 +135,13 @@ forEachEngine('Collect API', (engine) => {
       const created = await collect(MOMO('+254733333333'));
       const scope = { accountId: h.boot.account.accountId, mode: 'test' as const };
       const expiresAt = new Date(created.expires_at);
-      const late = await h.store.collections.updateCollectionIfStatus(scope, created.collection_id, ['pending'], { status: 'received', receivedAt: expiresAt }, expiresAt);
-      expect(late).toBeUndefined();
+      const stored = (await h.store.collections.findCollection(scope, created.collection_id))!;
+      const late = await applyCollectionStep(h.core, stored, 'payer_approved', { receivedAt: expiresAt }, expiresAt);
+      expect(late.status).toBe('pending');
       expect((await h.store.collections.findCollection(scope, created.collection_id))?.status).toBe('pending');
       const justBefore = new Date(expiresAt.getTime() - 1);
-      const inTime = await h.store.collections.updateCollectionIfStatus(scope, created.collection_id, ['pending'], { status: 'received', receivedAt: justBefore }, justBefore);
-      expect(inTime?.status).toBe('received');
+      const inTime = await applyCollectionStep(h.core, stored, 'payer_approved', { receivedAt: justBefore }, justBefore);
+      expect(inTime.status).toBe('received');
     });
 
     test('bad input is refused at the edge, naming the field', async () => {

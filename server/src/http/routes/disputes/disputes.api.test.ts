@@ -16,6 +16,7 @@ import { compose } from '../../../compose';
 import { DEFAULT_ACCOUNT_SETTINGS } from '../../../core/accounts/account-settings';
 import { ORPHAN_BLOB_AGE_MS, sweepOrphanBlobs } from '../../../core/disputes/sweep-orphan-blobs';
 import type { FileBlobStore } from '../../../storage/files/store';
+import { SqlFileBlobStore } from '../../../storage/files/sql-store';
 import { cryptoIds } from '../../../kernel/ids';
 import { createLogger } from '../../../logger';
 import type { AccountSettings } from '../../../kernel/account-settings-types';
@@ -756,6 +757,82 @@ forEachEngine('Disputes API, disputes on (simulator lifecycle)', (engine) => {
     expect(new Uint8Array(await read.arrayBuffer())).toEqual(png);
     expect(await stored()).toEqual({ rows: before.rows + 1, blobs: before.blobs + 1 });
   });
+  /**
+   * A keyed upload as a version that wrote the bytes in a transaction of their own leaves a crash between them and
+   * the record: a row of other bytes, written at `orphanAt`, under the id the re-run derives; no record; the key in
+   * flight. Answers the re-run's parts, key and file id.
+   */
+  const orphanOfCrashedUpload = async (key: string, orphanAt: Date) => {
+    const dispute = await raise();
+    const parts: MultipartPart[] = [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }, filePart(png)];
+    const headers = { 'idempotency-key': key };
+    const fileId = (await expectOk<{ file_id: string }>(await upload('POST', '/files', parts, { headers }))).file_id;
+    await h.db.deleteFrom('files').where('file_id', '=', fileId).execute();
+    await h.db.deleteFrom('file_blobs').where('file_id', '=', fileId).execute();
+    await h.db
+      .insertInto('file_blobs')
+      .values({ account_id: scope().accountId, mode: 'test', file_id: fileId, bytes: Buffer.from('%PDF-1.4 older'), created_at: orphanAt.toISOString() })
+      .execute();
+    await h.db
+      .updateTable('idempotency_keys')
+      .set({ status: 'in_flight', response_status: null, response_headers: null, response_body: null, locked_at: '2000-01-01T00:00:00.000Z' })
+      .where('idempotency_key', '=', key)
+      .execute();
+    return { parts, headers, fileId };
+  };
+  /** The file answers `bytes`, from the one row under its id, written by the re-run (not at `orphanAt`). */
+  const expectBytesOfRerun = async (fileId: string, orphanAt: Date) => {
+    const read = await apiRequest(h, 'GET', `/files/${fileId}`);
+    expect(read.status).toBe(200);
+    expect(new Uint8Array(await read.arrayBuffer())).toEqual(png);
+    const rows = await h.db.selectFrom('file_blobs').select('created_at').where('file_id', '=', fileId).execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.created_at).not.toBe(orphanAt.toISOString());
+  };
+
+  test.skipIf(engine !== 'postgres')('a re-run of POST /files under its Idempotency-Key replaces the bytes row an older version left without its record', async () => {
+    const orphanAt = new Date(h.clock.now().getTime() - 60_000);
+    const { parts, headers, fileId } = await orphanOfCrashedUpload(`upload-orphan-${engine}`, orphanAt);
+    expect(await expectOk(await upload('POST', '/files', parts, { headers }))).toEqual({ file_id: fileId });
+    await expectBytesOfRerun(fileId, orphanAt);
+  });
+
+  test.skipIf(engine !== 'postgres')('a re-run that meets the orphan sweep removing the same row waits for it, then stores its bytes', async () => {
+    const orphanAt = new Date(h.clock.now().getTime() - ORPHAN_BLOB_AGE_MS - 60_000);
+    const { parts, headers, fileId } = await orphanOfCrashedUpload(`upload-orphan-swept-${engine}`, orphanAt);
+    await withOwnConnection(
+      h.database,
+      async (other) => {
+        let release!: () => void;
+        const released = new Promise<void>((resolve) => (release = resolve));
+        let deleted!: () => void;
+        const isDeleted = new Promise<void>((resolve) => (deleted = resolve));
+        // The sweep's removal of the row, its transaction held open.
+        const sweep = other.transaction().execute(async (trx) => {
+          const before = new Date(h.clock.now().getTime() - ORPHAN_BLOB_AGE_MS);
+          expect(await new SqlFileBlobStore(trx).deleteBlobsWrittenBefore(scope(), [fileId], before)).toBe(1);
+          deleted();
+          await released;
+        });
+        await isDeleted;
+        const rerun = upload('POST', '/files', parts, { headers });
+        try {
+          for (;;) {
+            const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_locks where not granted and locktype = 'transactionid'`.execute(other);
+            if (waiting.rows[0]!.n > 0) break;
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+        } finally {
+          release();
+          await sweep;
+        }
+        expect(await expectOk(await rerun)).toEqual({ file_id: fileId });
+      },
+      { poolSize: 2, keyLookups: false },
+    );
+    await expectBytesOfRerun(fileId, orphanAt);
+  });
+
   test('a re-run of POST /files under its Idempotency-Key after the dispute was accepted answers the file its first run stored', async () => {
     const dispute = await raise();
     const parts: MultipartPart[] = [{ name: 'purpose', value: 'dispute_evidence' }, { name: 'dispute_id', value: dispute.dispute_id }, filePart(png)];
