@@ -37,6 +37,7 @@ import { migration0026IdempotencyIdsScheme } from './0026-idempotency-ids-scheme
 import { migration0027SubscriptionRenewalPayment } from './0027-subscription-renewal-payment';
 import { migration0028SubscriptionOutstandingRenewalIndex } from './0028-subscription-outstanding-renewal-index';
 import { migration0029RefundIndexes } from './0029-refund-indexes';
+import { migration0030CaptureAtRail } from './0030-capture-at-rail';
 import { SQLITE_SCHEMA } from './sqlite-schema';
 import { durableTransaction } from '../database';
 import type { Database } from '../schema';
@@ -70,6 +71,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0027_subscription_renewal_payment': migration0027SubscriptionRenewalPayment,
   '0028_subscription_outstanding_renewal_index': migration0028SubscriptionOutstandingRenewalIndex,
   '0029_refund_indexes': migration0029RefundIndexes,
+  '0030_capture_at_rail': migration0030CaptureAtRail,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

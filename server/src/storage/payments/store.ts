@@ -5,7 +5,7 @@
 import type { PaymentStatus } from '../../../../protocol/payments';
 import type { InsertResult, Scope } from '../../kernel/store-types';
 import type { OutboxEventRecord } from '../events/records';
-import type { PaymentAttemptPatch, PaymentAttemptRecord, PaymentCaptureRecord, PaymentListQuery, PaymentPatch, PaymentRecord, WaitingPaymentCursor } from './records';
+import type { CaptureSettlement, PaymentAttemptPatch, PaymentAttemptRecord, PaymentCaptureRecord, PaymentListQuery, PaymentPatch, PaymentRecord, WaitingPaymentCursor } from './records';
 
 /** An attempt before the store numbers it. */
 export type NewPaymentAttempt = Omit<PaymentAttemptRecord, 'attemptId' | 'attemptNumber'>;
@@ -114,6 +114,17 @@ export interface PaymentCaptureStore {
   insertCapture(capture: PaymentCaptureRecord): Promise<void>;
   /** Oldest first (by capture_sequence). */
   listCaptures(scope: Scope, paymentId: string): Promise<PaymentCaptureRecord[]>;
+  findCapture(scope: Scope, captureId: string): Promise<PaymentCaptureRecord | undefined>;
+  /**
+   * Records the rail's answer on a capture still `pending` (a conditional update); false when it was settled
+   * already (by the request that asked the rail, or by recovery), and nothing is written.
+   */
+  settlePendingCapture(scope: Scope, captureId: string, settlement: CaptureSettlement): Promise<boolean>;
+  /**
+   * At most `limit` captures of every account and mode still `pending` that were created before `before`, oldest
+   * first: the ones a crash or a silent rail may have left there (the recovery job).
+   */
+  listCapturesPendingBefore(before: Date, limit: number): Promise<PaymentCaptureRecord[]>;
 }
 
 /** The payments stores, as storage/stores.ts composes them into Stores. */
