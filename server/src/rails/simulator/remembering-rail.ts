@@ -107,10 +107,12 @@ export class RememberingRail implements RailAdapter {
    * kept and returned (remember).
    */
   private async hold(request: { accountId: string; mode: RailLedgerKey['mode']; attemptId: string }): Promise<SimulatedHold> {
-    const holder = { accountId: request.accountId, mode: request.mode, rail: this.rail };
-    const captures = await this.options.ledger.listRailAnswers({ ...holder, operation: 'capture' }, `${request.attemptId}_`);
+    const captures = await this.options.ledger.listRailAnswers(
+      { accountId: request.accountId, mode: request.mode, rail: this.rail, operation: 'capture' },
+      `${request.attemptId}_`,
+    );
     const captured = captures.reduce((sum, answer) => sum + (answer['kind'] === 'captured' ? Number(answer['amount']) : 0), 0);
-    const voidAnswer = await this.options.ledger.findRailAnswer({ ...holder, operation: 'void', reference: request.attemptId });
+    const voidAnswer = await this.options.ledger.findRailAnswer(this.key(request.accountId, request, 'void', request.attemptId));
     return { captured, voided: voidAnswer?.['kind'] === 'voided' };
   }
 
