@@ -124,6 +124,11 @@ export interface CaptureRequest {
   amount: number;
   /** The total authorized now (raised by incremental authorizations). */
   authorizedAmount: number;
+  /**
+   * Whether this is the authorization's last capture (capture_method manual, refund_uncaptured_amount, or nothing
+   * left after it): the rail releases what it leaves uncaptured (a final capture, as acquirers call it).
+   */
+  final: boolean;
   currency: Currency;
   now: Date;
 }

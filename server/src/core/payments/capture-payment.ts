@@ -70,9 +70,11 @@ export async function capturePayment(deps: CoreDeps, auth: AuthContext, paymentI
       // Hyperswitch's capture id, `<attempt_id>_<capture_sequence>`: also the capture's reference on the rail.
       const captureId = `${attempt.attemptId}_${sequence}`;
       const releases = releaseRest ? payment.amountCapturable - amount : 0;
+      const amountCapturable = payment.amountCapturable - amount - releases;
+      const entry = { attempt_id: attempt.attemptId, amount, releases, final: amountCapturable === 0, lease_expires_at: holdChangeLease(deps, now) };
       const next = await tx.payments.updatePaymentIfVersion(auth, paymentId, payment.version, {
-        amountCapturable: payment.amountCapturable - amount - releases,
-        railState: withCapture(payment.railState, captureId, { attempt_id: attempt.attemptId, amount, releases, lease_expires_at: holdChangeLease(deps, now) }),
+        amountCapturable,
+        railState: withCapture(payment.railState, captureId, entry),
         updatedAt: now,
       });
       if (next === undefined) return LOST;
@@ -93,11 +95,11 @@ export async function capturePayment(deps: CoreDeps, auth: AuthContext, paymentI
         createdAt: now,
       };
       await tx.captures.insertCapture(record);
-      return { payment: next, capture: record, rail: capture };
+      return { payment: next, capture: record, final: entry.final, rail: capture };
     });
   });
 
-  const { payment, capture, rail } = reserved;
+  const { payment, capture, final, rail } = reserved;
   const call = await callRail(deps, () =>
     rail({
       accountId: auth.accountId,
@@ -108,6 +110,7 @@ export async function capturePayment(deps: CoreDeps, auth: AuthContext, paymentI
       railReference: payment.railReference,
       amount: capture.amount,
       authorizedAmount: payment.amount,
+      final,
       currency: payment.currency,
       now: deps.clock.now(),
     }),

@@ -17,6 +17,8 @@ export interface CaptureInProgress {
   amount: number;
   /** What of amount_capturable it released beyond its amount (refund_uncaptured_amount, or capture_method manual). */
   releases: number;
+  /** Nothing is capturable after it (CaptureRequest.final). */
+  final: boolean;
   /** Until when the request that asked is taken to be alive; past it, recovery asks the rail. */
   lease_expires_at: string;
 }

@@ -145,6 +145,7 @@ export async function recoverHoldChanges(deps: CoreDeps, payment: PaymentRecord)
             railReference: payment.railReference,
             amount: entry.amount,
             authorizedAmount: current.amount,
+            final: entry.final,
             currency: payment.currency,
             now,
           }),

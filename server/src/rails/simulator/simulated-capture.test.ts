@@ -26,6 +26,7 @@ const captureOf = (attemptId: string, sequence: number, amount: number, authoriz
   captureId: `${attemptId}_${sequence}`,
   amount,
   authorizedAmount,
+  final: false,
   currency: 'EUR',
 });
 

@@ -12,7 +12,7 @@ import { StuckObjectRecovery, type StuckObject } from '../../../core/recovery/re
 import type { RecoveryPolicy } from '../../../core/shared/deps';
 import { cryptoIds } from '../../../kernel/ids';
 import type { AccountSettings, RailCapabilities } from '../../../kernel/account-settings-types';
-import type { CaptureOutcome, LookupRequest, NotReceived, VoidOutcome } from '../../../rails/rail-adapter';
+import type { CaptureOutcome, CaptureRequest, LookupRequest, NotReceived, VoidOutcome, VoidRequest } from '../../../rails/rail-adapter';
 import { UpiSimulator } from '../../../rails/simulator/upi-simulator';
 import { apiRequest, expectApiError, expectOk } from '../../../test-support/api-assertions';
 import { forEachEngine } from '../../../test-support/engines';
@@ -31,10 +31,14 @@ const LEASE_MS = 2 * POLICY.railCallTimeoutMs;
 
 /** A UPI rail that authorizes as the simulator does and refuses every capture and void (a test-only adapter). */
 class RefusingUpi extends UpiSimulator {
-  async capture(): Promise<CaptureOutcome> {
+  readonly captureRequests: CaptureRequest[] = [];
+  readonly voidRequests: VoidRequest[] = [];
+  async capture(request: CaptureRequest): Promise<CaptureOutcome> {
+    this.captureRequests.push(request);
     return { kind: 'declined', reference: 'refused_capture', errorCode: 'capture_refused', errorMessage: 'The acquirer refused the capture' };
   }
-  async voidAuthorization(): Promise<VoidOutcome> {
+  async voidAuthorization(request: VoidRequest): Promise<VoidOutcome> {
+    this.voidRequests.push(request);
     return { kind: 'declined', reference: 'refused_void', errorCode: 'void_refused', errorMessage: 'The acquirer refused the void' };
   }
   async lookupCapture(_request: LookupRequest): Promise<CaptureOutcome | NotReceived> {
@@ -50,6 +54,7 @@ type Json = Record<string, unknown>;
 forEachEngine('Capture and void at the rail', (engine) => {
   let h: Harness;
   let refusing: Harness;
+  const refusingUpi = new RefusingUpi({ ids: cryptoIds, publicBaseUrl: 'http://127.0.0.1:8080' });
   let recovery: StuckObjectRecovery;
   const failures: { object: StuckObject; error: unknown }[] = [];
 
@@ -58,7 +63,7 @@ forEachEngine('Capture and void at the rail', (engine) => {
     refusing = await createHarness(engine, {
       settings: SETTINGS,
       recovery: POLICY,
-      testAdapters: { upi: new RefusingUpi({ ids: cryptoIds, publicBaseUrl: 'http://127.0.0.1:8080' }) },
+      testAdapters: { upi: refusingUpi },
     });
     recovery = new StuckObjectRecovery(h.core, { batchSize: 100, onError: (object, error) => failures.push({ object, error }) });
   });
@@ -137,10 +142,10 @@ forEachEngine('Capture and void at the rail', (engine) => {
       await expectOk(await capture(h, id, { amount_to_capture: 6_000 }));
       const rail = h.rails.adapterFor('test', 'upi')!;
       const base = { accountId: h.boot.account.accountId, mode: 'test' as const, paymentId: id, attemptId: `${id}_1`, railReference: null, now: h.clock.now() };
-      const over = await rail.capture!({ ...base, captureId: `${id}_1_9`, amount: 5_000, authorizedAmount: 10_000, currency: 'INR' });
+      const over = await rail.capture!({ ...base, captureId: `${id}_1_9`, amount: 5_000, authorizedAmount: 10_000, final: false, currency: 'INR' });
       expect(over).toMatchObject({ kind: 'declined', errorCode: 'capture_exceeds_authorization' });
       // The capture the API recorded, sent again under its id, gets its first answer: captured once.
-      expect(await rail.capture!({ ...base, captureId: `${id}_1_1`, amount: 6_000, authorizedAmount: 10_000, currency: 'INR' })).toMatchObject({ kind: 'captured', amount: 6_000 });
+      expect(await rail.capture!({ ...base, captureId: `${id}_1_1`, amount: 6_000, authorizedAmount: 10_000, final: false, currency: 'INR' })).toMatchObject({ kind: 'captured', amount: 6_000 });
       expect(await rail.voidAuthorization!(base)).toMatchObject({ kind: 'declined', errorCode: 'authorization_captured' });
       expect(await rail.lookupVoid!({ accountId: base.accountId, mode: 'test', reference: `${id}_1`, now: base.now })).toMatchObject({ kind: 'declined' });
     });
@@ -162,6 +167,8 @@ forEachEngine('Capture and void at the rail', (engine) => {
       const before = await retrieve(refusing, id);
       const error = await expectApiError(await capture(refusing, id, { amount_to_capture: 4_000 }), 'ERR_4003');
       expect(String(error['message'])).toMatch(/rail refused to capture 4000.*capture_refused/);
+      // The rail was asked under the capture id; capture_method manual releases the rest: its last capture.
+      expect(refusingUpi.captureRequests.at(-1)).toMatchObject({ paymentId: id, attemptId: `${id}_1`, captureId: `${id}_1_1`, amount: 4_000, authorizedAmount: 10_000, final: true });
       const after = await retrieve(refusing, id);
       expect(after).toMatchObject({ status: 'requires_capture', amount_capturable: 10_000, amount_received: null });
       expect(after.captures).toEqual([expect.objectContaining({ capture_id: `${id}_1_1`, status: 'failed', amount: 4_000, error_code: 'capture_refused' })]);
@@ -174,6 +181,7 @@ forEachEngine('Capture and void at the rail', (engine) => {
       const id = await authorize(refusing);
       const error = await expectApiError(await cancel(refusing, id), 'ERR_4003');
       expect(String(error['message'])).toMatch(/rail refused to void.*void_refused/);
+      expect(refusingUpi.voidRequests.at(-1)).toMatchObject({ paymentId: id, attemptId: `${id}_1` });
       expect(await retrieve(refusing, id)).toMatchObject({ status: 'requires_capture', amount_capturable: 10_000, cancellation_reason: null });
       expect(await eventTypes(refusing, id)).toEqual(['payment_authorized']);
     });
