@@ -1,6 +1,6 @@
 import type { Scope } from '../../kernel/store-types';
 import type { PaymentRecord } from '../../storage/payments/records';
-import { capturesInProgress } from '../payments/rail-hold-changes';
+import { capturesInProgress, railHoldChanging } from '../payments/rail-hold-changes';
 import { recoverUnsettledPayment } from '../payments/recover-payment';
 import { recoverHoldChanges } from '../payments/settle-hold-change';
 import { recoverPendingRefund } from '../refunds/recover-refund';
@@ -19,7 +19,8 @@ export interface StuckObject extends Scope {
 }
 
 /**
- * The recovery job: finds payments left in processing, captures left pending and refunds left in pending for longer
+ * The recovery job: finds payments left in processing, captures left pending, voids left at the rail (requires_capture
+ * with nothing capturable) and refunds left in pending for longer
  * than RecoveryPolicy.recoverAfterMs (a crash between the claim and the rail's answer, a rail that threw or timed
  * out) and asks their rail again (recover-payment.ts, settle-hold-change.ts, recover-refund.ts). Several instances may run it: each object is
  * leased to one instance at a time (recovery_leases), and answers are applied only if the object is still in the
@@ -61,6 +62,18 @@ export class StuckObjectRecovery {
       if (after === undefined) continue;
       checked += 1;
       if (!isStuck(after)) resolved += 1;
+    }
+    // Voids asked of the rail whose request died (and full captures, which the loop above also finds).
+    for (const payment of await store.paymentList.listPaymentsHoldChangingBefore(before, this.options.batchSize)) {
+      const object: StuckObject = { accountId: payment.accountId, mode: payment.mode, objectType: 'payment', objectId: payment.paymentId };
+      const after = await this.leased(object, now, {
+        reread: () => store.payments.findPayment(payment, payment.paymentId),
+        isStuck: railHoldChanging,
+        work: (current) => recoverHoldChanges(this.deps, current),
+      });
+      if (after === undefined) continue;
+      checked += 1;
+      if (!railHoldChanging(after)) resolved += 1;
     }
     for (const refund of await store.refunds.listRefundsPendingBefore(before, this.options.batchSize)) {
       const object: StuckObject = { accountId: refund.accountId, mode: refund.mode, objectType: 'refund', objectId: refund.refundId };

@@ -96,5 +96,6 @@ export const SQLITE_SCHEMA: { migrations: readonly string[]; statements: readonl
     "CREATE INDEX \"refunds_list_idx\" on \"refunds\" (\"account_id\", \"mode\", \"created_at\", \"refund_id\")",
     "CREATE INDEX \"refunds_payment_created_idx\" on \"refunds\" (\"account_id\", \"mode\", \"payment_id\", \"created_at\", \"refund_id\")",
     "CREATE INDEX \"payment_captures_pending_created_idx\" on \"payment_captures\" (\"created_at\") where status = 'pending'",
+    "CREATE INDEX \"payments_hold_changing_updated_idx\" on \"payments\" (\"updated_at\") where status = 'requires_capture' and amount_capturable = 0",
   ],
 };

@@ -360,6 +360,20 @@ export class SqlPaymentListStore implements PaymentListStore {
     return rows.map(toPayment);
   }
 
+  async listPaymentsHoldChangingBefore(before: Date, limit: number): Promise<PaymentRecord[]> {
+    // The partial index payments_hold_changing_updated_idx (0030) holds exactly these rows.
+    const rows = await this.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('status', '=', 'requires_capture')
+      .where('amount_capturable', '=', 0)
+      .where('updated_at', '<', before.toISOString())
+      .orderBy('updated_at')
+      .limit(limit)
+      .execute();
+    return rows.map(toPayment);
+  }
+
   async listLapsedAuthorizations(statuses: readonly PaymentStatus[], at: Date, limit: number): Promise<PaymentRecord[]> {
     if (statuses.length === 0) return [];
     const rows = await this.db
@@ -683,7 +697,7 @@ function toCapture(row: Selectable<PaymentCapturesTable>): PaymentCaptureRecord 
   };
 }
 
-class SqlPaymentCaptureStore implements PaymentCaptureStore {
+export class SqlPaymentCaptureStore implements PaymentCaptureStore {
   constructor(private readonly db: Db) {}
 
   async insertCapture(capture: PaymentCaptureRecord): Promise<void> {

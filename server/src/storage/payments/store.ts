@@ -52,6 +52,11 @@ export interface PaymentListStore {
    */
   listPaymentsProcessingBefore(before: Date, limit: number): Promise<PaymentRecord[]>;
   /**
+   * At most `limit` payments of every account and mode in requires_capture with nothing capturable, last changed
+   * before `before`, oldest first: only a void, or a capture of all that was left, at the rail leaves a payment so.
+   */
+  listPaymentsHoldChangingBefore(before: Date, limit: number): Promise<PaymentRecord[]>;
+  /**
    * At most `limit` payments of every account and mode in one of `statuses` whose authorization expired at or
    * before `at` (manual capture), soonest expiry first.
    */

@@ -249,5 +249,18 @@ forEachEngine('Capture and void at the rail', (engine) => {
       expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_cancelled']);
       expect(await ledger('void', `${id}_`)).toHaveLength(1);
     });
+    test('the rail voided, then the call failed: the recovery job settles it without anyone reading the payment', async () => {
+      const id = await authorize(h);
+      h.faults.inject('throw_after_accept', { call: 'void', rail: 'upi' });
+      expect(await expectOk(await cancel(h, id))).toMatchObject({ status: 'requires_capture', amount_capturable: 0 });
+      const stored = () => h.store.payments.findPayment({ accountId: h.boot.account.accountId, mode: 'test' }, id);
+      await recoverAll();
+      expect((await stored())?.status).toBe('requires_capture');
+      h.clock.advance(POLICY.recoverAfterMs + 1);
+      await recoverAll();
+      expect(await stored()).toMatchObject({ status: 'cancelled', amountCapturable: 0, railState: null });
+      expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_cancelled']);
+      expect(failures).toEqual([]);
+    });
   });
 });
