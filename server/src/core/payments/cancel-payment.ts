@@ -29,10 +29,11 @@ export async function cancelPayment(
   paymentId: string,
   body: CancelPaymentRequest,
 ): Promise<PaymentRecord> {
-  await recoverHoldChanges(deps, await findCurrentPaymentOrThrow(deps, auth, paymentId));
   // An open authorization past its expiry expires first (it is no longer there to void). A write of another request
   // between the read and the update (a status change, an increase's claim) is read again.
   const result = await withCurrentPayment(deps, auth, paymentId, async (payment) => {
+    // A capture or void whose request died is settled first.
+    if ((await recoverHoldChanges(deps, payment)) !== payment) return LOST;
     const decision = decideTransition(payment.status, 'cancel', { hasPaymentMethodData: payment.paymentMethodData !== null, captureMethod: payment.captureMethod });
     if (!decision.allowed) throw new ApiError('ERR_4003', `You cannot cancel this payment because it has status ${payment.status}.`);
     const now = deps.clock.now();

@@ -31,9 +31,9 @@ import { holdChangeLease, recoverHoldChanges, settleCapture } from './settle-hol
  * capture `pending`, nothing captured yet) and recovery asks the rail later (settle-hold-change.ts).
  */
 export async function capturePayment(deps: CoreDeps, auth: AuthContext, paymentId: string, body: CapturePaymentRequest): Promise<PaymentRecord> {
-  // A capture or void whose request died is settled first, so what it did counts here.
-  await recoverHoldChanges(deps, await findCurrentPaymentOrThrow(deps, auth, paymentId));
   const reserved = await withCurrentPayment(deps, auth, paymentId, async (payment) => {
+    // A capture or void whose request died is settled first, so what it did counts here.
+    if ((await recoverHoldChanges(deps, payment)) !== payment) return LOST;
     requireManualCaptureOperation(auth, payment, 'capture');
     const atRail = Object.values(capturesInProgress(payment));
     if (voidInProgress(payment) !== undefined) {

@@ -115,7 +115,7 @@ export async function settleVoid(deps: CoreDeps, scope: Scope, paymentId: string
  * Recovery of the captures and the void of `payment` whose request is taken to have died (its lease lapsed): each is
  * asked of the rail by its reference, a capture the rail never received is sent again under its capture id, and an
  * answer is recorded as the request would have recorded it. A rail that does not answer leaves them for the next
- * round. Returns the payment as it then is.
+ * round. Returns the payment as it then is: `payment` itself when nothing was recorded.
  */
 export async function recoverHoldChanges(deps: CoreDeps, payment: PaymentRecord): Promise<PaymentRecord> {
   const now = deps.clock.now();
