@@ -107,6 +107,53 @@ export type IncrementAuthorizationOutcome =
   | { kind: 'authorized'; reference: string }
   | { kind: 'declined'; reference: string; errorCode: string; errorMessage: string };
 
+/**
+ * Asks the rail to capture (part of) an open authorization: money moves. `captureId` (`<attempt_id>_<sequence>`) is
+ * the capture's idempotent reference on the rail: sent again, it captures once, and lookupCapture asks what became
+ * of it.
+ */
+export interface CaptureRequest {
+  accountId: string;
+  mode: Mode;
+  paymentId: string;
+  /** The attempt whose authorization is captured. */
+  attemptId: string;
+  captureId: string;
+  /** The rail's reference of the authorization. */
+  railReference: string | null;
+  amount: number;
+  /** The total authorized now (raised by incremental authorizations). */
+  authorizedAmount: number;
+  /**
+   * Whether this is the authorization's last capture (capture_method manual, refund_uncaptured_amount, or nothing
+   * left after it): the rail releases what it leaves uncaptured (a final capture, as acquirers call it).
+   */
+  final: boolean;
+  currency: Currency;
+  now: Date;
+}
+
+export type CaptureOutcome =
+  | { kind: 'captured'; reference: string; amount: number }
+  | { kind: 'declined'; reference: string; errorCode: string; errorMessage: string };
+
+/**
+ * Asks the rail to release an open authorization (void): nothing was captured, and the hold ends. The attempt id is
+ * the void's idempotent reference on the rail (one authorization is voided once), and what lookupVoid asks about.
+ */
+export interface VoidRequest {
+  accountId: string;
+  mode: Mode;
+  paymentId: string;
+  attemptId: string;
+  railReference: string | null;
+  now: Date;
+}
+
+export type VoidOutcome =
+  | { kind: 'voided'; reference: string }
+  | { kind: 'declined'; reference: string; errorCode: string; errorMessage: string };
+
 /** External 3DS: the client's authentication request for a payment that waits with next_action three_ds_invoke. */
 export interface ThreeDsAuthenticationRequest {
   accountId: string;
@@ -158,7 +205,7 @@ export interface WalletSessionRequest {
 /** post_session_tokens: the wallet order a client SDK opens before confirm. */
 export type WalletOrderRequest = Omit<WalletSessionRequest, 'wallets'> & { wallet: PaymentMethodType };
 
-/** Asks a rail what it did with a request Rail sent under `reference` (an attempt id or a refund id). */
+/** Asks a rail what it did with a request Rail sent under `reference` (an attempt id, a refund id or a capture id). */
 export interface LookupRequest {
   accountId: string;
   mode: Mode;
@@ -199,6 +246,17 @@ export interface RailAdapter {
    * without capturing is the account's capability data (manualCapture), never decided here.
    */
   readonly authorizationValidity?: AuthorizationValidity;
+  /**
+   * Captures (part of) an open authorization (manual capture); the core records the capture `pending` before it asks
+   * (core/payments/capture-payment.ts). Present on rails that authorize without capturing.
+   */
+  capture?(request: CaptureRequest): Promise<CaptureOutcome>;
+  /** Releases an open authorization (void of a requires_capture payment); present with capture. */
+  voidAuthorization?(request: VoidRequest): Promise<VoidOutcome>;
+  /** What the rail answered to the capture sent under a capture id (recovery). */
+  lookupCapture?(request: LookupRequest): Promise<CaptureOutcome | NotReceived>;
+  /** What the rail answered to the void sent under an attempt id (recovery). */
+  lookupVoid?(request: LookupRequest): Promise<VoidOutcome | NotReceived>;
   /** Raises an open authorization (incremental authorization); absent on rails that cannot. */
   incrementAuthorization?(request: IncrementAuthorizationRequest): Promise<IncrementAuthorizationOutcome>;
   /** External 3DS: runs the authentication of a payment whose authorization waits for it (card rails). */

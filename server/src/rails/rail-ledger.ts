@@ -10,8 +10,11 @@ export interface RailLedgerKey {
   accountId: string;
   mode: Mode;
   rail: string;
-  /** complete_authorization: the authorization that follows an external 3DS authentication, under the rail's reference. */
-  operation: 'authorize' | 'refund' | 'complete_authorization';
+  /**
+   * complete_authorization: the authorization that follows an external 3DS authentication, under the rail's
+   * reference. capture: under the capture id (`<attempt_id>_<sequence>`); void: under the attempt id.
+   */
+  operation: 'authorize' | 'refund' | 'complete_authorization' | 'capture' | 'void';
   reference: string;
 }
 
@@ -24,6 +27,8 @@ export interface RailLedger {
   /** Keeps `answer` under the key unless one is kept already; returns the answer kept (the first one). */
   rememberRailAnswer(key: RailLedgerKey, answer: JsonObject, now: Date): Promise<JsonObject>;
   findRailAnswer(key: RailLedgerKey): Promise<JsonObject | undefined>;
+  /** Every answer kept under a reference that starts with `referencePrefix` (the captures of one authorization). */
+  listRailAnswers(key: Omit<RailLedgerKey, 'reference'>, referencePrefix: string): Promise<JsonObject[]>;
 }
 
 /** A ledger in memory: for registries built without a database (unit tests of a simulator). */
@@ -40,6 +45,15 @@ export function createMemoryRailLedger(): RailLedger {
     },
     async findRailAnswer(key) {
       return answers.get(keyOf(key));
+    },
+    async listRailAnswers(key, referencePrefix) {
+      const kept: JsonObject[] = [];
+      for (const [id, answer] of answers) {
+        const [accountId, mode, rail, operation, reference] = JSON.parse(id) as string[];
+        const sameHolder = accountId === key.accountId && mode === key.mode && rail === key.rail && operation === key.operation;
+        if (sameHolder && reference!.startsWith(referencePrefix)) kept.push(answer);
+      }
+      return kept;
     },
   };
 }

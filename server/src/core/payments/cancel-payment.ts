@@ -3,15 +3,25 @@ import type { PaymentRecord } from '../../storage/payments/records';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
+import { callRail } from '../shared/rail-call';
+import { railAdapterOf } from './authorization-validity';
 import { recordPaymentEvent } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
 import { refuseWhileIncreaseInProgress } from './incremental-authorization';
-import { LOST, withCurrentPayment } from './open-authorization';
+import { findCurrentPaymentOrThrow, LOST, withCurrentPayment } from './open-authorization';
+import { refuseWhileRailHoldChanging, withVoid } from './rail-hold-changes';
+import { holdChangeLease, recoverHoldChanges, settleVoid } from './settle-hold-change';
 
 /**
  * POST /payments/{payment_id}/cancel (secret key): `cancelled` from the statuses the transition table allows
  * (requires_payment_method, requires_confirmation, requires_capture, requires_customer_action), else ERR_4003. The
  * status change, the voided attempt and the payment_cancelled outbox event commit in one transaction.
+ *
+ * The void of an open authorization (requires_capture) goes through the rail (docs/capture.md, "The rail"): the void
+ * is first recorded in the payment (nothing capturable any more; captures wait for it), then the rail is asked to
+ * release the hold under the attempt id, and its answer is recorded with the status change and event. Refused by the
+ * rail: the payment is as it was, ERR_4003. No answer in time: the payment is answered as it stands (still
+ * requires_capture, nothing capturable) and recovery asks the rail later.
  */
 export async function cancelPayment(
   deps: CoreDeps,
@@ -21,11 +31,30 @@ export async function cancelPayment(
 ): Promise<PaymentRecord> {
   // An open authorization past its expiry expires first (it is no longer there to void). A write of another request
   // between the read and the update (a status change, an increase's claim) is read again.
-  return withCurrentPayment(deps, auth, paymentId, async (payment) => {
+  const result = await withCurrentPayment(deps, auth, paymentId, async (payment) => {
+    // A capture or void whose request died is settled first.
+    if ((await recoverHoldChanges(deps, payment)) !== payment) return LOST;
     const decision = decideTransition(payment.status, 'cancel', { hasPaymentMethodData: payment.paymentMethodData !== null, captureMethod: payment.captureMethod });
     if (!decision.allowed) throw new ApiError('ERR_4003', `You cannot cancel this payment because it has status ${payment.status}.`);
     const now = deps.clock.now();
     refuseWhileIncreaseInProgress(payment, now, 'cancel');
+    refuseWhileRailHoldChanging(payment, 'cancel');
+    const adapter = payment.status === 'requires_capture' ? railAdapterOf(deps, payment) : undefined;
+    const voidAuthorization = adapter?.voidAuthorization?.bind(adapter);
+    if (voidAuthorization !== undefined) {
+      const attempts = await deps.store.attempts.listAttempts(auth, paymentId);
+      const attempt = attempts[attempts.length - 1];
+      if (attempt === undefined) throw new Error(`payment ${paymentId} in ${payment.status} has no attempt`);
+      const entry = { attempt_id: attempt.attemptId, cancellation_reason: body.cancellation_reason, restores: payment.amountCapturable, lease_expires_at: holdChangeLease(deps, now) };
+      const next = await deps.store.payments.updatePaymentIfVersion(auth, paymentId, payment.version, {
+        amountCapturable: 0,
+        railState: withVoid(payment.railState, entry),
+        updatedAt: now,
+      });
+      if (next === undefined) return LOST;
+      return { voiding: { payment: next, attemptId: attempt.attemptId, voidAuthorization } };
+    }
+    // Nothing held at a rail (or a rail that releases holds itself): cancelled here.
     return deps.store.transaction(async (tx) => {
       const next = await tx.payments.updatePaymentIfVersion(auth, paymentId, payment.version, {
         status: decision.to,
@@ -39,7 +68,20 @@ export async function cancelPayment(
       // A payment cancelled while it waited for the customer saves nothing: its sealed instrument goes.
       await tx.pendingMethodSaves.takePendingSave(auth, paymentId);
       await recordPaymentEvent(deps, tx, next, now);
-      return next;
+      return { cancelled: next };
     });
   });
+  if ('cancelled' in result) return result.cancelled;
+
+  const { payment, attemptId, voidAuthorization } = result.voiding;
+  const call = await callRail(deps, () =>
+    voidAuthorization({ accountId: auth.accountId, mode: auth.mode, paymentId, attemptId, railReference: payment.railReference, now: deps.clock.now() }),
+  );
+  // No answer: not claimed as cancelled; the void stays recorded until recovery learns what the rail did.
+  if (call.kind === 'no_answer') return findCurrentPaymentOrThrow(deps, auth, paymentId);
+  const settled = await settleVoid(deps, auth, paymentId, call.answer);
+  if (call.answer.kind === 'declined') {
+    throw new ApiError('ERR_4003', `The rail refused to void this payment's authorization (${call.answer.errorCode}: ${call.answer.errorMessage}); the payment is unchanged.`);
+  }
+  return settled;
 }

@@ -7,6 +7,7 @@ import { requireManualCaptureOperation } from './manual-capture';
 import { LOST, withCurrentPayment } from './open-authorization';
 import { recordPaymentEvent } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
+import { refuseWhileRailHoldChanging } from './rail-hold-changes';
 
 /**
  * POST /payments/{payment_id}/cancel_post_capture (secret key): voids what was captured, before settlement, on a
@@ -18,6 +19,7 @@ import { decideTransition } from './payment-transitions';
 export async function cancelPostCapture(deps: CoreDeps, auth: AuthContext, paymentId: string, body: CancelPostCaptureRequest): Promise<PaymentRecord> {
   return withCurrentPayment(deps, auth, paymentId, async (payment) => {
     requireManualCaptureOperation(auth, payment, 'cancel_post_capture');
+    refuseWhileRailHoldChanging(payment, 'cancel after capture');
     // Read after the payment: a refund reserved or a dispute raised later changes the payment's version, so the write
     // below loses and the next round sees it.
     const refunded = (await deps.store.refunds.findRefundedAmount(auth, paymentId)) ?? 0;

@@ -1,28 +1,47 @@
 import type { CapturePaymentRequest } from '../../../../protocol/api/payment-ops';
 import type { PaymentResponse } from '../../../../protocol/api/payments';
-import type { PaymentRecord } from '../../storage/payments/records';
+import type { RailAdapter } from '../../rails/rail-adapter';
+import type { PaymentCaptureRecord, PaymentRecord } from '../../storage/payments/records';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
+import { callRail } from '../shared/rail-call';
+import { railAdapterOf } from './authorization-validity';
 import { refuseWhileIncreaseInProgress } from './incremental-authorization';
 import { requireManualCaptureOperation } from './manual-capture';
-import { LOST, withCurrentPayment } from './open-authorization';
-import { recordPaymentEvent } from './payment-outcome';
+import { findCurrentPaymentOrThrow, LOST, withCurrentPayment } from './open-authorization';
 import { decideTransition } from './payment-transitions';
 import { paymentCustomerDetails } from './payment-customer';
 import { toPaymentResponse } from './payment-view';
+import { capturesInProgress, voidInProgress, withCapture } from './rail-hold-changes';
+import { holdChangeLease, recoverHoldChanges, settleCapture } from './settle-hold-change';
 
 /**
  * POST /payments/{payment_id}/capture (secret key). Spec Confirm rule 3: amount_to_capture <= amount_capturable,
  * the whole amount_capturable when omitted; a payment that is fully captured or not capturable is refused
  * (ERR_4003, also on rails that capture as they authorize). A capture of the whole authorized amount makes the
  * payment succeeded; a smaller one makes it partially_captured (capture_method manual, or refund_uncaptured_amount:
- * the rest is released) or partially_captured_and_capturable (manual_multiple). The payment change, the capture
- * record and the event commit in one transaction, written only if nothing changed the payment since it was read.
+ * the rest is released) or partially_captured_and_capturable (manual_multiple).
+ *
+ * The rail captures (docs/capture.md, "The rail"): the capture is first recorded `pending` under its capture id, its
+ * amount (and what it releases) taken from amount_capturable in a version-checked write, so concurrent captures
+ * never ask the rail for more than was capturable. Then the rail is asked under the capture id, and its answer is
+ * recorded with the payment's change and event in one transaction. Refused by the rail: the payment is as it was and
+ * the request answers ERR_4003 with the rail's reason. No answer in time: the payment is answered as it stands (the
+ * capture `pending`, nothing captured yet) and recovery asks the rail later (settle-hold-change.ts).
  */
 export async function capturePayment(deps: CoreDeps, auth: AuthContext, paymentId: string, body: CapturePaymentRequest): Promise<PaymentRecord> {
-  return withCurrentPayment(deps, auth, paymentId, async (payment) => {
+  const reserved = await withCurrentPayment(deps, auth, paymentId, async (payment) => {
+    // A capture or void whose request died is settled first, so what it did counts here.
+    if ((await recoverHoldChanges(deps, payment)) !== payment) return LOST;
     requireManualCaptureOperation(auth, payment, 'capture');
+    const atRail = Object.values(capturesInProgress(payment));
+    if (voidInProgress(payment) !== undefined) {
+      throw new ApiError('ERR_4003', 'You cannot capture this payment while its void is in progress at the rail; retry once it has finished.', { tryLater: true });
+    }
+    if (payment.amountCapturable === 0 && atRail.length > 0) {
+      throw new ApiError('ERR_4003', 'A capture of the rest of this payment is in progress at the rail; retry once it has finished.', { tryLater: true });
+    }
     const amount = body.amount_to_capture ?? payment.amountCapturable;
     if (amount < 1) throw new ApiError('ERR_2003', 'amount_to_capture must be at least 1.', { fieldName: 'amount_to_capture' });
     if (amount > payment.amountCapturable) {
@@ -30,7 +49,8 @@ export async function capturePayment(deps: CoreDeps, auth: AuthContext, paymentI
         fieldName: 'amount_to_capture',
       });
     }
-    const capturedTotal = (payment.amountReceived ?? 0) + amount;
+    // What the payment will have captured once this and the captures already at the rail are taken.
+    const capturedTotal = (payment.amountReceived ?? 0) + atRail.reduce((sum, entry) => sum + entry.amount, 0) + amount;
     const releaseRest = payment.captureMethod !== 'manual_multiple' || body.refund_uncaptured_amount === true;
     const decision = decideTransition(payment.status, 'capture', {
       hasPaymentMethodData: true,
@@ -40,41 +60,76 @@ export async function capturePayment(deps: CoreDeps, auth: AuthContext, paymentI
     if (!decision.allowed) throw new ApiError('ERR_4003', `You cannot capture this payment because it has status ${payment.status}.`);
     const now = deps.clock.now();
     refuseWhileIncreaseInProgress(payment, now, 'capture');
+    const capture = capturingRail(deps, payment);
 
-    const captured = await deps.store.transaction(async (tx) => {
-      const next = await tx.payments.updatePaymentIfVersion(auth, paymentId, payment.version, {
-        status: decision.to,
-        amountReceived: capturedTotal,
-        amountCapturable: decision.to === 'partially_captured_and_capturable' ? payment.amountCapturable - amount : 0,
-        updatedAt: now,
-      });
-      if (next === undefined) return LOST;
+    return deps.store.transaction(async (tx) => {
       const attempts = await tx.attempts.listAttempts(auth, paymentId);
       const attempt = attempts[attempts.length - 1];
       if (attempt === undefined) throw new Error(`payment ${paymentId} in ${payment.status} has no attempt`);
       const sequence = (await tx.captures.listCaptures(auth, paymentId)).length + 1;
-      await tx.captures.insertCapture({
+      // Hyperswitch's capture id, `<attempt_id>_<capture_sequence>`: also the capture's reference on the rail.
+      const captureId = `${attempt.attemptId}_${sequence}`;
+      const releases = releaseRest ? payment.amountCapturable - amount : 0;
+      const amountCapturable = payment.amountCapturable - amount - releases;
+      const entry = { attempt_id: attempt.attemptId, amount, releases, final: amountCapturable === 0, lease_expires_at: holdChangeLease(deps, now) };
+      const next = await tx.payments.updatePaymentIfVersion(auth, paymentId, payment.version, {
+        amountCapturable,
+        railState: withCapture(payment.railState, captureId, entry),
+        updatedAt: now,
+      });
+      if (next === undefined) return LOST;
+      const record: PaymentCaptureRecord = {
         accountId: auth.accountId,
         mode: auth.mode,
-        // Hyperswitch's capture id: `<attempt_id>_<capture_sequence>`.
-        captureId: `${attempt.attemptId}_${sequence}`,
+        captureId,
         paymentId,
         attemptId: attempt.attemptId,
         captureSequence: sequence,
-        status: 'charged',
+        status: 'pending',
         amount,
         currency: payment.currency,
         connector: payment.connector,
         connectorCaptureId: null,
+        errorCode: null,
+        errorMessage: null,
         createdAt: now,
-      });
-      // The attempt is charged once its authorization is used up (nothing left to capture).
-      if (next.amountCapturable === 0) await tx.attempts.updateLatestAttempt(auth, paymentId, { status: 'charged', updatedAt: now });
-      await recordPaymentEvent(deps, tx, next, now);
-      return next;
+      };
+      await tx.captures.insertCapture(record);
+      return { payment: next, capture: record, final: entry.final, rail: capture };
     });
-    return captured;
   });
+
+  const { payment, capture, final, rail } = reserved;
+  const call = await callRail(deps, () =>
+    rail({
+      accountId: auth.accountId,
+      mode: auth.mode,
+      paymentId,
+      attemptId: capture.attemptId,
+      captureId: capture.captureId,
+      railReference: payment.railReference,
+      amount: capture.amount,
+      authorizedAmount: payment.amount,
+      final,
+      currency: payment.currency,
+      now: deps.clock.now(),
+    }),
+  );
+  // No answer: nothing is claimed; the capture stays pending until recovery learns what the rail did.
+  if (call.kind === 'no_answer') return findCurrentPaymentOrThrow(deps, auth, paymentId);
+  const settled = await settleCapture(deps, auth, paymentId, capture.captureId, call.answer);
+  if (call.answer.kind === 'declined') {
+    throw new ApiError('ERR_4003', `The rail refused to capture ${capture.amount} of this payment (${call.answer.errorCode}: ${call.answer.errorMessage}); the payment is unchanged.`);
+  }
+  return settled;
+}
+
+/** The rail's capture call for this payment; a rail that authorizes without capturing but cannot be asked: ERR_4003. */
+function capturingRail(deps: CoreDeps, payment: PaymentRecord): NonNullable<RailAdapter['capture']> {
+  const adapter = railAdapterOf(deps, payment);
+  const capture = adapter?.capture?.bind(adapter);
+  if (capture === undefined) throw new ApiError('ERR_4003', `You cannot capture this payment: the ${payment.rail ?? 'payment'} rail takes no captures.`);
+  return capture;
 }
 
 /** The capture as the API answers it: the payment with its stored customer (spec: "retrieve and capture responses"). */

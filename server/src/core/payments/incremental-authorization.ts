@@ -12,6 +12,7 @@ import { requireManualCaptureOperation } from './manual-capture';
 import { LOST, type Lost, withCurrentPayment } from './open-authorization';
 import { recordPaymentEvent } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
+import { refuseWhileRailHoldChanging } from './rail-hold-changes';
 
 /**
  * POST /payments/{payment_id}/incremental_authorization (secret key), on a requires_capture payment of a rail with
@@ -45,6 +46,8 @@ export async function incrementalAuthorization(
       throw new ApiError('ERR_4003', `You cannot increase the authorization of this payment: the ${payment.rail ?? 'payment'} rail does not raise authorizations.`);
     }
     const now = deps.clock.now();
+    // amount_capturable becomes the new total: a capture's reservation, or a void's, would be lost.
+    refuseWhileRailHoldChanging(payment, 'increase the authorization of');
     const inProgress = increaseInProgress(payment, now);
     if (inProgress !== undefined) {
       throw new ApiError('ERR_4003', `An incremental authorization of this payment (to ${inProgress.amount}) is in progress; retry once it has finished.`, {

@@ -13,6 +13,7 @@ import { ApiError } from '../shared/errors';
 import { findPaymentOrThrow } from './find-payment';
 import { recordPaymentEvent } from './payment-outcome';
 import { decideTransition, statusesAllowing } from './payment-transitions';
+import { railHoldChanging } from './rail-hold-changes';
 
 /** A version-checked write that another write beat: read again and decide again. */
 export const LOST = Symbol('payment changed since it was read');
@@ -60,6 +61,8 @@ export async function expireLapsedAuthorization(deps: CoreDeps, payment: Payment
     const expiresAt = current.authorizationExpiresAt;
     const now = deps.clock.now();
     if (expiresAt == null || now.getTime() < expiresAt.getTime()) return current;
+    // A capture or void at the rail is recorded first (its answer, or recovery's): money may be moving.
+    if (railHoldChanging(current)) return current;
     const decision = decideTransition(current.status, 'authorization_expiry', { hasPaymentMethodData: true, captureMethod: current.captureMethod });
     if (!decision.allowed) return current;
     const read = current;

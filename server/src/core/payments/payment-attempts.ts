@@ -100,8 +100,8 @@ export function toCaptureResponse(capture: PaymentCaptureRecord): PaymentCapture
     authorized_attempt_id: capture.attemptId,
     connector_capture_id: capture.connectorCaptureId,
     capture_sequence: capture.captureSequence,
-    error_message: null,
-    error_code: null,
+    error_message: capture.errorMessage,
+    error_code: capture.errorCode,
     error_reason: null,
     reference_id: capture.connectorCaptureId,
   };

@@ -7,6 +7,7 @@ import { findPaymentOfCaller } from './find-payment';
 import { paymentCustomerDetails } from './payment-customer';
 import { capturesOf, toAttemptResponse, toCaptureResponse } from './payment-attempts';
 import { expireLapsedAuthorization } from './open-authorization';
+import { recoverHoldChanges } from './settle-hold-change';
 import { recoverUnsettledPayment, UNSETTLED_PAYMENT_STATUSES } from './recover-payment';
 import { applyRailOutcome } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
@@ -25,8 +26,9 @@ export async function retrievePayment(
   query: RetrievePaymentQuery,
 ): Promise<PaymentRecord> {
   const found = await findPaymentOfCaller(deps, auth, paymentId, query.client_secret);
-  // An open authorization (manual capture) past its expiry expires now, with its event.
-  const payment = await expireLapsedAuthorization(deps, found);
+  // A capture or void whose request died is asked of the rail; then an open authorization (manual capture) past its
+  // expiry expires now, with its event.
+  const payment = await expireLapsedAuthorization(deps, await recoverHoldChanges(deps, found));
   return query.force_sync === 'true' ? forceSyncWithRail(deps, payment, auth) : syncWithRail(deps, payment, auth);
 }
 

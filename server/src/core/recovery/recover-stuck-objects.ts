@@ -1,5 +1,8 @@
 import type { Scope } from '../../kernel/store-types';
+import type { PaymentRecord } from '../../storage/payments/records';
+import { capturesInProgress, railHoldChanging } from '../payments/rail-hold-changes';
 import { recoverUnsettledPayment } from '../payments/recover-payment';
+import { recoverHoldChanges } from '../payments/settle-hold-change';
 import { recoverPendingRefund } from '../refunds/recover-refund';
 import { DEFAULT_RECOVERY_POLICY, type CoreDeps } from '../shared/deps';
 
@@ -16,9 +19,10 @@ export interface StuckObject extends Scope {
 }
 
 /**
- * The recovery job: finds payments left in processing and refunds left in pending for longer than
- * RecoveryPolicy.recoverAfterMs (a crash between the claim and the rail's answer, a rail that threw or timed out)
- * and asks their rail again (recover-payment.ts, recover-refund.ts). Several instances may run it: each object is
+ * The recovery job: finds payments left in processing, captures left pending, voids left at the rail (requires_capture
+ * with nothing capturable) and refunds left in pending for longer
+ * than RecoveryPolicy.recoverAfterMs (a crash between the claim and the rail's answer, a rail that threw or timed
+ * out) and asks their rail again (recover-payment.ts, settle-hold-change.ts, recover-refund.ts). Several instances may run it: each object is
  * leased to one instance at a time (recovery_leases), and answers are applied only if the object is still in the
  * status it was read in, with the event in the same transaction.
  */
@@ -45,6 +49,31 @@ export class StuckObjectRecovery {
       if (after === undefined) continue;
       checked += 1;
       if (after.status !== 'processing') resolved += 1;
+    }
+    // Captures asked of the rail whose request died (crash, silent rail): asked about under their capture id.
+    for (const capture of await store.captures.listCapturesPendingBefore(before, this.options.batchSize)) {
+      const object: StuckObject = { accountId: capture.accountId, mode: capture.mode, objectType: 'payment', objectId: capture.paymentId };
+      const isStuck = (p: PaymentRecord) => capturesInProgress(p)[capture.captureId] !== undefined;
+      const after = await this.leased(object, now, {
+        reread: () => store.payments.findPayment(capture, capture.paymentId),
+        isStuck,
+        work: (current) => recoverHoldChanges(this.deps, current),
+      });
+      if (after === undefined) continue;
+      checked += 1;
+      if (!isStuck(after)) resolved += 1;
+    }
+    // Voids asked of the rail whose request died (and full captures, which the loop above also finds).
+    for (const payment of await store.paymentList.listPaymentsHoldChangingBefore(before, this.options.batchSize)) {
+      const object: StuckObject = { accountId: payment.accountId, mode: payment.mode, objectType: 'payment', objectId: payment.paymentId };
+      const after = await this.leased(object, now, {
+        reread: () => store.payments.findPayment(payment, payment.paymentId),
+        isStuck: railHoldChanging,
+        work: (current) => recoverHoldChanges(this.deps, current),
+      });
+      if (after === undefined) continue;
+      checked += 1;
+      if (!railHoldChanging(after)) resolved += 1;
     }
     for (const refund of await store.refunds.listRefundsPendingBefore(before, this.options.batchSize)) {
       const object: StuckObject = { accountId: refund.accountId, mode: refund.mode, objectType: 'refund', objectId: refund.refundId };

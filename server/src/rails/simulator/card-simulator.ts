@@ -29,6 +29,8 @@ import type { JsonObject, PaymentMethodData } from '../../../../protocol/api/pay
 import type { PaymentMethodType } from '../../../../protocol/api/enums';
 import type {
   AuthorizeRequest,
+  CaptureOutcome,
+  CaptureRequest,
   CompleteAuthorizationRequest,
   IncrementAuthorizationRequest,
   RailAdapter,
@@ -38,11 +40,14 @@ import type {
   SyncRequest,
   ThreeDsAuthenticationOutcome,
   ThreeDsAuthenticationRequest,
+  VoidOutcome,
+  VoidRequest,
   WalletOrderRequest,
   WalletSessionRequest,
   WalletSessionToken,
 } from '../rail-adapter';
 import { AUTHORIZATION_VALIDITY, simulateIncrement } from './authorization-terms';
+import { simulateCapture, simulateVoid, type HoldingSimulator, type SimulatedHold } from './simulated-capture';
 import { simulateRefund } from './simulated-refund';
 
 export const SIMULATOR_CARDS = {
@@ -147,7 +152,7 @@ export function simulatorPageUrl(baseUrl: string, kind: '3ds' | 'crypto' | 'upi'
  * Rail state keeps times as ISO 8601 text, not epoch milliseconds: a 13-digit number can pass the Luhn check, and
  * the data scan of the vault tests allows no Luhn-valid 13-19 digit run outside the vault's ciphertext.
  */
-export class CardSimulator implements RailAdapter {
+export class CardSimulator implements RailAdapter, HoldingSimulator {
   readonly rail = 'card' as const;
   readonly connector = 'card_simulator';
   readonly cardNetworks = SIMULATED_CARD_NETWORKS;
@@ -350,6 +355,14 @@ export class CardSimulator implements RailAdapter {
 
   async incrementAuthorization(request: IncrementAuthorizationRequest) {
     return simulateIncrement(this.options.ids, request);
+  }
+
+  async captureHeld(request: CaptureRequest, hold: SimulatedHold): Promise<CaptureOutcome> {
+    return simulateCapture(this.options.ids, request, hold);
+  }
+
+  async voidHeld(request: VoidRequest, hold: SimulatedHold): Promise<VoidOutcome> {
+    return simulateVoid(this.options.ids, request, hold);
   }
 
   async sync(request: SyncRequest): Promise<RailOutcome> {

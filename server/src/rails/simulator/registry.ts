@@ -4,6 +4,7 @@ import { BankTransferSimulator } from './bank-transfer-simulator';
 import { CardSimulator, type CardSimulatorOptions } from './card-simulator';
 import { CryptoSimulator } from './crypto-simulator';
 import { RememberingRail } from './remembering-rail';
+import type { HoldingSimulator } from './simulated-capture';
 import { SimulatorFaults } from './simulator-faults';
 import { UpiSimulator } from './upi-simulator';
 
@@ -27,7 +28,7 @@ export function createSimulatorRegistry(options: SimulatorRegistryOptions): Rail
     faults: options.faults ?? new SimulatorFaults(),
     timeoutFaultMs: options.timeoutFaultMs ?? 60_000,
   };
-  const remembering = (adapter: RailAdapter) => new RememberingRail(adapter, memory);
+  const remembering = (adapter: RailAdapter & Partial<HoldingSimulator>) => new RememberingRail(adapter, memory);
   return createRailRegistry({
     test: {
       upi: remembering(new UpiSimulator(options)),

@@ -1,11 +1,15 @@
 /**
- * Gives a simulator the memory a real rail has: every authorization and refund is kept under the reference Rail
- * sent (attempt id, refund id), a request sent again under the same reference gets the first answer (no second
- * charge or refund), and the lookups of crash recovery answer from it. It also plays the planned faults.
+ * Gives a simulator the memory a real rail has: every authorization, refund, capture and void is kept under the
+ * reference Rail sent (attempt id, refund id, capture id, attempt id), a request sent again under the same reference
+ * gets the first answer (no second charge, refund or capture), and the lookups of crash recovery answer from it. What
+ * an authorization went through (its captures, its void) is read from that memory, so a capture never exceeds the
+ * authorization and a captured one is not voided (simulated-capture.ts). It also plays the planned faults.
  */
 import type { JsonObject } from '../../../../protocol/api/payments';
 import type {
   AuthorizeRequest,
+  CaptureOutcome,
+  CaptureRequest,
   LookupRequest,
   NotReceived,
   RailAdapter,
@@ -13,8 +17,11 @@ import type {
   RefundOutcome,
   RefundRequest,
   SyncRequest,
+  VoidOutcome,
+  VoidRequest,
 } from '../rail-adapter';
 import type { RailLedger, RailLedgerKey } from '../rail-ledger';
+import type { HoldingSimulator, SimulatedHold } from './simulated-capture';
 import { SimulatedRailFault, type FaultedCall, type SimulatorFaults } from './simulator-faults';
 
 export interface RememberingRailOptions {
@@ -33,6 +40,10 @@ export class RememberingRail implements RailAdapter {
   readonly cardNetworks: RailAdapter['cardNetworks'];
   readonly refund?: RailAdapter['refund'];
   readonly lookupRefund?: RailAdapter['lookupRefund'];
+  readonly capture?: RailAdapter['capture'];
+  readonly voidAuthorization?: RailAdapter['voidAuthorization'];
+  readonly lookupCapture?: RailAdapter['lookupCapture'];
+  readonly lookupVoid?: RailAdapter['lookupVoid'];
   readonly authorizationValidity?: RailAdapter['authorizationValidity'];
   readonly incrementAuthorization?: RailAdapter['incrementAuthorization'];
   readonly authenticateThreeDs?: RailAdapter['authenticateThreeDs'];
@@ -41,7 +52,7 @@ export class RememberingRail implements RailAdapter {
   readonly openWalletOrder?: RailAdapter['openWalletOrder'];
 
   constructor(
-    private readonly inner: RailAdapter,
+    private readonly inner: RailAdapter & Partial<HoldingSimulator>,
     private readonly options: RememberingRailOptions,
   ) {
     this.rail = inner.rail;
@@ -73,6 +84,36 @@ export class RememberingRail implements RailAdapter {
         this.remember(this.key(request.accountId, request, 'refund', request.refundId), 'refund', request.now, () => refund(request));
       this.lookupRefund = (request: LookupRequest) => this.lookup<RefundOutcome>(this.key(request.accountId, request, 'refund', request.reference));
     }
+    // Captures and voids move money or end a hold: kept under their reference like refunds, and decided on the hold.
+    if (inner.captureHeld !== undefined && inner.voidHeld !== undefined) {
+      const captureHeld = inner.captureHeld.bind(inner);
+      const voidHeld = inner.voidHeld.bind(inner);
+      this.capture = (request: CaptureRequest) =>
+        this.remember(this.key(request.accountId, request, 'capture', request.captureId), 'capture', request.now, async () =>
+          captureHeld(request, await this.hold(request)),
+        );
+      this.voidAuthorization = (request: VoidRequest) =>
+        this.remember(this.key(request.accountId, request, 'void', request.attemptId), 'void', request.now, async () =>
+          voidHeld(request, await this.hold(request)),
+        );
+      this.lookupCapture = (request: LookupRequest) => this.lookup<CaptureOutcome>(this.key(request.accountId, request, 'capture', request.reference));
+      this.lookupVoid = (request: LookupRequest) => this.lookup<VoidOutcome>(this.key(request.accountId, request, 'void', request.reference));
+    }
+  }
+
+  /**
+   * What this rail did with the authorization of `request.attemptId`: the sum of its captures taken, and whether it
+   * was voided. A capture sent again under its own capture id counts itself here, but its first answer is the one
+   * kept and returned (remember).
+   */
+  private async hold(request: { accountId: string; mode: RailLedgerKey['mode']; attemptId: string }): Promise<SimulatedHold> {
+    const captures = await this.options.ledger.listRailAnswers(
+      { accountId: request.accountId, mode: request.mode, rail: this.rail, operation: 'capture' },
+      `${request.attemptId}_`,
+    );
+    const captured = captures.reduce((sum, answer) => sum + (answer['kind'] === 'captured' ? Number(answer['amount']) : 0), 0);
+    const voidAnswer = await this.options.ledger.findRailAnswer(this.key(request.accountId, request, 'void', request.attemptId));
+    return { captured, voided: voidAnswer?.['kind'] === 'voided' };
   }
 
   paymentMethodTypes(currency: Parameters<RailAdapter['paymentMethodTypes']>[0]) {
@@ -97,7 +138,7 @@ export class RememberingRail implements RailAdapter {
     return { accountId, mode: request.mode, rail: this.rail, operation, reference };
   }
 
-  private async remember<T extends RailOutcome | RefundOutcome>(key: RailLedgerKey, call: FaultedCall, now: Date, answer: () => Promise<T>): Promise<T> {
+  private async remember<T extends RailOutcome | RefundOutcome | CaptureOutcome | VoidOutcome>(key: RailLedgerKey, call: FaultedCall, now: Date, answer: () => Promise<T>): Promise<T> {
     const fault = this.options.faults.take(this.rail, call);
     if (fault === 'throw_before_accept') throw new SimulatedRailFault(fault);
     const first = await answer();

@@ -16,10 +16,23 @@
  */
 import type { Currency } from '../../../../protocol/currency';
 import { currencyExponent } from '../../../../protocol/currency';
-import type { AuthorizeRequest, IncrementAuthorizationRequest, RailAdapter, RailOutcome, RefundOutcome, RefundRequest, SyncRequest } from '../rail-adapter';
+import type {
+  AuthorizeRequest,
+  CaptureOutcome,
+  CaptureRequest,
+  IncrementAuthorizationRequest,
+  RailAdapter,
+  RailOutcome,
+  RefundOutcome,
+  RefundRequest,
+  SyncRequest,
+  VoidOutcome,
+  VoidRequest,
+} from '../rail-adapter';
 import { AUTHORIZATION_VALIDITY, simulateIncrement } from './authorization-terms';
 import { simulatorPageUrl, type SimulatorOptions } from './card-simulator';
 import { qrSvgDataUrl } from './qr-image';
+import { simulateCapture, simulateVoid, type HoldingSimulator, type SimulatedHold } from './simulated-capture';
 import { simulateRefund } from './simulated-refund';
 
 /** How long a pending collect waits before the simulated customer answers. */
@@ -60,7 +73,7 @@ export { SIMULATOR_REFUND_REASONS } from './simulated-refund';
 
 type PendingOutcome = 'succeeded' | 'failed';
 
-export class UpiSimulator implements RailAdapter {
+export class UpiSimulator implements RailAdapter, HoldingSimulator {
   readonly rail = 'upi' as const;
   readonly connector = 'upi_simulator';
   readonly authorizationValidity = AUTHORIZATION_VALIDITY;
@@ -150,6 +163,14 @@ export class UpiSimulator implements RailAdapter {
 
   async incrementAuthorization(request: IncrementAuthorizationRequest) {
     return simulateIncrement(this.ids, request);
+  }
+
+  async captureHeld(request: CaptureRequest, hold: SimulatedHold): Promise<CaptureOutcome> {
+    return simulateCapture(this.ids, request, hold);
+  }
+
+  async voidHeld(request: VoidRequest, hold: SimulatedHold): Promise<VoidOutcome> {
+    return simulateVoid(this.ids, request, hold);
   }
 
   async refund(request: RefundRequest): Promise<RefundOutcome> {

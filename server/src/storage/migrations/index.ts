@@ -37,6 +37,7 @@ import { migration0026IdempotencyIdsScheme } from './0026-idempotency-ids-scheme
 import { migration0027SubscriptionRenewalPayment } from './0027-subscription-renewal-payment';
 import { migration0028SubscriptionOutstandingRenewalIndex } from './0028-subscription-outstanding-renewal-index';
 import { migration0029RefundIndexes } from './0029-refund-indexes';
+import { migration0030CaptureAtRail } from './0030-capture-at-rail';
 import { migration0031SubscriptionRenewalPeriod } from './0031-subscription-renewal-period';
 import { migration0032RateLimitBuckets } from './0032-rate-limit-buckets';
 import { migration0033CollectBalances } from './0033-collect-balances';
@@ -73,6 +74,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0027_subscription_renewal_payment': migration0027SubscriptionRenewalPayment,
   '0028_subscription_outstanding_renewal_index': migration0028SubscriptionOutstandingRenewalIndex,
   '0029_refund_indexes': migration0029RefundIndexes,
+  '0030_capture_at_rail': migration0030CaptureAtRail,
   '0031_subscription_renewal_period': migration0031SubscriptionRenewalPeriod,
   '0032_rate_limit_buckets': migration0032RateLimitBuckets,
   '0033_collect_balances': migration0033CollectBalances,

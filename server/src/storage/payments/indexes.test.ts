@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { plansOf as plansOfStore } from '../../test-support/query-plans';
 import { forEachEngine } from '../../test-support/engines';
 import { createHarness, type Harness } from '../../test-support/harness';
-import { SqlPaymentListStore } from './sql-store';
+import { SqlPaymentCaptureStore, SqlPaymentListStore } from './sql-store';
 
 forEachEngine('Payment indexes', (engine) => {
   let h: Harness;
@@ -29,6 +29,12 @@ forEachEngine('Payment indexes', (engine) => {
     expect(await plansOf((store) => store.listWaitingPayments(null, 10))).toMatch(/payments_status_updated_idx/);
     const cursor = { updatedAt: new Date(), accountId: h.boot.account.accountId, mode: 'test' as const, paymentId: 'pay_x' };
     expect(await plansOf((store) => store.listWaitingPayments(cursor, 10))).toMatch(/payments_status_updated_idx/);
+  });
+
+  test('the recovery job reads pending captures and payments whose hold is changing at the rail through their partial indexes (0030)', async () => {
+    expect(await plansOf((store) => store.listPaymentsHoldChangingBefore(new Date(), 10))).toMatch(/payments_hold_changing_updated_idx/);
+    const capturePlan = await plansOfStore(h, (db) => new SqlPaymentCaptureStore(db), (store) => store.listCapturesPendingBefore(new Date(), 10));
+    expect(capturePlan).toMatch(/payment_captures_pending_created_idx/);
   });
 
   test('the authorization expiry sweep reads payments_authorization_expiry_idx', async () => {

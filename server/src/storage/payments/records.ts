@@ -147,19 +147,34 @@ export type PaymentAttemptPatch = Partial<
   >
 > & { updatedAt: Date };
 
-/** One capture of a manual-capture payment (Hyperswitch's capture): capture_id is `<attempt_id>_<sequence>`. */
+/**
+ * A capture's status: `pending` from before the rail is asked until its answer is recorded (docs/capture.md, "The
+ * rail"), then `charged` or `failed` (the rail refused it).
+ */
+export type CaptureStatus = 'pending' | 'charged' | 'failed';
+
+/**
+ * One capture of a manual-capture payment (Hyperswitch's capture): capture_id is `<attempt_id>_<sequence>`, also the
+ * idempotent reference of the capture on the rail.
+ */
 export interface PaymentCaptureRecord extends Scope {
   captureId: string;
   paymentId: string;
   attemptId: string;
   captureSequence: number;
-  status: 'charged';
+  status: CaptureStatus;
   amount: number;
   currency: Currency;
   connector: string | null;
   connectorCaptureId: string | null;
+  /** The rail's refusal (failed only). */
+  errorCode: string | null;
+  errorMessage: string | null;
   createdAt: Date;
 }
+
+/** What the rail's answer sets on a pending capture. */
+export type CaptureSettlement = Pick<PaymentCaptureRecord, 'connectorCaptureId' | 'errorCode' | 'errorMessage'> & { status: 'charged' | 'failed' };
 
 /** Bounds on created (ISO 8601 UTC, compared as instants). */
 export interface CreatedRange {

@@ -1,7 +1,7 @@
 import type { Mode } from '../../../../protocol/ids';
 import type { CaptureMethod } from '../../../../protocol/api/payments';
 import type { PaymentStatus } from '../../../../protocol/payments';
-import type { AttemptStatus } from './records';
+import type { AttemptStatus, CaptureStatus } from './records';
 
 
 
@@ -65,12 +65,15 @@ export interface PaymentCapturesTable {
   payment_id: string;
   attempt_id: string;
   capture_sequence: number;
-  status: 'charged';
+  status: CaptureStatus;
   amount: number;
   currency: string;
   connector: string | null;
   connector_capture_id: string | null;
   created_at: string;
+  /** Migration 0030: the rail's refusal of a failed capture. */
+  error_code: string | null;
+  error_message: string | null;
 }
 
 /** One confirm of a payment (migration 0002). */

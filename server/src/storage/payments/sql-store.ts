@@ -6,7 +6,7 @@ import type { PaymentMethod, PaymentMethodType } from '../../../../protocol/api/
 import type { Currency } from '../../../../protocol/currency';
 import type { NextAction, PaymentStatus } from '../../../../protocol/payments';
 import type { InsertResult, Scope } from '../../kernel/store-types';
-import { patchedPayment, type PaymentAttemptPatch, type PaymentAttemptRecord, type PaymentCaptureRecord, type PaymentListQuery, type PaymentPatch, type PaymentRecord, type WaitingPaymentCursor } from './records';
+import { patchedPayment, type CaptureSettlement, type PaymentAttemptPatch, type PaymentAttemptRecord, type PaymentCaptureRecord, type PaymentListQuery, type PaymentPatch, type PaymentRecord, type WaitingPaymentCursor } from './records';
 import type { PaymentAttemptsTable, PaymentCapturesTable, PaymentsTable } from './schema';
 import type { ClaimedPayment, NewPaymentAttempt, PaymentAttemptStore, PaymentCaptureStore, PaymentListStore, PaymentsStores, PaymentStore } from './store';
 import { type Db, inScope, insertResult, inTransaction, isPostgres, iso, jsonOrNull, parseJson } from '../sql-rows';
@@ -360,6 +360,20 @@ export class SqlPaymentListStore implements PaymentListStore {
     return rows.map(toPayment);
   }
 
+  async listPaymentsHoldChangingBefore(before: Date, limit: number): Promise<PaymentRecord[]> {
+    // The partial index payments_hold_changing_updated_idx (0030) holds exactly these rows.
+    const rows = await this.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('status', '=', 'requires_capture')
+      .where('amount_capturable', '=', 0)
+      .where('updated_at', '<', before.toISOString())
+      .orderBy('updated_at')
+      .limit(limit)
+      .execute();
+    return rows.map(toPayment);
+  }
+
   async listLapsedAuthorizations(statuses: readonly PaymentStatus[], at: Date, limit: number): Promise<PaymentRecord[]> {
     if (statuses.length === 0) return [];
     const rows = await this.db
@@ -677,11 +691,13 @@ function toCapture(row: Selectable<PaymentCapturesTable>): PaymentCaptureRecord 
     currency: row.currency as Currency,
     connector: row.connector,
     connectorCaptureId: row.connector_capture_id,
+    errorCode: row.error_code,
+    errorMessage: row.error_message,
     createdAt: new Date(row.created_at),
   };
 }
 
-class SqlPaymentCaptureStore implements PaymentCaptureStore {
+export class SqlPaymentCaptureStore implements PaymentCaptureStore {
   constructor(private readonly db: Db) {}
 
   async insertCapture(capture: PaymentCaptureRecord): Promise<void> {
@@ -699,9 +715,44 @@ class SqlPaymentCaptureStore implements PaymentCaptureStore {
         currency: capture.currency,
         connector: capture.connector,
         connector_capture_id: capture.connectorCaptureId,
+        error_code: capture.errorCode,
+        error_message: capture.errorMessage,
         created_at: iso(capture.createdAt),
       })
       .execute();
+  }
+
+  async findCapture(scope: Scope, captureId: string): Promise<PaymentCaptureRecord | undefined> {
+    const row = await this.db.selectFrom('payment_captures').selectAll().where(inScope(scope)).where('capture_id', '=', captureId).executeTakeFirst();
+    return row && toCapture(row);
+  }
+
+  async settlePendingCapture(scope: Scope, captureId: string, settlement: CaptureSettlement): Promise<boolean> {
+    const result = await this.db
+      .updateTable('payment_captures')
+      .set({
+        status: settlement.status,
+        connector_capture_id: settlement.connectorCaptureId,
+        error_code: settlement.errorCode,
+        error_message: settlement.errorMessage,
+      })
+      .where(inScope(scope))
+      .where('capture_id', '=', captureId)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async listCapturesPendingBefore(before: Date, limit: number): Promise<PaymentCaptureRecord[]> {
+    const rows = await this.db
+      .selectFrom('payment_captures')
+      .selectAll()
+      .where('status', '=', 'pending')
+      .where('created_at', '<', iso(before))
+      .orderBy('created_at')
+      .limit(limit)
+      .execute();
+    return rows.map(toCapture);
   }
 
   async listCaptures(scope: Scope, paymentId: string): Promise<PaymentCaptureRecord[]> {

@@ -5,7 +5,7 @@
 import type { PaymentStatus } from '../../../../protocol/payments';
 import type { InsertResult, Scope } from '../../kernel/store-types';
 import type { OutboxEventRecord } from '../events/records';
-import type { PaymentAttemptPatch, PaymentAttemptRecord, PaymentCaptureRecord, PaymentListQuery, PaymentPatch, PaymentRecord, WaitingPaymentCursor } from './records';
+import type { CaptureSettlement, PaymentAttemptPatch, PaymentAttemptRecord, PaymentCaptureRecord, PaymentListQuery, PaymentPatch, PaymentRecord, WaitingPaymentCursor } from './records';
 
 /** An attempt before the store numbers it. */
 export type NewPaymentAttempt = Omit<PaymentAttemptRecord, 'attemptId' | 'attemptNumber'>;
@@ -51,6 +51,11 @@ export interface PaymentListStore {
    * `before`, oldest first: the ones a crash or a silent rail may have left there.
    */
   listPaymentsProcessingBefore(before: Date, limit: number): Promise<PaymentRecord[]>;
+  /**
+   * At most `limit` payments of every account and mode in requires_capture with nothing capturable, last changed
+   * before `before`, oldest first: only a void, or a capture of all that was left, at the rail leaves a payment so.
+   */
+  listPaymentsHoldChangingBefore(before: Date, limit: number): Promise<PaymentRecord[]>;
   /**
    * At most `limit` payments of every account and mode in one of `statuses` whose authorization expired at or
    * before `at` (manual capture), soonest expiry first.
@@ -114,6 +119,17 @@ export interface PaymentCaptureStore {
   insertCapture(capture: PaymentCaptureRecord): Promise<void>;
   /** Oldest first (by capture_sequence). */
   listCaptures(scope: Scope, paymentId: string): Promise<PaymentCaptureRecord[]>;
+  findCapture(scope: Scope, captureId: string): Promise<PaymentCaptureRecord | undefined>;
+  /**
+   * Records the rail's answer on a capture still `pending` (a conditional update); false when it was settled
+   * already (by the request that asked the rail, or by recovery), and nothing is written.
+   */
+  settlePendingCapture(scope: Scope, captureId: string, settlement: CaptureSettlement): Promise<boolean>;
+  /**
+   * At most `limit` captures of every account and mode still `pending` that were created before `before`, oldest
+   * first: the ones a crash or a silent rail may have left there (the recovery job).
+   */
+  listCapturesPendingBefore(before: Date, limit: number): Promise<PaymentCaptureRecord[]>;
 }
 
 /** The payments stores, as storage/stores.ts composes them into Stores. */

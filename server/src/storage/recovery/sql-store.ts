@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { JsonObject } from '../../../../protocol/api/payments';
 import { type Db, inScope, insertResult, iso } from '../sql-rows';
 import { writeWithoutSyncWait } from '../write-without-sync-wait';
@@ -65,6 +66,20 @@ export class SqlRailLedgerStore implements RailLedgerStore {
       .where('reference', '=', key.reference)
       .executeTakeFirst();
     return row === undefined ? undefined : (JSON.parse(row.answer) as JsonObject);
+  }
+
+  async listRailAnswers(key: Omit<RailLedgerKey, 'reference'>, referencePrefix: string): Promise<JsonObject[]> {
+    // substr, not LIKE: `_`, in every attempt id, is a LIKE wildcard. The primary key's leading columns bound the scan.
+    const rows = await this.db
+      .selectFrom('rail_ledger')
+      .select('answer')
+      .where(inScope(key))
+      .where('rail', '=', key.rail)
+      .where('operation', '=', key.operation)
+      .where(sql<string>`substr(reference, 1, ${referencePrefix.length})`, '=', referencePrefix)
+      .orderBy('reference')
+      .execute();
+    return rows.map((row) => JSON.parse(row.answer) as JsonObject);
   }
 }
 

@@ -7,6 +7,8 @@ export interface RailLedgerStore {
   /** Keeps `answer` under the key unless one is kept already; returns the answer kept (the first one). */
   rememberRailAnswer(key: RailLedgerKey, answer: JsonObject, now: Date): Promise<JsonObject>;
   findRailAnswer(key: RailLedgerKey): Promise<JsonObject | undefined>;
+  /** Every answer kept under a reference that starts with `referencePrefix`. */
+  listRailAnswers(key: Omit<RailLedgerKey, 'reference'>, referencePrefix: string): Promise<JsonObject[]>;
 }
 
 export interface RecoveryLeaseStore {

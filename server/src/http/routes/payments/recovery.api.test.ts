@@ -167,7 +167,8 @@ forEachEngine('Recovery of payments and refunds left in flight', (engine) => {
     // The late instance works from its earlier list: the lease is free again, the payment is not stuck any more.
     const store = new Proxy(h.core.store, {
       get(target, property) {
-        if (property === 'paymentList') return { ...target.paymentList, listPaymentsProcessingBefore: async () => listedEarlier };
+        // The store's own list, but for the one method: a spread copy would lose the methods of its class.
+        if (property === 'paymentList') return Object.assign(Object.create(target.paymentList) as typeof target.paymentList, { listPaymentsProcessingBefore: async () => listedEarlier });
         const value = Reflect.get(target, property, target) as unknown;
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },

@@ -1,0 +1,84 @@
+/**
+ * The captures and the void of an open authorization that were asked of the rail and whose answer is not recorded
+ * yet, as the payment's railState keeps them (written with the request's reservation, before the rail is asked;
+ * cleared with the answer). Read by every operation that changes the authorization, which waits for them (ERR_4003,
+ * "in progress"): the rail may be moving the money or releasing the hold.
+ */
+import type { JsonObject } from '../../../../protocol/api/payments';
+import type { PaymentRecord } from '../../storage/payments/records';
+import { ApiError } from '../shared/errors';
+
+export const CAPTURES_IN_PROGRESS = 'captures_in_progress';
+export const VOID_IN_PROGRESS = 'void_in_progress';
+
+/** A capture asked of the rail under its capture id (the key of CAPTURES_IN_PROGRESS). */
+export interface CaptureInProgress {
+  attempt_id: string;
+  amount: number;
+  /** What of amount_capturable it released beyond its amount (refund_uncaptured_amount, or capture_method manual). */
+  releases: number;
+  /** Nothing is capturable after it (CaptureRequest.final). */
+  final: boolean;
+  /** Until when the request that asked is taken to be alive; past it, recovery asks the rail. */
+  lease_expires_at: string;
+}
+
+export interface VoidInProgress {
+  attempt_id: string;
+  cancellation_reason: string | null;
+  /** amount_capturable before the void: given back if the rail refuses it. */
+  restores: number;
+  lease_expires_at: string;
+}
+
+export function capturesInProgress(payment: PaymentRecord): Record<string, CaptureInProgress> {
+  const held = payment.railState?.[CAPTURES_IN_PROGRESS];
+  return held != null && typeof held === 'object' ? (held as unknown as Record<string, CaptureInProgress>) : {};
+}
+
+export function voidInProgress(payment: PaymentRecord): VoidInProgress | undefined {
+  const held = payment.railState?.[VOID_IN_PROGRESS];
+  return held != null && typeof held === 'object' ? (held as unknown as VoidInProgress) : undefined;
+}
+
+/** Whether a capture or a void of the payment waits for its rail's answer. */
+export function railHoldChanging(payment: PaymentRecord): boolean {
+  return Object.keys(capturesInProgress(payment)).length > 0 || voidInProgress(payment) !== undefined;
+}
+
+/** railState with the capture's entry set (`entry`) or removed (undefined). */
+export function withCapture(railState: JsonObject | null, captureId: string, entry: CaptureInProgress | undefined): JsonObject | null {
+  const captures: Record<string, CaptureInProgress> = { ...((railState?.[CAPTURES_IN_PROGRESS] as unknown as Record<string, CaptureInProgress> | undefined) ?? {}) };
+  if (entry === undefined) delete captures[captureId];
+  else captures[captureId] = entry;
+  const rest: JsonObject = { ...(railState ?? {}) };
+  if (Object.keys(captures).length === 0) delete rest[CAPTURES_IN_PROGRESS];
+  else rest[CAPTURES_IN_PROGRESS] = captures as unknown as JsonObject;
+  return Object.keys(rest).length === 0 ? null : rest;
+}
+
+/** railState with the void's entry set or removed. */
+export function withVoid(railState: JsonObject | null, entry: VoidInProgress | undefined): JsonObject | null {
+  const rest: JsonObject = { ...(railState ?? {}) };
+  if (entry === undefined) delete rest[VOID_IN_PROGRESS];
+  else rest[VOID_IN_PROGRESS] = entry as unknown as JsonObject;
+  return Object.keys(rest).length === 0 ? null : rest;
+}
+
+/**
+ * ERR_4003 (retry later) while a capture or the void of the payment waits for the rail's answer: `operation` could
+ * otherwise settle the authorization under a capture that moves money, or capture what a void releases.
+ */
+export function refuseWhileRailHoldChanging(payment: PaymentRecord, operation: string): void {
+  const voiding = voidInProgress(payment);
+  if (voiding !== undefined) {
+    throw new ApiError('ERR_4003', `You cannot ${operation} this payment while its void is in progress at the rail; retry once it has finished.`, { tryLater: true });
+  }
+  const captures = Object.values(capturesInProgress(payment));
+  if (captures.length > 0) {
+    const amount = captures.reduce((sum, capture) => sum + capture.amount, 0);
+    throw new ApiError('ERR_4003', `You cannot ${operation} this payment while a capture (${amount}) is in progress at the rail; retry once it has finished.`, {
+      tryLater: true,
+    });
+  }
+}

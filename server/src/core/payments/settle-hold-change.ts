@@ -1,0 +1,173 @@
+/**
+ * Records the rail's answer to a capture or a void of an open authorization (docs/capture.md, "The rail"), with the
+ * payment's change and its event in one transaction, and recovers the ones whose request died before it could: the
+ * rail is asked under the capture id or the attempt id what it did (and a capture it never received is sent again
+ * under the same capture id: the rail captures once per reference).
+ *
+ * An answer applies only while the payment still holds the capture's (or the void's) entry in railState, and the
+ * write is version-checked: of the request that asked and recovery, the first records it and the other finds it
+ * recorded.
+ */
+import type { CaptureOutcome, NotReceived, VoidOutcome } from '../../rails/rail-adapter';
+import type { Scope } from '../../kernel/store-types';
+import type { PaymentRecord } from '../../storage/payments/records';
+import { DEFAULT_RECOVERY_POLICY, type CoreDeps } from '../shared/deps';
+import { callRail } from '../shared/rail-call';
+import { railAdapterOf } from './authorization-validity';
+import { LOST, withCurrentPayment } from './open-authorization';
+import { recordPaymentEvent } from './payment-outcome';
+import { decideTransition } from './payment-transitions';
+import { capturesInProgress, voidInProgress, withCapture, withVoid } from './rail-hold-changes';
+
+/** When a capture or void asked now is taken to have died with its request: after the rail call's limit, twice. */
+export function holdChangeLease(deps: CoreDeps, now: Date): string {
+  return new Date(now.getTime() + 2 * (deps.recovery ?? DEFAULT_RECOVERY_POLICY).railCallTimeoutMs).toISOString();
+}
+
+/**
+ * The rail took the capture: amount_received grows by it and the payment moves as the capture transition says
+ * (succeeded once everything authorized is captured; partially_captured when the rest was released and no other
+ * capture is at the rail; else partially_captured_and_capturable). The rail refused it: the payment is as before the
+ * capture (what it reserved of amount_capturable is given back) and the capture is `failed`, with no event.
+ */
+export async function settleCapture(deps: CoreDeps, scope: Scope, paymentId: string, captureId: string, outcome: CaptureOutcome): Promise<PaymentRecord> {
+  return withCurrentPayment(deps, scope, paymentId, async (current) => {
+    const entry = capturesInProgress(current)[captureId];
+    if (entry === undefined) return current;
+    const now = deps.clock.now();
+    const railState = withCapture(current.railState, captureId, undefined);
+    return deps.store.transaction(async (tx) => {
+      if (outcome.kind === 'declined') {
+        const next = await tx.payments.updatePaymentIfVersion(scope, paymentId, current.version, {
+          amountCapturable: current.amountCapturable + entry.amount + entry.releases,
+          railState,
+          updatedAt: now,
+        });
+        if (next === undefined) return LOST;
+        await tx.captures.settlePendingCapture(scope, captureId, {
+          status: 'failed',
+          connectorCaptureId: outcome.reference,
+          errorCode: outcome.errorCode,
+          errorMessage: outcome.errorMessage,
+        });
+        return next;
+      }
+      const othersAtRail = Object.keys(capturesInProgress(current)).length > 1;
+      const capturedTotal = (current.amountReceived ?? 0) + entry.amount;
+      const decision = decideTransition(current.status, 'capture', {
+        hasPaymentMethodData: true,
+        captureMethod: current.captureMethod,
+        capture: { amount: current.amount, capturedTotal, releaseRest: current.amountCapturable === 0 && !othersAtRail },
+      });
+      if (!decision.allowed) throw new Error(`payment ${paymentId} in ${current.status} cannot record its capture ${captureId}`);
+      const next = await tx.payments.updatePaymentIfVersion(scope, paymentId, current.version, {
+        status: decision.to,
+        amountReceived: capturedTotal,
+        amountCapturable: decision.to === 'partially_captured_and_capturable' ? current.amountCapturable : 0,
+        railState,
+        updatedAt: now,
+      });
+      if (next === undefined) return LOST;
+      await tx.captures.settlePendingCapture(scope, captureId, { status: 'charged', connectorCaptureId: outcome.reference, errorCode: null, errorMessage: null });
+      // The attempt is charged once its authorization is used up (nothing left to capture, nothing at the rail).
+      if (next.amountCapturable === 0 && !othersAtRail) await tx.attempts.updateLatestAttempt(scope, paymentId, { status: 'charged', updatedAt: now });
+      await recordPaymentEvent(deps, tx, next, now);
+      return next;
+    });
+  });
+}
+
+/**
+ * The rail released the authorization: the payment is `cancelled` (its attempt voided, a pending save dropped), with
+ * its event. The rail refused the void: the payment is as before it (amount_capturable given back), no event.
+ */
+export async function settleVoid(deps: CoreDeps, scope: Scope, paymentId: string, outcome: VoidOutcome): Promise<PaymentRecord> {
+  return withCurrentPayment(deps, scope, paymentId, async (current) => {
+    const entry = voidInProgress(current);
+    if (entry === undefined) return current;
+    const now = deps.clock.now();
+    const railState = withVoid(current.railState, undefined);
+    if (outcome.kind === 'declined') {
+      const next = await deps.store.payments.updatePaymentIfVersion(scope, paymentId, current.version, { amountCapturable: entry.restores, railState, updatedAt: now });
+      return next ?? LOST;
+    }
+    const decision = decideTransition(current.status, 'cancel', { hasPaymentMethodData: current.paymentMethodData !== null, captureMethod: current.captureMethod });
+    if (!decision.allowed) throw new Error(`payment ${paymentId} in ${current.status} cannot record its void`);
+    return deps.store.transaction(async (tx) => {
+      const next = await tx.payments.updatePaymentIfVersion(scope, paymentId, current.version, {
+        status: decision.to,
+        amountCapturable: 0,
+        nextAction: null,
+        cancellationReason: entry.cancellation_reason,
+        railState,
+        updatedAt: now,
+      });
+      if (next === undefined) return LOST;
+      await tx.attempts.updateLatestAttempt(scope, paymentId, { status: 'voided', cancellationReason: entry.cancellation_reason, updatedAt: now });
+      await tx.pendingMethodSaves.takePendingSave(scope, paymentId);
+      await recordPaymentEvent(deps, tx, next, now);
+      return next;
+    });
+  });
+}
+
+/**
+ * Recovery of the captures and the void of `payment` whose request is taken to have died (its lease lapsed): each is
+ * asked of the rail by its reference, a capture the rail never received is sent again under its capture id, and an
+ * answer is recorded as the request would have recorded it. A rail that does not answer leaves them for the next
+ * round. Returns the payment as it then is: `payment` itself when nothing was recorded.
+ */
+export async function recoverHoldChanges(deps: CoreDeps, payment: PaymentRecord): Promise<PaymentRecord> {
+  const now = deps.clock.now();
+  const lapsed = (leaseExpiresAt: string) => Date.parse(leaseExpiresAt) <= now.getTime();
+  const captures = Object.entries(capturesInProgress(payment)).filter(([, entry]) => lapsed(entry.lease_expires_at));
+  const voiding = voidInProgress(payment);
+  if (captures.length === 0 && (voiding === undefined || !lapsed(voiding.lease_expires_at))) return payment;
+  const adapter = railAdapterOf(deps, payment);
+  const scope: Scope = { accountId: payment.accountId, mode: payment.mode };
+  const lookupRequest = (reference: string) => ({ accountId: payment.accountId, mode: payment.mode, reference, now });
+  let current = payment;
+  const lookupCapture = adapter?.lookupCapture?.bind(adapter);
+  const capture = adapter?.capture?.bind(adapter);
+  if (lookupCapture !== undefined && capture !== undefined) {
+    for (const [captureId, entry] of captures) {
+      const looked = await callRail<CaptureOutcome | NotReceived>(deps, () => lookupCapture(lookupRequest(captureId)));
+      if (looked.kind !== 'answered') continue;
+      let answer: CaptureOutcome | undefined = looked.answer.kind === 'not_received' ? undefined : looked.answer;
+      if (answer === undefined) {
+        const sent = await callRail(deps, () =>
+          capture({
+            accountId: payment.accountId,
+            mode: payment.mode,
+            paymentId: payment.paymentId,
+            attemptId: entry.attempt_id,
+            captureId,
+            railReference: payment.railReference,
+            amount: entry.amount,
+            authorizedAmount: current.amount,
+            final: entry.final,
+            currency: payment.currency,
+            now,
+          }),
+        );
+        if (sent.kind === 'answered') answer = sent.answer;
+      }
+      if (answer !== undefined) current = await settleCapture(deps, scope, payment.paymentId, captureId, answer);
+    }
+  }
+  const lookupVoid = adapter?.lookupVoid?.bind(adapter);
+  const voidAuthorization = adapter?.voidAuthorization?.bind(adapter);
+  if (voiding !== undefined && lapsed(voiding.lease_expires_at) && lookupVoid !== undefined && voidAuthorization !== undefined) {
+    const looked = await callRail<VoidOutcome | NotReceived>(deps, () => lookupVoid(lookupRequest(voiding.attempt_id)));
+    if (looked.kind === 'answered') {
+      let answer: VoidOutcome | undefined = looked.answer.kind === 'not_received' ? undefined : looked.answer;
+      if (answer === undefined) {
+        const request = { accountId: payment.accountId, mode: payment.mode, paymentId: payment.paymentId, attemptId: voiding.attempt_id, railReference: payment.railReference, now };
+        const sent = await callRail(deps, () => voidAuthorization(request));
+        if (sent.kind === 'answered') answer = sent.answer;
+      }
+      if (answer !== undefined) current = await settleVoid(deps, scope, payment.paymentId, answer);
+    }
+  }
+  return current;
+}

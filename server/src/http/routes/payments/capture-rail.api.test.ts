@@ -1,0 +1,266 @@
+/**
+ * Capture and void of an open authorization go through the rail (docs/capture.md, "The rail"; docs/reliability.md),
+ * through the API on SQLite and PostgreSQL: the simulated rail's ledger records each capture (under its capture id)
+ * and each void (under the attempt id); the simulated rail never captures beyond the authorization nor voids a
+ * captured one; a capture the rail refuses changes nothing; a crash between the rail's answer and its outcome (the
+ * simulators' faults) is settled by recovery, on the next read or by the recovery job, without capturing twice.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import type { EventList } from '../../../../../protocol/api/events';
+import type { PaymentResponse } from '../../../../../protocol/api/payments';
+import { StuckObjectRecovery, type StuckObject } from '../../../core/recovery/recover-stuck-objects';
+import type { RecoveryPolicy } from '../../../core/shared/deps';
+import { cryptoIds } from '../../../kernel/ids';
+import type { AccountSettings, RailCapabilities } from '../../../kernel/account-settings-types';
+import type { CaptureOutcome, CaptureRequest, LookupRequest, NotReceived, VoidOutcome, VoidRequest } from '../../../rails/rail-adapter';
+import { UpiSimulator } from '../../../rails/simulator/upi-simulator';
+import { apiRequest, expectApiError, expectOk } from '../../../test-support/api-assertions';
+import { forEachEngine } from '../../../test-support/engines';
+import { ALL_RAILS_SETTINGS } from '../../../test-support/fixtures';
+import { createHarness, type Harness } from '../../../test-support/harness';
+
+const NONE: RailCapabilities = { refunds: false, metadataUpdates: false, recurring: false, manualCapture: false, disputes: false };
+/** UPI with manual capture in test mode. */
+const SETTINGS: AccountSettings = {
+  ...ALL_RAILS_SETTINGS,
+  rails: ALL_RAILS_SETTINGS.rails.map((rail) => (rail.rail === 'upi' ? { ...rail, capabilities: { test: { ...NONE, manualCapture: true }, live: NONE } } : rail)),
+};
+/** A short rail call limit (and so a short lease on a capture or void at the rail: twice it). */
+const POLICY: RecoveryPolicy = { railCallTimeoutMs: 150, recoverAfterMs: 60_000, leaseMs: 30_000, deadlineMs: 24 * 3600_000 };
+const LEASE_MS = 2 * POLICY.railCallTimeoutMs;
+
+/** A UPI rail that authorizes as the simulator does and refuses every capture and void (a test-only adapter). */
+class RefusingUpi extends UpiSimulator {
+  readonly captureRequests: CaptureRequest[] = [];
+  readonly voidRequests: VoidRequest[] = [];
+  async capture(request: CaptureRequest): Promise<CaptureOutcome> {
+    this.captureRequests.push(request);
+    return { kind: 'declined', reference: 'refused_capture', errorCode: 'capture_refused', errorMessage: 'The acquirer refused the capture' };
+  }
+  async voidAuthorization(request: VoidRequest): Promise<VoidOutcome> {
+    this.voidRequests.push(request);
+    return { kind: 'declined', reference: 'refused_void', errorCode: 'void_refused', errorMessage: 'The acquirer refused the void' };
+  }
+  async lookupCapture(_request: LookupRequest): Promise<CaptureOutcome | NotReceived> {
+    return { kind: 'not_received' };
+  }
+  async lookupVoid(_request: LookupRequest): Promise<VoidOutcome | NotReceived> {
+    return { kind: 'not_received' };
+  }
+}
+
+type Json = Record<string, unknown>;
+
+forEachEngine('Capture and void at the rail', (engine) => {
+  let h: Harness;
+  let refusing: Harness;
+  const refusingUpi = new RefusingUpi({ ids: cryptoIds, publicBaseUrl: 'http://127.0.0.1:8080' });
+  let recovery: StuckObjectRecovery;
+  const failures: { object: StuckObject; error: unknown }[] = [];
+
+  beforeAll(async () => {
+    h = await createHarness(engine, { settings: SETTINGS, recovery: POLICY });
+    refusing = await createHarness(engine, {
+      settings: SETTINGS,
+      recovery: POLICY,
+      testAdapters: { upi: refusingUpi },
+    });
+    recovery = new StuckObjectRecovery(h.core, { batchSize: 100, onError: (object, error) => failures.push({ object, error }) });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await refusing?.close();
+  });
+  beforeEach(() => {
+    h.faults.clear();
+    failures.length = 0;
+  });
+
+  const request = (on: Harness, method: string, path: string, body?: unknown) => apiRequest(on, method, path, body === undefined ? {} : { body });
+  const authorize = async (on: Harness, captureMethod = 'manual', amount = 10_000) => {
+    const paid = await expectOk<PaymentResponse>(
+      await request(on, 'POST', '/payments', {
+        amount,
+        currency: 'INR',
+        capture_method: captureMethod,
+        confirm: true,
+        payment_method_data: { upi: { upi_collect: { vpa_id: 'success@upi' } } },
+      }),
+    );
+    expect(paid.status).toBe('requires_capture');
+    return paid.payment_id;
+  };
+  const capture = (on: Harness, id: string, body: Json = {}) => request(on, 'POST', `/payments/${id}/capture`, body);
+  const cancel = (on: Harness, id: string) => request(on, 'POST', `/payments/${id}/cancel`, { cancellation_reason: 'order cancelled' });
+  const retrieve = async (on: Harness, id: string) => expectOk<PaymentResponse>(await request(on, 'GET', `/payments/${id}?expand_captures=true`));
+  const eventTypes = async (on: Harness, id: string) =>
+    (await expectOk<EventList>(await request(on, 'GET', `/events?object_id=${id}`))).data.map((event) => event.event_type).sort();
+  /** What the simulated rail's ledger kept for this operation whose reference starts with `prefix`. */
+  const ledger = async (operation: string, prefix: string) => {
+    const rows = await h.db
+      .selectFrom('rail_ledger')
+      .select(['reference', 'answer'])
+      .where('account_id', '=', h.boot.account.accountId)
+      .where('operation', '=', operation)
+      .execute();
+    return rows
+      .filter((row) => row.reference.startsWith(prefix))
+      .map((row) => ({ reference: row.reference, answer: JSON.parse(row.answer) as Json }))
+      .sort((a, b) => a.reference.localeCompare(b.reference));
+  };
+  const recoverAll = async () => {
+    for (let step = await recovery.step(); step.checked > 0; step = await recovery.step());
+  };
+
+  describe(`[${engine}] the simulated rail`, () => {
+    test('its ledger records each capture under its capture id, and the void under the attempt id', async () => {
+      const multiple = await authorize(h, 'manual_multiple');
+      await expectOk(await capture(h, multiple, { amount_to_capture: 3_000 }));
+      expect(await expectOk(await capture(h, multiple, { amount_to_capture: 2_000 }))).toMatchObject({
+        status: 'partially_captured_and_capturable',
+        amount_received: 5_000,
+        amount_capturable: 5_000,
+      });
+      expect(await ledger('capture', `${multiple}_`)).toEqual([
+        { reference: `${multiple}_1_1`, answer: expect.objectContaining({ kind: 'captured', amount: 3_000 }) },
+        { reference: `${multiple}_1_2`, answer: expect.objectContaining({ kind: 'captured', amount: 2_000 }) },
+      ]);
+      const view = await retrieve(h, multiple);
+      expect(view.captures?.map((c) => [c.capture_id, c.status, c.connector_capture_id])).toEqual([
+        [`${multiple}_1_1`, 'charged', (await ledger('capture', `${multiple}_1_1`))[0]?.answer['reference']],
+        [`${multiple}_1_2`, 'charged', (await ledger('capture', `${multiple}_1_2`))[0]?.answer['reference']],
+      ]);
+
+      const voided = await authorize(h);
+      expect(await expectOk(await cancel(h, voided))).toMatchObject({ status: 'cancelled', amount_capturable: 0, amount_received: null });
+      expect(await ledger('void', `${voided}_`)).toEqual([{ reference: `${voided}_1`, answer: expect.objectContaining({ kind: 'voided' }) }]);
+      expect(await eventTypes(h, voided)).toEqual(['payment_authorized', 'payment_cancelled']);
+    });
+
+    test('it captures no more than the authorization and refuses to void a captured one', async () => {
+      const id = await authorize(h, 'manual_multiple');
+      await expectOk(await capture(h, id, { amount_to_capture: 6_000 }));
+      const rail = h.rails.adapterFor('test', 'upi')!;
+      const base = { accountId: h.boot.account.accountId, mode: 'test' as const, paymentId: id, attemptId: `${id}_1`, railReference: null, now: h.clock.now() };
+      const over = await rail.capture!({ ...base, captureId: `${id}_1_9`, amount: 5_000, authorizedAmount: 10_000, final: false, currency: 'INR' });
+      expect(over).toMatchObject({ kind: 'declined', errorCode: 'capture_exceeds_authorization' });
+      // The capture the API recorded, sent again under its id, gets its first answer: captured once.
+      expect(await rail.capture!({ ...base, captureId: `${id}_1_1`, amount: 6_000, authorizedAmount: 10_000, final: false, currency: 'INR' })).toMatchObject({ kind: 'captured', amount: 6_000 });
+      expect(await rail.voidAuthorization!(base)).toMatchObject({ kind: 'declined', errorCode: 'authorization_captured' });
+      expect(await rail.lookupVoid!({ accountId: base.accountId, mode: 'test', reference: `${id}_1`, now: base.now })).toMatchObject({ kind: 'declined' });
+    });
+
+    test('concurrent captures ask the rail for no more than was capturable', async () => {
+      const id = await authorize(h, 'manual_multiple');
+      const responses = await Promise.all(Array.from({ length: 6 }, () => capture(h, id, { amount_to_capture: 4_000 })));
+      expect(responses.filter((response) => response.status === 200)).toHaveLength(2);
+      const atRail = await ledger('capture', `${id}_`);
+      expect(atRail).toHaveLength(2);
+      expect(atRail.every((row) => row.answer['kind'] === 'captured')).toBe(true);
+      expect(await retrieve(h, id)).toMatchObject({ status: 'partially_captured_and_capturable', amount_received: 8_000, amount_capturable: 2_000 });
+    });
+  });
+
+  describe(`[${engine}] a rail that refuses`, () => {
+    test('a refused capture changes nothing: ERR_4003, the payment as it was, the capture failed with the rail\'s error', async () => {
+      const id = await authorize(refusing);
+      const before = await retrieve(refusing, id);
+      const error = await expectApiError(await capture(refusing, id, { amount_to_capture: 4_000 }), 'ERR_4003');
+      expect(String(error['message'])).toMatch(/rail refused to capture 4000.*capture_refused/);
+      // The rail was asked under the capture id; capture_method manual releases the rest: its last capture.
+      expect(refusingUpi.captureRequests.at(-1)).toMatchObject({ paymentId: id, attemptId: `${id}_1`, captureId: `${id}_1_1`, amount: 4_000, authorizedAmount: 10_000, final: true });
+      const after = await retrieve(refusing, id);
+      expect(after).toMatchObject({ status: 'requires_capture', amount_capturable: 10_000, amount_received: null });
+      expect(after.captures).toEqual([expect.objectContaining({ capture_id: `${id}_1_1`, status: 'failed', amount: 4_000, error_code: 'capture_refused' })]);
+      const fields = (view: PaymentResponse) => [view.status, view.amount, view.amount_capturable, view.amount_received, view.cancellation_reason];
+      expect(fields(after)).toEqual(fields(before));
+      expect(await eventTypes(refusing, id)).toEqual(['payment_authorized']);
+    });
+
+    test('a refused void changes nothing: ERR_4003, still requires_capture with all of it capturable', async () => {
+      const id = await authorize(refusing);
+      const error = await expectApiError(await cancel(refusing, id), 'ERR_4003');
+      expect(String(error['message'])).toMatch(/rail refused to void.*void_refused/);
+      expect(refusingUpi.voidRequests.at(-1)).toMatchObject({ paymentId: id, attemptId: `${id}_1` });
+      expect(await retrieve(refusing, id)).toMatchObject({ status: 'requires_capture', amount_capturable: 10_000, cancellation_reason: null });
+      expect(await eventTypes(refusing, id)).toEqual(['payment_authorized']);
+    });
+  });
+
+  describe(`[${engine}] recovery`, () => {
+    test('the rail captured, then the call failed (a crash before the outcome): pending until recovery, then captured once', async () => {
+      const id = await authorize(h);
+      h.faults.inject('throw_after_accept', { call: 'capture', rail: 'upi' });
+      // Nothing is claimed: the capture is pending, what it takes is no longer capturable.
+      const answered = await expectOk<PaymentResponse>(await capture(h, id));
+      expect(answered).toMatchObject({ status: 'requires_capture', amount_received: null, amount_capturable: 0 });
+      expect((await retrieve(h, id)).captures).toEqual([expect.objectContaining({ capture_id: `${id}_1_1`, status: 'pending', amount: 10_000 })]);
+      // Another capture and a void wait for it.
+      await expectApiError(await capture(h, id), 'ERR_4003');
+      await expectApiError(await cancel(h, id), 'ERR_4003');
+      expect(await eventTypes(h, id)).toEqual(['payment_authorized']);
+
+      // Too early for the job: the request may still be waiting for the rail.
+      await recoverAll();
+      expect((await retrieve(h, id)).status).toBe('requires_capture');
+      h.clock.advance(POLICY.recoverAfterMs + 1);
+      await recoverAll();
+      const recovered = await retrieve(h, id);
+      expect(recovered).toMatchObject({ status: 'succeeded', amount_received: 10_000, amount_capturable: 0 });
+      expect(recovered.captures).toEqual([expect.objectContaining({ capture_id: `${id}_1_1`, status: 'charged' })]);
+      expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_succeeded']);
+      expect(await ledger('capture', `${id}_`)).toHaveLength(1);
+      await recoverAll();
+      expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_succeeded']);
+      expect(failures).toEqual([]);
+    });
+
+    test('the rail never received the capture: recovery sends it again under the same capture id, captured once', async () => {
+      const id = await authorize(h, 'manual_multiple');
+      h.faults.inject('throw_before_accept', { call: 'capture', rail: 'upi' });
+      expect(await expectOk(await capture(h, id, { amount_to_capture: 4_000 }))).toMatchObject({ status: 'requires_capture', amount_capturable: 6_000 });
+      expect(await ledger('capture', `${id}_`)).toEqual([]);
+      h.clock.advance(POLICY.recoverAfterMs + 1);
+      await recoverAll();
+      expect(await retrieve(h, id)).toMatchObject({ status: 'partially_captured_and_capturable', amount_received: 4_000, amount_capturable: 6_000 });
+      expect(await ledger('capture', `${id}_`)).toEqual([{ reference: `${id}_1_1`, answer: expect.objectContaining({ kind: 'captured', amount: 4_000 }) }]);
+      expect(failures).toEqual([]);
+    });
+
+    test('a rail that does not answer in time: the capture answers what is known, and the next read past its lease settles it', async () => {
+      const id = await authorize(h);
+      h.faults.inject('timeout', { call: 'capture', rail: 'upi' });
+      expect(await expectOk(await capture(h, id))).toMatchObject({ status: 'requires_capture', amount_received: null });
+      // Within the lease the request may still be waiting: a read leaves it.
+      expect((await retrieve(h, id)).status).toBe('requires_capture');
+      h.clock.advance(LEASE_MS);
+      expect(await retrieve(h, id)).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
+      expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_succeeded']);
+      expect(await ledger('capture', `${id}_`)).toHaveLength(1);
+    });
+
+    test('the rail voided, then the call failed: the void is settled on the next read past its lease, with its event', async () => {
+      const id = await authorize(h);
+      h.faults.inject('throw_after_accept', { call: 'void', rail: 'upi' });
+      expect(await expectOk(await cancel(h, id))).toMatchObject({ status: 'requires_capture', amount_capturable: 0 });
+      await expectApiError(await capture(h, id), 'ERR_4003');
+      h.clock.advance(LEASE_MS);
+      expect(await retrieve(h, id)).toMatchObject({ status: 'cancelled', amount_capturable: 0, cancellation_reason: 'order cancelled' });
+      expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_cancelled']);
+      expect(await ledger('void', `${id}_`)).toHaveLength(1);
+    });
+    test('the rail voided, then the call failed: the recovery job settles it without anyone reading the payment', async () => {
+      const id = await authorize(h);
+      h.faults.inject('throw_after_accept', { call: 'void', rail: 'upi' });
+      expect(await expectOk(await cancel(h, id))).toMatchObject({ status: 'requires_capture', amount_capturable: 0 });
+      const stored = () => h.store.payments.findPayment({ accountId: h.boot.account.accountId, mode: 'test' }, id);
+      await recoverAll();
+      expect((await stored())?.status).toBe('requires_capture');
+      h.clock.advance(POLICY.recoverAfterMs + 1);
+      await recoverAll();
+      expect(await stored()).toMatchObject({ status: 'cancelled', amountCapturable: 0, railState: null });
+      expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_cancelled']);
+      expect(failures).toEqual([]);
+    });
+  });
+});
