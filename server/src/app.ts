@@ -72,7 +72,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
   app.use('*', rejectNulInUrl);
   if (deps.rateLimits !== undefined) {
-    for (const { method, path, surface } of RATE_LIMITED_ROUTES) app.on(method, path, rateLimit(deps.rateLimits, surface));
+    for (const { method, path, surface, clientSecret } of RATE_LIMITED_ROUTES) app.on(method, path, rateLimit(deps.rateLimits, surface, clientSecret));
   }
 
   routeInOrder(app, (routes) => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { deleteFullRateLimitBuckets } from '../core/auth/delete-full-rate-limit-buckets';
 import { ManualClock } from '../kernel/clock';
 import { apiRequest, expectApiErrorResponse, insertLiveSecretKey } from '../test-support/api-assertions';
-import { CARD_CAPTURE_SETTINGS } from '../test-support/fixtures';
+import { ALL_RAILS_SETTINGS } from '../test-support/fixtures';
 import { createHarness, type Harness } from '../test-support/harness';
 import { passesAuthentication, readAuthorizationTable } from '../test-support/authorization-table';
 import { DEFAULT_RATE_LIMITS, parseRateLimits, RATE_LIMITED_ROUTES, RATE_LIMITED_SURFACES, RateLimiter, type RateLimits, SharedRateLimiter } from './rate-limit';
@@ -330,66 +330,63 @@ describe('the per-key limit of a browser GET that carries its publishable key in
 });
 
 
-describe("a browser's reads of one payment, per payment across addresses", () => {
+describe("a publishable key's bucket: what takes from it", () => {
   let h: Harness;
 
   beforeAll(async () => {
     h = await createHarness('sqlite', {
       rateLimits: {
         limits: onlyLimits({
-          client_reads: { perAddress: { limit: 2, windowSeconds: 60 }, perKey: { limit: 100, windowSeconds: 60 } },
-          client_updates: { perAddress: { limit: 2, windowSeconds: 60 }, perKey: { limit: 100, windowSeconds: 60 } },
+          client_reads: { perAddress: { limit: 2, windowSeconds: 60 }, perKey: { limit: 3, windowSeconds: 60 } },
+          client_updates: { perAddress: { limit: 2, windowSeconds: 60 }, perKey: { limit: 3, windowSeconds: 60 } },
         }),
         trustedProxyHops: 1,
       },
-      // A card acquirer, for wallet session tokens.
-      settings: CARD_CAPTURE_SETTINGS,
+      // The simulated billing processor answers the catalogue.
+      settings: { ...ALL_RAILS_SETTINGS, billingProcessor: 'simulator' },
     });
   });
   afterAll(async () => h?.close());
 
-  const newPayment = async () => (await (await apiRequest(h, 'POST', '/payments', { body: { amount: 10_000, currency: 'EUR' } })).json()) as { payment_id: string; client_secret: string };
+  const newPayment = async () => (await (await apiRequest(h, 'POST', '/payments', { body: { amount: 10_000, currency: 'INR' } })).json()) as { payment_id: string; client_secret: string };
   const from = (address: string) => ({ 'x-forwarded-for': address });
+  const read = (payment: { payment_id: string; client_secret: string }, address: string) =>
+    apiRequest(h, 'GET', `/payments/${payment.payment_id}?client_secret=${payment.client_secret}`, { key: h.publishableKey, headers: from(address) });
 
-  test('one client_secret read from many addresses gets the per-address rule for its payment; other payments are not held back', async () => {
+  test('one client_secret read from many addresses takes from the key at the per-address rate at most; its reads still go out', async () => {
     const held = await newPayment();
-    const read = (payment: { payment_id: string; client_secret: string }, address: string) =>
-      apiRequest(h, 'GET', `/payments/${payment.payment_id}?client_secret=${payment.client_secret}`, { key: h.publishableKey, headers: from(address) });
-    expect((await read(held, '198.51.100.1')).status).toBe(200);
-    expect((await read(held, '198.51.100.2')).status).toBe(200);
-    const { error } = await expectApiErrorResponse(await read(held, '198.51.100.3'), 'ERR_4290');
-    expect(error['message']).toContain('30 seconds');
-    // The same payment through another route of the surface, with its client_secret in the query: the same bucket.
-    await expectApiErrorResponse(
-      await apiRequest(h, 'GET', `/account/payment_methods?client_secret=${held.client_secret}`, { key: h.publishableKey, headers: from('198.51.100.4') }),
-      'ERR_4290',
-    );
-    expect((await read(await newPayment(), '198.51.100.5')).status).toBe(200);
+    for (let index = 0; index < 6; index += 1) expect((await read(held, `198.51.100.${index + 1}`)).status).toBe(200);
+    // The held payment took 2 of the key's 3 tokens: one more payment's read, and the key is empty.
+    expect((await read(await newPayment(), '198.51.100.11')).status).toBe(200);
+    await expectApiErrorResponse(await read(await newPayment(), '198.51.100.12'), 'ERR_4290');
+    h.clock.advance(60_000);
   });
 
-  test('a payment_id in the path counts the same way: a POST about one payment from many addresses', async () => {
-    const held = await newPayment();
-    const eligibility = (address: string) =>
-      apiRequest(h, 'POST', `/payments/${held.payment_id}/eligibility`, {
+  test('the same for a client_secret in a POST body', async () => {
+    const eligibility = (payment: { payment_id: string; client_secret: string }, address: string) =>
+      apiRequest(h, 'POST', `/payments/${payment.payment_id}/eligibility`, {
         key: h.publishableKey,
         headers: from(address),
-        body: { client_secret: held.client_secret, payment_method_type: 'crypto', payment_method_data: { crypto: {} } },
+        body: { client_secret: payment.client_secret, payment_method_type: 'crypto', payment_method_data: { crypto: {} } },
       });
-    expect((await eligibility('198.51.100.41')).status).toBe(200);
-    expect((await eligibility('198.51.100.42')).status).toBe(200);
-    await expectApiErrorResponse(await eligibility('198.51.100.43'), 'ERR_4290');
+    const held = await newPayment();
+    for (let index = 0; index < 5; index += 1) expect((await eligibility(held, `198.51.100.${index + 41}`)).status).toBe(200);
+    expect((await eligibility(await newPayment(), '198.51.100.51')).status).toBe(200);
+    await expectApiErrorResponse(await eligibility(await newPayment(), '198.51.100.52'), 'ERR_4290');
+    h.clock.advance(60_000);
   });
 
-  test("POST /payments/session_tokens, which the /payments/:payment_id row covers, is not one payment's bucket", async () => {
-    for (let index = 0; index < 4; index += 1) {
-      const payment = await newPayment();
-      const answer = await apiRequest(h, 'POST', '/payments/session_tokens', {
+  test("an answer to a route that checks no client_secret (the catalogue) takes nothing from the key, whatever client_secret it carries", async () => {
+    const victim = await newPayment();
+    for (let index = 0; index < 6; index += 1) {
+      const catalogue = await apiRequest(h, 'GET', `/subscriptions/items?item_type=plan&client_secret=${victim.payment_id}_secret_${'a'.repeat(19)}${index}`, {
         key: h.publishableKey,
-        headers: from(`198.51.100.${20 + index}`),
-        body: { payment_id: payment.payment_id, client_secret: payment.client_secret, wallets: ['google_pay'] },
+        headers: { ...from(`198.51.100.${index + 61}`), 'X-Profile-Id': h.boot.profile.profileId },
       });
-      expect(answer.status).toBe(200);
+      expect(catalogue.status).toBe(200);
     }
+    for (let index = 0; index < 2; index += 1) expect((await read(victim, `198.51.100.${index + 71}`)).status).toBe(200);
+    expect((await read(await newPayment(), '198.51.100.73')).status).toBe(200);
   });
 });
 

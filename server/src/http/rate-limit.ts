@@ -11,9 +11,8 @@ import { hash } from 'node:crypto';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { routePath } from 'hono/route';
 import type { ErrorCode } from '../../../protocol/errors';
-import { paymentIdFromClientSecret } from '../../../protocol/ids';
+import { EPHEMERAL_KEY_PATTERN } from '../../../protocol/ids';
 import type { Clock } from '../kernel/clock';
 import { ApiError } from '../core/shared/errors';
 import { FLOATING_POINT_ALLOWANCE_MS, type RateLimitBucketStore } from '../storage/rate-limits/store';
@@ -325,16 +324,18 @@ const SURFACES_WITHOUT_API_KEYS: ReadonlySet<RateLimitedSurface> = new Set(['dem
  * every secret-key route. A shared surface's buckets are taken in the database; the others' in this process, with no
  * await on the way.
  *
- * There a publishable key is public (it is in the merchant's page), so its bucket counts only the requests it answered
- * without an error: a stranger who sends it with a made-up client_secret, a payment id of another account or a body
- * the route refuses spends nothing of it (only their address's bucket), and cannot cut off the merchant's checkouts.
- * An answered request also counts against its payment (the client_secret's, else the route's payment_id), with the
- * per-address rule, which one customer's checkout never needs more than: someone holding one valid client_secret
- * spends the key's bucket at most at that rate, however many addresses they send from. Both are checked before the
- * request runs (an empty bucket refuses it) and taken after it, so concurrent requests can pass a bucket by as many
- * as are in flight.
+ * There a publishable key is public (it is in the merchant's page), so its bucket is taken only after an answer below
+ * 400, by a request whose client_secret the route checked (`clientSecretIn`, where the route reads it): a stranger who
+ * sends the key with a made-up client_secret, another account's payment id, a body the route refuses, or no
+ * client_secret at all (a catalogue read) spends their address's tokens, never the key's, and cannot cut off the
+ * merchant's checkouts. Each client_secret takes from the key at most at the surface's per-address rate, which one
+ * customer's checkout stays inside: someone holding one valid client_secret, however many addresses they send from,
+ * spends the key's bucket no faster (past that share their answers still go out, limited per address, uncounted). An
+ * ephemeral key is one customer's secret: its bucket counts each answered request. The key's bucket is checked before
+ * the request runs (an empty one refuses it) and taken after its answer, so concurrent requests can pass it by as
+ * many as are in flight.
  */
-export function rateLimit(deps: RateLimitDeps, surface: RateLimitedSurface) {
+export function rateLimit(deps: RateLimitDeps, surface: RateLimitedSurface, clientSecretIn?: 'query' | 'body') {
   const limits = deps.limits[surface];
   const takesApiKeys = !SURFACES_WITHOUT_API_KEYS.has(surface);
   const shared = isShared(surface);
@@ -354,30 +355,26 @@ export function rateLimit(deps: RateLimitDeps, surface: RateLimitedSurface) {
       return next();
     }
     const keyBucket = `${surface} key ${key}`;
-    const payment = limits.perAddress === null ? undefined : paymentOfRequest(c);
-    const paymentBucket = payment === undefined ? undefined : `${surface} key ${key} payment ${payment.id}`;
-    for (const [name, rule] of [[keyBucket, limits.perKey], [paymentBucket, limits.perAddress]] as const) {
-      const wait = name === undefined || rule === null ? undefined : deps.limiter.wait(name, rule);
-      if (wait !== undefined) throw tooManyRequests(c, wait);
-    }
+    const wait = deps.limiter.wait(keyBucket, limits.perKey);
+    if (wait !== undefined) throw tooManyRequests(c, wait);
     await next();
     if (c.res.status >= 400) return;
-    deps.limiter.take(keyBucket, limits.perKey);
-    // A payment_id from the path counts only where the route that answered has one: POST /payments/session_tokens
-    // matches this surface's `/payments/:payment_id` row too.
-    if (paymentBucket !== undefined && limits.perAddress !== null && (payment?.in === 'client_secret' || routePath(c).includes(':payment_id'))) {
-      deps.limiter.take(paymentBucket, limits.perAddress);
+    if (!EPHEMERAL_KEY_PATTERN.test(key)) {
+      const clientSecret = checkedClientSecret(c, clientSecretIn);
+      if (clientSecret === undefined) return;
+      if (limits.perAddress !== null && deps.limiter.take(`${surface} client_secret ${clientSecret}`, limits.perAddress) !== undefined) return;
     }
+    deps.limiter.take(keyBucket, limits.perKey);
   });
 }
 
-/** The payment a browser's request is about: the one its client_secret names (a GET's query), else its path's payment_id. */
-function paymentOfRequest(c: Context): { id: string; in: 'client_secret' | 'path' } | undefined {
-  const clientSecret = c.req.query('client_secret');
-  const fromSecret = clientSecret === undefined ? undefined : paymentIdFromClientSecret(clientSecret);
-  if (fromSecret !== undefined) return { id: fromSecret, in: 'client_secret' };
-  const fromPath = c.req.param('payment_id');
-  return fromPath === undefined ? undefined : { id: fromPath, in: 'path' };
+/** The client_secret an answered request was let through with, read where its route reads it. */
+function checkedClientSecret(c: Context, clientSecretIn: 'query' | 'body' | undefined): string | undefined {
+  if (clientSecretIn === 'query') return c.req.query('client_secret');
+  if (clientSecretIn !== 'body') return undefined;
+  const body = (c.req.valid as (target: 'json') => unknown)('json');
+  const clientSecret = body !== null && typeof body === 'object' ? (body as { client_secret?: unknown }).client_secret : undefined;
+  return typeof clientSecret === 'string' ? clientSecret : undefined;
 }
 
 /**
@@ -456,28 +453,33 @@ export async function limitSignIn(c: Context, deps: RateLimitDeps | undefined, e
   await limitSubject(c, deps, 'operator_login_email', email);
 }
 
-/** Which routes each surface covers (Hono paths). Registered before the routes, so a limit holds before any work. */
-export const RATE_LIMITED_ROUTES: readonly { method: 'GET' | 'POST' | 'ALL'; path: string; surface: RateLimitedSurface }[] = [
+/**
+ * Which routes each surface covers (Hono paths). Registered before the routes, so a limit holds before any work.
+ * `clientSecret`: where the route reads the client_secret it checks with a publishable key (rateLimit: only such an
+ * answer takes from the key's bucket).
+ */
+export const RATE_LIMITED_ROUTES: readonly { method: 'GET' | 'POST' | 'ALL'; path: string; surface: RateLimitedSurface; clientSecret?: 'query' | 'body' }[] = [
   { method: 'POST', path: '/demo/payments', surface: 'demo_payments' },
-  { method: 'POST', path: '/vault/tokens', surface: 'vault_tokens' },
-  { method: 'POST', path: '/payments/:payment_id/confirm', surface: 'confirm' },
-  { method: 'GET', path: '/payments/:payment_id', surface: 'client_reads' },
-  { method: 'GET', path: '/poll/status/:poll_id', surface: 'client_reads' },
-  { method: 'GET', path: '/account/payment_methods', surface: 'client_reads' },
+  { method: 'POST', path: '/vault/tokens', surface: 'vault_tokens', clientSecret: 'body' },
+  { method: 'POST', path: '/payments/:payment_id/confirm', surface: 'confirm', clientSecret: 'body' },
+  { method: 'GET', path: '/payments/:payment_id', surface: 'client_reads', clientSecret: 'query' },
+  { method: 'GET', path: '/poll/status/:poll_id', surface: 'client_reads', clientSecret: 'query' },
+  { method: 'GET', path: '/account/payment_methods', surface: 'client_reads', clientSecret: 'query' },
   // With an ephemeral key (a secret key skips it). It also counts GET /customers/payment_methods (publishable key),
   // of the same surface: a row of its own would take two tokens per request.
-  { method: 'GET', path: '/customers/:customer_id', surface: 'client_reads' },
+  { method: 'GET', path: '/customers/:customer_id', surface: 'client_reads', clientSecret: 'query' },
+  // The catalogue takes a client_secret and does not check it: its reads never take from the key's bucket.
   { method: 'GET', path: '/subscriptions/items', surface: 'client_reads' },
-  { method: 'POST', path: '/payments/:payment_id', surface: 'client_updates' },
-  { method: 'POST', path: '/payments/:payment_id/eligibility', surface: 'client_updates' },
-  // POST /payments/session_tokens is counted by the POST /payments/:payment_id row above (same surface; a row of its
-  // own would take two tokens per request).
-  { method: 'POST', path: '/payments/:payment_id/3ds/authentication', surface: 'client_updates' },
-  { method: 'POST', path: '/payments/:payment_id/post_session_tokens', surface: 'client_updates' },
-  { method: 'POST', path: '/payments/:payment_id/complete_authorize', surface: 'confirm' },
-  // A publishable-key confirm that pays the first invoice.
-  { method: 'POST', path: '/subscriptions/:subscription_id/confirm', surface: 'confirm' },
-  { method: 'POST', path: '/payment_methods/:method_id/update', surface: 'client_updates' },
+  // Also POST /payments/session_tokens (same surface; a row of its own would take two tokens per request).
+  { method: 'POST', path: '/payments/:payment_id', surface: 'client_updates', clientSecret: 'body' },
+  { method: 'POST', path: '/payments/:payment_id/eligibility', surface: 'client_updates', clientSecret: 'body' },
+  { method: 'POST', path: '/payments/:payment_id/3ds/authentication', surface: 'client_updates', clientSecret: 'body' },
+  { method: 'POST', path: '/payments/:payment_id/post_session_tokens', surface: 'client_updates', clientSecret: 'body' },
+  { method: 'POST', path: '/payments/:payment_id/complete_authorize', surface: 'confirm', clientSecret: 'body' },
+  // A publishable-key confirm that pays the first invoice, with the subscription's client_secret.
+  { method: 'POST', path: '/subscriptions/:subscription_id/confirm', surface: 'confirm', clientSecret: 'body' },
+  { method: 'POST', path: '/payment_methods/:method_id/update', surface: 'client_updates', clientSecret: 'body' },
+  // With an ephemeral key.
   { method: 'POST', path: '/customers/:customer_id/payment_methods/:payment_method_id/default', surface: 'client_updates' },
   { method: 'ALL', path: '/simulator/*', surface: 'simulator' },
   { method: 'POST', path: '/v1/sessions', surface: 'operator_login' },
