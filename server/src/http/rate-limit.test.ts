@@ -431,6 +431,17 @@ describe('failed authentications, per source address, on every key- or session-a
   const from = (address: string) => ({ 'x-forwarded-for': address });
   const madeUpSecretKey = 'rail_full_test_madeUpKeyThatWasNeverIssued0000000';
 
+  test('a refused key is still answered 401 when its failure cannot be counted (the store is unreachable), never 5xx', async () => {
+    const takes = vi.spyOn(h.store.rateLimitBuckets, 'takeToken').mockRejectedValueOnce(new Error('connection terminated'));
+    try {
+      const refused = await apiRequest(h, 'GET', '/payments/list', { key: madeUpSecretKey, headers: from('198.51.100.230') });
+      await expectApiErrorResponse(refused, 'ERR_1002');
+      expect(takes).toHaveBeenCalledTimes(1);
+    } finally {
+      takes.mockRestore();
+    }
+  });
+
   test('once an address failed `limit` times, its keys get 429 with Retry-After before any look-up, until a token is back; a valid key kept in memory still passes', async () => {
     const list = (address: string, key: string) => apiRequest(h, 'GET', '/payments/list', { key, headers: from(address) });
     // A key used before is kept in memory (storage/accounts/key-lookup-cache.ts); one just made is not yet.

@@ -435,7 +435,13 @@ export function failedAuthenticationLimit(deps: RateLimitDeps | undefined): Fail
     },
     async countFailure(c, error) {
       if (!(error instanceof ApiError) || !REFUSED_CREDENTIAL_CODES.has(error.code)) return;
-      const wait = await failures.take(FAILED_AUTHENTICATION_SCOPE, sourceAddress(c, deps.trustedProxyHops), rule, 'window');
+      let wait: number | undefined;
+      try {
+        wait = await failures.take(FAILED_AUTHENTICATION_SCOPE, sourceAddress(c, deps.trustedProxyHops), rule, 'window');
+      } catch {
+        // The store is unreachable: the refusal still answers (401), uncounted, rather than a 5xx.
+        return;
+      }
       if (wait !== undefined) throw tooManyRequests(c, wait);
     },
   };

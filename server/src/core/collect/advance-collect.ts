@@ -170,13 +170,21 @@ async function advanceInBatches<T>(listDue: (after: T | undefined) => Promise<T[
  * steps were applied and how many deltas were folded.
  */
 export async function sweepCollect(deps: CoreDeps, provider: (scope: Scope) => CollectProvider | undefined): Promise<{ applied: number; folded: number }> {
-  const applied = await advanceDueCollect(deps, provider, null);
+  // A step that fails does not stop the folds: the deltas would pile up behind a failure that lasts.
+  let stepsFailed: unknown;
+  const applied = await advanceDueCollect(deps, provider, null).catch((error: unknown) => {
+    stepsFailed = error;
+    return 0;
+  });
   let folded = 0;
   let after: BalanceKey | undefined;
   for (;;) {
     const balances = await deps.store.collectBalances.listBalancesWithDeltas(FOLD_BALANCES_BATCH, after);
     for (const balance of balances) folded += (await deps.store.collectBalances.foldBalance(balance, FOLD_DELTAS_LIMIT)).folded;
-    if (balances.length < FOLD_BALANCES_BATCH) return { applied, folded };
+    if (balances.length < FOLD_BALANCES_BATCH) {
+      if (stepsFailed !== undefined) throw stepsFailed;
+      return { applied, folded };
+    }
     after = balances[balances.length - 1];
   }
 }

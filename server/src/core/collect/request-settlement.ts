@@ -6,7 +6,7 @@ import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
 import { recordObjectEvent } from '../shared/outbox-event';
-import { advanceDueCollect } from './advance-collect';
+import { advanceDueCollect, FOLD_DELTAS_LIMIT } from './advance-collect';
 import { balanceDeltaId, settlementBalanceMove, toUsdtMicro } from './collect-money';
 import { collectProviderFor } from './collect-provider';
 import { decideSettlement, SETTLEMENT_EVENT_FOR_STATUS } from './collect-transitions';
@@ -33,7 +33,11 @@ export async function requestSettlement(deps: CoreDeps, auth: AuthContext, body:
   const now = deps.clock.now();
   const settlementId = deps.ids.id('settlement');
   return deps.store.transaction(async (tx) => {
-    const { balance } = await tx.collectBalances.foldBalance({ accountId: auth.accountId, mode: auth.mode, currency: body.currency });
+    // Folded a bounded batch at a time: what one statement hands back stays small however many deltas wait.
+    const key = { accountId: auth.accountId, mode: auth.mode, currency: body.currency };
+    let fold = await tx.collectBalances.foldBalance(key, FOLD_DELTAS_LIMIT);
+    while (fold.folded === FOLD_DELTAS_LIMIT) fold = await tx.collectBalances.foldBalance(key, FOLD_DELTAS_LIMIT);
+    const { balance } = fold;
     // The same Idempotency-Key request after a crash: its derived id names the settlement the first run made.
     const existing = await tx.settlements.findSettlement(auth, settlementId);
     if (existing !== undefined) return existing;
@@ -68,7 +72,8 @@ export async function requestSettlement(deps: CoreDeps, auth: AuthContext, body:
       createdAt: now,
       updatedAt: now,
     };
-    await tx.settlements.insertSettlement(settlement);
+    // A settlement of the same id committed meanwhile (no path reaches this today): its debit is recorded already.
+    if ((await tx.settlements.insertSettlement(settlement)) === 'duplicate') return (await tx.settlements.findSettlement(auth, settlementId))!;
     const move = settlementBalanceMove(null, settlement.status, settlement.grossAmount);
     if (move !== undefined) await tx.collectBalances.recordBalanceDelta(settlement, balanceDeltaId(settlement.settlementId, settlement.status), move);
     const eventType = SETTLEMENT_EVENT_FOR_STATUS[settlement.status]!;

@@ -183,6 +183,31 @@ forEachEngine('Collect stored balance', (engine) => {
     expect((await agrees())['KES']).toMatchObject({ available: 0n, held: before['KES']!.held + available });
   });
 
+  test('a lap whose due steps fail still folds, then reports the failure; a settlement folds every delta of its balance, a batch at a time', async () => {
+    h.clock.advance(SETTLEMENT_COMPLETES_AFTER_MS);
+    await sweep();
+    const stuck: BalanceKey = { accountId: 'acc_fold_stuck', mode: 'test', currency: 'UGX' };
+    await h.store.transaction((tx) => tx.collectBalances.recordBalanceDelta(stuck, 'col_stuck:credited', { available: 7n, pending: 0n, held: 0n }));
+    await collect(MOMO('+254700000001', '3.00'));
+    h.clock.advance(PAYER_ANSWERS_AFTER_MS + CREDIT_AFTER_MS);
+    const failing = () => {
+      throw new Error('provider down');
+    };
+    await expect(sweepCollect(h.core, failing)).rejects.toThrow('provider down');
+    expect(await h.db.selectFrom('collect_balance_deltas').select('delta_id').where('account_id', '=', stuck.accountId).execute()).toEqual([]);
+    expect(await h.store.collectBalances.readBalances({ accountId: stuck.accountId, mode: 'test' })).toEqual([{ currency: 'UGX', available: 7n, pending: 0n, held: 0n }]);
+
+    // More deltas than one fold takes wait on the KES balance (zero moves: the amounts stay as the sums say).
+    await h.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < 2 * FOLD_DELTAS_LIMIT + 5; i += 1) {
+        await collectSqlStores(trx).collectBalances.recordBalanceDelta({ ...scope, currency: 'KES' }, `col_zero_${String(i).padStart(5, '0')}:credited`, { available: 0n, pending: 0n, held: 0n });
+      }
+    });
+    await sweep(); // the due steps (the credit above) and a first fold
+    await settle('1.00');
+    expect(await deltaCounts()).toEqual({ KES: 1 }); // only the settlement's own debit waits
+  });
+
   test.skipIf(engine !== 'postgres')('a collection credit commits while another connection holds the lock of its balance row: credits never update the row', async () => {
     const collection = await collect(MOMO('+254700000001', '9.00'));
     await h.store.collectBalances.foldBalance({ ...scope, currency: 'KES' }); // the KES row exists, whatever ran before
