@@ -2,6 +2,7 @@ import type { PaymentRecord } from '../../storage/payments/records';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
+import { refuseWhileRailHoldChanging } from './rail-hold-changes';
 import { authorizationValidityOf } from './authorization-validity';
 import { requireManualCaptureOperation } from './manual-capture';
 import { LOST, withCurrentPayment } from './open-authorization';
@@ -21,6 +22,8 @@ export async function extendAuthorization(deps: CoreDeps, auth: AuthContext, pay
     if (!decision.allowed || validity === undefined || payment.authorizedAt == null) {
       throw new ApiError('ERR_4003', `You cannot extend the authorization of this payment: the ${payment.rail ?? 'payment'} rail sets no validity to extend.`);
     }
+    // A void at the rail may be releasing the authorization this would extend.
+    refuseWhileRailHoldChanging(payment, 'extend the authorization of');
     const extendedUntil = new Date(payment.authorizedAt.getTime() + validity.extendedMs);
     if (payment.authorizationExpiresAt != null && payment.authorizationExpiresAt.getTime() >= extendedUntil.getTime()) return payment;
     const now = deps.clock.now();

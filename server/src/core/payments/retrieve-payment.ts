@@ -26,9 +26,11 @@ export async function retrievePayment(
   query: RetrievePaymentQuery,
 ): Promise<PaymentRecord> {
   const found = await findPaymentOfCaller(deps, auth, paymentId, query.client_secret);
-  // A capture or void whose request died is asked of the rail; then an open authorization (manual capture) past its
-  // expiry expires now, with its event.
-  const payment = await expireLapsedAuthorization(deps, await recoverHoldChanges(deps, found));
+  // A capture or void whose request died is asked of the rail on the merchant's reads (a browser's polls would ask an
+  // unthrottled rail, each waiting out its time limit while the rail is down: the recovery job settles it for them);
+  // then an open authorization (manual capture) past its expiry expires now, with its event.
+  const recovered = auth.keyKind === 'secret' ? await recoverHoldChanges(deps, found) : found;
+  const payment = await expireLapsedAuthorization(deps, recovered);
   return query.force_sync === 'true' ? forceSyncWithRail(deps, payment, auth) : syncWithRail(deps, payment, auth);
 }
 

@@ -249,6 +249,27 @@ forEachEngine('Capture and void at the rail', (engine) => {
       expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_cancelled']);
       expect(await ledger('void', `${id}_`)).toHaveLength(1);
     });
+    test("a browser's read (publishable key) asks the rail nothing about a capture at the rail; the merchant's read does", async () => {
+      const id = await authorize(h);
+      const clientSecret = (await retrieve(h, id)).client_secret;
+      h.faults.inject('timeout', { call: 'capture', rail: 'upi' });
+      await expectOk(await capture(h, id));
+      h.clock.advance(LEASE_MS);
+      const browserRead = await expectOk<PaymentResponse>(await apiRequest(h, 'GET', `/payments/${id}?client_secret=${clientSecret}`, { key: h.publishableKey }));
+      expect(browserRead).toMatchObject({ status: 'requires_capture', amount_received: null });
+      expect(await retrieve(h, id)).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
+    });
+
+    test('an extension of the authorization waits while its void is at the rail (ERR_4003)', async () => {
+      const id = await authorize(h);
+      h.faults.inject('timeout', { call: 'void', rail: 'upi' });
+      await expectOk(await cancel(h, id));
+      await expectApiError(await request(h, 'POST', `/payments/${id}/extend_authorization`), 'ERR_4003');
+      h.clock.advance(LEASE_MS);
+      expect((await retrieve(h, id)).status).toBe('cancelled');
+      expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_cancelled']);
+    });
+
     test('the rail voided, then the call failed: the recovery job settles it without anyone reading the payment', async () => {
       const id = await authorize(h);
       h.faults.inject('throw_after_accept', { call: 'void', rail: 'upi' });
