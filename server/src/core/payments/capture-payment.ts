@@ -31,9 +31,14 @@ import { holdChangeLease, recoverHoldChanges, settleCapture } from './settle-hol
  * capture `pending`, nothing captured yet) and recovery asks the rail later (settle-hold-change.ts).
  */
 export async function capturePayment(deps: CoreDeps, auth: AuthContext, paymentId: string, body: CapturePaymentRequest): Promise<PaymentRecord> {
+  // Derived from the Idempotency-Key in a keyed request: its re-run (after a crash, or a 5xx that released the key)
+  // finds the capture it reserved and answers from it instead of capturing again.
+  const requestReference = deps.ids.id('holdChangeRequest');
   const reserved = await withCurrentPayment(deps, auth, paymentId, async (payment) => {
     // A capture or void whose request died is settled first, so what it did counts here.
     if ((await recoverHoldChanges(deps, payment)) !== payment) return LOST;
+    const own = (await deps.store.captures.listCaptures(auth, paymentId)).find((capture) => capture.requestReference === requestReference);
+    if (own !== undefined) return { answered: own, payment };
     requireManualCaptureOperation(auth, payment, 'capture');
     const atRail = Object.values(capturesInProgress(payment));
     if (voidInProgress(payment) !== undefined) {
@@ -71,7 +76,7 @@ export async function capturePayment(deps: CoreDeps, auth: AuthContext, paymentI
       const captureId = `${attempt.attemptId}_${sequence}`;
       const releases = releaseRest ? payment.amountCapturable - amount : 0;
       const amountCapturable = payment.amountCapturable - amount - releases;
-      const entry = { attempt_id: attempt.attemptId, amount, releases, final: amountCapturable === 0, lease_expires_at: holdChangeLease(deps, now) };
+      const entry = { attempt_id: attempt.attemptId, request_reference: requestReference, amount, releases, final: amountCapturable === 0, lease_expires_at: holdChangeLease(deps, now) };
       const next = await tx.payments.updatePaymentIfVersion(auth, paymentId, payment.version, {
         amountCapturable,
         railState: withCapture(payment.railState, captureId, entry),
@@ -92,6 +97,7 @@ export async function capturePayment(deps: CoreDeps, auth: AuthContext, paymentI
         connectorCaptureId: null,
         errorCode: null,
         errorMessage: null,
+        requestReference,
         createdAt: now,
       };
       await tx.captures.insertCapture(record);
@@ -99,6 +105,7 @@ export async function capturePayment(deps: CoreDeps, auth: AuthContext, paymentI
     });
   });
 
+  if ('answered' in reserved) return answerOwnCapture(reserved.answered, reserved.payment);
   const { payment, capture, final, rail } = reserved;
   const call = await callRail(deps, () =>
     rail({
@@ -118,10 +125,22 @@ export async function capturePayment(deps: CoreDeps, auth: AuthContext, paymentI
   // No answer: nothing is claimed; the capture stays pending until recovery learns what the rail did.
   if (call.kind === 'no_answer') return findCurrentPaymentOrThrow(deps, auth, paymentId);
   const settled = await settleCapture(deps, auth, paymentId, capture.captureId, call.answer);
-  if (call.answer.kind === 'declined') {
-    throw new ApiError('ERR_4003', `The rail refused to capture ${capture.amount} of this payment (${call.answer.errorCode}: ${call.answer.errorMessage}); the payment is unchanged.`);
-  }
+  if (call.answer.kind === 'declined') throw captureRefused(capture.amount, call.answer.errorCode, call.answer.errorMessage);
   return settled;
+}
+
+function captureRefused(amount: number, errorCode: string | null, errorMessage: string | null): ApiError {
+  return new ApiError('ERR_4003', `The rail refused to capture ${amount} of this payment (${errorCode}: ${errorMessage}); the payment is unchanged.`);
+}
+
+/**
+ * A re-run of the request that reserved `capture` answers as that request would have: the payment as it stands when
+ * the capture was taken or is still at the rail (recovery settles it once its lease lapses), the rail's refusal
+ * when it was refused.
+ */
+function answerOwnCapture(capture: PaymentCaptureRecord, payment: PaymentRecord): PaymentRecord {
+  if (capture.status === 'failed') throw captureRefused(capture.amount, capture.errorCode, capture.errorMessage);
+  return payment;
 }
 
 /** The rail's capture call for this payment; a rail that authorizes without capturing but cannot be asked: ERR_4003. */

@@ -10,10 +10,14 @@ import { ApiError } from '../shared/errors';
 
 export const CAPTURES_IN_PROGRESS = 'captures_in_progress';
 export const VOID_IN_PROGRESS = 'void_in_progress';
+/** The reference of the cancel request that cancelled the payment: its keyed re-run answers the cancelled payment. */
+export const CANCELLED_BY_REQUEST = 'cancelled_by_request';
 
 /** A capture asked of the rail under its capture id (the key of CAPTURES_IN_PROGRESS). */
 export interface CaptureInProgress {
   attempt_id: string;
+  /** The reference of the request that asked (PaymentCaptureRecord.requestReference). */
+  request_reference: string;
   amount: number;
   /** What of amount_capturable it released beyond its amount (refund_uncaptured_amount, or capture_method manual). */
   releases: number;
@@ -25,6 +29,8 @@ export interface CaptureInProgress {
 
 export interface VoidInProgress {
   attempt_id: string;
+  /** The reference of the cancel request that asked (kept as VOIDED_BY_REQUEST once the rail voided). */
+  request_reference: string;
   cancellation_reason: string | null;
   /** amount_capturable before the void: given back if the rail refuses it. */
   restores: number;
@@ -39,6 +45,17 @@ export function capturesInProgress(payment: PaymentRecord): Record<string, Captu
 export function voidInProgress(payment: PaymentRecord): VoidInProgress | undefined {
   const held = payment.railState?.[VOID_IN_PROGRESS];
   return held != null && typeof held === 'object' ? (held as unknown as VoidInProgress) : undefined;
+}
+
+/** The reference of the cancel request that cancelled the payment, when it is known. */
+export function cancelledByRequest(payment: PaymentRecord): string | undefined {
+  const reference = payment.railState?.[CANCELLED_BY_REQUEST];
+  return typeof reference === 'string' ? reference : undefined;
+}
+
+/** railState with the reference of the cancel request that cancelled the payment. */
+export function withCancelledBy(railState: JsonObject | null, requestReference: string): JsonObject {
+  return { ...(railState ?? {}), [CANCELLED_BY_REQUEST]: requestReference };
 }
 
 /** Whether a capture or a void of the payment waits for its rail's answer. */

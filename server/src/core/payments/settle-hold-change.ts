@@ -17,7 +17,7 @@ import { railAdapterOf } from './authorization-validity';
 import { LOST, withCurrentPayment } from './open-authorization';
 import { recordPaymentEvent } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
-import { capturesInProgress, voidInProgress, withCapture, withVoid } from './rail-hold-changes';
+import { capturesInProgress, voidInProgress, withCancelledBy, withCapture, withVoid } from './rail-hold-changes';
 
 /** When a capture or void asked now is taken to have died with its request: after the rail call's limit, twice. */
 export function holdChangeLease(deps: CoreDeps, now: Date): string {
@@ -99,7 +99,7 @@ export async function settleVoid(deps: CoreDeps, scope: Scope, paymentId: string
         amountCapturable: 0,
         nextAction: null,
         cancellationReason: entry.cancellation_reason,
-        railState,
+        railState: withCancelledBy(railState, entry.request_reference),
         updatedAt: now,
       });
       if (next === undefined) return LOST;

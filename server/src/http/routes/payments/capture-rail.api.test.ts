@@ -187,6 +187,85 @@ forEachEngine('Capture and void at the rail', (engine) => {
     });
   });
 
+  describe(`[${engine}] a keyed re-run`, () => {
+    const keyed = (id: string, operation: 'capture' | 'cancel', key: string, body: Json) =>
+      apiRequest(h, 'POST', `/payments/${id}/${operation}`, { body, headers: { 'idempotency-key': key } });
+    /** The process died after the operation, before its answer was stored: the claim is in flight, its lease over. */
+    const answerLost = (key: string) =>
+      h.db
+        .updateTable('idempotency_keys')
+        .set({ status: 'in_flight', response_status: null, response_headers: null, response_body: null, locked_at: '2000-01-01T00:00:00.000Z' })
+        .where('idempotency_key', '=', key)
+        .execute();
+
+    test('after a crash that followed the rail\'s capture, it answers from its capture instead of capturing again', async () => {
+      const id = await authorize(h, 'manual_multiple');
+      const key = `capture-crash-${engine}-${id}`;
+      h.faults.inject('throw_after_accept', { call: 'capture', rail: 'upi' });
+      expect(await expectOk(await keyed(id, 'capture', key, { amount_to_capture: 3_000 }))).toMatchObject({ amount_received: null, amount_capturable: 7_000 });
+      await answerLost(key);
+      h.clock.advance(LEASE_MS);
+      expect(await expectOk(await keyed(id, 'capture', key, { amount_to_capture: 3_000 }))).toMatchObject({
+        status: 'partially_captured_and_capturable',
+        amount_received: 3_000,
+        amount_capturable: 7_000,
+      });
+      expect(await ledger('capture', `${id}_`)).toEqual([{ reference: `${id}_1_1`, answer: expect.objectContaining({ kind: 'captured', amount: 3_000 }) }]);
+      expect((await retrieve(h, id)).captures).toHaveLength(1);
+    });
+
+    test('after a 5xx that followed the rail\'s capture (the key released), it answers its pending capture instead of capturing again', async () => {
+      const id = await authorize(h, 'manual_multiple');
+      const key = `capture-5xx-${engine}-${id}`;
+      // The transaction that records the rail's answer fails (the reservation is the first one of the request).
+      const transaction = h.store.transaction.bind(h.store);
+      let transactions = 0;
+      h.store.transaction = ((work: Parameters<typeof transaction>[0]) => {
+        transactions += 1;
+        if (transactions === 2) return Promise.reject(new Error('the database went away'));
+        return transaction(work);
+      }) as typeof h.store.transaction;
+      try {
+        expect((await keyed(id, 'capture', key, { amount_to_capture: 3_000 })).status).toBe(500);
+      } finally {
+        h.store.transaction = transaction;
+      }
+      expect(transactions).toBe(2);
+      expect(await expectOk(await keyed(id, 'capture', key, { amount_to_capture: 3_000 }))).toMatchObject({ status: 'requires_capture', amount_received: null, amount_capturable: 7_000 });
+      h.clock.advance(LEASE_MS);
+      expect(await retrieve(h, id)).toMatchObject({ status: 'partially_captured_and_capturable', amount_received: 3_000, amount_capturable: 7_000 });
+      expect(await ledger('capture', `${id}_`)).toHaveLength(1);
+    });
+
+    test('of a capture the rail refused answers the refusal again, and captures nothing', async () => {
+      const id = await authorize(refusing, 'manual_multiple');
+      const key = `capture-refused-${engine}-${id}`;
+      const send = () => apiRequest(refusing, 'POST', `/payments/${id}/capture`, { body: { amount_to_capture: 3_000 }, headers: { 'idempotency-key': key } });
+      await expectApiError(await send(), 'ERR_4003');
+      const sent = refusingUpi.captureRequests.length;
+      await refusing.db
+        .updateTable('idempotency_keys')
+        .set({ status: 'in_flight', response_status: null, response_headers: null, response_body: null, locked_at: '2000-01-01T00:00:00.000Z' })
+        .where('idempotency_key', '=', key)
+        .execute();
+      expect(String((await expectApiError(await send(), 'ERR_4003'))['message'])).toMatch(/rail refused to capture 3000.*capture_refused/);
+      expect(refusingUpi.captureRequests).toHaveLength(sent);
+    });
+
+    test('after a crash that followed the rail\'s void, it answers the cancelled payment (not "cannot cancel")', async () => {
+      const id = await authorize(h);
+      const key = `cancel-crash-${engine}-${id}`;
+      h.faults.inject('throw_after_accept', { call: 'void', rail: 'upi' });
+      expect(await expectOk(await keyed(id, 'cancel', key, { cancellation_reason: 'order cancelled' }))).toMatchObject({ status: 'requires_capture' });
+      await answerLost(key);
+      h.clock.advance(LEASE_MS);
+      expect(await expectOk(await keyed(id, 'cancel', key, { cancellation_reason: 'order cancelled' }))).toMatchObject({ status: 'cancelled', cancellation_reason: 'order cancelled' });
+      expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_cancelled']);
+      // Another cancel request is still refused.
+      await expectApiError(await cancel(h, id), 'ERR_4003');
+    });
+  });
+
   describe(`[${engine}] recovery`, () => {
     test('the rail captured, then the call failed (a crash before the outcome): pending until recovery, then captured once', async () => {
       const id = await authorize(h);
@@ -258,7 +337,7 @@ forEachEngine('Capture and void at the rail', (engine) => {
       expect((await stored())?.status).toBe('requires_capture');
       h.clock.advance(POLICY.recoverAfterMs + 1);
       await recoverAll();
-      expect(await stored()).toMatchObject({ status: 'cancelled', amountCapturable: 0, railState: null });
+      expect(await stored()).toMatchObject({ status: 'cancelled', amountCapturable: 0, railState: { cancelled_by_request: expect.any(String) } });
       expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_cancelled']);
       expect(failures).toEqual([]);
     });
