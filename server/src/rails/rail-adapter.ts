@@ -154,6 +154,29 @@ export type VoidOutcome =
   | { kind: 'voided'; reference: string }
   | { kind: 'declined'; reference: string; errorCode: string; errorMessage: string };
 
+/**
+ * Asks the rail to cancel a captured authorization before settlement (cancel_post_capture): it reverses the
+ * captures (`captured` in all) and releases what was left uncaptured (`releases`). `reference`
+ * (`<attempt_id>_cpc_<request reference>`) is its idempotent reference: sent again, it cancels once, and
+ * lookupCancelCaptures asks what became of it.
+ */
+export interface CancelCapturesRequest {
+  accountId: string;
+  mode: Mode;
+  paymentId: string;
+  attemptId: string;
+  reference: string;
+  railReference: string | null;
+  captured: number;
+  releases: number;
+  currency: Currency;
+  now: Date;
+}
+
+export type CancelCapturesOutcome =
+  | { kind: 'cancelled'; reference: string }
+  | { kind: 'declined'; reference: string; errorCode: string; errorMessage: string };
+
 /** External 3DS: the client's authentication request for a payment that waits with next_action three_ds_invoke. */
 export interface ThreeDsAuthenticationRequest {
   accountId: string;
@@ -257,6 +280,13 @@ export interface RailAdapter {
   lookupCapture?(request: LookupRequest): Promise<CaptureOutcome | NotReceived>;
   /** What the rail answered to the void sent under an attempt id (recovery). */
   lookupVoid?(request: LookupRequest): Promise<VoidOutcome | NotReceived>;
+  /**
+   * Reverses the captures of an authorization and releases its rest (cancel_post_capture); absent on rails that
+   * cannot (a rail that takes captures but cannot cancel them refuses cancel_post_capture).
+   */
+  cancelCaptures?(request: CancelCapturesRequest): Promise<CancelCapturesOutcome>;
+  /** What the rail answered to the cancel_post_capture sent under its reference (recovery). */
+  lookupCancelCaptures?(request: LookupRequest): Promise<CancelCapturesOutcome | NotReceived>;
   /** Raises an open authorization (incremental authorization); absent on rails that cannot. */
   incrementAuthorization?(request: IncrementAuthorizationRequest): Promise<IncrementAuthorizationOutcome>;
   /** External 3DS: runs the authentication of a payment whose authorization waits for it (card rails). */

@@ -13,7 +13,7 @@ import { findCurrentPaymentOrThrow, LOST, withCurrentPayment } from './open-auth
 import { decideTransition } from './payment-transitions';
 import { paymentCustomerDetails } from './payment-customer';
 import { toPaymentResponse } from './payment-view';
-import { capturesInProgress, voidInProgress, withCapture } from './rail-hold-changes';
+import { cancelPostCaptureInProgress, capturesInProgress, voidInProgress, withCapture } from './rail-hold-changes';
 import { holdChangeLease, recoverHoldChanges, settleCapture } from './settle-hold-change';
 
 /**
@@ -43,6 +43,9 @@ export async function capturePayment(deps: CoreDeps, auth: AuthContext, paymentI
     const atRail = Object.values(capturesInProgress(payment));
     if (voidInProgress(payment) !== undefined) {
       throw new ApiError('ERR_4003', 'You cannot capture this payment while its void is in progress at the rail; retry once it has finished.', { tryLater: true });
+    }
+    if (cancelPostCaptureInProgress(payment) !== undefined) {
+      throw new ApiError('ERR_4003', 'You cannot capture this payment while its cancel after capture is in progress at the rail; retry once it has finished.', { tryLater: true });
     }
     if (payment.amountCapturable === 0 && atRail.length > 0) {
       throw new ApiError('ERR_4003', 'A capture of the rest of this payment is in progress at the rail; retry once it has finished.', { tryLater: true });

@@ -12,7 +12,7 @@ import { StuckObjectRecovery, type StuckObject } from '../../../core/recovery/re
 import type { RecoveryPolicy } from '../../../core/shared/deps';
 import { cryptoIds } from '../../../kernel/ids';
 import type { AccountSettings, RailCapabilities } from '../../../kernel/account-settings-types';
-import type { CaptureOutcome, CaptureRequest, LookupRequest, NotReceived, VoidOutcome, VoidRequest } from '../../../rails/rail-adapter';
+import type { CancelCapturesOutcome, CancelCapturesRequest, CaptureOutcome, CaptureRequest, LookupRequest, NotReceived, VoidOutcome, VoidRequest } from '../../../rails/rail-adapter';
 import { UpiSimulator } from '../../../rails/simulator/upi-simulator';
 import { apiRequest, expectApiError, expectOk } from '../../../test-support/api-assertions';
 import { forEachEngine } from '../../../test-support/engines';
@@ -23,19 +23,32 @@ const NONE: RailCapabilities = { refunds: false, metadataUpdates: false, recurri
 /** UPI with manual capture in test mode. */
 const SETTINGS: AccountSettings = {
   ...ALL_RAILS_SETTINGS,
-  rails: ALL_RAILS_SETTINGS.rails.map((rail) => (rail.rail === 'upi' ? { ...rail, capabilities: { test: { ...NONE, manualCapture: true }, live: NONE } } : rail)),
+  rails: ALL_RAILS_SETTINGS.rails.map((rail) => (rail.rail === 'upi' ? { ...rail, capabilities: { test: { ...NONE, manualCapture: true, refunds: true }, live: NONE } } : rail)),
 };
 /** A short rail call limit (and so a short lease on a capture or void at the rail: twice it). */
 const POLICY: RecoveryPolicy = { railCallTimeoutMs: 150, recoverAfterMs: 60_000, leaseMs: 30_000, deadlineMs: 24 * 3600_000 };
 const LEASE_MS = 2 * POLICY.railCallTimeoutMs;
 
-/** A UPI rail that authorizes as the simulator does and refuses every capture and void (a test-only adapter). */
+/**
+ * A UPI rail that authorizes as the simulator does and refuses every capture (unless `takesCaptures`), void and
+ * cancel after capture (a test-only adapter).
+ */
 class RefusingUpi extends UpiSimulator {
   readonly captureRequests: CaptureRequest[] = [];
   readonly voidRequests: VoidRequest[] = [];
+  readonly cancelRequests: CancelCapturesRequest[] = [];
+  takesCaptures = false;
   async capture(request: CaptureRequest): Promise<CaptureOutcome> {
     this.captureRequests.push(request);
+    if (this.takesCaptures) return { kind: 'captured', reference: `taken_${request.captureId}`, amount: request.amount };
     return { kind: 'declined', reference: 'refused_capture', errorCode: 'capture_refused', errorMessage: 'The acquirer refused the capture' };
+  }
+  async cancelCaptures(request: CancelCapturesRequest): Promise<CancelCapturesOutcome> {
+    this.cancelRequests.push(request);
+    return { kind: 'declined', reference: 'refused_cancel', errorCode: 'cancel_refused', errorMessage: 'The acquirer refused the cancel' };
+  }
+  async lookupCancelCaptures(_request: LookupRequest): Promise<CancelCapturesOutcome | NotReceived> {
+    return { kind: 'not_received' };
   }
   async voidAuthorization(request: VoidRequest): Promise<VoidOutcome> {
     this.voidRequests.push(request);
@@ -184,6 +197,70 @@ forEachEngine('Capture and void at the rail', (engine) => {
       expect(refusingUpi.voidRequests.at(-1)).toMatchObject({ paymentId: id, attemptId: `${id}_1` });
       expect(await retrieve(refusing, id)).toMatchObject({ status: 'requires_capture', amount_capturable: 10_000, cancellation_reason: null });
       expect(await eventTypes(refusing, id)).toEqual(['payment_authorized']);
+    });
+  });
+
+  describe(`[${engine}] cancel after capture`, () => {
+    const cancelPostCapture = (on: Harness, id: string) => request(on, 'POST', `/payments/${id}/cancel_post_capture`, { cancellation_reason: 'fraud' });
+
+    test('goes through the rail: its ledger records it, and the rail then takes no capture of that authorization', async () => {
+      const id = await authorize(h, 'manual_multiple');
+      await expectOk(await capture(h, id, { amount_to_capture: 3_000 }));
+      expect(await expectOk(await cancelPostCapture(h, id))).toMatchObject({ status: 'cancelled_post_capture', amount_received: 3_000, amount_capturable: 0 });
+      expect(await ledger('cancel_post_capture', `${id}_`)).toEqual([
+        { reference: expect.stringMatching(new RegExp(`^${id}_1_cpc_hcr_`)), answer: expect.objectContaining({ kind: 'cancelled' }) },
+      ]);
+      expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_cancelled_post_capture', 'payment_captured']);
+      const rail = h.rails.adapterFor('test', 'upi')!;
+      const base = { accountId: h.boot.account.accountId, mode: 'test' as const, paymentId: id, attemptId: `${id}_1`, railReference: null, now: h.clock.now() };
+      expect(await rail.capture!({ ...base, captureId: `${id}_1_9`, amount: 1_000, authorizedAmount: 10_000, final: false, currency: 'INR' })).toMatchObject({
+        kind: 'declined',
+        errorCode: 'authorization_voided',
+      });
+    });
+
+    test('refused by the rail: ERR_4003 with its reason, the payment as it was', async () => {
+      refusingUpi.takesCaptures = true;
+      try {
+        const id = await authorize(refusing, 'manual_multiple');
+        await expectOk(await capture(refusing, id, { amount_to_capture: 3_000 }));
+        const before = await retrieve(refusing, id);
+        const error = await expectApiError(await cancelPostCapture(refusing, id), 'ERR_4003');
+        expect(String(error['message'])).toMatch(/rail refused to cancel this payment after capture.*cancel_refused/);
+        expect(refusingUpi.cancelRequests.at(-1)).toMatchObject({ paymentId: id, attemptId: `${id}_1`, captured: 3_000, releases: 7_000 });
+        const after = await retrieve(refusing, id);
+        expect(after).toMatchObject({ status: 'partially_captured_and_capturable', amount_received: 3_000, amount_capturable: 7_000, cancellation_reason: null });
+        expect(after.status).toBe(before.status);
+      } finally {
+        refusingUpi.takesCaptures = false;
+      }
+    });
+
+    test('on a rail that takes captures but cannot cancel them: refused, nothing changed', async () => {
+      refusingUpi.takesCaptures = true;
+      const adapter = refusingUpi as { cancelCaptures?: unknown };
+      adapter.cancelCaptures = undefined;
+      try {
+        const id = await authorize(refusing, 'manual_multiple');
+        await expectOk(await capture(refusing, id, { amount_to_capture: 3_000 }));
+        const error = await expectApiError(await cancelPostCapture(refusing, id), 'ERR_4003');
+        expect(String(error['message'])).toMatch(/cannot cancel the captures it took/);
+        expect(await retrieve(refusing, id)).toMatchObject({ status: 'partially_captured_and_capturable', amount_capturable: 7_000 });
+      } finally {
+        delete adapter.cancelCaptures;
+        refusingUpi.takesCaptures = false;
+      }
+    });
+
+    test('the rail cancelled, then the call failed: a refund waits, and the next read past its lease settles it', async () => {
+      const id = await authorize(h);
+      await expectOk(await capture(h, id, { amount_to_capture: 4_000 }));
+      h.faults.inject('throw_after_accept', { call: 'cancel_post_capture', rail: 'upi' });
+      expect(await expectOk(await cancelPostCapture(h, id))).toMatchObject({ status: 'partially_captured', amount_received: 4_000 });
+      await expectApiError(await request(h, 'POST', '/refunds', { payment_id: id, amount: 1_000 }), 'ERR_4003');
+      h.clock.advance(LEASE_MS);
+      expect(await retrieve(h, id)).toMatchObject({ status: 'cancelled_post_capture', amount_received: 4_000, cancellation_reason: 'fraud' });
+      expect(await ledger('cancel_post_capture', `${id}_`)).toHaveLength(1);
     });
   });
 
