@@ -138,14 +138,16 @@ export type CaptureOutcome =
   | { kind: 'declined'; reference: string; errorCode: string; errorMessage: string };
 
 /**
- * Asks the rail to release an open authorization (void): nothing was captured, and the hold ends. The attempt id is
- * the void's idempotent reference on the rail (one authorization is voided once), and what lookupVoid asks about.
+ * Asks the rail to release an open authorization (void): nothing was captured, and the hold ends. `reference`
+ * (`<attempt_id>_void_<request reference>`) is this void's idempotent reference on the rail, and what lookupVoid asks
+ * about: each cancel request has its own, so a void the rail refused once can be asked again by another request.
  */
 export interface VoidRequest {
   accountId: string;
   mode: Mode;
   paymentId: string;
   attemptId: string;
+  reference: string;
   railReference: string | null;
   now: Date;
 }
@@ -278,7 +280,7 @@ export interface RailAdapter {
   voidAuthorization?(request: VoidRequest): Promise<VoidOutcome>;
   /** What the rail answered to the capture sent under a capture id (recovery). */
   lookupCapture?(request: LookupRequest): Promise<CaptureOutcome | NotReceived>;
-  /** What the rail answered to the void sent under an attempt id (recovery). */
+  /** What the rail answered to the void sent under its reference (recovery). */
   lookupVoid?(request: LookupRequest): Promise<VoidOutcome | NotReceived>;
   /**
    * Reverses the captures of an authorization and releases its rest (cancel_post_capture); absent on rails that

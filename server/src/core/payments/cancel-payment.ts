@@ -16,7 +16,7 @@ import { holdChangeLease, recoverHoldChanges, settleVoid } from './settle-hold-c
 /** What a round of the cancel came to: cancelled (or answered) here, or a void to ask of the rail. */
 type CancelStep =
   | { cancelled: PaymentRecord }
-  | { voiding: { payment: PaymentRecord; attemptId: string; voidAuthorization: NonNullable<RailAdapter['voidAuthorization']> } };
+  | { voiding: { payment: PaymentRecord; attemptId: string; reference: string; voidAuthorization: NonNullable<RailAdapter['voidAuthorization']> } };
 
 /**
  * POST /payments/{payment_id}/cancel (secret key): `cancelled` from the statuses the transition table allows
@@ -25,7 +25,7 @@ type CancelStep =
  *
  * The void of an open authorization (requires_capture) goes through the rail (docs/capture.md, "The rail"): the void
  * is first recorded in the payment (nothing capturable any more; captures wait for it), then the rail is asked to
- * release the hold under the attempt id, and its answer is recorded with the status change and event. Refused by the
+ * release the hold under the void's own reference, and its answer is recorded with the status change and event. Refused by the
  * rail: the payment is as it was, ERR_4003. No answer in time: the payment is answered as it stands (still
  * requires_capture, nothing capturable) and recovery asks the rail later.
  */
@@ -55,14 +55,14 @@ export async function cancelPayment(
       const attempts = await deps.store.attempts.listAttempts(auth, paymentId);
       const attempt = attempts[attempts.length - 1];
       if (attempt === undefined) throw new Error(`payment ${paymentId} in ${payment.status} has no attempt`);
-      const entry = { attempt_id: attempt.attemptId, request_reference: requestReference, cancellation_reason: body.cancellation_reason, restores: payment.amountCapturable, lease_expires_at: holdChangeLease(deps, now) };
+      const entry = { attempt_id: attempt.attemptId, reference: `${attempt.attemptId}_void_${requestReference}`, request_reference: requestReference, cancellation_reason: body.cancellation_reason, restores: payment.amountCapturable, lease_expires_at: holdChangeLease(deps, now) };
       const next = await deps.store.payments.updatePaymentIfVersion(auth, paymentId, payment.version, {
         amountCapturable: 0,
         railState: withVoid(payment.railState, entry),
         updatedAt: now,
       });
       if (next === undefined) return LOST;
-      return { voiding: { payment: next, attemptId: attempt.attemptId, voidAuthorization } };
+      return { voiding: { payment: next, attemptId: attempt.attemptId, reference: entry.reference, voidAuthorization } };
     }
     // Nothing held at a rail (or a rail that releases holds itself): cancelled here.
     return deps.store.transaction(async (tx) => {
@@ -84,9 +84,9 @@ export async function cancelPayment(
   });
   if ('cancelled' in result) return result.cancelled;
 
-  const { payment, attemptId, voidAuthorization } = result.voiding;
+  const { payment, attemptId, reference, voidAuthorization } = result.voiding;
   const call = await callRail(deps, () =>
-    voidAuthorization({ accountId: auth.accountId, mode: auth.mode, paymentId, attemptId, railReference: payment.railReference, now: deps.clock.now() }),
+    voidAuthorization({ accountId: auth.accountId, mode: auth.mode, paymentId, attemptId, reference, railReference: payment.railReference, now: deps.clock.now() }),
   );
   // No answer: not claimed as cancelled; the void stays recorded until recovery learns what the rail did.
   if (call.kind === 'no_answer') return findCurrentPaymentOrThrow(deps, auth, paymentId);

@@ -30,6 +30,8 @@ export interface CaptureInProgress {
 
 export interface VoidInProgress {
   attempt_id: string;
+  /** The rail's reference of this void: `<attempt_id>_void_<request_reference>` (each cancel request its own). */
+  reference: string;
   /** The reference of the cancel request that asked (kept as VOIDED_BY_REQUEST once the rail voided). */
   request_reference: string;
   cancellation_reason: string | null;

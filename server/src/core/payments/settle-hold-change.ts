@@ -1,7 +1,7 @@
 /**
  * Records the rail's answer to a capture or a void of an open authorization (docs/capture.md, "The rail"), with the
  * payment's change and its event in one transaction, and recovers the ones whose request died before it could: the
- * rail is asked under the capture id or the attempt id what it did (and a capture it never received is sent again
+ * rail is asked under the capture id or the void's reference what it did (and a capture it never received is sent again
  * under the same capture id: the rail captures once per reference).
  *
  * An answer applies only while the payment still holds the capture's (or the void's) entry in railState, and the
@@ -194,11 +194,11 @@ export async function recoverHoldChanges(deps: CoreDeps, payment: PaymentRecord)
   const lookupVoid = adapter?.lookupVoid?.bind(adapter);
   const voidAuthorization = adapter?.voidAuthorization?.bind(adapter);
   if (voiding !== undefined && lapsed(voiding.lease_expires_at) && lookupVoid !== undefined && voidAuthorization !== undefined) {
-    const looked = await callRail<VoidOutcome | NotReceived>(deps, () => lookupVoid(lookupRequest(voiding.attempt_id)));
+    const looked = await callRail<VoidOutcome | NotReceived>(deps, () => lookupVoid(lookupRequest(voiding.reference)));
     if (looked.kind === 'answered') {
       let answer: VoidOutcome | undefined = looked.answer.kind === 'not_received' ? undefined : looked.answer;
       if (answer === undefined) {
-        const request = { accountId: payment.accountId, mode: payment.mode, paymentId: payment.paymentId, attemptId: voiding.attempt_id, railReference: payment.railReference, now };
+        const request = { accountId: payment.accountId, mode: payment.mode, paymentId: payment.paymentId, attemptId: voiding.attempt_id, reference: voiding.reference, railReference: payment.railReference, now };
         const sent = await callRail(deps, () => voidAuthorization(request));
         if (sent.kind === 'answered') answer = sent.answer;
       }

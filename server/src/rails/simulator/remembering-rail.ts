@@ -1,6 +1,6 @@
 /**
  * Gives a simulator the memory a real rail has: every authorization, refund, capture and void is kept under the
- * reference Rail sent (attempt id, refund id, capture id, attempt id), a request sent again under the same reference
+ * reference Rail sent (attempt id, refund id, capture id, void reference, cancel-after-capture reference), a request sent again under the same reference
  * gets the first answer (no second charge, refund or capture), and the lookups of crash recovery answer from it. What
  * an authorization went through (its captures, its void) is read from that memory, so a capture never exceeds the
  * authorization and a captured one is not voided (simulated-capture.ts). It also plays the planned faults.
@@ -97,7 +97,7 @@ export class RememberingRail implements RailAdapter {
           captureHeld(request, await this.hold(request)),
         );
       this.voidAuthorization = (request: VoidRequest) =>
-        this.remember(this.key(request.accountId, request, 'void', request.attemptId), 'void', request.now, async () =>
+        this.remember(this.key(request.accountId, request, 'void', request.reference), 'void', request.now, async () =>
           voidHeld(request, await this.hold(request)),
         );
       this.lookupCapture = (request: LookupRequest) => this.lookup<CaptureOutcome>(this.key(request.accountId, request, 'capture', request.reference));
@@ -125,12 +125,15 @@ export class RememberingRail implements RailAdapter {
       `${request.attemptId}_`,
     );
     const captured = captures.reduce((sum, answer) => sum + (answer['kind'] === 'captured' ? Number(answer['amount']) : 0), 0);
-    const voidAnswer = await this.options.ledger.findRailAnswer(this.key(request.accountId, request, 'void', request.attemptId));
+    const voids = await this.options.ledger.listRailAnswers(
+      { accountId: request.accountId, mode: request.mode, rail: this.rail, operation: 'void' },
+      `${request.attemptId}_`,
+    );
     const cancels = await this.options.ledger.listRailAnswers(
       { accountId: request.accountId, mode: request.mode, rail: this.rail, operation: 'cancel_post_capture' },
       `${request.attemptId}_`,
     );
-    return { captured, voided: voidAnswer?.['kind'] === 'voided' || cancels.some((answer) => answer['kind'] === 'cancelled') };
+    return { captured, voided: voids.some((answer) => answer['kind'] === 'voided') || cancels.some((answer) => answer['kind'] === 'cancelled') };
   }
 
   paymentMethodTypes(currency: Parameters<RailAdapter['paymentMethodTypes']>[0]) {

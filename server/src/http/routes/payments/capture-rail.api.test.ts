@@ -126,7 +126,7 @@ forEachEngine('Capture and void at the rail', (engine) => {
   };
 
   describe(`[${engine}] the simulated rail`, () => {
-    test('its ledger records each capture under its capture id, and the void under the attempt id', async () => {
+    test('its ledger records each capture under its capture id, and the void under its own reference', async () => {
       const multiple = await authorize(h, 'manual_multiple');
       await expectOk(await capture(h, multiple, { amount_to_capture: 3_000 }));
       expect(await expectOk(await capture(h, multiple, { amount_to_capture: 2_000 }))).toMatchObject({
@@ -146,7 +146,7 @@ forEachEngine('Capture and void at the rail', (engine) => {
 
       const voided = await authorize(h);
       expect(await expectOk(await cancel(h, voided))).toMatchObject({ status: 'cancelled', amount_capturable: 0, amount_received: null });
-      expect(await ledger('void', `${voided}_`)).toEqual([{ reference: `${voided}_1`, answer: expect.objectContaining({ kind: 'voided' }) }]);
+      expect(await ledger('void', `${voided}_`)).toEqual([{ reference: expect.stringMatching(new RegExp(`^${voided}_1_void_hcr_`)), answer: expect.objectContaining({ kind: 'voided' }) }]);
       expect(await eventTypes(h, voided)).toEqual(['payment_authorized', 'payment_cancelled']);
     });
 
@@ -159,8 +159,8 @@ forEachEngine('Capture and void at the rail', (engine) => {
       expect(over).toMatchObject({ kind: 'declined', errorCode: 'capture_exceeds_authorization' });
       // The capture the API recorded, sent again under its id, gets its first answer: captured once.
       expect(await rail.capture!({ ...base, captureId: `${id}_1_1`, amount: 6_000, authorizedAmount: 10_000, final: false, currency: 'INR' })).toMatchObject({ kind: 'captured', amount: 6_000 });
-      expect(await rail.voidAuthorization!(base)).toMatchObject({ kind: 'declined', errorCode: 'authorization_captured' });
-      expect(await rail.lookupVoid!({ accountId: base.accountId, mode: 'test', reference: `${id}_1`, now: base.now })).toMatchObject({ kind: 'declined' });
+      expect(await rail.voidAuthorization!({ ...base, reference: `${id}_1_void_x` })).toMatchObject({ kind: 'declined', errorCode: 'authorization_captured' });
+      expect(await rail.lookupVoid!({ accountId: base.accountId, mode: 'test', reference: `${id}_1_void_x`, now: base.now })).toMatchObject({ kind: 'declined' });
     });
 
     test('concurrent captures ask the rail for no more than was capturable', async () => {
@@ -194,7 +194,7 @@ forEachEngine('Capture and void at the rail', (engine) => {
       const id = await authorize(refusing);
       const error = await expectApiError(await cancel(refusing, id), 'ERR_4003');
       expect(String(error['message'])).toMatch(/rail refused to void.*void_refused/);
-      expect(refusingUpi.voidRequests.at(-1)).toMatchObject({ paymentId: id, attemptId: `${id}_1` });
+      expect(refusingUpi.voidRequests.at(-1)).toMatchObject({ paymentId: id, attemptId: `${id}_1`, reference: expect.stringMatching(new RegExp(`^${id}_1_void_hcr_`)) });
       expect(await retrieve(refusing, id)).toMatchObject({ status: 'requires_capture', amount_capturable: 10_000, cancellation_reason: null });
       expect(await eventTypes(refusing, id)).toEqual(['payment_authorized']);
     });
