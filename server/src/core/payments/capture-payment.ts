@@ -28,7 +28,8 @@ import { holdChangeLease, recoverHoldChanges, settleCapture } from './settle-hol
  * never ask the rail for more than was capturable. Then the rail is asked under the capture id, and its answer is
  * recorded with the payment's change and event in one transaction. Refused by the rail: the payment is as it was and
  * the request answers ERR_4003 with the rail's reason. No answer in time: the payment is answered as it stands (the
- * capture `pending`, nothing captured yet) and recovery asks the rail later (settle-hold-change.ts).
+ * capture `pending`, nothing captured yet) and recovery asks the rail later (settle-hold-change.ts). A capture that
+ * releases the rest waits while other captures of the payment are at the rail (ERR_4003, retry later).
  */
 export async function capturePayment(deps: CoreDeps, auth: AuthContext, paymentId: string, body: CapturePaymentRequest): Promise<PaymentRecord> {
   // Derived from the Idempotency-Key in a keyed request: its re-run (after a crash, or a 5xx that released the key)
@@ -60,6 +61,14 @@ export async function capturePayment(deps: CoreDeps, auth: AuthContext, paymentI
     // What the payment will have captured once this and the captures already at the rail are taken.
     const capturedTotal = (payment.amountReceived ?? 0) + atRail.reduce((sum, entry) => sum + entry.amount, 0) + amount;
     const releaseRest = payment.captureMethod !== 'manual_multiple' || body.refund_uncaptured_amount === true;
+    // A capture that releases the rest tells the rail to close the authorization and release what it leaves: the
+    // captures still at the rail could then be refused there, or the release take money they capture. It waits for
+    // them. (A capture of exactly the rest releases nothing: concurrent captures that split it are all taken.)
+    if (atRail.length > 0 && releaseRest) {
+      throw new ApiError('ERR_4003', 'You cannot make a capture that releases the rest of this payment while a capture is in progress at the rail; retry once it has finished.', {
+        tryLater: true,
+      });
+    }
     const decision = decideTransition(payment.status, 'capture', {
       hasPaymentMethodData: true,
       captureMethod: payment.captureMethod,

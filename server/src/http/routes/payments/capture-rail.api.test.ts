@@ -14,7 +14,7 @@ import { cryptoIds } from '../../../kernel/ids';
 import type { AccountSettings, RailCapabilities } from '../../../kernel/account-settings-types';
 import type { CancelCapturesOutcome, CancelCapturesRequest, CaptureOutcome, CaptureRequest, LookupRequest, NotReceived, VoidOutcome, VoidRequest } from '../../../rails/rail-adapter';
 import { UpiSimulator } from '../../../rails/simulator/upi-simulator';
-import { apiRequest, expectApiError, expectOk } from '../../../test-support/api-assertions';
+import { apiRequest, expectApiError, expectApiErrorResponse, expectOk } from '../../../test-support/api-assertions';
 import { forEachEngine } from '../../../test-support/engines';
 import { ALL_RAILS_SETTINGS } from '../../../test-support/fixtures';
 import { createHarness, type Harness } from '../../../test-support/harness';
@@ -197,6 +197,26 @@ forEachEngine('Capture and void at the rail', (engine) => {
       expect(refusingUpi.voidRequests.at(-1)).toMatchObject({ paymentId: id, attemptId: `${id}_1`, reference: expect.stringMatching(new RegExp(`^${id}_1_void_hcr_`)) });
       expect(await retrieve(refusing, id)).toMatchObject({ status: 'requires_capture', amount_capturable: 10_000, cancellation_reason: null });
       expect(await eventTypes(refusing, id)).toEqual(['payment_authorized']);
+    });
+  });
+
+  describe(`[${engine}] a capture that releases the rest`, () => {
+    test('waits while another capture is at the rail: ERR_4003 (retry later), nothing sent; taken once it settled', async () => {
+      const id = await authorize(h, 'manual_multiple');
+      h.faults.inject('throw_after_accept', { call: 'capture', rail: 'upi' });
+      expect(await expectOk(await capture(h, id, { amount_to_capture: 3_000 }))).toMatchObject({ amount_capturable: 7_000 });
+      const releasing = await expectApiErrorResponse(await capture(h, id, { amount_to_capture: 1_000, refund_uncaptured_amount: true }), 'ERR_4003');
+      expect(String(releasing.error['message'])).toMatch(/capture is in progress/);
+      expect(await ledger('capture', `${id}_`)).toHaveLength(1);
+      // One that releases nothing: taken meanwhile.
+      expect(await expectOk(await capture(h, id, { amount_to_capture: 1_000 }))).toMatchObject({ amount_capturable: 6_000 });
+      h.clock.advance(LEASE_MS);
+      expect(await expectOk(await capture(h, id, { amount_to_capture: 1_000, refund_uncaptured_amount: true }))).toMatchObject({
+        status: 'partially_captured',
+        amount_received: 5_000,
+        amount_capturable: 0,
+      });
+      expect(await ledger('capture', `${id}_`)).toHaveLength(3);
     });
   });
 
