@@ -285,7 +285,7 @@ forEachEngine('Capture and void at the rail', (engine) => {
   });
 
   describe(`[${engine}] a keyed re-run`, () => {
-    const keyed = (id: string, operation: 'capture' | 'cancel', key: string, body: Json) =>
+    const keyed = (id: string, operation: 'capture' | 'cancel' | 'cancel_post_capture', key: string, body: Json) =>
       apiRequest(h, 'POST', `/payments/${id}/${operation}`, { body, headers: { 'idempotency-key': key } });
     /** The process died after the operation, before its answer was stored: the claim is in flight, its lease over. */
     const answerLost = (key: string) =>
@@ -360,6 +360,18 @@ forEachEngine('Capture and void at the rail', (engine) => {
       expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_cancelled']);
       // Another cancel request is still refused.
       await expectApiError(await cancel(h, id), 'ERR_4003');
+    });
+
+    test('after a crash that followed the rail\'s cancel after capture, it answers the cancelled payment', async () => {
+      const id = await authorize(h, 'manual_multiple');
+      await expectOk(await capture(h, id, { amount_to_capture: 3_000 }));
+      const key = `cpc-crash-${engine}-${id}`;
+      h.faults.inject('throw_after_accept', { call: 'cancel_post_capture', rail: 'upi' });
+      expect(await expectOk(await keyed(id, 'cancel_post_capture', key, {}))).toMatchObject({ status: 'partially_captured_and_capturable', amount_capturable: 0 });
+      await answerLost(key);
+      h.clock.advance(LEASE_MS);
+      expect(await expectOk(await keyed(id, 'cancel_post_capture', key, {}))).toMatchObject({ status: 'cancelled_post_capture', amount_received: 3_000 });
+      expect(await ledger('cancel_post_capture', `${id}_`)).toHaveLength(1);
     });
   });
 
