@@ -23,6 +23,8 @@ export const ID_PREFIX = {
   invitation: 'inv',
   twoFactorReset: 'tfr',
   webhookEndpoint: 'we',
+  /** A capture or void request's own reference (derived from its Idempotency-Key in a keyed request). */
+  holdChangeRequest: 'hcr',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

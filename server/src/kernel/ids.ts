@@ -68,7 +68,7 @@ export function timeBase62(ms: number): string {
  * The kinds whose ids are derived: the objects a request creates, whose id tells a re-run that the object exists.
  * Events, attempts and keys stay random: side work a re-run may do differently must never reuse a first run's id.
  */
-const DERIVED_KINDS: ReadonlySet<IdKind> = new Set<IdKind>(['payment', 'refund', 'customer', 'collection', 'settlement', 'dispute', 'file', 'paymentMethod', 'mandate', 'subscription']);
+const DERIVED_KINDS: ReadonlySet<IdKind> = new Set<IdKind>(['payment', 'refund', 'customer', 'collection', 'settlement', 'dispute', 'file', 'paymentMethod', 'mandate', 'subscription', 'holdChangeRequest']);
 
 /**
  * How a claim's request derives ids from its time (`derivedIds`). 1, claims stored before migration 0026: the time

@@ -138,20 +138,45 @@ export type CaptureOutcome =
   | { kind: 'declined'; reference: string; errorCode: string; errorMessage: string };
 
 /**
- * Asks the rail to release an open authorization (void): nothing was captured, and the hold ends. The attempt id is
- * the void's idempotent reference on the rail (one authorization is voided once), and what lookupVoid asks about.
+ * Asks the rail to release an open authorization (void): nothing was captured, and the hold ends. `reference`
+ * (`<attempt_id>_void_<request reference>`) is this void's idempotent reference on the rail, and what lookupVoid asks
+ * about: each cancel request has its own, so a void the rail refused once can be asked again by another request.
  */
 export interface VoidRequest {
   accountId: string;
   mode: Mode;
   paymentId: string;
   attemptId: string;
+  reference: string;
   railReference: string | null;
   now: Date;
 }
 
 export type VoidOutcome =
   | { kind: 'voided'; reference: string }
+  | { kind: 'declined'; reference: string; errorCode: string; errorMessage: string };
+
+/**
+ * Asks the rail to cancel a captured authorization before settlement (cancel_post_capture): it reverses the
+ * captures (`captured` in all) and releases what was left uncaptured (`releases`). `reference`
+ * (`<attempt_id>_cpc_<request reference>`) is its idempotent reference: sent again, it cancels once, and
+ * lookupCancelCaptures asks what became of it.
+ */
+export interface CancelCapturesRequest {
+  accountId: string;
+  mode: Mode;
+  paymentId: string;
+  attemptId: string;
+  reference: string;
+  railReference: string | null;
+  captured: number;
+  releases: number;
+  currency: Currency;
+  now: Date;
+}
+
+export type CancelCapturesOutcome =
+  | { kind: 'cancelled'; reference: string }
   | { kind: 'declined'; reference: string; errorCode: string; errorMessage: string };
 
 /** External 3DS: the client's authentication request for a payment that waits with next_action three_ds_invoke. */
@@ -255,8 +280,15 @@ export interface RailAdapter {
   voidAuthorization?(request: VoidRequest): Promise<VoidOutcome>;
   /** What the rail answered to the capture sent under a capture id (recovery). */
   lookupCapture?(request: LookupRequest): Promise<CaptureOutcome | NotReceived>;
-  /** What the rail answered to the void sent under an attempt id (recovery). */
+  /** What the rail answered to the void sent under its reference (recovery). */
   lookupVoid?(request: LookupRequest): Promise<VoidOutcome | NotReceived>;
+  /**
+   * Reverses the captures of an authorization and releases its rest (cancel_post_capture); absent on rails that
+   * cannot (a rail that takes captures but cannot cancel them refuses cancel_post_capture).
+   */
+  cancelCaptures?(request: CancelCapturesRequest): Promise<CancelCapturesOutcome>;
+  /** What the rail answered to the cancel_post_capture sent under its reference (recovery). */
+  lookupCancelCaptures?(request: LookupRequest): Promise<CancelCapturesOutcome | NotReceived>;
   /** Raises an open authorization (incremental authorization); absent on rails that cannot. */
   incrementAuthorization?(request: IncrementAuthorizationRequest): Promise<IncrementAuthorizationOutcome>;
   /** External 3DS: runs the authentication of a payment whose authorization waits for it (card rails). */

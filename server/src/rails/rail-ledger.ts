@@ -14,7 +14,7 @@ export interface RailLedgerKey {
    * complete_authorization: the authorization that follows an external 3DS authentication, under the rail's
    * reference. capture: under the capture id (`<attempt_id>_<sequence>`); void: under the attempt id.
    */
-  operation: 'authorize' | 'refund' | 'complete_authorization' | 'capture' | 'void';
+  operation: 'authorize' | 'refund' | 'complete_authorization' | 'capture' | 'void' | 'cancel_post_capture';
   reference: string;
 }
 

@@ -1,3 +1,4 @@
+import { refuseWhileCancellingAfterCapture } from '../payments/rail-hold-changes';
 import type { SimulateDisputeRequest } from '../../../../protocol/api/disputes';
 import type { DisputeRecord } from '../../storage/disputes/records';
 import type { PaymentRecord } from '../../storage/payments/records';
@@ -67,6 +68,7 @@ export async function raiseDispute(deps: CoreDeps, auth: AuthContext, body: Simu
     // The amount is held on the payment row in the dispute's transaction: a concurrent refund, dispute or cancel post
     // capture either lands first (and this hold finds less, or a status that is not disputable) or waits for it.
     if (!(await tx.disputes.holdDisputedAmount(auth, payment.paymentId, amount, DISPUTABLE_PAYMENT_STATUSES))) return undefined;
+    refuseWhileCancellingAfterCapture(await tx.payments.findPayment(auth, payment.paymentId), 'dispute');
     // Read again under the hold, which waited for any refund reserved since the read above.
     dispute.isAlreadyRefunded = ((await tx.refunds.findRefundedAmount(auth, payment.paymentId)) ?? 0) > 0;
     if ((await tx.disputes.insertDispute(dispute)) === 'duplicate') throw new Error('generated dispute id already stored');

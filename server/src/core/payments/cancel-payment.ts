@@ -1,4 +1,5 @@
 import type { CancelPaymentRequest } from '../../../../protocol/api/payment-ops';
+import type { RailAdapter } from '../../rails/rail-adapter';
 import type { PaymentRecord } from '../../storage/payments/records';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
@@ -9,8 +10,13 @@ import { recordPaymentEvent } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
 import { refuseWhileIncreaseInProgress } from './incremental-authorization';
 import { findCurrentPaymentOrThrow, LOST, withCurrentPayment } from './open-authorization';
-import { refuseWhileRailHoldChanging, withVoid } from './rail-hold-changes';
+import { cancelledByRequest, refuseWhileRailHoldChanging, voidInProgress, withCancelledBy, withVoid } from './rail-hold-changes';
 import { holdChangeLease, recoverHoldChanges, settleVoid } from './settle-hold-change';
+
+/** What a round of the cancel came to: cancelled (or answered) here, or a void to ask of the rail. */
+type CancelStep =
+  | { cancelled: PaymentRecord }
+  | { voiding: { payment: PaymentRecord; attemptId: string; reference: string; voidAuthorization: NonNullable<RailAdapter['voidAuthorization']> } };
 
 /**
  * POST /payments/{payment_id}/cancel (secret key): `cancelled` from the statuses the transition table allows
@@ -19,7 +25,7 @@ import { holdChangeLease, recoverHoldChanges, settleVoid } from './settle-hold-c
  *
  * The void of an open authorization (requires_capture) goes through the rail (docs/capture.md, "The rail"): the void
  * is first recorded in the payment (nothing capturable any more; captures wait for it), then the rail is asked to
- * release the hold under the attempt id, and its answer is recorded with the status change and event. Refused by the
+ * release the hold under the void's own reference, and its answer is recorded with the status change and event. Refused by the
  * rail: the payment is as it was, ERR_4003. No answer in time: the payment is answered as it stands (still
  * requires_capture, nothing capturable) and recovery asks the rail later.
  */
@@ -29,11 +35,15 @@ export async function cancelPayment(
   paymentId: string,
   body: CancelPaymentRequest,
 ): Promise<PaymentRecord> {
+  // Derived from the Idempotency-Key in a keyed request: its re-run (after a crash, or a 5xx that released the key)
+  // answers the payment its void cancelled, or still voids, instead of refusing a cancelled payment.
+  const requestReference = deps.ids.id('holdChangeRequest');
   // An open authorization past its expiry expires first (it is no longer there to void). A write of another request
   // between the read and the update (a status change, an increase's claim) is read again.
-  const result = await withCurrentPayment(deps, auth, paymentId, async (payment) => {
+  const result = await withCurrentPayment<CancelStep>(deps, auth, paymentId, async (payment) => {
     // A capture or void whose request died is settled first.
     if ((await recoverHoldChanges(deps, payment)) !== payment) return LOST;
+    if (cancelledByRequest(payment) === requestReference || voidInProgress(payment)?.request_reference === requestReference) return { cancelled: payment };
     const decision = decideTransition(payment.status, 'cancel', { hasPaymentMethodData: payment.paymentMethodData !== null, captureMethod: payment.captureMethod });
     if (!decision.allowed) throw new ApiError('ERR_4003', `You cannot cancel this payment because it has status ${payment.status}.`);
     const now = deps.clock.now();
@@ -45,14 +55,14 @@ export async function cancelPayment(
       const attempts = await deps.store.attempts.listAttempts(auth, paymentId);
       const attempt = attempts[attempts.length - 1];
       if (attempt === undefined) throw new Error(`payment ${paymentId} in ${payment.status} has no attempt`);
-      const entry = { attempt_id: attempt.attemptId, cancellation_reason: body.cancellation_reason, restores: payment.amountCapturable, lease_expires_at: holdChangeLease(deps, now) };
+      const entry = { attempt_id: attempt.attemptId, reference: `${attempt.attemptId}_void_${requestReference}`, request_reference: requestReference, cancellation_reason: body.cancellation_reason, restores: payment.amountCapturable, lease_expires_at: holdChangeLease(deps, now) };
       const next = await deps.store.payments.updatePaymentIfVersion(auth, paymentId, payment.version, {
         amountCapturable: 0,
         railState: withVoid(payment.railState, entry),
         updatedAt: now,
       });
       if (next === undefined) return LOST;
-      return { voiding: { payment: next, attemptId: attempt.attemptId, voidAuthorization } };
+      return { voiding: { payment: next, attemptId: attempt.attemptId, reference: entry.reference, voidAuthorization } };
     }
     // Nothing held at a rail (or a rail that releases holds itself): cancelled here.
     return deps.store.transaction(async (tx) => {
@@ -61,6 +71,7 @@ export async function cancelPayment(
         amountCapturable: 0,
         nextAction: null,
         cancellationReason: body.cancellation_reason,
+        railState: withCancelledBy(payment.railState, requestReference),
         updatedAt: now,
       });
       if (next === undefined) return LOST;
@@ -73,9 +84,9 @@ export async function cancelPayment(
   });
   if ('cancelled' in result) return result.cancelled;
 
-  const { payment, attemptId, voidAuthorization } = result.voiding;
+  const { payment, attemptId, reference, voidAuthorization } = result.voiding;
   const call = await callRail(deps, () =>
-    voidAuthorization({ accountId: auth.accountId, mode: auth.mode, paymentId, attemptId, railReference: payment.railReference, now: deps.clock.now() }),
+    voidAuthorization({ accountId: auth.accountId, mode: auth.mode, paymentId, attemptId, reference, railReference: payment.railReference, now: deps.clock.now() }),
   );
   // No answer: not claimed as cancelled; the void stays recorded until recovery learns what the rail did.
   if (call.kind === 'no_answer') return findCurrentPaymentOrThrow(deps, auth, paymentId);

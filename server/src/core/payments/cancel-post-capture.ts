@@ -1,13 +1,19 @@
 import type { CancelPostCaptureRequest } from '../../../../protocol/api/payment-ops';
+import type { RailAdapter } from '../../rails/rail-adapter';
 import type { PaymentRecord } from '../../storage/payments/records';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
+import { callRail } from '../shared/rail-call';
+import { railAdapterOf } from './authorization-validity';
 import { requireManualCaptureOperation } from './manual-capture';
-import { LOST, withCurrentPayment } from './open-authorization';
+import { findCurrentPaymentOrThrow, LOST, withCurrentPayment } from './open-authorization';
 import { recordPaymentEvent } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
-import { refuseWhileRailHoldChanging } from './rail-hold-changes';
+import { cancelledByRequest, cancelPostCaptureInProgress, refuseWhileRailHoldChanging, withCancelledBy, withCancelPostCapture } from './rail-hold-changes';
+import { cancelCapturesRequest, holdChangeLease, recoverHoldChanges, settleCancelPostCapture } from './settle-hold-change';
+
+type CancelPostCaptureStep = { cancelled: PaymentRecord } | { cancelling: { payment: PaymentRecord; cancelCaptures: NonNullable<RailAdapter['cancelCaptures']> } };
 
 /**
  * POST /payments/{payment_id}/cancel_post_capture (secret key): voids what was captured, before settlement, on a
@@ -15,9 +21,19 @@ import { refuseWhileRailHoldChanging } from './rail-hold-changes';
  * become `cancelled_post_capture`, only while the payment has no refund (Hyperswitch) and no dispute that holds money
  * (opened, challenged, lost, accepted; ERR_4003 otherwise). Nothing stays capturable; amount_received keeps what had
  * been captured; the newest attempt is voided. One transaction with the event.
+ *
+ * The rail took the captures, so it is asked to reverse them and release the rest (docs/capture.md, "The rail"), as
+ * the void is: recorded on the payment first (nothing capturable any more), asked under its own reference, its answer
+ * recorded with the status change and event; refused: ERR_4003 with the rail's reason and nothing changed; no answer:
+ * the payment as it stands, recovery asks later. A rail that takes captures but cannot cancel them refuses it
+ * (ERR_4003); on one that takes no captures it is recorded here only.
  */
 export async function cancelPostCapture(deps: CoreDeps, auth: AuthContext, paymentId: string, body: CancelPostCaptureRequest): Promise<PaymentRecord> {
-  return withCurrentPayment(deps, auth, paymentId, async (payment) => {
+  // Derived from the Idempotency-Key in a keyed request: its re-run answers the payment its cancel cancelled.
+  const requestReference = deps.ids.id('holdChangeRequest');
+  const result = await withCurrentPayment<CancelPostCaptureStep>(deps, auth, paymentId, async (payment) => {
+    if ((await recoverHoldChanges(deps, payment)) !== payment) return LOST;
+    if (cancelledByRequest(payment) === requestReference || cancelPostCaptureInProgress(payment)?.request_reference === requestReference) return { cancelled: payment };
     requireManualCaptureOperation(auth, payment, 'cancel_post_capture');
     refuseWhileRailHoldChanging(payment, 'cancel after capture');
     // Read after the payment: a refund reserved or a dispute raised later changes the payment's version, so the write
@@ -28,19 +44,59 @@ export async function cancelPostCapture(deps: CoreDeps, auth: AuthContext, payme
     if (!decision.allowed) throw notCancellable(payment, refunded, disputed);
     const now = deps.clock.now();
     const reason = body.cancellation_reason ?? null;
+    const adapter = railAdapterOf(deps, payment);
+    const cancelCaptures = adapter?.cancelCaptures?.bind(adapter);
+    if (cancelCaptures === undefined && adapter?.capture !== undefined) {
+      throw new ApiError('ERR_4003', `You cannot cancel this payment after capture: the ${payment.rail ?? 'payment'} rail cannot cancel the captures it took.`);
+    }
+    if (cancelCaptures !== undefined) {
+      const attempts = await deps.store.attempts.listAttempts(auth, paymentId);
+      const attempt = attempts[attempts.length - 1];
+      if (attempt === undefined) throw new Error(`payment ${paymentId} in ${payment.status} has no attempt`);
+      const entry = {
+        attempt_id: attempt.attemptId,
+        request_reference: requestReference,
+        reference: `${attempt.attemptId}_cpc_${requestReference}`,
+        cancellation_reason: reason,
+        restores: payment.amountCapturable,
+        lease_expires_at: holdChangeLease(deps, now),
+      };
+      const next = await deps.store.payments.updatePaymentIfVersion(auth, paymentId, payment.version, {
+        amountCapturable: 0,
+        railState: withCancelPostCapture(payment.railState, entry),
+        updatedAt: now,
+      });
+      if (next === undefined) return LOST;
+      return { cancelling: { payment: next, cancelCaptures } };
+    }
+    // A rail that takes no captures (nothing moved at it): recorded here.
     return deps.store.transaction(async (tx) => {
       const next = await tx.payments.updatePaymentIfVersion(auth, paymentId, payment.version, {
         status: decision.to,
         amountCapturable: 0,
         cancellationReason: reason,
+        railState: withCancelledBy(payment.railState, requestReference),
         updatedAt: now,
       });
       if (next === undefined) return LOST;
       await tx.attempts.updateLatestAttempt(auth, paymentId, { status: 'voided', cancellationReason: reason, updatedAt: now });
       await recordPaymentEvent(deps, tx, next, now);
-      return next;
+      return { cancelled: next };
     });
   });
+  if ('cancelled' in result) return result.cancelled;
+
+  const { payment, cancelCaptures } = result.cancelling;
+  const entry = cancelPostCaptureInProgress(payment);
+  if (entry === undefined) throw new Error(`payment ${paymentId} lost its cancel after capture`);
+  const call = await callRail(deps, () => cancelCaptures(cancelCapturesRequest(payment, entry, deps.clock.now())));
+  // No answer: not claimed; the cancel stays recorded until recovery learns what the rail did.
+  if (call.kind === 'no_answer') return findCurrentPaymentOrThrow(deps, auth, paymentId);
+  const settled = await settleCancelPostCapture(deps, auth, paymentId, call.answer);
+  if (call.answer.kind === 'declined') {
+    throw new ApiError('ERR_4003', `The rail refused to cancel this payment after capture (${call.answer.errorCode}: ${call.answer.errorMessage}); the payment is unchanged.`);
+  }
+  return settled;
 }
 
 function notCancellable(payment: PaymentRecord, refunded: number, disputed: number): ApiError {

@@ -10,10 +10,15 @@ import { ApiError } from '../shared/errors';
 
 export const CAPTURES_IN_PROGRESS = 'captures_in_progress';
 export const VOID_IN_PROGRESS = 'void_in_progress';
+export const CANCEL_POST_CAPTURE_IN_PROGRESS = 'cancel_post_capture_in_progress';
+/** The reference of the cancel request that cancelled the payment: its keyed re-run answers the cancelled payment. */
+export const CANCELLED_BY_REQUEST = 'cancelled_by_request';
 
 /** A capture asked of the rail under its capture id (the key of CAPTURES_IN_PROGRESS). */
 export interface CaptureInProgress {
   attempt_id: string;
+  /** The reference of the request that asked (PaymentCaptureRecord.requestReference). */
+  request_reference: string;
   amount: number;
   /** What of amount_capturable it released beyond its amount (refund_uncaptured_amount, or capture_method manual). */
   releases: number;
@@ -25,10 +30,40 @@ export interface CaptureInProgress {
 
 export interface VoidInProgress {
   attempt_id: string;
+  /** The rail's reference of this void: `<attempt_id>_void_<request_reference>` (each cancel request its own). */
+  reference: string;
+  /** The reference of the cancel request that asked (kept as VOIDED_BY_REQUEST once the rail voided). */
+  request_reference: string;
   cancellation_reason: string | null;
   /** amount_capturable before the void: given back if the rail refuses it. */
   restores: number;
   lease_expires_at: string;
+}
+
+/** A cancel after capture asked of the rail (the captures reversed, the rest released) under `reference`. */
+export interface CancelPostCaptureInProgress {
+  attempt_id: string;
+  /** The reference of the request that asked (kept as CANCELLED_BY_REQUEST once the rail cancelled). */
+  request_reference: string;
+  /** The rail's reference of this cancel: `<attempt_id>_cpc_<request_reference>`. */
+  reference: string;
+  cancellation_reason: string | null;
+  /** amount_capturable before it: given back if the rail refuses it. */
+  restores: number;
+  lease_expires_at: string;
+}
+
+export function cancelPostCaptureInProgress(payment: PaymentRecord): CancelPostCaptureInProgress | undefined {
+  const held = payment.railState?.[CANCEL_POST_CAPTURE_IN_PROGRESS];
+  return held != null && typeof held === 'object' ? (held as unknown as CancelPostCaptureInProgress) : undefined;
+}
+
+/** railState with the cancel after capture's entry set or removed. */
+export function withCancelPostCapture(railState: JsonObject | null, entry: CancelPostCaptureInProgress | undefined): JsonObject | null {
+  const rest: JsonObject = { ...(railState ?? {}) };
+  if (entry === undefined) delete rest[CANCEL_POST_CAPTURE_IN_PROGRESS];
+  else rest[CANCEL_POST_CAPTURE_IN_PROGRESS] = entry as unknown as JsonObject;
+  return Object.keys(rest).length === 0 ? null : rest;
 }
 
 export function capturesInProgress(payment: PaymentRecord): Record<string, CaptureInProgress> {
@@ -41,9 +76,20 @@ export function voidInProgress(payment: PaymentRecord): VoidInProgress | undefin
   return held != null && typeof held === 'object' ? (held as unknown as VoidInProgress) : undefined;
 }
 
-/** Whether a capture or a void of the payment waits for its rail's answer. */
+/** The reference of the cancel request that cancelled the payment, when it is known. */
+export function cancelledByRequest(payment: PaymentRecord): string | undefined {
+  const reference = payment.railState?.[CANCELLED_BY_REQUEST];
+  return typeof reference === 'string' ? reference : undefined;
+}
+
+/** railState with the reference of the cancel request that cancelled the payment. */
+export function withCancelledBy(railState: JsonObject | null, requestReference: string): JsonObject {
+  return { ...(railState ?? {}), [CANCELLED_BY_REQUEST]: requestReference };
+}
+
+/** Whether a capture, a void or a cancel after capture of the payment waits for its rail's answer. */
 export function railHoldChanging(payment: PaymentRecord): boolean {
-  return Object.keys(capturesInProgress(payment)).length > 0 || voidInProgress(payment) !== undefined;
+  return Object.keys(capturesInProgress(payment)).length > 0 || voidInProgress(payment) !== undefined || cancelPostCaptureInProgress(payment) !== undefined;
 }
 
 /** railState with the capture's entry set (`entry`) or removed (undefined). */
@@ -74,10 +120,29 @@ export function refuseWhileRailHoldChanging(payment: PaymentRecord, operation: s
   if (voiding !== undefined) {
     throw new ApiError('ERR_4003', `You cannot ${operation} this payment while its void is in progress at the rail; retry once it has finished.`, { tryLater: true });
   }
+  if (cancelPostCaptureInProgress(payment) !== undefined) {
+    throw new ApiError('ERR_4003', `You cannot ${operation} this payment while its cancel after capture is in progress at the rail; retry once it has finished.`, {
+      tryLater: true,
+    });
+  }
   const captures = Object.values(capturesInProgress(payment));
   if (captures.length > 0) {
     const amount = captures.reduce((sum, capture) => sum + capture.amount, 0);
     throw new ApiError('ERR_4003', `You cannot ${operation} this payment while a capture (${amount}) is in progress at the rail; retry once it has finished.`, {
+      tryLater: true,
+    });
+  }
+}
+
+/**
+ * ERR_4003 (retry later) while the payment's cancel after capture waits for the rail: the rail is reversing the
+ * captures, so a refund or a dispute would give the money back twice. Called on the payment read again under the
+ * refund's or dispute's hold on the payment row: a cancel reserved before the hold is seen here, one reserved after
+ * it loses its version check.
+ */
+export function refuseWhileCancellingAfterCapture(payment: PaymentRecord | undefined, operation: string): void {
+  if (payment !== undefined && cancelPostCaptureInProgress(payment) !== undefined) {
+    throw new ApiError('ERR_4003', `You cannot ${operation} this payment while its cancel after capture is in progress at the rail; retry once it has finished.`, {
       tryLater: true,
     });
   }

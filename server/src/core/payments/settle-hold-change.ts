@@ -1,14 +1,14 @@
 /**
  * Records the rail's answer to a capture or a void of an open authorization (docs/capture.md, "The rail"), with the
  * payment's change and its event in one transaction, and recovers the ones whose request died before it could: the
- * rail is asked under the capture id or the attempt id what it did (and a capture it never received is sent again
+ * rail is asked under the capture id or the void's reference what it did (and a capture it never received is sent again
  * under the same capture id: the rail captures once per reference).
  *
  * An answer applies only while the payment still holds the capture's (or the void's) entry in railState, and the
  * write is version-checked: of the request that asked and recovery, the first records it and the other finds it
  * recorded.
  */
-import type { CaptureOutcome, NotReceived, VoidOutcome } from '../../rails/rail-adapter';
+import type { CancelCapturesOutcome, CancelCapturesRequest, CaptureOutcome, NotReceived, VoidOutcome } from '../../rails/rail-adapter';
 import type { Scope } from '../../kernel/store-types';
 import type { PaymentRecord } from '../../storage/payments/records';
 import { DEFAULT_RECOVERY_POLICY, type CoreDeps } from '../shared/deps';
@@ -17,7 +17,7 @@ import { railAdapterOf } from './authorization-validity';
 import { LOST, withCurrentPayment } from './open-authorization';
 import { recordPaymentEvent } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
-import { capturesInProgress, voidInProgress, withCapture, withVoid } from './rail-hold-changes';
+import { cancelPostCaptureInProgress, type CancelPostCaptureInProgress, capturesInProgress, voidInProgress, withCancelledBy, withCancelPostCapture, withCapture, withVoid } from './rail-hold-changes';
 
 /** When a capture or void asked now is taken to have died with its request: after the rail call's limit, twice. */
 export function holdChangeLease(deps: CoreDeps, now: Date): string {
@@ -99,12 +99,45 @@ export async function settleVoid(deps: CoreDeps, scope: Scope, paymentId: string
         amountCapturable: 0,
         nextAction: null,
         cancellationReason: entry.cancellation_reason,
-        railState,
+        railState: withCancelledBy(railState, entry.request_reference),
         updatedAt: now,
       });
       if (next === undefined) return LOST;
       await tx.attempts.updateLatestAttempt(scope, paymentId, { status: 'voided', cancellationReason: entry.cancellation_reason, updatedAt: now });
       await tx.pendingMethodSaves.takePendingSave(scope, paymentId);
+      await recordPaymentEvent(deps, tx, next, now);
+      return next;
+    });
+  });
+}
+
+/**
+ * The rail cancelled the captures (and released the rest): the payment is `cancelled_post_capture` (its attempt
+ * voided), with its event. The rail refused: the payment is as before (amount_capturable given back), no event.
+ */
+export async function settleCancelPostCapture(deps: CoreDeps, scope: Scope, paymentId: string, outcome: CancelCapturesOutcome): Promise<PaymentRecord> {
+  return withCurrentPayment(deps, scope, paymentId, async (current) => {
+    const entry = cancelPostCaptureInProgress(current);
+    if (entry === undefined) return current;
+    const now = deps.clock.now();
+    const railState = withCancelPostCapture(current.railState, undefined);
+    if (outcome.kind === 'declined') {
+      const next = await deps.store.payments.updatePaymentIfVersion(scope, paymentId, current.version, { amountCapturable: entry.restores, railState, updatedAt: now });
+      return next ?? LOST;
+    }
+    // Refunds and disputes were checked when it was reserved; refunds wait for it (create-refund.ts).
+    const decision = decideTransition(current.status, 'cancel_post_capture', { hasPaymentMethodData: true, captureMethod: current.captureMethod, refunded: 0, disputed: 0 });
+    if (!decision.allowed) throw new Error(`payment ${paymentId} in ${current.status} cannot record its cancel after capture`);
+    return deps.store.transaction(async (tx) => {
+      const next = await tx.payments.updatePaymentIfVersion(scope, paymentId, current.version, {
+        status: decision.to,
+        amountCapturable: 0,
+        cancellationReason: entry.cancellation_reason,
+        railState: withCancelledBy(railState, entry.request_reference),
+        updatedAt: now,
+      });
+      if (next === undefined) return LOST;
+      await tx.attempts.updateLatestAttempt(scope, paymentId, { status: 'voided', cancellationReason: entry.cancellation_reason, updatedAt: now });
       await recordPaymentEvent(deps, tx, next, now);
       return next;
     });
@@ -122,7 +155,10 @@ export async function recoverHoldChanges(deps: CoreDeps, payment: PaymentRecord)
   const lapsed = (leaseExpiresAt: string) => Date.parse(leaseExpiresAt) <= now.getTime();
   const captures = Object.entries(capturesInProgress(payment)).filter(([, entry]) => lapsed(entry.lease_expires_at));
   const voiding = voidInProgress(payment);
-  if (captures.length === 0 && (voiding === undefined || !lapsed(voiding.lease_expires_at))) return payment;
+  const cancelling = cancelPostCaptureInProgress(payment);
+  if (captures.length === 0 && (voiding === undefined || !lapsed(voiding.lease_expires_at)) && (cancelling === undefined || !lapsed(cancelling.lease_expires_at))) {
+    return payment;
+  }
   const adapter = railAdapterOf(deps, payment);
   const scope: Scope = { accountId: payment.accountId, mode: payment.mode };
   const lookupRequest = (reference: string) => ({ accountId: payment.accountId, mode: payment.mode, reference, now });
@@ -158,16 +194,45 @@ export async function recoverHoldChanges(deps: CoreDeps, payment: PaymentRecord)
   const lookupVoid = adapter?.lookupVoid?.bind(adapter);
   const voidAuthorization = adapter?.voidAuthorization?.bind(adapter);
   if (voiding !== undefined && lapsed(voiding.lease_expires_at) && lookupVoid !== undefined && voidAuthorization !== undefined) {
-    const looked = await callRail<VoidOutcome | NotReceived>(deps, () => lookupVoid(lookupRequest(voiding.attempt_id)));
+    const looked = await callRail<VoidOutcome | NotReceived>(deps, () => lookupVoid(lookupRequest(voiding.reference)));
     if (looked.kind === 'answered') {
       let answer: VoidOutcome | undefined = looked.answer.kind === 'not_received' ? undefined : looked.answer;
       if (answer === undefined) {
-        const request = { accountId: payment.accountId, mode: payment.mode, paymentId: payment.paymentId, attemptId: voiding.attempt_id, railReference: payment.railReference, now };
+        const request = { accountId: payment.accountId, mode: payment.mode, paymentId: payment.paymentId, attemptId: voiding.attempt_id, reference: voiding.reference, railReference: payment.railReference, now };
         const sent = await callRail(deps, () => voidAuthorization(request));
         if (sent.kind === 'answered') answer = sent.answer;
       }
       if (answer !== undefined) current = await settleVoid(deps, scope, payment.paymentId, answer);
     }
   }
+  const lookupCancelCaptures = adapter?.lookupCancelCaptures?.bind(adapter);
+  const cancelCaptures = adapter?.cancelCaptures?.bind(adapter);
+  if (cancelling !== undefined && lapsed(cancelling.lease_expires_at) && lookupCancelCaptures !== undefined && cancelCaptures !== undefined) {
+    const looked = await callRail<CancelCapturesOutcome | NotReceived>(deps, () => lookupCancelCaptures(lookupRequest(cancelling.reference)));
+    if (looked.kind === 'answered') {
+      let answer: CancelCapturesOutcome | undefined = looked.answer.kind === 'not_received' ? undefined : looked.answer;
+      if (answer === undefined) {
+        const sent = await callRail(deps, () => cancelCaptures(cancelCapturesRequest(payment, cancelling, now)));
+        if (sent.kind === 'answered') answer = sent.answer;
+      }
+      if (answer !== undefined) current = await settleCancelPostCapture(deps, scope, payment.paymentId, answer);
+    }
+  }
   return current;
+}
+
+/** The rail request of the cancel after capture `entry` of `payment` (reserved in cancel-post-capture.ts). */
+export function cancelCapturesRequest(payment: PaymentRecord, entry: CancelPostCaptureInProgress, now: Date): CancelCapturesRequest {
+  return {
+    accountId: payment.accountId,
+    mode: payment.mode,
+    paymentId: payment.paymentId,
+    attemptId: entry.attempt_id,
+    reference: entry.reference,
+    railReference: payment.railReference,
+    captured: payment.amountReceived ?? 0,
+    releases: entry.restores,
+    currency: payment.currency,
+    now,
+  };
 }

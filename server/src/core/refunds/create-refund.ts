@@ -9,6 +9,7 @@ import type { CoreDeps } from '../shared/deps';
 import { callRailAfterWrite } from '../shared/rail-call';
 import { ApiError } from '../shared/errors';
 import { findCurrentPaymentOrThrow } from '../payments/open-authorization';
+import { refuseWhileCancellingAfterCapture } from '../payments/rail-hold-changes';
 import { applyRefundOutcome } from './refund-outcome';
 import { decideRefundTransition, REFUNDABLE_PAYMENT_STATUSES } from './refund-transitions';
 
@@ -57,6 +58,7 @@ async function createNewRefund(deps: CoreDeps, auth: AuthContext, body: CreateRe
   const payment = await findCurrentPaymentOrThrow(deps, auth, body.payment_id, 'payment_id');
   const decision = decideRefundTransition(null, 'create', { paymentStatus: payment.status });
   if (!decision.allowed) throw notRefundable(payment);
+  refuseWhileCancellingAfterCapture(payment, 'refund');
   const rail = refundingRail(deps, auth, payment);
 
   const held = await heldAmounts(deps, auth, payment);
@@ -95,6 +97,7 @@ async function createNewRefund(deps: CoreDeps, auth: AuthContext, body: CreateRe
   try {
     ({ result: reserved, durable: reservationDurable } = await deps.store.transactionDurableLater(async (tx) => {
       if (!(await tx.refunds.reserveRefundAmount(auth, payment.paymentId, amount, REFUNDABLE_PAYMENT_STATUSES))) return false;
+      refuseWhileCancellingAfterCapture(await tx.payments.findPayment(auth, payment.paymentId), 'refund');
       if ((await tx.refunds.insertRefund(refund)) === 'duplicate') throw new RefundIdTaken();
       return true;
     }));

@@ -42,12 +42,14 @@ import type {
   ThreeDsAuthenticationRequest,
   VoidOutcome,
   VoidRequest,
+  CancelCapturesOutcome,
+  CancelCapturesRequest,
   WalletOrderRequest,
   WalletSessionRequest,
   WalletSessionToken,
 } from '../rail-adapter';
 import { AUTHORIZATION_VALIDITY, simulateIncrement } from './authorization-terms';
-import { simulateCapture, simulateVoid, type HoldingSimulator, type SimulatedHold } from './simulated-capture';
+import { simulateCancelCaptures, simulateCapture, simulateVoid, type HoldingSimulator, type SimulatedHold } from './simulated-capture';
 import { simulateRefund } from './simulated-refund';
 
 export const SIMULATOR_CARDS = {
@@ -363,6 +365,10 @@ export class CardSimulator implements RailAdapter, HoldingSimulator {
 
   async voidHeld(request: VoidRequest, hold: SimulatedHold): Promise<VoidOutcome> {
     return simulateVoid(this.options.ids, request, hold);
+  }
+
+  async cancelCapturesHeld(request: CancelCapturesRequest, hold: SimulatedHold): Promise<CancelCapturesOutcome> {
+    return simulateCancelCaptures(this.options.ids, request, hold);
   }
 
   async sync(request: SyncRequest): Promise<RailOutcome> {

@@ -1,6 +1,6 @@
 /**
  * Gives a simulator the memory a real rail has: every authorization, refund, capture and void is kept under the
- * reference Rail sent (attempt id, refund id, capture id, attempt id), a request sent again under the same reference
+ * reference Rail sent (attempt id, refund id, capture id, void reference, cancel-after-capture reference), a request sent again under the same reference
  * gets the first answer (no second charge, refund or capture), and the lookups of crash recovery answer from it. What
  * an authorization went through (its captures, its void) is read from that memory, so a capture never exceeds the
  * authorization and a captured one is not voided (simulated-capture.ts). It also plays the planned faults.
@@ -8,6 +8,8 @@
 import type { JsonObject } from '../../../../protocol/api/payments';
 import type {
   AuthorizeRequest,
+  CancelCapturesOutcome,
+  CancelCapturesRequest,
   CaptureOutcome,
   CaptureRequest,
   LookupRequest,
@@ -44,6 +46,8 @@ export class RememberingRail implements RailAdapter {
   readonly voidAuthorization?: RailAdapter['voidAuthorization'];
   readonly lookupCapture?: RailAdapter['lookupCapture'];
   readonly lookupVoid?: RailAdapter['lookupVoid'];
+  readonly cancelCaptures?: RailAdapter['cancelCaptures'];
+  readonly lookupCancelCaptures?: RailAdapter['lookupCancelCaptures'];
   readonly authorizationValidity?: RailAdapter['authorizationValidity'];
   readonly incrementAuthorization?: RailAdapter['incrementAuthorization'];
   readonly authenticateThreeDs?: RailAdapter['authenticateThreeDs'];
@@ -93,11 +97,20 @@ export class RememberingRail implements RailAdapter {
           captureHeld(request, await this.hold(request)),
         );
       this.voidAuthorization = (request: VoidRequest) =>
-        this.remember(this.key(request.accountId, request, 'void', request.attemptId), 'void', request.now, async () =>
+        this.remember(this.key(request.accountId, request, 'void', request.reference), 'void', request.now, async () =>
           voidHeld(request, await this.hold(request)),
         );
       this.lookupCapture = (request: LookupRequest) => this.lookup<CaptureOutcome>(this.key(request.accountId, request, 'capture', request.reference));
       this.lookupVoid = (request: LookupRequest) => this.lookup<VoidOutcome>(this.key(request.accountId, request, 'void', request.reference));
+    }
+    if (inner.captureHeld !== undefined && inner.cancelCapturesHeld !== undefined) {
+      const cancelCapturesHeld = inner.cancelCapturesHeld.bind(inner);
+      this.cancelCaptures = (request: CancelCapturesRequest) =>
+        this.remember(this.key(request.accountId, request, 'cancel_post_capture', request.reference), 'cancel_post_capture', request.now, async () =>
+          cancelCapturesHeld(request, await this.hold(request)),
+        );
+      this.lookupCancelCaptures = (request: LookupRequest) =>
+        this.lookup<CancelCapturesOutcome>(this.key(request.accountId, request, 'cancel_post_capture', request.reference));
     }
   }
 
@@ -112,8 +125,15 @@ export class RememberingRail implements RailAdapter {
       `${request.attemptId}_`,
     );
     const captured = captures.reduce((sum, answer) => sum + (answer['kind'] === 'captured' ? Number(answer['amount']) : 0), 0);
-    const voidAnswer = await this.options.ledger.findRailAnswer(this.key(request.accountId, request, 'void', request.attemptId));
-    return { captured, voided: voidAnswer?.['kind'] === 'voided' };
+    const voids = await this.options.ledger.listRailAnswers(
+      { accountId: request.accountId, mode: request.mode, rail: this.rail, operation: 'void' },
+      `${request.attemptId}_`,
+    );
+    const cancels = await this.options.ledger.listRailAnswers(
+      { accountId: request.accountId, mode: request.mode, rail: this.rail, operation: 'cancel_post_capture' },
+      `${request.attemptId}_`,
+    );
+    return { captured, voided: voids.some((answer) => answer['kind'] === 'voided') || cancels.some((answer) => answer['kind'] === 'cancelled') };
   }
 
   paymentMethodTypes(currency: Parameters<RailAdapter['paymentMethodTypes']>[0]) {
@@ -138,7 +158,7 @@ export class RememberingRail implements RailAdapter {
     return { accountId, mode: request.mode, rail: this.rail, operation, reference };
   }
 
-  private async remember<T extends RailOutcome | RefundOutcome | CaptureOutcome | VoidOutcome>(key: RailLedgerKey, call: FaultedCall, now: Date, answer: () => Promise<T>): Promise<T> {
+  private async remember<T extends RailOutcome | RefundOutcome | CaptureOutcome | VoidOutcome | CancelCapturesOutcome>(key: RailLedgerKey, call: FaultedCall, now: Date, answer: () => Promise<T>): Promise<T> {
     const fault = this.options.faults.take(this.rail, call);
     if (fault === 'throw_before_accept') throw new SimulatedRailFault(fault);
     const first = await answer();

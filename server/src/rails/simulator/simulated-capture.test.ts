@@ -20,7 +20,7 @@ function rails(): { faults: SimulatorFaults; card: RailAdapter; upi: RailAdapter
   return { faults: memory.faults, card: new RememberingRail(new CardSimulator(OPTIONS), memory), upi: new RememberingRail(new UpiSimulator(OPTIONS), memory) };
 }
 
-const voidOf = (attemptId: string): VoidRequest => ({ accountId: 'acc_1', mode: 'test', paymentId: 'pay_1', attemptId, railReference: 'sim_1', now: NOW });
+const voidOf = (attemptId: string, n = 1): VoidRequest => ({ accountId: 'acc_1', mode: 'test', paymentId: 'pay_1', attemptId, reference: `${attemptId}_void_${n}`, railReference: 'sim_1', now: NOW });
 const captureOf = (attemptId: string, sequence: number, amount: number, authorizedAmount = 10_000): CaptureRequest => ({
   ...voidOf(attemptId),
   captureId: `${attemptId}_${sequence}`,
@@ -49,7 +49,9 @@ describe.each(['card', 'upi'] as const)('the %s simulator captures and voids', (
     const voided = await adapter.voidAuthorization!(voidOf('pay_2_1'));
     expect(voided).toMatchObject({ kind: 'voided' });
     expect(await adapter.voidAuthorization!(voidOf('pay_2_1'))).toEqual(voided);
-    expect(await adapter.lookupVoid!({ accountId: 'acc_1', mode: 'test', reference: 'pay_2_1', now: NOW })).toEqual(voided);
+    expect(await adapter.lookupVoid!({ accountId: 'acc_1', mode: 'test', reference: 'pay_2_1_void_1', now: NOW })).toEqual(voided);
+    // Another void of it (another request, its own reference) finds it voided.
+    expect(await adapter.voidAuthorization!(voidOf('pay_2_1', 2))).toMatchObject({ kind: 'voided' });
     expect(await adapter.capture!(captureOf('pay_2_1', 1, 1_000))).toMatchObject({ kind: 'declined', errorCode: 'authorization_voided' });
   });
 
@@ -61,5 +63,26 @@ describe.each(['card', 'upi'] as const)('the %s simulator captures and voids', (
     expect(first).toMatchObject({ kind: 'captured', amount: 10_000 });
     expect(await adapter.capture!(captureOf('pay_3_1', 1, 10_000))).toEqual(first);
     expect(await adapter.capture!(captureOf('pay_3_1', 2, 1))).toMatchObject({ kind: 'declined', errorCode: 'capture_exceeds_authorization' });
+  });
+});
+
+/** A UPI simulator whose first void is refused (an acquirer that was briefly unable to release the hold). */
+class RefusingFirstVoidUpi extends UpiSimulator {
+  private voids = 0;
+  override async voidHeld(request: VoidRequest, hold: Parameters<UpiSimulator['voidHeld']>[1]) {
+    this.voids += 1;
+    if (this.voids === 1) return { kind: 'declined' as const, reference: 'refused', errorCode: 'try_again', errorMessage: 'Not now' };
+    return super.voidHeld(request, hold);
+  }
+}
+
+describe('a void refused once', () => {
+  test('is asked again under the next request\'s own reference, and taken (the first refusal is not replayed)', async () => {
+    const adapter = new RememberingRail(new RefusingFirstVoidUpi(OPTIONS), { ledger: createMemoryRailLedger(), faults: new SimulatorFaults(), timeoutFaultMs: 10 });
+    expect(await adapter.voidAuthorization!(voidOf('pay_9_1', 1))).toMatchObject({ kind: 'declined', errorCode: 'try_again' });
+    expect(await adapter.voidAuthorization!(voidOf('pay_9_1', 2))).toMatchObject({ kind: 'voided' });
+    expect(await adapter.lookupVoid!({ accountId: 'acc_1', mode: 'test', reference: 'pay_9_1_void_1', now: NOW })).toMatchObject({ kind: 'declined' });
+    expect(await adapter.lookupVoid!({ accountId: 'acc_1', mode: 'test', reference: 'pay_9_1_void_2', now: NOW })).toMatchObject({ kind: 'voided' });
+    expect(await adapter.capture!(captureOf('pay_9_1', 1, 1_000))).toMatchObject({ kind: 'declined', errorCode: 'authorization_voided' });
   });
 });

@@ -28,11 +28,13 @@ import type {
   SyncRequest,
   VoidOutcome,
   VoidRequest,
+  CancelCapturesOutcome,
+  CancelCapturesRequest,
 } from '../rail-adapter';
 import { AUTHORIZATION_VALIDITY, simulateIncrement } from './authorization-terms';
 import { simulatorPageUrl, type SimulatorOptions } from './card-simulator';
 import { qrSvgDataUrl } from './qr-image';
-import { simulateCapture, simulateVoid, type HoldingSimulator, type SimulatedHold } from './simulated-capture';
+import { simulateCancelCaptures, simulateCapture, simulateVoid, type HoldingSimulator, type SimulatedHold } from './simulated-capture';
 import { simulateRefund } from './simulated-refund';
 
 /** How long a pending collect waits before the simulated customer answers. */
@@ -171,6 +173,10 @@ export class UpiSimulator implements RailAdapter, HoldingSimulator {
 
   async voidHeld(request: VoidRequest, hold: SimulatedHold): Promise<VoidOutcome> {
     return simulateVoid(this.ids, request, hold);
+  }
+
+  async cancelCapturesHeld(request: CancelCapturesRequest, hold: SimulatedHold): Promise<CancelCapturesOutcome> {
+    return simulateCancelCaptures(this.ids, request, hold);
   }
 
   async refund(request: RefundRequest): Promise<RefundOutcome> {

@@ -170,6 +170,11 @@ export interface PaymentCaptureRecord extends Scope {
   /** The rail's refusal (failed only). */
   errorCode: string | null;
   errorMessage: string | null;
+  /**
+   * The reference of the request that asked for the capture (migration 0030): derived from its Idempotency-Key in a
+   * keyed request, so that its re-run finds this capture and answers from it instead of capturing again.
+   */
+  requestReference: string | null;
   createdAt: Date;
 }
 

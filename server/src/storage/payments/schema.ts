@@ -73,6 +73,8 @@ export interface PaymentCapturesTable {
   created_at: string;
   /** Migration 0030: the rail's refusal of a failed capture. */
   error_code: string | null;
+  /** Migration 0030: the reference of the capture request (its Idempotency-Key's, in a keyed request). */
+  request_reference: string | null;
   error_message: string | null;
 }
 

@@ -693,6 +693,7 @@ function toCapture(row: Selectable<PaymentCapturesTable>): PaymentCaptureRecord 
     connectorCaptureId: row.connector_capture_id,
     errorCode: row.error_code,
     errorMessage: row.error_message,
+    requestReference: row.request_reference,
     createdAt: new Date(row.created_at),
   };
 }
@@ -717,6 +718,7 @@ export class SqlPaymentCaptureStore implements PaymentCaptureStore {
         connector_capture_id: capture.connectorCaptureId,
         error_code: capture.errorCode,
         error_message: capture.errorMessage,
+        request_reference: capture.requestReference,
         created_at: iso(capture.createdAt),
       })
       .execute();

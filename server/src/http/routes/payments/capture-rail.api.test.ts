@@ -12,9 +12,9 @@ import { StuckObjectRecovery, type StuckObject } from '../../../core/recovery/re
 import type { RecoveryPolicy } from '../../../core/shared/deps';
 import { cryptoIds } from '../../../kernel/ids';
 import type { AccountSettings, RailCapabilities } from '../../../kernel/account-settings-types';
-import type { CaptureOutcome, CaptureRequest, LookupRequest, NotReceived, VoidOutcome, VoidRequest } from '../../../rails/rail-adapter';
+import type { CancelCapturesOutcome, CancelCapturesRequest, CaptureOutcome, CaptureRequest, LookupRequest, NotReceived, VoidOutcome, VoidRequest } from '../../../rails/rail-adapter';
 import { UpiSimulator } from '../../../rails/simulator/upi-simulator';
-import { apiRequest, expectApiError, expectOk } from '../../../test-support/api-assertions';
+import { apiRequest, expectApiError, expectApiErrorResponse, expectOk } from '../../../test-support/api-assertions';
 import { forEachEngine } from '../../../test-support/engines';
 import { ALL_RAILS_SETTINGS } from '../../../test-support/fixtures';
 import { createHarness, type Harness } from '../../../test-support/harness';
@@ -23,19 +23,32 @@ const NONE: RailCapabilities = { refunds: false, metadataUpdates: false, recurri
 /** UPI with manual capture in test mode. */
 const SETTINGS: AccountSettings = {
   ...ALL_RAILS_SETTINGS,
-  rails: ALL_RAILS_SETTINGS.rails.map((rail) => (rail.rail === 'upi' ? { ...rail, capabilities: { test: { ...NONE, manualCapture: true }, live: NONE } } : rail)),
+  rails: ALL_RAILS_SETTINGS.rails.map((rail) => (rail.rail === 'upi' ? { ...rail, capabilities: { test: { ...NONE, manualCapture: true, refunds: true }, live: NONE } } : rail)),
 };
 /** A short rail call limit (and so a short lease on a capture or void at the rail: twice it). */
 const POLICY: RecoveryPolicy = { railCallTimeoutMs: 150, recoverAfterMs: 60_000, leaseMs: 30_000, deadlineMs: 24 * 3600_000 };
 const LEASE_MS = 2 * POLICY.railCallTimeoutMs;
 
-/** A UPI rail that authorizes as the simulator does and refuses every capture and void (a test-only adapter). */
+/**
+ * A UPI rail that authorizes as the simulator does and refuses every capture (unless `takesCaptures`), void and
+ * cancel after capture (a test-only adapter).
+ */
 class RefusingUpi extends UpiSimulator {
   readonly captureRequests: CaptureRequest[] = [];
   readonly voidRequests: VoidRequest[] = [];
+  readonly cancelRequests: CancelCapturesRequest[] = [];
+  takesCaptures = false;
   async capture(request: CaptureRequest): Promise<CaptureOutcome> {
     this.captureRequests.push(request);
+    if (this.takesCaptures) return { kind: 'captured', reference: `taken_${request.captureId}`, amount: request.amount };
     return { kind: 'declined', reference: 'refused_capture', errorCode: 'capture_refused', errorMessage: 'The acquirer refused the capture' };
+  }
+  async cancelCaptures(request: CancelCapturesRequest): Promise<CancelCapturesOutcome> {
+    this.cancelRequests.push(request);
+    return { kind: 'declined', reference: 'refused_cancel', errorCode: 'cancel_refused', errorMessage: 'The acquirer refused the cancel' };
+  }
+  async lookupCancelCaptures(_request: LookupRequest): Promise<CancelCapturesOutcome | NotReceived> {
+    return { kind: 'not_received' };
   }
   async voidAuthorization(request: VoidRequest): Promise<VoidOutcome> {
     this.voidRequests.push(request);
@@ -113,7 +126,7 @@ forEachEngine('Capture and void at the rail', (engine) => {
   };
 
   describe(`[${engine}] the simulated rail`, () => {
-    test('its ledger records each capture under its capture id, and the void under the attempt id', async () => {
+    test('its ledger records each capture under its capture id, and the void under its own reference', async () => {
       const multiple = await authorize(h, 'manual_multiple');
       await expectOk(await capture(h, multiple, { amount_to_capture: 3_000 }));
       expect(await expectOk(await capture(h, multiple, { amount_to_capture: 2_000 }))).toMatchObject({
@@ -133,7 +146,7 @@ forEachEngine('Capture and void at the rail', (engine) => {
 
       const voided = await authorize(h);
       expect(await expectOk(await cancel(h, voided))).toMatchObject({ status: 'cancelled', amount_capturable: 0, amount_received: null });
-      expect(await ledger('void', `${voided}_`)).toEqual([{ reference: `${voided}_1`, answer: expect.objectContaining({ kind: 'voided' }) }]);
+      expect(await ledger('void', `${voided}_`)).toEqual([{ reference: expect.stringMatching(new RegExp(`^${voided}_1_void_hcr_`)), answer: expect.objectContaining({ kind: 'voided' }) }]);
       expect(await eventTypes(h, voided)).toEqual(['payment_authorized', 'payment_cancelled']);
     });
 
@@ -146,8 +159,8 @@ forEachEngine('Capture and void at the rail', (engine) => {
       expect(over).toMatchObject({ kind: 'declined', errorCode: 'capture_exceeds_authorization' });
       // The capture the API recorded, sent again under its id, gets its first answer: captured once.
       expect(await rail.capture!({ ...base, captureId: `${id}_1_1`, amount: 6_000, authorizedAmount: 10_000, final: false, currency: 'INR' })).toMatchObject({ kind: 'captured', amount: 6_000 });
-      expect(await rail.voidAuthorization!(base)).toMatchObject({ kind: 'declined', errorCode: 'authorization_captured' });
-      expect(await rail.lookupVoid!({ accountId: base.accountId, mode: 'test', reference: `${id}_1`, now: base.now })).toMatchObject({ kind: 'declined' });
+      expect(await rail.voidAuthorization!({ ...base, reference: `${id}_1_void_x` })).toMatchObject({ kind: 'declined', errorCode: 'authorization_captured' });
+      expect(await rail.lookupVoid!({ accountId: base.accountId, mode: 'test', reference: `${id}_1_void_x`, now: base.now })).toMatchObject({ kind: 'declined' });
     });
 
     test('concurrent captures ask the rail for no more than was capturable', async () => {
@@ -181,9 +194,184 @@ forEachEngine('Capture and void at the rail', (engine) => {
       const id = await authorize(refusing);
       const error = await expectApiError(await cancel(refusing, id), 'ERR_4003');
       expect(String(error['message'])).toMatch(/rail refused to void.*void_refused/);
-      expect(refusingUpi.voidRequests.at(-1)).toMatchObject({ paymentId: id, attemptId: `${id}_1` });
+      expect(refusingUpi.voidRequests.at(-1)).toMatchObject({ paymentId: id, attemptId: `${id}_1`, reference: expect.stringMatching(new RegExp(`^${id}_1_void_hcr_`)) });
       expect(await retrieve(refusing, id)).toMatchObject({ status: 'requires_capture', amount_capturable: 10_000, cancellation_reason: null });
       expect(await eventTypes(refusing, id)).toEqual(['payment_authorized']);
+    });
+  });
+
+  describe(`[${engine}] a capture that releases the rest`, () => {
+    test('waits while another capture is at the rail: ERR_4003 (retry later), nothing sent; taken once it settled', async () => {
+      const id = await authorize(h, 'manual_multiple');
+      h.faults.inject('throw_after_accept', { call: 'capture', rail: 'upi' });
+      expect(await expectOk(await capture(h, id, { amount_to_capture: 3_000 }))).toMatchObject({ amount_capturable: 7_000 });
+      const releasing = await expectApiErrorResponse(await capture(h, id, { amount_to_capture: 1_000, refund_uncaptured_amount: true }), 'ERR_4003');
+      expect(String(releasing.error['message'])).toMatch(/capture is in progress/);
+      expect(await ledger('capture', `${id}_`)).toHaveLength(1);
+      // One that releases nothing: taken meanwhile.
+      expect(await expectOk(await capture(h, id, { amount_to_capture: 1_000 }))).toMatchObject({ amount_capturable: 6_000 });
+      h.clock.advance(LEASE_MS);
+      expect(await expectOk(await capture(h, id, { amount_to_capture: 1_000, refund_uncaptured_amount: true }))).toMatchObject({
+        status: 'partially_captured',
+        amount_received: 5_000,
+        amount_capturable: 0,
+      });
+      expect(await ledger('capture', `${id}_`)).toHaveLength(3);
+    });
+  });
+
+  describe(`[${engine}] cancel after capture`, () => {
+    const cancelPostCapture = (on: Harness, id: string) => request(on, 'POST', `/payments/${id}/cancel_post_capture`, { cancellation_reason: 'fraud' });
+
+    test('goes through the rail: its ledger records it, and the rail then takes no capture of that authorization', async () => {
+      const id = await authorize(h, 'manual_multiple');
+      await expectOk(await capture(h, id, { amount_to_capture: 3_000 }));
+      expect(await expectOk(await cancelPostCapture(h, id))).toMatchObject({ status: 'cancelled_post_capture', amount_received: 3_000, amount_capturable: 0 });
+      expect(await ledger('cancel_post_capture', `${id}_`)).toEqual([
+        { reference: expect.stringMatching(new RegExp(`^${id}_1_cpc_hcr_`)), answer: expect.objectContaining({ kind: 'cancelled' }) },
+      ]);
+      expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_cancelled_post_capture', 'payment_captured']);
+      const rail = h.rails.adapterFor('test', 'upi')!;
+      const base = { accountId: h.boot.account.accountId, mode: 'test' as const, paymentId: id, attemptId: `${id}_1`, railReference: null, now: h.clock.now() };
+      expect(await rail.capture!({ ...base, captureId: `${id}_1_9`, amount: 1_000, authorizedAmount: 10_000, final: false, currency: 'INR' })).toMatchObject({
+        kind: 'declined',
+        errorCode: 'authorization_voided',
+      });
+    });
+
+    test('refused by the rail: ERR_4003 with its reason, the payment as it was', async () => {
+      refusingUpi.takesCaptures = true;
+      try {
+        const id = await authorize(refusing, 'manual_multiple');
+        await expectOk(await capture(refusing, id, { amount_to_capture: 3_000 }));
+        const before = await retrieve(refusing, id);
+        const error = await expectApiError(await cancelPostCapture(refusing, id), 'ERR_4003');
+        expect(String(error['message'])).toMatch(/rail refused to cancel this payment after capture.*cancel_refused/);
+        expect(refusingUpi.cancelRequests.at(-1)).toMatchObject({ paymentId: id, attemptId: `${id}_1`, captured: 3_000, releases: 7_000 });
+        const after = await retrieve(refusing, id);
+        expect(after).toMatchObject({ status: 'partially_captured_and_capturable', amount_received: 3_000, amount_capturable: 7_000, cancellation_reason: null });
+        expect(after.status).toBe(before.status);
+      } finally {
+        refusingUpi.takesCaptures = false;
+      }
+    });
+
+    test('on a rail that takes captures but cannot cancel them: refused, nothing changed', async () => {
+      refusingUpi.takesCaptures = true;
+      const adapter = refusingUpi as { cancelCaptures?: unknown };
+      adapter.cancelCaptures = undefined;
+      try {
+        const id = await authorize(refusing, 'manual_multiple');
+        await expectOk(await capture(refusing, id, { amount_to_capture: 3_000 }));
+        const error = await expectApiError(await cancelPostCapture(refusing, id), 'ERR_4003');
+        expect(String(error['message'])).toMatch(/cannot cancel the captures it took/);
+        expect(await retrieve(refusing, id)).toMatchObject({ status: 'partially_captured_and_capturable', amount_capturable: 7_000 });
+      } finally {
+        delete adapter.cancelCaptures;
+        refusingUpi.takesCaptures = false;
+      }
+    });
+
+    test('the rail cancelled, then the call failed: a refund waits, and the next read past its lease settles it', async () => {
+      const id = await authorize(h);
+      await expectOk(await capture(h, id, { amount_to_capture: 4_000 }));
+      h.faults.inject('throw_after_accept', { call: 'cancel_post_capture', rail: 'upi' });
+      expect(await expectOk(await cancelPostCapture(h, id))).toMatchObject({ status: 'partially_captured', amount_received: 4_000 });
+      await expectApiError(await request(h, 'POST', '/refunds', { payment_id: id, amount: 1_000 }), 'ERR_4003');
+      h.clock.advance(LEASE_MS);
+      expect(await retrieve(h, id)).toMatchObject({ status: 'cancelled_post_capture', amount_received: 4_000, cancellation_reason: 'fraud' });
+      expect(await ledger('cancel_post_capture', `${id}_`)).toHaveLength(1);
+    });
+  });
+
+  describe(`[${engine}] a keyed re-run`, () => {
+    const keyed = (id: string, operation: 'capture' | 'cancel' | 'cancel_post_capture', key: string, body: Json) =>
+      apiRequest(h, 'POST', `/payments/${id}/${operation}`, { body, headers: { 'idempotency-key': key } });
+    /** The process died after the operation, before its answer was stored: the claim is in flight, its lease over. */
+    const answerLost = (key: string) =>
+      h.db
+        .updateTable('idempotency_keys')
+        .set({ status: 'in_flight', response_status: null, response_headers: null, response_body: null, locked_at: '2000-01-01T00:00:00.000Z' })
+        .where('idempotency_key', '=', key)
+        .execute();
+
+    test('after a crash that followed the rail\'s capture, it answers from its capture instead of capturing again', async () => {
+      const id = await authorize(h, 'manual_multiple');
+      const key = `capture-crash-${engine}-${id}`;
+      h.faults.inject('throw_after_accept', { call: 'capture', rail: 'upi' });
+      expect(await expectOk(await keyed(id, 'capture', key, { amount_to_capture: 3_000 }))).toMatchObject({ amount_received: null, amount_capturable: 7_000 });
+      await answerLost(key);
+      h.clock.advance(LEASE_MS);
+      expect(await expectOk(await keyed(id, 'capture', key, { amount_to_capture: 3_000 }))).toMatchObject({
+        status: 'partially_captured_and_capturable',
+        amount_received: 3_000,
+        amount_capturable: 7_000,
+      });
+      expect(await ledger('capture', `${id}_`)).toEqual([{ reference: `${id}_1_1`, answer: expect.objectContaining({ kind: 'captured', amount: 3_000 }) }]);
+      expect((await retrieve(h, id)).captures).toHaveLength(1);
+    });
+
+    test('after a 5xx that followed the rail\'s capture (the key released), it answers its pending capture instead of capturing again', async () => {
+      const id = await authorize(h, 'manual_multiple');
+      const key = `capture-5xx-${engine}-${id}`;
+      // The transaction that records the rail's answer fails (the reservation is the first one of the request).
+      const transaction = h.store.transaction.bind(h.store);
+      let transactions = 0;
+      h.store.transaction = ((work: Parameters<typeof transaction>[0]) => {
+        transactions += 1;
+        if (transactions === 2) return Promise.reject(new Error('the database went away'));
+        return transaction(work);
+      }) as typeof h.store.transaction;
+      try {
+        expect((await keyed(id, 'capture', key, { amount_to_capture: 3_000 })).status).toBe(500);
+      } finally {
+        h.store.transaction = transaction;
+      }
+      expect(transactions).toBe(2);
+      expect(await expectOk(await keyed(id, 'capture', key, { amount_to_capture: 3_000 }))).toMatchObject({ status: 'requires_capture', amount_received: null, amount_capturable: 7_000 });
+      h.clock.advance(LEASE_MS);
+      expect(await retrieve(h, id)).toMatchObject({ status: 'partially_captured_and_capturable', amount_received: 3_000, amount_capturable: 7_000 });
+      expect(await ledger('capture', `${id}_`)).toHaveLength(1);
+    });
+
+    test('of a capture the rail refused answers the refusal again, and captures nothing', async () => {
+      const id = await authorize(refusing, 'manual_multiple');
+      const key = `capture-refused-${engine}-${id}`;
+      const send = () => apiRequest(refusing, 'POST', `/payments/${id}/capture`, { body: { amount_to_capture: 3_000 }, headers: { 'idempotency-key': key } });
+      await expectApiError(await send(), 'ERR_4003');
+      const sent = refusingUpi.captureRequests.length;
+      await refusing.db
+        .updateTable('idempotency_keys')
+        .set({ status: 'in_flight', response_status: null, response_headers: null, response_body: null, locked_at: '2000-01-01T00:00:00.000Z' })
+        .where('idempotency_key', '=', key)
+        .execute();
+      expect(String((await expectApiError(await send(), 'ERR_4003'))['message'])).toMatch(/rail refused to capture 3000.*capture_refused/);
+      expect(refusingUpi.captureRequests).toHaveLength(sent);
+    });
+
+    test('after a crash that followed the rail\'s void, it answers the cancelled payment (not "cannot cancel")', async () => {
+      const id = await authorize(h);
+      const key = `cancel-crash-${engine}-${id}`;
+      h.faults.inject('throw_after_accept', { call: 'void', rail: 'upi' });
+      expect(await expectOk(await keyed(id, 'cancel', key, { cancellation_reason: 'order cancelled' }))).toMatchObject({ status: 'requires_capture' });
+      await answerLost(key);
+      h.clock.advance(LEASE_MS);
+      expect(await expectOk(await keyed(id, 'cancel', key, { cancellation_reason: 'order cancelled' }))).toMatchObject({ status: 'cancelled', cancellation_reason: 'order cancelled' });
+      expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_cancelled']);
+      // Another cancel request is still refused.
+      await expectApiError(await cancel(h, id), 'ERR_4003');
+    });
+
+    test('after a crash that followed the rail\'s cancel after capture, it answers the cancelled payment', async () => {
+      const id = await authorize(h, 'manual_multiple');
+      await expectOk(await capture(h, id, { amount_to_capture: 3_000 }));
+      const key = `cpc-crash-${engine}-${id}`;
+      h.faults.inject('throw_after_accept', { call: 'cancel_post_capture', rail: 'upi' });
+      expect(await expectOk(await keyed(id, 'cancel_post_capture', key, {}))).toMatchObject({ status: 'partially_captured_and_capturable', amount_capturable: 0 });
+      await answerLost(key);
+      h.clock.advance(LEASE_MS);
+      expect(await expectOk(await keyed(id, 'cancel_post_capture', key, {}))).toMatchObject({ status: 'cancelled_post_capture', amount_received: 3_000 });
+      expect(await ledger('cancel_post_capture', `${id}_`)).toHaveLength(1);
     });
   });
 
@@ -279,7 +467,7 @@ forEachEngine('Capture and void at the rail', (engine) => {
       expect((await stored())?.status).toBe('requires_capture');
       h.clock.advance(POLICY.recoverAfterMs + 1);
       await recoverAll();
-      expect(await stored()).toMatchObject({ status: 'cancelled', amountCapturable: 0, railState: null });
+      expect(await stored()).toMatchObject({ status: 'cancelled', amountCapturable: 0, railState: { cancelled_by_request: expect.any(String) } });
       expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_cancelled']);
       expect(failures).toEqual([]);
     });
