@@ -6,11 +6,11 @@ import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
 import { callRail } from '../shared/rail-call';
 import { railAdapterOf } from './authorization-validity';
-import { recordPaymentEvent } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
+import { recordCancellation } from './record-cancellation';
 import { refuseWhileIncreaseInProgress } from './incremental-authorization';
 import { findCurrentPaymentOrThrow, LOST, withCurrentPayment } from './open-authorization';
-import { cancelledByRequest, refuseWhileRailHoldChanging, voidInProgress, withCancelledBy, withVoid } from './rail-hold-changes';
+import { cancelledByRequest, refuseWhileRailHoldChanging, voidInProgress, withVoid } from './rail-hold-changes';
 import { holdChangeLease, recoverHoldChanges, settleVoid } from './settle-hold-change';
 
 /** What a round of the cancel came to: cancelled (or answered) here, or a void to ask of the rail. */
@@ -65,22 +65,8 @@ export async function cancelPayment(
       return { voiding: { payment: next, attemptId: attempt.attemptId, reference: entry.reference, voidAuthorization } };
     }
     // Nothing held at a rail (or a rail that releases holds itself): cancelled here.
-    return deps.store.transaction(async (tx) => {
-      const next = await tx.payments.updatePaymentIfVersion(auth, paymentId, payment.version, {
-        status: decision.to,
-        amountCapturable: 0,
-        nextAction: null,
-        cancellationReason: body.cancellation_reason,
-        railState: withCancelledBy(payment.railState, requestReference),
-        updatedAt: now,
-      });
-      if (next === undefined) return LOST;
-      await tx.attempts.updateLatestAttempt(auth, paymentId, { status: 'voided', cancellationReason: body.cancellation_reason, updatedAt: now });
-      // A payment cancelled while it waited for the customer saves nothing: its sealed instrument goes.
-      await tx.pendingMethodSaves.takePendingSave(auth, paymentId);
-      await recordPaymentEvent(deps, tx, next, now);
-      return { cancelled: next };
-    });
+    const cancelled = await recordCancellation(deps, auth, payment, { to: decision.to, reason: body.cancellation_reason, requestReference, railState: payment.railState }, now);
+    return cancelled === LOST ? LOST : { cancelled };
   });
   if ('cancelled' in result) return result.cancelled;
 

@@ -8,9 +8,9 @@ import { callRail } from '../shared/rail-call';
 import { railAdapterOf } from './authorization-validity';
 import { requireManualCaptureOperation } from './manual-capture';
 import { findCurrentPaymentOrThrow, LOST, withCurrentPayment } from './open-authorization';
-import { recordPaymentEvent } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
-import { cancelledByRequest, cancelPostCaptureInProgress, refuseWhileRailHoldChanging, withCancelledBy, withCancelPostCapture } from './rail-hold-changes';
+import { recordCancellation } from './record-cancellation';
+import { cancelledByRequest, cancelPostCaptureInProgress, refuseWhileRailHoldChanging, withCancelPostCapture } from './rail-hold-changes';
 import { cancelCapturesRequest, holdChangeLease, recoverHoldChanges, settleCancelPostCapture } from './settle-hold-change';
 
 type CancelPostCaptureStep = { cancelled: PaymentRecord } | { cancelling: { payment: PaymentRecord; cancelCaptures: NonNullable<RailAdapter['cancelCaptures']> } };
@@ -70,19 +70,8 @@ export async function cancelPostCapture(deps: CoreDeps, auth: AuthContext, payme
       return { cancelling: { payment: next, cancelCaptures } };
     }
     // A rail that takes no captures (nothing moved at it): recorded here.
-    return deps.store.transaction(async (tx) => {
-      const next = await tx.payments.updatePaymentIfVersion(auth, paymentId, payment.version, {
-        status: decision.to,
-        amountCapturable: 0,
-        cancellationReason: reason,
-        railState: withCancelledBy(payment.railState, requestReference),
-        updatedAt: now,
-      });
-      if (next === undefined) return LOST;
-      await tx.attempts.updateLatestAttempt(auth, paymentId, { status: 'voided', cancellationReason: reason, updatedAt: now });
-      await recordPaymentEvent(deps, tx, next, now);
-      return { cancelled: next };
-    });
+    const cancelled = await recordCancellation(deps, auth, payment, { to: decision.to, reason, requestReference, railState: payment.railState }, now);
+    return cancelled === LOST ? LOST : { cancelled };
   });
   if ('cancelled' in result) return result.cancelled;
 

@@ -17,7 +17,8 @@ import { railAdapterOf } from './authorization-validity';
 import { LOST, withCurrentPayment } from './open-authorization';
 import { recordPaymentEvent } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
-import { cancelPostCaptureInProgress, type CancelPostCaptureInProgress, capturesInProgress, voidInProgress, withCancelledBy, withCancelPostCapture, withCapture, withVoid } from './rail-hold-changes';
+import { recordCancellation } from './record-cancellation';
+import { cancelPostCaptureInProgress, type CancelPostCaptureInProgress, capturesInProgress, voidInProgress, withCancelPostCapture, withCapture, withVoid } from './rail-hold-changes';
 
 /** When a capture or void asked now is taken to have died with its request: after the rail call's limit, twice. */
 export function holdChangeLease(deps: CoreDeps, now: Date): string {
@@ -93,21 +94,7 @@ export async function settleVoid(deps: CoreDeps, scope: Scope, paymentId: string
     }
     const decision = decideTransition(current.status, 'cancel', { hasPaymentMethodData: current.paymentMethodData !== null, captureMethod: current.captureMethod });
     if (!decision.allowed) throw new Error(`payment ${paymentId} in ${current.status} cannot record its void`);
-    return deps.store.transaction(async (tx) => {
-      const next = await tx.payments.updatePaymentIfVersion(scope, paymentId, current.version, {
-        status: decision.to,
-        amountCapturable: 0,
-        nextAction: null,
-        cancellationReason: entry.cancellation_reason,
-        railState: withCancelledBy(railState, entry.request_reference),
-        updatedAt: now,
-      });
-      if (next === undefined) return LOST;
-      await tx.attempts.updateLatestAttempt(scope, paymentId, { status: 'voided', cancellationReason: entry.cancellation_reason, updatedAt: now });
-      await tx.pendingMethodSaves.takePendingSave(scope, paymentId);
-      await recordPaymentEvent(deps, tx, next, now);
-      return next;
-    });
+    return recordCancellation(deps, scope, current, { to: decision.to, reason: entry.cancellation_reason, requestReference: entry.request_reference, railState }, now);
   });
 }
 
@@ -128,19 +115,7 @@ export async function settleCancelPostCapture(deps: CoreDeps, scope: Scope, paym
     // Refunds and disputes were checked when it was reserved; refunds wait for it (create-refund.ts).
     const decision = decideTransition(current.status, 'cancel_post_capture', { hasPaymentMethodData: true, captureMethod: current.captureMethod, refunded: 0, disputed: 0 });
     if (!decision.allowed) throw new Error(`payment ${paymentId} in ${current.status} cannot record its cancel after capture`);
-    return deps.store.transaction(async (tx) => {
-      const next = await tx.payments.updatePaymentIfVersion(scope, paymentId, current.version, {
-        status: decision.to,
-        amountCapturable: 0,
-        cancellationReason: entry.cancellation_reason,
-        railState: withCancelledBy(railState, entry.request_reference),
-        updatedAt: now,
-      });
-      if (next === undefined) return LOST;
-      await tx.attempts.updateLatestAttempt(scope, paymentId, { status: 'voided', cancellationReason: entry.cancellation_reason, updatedAt: now });
-      await recordPaymentEvent(deps, tx, next, now);
-      return next;
-    });
+    return recordCancellation(deps, scope, current, { to: decision.to, reason: entry.cancellation_reason, requestReference: entry.request_reference, railState }, now);
   });
 }
 
