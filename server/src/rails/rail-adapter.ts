@@ -103,24 +103,37 @@ export interface IncrementAuthorizationRequest {
   now: Date;
 }
 
+/** The rail refused a change of an open authorization (an increase, a capture, a void, a cancel after capture). */
+export interface RailRefusal {
+  kind: 'declined';
+  reference: string;
+  errorCode: string;
+  errorMessage: string;
+}
+
+/** What every capture, void and cancel after capture tells the rail: whose authorization, and which attempt's. */
+interface AuthorizationChangeRequest {
+  accountId: string;
+  mode: Mode;
+  paymentId: string;
+  /** The attempt whose authorization changes. */
+  attemptId: string;
+  /** The rail's reference of the authorization. */
+  railReference: string | null;
+  now: Date;
+}
+
 export type IncrementAuthorizationOutcome =
   | { kind: 'authorized'; reference: string }
-  | { kind: 'declined'; reference: string; errorCode: string; errorMessage: string };
+  | RailRefusal;
 
 /**
  * Asks the rail to capture (part of) an open authorization: money moves. `captureId` (`<attempt_id>_<sequence>`) is
  * the capture's idempotent reference on the rail: sent again, it captures once, and lookupCapture asks what became
  * of it.
  */
-export interface CaptureRequest {
-  accountId: string;
-  mode: Mode;
-  paymentId: string;
-  /** The attempt whose authorization is captured. */
-  attemptId: string;
+export interface CaptureRequest extends AuthorizationChangeRequest {
   captureId: string;
-  /** The rail's reference of the authorization. */
-  railReference: string | null;
   amount: number;
   /** The total authorized now (raised by incremental authorizations). */
   authorizedAmount: number;
@@ -130,31 +143,24 @@ export interface CaptureRequest {
    */
   final: boolean;
   currency: Currency;
-  now: Date;
 }
 
 export type CaptureOutcome =
   | { kind: 'captured'; reference: string; amount: number }
-  | { kind: 'declined'; reference: string; errorCode: string; errorMessage: string };
+  | RailRefusal;
 
 /**
  * Asks the rail to release an open authorization (void): nothing was captured, and the hold ends. `reference`
  * (`<attempt_id>_void_<request reference>`) is this void's idempotent reference on the rail, and what lookupVoid asks
  * about: each cancel request has its own, so a void the rail refused once can be asked again by another request.
  */
-export interface VoidRequest {
-  accountId: string;
-  mode: Mode;
-  paymentId: string;
-  attemptId: string;
+export interface VoidRequest extends AuthorizationChangeRequest {
   reference: string;
-  railReference: string | null;
-  now: Date;
 }
 
 export type VoidOutcome =
   | { kind: 'voided'; reference: string }
-  | { kind: 'declined'; reference: string; errorCode: string; errorMessage: string };
+  | RailRefusal;
 
 /**
  * Asks the rail to cancel a captured authorization before settlement (cancel_post_capture): it reverses the
@@ -162,22 +168,16 @@ export type VoidOutcome =
  * (`<attempt_id>_cpc_<request reference>`) is its idempotent reference: sent again, it cancels once, and
  * lookupCancelCaptures asks what became of it.
  */
-export interface CancelCapturesRequest {
-  accountId: string;
-  mode: Mode;
-  paymentId: string;
-  attemptId: string;
+export interface CancelCapturesRequest extends AuthorizationChangeRequest {
   reference: string;
-  railReference: string | null;
   captured: number;
   releases: number;
   currency: Currency;
-  now: Date;
 }
 
 export type CancelCapturesOutcome =
   | { kind: 'cancelled'; reference: string }
-  | { kind: 'declined'; reference: string; errorCode: string; errorMessage: string };
+  | RailRefusal;
 
 /** External 3DS: the client's authentication request for a payment that waits with next_action three_ds_invoke. */
 export interface ThreeDsAuthenticationRequest {
