@@ -134,6 +134,16 @@ forEachEngine('Subscriptions API', (engine) => {
       expectOk<SubscriptionResponse>(await on('POST', '/subscriptions', { item_price_id: 'price_basic_monthly', plan_id: 'plan_basic', customer_id: subscriber, payment_details: UPI(vpa), ...extra }));
     const eventsOf = async (objectId: string) => (await expectOk<{ data: { event_type: string }[] }>(await apiRequest(b, 'GET', `/events?object_id=${objectId}`))).data.map((e) => e.event_type);
     const renew = async () => expectOk<{ renewed: number; failed: number; paused: number; cancelled: number }>(await on('POST', '/simulator/subscriptions/renew', {}));
+    const secretAuth = (): AuthContext => ({ accountId: b.boot.account.accountId, mode: 'test', keyId: 'key_test', keyKind: 'secret', account: b.boot.account });
+    /** The core's store, with transactions that throw `message` once `dies()` says so (a process that died, say). */
+    const storeWhoseTransactions = (dies: () => boolean | Promise<boolean>, message: string) =>
+      withMembers(b.core.store, {
+        transaction: (target) =>
+          async (work: Parameters<typeof target.transaction>[0]) => {
+            if (await dies()) throw new Error(message);
+            return target.transaction(work);
+          },
+      });
 
     test('the catalogue: items and an estimate with a coupon or a trial', async () => {
       const plans = await expectOk<{ item_id: string; price_id: { price_id: string; amount: number }[] }[]>(await on('GET', '/subscriptions/items?item_type=plan'));
@@ -314,7 +324,7 @@ forEachEngine('Subscriptions API', (engine) => {
 
     test('a plan change that lands while a confirm runs is never charged at the price the confirm read', async () => {
       const created = await expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
-      const auth: AuthContext = { accountId: b.boot.account.accountId, mode: 'test', keyId: 'key_test', keyKind: 'secret', account: b.boot.account };
+      const auth = secretAuth();
       // The update commits after the confirm read the subscription, before its first write (the claim).
       let updated = false;
       const store = withMembers(b.core.store, {
@@ -334,7 +344,7 @@ forEachEngine('Subscriptions API', (engine) => {
 
     test('a retrieve while the first invoice is being charged leaves the subscription pending', async () => {
       const created = await expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
-      const auth: AuthContext = { accountId: b.boot.account.accountId, mode: 'test', keyId: 'key_test', keyKind: 'secret', account: b.boot.account };
+      const auth = secretAuth();
       // The retrieve runs once the invoice's payment is stored and before it reaches the rail (requires_confirmation).
       let seenMeanwhile: SubscriptionResponse | undefined;
       const store = withMembers(b.core.store, {
@@ -357,18 +367,11 @@ forEachEngine('Subscriptions API', (engine) => {
 
     test('an Idempotency-Key re-run (same derived ids) of a confirm that died after its claim charges the invoice once', async () => {
       const created = await expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
-      const auth: AuthContext = { accountId: b.boot.account.accountId, mode: 'test', keyId: 'key_test', keyKind: 'secret', account: b.boot.account };
+      const auth = secretAuth();
       const ids = () => derivedIds(`confirm-rerun-${engine}`, cryptoIds, b.clock.now());
       // The first run dies after its claim: no later write of it lands (the process is gone).
       let transactions = 0;
-      const dying = withMembers(b.core.store, {
-        transaction: (target) =>
-          async (work: Parameters<typeof target.transaction>[0]) => {
-            transactions += 1;
-            if (transactions > 1) throw new Error('the process died');
-            return target.transaction(work);
-          },
-      });
+      const dying = storeWhoseTransactions(() => (transactions += 1) > 1, 'the process died');
       const body = { payment_details: UPI('success@upi') };
       await expect(confirmSubscription({ ...b.core, ids: ids(), store: dying }, auth, b.boot.profile.profileId, created.id, body)).rejects.toThrow('the process died');
       expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${created.id}`))).toMatchObject({ status: 'pending' });
@@ -381,18 +384,11 @@ forEachEngine('Subscriptions API', (engine) => {
 
     test('an Idempotency-Key re-run (same derived ids) of a confirm whose payment was refused before it was stored charges the invoice', async () => {
       const created = await expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
-      const auth: AuthContext = { accountId: b.boot.account.accountId, mode: 'test', keyId: 'key_test', keyKind: 'secret', account: b.boot.account };
+      const auth = secretAuth();
       const ids = () => derivedIds(`confirm-released-${engine}`, cryptoIds, b.clock.now());
       // The first run's claim lands; its payment's insert fails (a 5xx, which releases the key), and the claim is given back.
       let transactions = 0;
-      const failing = withMembers(b.core.store, {
-        transaction: (target) =>
-          async (work: Parameters<typeof target.transaction>[0]) => {
-            transactions += 1;
-            if (transactions === 2) throw new Error('the database went away for a moment');
-            return target.transaction(work);
-          },
-      });
+      const failing = storeWhoseTransactions(() => (transactions += 1) === 2, 'the database went away for a moment');
       const body = { payment_details: UPI('success@upi') };
       await expect(confirmSubscription({ ...b.core, ids: ids(), store: failing }, auth, b.boot.profile.profileId, created.id, body)).rejects.toThrow('went away');
       expect(await expectOk<SubscriptionResponse>(await on('GET', `/subscriptions/${created.id}`))).toMatchObject({ status: 'created' });
@@ -460,13 +456,7 @@ forEachEngine('Subscriptions API', (engine) => {
       const claimedAt = b.clock.now();
       const ids = () => derivedIds(`confirm-rerun-cancel-${engine}`, cryptoIds, claimedAt);
       let transactions = 0;
-      const dying = withMembers(b.core.store, {
-        transaction: (target) =>
-          async (work: Parameters<typeof target.transaction>[0]) => {
-            if ((transactions += 1) > 1) throw new Error('the process died');
-            return target.transaction(work);
-          },
-      });
+      const dying = storeWhoseTransactions(() => (transactions += 1) > 1, 'the process died');
       const body = { payment_details: UPI('success@upi') };
       await expect(confirmSubscription({ ...b.core, ids: ids(), store: dying }, secretAuth(), b.boot.profile.profileId, created.id, body)).rejects.toThrow('the process died');
       b.clock.advance(IDEMPOTENCY_LEASE_MS);
@@ -482,7 +472,7 @@ forEachEngine('Subscriptions API', (engine) => {
     });
 
     test('an Idempotency-Key re-run of a create and confirm whose answer was lost answers the subscription it created', async () => {
-      const auth: AuthContext = { accountId: b.boot.account.accountId, mode: 'test', keyId: 'key_test', keyKind: 'secret', account: b.boot.account };
+      const auth = secretAuth();
       const ids = () => derivedIds(`create-rerun-${engine}`, cryptoIds, b.clock.now());
       const body = { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: UPI('success@upi') };
       const first = await createAndConfirmSubscription({ ...b.core, ids: ids() }, auth, b.boot.profile.profileId, body);
@@ -504,7 +494,6 @@ forEachEngine('Subscriptions API', (engine) => {
       expect(paidEvents.length).toBe(1);
     });
 
-    const secretAuth = (): AuthContext => ({ accountId: b.boot.account.accountId, mode: 'test', keyId: 'key_test', keyKind: 'secret', account: b.boot.account });
     const createdSubscription = async () =>
       expectOk<SubscriptionResponse>(await on('POST', '/subscriptions/create', { item_price_id: 'price_basic_monthly', customer_id: subscriber, payment_details: {} }));
     /** The store, with `afterTransaction` run after each transaction commits (its index from 1). */
@@ -651,13 +640,7 @@ forEachEngine('Subscriptions API', (engine) => {
       const created = await createdSubscription();
       // The first confirm dies once its payment failed, before the subscription heard of it.
       const failedPayment = async () => (await paymentsOf(created.id)).find((payment) => payment.status === 'failed');
-      const dying = withMembers(b.core.store, {
-        transaction: (target) =>
-          async (work: Parameters<typeof target.transaction>[0]) => {
-            if ((await failedPayment()) !== undefined) throw new Error('the process died');
-            return target.transaction(work);
-          },
-      });
+      const dying = storeWhoseTransactions(async () => (await failedPayment()) !== undefined, 'the process died');
       await expect(confirmSubscription({ ...b.core, store: dying }, secretAuth(), b.boot.profile.profileId, created.id, { payment_details: UPI('failure@upi') })).rejects.toThrow(
         'the process died',
       );
