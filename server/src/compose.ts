@@ -147,6 +147,7 @@ export async function compose(options: CompositionOptions): Promise<Composition>
       operatorSecrets,
       keys: options.keys ?? DEFAULT_KEY_POLICY,
       clientRailSyncs: new ClientRailSyncs(),
+      renewalTickResumesAfter: new Map(),
     },
   };
 }

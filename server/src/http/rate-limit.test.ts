@@ -35,6 +35,32 @@ describe('RateLimiter (token bucket on an injected clock)', () => {
     for (const name of ['e', 'f', 'g', 'h', 'i', 'j']) expect(limiter.take(name, rule)).toBeUndefined();
     expect(limiter.take('j', rule)).toBe(1);
   });
+
+  test("a prune judges each bucket by its own rule, not by the rule of the take that made it prune", () => {
+    const clock = new ManualClock();
+    const limiter = new RateLimiter(clock, 2);
+    const slow = { limit: 2, windowSeconds: 60 };
+    const fast = { limit: 1, windowSeconds: 1 };
+    // Emptied, and a second later still 29 s from a token of its own: by the fast rule it would be full.
+    expect([limiter.take('slow', slow), limiter.take('slow', slow)]).toEqual([undefined, undefined]);
+    expect(limiter.take('fast a', fast)).toBeUndefined();
+    clock.advance(1_000);
+    expect(limiter.take('fast b', fast)).toBeUndefined();
+    expect(limiter.take('slow', slow)).toBe(29);
+  });
+
+  test('a prune drops the buckets full by their own rule, so the busy ones of another rule are kept', () => {
+    const clock = new ManualClock();
+    const limiter = new RateLimiter(clock, 2);
+    const big = { limit: 100, windowSeconds: 6_000 };
+    const small = { limit: 1, windowSeconds: 1 };
+    for (let i = 0; i < 100; i += 1) expect(limiter.take('busy', big)).toBeUndefined();
+    expect(limiter.take('small', small)).toBeUndefined();
+    clock.advance(1_000);
+    // 'small' is full again and goes; judged by the big rule it would stay, and the oldest half ('busy') would go.
+    expect(limiter.take('new', big)).toBeUndefined();
+    expect(limiter.take('busy', big)).toBe(59);
+  });
 });
 
 describe('SharedRateLimiter (token buckets in the store, on an injected clock)', () => {

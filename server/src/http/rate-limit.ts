@@ -126,9 +126,12 @@ export function parseRateLimits(value: string | undefined): RateLimits | null | 
 interface Bucket {
   tokens: number;
   updatedMs: number;
+  /** Its rule (tokens back per millisecond, and how many it holds): a prune judges each bucket by its own. */
+  perMs: number;
+  limit: number;
 }
 
-/** Token buckets by name on an injected clock, in this process. Full buckets are dropped when the map grows past its bound. */
+/** Token buckets by name on an injected clock, in this process. Full buckets (each by its own rule) are dropped when the map grows past its bound. */
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
 
@@ -141,12 +144,14 @@ export class RateLimiter {
   take(name: string, rule: RateLimit): number | undefined {
     const nowMs = this.clock.now().getTime();
     const perMs = rule.limit / (rule.windowSeconds * 1000);
-    const bucket = this.buckets.get(name) ?? { tokens: rule.limit, updatedMs: nowMs };
-    bucket.tokens = Math.min(rule.limit, bucket.tokens + Math.max(0, nowMs - bucket.updatedMs) * perMs);
-    bucket.updatedMs = nowMs;
-    if (!this.buckets.has(name)) {
-      if (this.buckets.size >= this.maxBuckets) this.dropFullBuckets(nowMs, perMs, rule.limit);
+    let bucket = this.buckets.get(name);
+    if (bucket === undefined) {
+      if (this.buckets.size >= this.maxBuckets) this.dropFullBuckets(nowMs);
+      bucket = { tokens: rule.limit, updatedMs: nowMs, perMs, limit: rule.limit };
       this.buckets.set(name, bucket);
+    } else {
+      bucket.tokens = Math.min(rule.limit, bucket.tokens + Math.max(0, nowMs - bucket.updatedMs) * perMs);
+      bucket.updatedMs = nowMs;
     }
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
@@ -169,9 +174,9 @@ export class RateLimiter {
     return Math.max(1, Math.ceil((1 - tokens) / perMs / 1000));
   }
 
-  private dropFullBuckets(nowMs: number, perMs: number, limit: number): void {
+  private dropFullBuckets(nowMs: number): void {
     for (const [name, bucket] of this.buckets) {
-      if (bucket.tokens + (nowMs - bucket.updatedMs) * perMs >= limit) this.buckets.delete(name);
+      if (bucket.tokens + (nowMs - bucket.updatedMs) * bucket.perMs >= bucket.limit) this.buckets.delete(name);
     }
     // Still full of busy buckets: forget the oldest half rather than grow without bound.
     if (this.buckets.size >= this.maxBuckets) {

@@ -7,6 +7,7 @@ import type { CardVault } from '../../vault/card-vault';
 import type { OperatorSecretBox } from '../../vault/operator-secret-box';
 import type { FileBlobStore } from '../../storage/files/store';
 import type { ClientRailSyncs } from '../payments/client-rail-syncs';
+import type { SubscriptionRecord } from '../../storage/subscriptions/records';
 
 /** What every core operation may use. Concrete adapters are chosen in main.ts (or a test harness). */
 export interface CoreDeps {
@@ -34,6 +35,13 @@ export interface CoreDeps {
   keys?: KeyPolicy;
   /** How often browsers' reads ask rails about a payment (one per process); absent, they always ask. */
   clientRailSyncs?: ClientRailSyncs;
+  /**
+   * Where this core's next renewal tick of a listing (outstanding or due renewals of an account and mode) resumes,
+   * when the last one stopped at its bound before the end of it (core/subscriptions/renew-subscriptions.ts). One per
+   * composed core, so that cores in one process (tests, several stores) never resume each other's ticks. Optional so
+   * deps built for other operations' unit tests need not make one; absent, every tick starts from the first.
+   */
+  renewalTickResumesAfter?: Map<string, SubscriptionRecord>;
 }
 
 /** Lifetimes and limits of operator sessions and key management (docs/keys.md). */

@@ -29,12 +29,6 @@ export interface RenewalTickLimits {
 export const RENEWAL_TICK_LIMITS: RenewalTickLimits = { batch: 100, perTick: 1_000 };
 
 /**
- * Where this process's next tick of a listing (outstanding or due) of an account and mode resumes, when the last one
- * stopped at its bound before the end of it (a hint only: a tick may start anywhere, and every instance keeps its own).
- */
-const tickResumesAfter = new Map<string, SubscriptionRecord>();
-
-/**
  * Renews every due subscription of the caller's account and mode at the injected clock's now: a scheduled pause or
  * cancel that is due is applied instead; otherwise the mandate is charged off-session for the current price. A
  * refused charge (no mandate, revoked mandate, decline) makes the subscription unpaid. Several ticks may run at once
@@ -50,6 +44,7 @@ export async function renewDueSubscriptions(deps: CoreDeps, auth: AuthContext, l
     if (outcome !== undefined) run[outcome] += 1;
   };
   await sweepInBatches(
+    deps.renewalTickResumesAfter,
     `outstanding/${auth.accountId}/${auth.mode}`,
     limits,
     (limit, after) => deps.store.subscriptions.listOutstandingRenewals(auth, limit, after),
@@ -60,6 +55,7 @@ export async function renewDueSubscriptions(deps: CoreDeps, auth: AuthContext, l
   // the cursor: one period a tick, as before.
   const renewedNow = new Set<string>();
   await sweepInBatches(
+    deps.renewalTickResumesAfter,
     `due/${auth.accountId}/${auth.mode}`,
     limits,
     (limit, after) => deps.store.subscriptions.listDueSubscriptions(auth, now, limit, after),
@@ -77,17 +73,19 @@ export async function renewDueSubscriptions(deps: CoreDeps, auth: AuthContext, l
  * the listing or gone behind the cursor, one that could not move is before it), and handles each row (one another
  * tick or request changed meanwhile is left to the next tick), so rows that cannot move yet (a renewal waiting on the
  * rail, a claim still live) never hide the ones behind them. At most `limits.perTick` rows are handled; the next tick
- * of this process resumes after the last of them, and starts from the first again once a tick reached the end, so
+ * of this core resumes after the last of them (kept in `resumesAfter` under `resumeKey`: a hint only, a tick may
+ * start anywhere, and every core keeps its own), and starts from the first again once a tick reached the end, so
  * every row is looked at within a few ticks however many wait.
  */
 async function sweepInBatches(
+  resumesAfter: Map<string, SubscriptionRecord> | undefined,
   resumeKey: string,
   limits: RenewalTickLimits,
   list: (limit: number, after: SubscriptionRecord | undefined) => Promise<SubscriptionRecord[]>,
   handle: (subscription: SubscriptionRecord) => Promise<void>,
 ): Promise<void> {
-  let after = tickResumesAfter.get(resumeKey);
-  tickResumesAfter.delete(resumeKey);
+  let after = resumesAfter?.get(resumeKey);
+  resumesAfter?.delete(resumeKey);
   for (let looked = 0; looked < limits.perTick; ) {
     const batchSize = Math.min(limits.batch, limits.perTick - looked);
     const batch = await list(batchSize, after);
@@ -102,7 +100,7 @@ async function sweepInBatches(
     looked += batch.length;
     after = batch[batch.length - 1];
   }
-  if (after !== undefined) tickResumesAfter.set(resumeKey, after);
+  if (after !== undefined) resumesAfter?.set(resumeKey, after);
 }
 
 async function renewOne(deps: CoreDeps, auth: AuthContext, subscription: SubscriptionRecord, now: Date): Promise<keyof RenewalRun | undefined> {

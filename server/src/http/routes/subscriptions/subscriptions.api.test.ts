@@ -3,10 +3,11 @@
  * every creation is refused for the missing billing_processor_id (naming it), nothing exists to read or change, and
  * every call needs the X-Profile-Id header of one of the account's business profiles.
  */
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { apiRequest, expectApiError, expectOk } from '../../../test-support/api-assertions';
 import { forEachEngine } from '../../../test-support/engines';
-import { createHarness, type Harness } from '../../../test-support/harness';
+import { createHarness, createSecondInstance, type Harness } from '../../../test-support/harness';
 import { ALL_RAILS_SETTINGS } from '../../../test-support/fixtures';
 import type { AccountSettings } from '../../../kernel/account-settings-types';
 import type { SubscriptionResponse } from '../../../../../protocol/api/subscriptions';
@@ -940,6 +941,7 @@ forEachEngine('Subscriptions API', (engine) => {
     // An account of its own, so the tick's listing holds only these: the 100 oldest wait on the rail (their payments
     // processing, their answers lost) for good.
     let c: Harness;
+    const vaultKey = randomBytes(32);
     let customer: string;
     let auth: AuthContext;
     const profiled = { 'X-Profile-Id': '' };
@@ -955,7 +957,7 @@ forEachEngine('Subscriptions API', (engine) => {
     const outstanding = async () =>
       (await c.db.selectFrom('subscriptions').select('subscription_id').where('renewal_payment_id', 'is not', null).execute()).map((row) => row.subscription_id);
     beforeAll(async () => {
-      c = await createHarness(engine, { settings: BILLING_SETTINGS });
+      c = await createHarness(engine, { settings: BILLING_SETTINGS, vaultKey });
       profiled['X-Profile-Id'] = c.boot.profile.profileId;
       customer = (await expectOk<{ customer_id: string }>(await apiRequest(c, 'POST', '/customers', { body: { name: 'Subscriber' } }))).customer_id;
       auth = { accountId: c.boot.account.accountId, mode: 'test', keyId: 'key_test', keyKind: 'secret', account: c.boot.account };
@@ -1050,6 +1052,44 @@ forEachEngine('Subscriptions API', (engine) => {
       expect(cursors).toHaveLength(4);
       expect(cursors[0]).toBeUndefined();
       expect(new Set(cursors.slice(1)).size).toBe(3);
+    }, 60_000);
+
+    test("each composed core resumes its own ticks: another instance's tick in the process neither resumes nor moves them", async () => {
+      const second = await createSecondInstance(c, { settings: BILLING_SETTINGS, vaultKey });
+      try {
+        const limits = { batch: 10, perTick: 40 };
+        /** The cursor of each listing of outstanding renewals through the core's store, and the last row listed. */
+        const watched = (core: Harness['core']) => {
+          const seen = { cursors: [] as (string | undefined)[], last: undefined as string | undefined };
+          const store = withMembers(core.store, {
+            subscriptions: (target) =>
+              withMembers(target.subscriptions, {
+                listOutstandingRenewals: (subscriptions) =>
+                  async (...args: Parameters<typeof subscriptions.listOutstandingRenewals>) => {
+                    seen.cursors.push(args[2]?.subscriptionId);
+                    const listed = await subscriptions.listOutstandingRenewals(...args);
+                    seen.last = listed[listed.length - 1]?.subscriptionId ?? seen.last;
+                    return listed;
+                  },
+              }),
+          });
+          return { deps: { ...core, store }, seen };
+        };
+        // A tick to the end: this core's next one starts from the oldest.
+        await renewDueSubscriptions(c.core, auth);
+        const first = watched(c.core);
+        await renewDueSubscriptions(first.deps, auth, limits);
+        expect(first.seen.cursors[0]).toBeUndefined();
+        expect(first.seen.cursors).toHaveLength(4);
+        const other = watched(second.core);
+        await renewDueSubscriptions(other.deps, auth, limits);
+        expect(other.seen.cursors[0]).toBeUndefined();
+        const again = watched(c.core);
+        await renewDueSubscriptions(again.deps, auth, limits);
+        expect(again.seen.cursors[0]).toBe(first.seen.last);
+      } finally {
+        await second.close();
+      }
     }, 60_000);
   });
 });
