@@ -207,3 +207,14 @@ export interface WaitingPaymentCursor {
   mode: Mode;
   paymentId: string;
 }
+
+/** Where a listing of payments in (updated_at, account_id, mode, payment_id) order resumes: after this one (a payment record is one). */
+export type PaymentUpdatedCursor = WaitingPaymentCursor;
+
+/** Where a listing of captures in (created_at, account_id, mode, capture_id) order resumes: after this one (a capture record is one). */
+export interface CaptureCreatedCursor {
+  createdAt: Date;
+  accountId: string;
+  mode: Mode;
+  captureId: string;
+}

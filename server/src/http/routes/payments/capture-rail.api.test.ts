@@ -12,7 +12,7 @@ import { StuckObjectRecovery, type StuckObject } from '../../../core/recovery/re
 import type { RecoveryPolicy } from '../../../core/shared/deps';
 import { cryptoIds } from '../../../kernel/ids';
 import type { AccountSettings, RailCapabilities } from '../../../kernel/account-settings-types';
-import type { CancelCapturesOutcome, CancelCapturesRequest, CaptureOutcome, CaptureRequest, LookupRequest, NotReceived, VoidOutcome, VoidRequest } from '../../../rails/rail-adapter';
+import type { CancelCapturesOutcome, CancelCapturesRequest, CaptureOutcome, CaptureRequest, LookupRequest, NotReceived, RailAdapter, RailRegistry, VoidOutcome, VoidRequest } from '../../../rails/rail-adapter';
 import { UpiSimulator } from '../../../rails/simulator/upi-simulator';
 import { apiRequest, expectApiError, expectApiErrorResponse, expectOk } from '../../../test-support/api-assertions';
 import { forEachEngine } from '../../../test-support/engines';
@@ -456,6 +456,65 @@ forEachEngine('Capture and void at the rail', (engine) => {
       h.clock.advance(LEASE_MS);
       expect((await retrieve(h, id)).status).toBe('cancelled');
       expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_cancelled']);
+    });
+
+    test('the job pages past captures the rail never answers about: a newer one behind a full batch of them is settled', async () => {
+      // A database of its own: other tests' objects would share the listings.
+      const own = await createHarness(engine, { settings: SETTINGS, recovery: POLICY });
+      try {
+        /** Payments whose captures the rail never answers about (every lookup fails). */
+        const silent = new Set<string>();
+        const lookedUp: string[] = [];
+        const rails: RailRegistry = {
+          adapterFor: (mode, rail) => {
+            const adapter = own.core.rails.adapterFor(mode, rail);
+            if (adapter === undefined) return undefined;
+            return new Proxy(adapter, {
+              get(target, property) {
+                if (property === 'lookupCapture') {
+                  return async (lookup: LookupRequest) => {
+                    lookedUp.push(lookup.reference);
+                    if ([...silent].some((id) => lookup.reference.startsWith(`${id}_`))) throw new Error('the rail does not answer');
+                    return target.lookupCapture!(lookup);
+                  };
+                }
+                const value = Reflect.get(target, property, target) as unknown;
+                return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+              },
+            }) as RailAdapter;
+          },
+        };
+        const job = new StuckObjectRecovery({ ...own.core, rails }, { batchSize: 2, pagesPerStep: 1, onError: (object, error) => failures.push({ object, error }) });
+        const capturedAtRail = async () => {
+          const id = await authorize(own);
+          own.faults.inject('throw_after_accept', { call: 'capture', rail: 'upi' });
+          expect(await expectOk(await capture(own, id))).toMatchObject({ status: 'requires_capture', amount_capturable: 0 });
+          own.clock.advance(1_000);
+          return id;
+        };
+        const oldest = [await capturedAtRail(), await capturedAtRail()];
+        for (const id of oldest) silent.add(id);
+        const newer = await capturedAtRail();
+        const stored = (id: string) => own.store.payments.findPayment({ accountId: own.boot.account.accountId, mode: 'test' }, id);
+
+        own.clock.advance(POLICY.recoverAfterMs + 1);
+        for (let step = 0; step < 3; step += 1) {
+          await job.step();
+          // Past the leases: a job that lists the oldest again takes them again.
+          own.clock.advance(POLICY.leaseMs + 1);
+        }
+        expect(await stored(newer)).toMatchObject({ status: 'succeeded', amountReceived: 10_000, railState: null });
+        for (const id of oldest) expect(await stored(id)).toMatchObject({ status: 'requires_capture', amountCapturable: 0 });
+        // Once a step reached the end, the next starts from the oldest again.
+        const askedBefore = lookedUp.filter((reference) => reference.startsWith(`${oldest[0]}_`)).length;
+        await job.step();
+        own.clock.advance(POLICY.leaseMs + 1);
+        await job.step();
+        expect(lookedUp.filter((reference) => reference.startsWith(`${oldest[0]}_`)).length).toBeGreaterThan(askedBefore);
+        expect(failures).toEqual([]);
+      } finally {
+        await own.close();
+      }
     });
 
     test('the rail voided, then the call failed: the recovery job settles it without anyone reading the payment', async () => {
