@@ -24,7 +24,7 @@ export interface StuckObject extends Scope {
 
 /**
  * The recovery job: finds payments left in processing, captures left pending, voids left at the rail (requires_capture
- * with nothing capturable) and refunds left in pending for longer
+ * with nothing capturable), cancels after capture left at the rail (marked in railState) and refunds left in pending for longer
  * than RecoveryPolicy.recoverAfterMs (a crash between the claim and the rail's answer, a rail that threw or timed
  * out) and asks their rail again (recover-payment.ts, settle-hold-change.ts, recover-refund.ts). Several instances may run it: each object is
  * leased to one instance at a time (recovery_leases), and answers are applied only if the object is still in the
@@ -43,6 +43,7 @@ interface ResumePositions {
   processing?: PaymentRecord;
   captures?: PaymentCaptureRecord;
   holdChanging?: PaymentRecord;
+  railChanging?: PaymentRecord;
   refunds?: RefundRecord;
 }
 
@@ -91,6 +92,17 @@ export class StuckObjectRecovery {
     });
     // Voids asked of the rail whose request died (and full captures, which the sweep above also finds).
     await this.sweep('holdChanging', (limit, after) => store.paymentList.listPaymentsHoldChangingBefore(before, limit, after), async (payment) => {
+      const object: StuckObject = { accountId: payment.accountId, mode: payment.mode, objectType: 'payment', objectId: payment.paymentId };
+      const after = await this.leased(object, now, {
+        reread: () => store.payments.findPayment(payment, payment.paymentId),
+        isStuck: railHoldChanging,
+        work: (current) => recoverHoldChanges(this.deps, current),
+      });
+      if (after !== undefined) count(railHoldChanging(after));
+    });
+    // Cancels after capture asked of the rail whose request died: no status shows them (the payment is succeeded or
+    // partially captured), its railState does.
+    await this.sweep('railChanging', (limit, after) => store.paymentList.listPaymentsRailChangingBefore(before, limit, after), async (payment) => {
       const object: StuckObject = { accountId: payment.accountId, mode: payment.mode, objectType: 'payment', objectId: payment.paymentId };
       const after = await this.leased(object, now, {
         reread: () => store.payments.findPayment(payment, payment.paymentId),

@@ -517,6 +517,23 @@ forEachEngine('Capture and void at the rail', (engine) => {
       }
     });
 
+    test('the rail cancelled after capture, then the call failed: the recovery job settles it without anyone reading the payment', async () => {
+      const id = await authorize(h, 'manual_multiple');
+      await expectOk(await capture(h, id, { amount_to_capture: 4_000 }));
+      h.faults.inject('throw_after_accept', { call: 'cancel_post_capture', rail: 'upi' });
+      const cancelPostCapture = await request(h, 'POST', `/payments/${id}/cancel_post_capture`, { cancellation_reason: 'fraud' });
+      expect(await expectOk(cancelPostCapture)).toMatchObject({ status: 'partially_captured_and_capturable', amount_capturable: 0 });
+      const stored = () => h.store.payments.findPayment({ accountId: h.boot.account.accountId, mode: 'test' }, id);
+      await recoverAll();
+      expect((await stored())?.status).toBe('partially_captured_and_capturable');
+      h.clock.advance(POLICY.recoverAfterMs + 1);
+      await recoverAll();
+      expect(await stored()).toMatchObject({ status: 'cancelled_post_capture', amountReceived: 4_000, amountCapturable: 0, cancellationReason: 'fraud' });
+      expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_cancelled_post_capture', 'payment_captured']);
+      expect(await ledger('cancel_post_capture', `${id}_`)).toHaveLength(1);
+      expect(failures).toEqual([]);
+    });
+
     test('the rail voided, then the call failed: the recovery job settles it without anyone reading the payment', async () => {
       const id = await authorize(h);
       h.faults.inject('throw_after_accept', { call: 'void', rail: 'upi' });
