@@ -17,6 +17,7 @@ import { railAdapterOf } from './authorization-validity';
 import { LOST, withCurrentPayment } from './open-authorization';
 import { recordPaymentEvent } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
+import { recoverIncrease } from './incremental-authorization';
 import { recordCancellation } from './record-cancellation';
 import { cancelPostCaptureInProgress, type CancelPostCaptureInProgress, capturesInProgress, voidInProgress, withCancelPostCapture, withCapture, withVoid } from './rail-hold-changes';
 
@@ -120,24 +121,27 @@ export async function settleCancelPostCapture(deps: CoreDeps, scope: Scope, paym
 }
 
 /**
- * Recovery of the captures and the void of `payment` whose request is taken to have died (its lease lapsed): each is
+ * Recovery of the increase (incremental-authorization.ts recoverIncrease), the captures, the void and the cancel after
+ * capture of `payment` whose request is taken to have died (its lease lapsed): each is
  * asked of the rail by its reference, a capture the rail never received is sent again under its capture id, and an
  * answer is recorded as the request would have recorded it. A rail that does not answer leaves them for the next
  * round. Returns the payment as it then is: `payment` itself when nothing was recorded.
  */
 export async function recoverHoldChanges(deps: CoreDeps, payment: PaymentRecord): Promise<PaymentRecord> {
+  // An increase whose request died first (captures and voids wait for a live one, so at most a lapsed one is there).
+  const increased = await recoverIncrease(deps, payment);
   const now = deps.clock.now();
   const lapsed = (leaseExpiresAt: string) => Date.parse(leaseExpiresAt) <= now.getTime();
   const captures = Object.entries(capturesInProgress(payment)).filter(([, entry]) => lapsed(entry.lease_expires_at));
   const voiding = voidInProgress(payment);
   const cancelling = cancelPostCaptureInProgress(payment);
   if (captures.length === 0 && (voiding === undefined || !lapsed(voiding.lease_expires_at)) && (cancelling === undefined || !lapsed(cancelling.lease_expires_at))) {
-    return payment;
+    return increased;
   }
   const adapter = railAdapterOf(deps, payment);
   const scope: Scope = { accountId: payment.accountId, mode: payment.mode };
   const lookupRequest = (reference: string) => ({ accountId: payment.accountId, mode: payment.mode, reference, now });
-  let current = payment;
+  let current = increased;
   const lookupCapture = adapter?.lookupCapture?.bind(adapter);
   const capture = adapter?.capture?.bind(adapter);
   if (lookupCapture !== undefined && capture !== undefined) {

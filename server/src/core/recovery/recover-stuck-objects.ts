@@ -1,6 +1,7 @@
 import type { Scope } from '../../kernel/store-types';
 import type { PaymentCaptureRecord, PaymentRecord } from '../../storage/payments/records';
 import type { RefundRecord } from '../../storage/refunds/records';
+import { increaseClaimed } from '../payments/incremental-authorization';
 import { capturesInProgress, railHoldChanging } from '../payments/rail-hold-changes';
 import { recoverUnsettledPayment } from '../payments/recover-payment';
 import { recoverHoldChanges } from '../payments/settle-hold-change';
@@ -24,7 +25,8 @@ export interface StuckObject extends Scope {
 
 /**
  * The recovery job: finds payments left in processing, captures left pending, voids left at the rail (requires_capture
- * with nothing capturable), cancels after capture left at the rail (marked in railState) and refunds left in pending for longer
+ * with nothing capturable), cancels after capture and incremental authorizations left at the rail (marked in railState)
+ * and refunds left in pending for longer
  * than RecoveryPolicy.recoverAfterMs (a crash between the claim and the rail's answer, a rail that threw or timed
  * out) and asks their rail again (recover-payment.ts, settle-hold-change.ts, recover-refund.ts). Several instances may run it: each object is
  * leased to one instance at a time (recovery_leases), and answers are applied only if the object is still in the
@@ -100,16 +102,17 @@ export class StuckObjectRecovery {
       });
       if (after !== undefined) count(railHoldChanging(after));
     });
-    // Cancels after capture asked of the rail whose request died: no status shows them (the payment is succeeded or
-    // partially captured), its railState does.
+    // Cancels after capture and incremental authorizations asked of the rail whose request died: no status shows them
+    // (the payment is succeeded, partially captured or requires_capture with something capturable), its railState does.
+    const railChanging = (p: PaymentRecord) => railHoldChanging(p) || increaseClaimed(p);
     await this.sweep('railChanging', (limit, after) => store.paymentList.listPaymentsRailChangingBefore(before, limit, after), async (payment) => {
       const object: StuckObject = { accountId: payment.accountId, mode: payment.mode, objectType: 'payment', objectId: payment.paymentId };
       const after = await this.leased(object, now, {
         reread: () => store.payments.findPayment(payment, payment.paymentId),
-        isStuck: railHoldChanging,
+        isStuck: railChanging,
         work: (current) => recoverHoldChanges(this.deps, current),
       });
-      if (after !== undefined) count(railHoldChanging(after));
+      if (after !== undefined) count(railChanging(after));
     });
     await this.sweep('refunds', (limit, after) => store.refunds.listRefundsPendingBefore(before, limit, after), async (refund) => {
       const object: StuckObject = { accountId: refund.accountId, mode: refund.mode, objectType: 'refund', objectId: refund.refundId };

@@ -534,6 +534,44 @@ forEachEngine('Capture and void at the rail', (engine) => {
       expect(failures).toEqual([]);
     });
 
+    const increase = (on: Harness, id: string, amount: number) => request(on, 'POST', `/payments/${id}/incremental_authorization`, { amount });
+
+    test('the rail raised the authorization, then the call failed: the claim holds, and the next read past its lease applies the increase', async () => {
+      const id = await authorize(h, 'manual_multiple');
+      h.faults.inject('throw_after_accept', { call: 'increment_authorization', rail: 'upi' });
+      expect(await expectOk(await increase(h, id, 15_000))).toMatchObject({ status: 'requires_capture', amount: 10_000, amount_capturable: 10_000 });
+      // The rail may have raised it: captures and another increase wait.
+      await expectApiError(await capture(h, id, { amount_to_capture: 1_000 }), 'ERR_4003');
+      await expectApiError(await increase(h, id, 12_000), 'ERR_4003');
+      h.clock.advance(LEASE_MS);
+      expect(await retrieve(h, id)).toMatchObject({ status: 'requires_capture', amount: 15_000, amount_capturable: 15_000 });
+      expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_authorized']);
+      expect(await ledger('increment_authorization', `${id}_`)).toEqual([{ reference: expect.stringMatching(new RegExp(`^${id}_1_inc_`)), answer: expect.objectContaining({ kind: 'authorized' }) }]);
+      expect(await expectOk(await capture(h, id))).toMatchObject({ status: 'succeeded', amount_received: 15_000 });
+    });
+
+    test('an increase the rail never received: the next operation past its lease clears the claim, and nothing is raised', async () => {
+      const id = await authorize(h, 'manual_multiple');
+      h.faults.inject('throw_before_accept', { call: 'increment_authorization', rail: 'upi' });
+      expect(await expectOk(await increase(h, id, 15_000))).toMatchObject({ amount: 10_000 });
+      h.clock.advance(LEASE_MS);
+      expect(await expectOk(await capture(h, id, { amount_to_capture: 1_000 }))).toMatchObject({ amount: 10_000, amount_received: 1_000, amount_capturable: 9_000 });
+      expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_captured']);
+      expect(await ledger('increment_authorization', `${id}_`)).toEqual([]);
+    });
+
+    test('the rail raised the authorization, then the call failed: the recovery job applies it without anyone reading the payment', async () => {
+      const id = await authorize(h, 'manual_multiple');
+      h.faults.inject('throw_after_accept', { call: 'increment_authorization', rail: 'upi' });
+      await expectOk(await increase(h, id, 15_000));
+      const stored = () => h.store.payments.findPayment({ accountId: h.boot.account.accountId, mode: 'test' }, id);
+      h.clock.advance(POLICY.recoverAfterMs + 1);
+      await recoverAll();
+      expect(await stored()).toMatchObject({ status: 'requires_capture', amount: 15_000, amountCapturable: 15_000, railState: null });
+      expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_authorized']);
+      expect(failures).toEqual([]);
+    });
+
     test('the rail voided, then the call failed: the recovery job settles it without anyone reading the payment', async () => {
       const id = await authorize(h);
       h.faults.inject('throw_after_accept', { call: 'void', rail: 'upi' });
