@@ -191,6 +191,16 @@ function increaseMarker(payment: PaymentRecord): IncreaseMarker | undefined {
   return marker == null || typeof marker !== 'object' ? undefined : marker;
 }
 
+/**
+ * railState without an increase's claim. A capture or a void reserving on the payment takes it over this way (only a
+ * lapsed claim is left there: a live one makes them wait): the increase's answer, should it still come, then applies
+ * nothing and has the rail set back to the payment's total (afterClaimLost), instead of overwriting amount_capturable
+ * under the reservation.
+ */
+export function withoutIncreaseClaim(railState: JsonObject | null): JsonObject | null {
+  return withoutMarker(railState);
+}
+
 function withoutMarker(railState: JsonObject | null): JsonObject | null {
   if (railState === null) return null;
   const rest = { ...railState };

@@ -12,7 +12,7 @@ import { StuckObjectRecovery, type StuckObject } from '../../../core/recovery/re
 import type { RecoveryPolicy } from '../../../core/shared/deps';
 import { cryptoIds } from '../../../kernel/ids';
 import type { AccountSettings, RailCapabilities } from '../../../kernel/account-settings-types';
-import type { CancelCapturesOutcome, CancelCapturesRequest, CaptureOutcome, CaptureRequest, LookupRequest, NotReceived, RailAdapter, RailRegistry, VoidOutcome, VoidRequest } from '../../../rails/rail-adapter';
+import type { CancelCapturesOutcome, CancelCapturesRequest, CaptureOutcome, CaptureRequest, IncrementAuthorizationOutcome, IncrementAuthorizationRequest, LookupRequest, NotReceived, RailAdapter, RailRegistry, VoidOutcome, VoidRequest } from '../../../rails/rail-adapter';
 import { UpiSimulator } from '../../../rails/simulator/upi-simulator';
 import { apiRequest, expectApiError, expectApiErrorResponse, expectOk } from '../../../test-support/api-assertions';
 import { forEachEngine } from '../../../test-support/engines';
@@ -59,6 +59,28 @@ class RefusingUpi extends UpiSimulator {
   }
   async lookupVoid(_request: LookupRequest): Promise<VoidOutcome | NotReceived> {
     return { kind: 'not_received' };
+  }
+}
+
+/**
+ * A UPI rail whose increases stall in Rail's process after the rail answered (`duringIncrease` runs before the answer
+ * comes back), and whose captures get no answer (the capture stays pending, its reservation taken).
+ */
+class StallingUpi extends UpiSimulator {
+  duringIncrease: (() => Promise<void>) | undefined;
+  /** The totals the rail was asked to hold, in order. */
+  readonly totalsAsked: number[] = [];
+  override async incrementAuthorization(request: IncrementAuthorizationRequest): Promise<IncrementAuthorizationOutcome> {
+    this.totalsAsked.push(request.newAmount);
+    const answer = await super.incrementAuthorization(request);
+    await this.duringIncrease?.();
+    return answer;
+  }
+  async capture(_request: CaptureRequest): Promise<CaptureOutcome> {
+    throw new Error('no answer from the rail');
+  }
+  async voidAuthorization(_request: VoidRequest): Promise<VoidOutcome> {
+    throw new Error('no answer from the rail');
   }
 }
 
@@ -570,6 +592,38 @@ forEachEngine('Capture and void at the rail', (engine) => {
       expect(await stored()).toMatchObject({ status: 'requires_capture', amount: 15_000, amountCapturable: 15_000, railState: null });
       expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_authorized']);
       expect(failures).toEqual([]);
+    });
+
+    test('a late increase (its request stalled past its lease, then answered) does not overwrite the reservation of a capture or void made meanwhile', async () => {
+      // A long rail call limit: the stall is in Rail's process, past the claim's lease on the (manual) clock.
+      const slowPolicy: RecoveryPolicy = { ...POLICY, railCallTimeoutMs: 10_000 };
+      const stallingUpi = new StallingUpi({ ids: cryptoIds, publicBaseUrl: 'http://127.0.0.1:8080' });
+      const own = await createHarness(engine, { settings: SETTINGS, recovery: slowPolicy, testAdapters: { upi: stallingUpi } });
+      try {
+        for (const [operation, reserved] of [
+          ['capture', { amount: 10_000, amount_capturable: 6_000 }],
+          ['cancel', { amount: 10_000, amount_capturable: 0 }],
+        ] as const) {
+          const id = await authorize(own, 'manual_multiple');
+          stallingUpi.totalsAsked.length = 0;
+          let meanwhile: Response | undefined;
+          stallingUpi.duringIncrease = async () => {
+            stallingUpi.duringIncrease = undefined;
+            own.clock.advance(2 * slowPolicy.railCallTimeoutMs);
+            meanwhile = operation === 'capture' ? await capture(own, id, { amount_to_capture: 4_000 }) : await cancel(own, id);
+          };
+          const late = await expectOk<PaymentResponse>(await increase(own, id, 15_000));
+          // The capture or void was taken over the lapsed claim, and is still at the rail.
+          expect(await expectOk<PaymentResponse>(meanwhile!), operation).toMatchObject({ status: 'requires_capture', ...reserved });
+          expect(late, operation).toMatchObject({ status: 'requires_capture', ...reserved });
+          expect(await retrieve(own, id), operation).toMatchObject({ status: 'requires_capture', ...reserved });
+          expect(await eventTypes(own, id), operation).toEqual(['payment_authorized']);
+          // The rail granted 15000 to a request the payment no longer follows: it is set back to the payment's total.
+          expect(stallingUpi.totalsAsked, operation).toEqual([15_000, 10_000]);
+        }
+      } finally {
+        await own.close();
+      }
     });
 
     test('the rail voided, then the call failed: the recovery job settles it without anyone reading the payment', async () => {
