@@ -27,10 +27,13 @@ export function holdChangeLease(deps: CoreDeps, now: Date): string {
 }
 
 /**
- * The rail took the capture: amount_received grows by it and the payment moves as the capture transition says
- * (succeeded once everything authorized is captured; partially_captured when the rest was released and no other
- * capture is at the rail; else partially_captured_and_capturable). The rail refused it: the payment is as before the
- * capture (what it reserved of amount_capturable is given back) and the capture is `failed`, with no event.
+ * The rail took the capture: amount_received grows by what the rail says it captured (CaptureOutcome.amount, the truth
+ * of what moved, which the capture record then shows) and the payment moves as the capture transition says (succeeded
+ * once everything authorized is captured; partially_captured when the rest was released and no other capture is at
+ * the rail; else partially_captured_and_capturable). A rail that captured less than asked keeps the difference in the
+ * authorization, which becomes capturable again, unless the capture was final (the rail released it); one that
+ * captured more took it from what was capturable. The rail refused it: the payment is as before the capture (what it
+ * reserved of amount_capturable is given back) and the capture is `failed`, with no event.
  */
 export async function settleCapture(deps: CoreDeps, scope: Scope, paymentId: string, captureId: string, outcome: CaptureOutcome): Promise<PaymentRecord> {
   return withCurrentPayment(deps, scope, paymentId, async (current) => {
@@ -55,22 +58,31 @@ export async function settleCapture(deps: CoreDeps, scope: Scope, paymentId: str
         return next;
       }
       const othersAtRail = Object.keys(capturesInProgress(current)).length > 1;
-      const capturedTotal = (current.amountReceived ?? 0) + entry.amount;
+      const captured = outcome.amount;
+      const givenBack = entry.final ? 0 : Math.max(0, entry.amount - captured);
+      const amountCapturable = Math.max(0, current.amountCapturable + givenBack - Math.max(0, captured - entry.amount));
+      const capturedTotal = (current.amountReceived ?? 0) + captured;
       const decision = decideTransition(current.status, 'capture', {
         hasPaymentMethodData: true,
         captureMethod: current.captureMethod,
-        capture: { amount: current.amount, capturedTotal, releaseRest: current.amountCapturable === 0 && !othersAtRail },
+        capture: { amount: current.amount, capturedTotal, releaseRest: amountCapturable === 0 && !othersAtRail },
       });
       if (!decision.allowed) throw new Error(`payment ${paymentId} in ${current.status} cannot record its capture ${captureId}`);
       const next = await tx.payments.updatePaymentIfVersion(scope, paymentId, current.version, {
         status: decision.to,
         amountReceived: capturedTotal,
-        amountCapturable: decision.to === 'partially_captured_and_capturable' ? current.amountCapturable : 0,
+        amountCapturable: decision.to === 'partially_captured_and_capturable' ? amountCapturable : 0,
         railState,
         updatedAt: now,
       });
       if (next === undefined) return LOST;
-      await tx.captures.settlePendingCapture(scope, captureId, { status: 'charged', connectorCaptureId: outcome.reference, errorCode: null, errorMessage: null });
+      await tx.captures.settlePendingCapture(scope, captureId, {
+        status: 'charged',
+        connectorCaptureId: outcome.reference,
+        errorCode: null,
+        errorMessage: null,
+        amount: captured,
+      });
       // The attempt is charged once its authorization is used up (nothing left to capture, nothing at the rail).
       if (next.amountCapturable === 0 && !othersAtRail) await tx.attempts.updateLatestAttempt(scope, paymentId, { status: 'charged', updatedAt: now });
       await recordPaymentEvent(deps, tx, next, now);

@@ -179,7 +179,11 @@ export interface PaymentCaptureRecord extends Scope {
 }
 
 /** What the rail's answer sets on a pending capture. */
-export type CaptureSettlement = Pick<PaymentCaptureRecord, 'connectorCaptureId' | 'errorCode' | 'errorMessage'> & { status: 'charged' | 'failed' };
+export type CaptureSettlement = Pick<PaymentCaptureRecord, 'connectorCaptureId' | 'errorCode' | 'errorMessage'> & {
+  status: 'charged' | 'failed';
+  /** What the rail captured (charged): it replaces the amount asked. */
+  amount?: number;
+};
 
 /** Bounds on created (ISO 8601 UTC, compared as instants). */
 export interface CreatedRange {

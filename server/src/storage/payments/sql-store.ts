@@ -739,6 +739,7 @@ export class SqlPaymentCaptureStore implements PaymentCaptureStore {
         connector_capture_id: settlement.connectorCaptureId,
         error_code: settlement.errorCode,
         error_message: settlement.errorMessage,
+        ...(settlement.amount === undefined ? {} : { amount: settlement.amount }),
       })
       .where(inScope(scope))
       .where('capture_id', '=', captureId)

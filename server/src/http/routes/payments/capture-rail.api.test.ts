@@ -38,9 +38,11 @@ class RefusingUpi extends UpiSimulator {
   readonly voidRequests: VoidRequest[] = [];
   readonly cancelRequests: CancelCapturesRequest[] = [];
   takesCaptures = false;
+  /** What the rail captures of what it is asked (taking captures): less than asked, or more. */
+  capturesDifferingBy = 0;
   async capture(request: CaptureRequest): Promise<CaptureOutcome> {
     this.captureRequests.push(request);
-    if (this.takesCaptures) return { kind: 'captured', reference: `taken_${request.captureId}`, amount: request.amount };
+    if (this.takesCaptures) return { kind: 'captured', reference: `taken_${request.captureId}`, amount: request.amount + this.capturesDifferingBy };
     return { kind: 'declined', reference: 'refused_capture', errorCode: 'capture_refused', errorMessage: 'The acquirer refused the capture' };
   }
   async cancelCaptures(request: CancelCapturesRequest): Promise<CancelCapturesOutcome> {
@@ -219,6 +221,38 @@ forEachEngine('Capture and void at the rail', (engine) => {
       expect(refusingUpi.voidRequests.at(-1)).toMatchObject({ paymentId: id, attemptId: `${id}_1`, reference: expect.stringMatching(new RegExp(`^${id}_1_void_hcr_`)) });
       expect(await retrieve(refusing, id)).toMatchObject({ status: 'requires_capture', amount_capturable: 10_000, cancellation_reason: null });
       expect(await eventTypes(refusing, id)).toEqual(['payment_authorized']);
+    });
+  });
+
+  describe(`[${engine}] a rail that captures another amount than asked`, () => {
+    test('what the rail captured is recorded: amount_received, the capture\'s amount, and what stays capturable', async () => {
+      refusingUpi.takesCaptures = true;
+      try {
+        // Less than asked, the rest kept open: the difference is capturable again.
+        refusingUpi.capturesDifferingBy = -1_000;
+        const multiple = await authorize(refusing, 'manual_multiple');
+        expect(await expectOk(await capture(refusing, multiple, { amount_to_capture: 4_000 }))).toMatchObject({
+          status: 'partially_captured_and_capturable',
+          amount_received: 3_000,
+          amount_capturable: 7_000,
+        });
+        expect((await retrieve(refusing, multiple)).captures).toEqual([expect.objectContaining({ status: 'charged', amount: 3_000 })]);
+        // Less than asked by a final capture: the rail released the rest.
+        const manual = await authorize(refusing, 'manual');
+        expect(await expectOk(await capture(refusing, manual))).toMatchObject({ status: 'partially_captured', amount_received: 9_000, amount_capturable: 0 });
+        expect((await retrieve(refusing, manual)).captures).toEqual([expect.objectContaining({ status: 'charged', amount: 9_000 })]);
+        // More than asked: taken from what was capturable.
+        refusingUpi.capturesDifferingBy = 500;
+        const more = await authorize(refusing, 'manual_multiple');
+        expect(await expectOk(await capture(refusing, more, { amount_to_capture: 4_000 }))).toMatchObject({
+          status: 'partially_captured_and_capturable',
+          amount_received: 4_500,
+          amount_capturable: 5_500,
+        });
+      } finally {
+        refusingUpi.takesCaptures = false;
+        refusingUpi.capturesDifferingBy = 0;
+      }
     });
   });
 
