@@ -95,6 +95,12 @@ export interface IncrementAuthorizationRequest {
   paymentId: string;
   /** The rail's reference of the authorization. */
   railReference: string | null;
+  /**
+   * This call's idempotent reference on the rail, `<attempt_id>_inc_<random>` (each call its own: the same payment's
+   * total is asked again, by a later increase or to set it back): sent again, it changes the total once, and
+   * lookupIncrement asks what became of it.
+   */
+  reference: string;
   /** The amount first authorized, the amount authorized now, and the total asked for. */
   originalAmount: number;
   currentAmount: number;
@@ -230,7 +236,7 @@ export interface WalletSessionRequest {
 /** post_session_tokens: the wallet order a client SDK opens before confirm. */
 export type WalletOrderRequest = Omit<WalletSessionRequest, 'wallets'> & { wallet: PaymentMethodType };
 
-/** Asks a rail what it did with a request Rail sent under `reference` (an attempt id, a refund id or a capture id). */
+/** Asks a rail what it did with a request Rail sent under `reference` (an attempt id, a refund id, a capture id, ...). */
 export interface LookupRequest {
   accountId: string;
   mode: Mode;
@@ -291,6 +297,8 @@ export interface RailAdapter {
   lookupCancelCaptures?(request: LookupRequest): Promise<CancelCapturesOutcome | NotReceived>;
   /** Raises an open authorization (incremental authorization); absent on rails that cannot. */
   incrementAuthorization?(request: IncrementAuthorizationRequest): Promise<IncrementAuthorizationOutcome>;
+  /** What the rail answered to the incremental authorization sent under its reference (recovery). */
+  lookupIncrement?(request: LookupRequest): Promise<IncrementAuthorizationOutcome | NotReceived>;
   /** External 3DS: runs the authentication of a payment whose authorization waits for it (card rails). */
   authenticateThreeDs?(request: ThreeDsAuthenticationRequest): Promise<ThreeDsAuthenticationOutcome>;
   /**

@@ -12,9 +12,10 @@ export interface RailLedgerKey {
   rail: string;
   /**
    * complete_authorization: the authorization that follows an external 3DS authentication, under the rail's
-   * reference. capture: under the capture id (`<attempt_id>_<sequence>`); void: under the attempt id.
+   * reference. capture: under the capture id (`<attempt_id>_<sequence>`); void, cancel_post_capture and
+   * increment_authorization: under the reference of each request.
    */
-  operation: 'authorize' | 'refund' | 'complete_authorization' | 'capture' | 'void' | 'cancel_post_capture';
+  operation: 'authorize' | 'refund' | 'complete_authorization' | 'capture' | 'void' | 'cancel_post_capture' | 'increment_authorization';
   reference: string;
 }
 

@@ -8,7 +8,7 @@ import { callRail } from '../shared/rail-call';
 import { railAdapterOf } from './authorization-validity';
 import { decideTransition } from './payment-transitions';
 import { recordCancellation } from './record-cancellation';
-import { refuseWhileIncreaseInProgress } from './incremental-authorization';
+import { refuseWhileIncreaseInProgress, withoutIncreaseClaim } from './incremental-authorization';
 import { findCurrentPaymentOrThrow, LOST, withCurrentPayment } from './open-authorization';
 import { cancelledByRequest, refuseWhileRailHoldChanging, voidInProgress, withVoid } from './rail-hold-changes';
 import { holdChangeLease, recoverHoldChanges, settleVoid } from './settle-hold-change';
@@ -58,7 +58,7 @@ export async function cancelPayment(
       const entry = { attempt_id: attempt.attemptId, reference: `${attempt.attemptId}_void_${requestReference}`, request_reference: requestReference, cancellation_reason: body.cancellation_reason, restores: payment.amountCapturable, lease_expires_at: holdChangeLease(deps, now) };
       const next = await deps.store.payments.updatePaymentIfVersion(auth, paymentId, payment.version, {
         amountCapturable: 0,
-        railState: withVoid(payment.railState, entry),
+        railState: withVoid(withoutIncreaseClaim(payment.railState), entry),
         updatedAt: now,
       });
       if (next === undefined) return LOST;

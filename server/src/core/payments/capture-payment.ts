@@ -7,7 +7,7 @@ import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
 import { callRail } from '../shared/rail-call';
 import { railAdapterOf } from './authorization-validity';
-import { refuseWhileIncreaseInProgress } from './incremental-authorization';
+import { refuseWhileIncreaseInProgress, withoutIncreaseClaim } from './incremental-authorization';
 import { requireManualCaptureOperation } from './manual-capture';
 import { findCurrentPaymentOrThrow, LOST, withCurrentPayment } from './open-authorization';
 import { decideTransition } from './payment-transitions';
@@ -91,7 +91,7 @@ export async function capturePayment(deps: CoreDeps, auth: AuthContext, paymentI
       const entry = { attempt_id: attempt.attemptId, request_reference: requestReference, amount, releases, final: amountCapturable === 0, lease_expires_at: holdChangeLease(deps, now) };
       const next = await tx.payments.updatePaymentIfVersion(auth, paymentId, payment.version, {
         amountCapturable,
-        railState: withCapture(payment.railState, captureId, entry),
+        railState: withCapture(withoutIncreaseClaim(payment.railState), captureId, entry),
         updatedAt: now,
       });
       if (next === undefined) return LOST;

@@ -1,15 +1,16 @@
 import type { IncrementalAuthorizationRequest } from '../../../../protocol/api/payment-ops';
+import type { Scope } from '../../kernel/store-types';
 import type { PaymentRecord } from '../../storage/payments/records';
 import type { AuthContext } from '../auth/auth-context';
 import type { CoreDeps } from '../shared/deps';
 import { ApiError } from '../shared/errors';
 import { callRail, type RailCallResult } from '../shared/rail-call';
-import type { IncrementAuthorizationOutcome } from '../../rails/rail-adapter';
+import type { IncrementAuthorizationOutcome, NotReceived, RailAdapter } from '../../rails/rail-adapter';
 import { DEFAULT_RECOVERY_POLICY } from '../shared/deps';
 import type { JsonObject } from '../../../../protocol/api/payments';
 import { railAdapterOf } from './authorization-validity';
 import { requireManualCaptureOperation } from './manual-capture';
-import { LOST, type Lost, withCurrentPayment } from './open-authorization';
+import { findCurrentPaymentOrThrow, LOST, type Lost, withCurrentPayment } from './open-authorization';
 import { recordPaymentEvent } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
 import { refuseWhileRailHoldChanging } from './rail-hold-changes';
@@ -17,10 +18,12 @@ import { refuseWhileRailHoldChanging } from './rail-hold-changes';
 /**
  * POST /payments/{payment_id}/incremental_authorization (secret key), on a requires_capture payment of a rail with
  * manual capture. `amount` is the new total authorized amount (spec), above the one authorized now (else ERR_2003).
- * The rail is asked; granted, the payment's amount and amount_capturable become the new total (status stays
- * requires_capture, event payment_authorized); refused, ERR_4015 and nothing changes. A rail that does not answer
- * in time leaves the authorization as it was (the payment is returned unchanged). One increase at a time: while one
- * is at the rail, another answers ERR_4003 (its claim is in railState, with a lease for a request that died).
+ * The rail is asked under the call's own reference; granted, the payment's amount and amount_capturable become the
+ * new total (status stays requires_capture, event payment_authorized); refused, ERR_4015 and nothing changes. A rail
+ * that does not answer in time leaves the authorization as it was (the payment is returned unchanged) and the claim
+ * in place: once its lease lapses, the rail is asked by that reference what it did (recoverIncrease). One increase at
+ * a time: while one is at the rail, another answers ERR_4003 (its claim is in railState, with a lease for a request
+ * that died).
  */
 export async function incrementalAuthorization(
   deps: CoreDeps,
@@ -29,6 +32,8 @@ export async function incrementalAuthorization(
   body: IncrementalAuthorizationRequest,
 ): Promise<PaymentRecord> {
   return withCurrentPayment(deps, auth, paymentId, async (payment) => {
+    // An increase whose request died is settled first: the rail may have granted it.
+    if ((await recoverIncrease(deps, payment)) !== payment) return LOST;
     requireManualCaptureOperation(auth, payment, 'incremental_authorization');
     const decision = decideTransition(payment.status, 'incremental_authorization', {
       hasPaymentMethodData: true,
@@ -54,42 +59,87 @@ export async function incrementalAuthorization(
         tryLater: true,
       });
     }
+    const attempts = await deps.store.attempts.listAttempts(auth, paymentId);
+    const attempt = attempts[attempts.length - 1];
+    if (attempt === undefined) throw new Error(`payment ${paymentId} in ${payment.status} has no attempt`);
     // Claimed before the rail is asked: of two concurrent increases only one reaches the rail, so the rail cannot take
     // them in one order and the payment record them in the other. A claim left by a crash lapses with its lease.
-    const marker: IncreaseMarker = {
-      token: deps.ids.secret(20),
-      amount: body.amount,
-      lease_expires_at: leaseFrom(deps, now),
-    };
+    const reference = increaseReference(deps, attempt.attemptId);
+    const marker: IncreaseMarker = { token: deps.ids.secret(20), amount: body.amount, reference, lease_expires_at: leaseFrom(deps, now) };
     const claimed = await deps.store.payments.updatePaymentIfVersion(auth, paymentId, payment.version, {
       railState: { ...(payment.railState ?? {}), [IN_PROGRESS]: marker as unknown as JsonObject },
       updatedAt: now,
     });
     if (claimed === undefined) return LOST;
-    const attempts = await deps.store.attempts.listAttempts(auth, paymentId);
-    const askRail = (total: number, railHolds: number) =>
-      callRail(deps, () =>
-        increment({
-          accountId: auth.accountId,
-          mode: auth.mode,
-          paymentId,
-          railReference: payment.railReference,
-          originalAmount: attempts[attempts.length - 1]?.amount ?? payment.amount,
-          currentAmount: railHolds,
-          newAmount: total,
-          currency: payment.currency,
-          now: deps.clock.now(),
-        }),
-      );
-    const call = await askRail(body.amount, payment.amount);
-    // A call without an answer counts as refused (the rail is not asked again: that call may still reach it later).
-    const granted = call.kind === 'answered' && call.answer.kind !== 'declined' ? body.amount : undefined;
-    const settled = await settleIncrease(deps, auth, paymentId, askRail, { token: marker.token, granted, railMayHold: granted });
-    if (call.kind === 'answered' && call.answer.kind === 'declined') {
+    const askRail = railAsker(deps, payment, attempt.attemptId, attempt.amount, increment);
+    const call = await askRail(body.amount, payment.amount, reference);
+    // No answer: the rail may still grant it. The claim stays until its lease lapses; then the rail is asked what it did.
+    if (call.kind === 'no_answer') return findCurrentPaymentOrThrow(deps, auth, paymentId);
+    const granted = call.answer.kind !== 'declined' ? body.amount : undefined;
+    const settled = await settleIncrease(deps, auth, paymentId, askRail, attempt.attemptId, { token: marker.token, granted, railMayHold: granted });
+    if (call.answer.kind === 'declined') {
       throw new ApiError('ERR_4015', `The rail refused to raise the authorization to ${body.amount}: ${call.answer.errorMessage}.`, { fieldName: 'amount' });
     }
     return settled;
   });
+}
+
+/** The rail's reference of one increase call: `<attempt_id>_inc_<random>`, each call its own. */
+function increaseReference(deps: CoreDeps, attemptId: string): string {
+  return `${attemptId}_inc_${deps.ids.secret(16)}`;
+}
+
+/** Asks the rail to set the authorization of `payment` to `total` under `reference`, holding `railHolds` now. */
+function railAsker(deps: CoreDeps, payment: PaymentRecord, attemptId: string, originalAmount: number, increment: NonNullable<RailAdapter['incrementAuthorization']>): AskRail {
+  return (total, railHolds, reference) =>
+    callRail(deps, () =>
+      increment({
+        accountId: payment.accountId,
+        mode: payment.mode,
+        paymentId: payment.paymentId,
+        reference,
+        railReference: payment.railReference,
+        originalAmount,
+        currentAmount: railHolds,
+        newAmount: total,
+        currency: payment.currency,
+        now: deps.clock.now(),
+      }),
+    );
+}
+
+/**
+ * Recovery of an increase whose request is taken to have died (its claim's lease lapsed): the rail is asked by the
+ * claim's reference what it did. Granted: the payment takes the total (amount and amount_capturable, event
+ * payment_authorized, in one transaction), as the request would have recorded it; refused or unknown to the rail: the
+ * claim is cleared. A rail that does not answer leaves the claim for the next read, operation or round of the recovery
+ * job; a rail that cannot be asked leaves it to lapse. Returns the payment as it then is: `payment` itself when nothing
+ * was recorded.
+ */
+export async function recoverIncrease(deps: CoreDeps, payment: PaymentRecord): Promise<PaymentRecord> {
+  const marker = increaseMarker(payment);
+  const now = deps.clock.now();
+  if (marker === undefined || Date.parse(marker.lease_expires_at) > now.getTime() || marker.reference === undefined) return payment;
+  const reference = marker.reference;
+  const adapter = railAdapterOf(deps, payment);
+  const lookupIncrement = adapter?.lookupIncrement?.bind(adapter);
+  const increment = adapter?.incrementAuthorization?.bind(adapter);
+  if (lookupIncrement === undefined || increment === undefined) return payment;
+  const looked = await callRail<IncrementAuthorizationOutcome | NotReceived>(deps, () =>
+    lookupIncrement({ accountId: payment.accountId, mode: payment.mode, reference, now }),
+  );
+  if (looked.kind === 'no_answer') return payment;
+  const attempts = await deps.store.attempts.listAttempts(payment, payment.paymentId);
+  const attempt = attempts[attempts.length - 1];
+  if (attempt === undefined) throw new Error(`payment ${payment.paymentId} in ${payment.status} has no attempt`);
+  const granted = looked.answer.kind === 'authorized' ? marker.amount : undefined;
+  const askRail = railAsker(deps, payment, attempt.attemptId, attempt.amount, increment);
+  return settleIncrease(deps, payment, payment.paymentId, askRail, attempt.attemptId, { token: marker.token, granted, railMayHold: granted });
+}
+
+/** Whether the payment's railState holds an increase's claim, live or lapsed (the recovery job lists such payments). */
+export function increaseClaimed(payment: PaymentRecord): boolean {
+  return increaseMarker(payment) !== undefined;
 }
 
 /** The railState member that marks an increase asked of the rail and not yet recorded. */
@@ -98,7 +148,10 @@ const IN_PROGRESS = 'incremental_authorization_in_progress';
 interface IncreaseMarker {
   /** Which request set it: only that request clears it or records its answer. */
   token: string;
+  /** The total asked of the rail under `reference`. */
   amount: number;
+  /** The rail's reference of the call made under this claim (absent on claims written before references). */
+  reference?: string;
   lease_expires_at: string;
   /**
    * Set by an increase whose claim lapsed and was taken over, once its call to the rail ended: the rail may have taken
@@ -129,9 +182,23 @@ export function refuseWhileIncreaseInProgress(payment: PaymentRecord, now: Date,
 
 /** The increase in progress on the payment, unless none is or its lease has lapsed (its request died). */
 function increaseInProgress(payment: PaymentRecord, now: Date): IncreaseMarker | undefined {
+  const marker = increaseMarker(payment);
+  return marker !== undefined && Date.parse(marker.lease_expires_at) > now.getTime() ? marker : undefined;
+}
+
+function increaseMarker(payment: PaymentRecord): IncreaseMarker | undefined {
   const marker = payment.railState?.[IN_PROGRESS] as IncreaseMarker | undefined;
-  if (marker == null || typeof marker !== 'object') return undefined;
-  return Date.parse(marker.lease_expires_at) > now.getTime() ? marker : undefined;
+  return marker == null || typeof marker !== 'object' ? undefined : marker;
+}
+
+/**
+ * railState without an increase's claim. A capture or a void reserving on the payment takes it over this way (only a
+ * lapsed claim is left there: a live one makes them wait): the increase's answer, should it still come, then applies
+ * nothing and has the rail set back to the payment's total (afterClaimLost), instead of overwriting amount_capturable
+ * under the reservation.
+ */
+export function withoutIncreaseClaim(railState: JsonObject | null): JsonObject | null {
+  return withoutMarker(railState);
 }
 
 function withoutMarker(railState: JsonObject | null): JsonObject | null {
@@ -141,7 +208,7 @@ function withoutMarker(railState: JsonObject | null): JsonObject | null {
   return Object.keys(rest).length === 0 ? null : rest;
 }
 
-type AskRail = (total: number, railHolds: number) => Promise<RailCallResult<IncrementAuthorizationOutcome>>;
+type AskRail = (total: number, railHolds: number, reference: string) => Promise<RailCallResult<IncrementAuthorizationOutcome>>;
 
 interface IncreaseCall {
   /** The claim the call was made under. */
@@ -152,7 +219,7 @@ interface IncreaseCall {
   railMayHold: number | undefined;
 }
 
-type SettleStep = { kind: 'settled'; payment: PaymentRecord } | { kind: 'reassert'; payment: PaymentRecord; token: string; total: number };
+type SettleStep = { kind: 'settled'; payment: PaymentRecord } | { kind: 'reassert'; payment: PaymentRecord; token: string; total: number; reference: string };
 
 /**
  * Records the rail's answer and clears this request's claim, on the payment as it is now (a write in between, a
@@ -164,14 +231,14 @@ type SettleStep = { kind: 'settled'; payment: PaymentRecord } | { kind: 'reasser
  * (flagged with `reassert`, it asks the rail once more before it settles) or, when no claim is held, under a claim of
  * its own.
  */
-async function settleIncrease(deps: CoreDeps, auth: AuthContext, paymentId: string, askRail: AskRail, first: IncreaseCall): Promise<PaymentRecord> {
+async function settleIncrease(deps: CoreDeps, auth: Scope, paymentId: string, askRail: AskRail, attemptId: string, first: IncreaseCall): Promise<PaymentRecord> {
   let call = first;
   // Another round only after a re-assertion, which another increase's late answer asked for: each one ends.
   for (;;) {
-    const step = await withCurrentPayment(deps, auth, paymentId, (current) => settleStep(deps, auth, current, call, deps.clock.now()));
+    const step = await withCurrentPayment(deps, auth, paymentId, (current) => settleStep(deps, auth, current, attemptId, call, deps.clock.now()));
     if (step.kind === 'settled') return step.payment;
     const railHolds = call.railMayHold ?? step.payment.amount;
-    const answer = await askRail(step.total, railHolds);
+    const answer = await askRail(step.total, railHolds, step.reference);
     const refused = answer.kind === 'answered' && answer.answer.kind === 'declined';
     call = {
       token: step.token,
@@ -182,20 +249,21 @@ async function settleIncrease(deps: CoreDeps, auth: AuthContext, paymentId: stri
   }
 }
 
-async function settleStep(deps: CoreDeps, auth: AuthContext, current: PaymentRecord, call: IncreaseCall, now: Date): Promise<SettleStep | Lost> {
+async function settleStep(deps: CoreDeps, auth: Scope, current: PaymentRecord, attemptId: string, call: IncreaseCall, now: Date): Promise<SettleStep | Lost> {
   const paymentId = current.paymentId;
-  const held = current.railState?.[IN_PROGRESS] as IncreaseMarker | undefined;
-  if (held?.token !== call.token) return afterClaimLost(deps, auth, current, call, now);
+  const held = increaseMarker(current);
+  if (held?.token !== call.token) return afterClaimLost(deps, auth, current, attemptId, call, now);
   if (held.reassert === true) {
     // A lapsed increase's call ended after this one's may have: the rail is asked for this one's total again, under a
-    // lease renewed for that call.
+    // lease renewed for that call and a reference of its own.
     const total = call.granted ?? current.amount;
-    const renewed: IncreaseMarker = { token: held.token, amount: held.amount, lease_expires_at: leaseFrom(deps, now) };
+    const reference = increaseReference(deps, attemptId);
+    const renewed: IncreaseMarker = { token: held.token, amount: total, reference, lease_expires_at: leaseFrom(deps, now) };
     const next = await deps.store.payments.updatePaymentIfVersion(auth, paymentId, current.version, {
       railState: { ...(current.railState ?? {}), [IN_PROGRESS]: renewed as unknown as JsonObject },
       updatedAt: now,
     });
-    return next === undefined ? LOST : { kind: 'reassert', payment: next, token: held.token, total };
+    return next === undefined ? LOST : { kind: 'reassert', payment: next, token: held.token, total, reference };
   }
   const decision =
     call.granted === undefined
@@ -230,7 +298,7 @@ async function settleStep(deps: CoreDeps, auth: AuthContext, current: PaymentRec
  * this call's total instead of the payment's, the holder is flagged to re-assert its total, or, with no claim held,
  * this request claims the payment and re-asserts the payment's total itself.
  */
-async function afterClaimLost(deps: CoreDeps, auth: AuthContext, current: PaymentRecord, call: IncreaseCall, now: Date): Promise<SettleStep | Lost> {
+async function afterClaimLost(deps: CoreDeps, auth: Scope, current: PaymentRecord, attemptId: string, call: IncreaseCall, now: Date): Promise<SettleStep | Lost> {
   const settled: SettleStep = { kind: 'settled', payment: current };
   // Refused at the rail, or an authorization no longer open (captured, voided, expired): nothing to re-assert.
   if (call.railMayHold === undefined || current.status !== 'requires_capture') return settled;
@@ -245,10 +313,11 @@ async function afterClaimLost(deps: CoreDeps, auth: AuthContext, current: Paymen
     return next === undefined ? LOST : { kind: 'settled', payment: next };
   }
   if (call.railMayHold === current.amount) return settled;
-  const marker: IncreaseMarker = { token: deps.ids.secret(20), amount: current.amount, lease_expires_at: leaseFrom(deps, now) };
+  const reference = increaseReference(deps, attemptId);
+  const marker: IncreaseMarker = { token: deps.ids.secret(20), amount: current.amount, reference, lease_expires_at: leaseFrom(deps, now) };
   const claimed = await deps.store.payments.updatePaymentIfVersion(auth, current.paymentId, current.version, {
     railState: { ...(current.railState ?? {}), [IN_PROGRESS]: marker as unknown as JsonObject },
     updatedAt: now,
   });
-  return claimed === undefined ? LOST : { kind: 'reassert', payment: claimed, token: marker.token, total: current.amount };
+  return claimed === undefined ? LOST : { kind: 'reassert', payment: claimed, token: marker.token, total: current.amount, reference };
 }

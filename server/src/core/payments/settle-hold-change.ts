@@ -17,6 +17,7 @@ import { railAdapterOf } from './authorization-validity';
 import { LOST, withCurrentPayment } from './open-authorization';
 import { recordPaymentEvent } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
+import { recoverIncrease } from './incremental-authorization';
 import { recordCancellation } from './record-cancellation';
 import { cancelPostCaptureInProgress, type CancelPostCaptureInProgress, capturesInProgress, voidInProgress, withCancelPostCapture, withCapture, withVoid } from './rail-hold-changes';
 
@@ -26,10 +27,13 @@ export function holdChangeLease(deps: CoreDeps, now: Date): string {
 }
 
 /**
- * The rail took the capture: amount_received grows by it and the payment moves as the capture transition says
- * (succeeded once everything authorized is captured; partially_captured when the rest was released and no other
- * capture is at the rail; else partially_captured_and_capturable). The rail refused it: the payment is as before the
- * capture (what it reserved of amount_capturable is given back) and the capture is `failed`, with no event.
+ * The rail took the capture: amount_received grows by what the rail says it captured (CaptureOutcome.amount, the truth
+ * of what moved, which the capture record then shows) and the payment moves as the capture transition says (succeeded
+ * once everything authorized is captured; partially_captured when the rest was released and no other capture is at
+ * the rail; else partially_captured_and_capturable). A rail that captured less than asked keeps the difference in the
+ * authorization, which becomes capturable again, unless the capture was final (the rail released it); one that
+ * captured more took it from what was capturable. The rail refused it: the payment is as before the capture (what it
+ * reserved of amount_capturable is given back) and the capture is `failed`, with no event.
  */
 export async function settleCapture(deps: CoreDeps, scope: Scope, paymentId: string, captureId: string, outcome: CaptureOutcome): Promise<PaymentRecord> {
   return withCurrentPayment(deps, scope, paymentId, async (current) => {
@@ -54,22 +58,31 @@ export async function settleCapture(deps: CoreDeps, scope: Scope, paymentId: str
         return next;
       }
       const othersAtRail = Object.keys(capturesInProgress(current)).length > 1;
-      const capturedTotal = (current.amountReceived ?? 0) + entry.amount;
+      const captured = outcome.amount;
+      const givenBack = entry.final ? 0 : Math.max(0, entry.amount - captured);
+      const amountCapturable = Math.max(0, current.amountCapturable + givenBack - Math.max(0, captured - entry.amount));
+      const capturedTotal = (current.amountReceived ?? 0) + captured;
       const decision = decideTransition(current.status, 'capture', {
         hasPaymentMethodData: true,
         captureMethod: current.captureMethod,
-        capture: { amount: current.amount, capturedTotal, releaseRest: current.amountCapturable === 0 && !othersAtRail },
+        capture: { amount: current.amount, capturedTotal, releaseRest: amountCapturable === 0 && !othersAtRail },
       });
       if (!decision.allowed) throw new Error(`payment ${paymentId} in ${current.status} cannot record its capture ${captureId}`);
       const next = await tx.payments.updatePaymentIfVersion(scope, paymentId, current.version, {
         status: decision.to,
         amountReceived: capturedTotal,
-        amountCapturable: decision.to === 'partially_captured_and_capturable' ? current.amountCapturable : 0,
+        amountCapturable: decision.to === 'partially_captured_and_capturable' ? amountCapturable : 0,
         railState,
         updatedAt: now,
       });
       if (next === undefined) return LOST;
-      await tx.captures.settlePendingCapture(scope, captureId, { status: 'charged', connectorCaptureId: outcome.reference, errorCode: null, errorMessage: null });
+      await tx.captures.settlePendingCapture(scope, captureId, {
+        status: 'charged',
+        connectorCaptureId: outcome.reference,
+        errorCode: null,
+        errorMessage: null,
+        amount: captured,
+      });
       // The attempt is charged once its authorization is used up (nothing left to capture, nothing at the rail).
       if (next.amountCapturable === 0 && !othersAtRail) await tx.attempts.updateLatestAttempt(scope, paymentId, { status: 'charged', updatedAt: now });
       await recordPaymentEvent(deps, tx, next, now);
@@ -120,24 +133,27 @@ export async function settleCancelPostCapture(deps: CoreDeps, scope: Scope, paym
 }
 
 /**
- * Recovery of the captures and the void of `payment` whose request is taken to have died (its lease lapsed): each is
+ * Recovery of the increase (incremental-authorization.ts recoverIncrease), the captures, the void and the cancel after
+ * capture of `payment` whose request is taken to have died (its lease lapsed): each is
  * asked of the rail by its reference, a capture the rail never received is sent again under its capture id, and an
  * answer is recorded as the request would have recorded it. A rail that does not answer leaves them for the next
  * round. Returns the payment as it then is: `payment` itself when nothing was recorded.
  */
 export async function recoverHoldChanges(deps: CoreDeps, payment: PaymentRecord): Promise<PaymentRecord> {
+  // An increase whose request died first (captures and voids wait for a live one, so at most a lapsed one is there).
+  const increased = await recoverIncrease(deps, payment);
   const now = deps.clock.now();
   const lapsed = (leaseExpiresAt: string) => Date.parse(leaseExpiresAt) <= now.getTime();
   const captures = Object.entries(capturesInProgress(payment)).filter(([, entry]) => lapsed(entry.lease_expires_at));
   const voiding = voidInProgress(payment);
   const cancelling = cancelPostCaptureInProgress(payment);
   if (captures.length === 0 && (voiding === undefined || !lapsed(voiding.lease_expires_at)) && (cancelling === undefined || !lapsed(cancelling.lease_expires_at))) {
-    return payment;
+    return increased;
   }
   const adapter = railAdapterOf(deps, payment);
   const scope: Scope = { accountId: payment.accountId, mode: payment.mode };
   const lookupRequest = (reference: string) => ({ accountId: payment.accountId, mode: payment.mode, reference, now });
-  let current = payment;
+  let current = increased;
   const lookupCapture = adapter?.lookupCapture?.bind(adapter);
   const capture = adapter?.capture?.bind(adapter);
   if (lookupCapture !== undefined && capture !== undefined) {

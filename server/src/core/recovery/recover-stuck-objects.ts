@@ -1,10 +1,15 @@
 import type { Scope } from '../../kernel/store-types';
-import type { PaymentRecord } from '../../storage/payments/records';
+import type { PaymentCaptureRecord, PaymentRecord } from '../../storage/payments/records';
+import type { RefundRecord } from '../../storage/refunds/records';
+import { increaseClaimed } from '../payments/incremental-authorization';
 import { capturesInProgress, railHoldChanging } from '../payments/rail-hold-changes';
 import { recoverUnsettledPayment } from '../payments/recover-payment';
 import { recoverHoldChanges } from '../payments/settle-hold-change';
 import { recoverPendingRefund } from '../refunds/recover-refund';
 import { DEFAULT_RECOVERY_POLICY, type CoreDeps } from '../shared/deps';
+
+/** How many batches of each kind of stuck object one step looks at when none is given. */
+const DEFAULT_PAGES_PER_STEP = 10;
 
 export interface RecoveryStep {
   /** Payments and refunds this instance took a lease on and asked the rail about. */
@@ -20,16 +25,41 @@ export interface StuckObject extends Scope {
 
 /**
  * The recovery job: finds payments left in processing, captures left pending, voids left at the rail (requires_capture
- * with nothing capturable) and refunds left in pending for longer
+ * with nothing capturable), cancels after capture and incremental authorizations left at the rail (marked in railState)
+ * and refunds left in pending for longer
  * than RecoveryPolicy.recoverAfterMs (a crash between the claim and the rail's answer, a rail that threw or timed
  * out) and asks their rail again (recover-payment.ts, settle-hold-change.ts, recover-refund.ts). Several instances may run it: each object is
  * leased to one instance at a time (recovery_leases), and answers are applied only if the object is still in the
  * status it was read in, with the event in the same transaction.
  */
+export interface StuckObjectRecoveryOptions {
+  /** How many objects of a kind are listed at a time. */
+  batchSize: number;
+  /** How many batches of each kind a step looks at, at most (default 10): the next step resumes after the last. */
+  pagesPerStep?: number;
+  onError(object: StuckObject, error: unknown): void;
+}
+
+/** Where this instance's next step resumes each listing: after the last object it looked at, oldest first. */
+interface ResumePositions {
+  processing?: PaymentRecord;
+  captures?: PaymentCaptureRecord;
+  holdChanging?: PaymentRecord;
+  railChanging?: PaymentRecord;
+  refunds?: RefundRecord;
+}
+
 export class StuckObjectRecovery {
+  /**
+   * Kept per instance (each runs its own job): a step that stopped at its page cap before the end of a listing
+   * resumes there, so objects that stay stuck for good (a rail that never answers about them) never hide the ones
+   * behind them; a step that reached the end starts from the oldest again.
+   */
+  private readonly resumeAfter: ResumePositions = {};
+
   constructor(
     private readonly deps: CoreDeps,
-    private readonly options: { batchSize: number; onError(object: StuckObject, error: unknown): void },
+    private readonly options: StuckObjectRecoveryOptions,
   ) {}
 
   async step(): Promise<RecoveryStep> {
@@ -37,21 +67,22 @@ export class StuckObjectRecovery {
     const now = this.deps.clock.now();
     const before = new Date(now.getTime() - policy.recoverAfterMs);
     const { store } = this.deps;
-    let checked = 0;
-    let resolved = 0;
-    for (const payment of await store.paymentList.listPaymentsProcessingBefore(before, this.options.batchSize)) {
+    const counts: RecoveryStep = { checked: 0, resolved: 0 };
+    const count = (stillStuck: boolean) => {
+      counts.checked += 1;
+      if (!stillStuck) counts.resolved += 1;
+    };
+    await this.sweep('processing', (limit, after) => store.paymentList.listPaymentsProcessingBefore(before, limit, after), async (payment) => {
       const object: StuckObject = { accountId: payment.accountId, mode: payment.mode, objectType: 'payment', objectId: payment.paymentId };
       const after = await this.leased(object, now, {
         reread: () => store.payments.findPayment(payment, payment.paymentId),
         isStuck: (p) => p.status === 'processing',
         work: (current) => recoverUnsettledPayment(this.deps, current),
       });
-      if (after === undefined) continue;
-      checked += 1;
-      if (after.status !== 'processing') resolved += 1;
-    }
+      if (after !== undefined) count(after.status === 'processing');
+    });
     // Captures asked of the rail whose request died (crash, silent rail): asked about under their capture id.
-    for (const capture of await store.captures.listCapturesPendingBefore(before, this.options.batchSize)) {
+    await this.sweep('captures', (limit, after) => store.captures.listCapturesPendingBefore(before, limit, after), async (capture) => {
       const object: StuckObject = { accountId: capture.accountId, mode: capture.mode, objectType: 'payment', objectId: capture.paymentId };
       const isStuck = (p: PaymentRecord) => capturesInProgress(p)[capture.captureId] !== undefined;
       const after = await this.leased(object, now, {
@@ -59,34 +90,63 @@ export class StuckObjectRecovery {
         isStuck,
         work: (current) => recoverHoldChanges(this.deps, current),
       });
-      if (after === undefined) continue;
-      checked += 1;
-      if (!isStuck(after)) resolved += 1;
-    }
-    // Voids asked of the rail whose request died (and full captures, which the loop above also finds).
-    for (const payment of await store.paymentList.listPaymentsHoldChangingBefore(before, this.options.batchSize)) {
+      if (after !== undefined) count(isStuck(after));
+    });
+    // Voids asked of the rail whose request died (and full captures, which the sweep above also finds).
+    await this.sweep('holdChanging', (limit, after) => store.paymentList.listPaymentsHoldChangingBefore(before, limit, after), async (payment) => {
       const object: StuckObject = { accountId: payment.accountId, mode: payment.mode, objectType: 'payment', objectId: payment.paymentId };
       const after = await this.leased(object, now, {
         reread: () => store.payments.findPayment(payment, payment.paymentId),
         isStuck: railHoldChanging,
         work: (current) => recoverHoldChanges(this.deps, current),
       });
-      if (after === undefined) continue;
-      checked += 1;
-      if (!railHoldChanging(after)) resolved += 1;
-    }
-    for (const refund of await store.refunds.listRefundsPendingBefore(before, this.options.batchSize)) {
+      if (after !== undefined) count(railHoldChanging(after));
+    });
+    // Cancels after capture and incremental authorizations asked of the rail whose request died: no status shows them
+    // (the payment is succeeded, partially captured or requires_capture with something capturable), its railState does.
+    const railChanging = (p: PaymentRecord) => railHoldChanging(p) || increaseClaimed(p);
+    await this.sweep('railChanging', (limit, after) => store.paymentList.listPaymentsRailChangingBefore(before, limit, after), async (payment) => {
+      const object: StuckObject = { accountId: payment.accountId, mode: payment.mode, objectType: 'payment', objectId: payment.paymentId };
+      const after = await this.leased(object, now, {
+        reread: () => store.payments.findPayment(payment, payment.paymentId),
+        isStuck: railChanging,
+        work: (current) => recoverHoldChanges(this.deps, current),
+      });
+      if (after !== undefined) count(railChanging(after));
+    });
+    await this.sweep('refunds', (limit, after) => store.refunds.listRefundsPendingBefore(before, limit, after), async (refund) => {
       const object: StuckObject = { accountId: refund.accountId, mode: refund.mode, objectType: 'refund', objectId: refund.refundId };
       const after = await this.leased(object, now, {
         reread: () => store.refunds.findRefund(refund, refund.refundId),
         isStuck: (r) => r.status === 'pending',
         work: (current) => recoverPendingRefund(this.deps, current),
       });
-      if (after === undefined) continue;
-      checked += 1;
-      if (after.status !== 'pending') resolved += 1;
+      if (after !== undefined) count(after.status === 'pending');
+    });
+    return counts;
+  }
+
+  /**
+   * Lists one kind of stuck object a batch at a time, each batch after the last object of the one before (keyset, in
+   * the listing's order), from where the previous step left off, and handles each. At most `pagesPerStep` batches: the
+   * next step resumes after the last object handled; a step that reached the end leaves the next to start from the
+   * oldest again.
+   */
+  private async sweep<K extends keyof ResumePositions>(
+    kind: K,
+    list: (limit: number, after: ResumePositions[K]) => Promise<NonNullable<ResumePositions[K]>[]>,
+    handle: (object: NonNullable<ResumePositions[K]>) => Promise<void>,
+  ): Promise<void> {
+    const { batchSize, pagesPerStep = DEFAULT_PAGES_PER_STEP } = this.options;
+    let after = this.resumeAfter[kind];
+    delete this.resumeAfter[kind];
+    for (let page = 0; page < pagesPerStep; page += 1) {
+      const batch = await list(batchSize, after);
+      for (const object of batch) await handle(object);
+      if (batch.length < batchSize) return;
+      after = batch[batch.length - 1];
     }
-    return { checked, resolved };
+    this.resumeAfter[kind] = after;
   }
 
   /**

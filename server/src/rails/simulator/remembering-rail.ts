@@ -1,6 +1,6 @@
 /**
  * Gives a simulator the memory a real rail has: every authorization, refund, capture and void is kept under the
- * reference Rail sent (attempt id, refund id, capture id, void reference, cancel-after-capture reference), a request sent again under the same reference
+ * reference Rail sent (attempt id, refund id, capture id, void, cancel-after-capture or increment reference), a request sent again under the same reference
  * gets the first answer (no second charge, refund or capture), and the lookups of crash recovery answer from it. What
  * an authorization went through (its captures, its void) is read from that memory, so a capture never exceeds the
  * authorization and a captured one is not voided (simulated-capture.ts). It also plays the planned faults.
@@ -12,6 +12,8 @@ import type {
   CancelCapturesRequest,
   CaptureOutcome,
   CaptureRequest,
+  IncrementAuthorizationOutcome,
+  IncrementAuthorizationRequest,
   LookupRequest,
   NotReceived,
   RailAdapter,
@@ -50,6 +52,7 @@ export class RememberingRail implements RailAdapter {
   readonly lookupCancelCaptures?: RailAdapter['lookupCancelCaptures'];
   readonly authorizationValidity?: RailAdapter['authorizationValidity'];
   readonly incrementAuthorization?: RailAdapter['incrementAuthorization'];
+  readonly lookupIncrement?: RailAdapter['lookupIncrement'];
   readonly authenticateThreeDs?: RailAdapter['authenticateThreeDs'];
   readonly completeAuthorization?: RailAdapter['completeAuthorization'];
   readonly walletSessionTokens?: RailAdapter['walletSessionTokens'];
@@ -64,8 +67,15 @@ export class RememberingRail implements RailAdapter {
     this.remembersInRailStore = options.ledger.inRailStore === true;
     this.cardNetworks = inner.cardNetworks;
     if (inner.authorizationValidity !== undefined) this.authorizationValidity = inner.authorizationValidity;
-    // An increment is a fresh question each time (the core decides on the answer under the payment's version).
-    if (inner.incrementAuthorization !== undefined) this.incrementAuthorization = inner.incrementAuthorization.bind(inner);
+    // An increment is kept under its own reference (each call its own: the core decides on the answer under the
+    // payment's version), so that recovery can ask what became of one whose request died.
+    if (inner.incrementAuthorization !== undefined) {
+      const increment = inner.incrementAuthorization.bind(inner);
+      this.incrementAuthorization = (request: IncrementAuthorizationRequest) =>
+        this.remember(this.key(request.accountId, request, 'increment_authorization', request.reference), 'increment_authorization', request.now, () => increment(request));
+      this.lookupIncrement = (request: LookupRequest) =>
+        this.lookup<IncrementAuthorizationOutcome>(this.key(request.accountId, request, 'increment_authorization', request.reference));
+    }
     // External 3DS authentication and wallets ask about the payment's state as it is now, like sync: nothing to remember.
     if (inner.authenticateThreeDs !== undefined) this.authenticateThreeDs = inner.authenticateThreeDs.bind(inner);
     // Completing an authorization moves money: the first answer is kept under the rail's reference, so two completes
@@ -158,7 +168,7 @@ export class RememberingRail implements RailAdapter {
     return { accountId, mode: request.mode, rail: this.rail, operation, reference };
   }
 
-  private async remember<T extends RailOutcome | RefundOutcome | CaptureOutcome | VoidOutcome | CancelCapturesOutcome>(key: RailLedgerKey, call: FaultedCall, now: Date, answer: () => Promise<T>): Promise<T> {
+  private async remember<T extends RailOutcome | RefundOutcome | CaptureOutcome | VoidOutcome | CancelCapturesOutcome | IncrementAuthorizationOutcome>(key: RailLedgerKey, call: FaultedCall, now: Date, answer: () => Promise<T>): Promise<T> {
     const fault = this.options.faults.take(this.rail, call);
     if (fault === 'throw_before_accept') throw new SimulatedRailFault(fault);
     const first = await answer();

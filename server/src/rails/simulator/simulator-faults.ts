@@ -14,7 +14,7 @@ export type SimulatorFault =
   /** The rail receives the request twice (a duplicate on the wire) and processes both. */
   | 'answer_twice';
 
-export type FaultedCall = 'authorize' | 'refund' | 'capture' | 'void' | 'cancel_post_capture' | 'lookup';
+export type FaultedCall = 'authorize' | 'refund' | 'capture' | 'void' | 'cancel_post_capture' | 'increment_authorization' | 'lookup';
 
 interface PlannedFault {
   rail: RailName | undefined;

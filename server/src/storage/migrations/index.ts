@@ -41,6 +41,7 @@ import { migration0030CaptureAtRail } from './0030-capture-at-rail';
 import { migration0031SubscriptionRenewalPeriod } from './0031-subscription-renewal-period';
 import { migration0032RateLimitBuckets } from './0032-rate-limit-buckets';
 import { migration0033CollectBalances } from './0033-collect-balances';
+import { migration0034RecoveryKeyset } from './0034-recovery-keyset';
 import { SQLITE_SCHEMA } from './sqlite-schema';
 import { durableTransaction } from '../database';
 import type { Database } from '../schema';
@@ -78,6 +79,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0031_subscription_renewal_period': migration0031SubscriptionRenewalPeriod,
   '0032_rate_limit_buckets': migration0032RateLimitBuckets,
   '0033_collect_balances': migration0033CollectBalances,
+  '0034_recovery_keyset': migration0034RecoveryKeyset,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -34,6 +34,7 @@ export const SQLITE_SCHEMA: { migrations: readonly string[]; statements: readonl
     "0031_subscription_renewal_period",
     "0032_rate_limit_buckets",
     "0033_collect_balances",
+    "0034_recovery_keyset",
   ],
   statements: [
     "CREATE TABLE \"kysely_migration\" (\"name\" varchar(255) not null primary key, \"timestamp\" varchar(255) not null)",
@@ -95,11 +96,12 @@ export const SQLITE_SCHEMA: { migrations: readonly string[]; statements: readonl
     "CREATE INDEX \"webhook_events_list_idx\" on \"webhook_events\" (\"account_id\", \"mode\", \"created_at\", \"event_id\")",
     "CREATE INDEX \"files_dispute_idx\" on \"files\" (\"account_id\", \"mode\", \"dispute_id\")",
     "CREATE INDEX \"subscriptions_outstanding_renewal_idx\" on \"subscriptions\" (\"account_id\", \"mode\", \"updated_at\", \"subscription_id\") where renewal_payment_id is not null",
-    "CREATE INDEX \"refunds_pending_created_idx\" on \"refunds\" (\"created_at\") where status = 'pending'",
     "CREATE INDEX \"refunds_list_idx\" on \"refunds\" (\"account_id\", \"mode\", \"created_at\", \"refund_id\")",
     "CREATE INDEX \"refunds_payment_created_idx\" on \"refunds\" (\"account_id\", \"mode\", \"payment_id\", \"created_at\", \"refund_id\")",
-    "CREATE INDEX \"payment_captures_pending_created_idx\" on \"payment_captures\" (\"created_at\") where status = 'pending'",
-    "CREATE INDEX \"payments_hold_changing_updated_idx\" on \"payments\" (\"updated_at\") where status = 'requires_capture' and amount_capturable = 0",
     "CREATE INDEX \"rate_limit_buckets_full_at_idx\" on \"rate_limit_buckets\" (\"full_at_ms\")",
+    "CREATE INDEX \"refunds_pending_created_idx\" on \"refunds\" (\"created_at\", \"account_id\", \"mode\", \"refund_id\") where status = 'pending'",
+    "CREATE INDEX \"payment_captures_pending_created_idx\" on \"payment_captures\" (\"created_at\", \"account_id\", \"mode\", \"capture_id\") where status = 'pending'",
+    "CREATE INDEX \"payments_hold_changing_updated_idx\" on \"payments\" (\"updated_at\", \"account_id\", \"mode\", \"payment_id\") where status = 'requires_capture' and amount_capturable = 0",
+    "CREATE INDEX \"payments_rail_change_updated_idx\" on \"payments\" (\"updated_at\", \"account_id\", \"mode\", \"payment_id\") where rail_state like '%\"cancel_post_capture_in_progress\"%' or rail_state like '%\"incremental_authorization_in_progress\"%'",
   ],
 };

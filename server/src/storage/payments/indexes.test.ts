@@ -37,6 +37,25 @@ forEachEngine('Payment indexes', (engine) => {
     expect(capturePlan).toMatch(/payment_captures_pending_created_idx/);
   });
 
+  test('the recovery job pages each listing after a cursor through its index (0034), without a sort', async () => {
+    const scope = { accountId: h.boot.account.accountId, mode: 'test' as const };
+    const payment = { ...scope, updatedAt: new Date(), paymentId: 'pay_x' };
+    const plans = [
+      [await plansOf((store) => store.listPaymentsProcessingBefore(new Date(), 10, payment)), /payments_status_updated_idx/],
+      [await plansOf((store) => store.listPaymentsHoldChangingBefore(new Date(), 10, payment)), /payments_hold_changing_updated_idx/],
+      [await plansOf((store) => store.listPaymentsRailChangingBefore(new Date(), 10)), /payments_rail_change_updated_idx/],
+      [await plansOf((store) => store.listPaymentsRailChangingBefore(new Date(), 10, payment)), /payments_rail_change_updated_idx/],
+      [
+        await plansOfStore(h, (db) => new SqlPaymentCaptureStore(db), (store) => store.listCapturesPendingBefore(new Date(), 10, { ...scope, createdAt: new Date(), captureId: 'pay_x_1_1' })),
+        /payment_captures_pending_created_idx/,
+      ],
+    ] as const;
+    for (const [plan, index] of plans) {
+      expect(plan).toMatch(index);
+      expect(plan).not.toMatch(/temp b-tree|\bsort\b/i);
+    }
+  });
+
   test('the authorization expiry sweep reads payments_authorization_expiry_idx', async () => {
     expect(await plansOf((store) => store.listLapsedAuthorizations(['requires_capture'], new Date(), 10))).toMatch(/payments_authorization_expiry_idx/);
   });

@@ -179,7 +179,11 @@ export interface PaymentCaptureRecord extends Scope {
 }
 
 /** What the rail's answer sets on a pending capture. */
-export type CaptureSettlement = Pick<PaymentCaptureRecord, 'connectorCaptureId' | 'errorCode' | 'errorMessage'> & { status: 'charged' | 'failed' };
+export type CaptureSettlement = Pick<PaymentCaptureRecord, 'connectorCaptureId' | 'errorCode' | 'errorMessage'> & {
+  status: 'charged' | 'failed';
+  /** What the rail captured (charged): it replaces the amount asked. */
+  amount?: number;
+};
 
 /** Bounds on created (ISO 8601 UTC, compared as instants). */
 export interface CreatedRange {
@@ -206,4 +210,15 @@ export interface WaitingPaymentCursor {
   accountId: string;
   mode: Mode;
   paymentId: string;
+}
+
+/** Where a listing of payments in (updated_at, account_id, mode, payment_id) order resumes: after this one (a payment record is one). */
+export type PaymentUpdatedCursor = WaitingPaymentCursor;
+
+/** Where a listing of captures in (created_at, account_id, mode, capture_id) order resumes: after this one (a capture record is one). */
+export interface CaptureCreatedCursor {
+  createdAt: Date;
+  accountId: string;
+  mode: Mode;
+  captureId: string;
 }

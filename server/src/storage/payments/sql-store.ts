@@ -1,4 +1,4 @@
-import { type Kysely, type QueryCreator, type Selectable, sql, type SqlBool } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type QueryCreator, type Selectable, sql, type SqlBool } from 'kysely';
 import type { Database } from '../schema';
 import { committedTransaction } from '../database';
 import type { FutureUsage, JsonObject, PaymentMethodData } from '../../../../protocol/api/payments';
@@ -6,7 +6,7 @@ import type { PaymentMethod, PaymentMethodType } from '../../../../protocol/api/
 import type { Currency } from '../../../../protocol/currency';
 import type { NextAction, PaymentStatus } from '../../../../protocol/payments';
 import type { InsertResult, Scope } from '../../kernel/store-types';
-import { patchedPayment, type CaptureSettlement, type PaymentAttemptPatch, type PaymentAttemptRecord, type PaymentCaptureRecord, type PaymentListQuery, type PaymentPatch, type PaymentRecord, type WaitingPaymentCursor } from './records';
+import { patchedPayment, type CaptureSettlement, type PaymentAttemptPatch, type PaymentAttemptRecord, type PaymentCaptureRecord, type PaymentListQuery, type PaymentPatch, type PaymentRecord, type WaitingPaymentCursor, type CaptureCreatedCursor, type PaymentUpdatedCursor } from './records';
 import type { PaymentAttemptsTable, PaymentCapturesTable, PaymentsTable } from './schema';
 import type { ClaimedPayment, NewPaymentAttempt, PaymentAttemptStore, PaymentCaptureStore, PaymentListStore, PaymentsStores, PaymentStore } from './store';
 import { type Db, inScope, insertResult, inTransaction, isPostgres, iso, jsonOrNull, parseJson } from '../sql-rows';
@@ -348,29 +348,31 @@ export class SqlPaymentListStore implements PaymentListStore {
     return rows.map(toPayment);
   }
 
-  async listPaymentsProcessingBefore(before: Date, limit: number): Promise<PaymentRecord[]> {
-    const rows = await this.db
-      .selectFrom('payments')
-      .selectAll()
-      .where('status', '=', 'processing')
-      .where('updated_at', '<', before.toISOString())
-      .orderBy('updated_at')
-      .limit(limit)
-      .execute();
+  async listPaymentsProcessingBefore(before: Date, limit: number, after?: PaymentUpdatedCursor): Promise<PaymentRecord[]> {
+    let select = this.db.selectFrom('payments').selectAll().where('status', '=', 'processing').where('updated_at', '<', before.toISOString());
+    if (after !== undefined) select = select.where(afterPaymentUpdated(after));
+    const rows = await select.orderBy('updated_at').orderBy('account_id').orderBy('mode').orderBy('payment_id').limit(limit).execute();
     return rows.map(toPayment);
   }
 
-  async listPaymentsHoldChangingBefore(before: Date, limit: number): Promise<PaymentRecord[]> {
+  async listPaymentsHoldChangingBefore(before: Date, limit: number, after?: PaymentUpdatedCursor): Promise<PaymentRecord[]> {
     // The partial index payments_hold_changing_updated_idx (0030) holds exactly these rows.
-    const rows = await this.db
+    let select = this.db
       .selectFrom('payments')
       .selectAll()
       .where('status', '=', 'requires_capture')
       .where('amount_capturable', '=', 0)
-      .where('updated_at', '<', before.toISOString())
-      .orderBy('updated_at')
-      .limit(limit)
-      .execute();
+      .where('updated_at', '<', before.toISOString());
+    if (after !== undefined) select = select.where(afterPaymentUpdated(after));
+    const rows = await select.orderBy('updated_at').orderBy('account_id').orderBy('mode').orderBy('payment_id').limit(limit).execute();
+    return rows.map(toPayment);
+  }
+
+  async listPaymentsRailChangingBefore(before: Date, limit: number, after?: PaymentUpdatedCursor): Promise<PaymentRecord[]> {
+    // Word for word the predicate of the partial index payments_rail_change_updated_idx (0034), which holds these rows.
+    let select = this.db.selectFrom('payments').selectAll().where(sql.raw<SqlBool>(`(${RAIL_CHANGE_MARKED})`)).where('updated_at', '<', before.toISOString());
+    if (after !== undefined) select = select.where(afterPaymentUpdated(after));
+    const rows = await select.orderBy('updated_at').orderBy('account_id').orderBy('mode').orderBy('payment_id').limit(limit).execute();
     return rows.map(toPayment);
   }
 
@@ -737,6 +739,7 @@ export class SqlPaymentCaptureStore implements PaymentCaptureStore {
         connector_capture_id: settlement.connectorCaptureId,
         error_code: settlement.errorCode,
         error_message: settlement.errorMessage,
+        ...(settlement.amount === undefined ? {} : { amount: settlement.amount }),
       })
       .where(inScope(scope))
       .where('capture_id', '=', captureId)
@@ -745,15 +748,18 @@ export class SqlPaymentCaptureStore implements PaymentCaptureStore {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async listCapturesPendingBefore(before: Date, limit: number): Promise<PaymentCaptureRecord[]> {
-    const rows = await this.db
-      .selectFrom('payment_captures')
-      .selectAll()
-      .where('status', '=', 'pending')
-      .where('created_at', '<', iso(before))
-      .orderBy('created_at')
-      .limit(limit)
-      .execute();
+  async listCapturesPendingBefore(before: Date, limit: number, after?: CaptureCreatedCursor): Promise<PaymentCaptureRecord[]> {
+    let select = this.db.selectFrom('payment_captures').selectAll().where('status', '=', 'pending').where('created_at', '<', iso(before));
+    if (after !== undefined) {
+      const created = iso(after.createdAt);
+      select = select.where((eb) =>
+        eb.or([
+          eb('created_at', '>', created),
+          eb.and([eb('created_at', '=', created), eb(eb.refTuple('account_id', 'mode', 'capture_id'), '>', eb.tuple(after.accountId, after.mode, after.captureId))]),
+        ]),
+      );
+    }
+    const rows = await select.orderBy('created_at').orderBy('account_id').orderBy('mode').orderBy('capture_id').limit(limit).execute();
     return rows.map(toCapture);
   }
 
@@ -777,4 +783,20 @@ export function paymentsSqlStores(db: Db): PaymentsStores {
     paymentList: new SqlPaymentListStore(db),
     captures: new SqlPaymentCaptureStore(db),
   };
+}
+
+/**
+ * A cancel after capture or an incremental authorization at the rail, as railState marks them
+ * (core/payments/rail-hold-changes.ts, incremental-authorization.ts): the predicate of payments_rail_change_updated_idx.
+ */
+const RAIL_CHANGE_MARKED = `rail_state like '%"cancel_post_capture_in_progress"%' or rail_state like '%"incremental_authorization_in_progress"%'`;
+
+/** Payments after `after` in (updated_at, account_id, mode, payment_id) order: a keyset listing's next page. */
+function afterPaymentUpdated(after: PaymentUpdatedCursor) {
+  const updated = iso(after.updatedAt);
+  return (eb: ExpressionBuilder<Database, 'payments'>) =>
+    eb.or([
+      eb('updated_at', '>', updated),
+      eb.and([eb('updated_at', '=', updated), eb(eb.refTuple('account_id', 'mode', 'payment_id'), '>', eb.tuple(after.accountId, after.mode, after.paymentId))]),
+    ]);
 }

@@ -5,7 +5,7 @@
 import type { PaymentStatus } from '../../../../protocol/payments';
 import type { InsertResult, Scope } from '../../kernel/store-types';
 import type { OutboxEventRecord } from '../events/records';
-import type { CaptureSettlement, PaymentAttemptPatch, PaymentAttemptRecord, PaymentCaptureRecord, PaymentListQuery, PaymentPatch, PaymentRecord, WaitingPaymentCursor } from './records';
+import type { CaptureSettlement, PaymentAttemptPatch, PaymentAttemptRecord, PaymentCaptureRecord, PaymentListQuery, PaymentPatch, PaymentRecord, WaitingPaymentCursor, CaptureCreatedCursor, PaymentUpdatedCursor } from './records';
 
 /** An attempt before the store numbers it. */
 export type NewPaymentAttempt = Omit<PaymentAttemptRecord, 'attemptId' | 'attemptNumber'>;
@@ -48,14 +48,22 @@ export interface PaymentListStore {
   listWaitingPayments(after: WaitingPaymentCursor | null, limit: number): Promise<PaymentRecord[]>;
   /**
    * At most `limit` payments of every account and mode in `processing` (claimed by a confirm) last changed before
-   * `before`, oldest first: the ones a crash or a silent rail may have left there.
+   * `before`, oldest first (after `after` in (updated_at, account_id, mode, payment_id) order): the ones a crash or a
+   * silent rail may have left there.
    */
-  listPaymentsProcessingBefore(before: Date, limit: number): Promise<PaymentRecord[]>;
+  listPaymentsProcessingBefore(before: Date, limit: number, after?: PaymentUpdatedCursor): Promise<PaymentRecord[]>;
   /**
    * At most `limit` payments of every account and mode in requires_capture with nothing capturable, last changed
-   * before `before`, oldest first: only a void, or a capture of all that was left, at the rail leaves a payment so.
+   * before `before`, oldest first (after `after`, as listPaymentsProcessingBefore): only a void, or a capture of all
+   * that was left, at the rail leaves a payment so.
    */
-  listPaymentsHoldChangingBefore(before: Date, limit: number): Promise<PaymentRecord[]>;
+  listPaymentsHoldChangingBefore(before: Date, limit: number, after?: PaymentUpdatedCursor): Promise<PaymentRecord[]>;
+  /**
+   * At most `limit` payments of every account and mode whose railState marks a cancel after capture or an incremental
+   * authorization asked of the rail and not recorded yet, last changed before `before`, oldest first (after `after`, as
+   * listPaymentsProcessingBefore): no status shows them.
+   */
+  listPaymentsRailChangingBefore(before: Date, limit: number, after?: PaymentUpdatedCursor): Promise<PaymentRecord[]>;
   /**
    * At most `limit` payments of every account and mode in one of `statuses` whose authorization expired at or
    * before `at` (manual capture), soonest expiry first.
@@ -127,9 +135,10 @@ export interface PaymentCaptureStore {
   settlePendingCapture(scope: Scope, captureId: string, settlement: CaptureSettlement): Promise<boolean>;
   /**
    * At most `limit` captures of every account and mode still `pending` that were created before `before`, oldest
-   * first: the ones a crash or a silent rail may have left there (the recovery job).
+   * first (after `after` in (created_at, account_id, mode, capture_id) order): the ones a crash or a silent rail may
+   * have left there (the recovery job).
    */
-  listCapturesPendingBefore(before: Date, limit: number): Promise<PaymentCaptureRecord[]>;
+  listCapturesPendingBefore(before: Date, limit: number, after?: CaptureCreatedCursor): Promise<PaymentCaptureRecord[]>;
 }
 
 /** The payments stores, as storage/stores.ts composes them into Stores. */

@@ -28,6 +28,10 @@ forEachEngine('Refund indexes', (engine) => {
     const plan = await plansOf((store) => store.listRefundsPendingBefore(new Date(), 10));
     expect(plan).toMatch(/refunds_pending_created_idx/);
     expect(plan).not.toMatch(SORTS);
+    const after = { accountId: h.boot.account.accountId, mode: 'test' as const, createdAt: new Date(), refundId: 'ref_x' };
+    const paged = await plansOf((store) => store.listRefundsPendingBefore(new Date(), 10, after));
+    expect(paged).toMatch(/refunds_pending_created_idx/);
+    expect(paged).not.toMatch(SORTS);
   });
 
   test('the refund list reads a page newest first through refunds_list_idx, without a sort', async () => {

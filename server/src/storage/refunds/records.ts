@@ -7,6 +7,12 @@ import type { JsonObject } from '../../../../protocol/api/payments';
 import type { RefundStatus, RefundType } from '../../../../protocol/api/refunds';
 import type { Scope } from '../../kernel/store-types';
 
+/** Where a listing of refunds in (created_at, account_id, mode, refund_id) order resumes: after this one (a refund record is one). */
+export interface RefundCreatedCursor extends Scope {
+  createdAt: Date;
+  refundId: string;
+}
+
 export interface RefundRecord extends Scope {
   refundId: string;
   paymentId: string;

@@ -4,7 +4,7 @@ import type { PaymentStatus } from '../../../../protocol/payments';
 import type { JsonObject } from '../../../../protocol/api/payments';
 import type { RefundStatus, RefundType } from '../../../../protocol/api/refunds';
 import type { InsertResult, Scope } from '../../kernel/store-types';
-import type { RefundFilter, RefundPage, RefundPatch, RefundRecord } from './records';
+import type { RefundCreatedCursor, RefundFilter, RefundPage, RefundPatch, RefundRecord } from './records';
 import type { RefundsTable } from './schema';
 import type { RefundsStores, RefundStore } from './store';
 import { type Db, inScope, insertResult, iso, jsonOrNull } from '../sql-rows';
@@ -78,15 +78,18 @@ function patchColumns(patch: RefundPatch): Partial<RefundsTable> {
 export class SqlRefundStore implements RefundStore {
   constructor(private readonly db: Db) {}
 
-  async listRefundsPendingBefore(before: Date, limit: number): Promise<RefundRecord[]> {
-    const rows = await this.db
-      .selectFrom('refunds')
-      .selectAll()
-      .where('status', '=', 'pending')
-      .where('created_at', '<', iso(before))
-      .orderBy('created_at')
-      .limit(limit)
-      .execute();
+  async listRefundsPendingBefore(before: Date, limit: number, after?: RefundCreatedCursor): Promise<RefundRecord[]> {
+    let select = this.db.selectFrom('refunds').selectAll().where('status', '=', 'pending').where('created_at', '<', iso(before));
+    if (after !== undefined) {
+      const created = iso(after.createdAt);
+      select = select.where((eb) =>
+        eb.or([
+          eb('created_at', '>', created),
+          eb.and([eb('created_at', '=', created), eb(eb.refTuple('account_id', 'mode', 'refund_id'), '>', eb.tuple(after.accountId, after.mode, after.refundId))]),
+        ]),
+      );
+    }
+    const rows = await select.orderBy('created_at').orderBy('account_id').orderBy('mode').orderBy('refund_id').limit(limit).execute();
     return rows.map(toRefund);
   }
 

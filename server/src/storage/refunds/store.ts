@@ -1,7 +1,7 @@
 import type { RefundStatus } from '../../../../protocol/api/refunds';
 import type { PaymentStatus } from '../../../../protocol/payments';
 import type { InsertResult, Scope } from '../../kernel/store-types';
-import type { RefundFilter, RefundPage, RefundPatch, RefundRecord } from './records';
+import type { RefundCreatedCursor, RefundFilter, RefundPage, RefundPatch, RefundRecord } from './records';
 
 export interface RefundStore {
   insertRefund(refund: RefundRecord): Promise<InsertResult>;
@@ -28,9 +28,10 @@ export interface RefundStore {
   reserveRefundAmount(scope: Scope, paymentId: string, amount: number, refundableStatuses: readonly PaymentStatus[]): Promise<boolean>;
   /**
    * At most `limit` refunds of every account and mode in `pending` created before `before`, oldest first (by creation:
-   * an update of a pending refund's reason or metadata does not put its recovery off).
+   * an update of a pending refund's reason or metadata does not put its recovery off), after `after` in (created_at,
+   * account_id, mode, refund_id) order.
    */
-  listRefundsPendingBefore(before: Date, limit: number): Promise<RefundRecord[]>;
+  listRefundsPendingBefore(before: Date, limit: number, after?: RefundCreatedCursor): Promise<RefundRecord[]>;
   /** Gives back a reservation (the refund failed). */
   releaseRefundAmount(scope: Scope, paymentId: string, amount: number): Promise<void>;
 }

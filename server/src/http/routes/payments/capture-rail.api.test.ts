@@ -12,7 +12,7 @@ import { StuckObjectRecovery, type StuckObject } from '../../../core/recovery/re
 import type { RecoveryPolicy } from '../../../core/shared/deps';
 import { cryptoIds } from '../../../kernel/ids';
 import type { AccountSettings, RailCapabilities } from '../../../kernel/account-settings-types';
-import type { CancelCapturesOutcome, CancelCapturesRequest, CaptureOutcome, CaptureRequest, LookupRequest, NotReceived, VoidOutcome, VoidRequest } from '../../../rails/rail-adapter';
+import type { CancelCapturesOutcome, CancelCapturesRequest, CaptureOutcome, CaptureRequest, IncrementAuthorizationOutcome, IncrementAuthorizationRequest, LookupRequest, NotReceived, RailAdapter, RailRegistry, VoidOutcome, VoidRequest } from '../../../rails/rail-adapter';
 import { UpiSimulator } from '../../../rails/simulator/upi-simulator';
 import { apiRequest, expectApiError, expectApiErrorResponse, expectOk } from '../../../test-support/api-assertions';
 import { forEachEngine } from '../../../test-support/engines';
@@ -38,9 +38,11 @@ class RefusingUpi extends UpiSimulator {
   readonly voidRequests: VoidRequest[] = [];
   readonly cancelRequests: CancelCapturesRequest[] = [];
   takesCaptures = false;
+  /** What the rail captures of what it is asked (taking captures): less than asked, or more. */
+  capturesDifferingBy = 0;
   async capture(request: CaptureRequest): Promise<CaptureOutcome> {
     this.captureRequests.push(request);
-    if (this.takesCaptures) return { kind: 'captured', reference: `taken_${request.captureId}`, amount: request.amount };
+    if (this.takesCaptures) return { kind: 'captured', reference: `taken_${request.captureId}`, amount: request.amount + this.capturesDifferingBy };
     return { kind: 'declined', reference: 'refused_capture', errorCode: 'capture_refused', errorMessage: 'The acquirer refused the capture' };
   }
   async cancelCaptures(request: CancelCapturesRequest): Promise<CancelCapturesOutcome> {
@@ -59,6 +61,28 @@ class RefusingUpi extends UpiSimulator {
   }
   async lookupVoid(_request: LookupRequest): Promise<VoidOutcome | NotReceived> {
     return { kind: 'not_received' };
+  }
+}
+
+/**
+ * A UPI rail whose increases stall in Rail's process after the rail answered (`duringIncrease` runs before the answer
+ * comes back), and whose captures get no answer (the capture stays pending, its reservation taken).
+ */
+class StallingUpi extends UpiSimulator {
+  duringIncrease: (() => Promise<void>) | undefined;
+  /** The totals the rail was asked to hold, in order. */
+  readonly totalsAsked: number[] = [];
+  override async incrementAuthorization(request: IncrementAuthorizationRequest): Promise<IncrementAuthorizationOutcome> {
+    this.totalsAsked.push(request.newAmount);
+    const answer = await super.incrementAuthorization(request);
+    await this.duringIncrease?.();
+    return answer;
+  }
+  async capture(_request: CaptureRequest): Promise<CaptureOutcome> {
+    throw new Error('no answer from the rail');
+  }
+  async voidAuthorization(_request: VoidRequest): Promise<VoidOutcome> {
+    throw new Error('no answer from the rail');
   }
 }
 
@@ -197,6 +221,38 @@ forEachEngine('Capture and void at the rail', (engine) => {
       expect(refusingUpi.voidRequests.at(-1)).toMatchObject({ paymentId: id, attemptId: `${id}_1`, reference: expect.stringMatching(new RegExp(`^${id}_1_void_hcr_`)) });
       expect(await retrieve(refusing, id)).toMatchObject({ status: 'requires_capture', amount_capturable: 10_000, cancellation_reason: null });
       expect(await eventTypes(refusing, id)).toEqual(['payment_authorized']);
+    });
+  });
+
+  describe(`[${engine}] a rail that captures another amount than asked`, () => {
+    test('what the rail captured is recorded: amount_received, the capture\'s amount, and what stays capturable', async () => {
+      refusingUpi.takesCaptures = true;
+      try {
+        // Less than asked, the rest kept open: the difference is capturable again.
+        refusingUpi.capturesDifferingBy = -1_000;
+        const multiple = await authorize(refusing, 'manual_multiple');
+        expect(await expectOk(await capture(refusing, multiple, { amount_to_capture: 4_000 }))).toMatchObject({
+          status: 'partially_captured_and_capturable',
+          amount_received: 3_000,
+          amount_capturable: 7_000,
+        });
+        expect((await retrieve(refusing, multiple)).captures).toEqual([expect.objectContaining({ status: 'charged', amount: 3_000 })]);
+        // Less than asked by a final capture: the rail released the rest.
+        const manual = await authorize(refusing, 'manual');
+        expect(await expectOk(await capture(refusing, manual))).toMatchObject({ status: 'partially_captured', amount_received: 9_000, amount_capturable: 0 });
+        expect((await retrieve(refusing, manual)).captures).toEqual([expect.objectContaining({ status: 'charged', amount: 9_000 })]);
+        // More than asked: taken from what was capturable.
+        refusingUpi.capturesDifferingBy = 500;
+        const more = await authorize(refusing, 'manual_multiple');
+        expect(await expectOk(await capture(refusing, more, { amount_to_capture: 4_000 }))).toMatchObject({
+          status: 'partially_captured_and_capturable',
+          amount_received: 4_500,
+          amount_capturable: 5_500,
+        });
+      } finally {
+        refusingUpi.takesCaptures = false;
+        refusingUpi.capturesDifferingBy = 0;
+      }
     });
   });
 
@@ -456,6 +512,152 @@ forEachEngine('Capture and void at the rail', (engine) => {
       h.clock.advance(LEASE_MS);
       expect((await retrieve(h, id)).status).toBe('cancelled');
       expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_cancelled']);
+    });
+
+    test('the job pages past captures the rail never answers about: a newer one behind a full batch of them is settled', async () => {
+      // A database of its own: other tests' objects would share the listings.
+      const own = await createHarness(engine, { settings: SETTINGS, recovery: POLICY });
+      try {
+        /** Payments whose captures the rail never answers about (every lookup fails). */
+        const silent = new Set<string>();
+        const lookedUp: string[] = [];
+        const rails: RailRegistry = {
+          adapterFor: (mode, rail) => {
+            const adapter = own.core.rails.adapterFor(mode, rail);
+            if (adapter === undefined) return undefined;
+            return new Proxy(adapter, {
+              get(target, property) {
+                if (property === 'lookupCapture') {
+                  return async (lookup: LookupRequest) => {
+                    lookedUp.push(lookup.reference);
+                    if ([...silent].some((id) => lookup.reference.startsWith(`${id}_`))) throw new Error('the rail does not answer');
+                    return target.lookupCapture!(lookup);
+                  };
+                }
+                const value = Reflect.get(target, property, target) as unknown;
+                return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+              },
+            }) as RailAdapter;
+          },
+        };
+        const job = new StuckObjectRecovery({ ...own.core, rails }, { batchSize: 2, pagesPerStep: 1, onError: (object, error) => failures.push({ object, error }) });
+        const capturedAtRail = async () => {
+          const id = await authorize(own);
+          own.faults.inject('throw_after_accept', { call: 'capture', rail: 'upi' });
+          expect(await expectOk(await capture(own, id))).toMatchObject({ status: 'requires_capture', amount_capturable: 0 });
+          own.clock.advance(1_000);
+          return id;
+        };
+        const oldest = [await capturedAtRail(), await capturedAtRail()];
+        for (const id of oldest) silent.add(id);
+        const newer = await capturedAtRail();
+        const stored = (id: string) => own.store.payments.findPayment({ accountId: own.boot.account.accountId, mode: 'test' }, id);
+
+        own.clock.advance(POLICY.recoverAfterMs + 1);
+        for (let step = 0; step < 3; step += 1) {
+          await job.step();
+          // Past the leases: a job that lists the oldest again takes them again.
+          own.clock.advance(POLICY.leaseMs + 1);
+        }
+        expect(await stored(newer)).toMatchObject({ status: 'succeeded', amountReceived: 10_000, railState: null });
+        for (const id of oldest) expect(await stored(id)).toMatchObject({ status: 'requires_capture', amountCapturable: 0 });
+        // Once a step reached the end, the next starts from the oldest again.
+        const askedBefore = lookedUp.filter((reference) => reference.startsWith(`${oldest[0]}_`)).length;
+        await job.step();
+        own.clock.advance(POLICY.leaseMs + 1);
+        await job.step();
+        expect(lookedUp.filter((reference) => reference.startsWith(`${oldest[0]}_`)).length).toBeGreaterThan(askedBefore);
+        expect(failures).toEqual([]);
+      } finally {
+        await own.close();
+      }
+    });
+
+    test('the rail cancelled after capture, then the call failed: the recovery job settles it without anyone reading the payment', async () => {
+      const id = await authorize(h, 'manual_multiple');
+      await expectOk(await capture(h, id, { amount_to_capture: 4_000 }));
+      h.faults.inject('throw_after_accept', { call: 'cancel_post_capture', rail: 'upi' });
+      const cancelPostCapture = await request(h, 'POST', `/payments/${id}/cancel_post_capture`, { cancellation_reason: 'fraud' });
+      expect(await expectOk(cancelPostCapture)).toMatchObject({ status: 'partially_captured_and_capturable', amount_capturable: 0 });
+      const stored = () => h.store.payments.findPayment({ accountId: h.boot.account.accountId, mode: 'test' }, id);
+      await recoverAll();
+      expect((await stored())?.status).toBe('partially_captured_and_capturable');
+      h.clock.advance(POLICY.recoverAfterMs + 1);
+      await recoverAll();
+      expect(await stored()).toMatchObject({ status: 'cancelled_post_capture', amountReceived: 4_000, amountCapturable: 0, cancellationReason: 'fraud' });
+      expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_cancelled_post_capture', 'payment_captured']);
+      expect(await ledger('cancel_post_capture', `${id}_`)).toHaveLength(1);
+      expect(failures).toEqual([]);
+    });
+
+    const increase = (on: Harness, id: string, amount: number) => request(on, 'POST', `/payments/${id}/incremental_authorization`, { amount });
+
+    test('the rail raised the authorization, then the call failed: the claim holds, and the next read past its lease applies the increase', async () => {
+      const id = await authorize(h, 'manual_multiple');
+      h.faults.inject('throw_after_accept', { call: 'increment_authorization', rail: 'upi' });
+      expect(await expectOk(await increase(h, id, 15_000))).toMatchObject({ status: 'requires_capture', amount: 10_000, amount_capturable: 10_000 });
+      // The rail may have raised it: captures and another increase wait.
+      await expectApiError(await capture(h, id, { amount_to_capture: 1_000 }), 'ERR_4003');
+      await expectApiError(await increase(h, id, 12_000), 'ERR_4003');
+      h.clock.advance(LEASE_MS);
+      expect(await retrieve(h, id)).toMatchObject({ status: 'requires_capture', amount: 15_000, amount_capturable: 15_000 });
+      expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_authorized']);
+      expect(await ledger('increment_authorization', `${id}_`)).toEqual([{ reference: expect.stringMatching(new RegExp(`^${id}_1_inc_`)), answer: expect.objectContaining({ kind: 'authorized' }) }]);
+      expect(await expectOk(await capture(h, id))).toMatchObject({ status: 'succeeded', amount_received: 15_000 });
+    });
+
+    test('an increase the rail never received: the next operation past its lease clears the claim, and nothing is raised', async () => {
+      const id = await authorize(h, 'manual_multiple');
+      h.faults.inject('throw_before_accept', { call: 'increment_authorization', rail: 'upi' });
+      expect(await expectOk(await increase(h, id, 15_000))).toMatchObject({ amount: 10_000 });
+      h.clock.advance(LEASE_MS);
+      expect(await expectOk(await capture(h, id, { amount_to_capture: 1_000 }))).toMatchObject({ amount: 10_000, amount_received: 1_000, amount_capturable: 9_000 });
+      expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_captured']);
+      expect(await ledger('increment_authorization', `${id}_`)).toEqual([]);
+    });
+
+    test('the rail raised the authorization, then the call failed: the recovery job applies it without anyone reading the payment', async () => {
+      const id = await authorize(h, 'manual_multiple');
+      h.faults.inject('throw_after_accept', { call: 'increment_authorization', rail: 'upi' });
+      await expectOk(await increase(h, id, 15_000));
+      const stored = () => h.store.payments.findPayment({ accountId: h.boot.account.accountId, mode: 'test' }, id);
+      h.clock.advance(POLICY.recoverAfterMs + 1);
+      await recoverAll();
+      expect(await stored()).toMatchObject({ status: 'requires_capture', amount: 15_000, amountCapturable: 15_000, railState: null });
+      expect(await eventTypes(h, id)).toEqual(['payment_authorized', 'payment_authorized']);
+      expect(failures).toEqual([]);
+    });
+
+    test('a late increase (its request stalled past its lease, then answered) does not overwrite the reservation of a capture or void made meanwhile', async () => {
+      // A long rail call limit: the stall is in Rail's process, past the claim's lease on the (manual) clock.
+      const slowPolicy: RecoveryPolicy = { ...POLICY, railCallTimeoutMs: 10_000 };
+      const stallingUpi = new StallingUpi({ ids: cryptoIds, publicBaseUrl: 'http://127.0.0.1:8080' });
+      const own = await createHarness(engine, { settings: SETTINGS, recovery: slowPolicy, testAdapters: { upi: stallingUpi } });
+      try {
+        for (const [operation, reserved] of [
+          ['capture', { amount: 10_000, amount_capturable: 6_000 }],
+          ['cancel', { amount: 10_000, amount_capturable: 0 }],
+        ] as const) {
+          const id = await authorize(own, 'manual_multiple');
+          stallingUpi.totalsAsked.length = 0;
+          let meanwhile: Response | undefined;
+          stallingUpi.duringIncrease = async () => {
+            stallingUpi.duringIncrease = undefined;
+            own.clock.advance(2 * slowPolicy.railCallTimeoutMs);
+            meanwhile = operation === 'capture' ? await capture(own, id, { amount_to_capture: 4_000 }) : await cancel(own, id);
+          };
+          const late = await expectOk<PaymentResponse>(await increase(own, id, 15_000));
+          // The capture or void was taken over the lapsed claim, and is still at the rail.
+          expect(await expectOk<PaymentResponse>(meanwhile!), operation).toMatchObject({ status: 'requires_capture', ...reserved });
+          expect(late, operation).toMatchObject({ status: 'requires_capture', ...reserved });
+          expect(await retrieve(own, id), operation).toMatchObject({ status: 'requires_capture', ...reserved });
+          expect(await eventTypes(own, id), operation).toEqual(['payment_authorized']);
+          // The rail granted 15000 to a request the payment no longer follows: it is set back to the payment's total.
+          expect(stallingUpi.totalsAsked, operation).toEqual([15_000, 10_000]);
+        }
+      } finally {
+        await own.close();
+      }
     });
 
     test('the rail voided, then the call failed: the recovery job settles it without anyone reading the payment', async () => {

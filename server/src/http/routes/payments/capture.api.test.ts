@@ -360,14 +360,17 @@ forEachEngine('Manual capture API', (engine) => {
     /**
      * The card rail as an acquirer that keeps one authorized total per payment: a call sets it when it lands (`land()`
      * of a held call, at once otherwise), and a held call answers only on `answer()`. So a test picks the order in
-     * which the rail takes two calls and the order in which their answers come back.
+     * which the rail takes two calls and the order in which their answers come back. The rail's memory (what a lookup
+     * answers) learns of a held call when it lands too: before, the rail has not received it.
      */
     const railKeepingTotals = () => {
       const adapter = h.rails.adapterFor('test', 'card')!;
       const increase = adapter.incrementAuthorization!.bind(adapter);
       const totals = new Map<string, number>();
       type Held = { atRail: Promise<void>; land: () => Promise<void>; answer: () => void };
-      const waiting: ((asked: { paymentId: string; newAmount: number }) => Promise<void>)[] = [];
+      type Asked = Parameters<typeof increase>[0];
+      type Outcome = Awaited<ReturnType<typeof increase>>;
+      const waiting: ((asked: Asked) => Promise<Outcome>)[] = [];
       const hold = (): Held => {
         let reached!: () => void;
         const atRail = new Promise<void>((resolve) => (reached = resolve));
@@ -380,18 +383,19 @@ forEachEngine('Manual capture API', (engine) => {
         waiting.push(async (asked) => {
           reached();
           await landing;
-          totals.set(asked.paymentId, asked.newAmount);
+          const outcome = await increase(asked);
+          if (outcome.kind !== 'declined') totals.set(asked.paymentId, asked.newAmount);
           landed();
           await answering;
+          return outcome;
         });
         return { atRail, land: () => (landNow(), hasLanded), answer: answerNow };
       };
       const rail = vi.spyOn(adapter, 'incrementAuthorization').mockImplementation(async (asked) => {
-        const outcome = await increase(asked);
         const held = waiting.shift();
-        if (outcome.kind === 'declined') return outcome;
-        if (held !== undefined) await held(asked);
-        else totals.set(asked.paymentId, asked.newAmount);
+        if (held !== undefined) return held(asked);
+        const outcome = await increase(asked);
+        if (outcome.kind !== 'declined') totals.set(asked.paymentId, asked.newAmount);
         return outcome;
       });
       return { hold, rail, total: (paymentId: string) => totals.get(paymentId) };
