@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, type Transaction, type SqliteDatabase as KyselySqliteDatabase, type SqliteStatement } from 'kysely';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, SqliteCheckpointer } from './sqlite-checkpointer';
 import { sendPreparedByName } from './prepared-statements';
@@ -65,6 +65,14 @@ function parseInt8(value: string): number {
   const parsed = Number(value);
   if (!Number.isSafeInteger(parsed)) throw new Error('bigint value outside the safe integer range');
   return parsed;
+}
+
+/**
+ * better-sqlite3, loaded when a SQLite database is opened: its modules stay out of the bundle (a native addon), and
+ * reading and compiling them from node_modules was 20-30 ms of a start on PostgreSQL, which never uses them.
+ */
+function loadSqlite(): typeof SqliteDatabase {
+  return createRequire(import.meta.url)('better-sqlite3') as typeof SqliteDatabase;
 }
 
 /** pg, loaded when a PostgreSQL database is opened: a server on SQLite never pays for loading it at start. */
@@ -229,7 +237,8 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
     return { db, engine: 'postgres' };
   }
   mkdirSync(dirname(options.sqliteFile), { recursive: true });
-  const sqlite = new SqliteDatabase(options.sqliteFile);
+  const Sqlite = loadSqlite();
+  const sqlite = new Sqlite(options.sqliteFile);
   sqlite.pragma('journal_mode = WAL');
   // COMMIT only writes the WAL; the group commit fdatasyncs it before anything is acknowledged
   // (storage/sqlite-group-commit.ts). Checkpoints still sync the WAL before and the database after copying.
