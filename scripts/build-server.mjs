@@ -5,12 +5,14 @@
 //
 // Its pure-JavaScript npm dependencies (kysely, zod, hono, pino, ...) are bundled in: left as imports, a start
 // opened some 560 files under node_modules (kysely alone 260; 20 now), the largest single part of the start-up
-// time. Left as imports: better-sqlite3 (a native addon), and the packages a start does not need, which the
-// server loads on first use (nodemailer with RAIL_SMTP_URL, busboy on the first upload).
+// time. Left as imports: the packages a start does not need, which the server loads on first use (nodemailer with
+// RAIL_SMTP_URL, busboy on the first upload). better-sqlite3's JavaScript is bundled and its native addon loaded from
+// node_modules (lazyBundledDatabaseDrivers below).
 //
-// pg is bundled too, behind the lazy require of storage/database.ts (lazyBundledPg below): a start on PostgreSQL
-// then runs it from the code-cached bundle (1-3 ms) instead of resolving, reading and compiling its 32 files from
-// node_modules (11-16 ms inside the server), and a start on SQLite still never runs it. pg's optional peers stay imports:
+// pg and better-sqlite3 are bundled too, behind the lazy requires of storage/database.ts (lazyBundledDatabaseDrivers
+// below): a start on PostgreSQL runs pg from the code-cached bundle (1-3 ms) instead of resolving, reading and
+// compiling its 32 files from node_modules (11-16 ms inside the server), and never runs better-sqlite3; a start on
+// SQLite runs better-sqlite3's 13 files from the bundle the same way, and never runs pg. pg's optional peers stay imports:
 // pg-native (loaded only through pg.native, which Rail does not use) and pg-cloudflare (Cloudflare Workers only).
 // Usage: node scripts/build-server.mjs
 import { createHash } from 'node:crypto';
@@ -21,22 +23,29 @@ import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The expression storage/database.ts loads pg with, in the sources (an ES module's own require of node_modules). */
-const PG_REQUIRE_IN_SOURCE = "createRequire(import.meta.url)('pg')";
+/**
+ * The expressions storage/database.ts loads pg and better-sqlite3 with, in the sources (an ES module's own require of
+ * node_modules).
+ */
+const LAZY_REQUIRES_IN_SOURCE = ["createRequire(import.meta.url)('pg')", "createRequire(import.meta.url)('better-sqlite3')"];
 
 /**
- * Gives esbuild the lazy require of pg in storage/database.ts as a plain `require('pg')`, which it bundles (pg's
- * modules become a function the bundle calls on first use: nothing of pg runs before). The sources keep
- * createRequire, which vitest and tsx run as ES modules; the build fails if that expression is no longer there, so
- * pg cannot silently go back to node_modules, or be loaded at start.
+ * Gives esbuild the lazy requires of pg and better-sqlite3 in storage/database.ts as plain `require(...)`, which it
+ * bundles (their modules become a function the bundle calls on first use: nothing of them runs before). The sources
+ * keep createRequire, which vitest and tsx run as ES modules; the build fails if an expression is no longer there, so
+ * neither can silently go back to node_modules, or be loaded at start. better-sqlite3's native addon is not bundled:
+ * database.ts hands its path to better-sqlite3 (`nativeBinding`), which loads it from node_modules.
  */
-const lazyBundledPg = {
-  name: 'lazy-bundled-pg',
+const lazyBundledDatabaseDrivers = {
+  name: 'lazy-bundled-database-drivers',
   setup(build) {
     build.onLoad({ filter: /[\\/]server[\\/]src[\\/]storage[\\/]database\.ts$/ }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      if (source.split(PG_REQUIRE_IN_SOURCE).length !== 2) throw new Error(`${args.path}: expected ${PG_REQUIRE_IN_SOURCE} once (build-server.mjs bundles pg through it)`);
-      return { contents: source.replace(PG_REQUIRE_IN_SOURCE, "require('pg')"), loader: 'ts' };
+      let source = readFileSync(args.path, 'utf8');
+      for (const expression of LAZY_REQUIRES_IN_SOURCE) {
+        if (source.split(expression).length !== 2) throw new Error(`${args.path}: expected ${expression} once (build-server.mjs bundles it)`);
+        source = source.replace(expression, `require(${expression.slice(expression.indexOf(")(") + 2, -1)})`);
+      }
+      return { contents: source, loader: 'ts' };
     });
   },
 };
@@ -46,8 +55,8 @@ export const SERVER_BUNDLE_OPTIONS = {
   bundle: true,
   platform: 'node',
   target: 'node20',
-  external: ['better-sqlite3', 'pg-native', 'pg-cloudflare', 'nodemailer', 'busboy'],
-  plugins: [lazyBundledPg],
+  external: ['pg-native', 'pg-cloudflare', 'nodemailer', 'busboy'],
+  plugins: [lazyBundledDatabaseDrivers],
   // Fewer bytes to read at start; names are kept (stack traces stay readable, and the source map maps them back).
   minifyWhitespace: true,
   minifySyntax: true,

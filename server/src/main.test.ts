@@ -9,7 +9,8 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { freePort } from './test-support/server-process';
+import { onPostgres } from './test-support/engines';
+import { freePort, startServer } from './test-support/server-process';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const dataDir = mkdtempSync(join(tmpdir(), 'rail-main-'));
@@ -110,5 +111,31 @@ describe('the compiled server (dist/server/main.js)', () => {
     const retrieved = await fetch(`${base}/payments/${payment.payment_id}`, { headers: { authorization: `Bearer ${secretKey}` } });
     expect(await retrieved.json()).toMatchObject({ status: 'succeeded' });
     expect(await stop(second.child)).toBe(0);
+  });
+});
+
+// NODE_DEBUG=module has Node log every module it loads from a file (the bundle's requires of node_modules included).
+const LOGGING_MODULE_LOADS = { NODE_DEBUG: 'module' };
+const loadedBetterSqlite = (output: string) => /node_modules\/better-sqlite3\//.test(output);
+
+onPostgres('the compiled server on PostgreSQL', (database) => {
+  test('never loads better-sqlite3 (its modules are some 10 ms of a start)', async () => {
+    const sqliteDir = mkdtempSync(join(tmpdir(), 'rail-main-sqlite-'));
+    const postgresDir = mkdtempSync(join(tmpdir(), 'rail-main-pg-'));
+    try {
+      const onSqlite = await startServer({ dataDir: sqliteDir, entry: 'compiled', env: LOGGING_MODULE_LOADS });
+      await onSqlite.stop();
+      expect(loadedBetterSqlite(onSqlite.output())).toBe(true);
+      const onPostgres = await startServer({ dataDir: postgresDir, databaseUrl: database().databaseUrl, entry: 'compiled', env: LOGGING_MODULE_LOADS });
+      try {
+        expect((await fetch(`${onPostgres.baseUrl}/health`)).status).toBe(200);
+      } finally {
+        await onPostgres.stop();
+      }
+      expect(loadedBetterSqlite(onPostgres.output())).toBe(false);
+    } finally {
+      rmSync(sqliteDir, { recursive: true, force: true });
+      rmSync(postgresDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, type Transaction, type SqliteDatabase as KyselySqliteDatabase, type SqliteStatement } from 'kysely';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, SqliteCheckpointer } from './sqlite-checkpointer';
 import { sendPreparedByName } from './prepared-statements';
@@ -60,11 +60,24 @@ export interface OpenDatabaseOptions {
 
 const INT8_OID = 20;
 
+/** Where better-sqlite3's build (node-gyp, or its prebuilt binary) puts its native addon. */
+const SQLITE_ADDON = 'better-sqlite3/build/Release/better_sqlite3.node';
+
 /** int8 (bigint) as a JS number: amounts are minor units within Number.MAX_SAFE_INTEGER (checked at the edge). */
 function parseInt8(value: string): number {
   const parsed = Number(value);
   if (!Number.isSafeInteger(parsed)) throw new Error('bigint value outside the safe integer range');
   return parsed;
+}
+
+/**
+ * better-sqlite3, loaded when a SQLite database is opened (a start on PostgreSQL never runs it), with the path of its
+ * native addon: the build bundles its JavaScript (scripts/build-server.mjs), where the addon's own lookup (the
+ * `bindings` package, which searches from the caller's file) would search beside the bundle instead of node_modules.
+ */
+function loadSqlite(): { Sqlite: typeof SqliteDatabase; nativeBinding: string } {
+  const Sqlite = createRequire(import.meta.url)('better-sqlite3') as typeof SqliteDatabase;
+  return { Sqlite, nativeBinding: createRequire(import.meta.url).resolve(SQLITE_ADDON) };
 }
 
 /** pg, loaded when a PostgreSQL database is opened: a server on SQLite never pays for loading it at start. */
@@ -229,7 +242,8 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
     return { db, engine: 'postgres' };
   }
   mkdirSync(dirname(options.sqliteFile), { recursive: true });
-  const sqlite = new SqliteDatabase(options.sqliteFile);
+  const { Sqlite, nativeBinding } = loadSqlite();
+  const sqlite = new Sqlite(options.sqliteFile, { nativeBinding });
   sqlite.pragma('journal_mode = WAL');
   // COMMIT only writes the WAL; the group commit fdatasyncs it before anything is acknowledged
   // (storage/sqlite-group-commit.ts). Checkpoints still sync the WAL before and the database after copying.
