@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema';
 
 /** Payment statuses (Hyperswitch v1 IntentStatus names; see docs/open-points.md for the ones the spec leaves open). */
 export const PAYMENT_STATUSES = [
@@ -18,7 +19,7 @@ export const PAYMENT_STATUSES = [
   // Hyperswitch's IntentStatus for an authorization that lapsed uncaptured (manual capture).
   'expired',
 ] as const;
-export const PaymentStatus = z.enum(PAYMENT_STATUSES);
+export const PaymentStatus = lazySchema(() => z.enum(PAYMENT_STATUSES));
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
 
 /** Statuses after which a payment never changes again (the frame stops polling at these). */
@@ -36,7 +37,8 @@ export const FINAL_PAYMENT_STATUSES: readonly PaymentStatus[] = [
  * next_action variants (Hyperswitch's `type` names). Every URL here was produced by the server; the runtime
  * navigates only to URLs that arrive in a next_action.
  */
-export const NextAction = z.discriminatedUnion('type', [
+export const NextAction = lazySchema(() =>
+  z.discriminatedUnion('type', [
   z.object({ type: z.literal('redirect_to_url'), redirect_to_url: z.string() }),
   z.object({
     type: z.literal('qr_code_information'),
@@ -74,5 +76,5 @@ export const NextAction = z.discriminatedUnion('type', [
       directory_server_id: z.string(),
     }),
   }),
-]);
+  ]));
 export type NextAction = z.infer<typeof NextAction>;

@@ -64,8 +64,8 @@ export type ListPaymentMethodsQuery = z.infer<typeof ListPaymentMethodsQuery>;
 
 export const PaymentMethodTypeEntry = lazySchema(() =>
   z.object({
-    payment_method_type: PaymentMethodType,
-    payment_experience: z.array(z.object({ payment_experience_type: PaymentExperience, eligible_connectors: z.array(z.string()) })).nullable(),
+    payment_method_type: PaymentMethodType.unwrap(),
+    payment_experience: z.array(z.object({ payment_experience_type: PaymentExperience.unwrap(), eligible_connectors: z.array(z.string()) })).nullable(),
     card_networks: z
       .array(z.object({ card_network: CardNetwork, surcharge_details: z.unknown().nullable(), eligible_connectors: z.array(z.string()) }))
       .nullable(),
@@ -75,7 +75,7 @@ export const PaymentMethodTypeEntry = lazySchema(() =>
 
 export const PaymentMethodEntry = lazySchema(() =>
   z.object({
-    payment_method: PaymentMethod,
+    payment_method: PaymentMethod.unwrap(),
     payment_method_types: z.array(PaymentMethodTypeEntry.unwrap()),
   }));
 
@@ -83,14 +83,14 @@ export const ListPaymentMethodsResponse = lazySchema(() =>
   z
     .object({
       redirect_url: z.string().nullable(),
-      currency: Currency.nullable(),
+      currency: Currency.unwrap().nullable(),
       payment_methods: z.array(PaymentMethodEntry.unwrap()),
       mandate_payment: z.unknown().nullable(),
       merchant_name: z.string().nullable(),
       checkout_branding: z.record(z.string(), z.unknown()).nullable(),
       payment_method_order: z.array(z.string()).nullable(),
       show_surcharge_breakup_screen: z.boolean(),
-      payment_type: PaymentType.nullable(),
+      payment_type: PaymentType.unwrap().nullable(),
       request_external_three_ds_authentication: z.boolean(),
       collect_shipping_details_from_wallets: z.boolean().nullable(),
       collect_billing_details_from_wallets: z.boolean().nullable(),

@@ -39,7 +39,7 @@ export const SessionTokenRequest = lazySchema(() =>
     .strictObject({
       payment_id: z.string().min(1).max(64),
       client_secret: ClientSecret,
-      wallets: z.array(PaymentMethodType).max(20),
+      wallets: z.array(PaymentMethodType.unwrap()).max(20),
       merchant_connector_details: JsonObject.unwrap().optional(),
     })
     .meta({ id: 'SessionTokenRequest' }));
@@ -63,7 +63,7 @@ export const ExternalThreeDsAuthenticationRequest = lazySchema(() =>
       client_secret: ClientSecret,
       sdk_information: JsonObject.unwrap().optional(),
       device_channel: z.enum(['APP', 'BRW']),
-      threeds_method_comp_ind: ThreeDsMethodCompInd,
+      threeds_method_comp_ind: ThreeDsMethodCompInd.unwrap(),
     })
     .meta({ id: 'ExternalThreeDsAuthenticationRequest' }));
 export type ExternalThreeDsAuthenticationRequest = z.infer<typeof ExternalThreeDsAuthenticationRequest>;
@@ -96,7 +96,7 @@ export const CompleteAuthorizeRequest = lazySchema(() =>
     .strictObject({
       client_secret: ClientSecret,
       shipping: JsonObject.unwrap().optional(),
-      threeds_method_comp_ind: ThreeDsMethodCompInd.optional(),
+      threeds_method_comp_ind: ThreeDsMethodCompInd.unwrap().optional(),
     })
     .meta({ id: 'CompleteAuthorizeRequest' }));
 export type CompleteAuthorizeRequest = z.infer<typeof CompleteAuthorizeRequest>;
@@ -106,8 +106,8 @@ export const PostSessionTokensRequest = lazySchema(() =>
   z
     .strictObject({
       client_secret: ClientSecret,
-      payment_method_type: PaymentMethodType,
-      payment_method: PaymentMethod,
+      payment_method_type: PaymentMethodType.unwrap(),
+      payment_method: PaymentMethod.unwrap(),
     })
     .meta({ id: 'PostSessionTokensRequest' }));
 export type PostSessionTokensRequest = z.infer<typeof PostSessionTokensRequest>;
@@ -121,7 +121,7 @@ export const InvokeSdkClient = lazySchema(() =>
 
 export const PostSessionTokensResponse = lazySchema(() =>
   z
-    .object({ payment_id: z.string(), next_action: z.union([InvokeSdkClient.unwrap(), NextAction]).nullable(), status: PaymentStatus })
+    .object({ payment_id: z.string(), next_action: z.union([InvokeSdkClient.unwrap(), NextAction.unwrap()]).nullable(), status: PaymentStatus.unwrap() })
     .meta({ id: 'PostSessionTokensResponse' }));
 export type PostSessionTokensResponse = z.infer<typeof PostSessionTokensResponse>;
 
@@ -142,7 +142,7 @@ export const ThreeDsDecisionExecuteRequest = lazySchema(() =>
   z
     .strictObject({
       routing_id: z.string().min(1).max(64),
-      payment: z.strictObject({ amount: MinorAmount, currency: Currency }),
+      payment: z.strictObject({ amount: MinorAmount.unwrap(), currency: Currency.unwrap() }),
       payment_method: z.strictObject({ card_network: z.enum(CARD_NETWORKS).optional() }).optional(),
       customer_device: z
         .strictObject({
@@ -151,8 +151,8 @@ export const ThreeDsDecisionExecuteRequest = lazySchema(() =>
           display_size: z.string().max(32).optional(),
         })
         .optional(),
-      issuer: z.strictObject({ name: z.string().max(255).optional(), country: Country.optional() }).optional(),
-      acquirer: z.strictObject({ country: Country.optional(), fraud_rate: z.number().min(0).max(100).optional() }).optional(),
+      issuer: z.strictObject({ name: z.string().max(255).optional(), country: Country.unwrap().optional() }).optional(),
+      acquirer: z.strictObject({ country: Country.unwrap().optional(), fraud_rate: z.number().min(0).max(100).optional() }).optional(),
     })
     .meta({ id: 'ThreeDsDecisionExecuteRequest' }));
 export type ThreeDsDecisionExecuteRequest = z.infer<typeof ThreeDsDecisionExecuteRequest>;

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { lazySchema } from '../lazy-schema';
 import { Currency } from './payments';
+import { CURRENCIES } from '../currency';
 
 export const DISPUTE_LIMITS = {
   /** GET /disputes/list: page size when limit is omitted, and the largest page (as the other lists). */
@@ -136,7 +137,7 @@ export const ListDisputesQuery = z
     dispute_status: commaList(DISPUTE_STATUSES).optional(),
     dispute_stage: commaList(DISPUTE_STAGES).optional(),
     reason: z.string().min(1).max(DISPUTE_LIMITS.reasonMax).optional(),
-    currency: commaList(Currency.options as unknown as readonly [string, ...string[]]).optional(),
+    currency: commaList(CURRENCIES as readonly [string, ...string[]]).optional(),
     merchant_connector_id: z.string().min(1).max(255).optional(),
     start_time: DateTime.optional(),
     end_time: DateTime.optional(),
@@ -161,7 +162,7 @@ export const DisputeResponse = lazySchema(() =>
       payment_id: z.string(),
       /** Minor units, as a string (spec). */
       amount: z.string(),
-      currency: Currency,
+      currency: Currency.unwrap(),
       dispute_stage: DisputeStage,
       dispute_status: DisputeStatus,
       connector: z.string().nullable(),
@@ -187,7 +188,7 @@ export const DisputeAggregateResponse = lazySchema(() =>
 export const DisputeFiltersResponse = lazySchema(() =>
   z
     .object({
-      currency: z.array(Currency),
+      currency: z.array(Currency.unwrap()),
       dispute_status: z.array(DisputeStatus),
       dispute_stage: z.array(DisputeStage),
       merchant_connector_id: z.array(z.string()),

@@ -56,8 +56,8 @@ export const PAYMENT_METHOD_ISSUER_CODES = [
 export const CreatePaymentMethodRequest = lazySchema(() =>
   z
     .strictObject({
-      payment_method: PaymentMethod,
-      payment_method_type: PaymentMethodType.optional(),
+      payment_method: PaymentMethod.unwrap(),
+      payment_method_type: PaymentMethodType.unwrap().optional(),
       payment_method_issuer: text.optional(),
       payment_method_issuer_code: z.enum(PAYMENT_METHOD_ISSUER_CODES).optional(),
       card: StoredCardInput.unwrap().optional(),
@@ -107,8 +107,8 @@ export const PaymentMethodResponse = lazySchema(() =>
       merchant_id: z.string(),
       customer_id: z.string().nullable(),
       payment_method_id: z.string(),
-      payment_method: PaymentMethod,
-      payment_method_type: PaymentMethodType.nullable(),
+      payment_method: PaymentMethod.unwrap(),
+      payment_method_type: PaymentMethodType.unwrap().nullable(),
       card: StoredCard.unwrap().nullable(),
       recurring_enabled: z.boolean(),
       installment_payment_enabled: z.boolean(),
@@ -130,8 +130,8 @@ export const CustomerPaymentMethod = lazySchema(() =>
       payment_token: z.string(),
       payment_method_id: z.string(),
       customer_id: z.string(),
-      payment_method: PaymentMethod,
-      payment_method_type: PaymentMethodType.nullable(),
+      payment_method: PaymentMethod.unwrap(),
+      payment_method_type: PaymentMethodType.unwrap().nullable(),
       payment_method_issuer: z.string().nullable(),
       recurring_enabled: z.boolean(),
       installment_payment_enabled: z.boolean(),
@@ -183,8 +183,8 @@ export const DefaultPaymentMethodResponse = lazySchema(() =>
     .object({
       default_payment_method_id: z.string(),
       customer_id: z.string(),
-      payment_method: PaymentMethod,
-      payment_method_type: PaymentMethodType.nullable(),
+      payment_method: PaymentMethod.unwrap(),
+      payment_method_type: PaymentMethodType.unwrap().nullable(),
     })
     .meta({ id: 'DefaultPaymentMethodResponse' }));
 export type DefaultPaymentMethodResponse = z.infer<typeof DefaultPaymentMethodResponse>;

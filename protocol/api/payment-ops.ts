@@ -75,7 +75,7 @@ export const UpdatePaymentRequest = lazySchema(() =>
     .strictObject({
       ...optionalShared(sharedKeys().filter(isUpdatable)),
       client_secret: z.string().min(1).max(256).optional(),
-      retry_action: RetryAction.optional(),
+      retry_action: RetryAction.unwrap().optional(),
       business_country: z.unknown().optional(),
       business_label: z.unknown().optional(),
       profile_id: z.unknown().optional(),
@@ -119,7 +119,7 @@ export const UpdateMetadataResponse = lazySchema(() =>
     .object({
       payment_id: z.string(),
       metadata: JsonObject.unwrap().nullable(),
-      status: PaymentStatus,
+      status: PaymentStatus.unwrap(),
       feature_metadata: JsonObject.unwrap().nullable(),
     })
     .meta({ id: 'UpdateMetadataResponse' }));
@@ -133,8 +133,8 @@ export const EligibilityRequest = lazySchema(() =>
   z
     .strictObject({
       client_secret: z.string().min(1).max(256),
-      payment_method_type: PaymentMethod,
-      payment_method_subtype: PaymentMethodType.optional(),
+      payment_method_type: PaymentMethod.unwrap(),
+      payment_method_subtype: PaymentMethodType.unwrap().optional(),
       payment_method_data: PaymentMethodData.unwrap(),
       browser_info: JsonObject.unwrap().optional(),
     })
@@ -170,7 +170,7 @@ export const CapturePaymentRequest = lazySchema(() =>
   z
     .strictObject({
       merchant_id: z.string().max(PAYMENT_LIMITS.referenceMax).optional(),
-      amount_to_capture: MinorAmount.optional(),
+      amount_to_capture: MinorAmount.unwrap().optional(),
       refund_uncaptured_amount: z.boolean().optional(),
       statement_descriptor_suffix: z.string().max(PAYMENT_LIMITS.referenceMax).optional(),
       statement_descriptor_prefix: z.string().max(PAYMENT_LIMITS.referenceMax).optional(),
@@ -190,6 +190,6 @@ export type CancelPostCaptureRequest = z.infer<typeof CancelPostCaptureRequest>;
 /** POST /payments/{payment_id}/incremental_authorization body: amount is the new total authorized amount. */
 export const IncrementalAuthorizationRequest = lazySchema(() =>
   z
-    .strictObject({ amount: MinorAmount, reason: Reason.optional() })
+    .strictObject({ amount: MinorAmount.unwrap(), reason: Reason.optional() })
     .meta({ id: 'IncrementalAuthorizationRequest' }));
 export type IncrementalAuthorizationRequest = z.infer<typeof IncrementalAuthorizationRequest>;

@@ -106,7 +106,7 @@ export const ListRefundsRequest = lazySchema(() =>
       amount_filter: AmountFilter.unwrap().optional(),
       connector: z.array(z.string().max(255)).max(REFUND_LIMITS.listMaxFilterValues).optional(),
       merchant_connector_id: z.array(z.string().max(255)).max(REFUND_LIMITS.listMaxFilterValues).optional(),
-      currency: z.array(Currency).optional(),
+      currency: z.array(Currency.unwrap()).optional(),
       refund_status: z.array(RefundStatus).optional(),
     })
     .superRefine((body, ctx) => {
@@ -128,7 +128,7 @@ export const RefundResponse = lazySchema(() =>
       refund_id: z.string(),
       payment_id: z.string(),
       amount: z.int(),
-      currency: Currency,
+      currency: Currency.unwrap(),
       status: RefundStatus,
       reason: z.string().nullable(),
       metadata: JsonObject.unwrap().nullable(),

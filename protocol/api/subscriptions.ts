@@ -129,7 +129,7 @@ export const SubscriptionResponse = lazySchema(() =>
       customer_id: z.string(),
       payment: JsonObject.unwrap().nullable(),
       amount: z.int().nullable(),
-      currency: Currency.nullable(),
+      currency: Currency.unwrap().nullable(),
       invoice: JsonObject.unwrap().nullable(),
     })
     .meta({ id: 'SubscriptionResponse' }));
@@ -156,7 +156,7 @@ export const SubscriptionEstimateResponse = lazySchema(() =>
   z
     .object({
       amount: z.int(),
-      currency: Currency,
+      currency: Currency.unwrap(),
       plan_id: z.string().nullable(),
       item_price_id: z.string().nullable(),
       coupon_code: z.string().nullable(),
