@@ -9,7 +9,7 @@ import { CURRENCIES } from '../currency';
 import { CARD_NETWORKS, COUNTRIES } from './enums';
 import { Currency, PaymentExperience, PaymentMethod, PaymentMethodType, PaymentResponse, PaymentType } from './payments';
 
-const CardNetwork = z.enum(CARD_NETWORKS);
+const CardNetwork = lazySchema(() => z.enum(CARD_NETWORKS));
 
 /**
  * A list query parameter: repeated (`accepted_countries=IN&accepted_countries=KE`), bracketed
@@ -67,7 +67,7 @@ export const PaymentMethodTypeEntry = lazySchema(() =>
     payment_method_type: PaymentMethodType.unwrap(),
     payment_experience: z.array(z.object({ payment_experience_type: PaymentExperience.unwrap(), eligible_connectors: z.array(z.string()) })).nullable(),
     card_networks: z
-      .array(z.object({ card_network: CardNetwork, surcharge_details: z.unknown().nullable(), eligible_connectors: z.array(z.string()) }))
+      .array(z.object({ card_network: CardNetwork.unwrap(), surcharge_details: z.unknown().nullable(), eligible_connectors: z.array(z.string()) }))
       .nullable(),
     bank_names: z.array(z.unknown()).nullable(),
     required_fields: z.record(z.string(), z.unknown()).nullable(),

@@ -10,7 +10,7 @@ import { NextAction, PaymentStatus } from '../payments';
 import { CARD_NETWORKS } from './enums';
 import { Country, Currency, JsonObject, MinorAmount, PaymentMethod, PaymentMethodType, ThreeDsMethodCompInd } from './payments';
 
-const ClientSecret = z.string().min(1).max(256);
+const ClientSecret = lazySchema(() => z.string().min(1).max(256));
 
 /** GET /card_issuers: page size when `limit` is absent, and its maximum (a documented policy value). */
 export const CARD_ISSUER_LIMITS = { defaultLimit: 10, maxLimit: 100 } as const;
@@ -38,7 +38,7 @@ export const SessionTokenRequest = lazySchema(() =>
   z
     .strictObject({
       payment_id: z.string().min(1).max(64),
-      client_secret: ClientSecret,
+      client_secret: ClientSecret.unwrap(),
       wallets: z.array(PaymentMethodType.unwrap()).max(20),
       merchant_connector_details: JsonObject.unwrap().optional(),
     })
@@ -60,7 +60,7 @@ export type SessionTokenResponse = z.infer<typeof SessionTokenResponse>;
 export const ExternalThreeDsAuthenticationRequest = lazySchema(() =>
   z
     .strictObject({
-      client_secret: ClientSecret,
+      client_secret: ClientSecret.unwrap(),
       sdk_information: JsonObject.unwrap().optional(),
       device_channel: z.enum(['APP', 'BRW']),
       threeds_method_comp_ind: ThreeDsMethodCompInd.unwrap(),
@@ -69,13 +69,13 @@ export const ExternalThreeDsAuthenticationRequest = lazySchema(() =>
 export type ExternalThreeDsAuthenticationRequest = z.infer<typeof ExternalThreeDsAuthenticationRequest>;
 
 /** EMV 3DS transStatus: Y authenticated (frictionless), C challenge required, N not authenticated. */
-export const TransStatus = z.enum(['Y', 'C', 'N']);
+export const TransStatus = lazySchema(() => z.enum(['Y', 'C', 'N']));
 export type TransStatus = z.infer<typeof TransStatus>;
 
 export const ExternalThreeDsAuthenticationResponse = lazySchema(() =>
   z
     .object({
-      trans_status: TransStatus,
+      trans_status: TransStatus.unwrap(),
       acs_url: z.string().nullable(),
       challenge_request: z.string().nullable(),
       challenge_request_key: z.string().nullable(),
@@ -94,7 +94,7 @@ export type ExternalThreeDsAuthenticationResponse = z.infer<typeof ExternalThree
 export const CompleteAuthorizeRequest = lazySchema(() =>
   z
     .strictObject({
-      client_secret: ClientSecret,
+      client_secret: ClientSecret.unwrap(),
       shipping: JsonObject.unwrap().optional(),
       threeds_method_comp_ind: ThreeDsMethodCompInd.unwrap().optional(),
     })
@@ -105,7 +105,7 @@ export type CompleteAuthorizeRequest = z.infer<typeof CompleteAuthorizeRequest>;
 export const PostSessionTokensRequest = lazySchema(() =>
   z
     .strictObject({
-      client_secret: ClientSecret,
+      client_secret: ClientSecret.unwrap(),
       payment_method_type: PaymentMethodType.unwrap(),
       payment_method: PaymentMethod.unwrap(),
     })
@@ -134,7 +134,7 @@ export const THREE_DS_DECISIONS = [
   'three_ds_exemption_requested_low_value',
   'issuer_three_ds_exemption_requested',
 ] as const;
-export const ThreeDsDecision = z.enum(THREE_DS_DECISIONS);
+export const ThreeDsDecision = lazySchema(() => z.enum(THREE_DS_DECISIONS));
 export type ThreeDsDecision = z.infer<typeof ThreeDsDecision>;
 
 /** POST /three_ds_decision/execute body (Hyperswitch ThreeDsDecisionRuleExecuteRequest's inner fields). */

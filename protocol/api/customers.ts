@@ -22,32 +22,41 @@ export const CUSTOMER_LIMITS = {
 /** customer_id: 1..64 characters (spec Limits). */
 export const CustomerId = z.string().min(1).max(CUSTOMER_LIMITS.customerIdMax);
 
-const text = z.string().max(CUSTOMER_LIMITS.textMax);
-
-/** Customer fields the caller may set (create and update); every one may be null or omitted. */
-const customerFields = {
-  name: text.nullish(),
-  email: text.nullish(),
-  phone: text.nullish(),
-  phone_country_code: text.nullish(),
-  description: text.nullish(),
-  /** Address details (Hyperswitch AddressDetails: city, country, line1..3, zip, state, first_name, last_name). */
-  address: JsonObject.nullish(),
-  metadata: Metadata.nullish(),
-  tax_registration_id: text.nullish(),
-  document_details: JsonObject.nullish(),
-};
+/**
+ * Customer fields the caller may set (create and update); every one may be null or omitted. Made once, by the first of
+ * those schemas to be built (lazySchema).
+ */
+function buildCustomerFields() {
+  const text = z.string().max(CUSTOMER_LIMITS.textMax);
+  return {
+    name: text.nullish(),
+    email: text.nullish(),
+    phone: text.nullish(),
+    phone_country_code: text.nullish(),
+    description: text.nullish(),
+    /** Address details (Hyperswitch AddressDetails: city, country, line1..3, zip, state, first_name, last_name). */
+    address: JsonObject.nullish(),
+    metadata: Metadata.nullish(),
+    tax_registration_id: text.nullish(),
+    document_details: JsonObject.nullish(),
+  };
+}
+let customerFieldsBuilt: ReturnType<typeof buildCustomerFields> | undefined;
+function customerFields(): ReturnType<typeof buildCustomerFields> {
+  customerFieldsBuilt ??= buildCustomerFields();
+  return customerFieldsBuilt;
+}
 
 /** POST /customers body. */
 export const CreateCustomerRequest = lazySchema(() =>
   z
-    .strictObject({ customer_id: CustomerId.nullish(), ...customerFields })
+    .strictObject({ customer_id: CustomerId.nullish(), ...customerFields() })
     .meta({ id: 'CreateCustomerRequest' }));
 export type CreateCustomerRequest = z.infer<typeof CreateCustomerRequest>;
 
 /** POST /customers/{customer_id} body: the customer fields except customer_id (refused as an unknown field). */
 export const UpdateCustomerRequest = lazySchema(() =>
-  z.strictObject(customerFields).meta({ id: 'UpdateCustomerRequest' }));
+  z.strictObject(customerFields()).meta({ id: 'UpdateCustomerRequest' }));
 export type UpdateCustomerRequest = z.infer<typeof UpdateCustomerRequest>;
 
 /** The customer object. */

@@ -30,7 +30,7 @@ export const FILE_LIMITS = {
 } as const;
 
 export const DISPUTE_STAGES = ['pre_dispute', 'dispute', 'pre_arbitration', 'arbitration', 'dispute_reversal'] as const;
-export const DisputeStage = z.enum(DISPUTE_STAGES);
+export const DisputeStage = lazySchema(() => z.enum(DISPUTE_STAGES));
 export type DisputeStage = z.infer<typeof DisputeStage>;
 
 export const DISPUTE_STATUSES = [
@@ -42,7 +42,7 @@ export const DISPUTE_STATUSES = [
   'dispute_won',
   'dispute_lost',
 ] as const;
-export const DisputeStatus = z.enum(DISPUTE_STATUSES);
+export const DisputeStatus = lazySchema(() => z.enum(DISPUTE_STATUSES));
 export type DisputeStatus = z.infer<typeof DisputeStatus>;
 
 /** Evidence fields that take a file_id (spec "Dispute": those marked file); also the evidence_type values. */
@@ -58,7 +58,7 @@ export const EVIDENCE_TYPES = [
   'recurring_transaction_agreement',
   'uncategorized_file',
 ] as const;
-export const EvidenceType = z.enum(EVIDENCE_TYPES);
+export const EvidenceType = lazySchema(() => z.enum(EVIDENCE_TYPES));
 export type EvidenceType = z.infer<typeof EvidenceType>;
 
 /** Evidence fields that take text. */
@@ -87,16 +87,16 @@ export const DISPUTE_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const DisputeIdParam = z.string().min(1).max(64).regex(DISPUTE_ID_PATTERN, 'dispute_id may contain only A-Z, a-z, 0-9, _ and -');
 export const FileIdParam = z.string().min(1).max(64).regex(DISPUTE_ID_PATTERN, 'file_id may contain only A-Z, a-z, 0-9, _ and -');
 
-const EvidenceText = z.string().max(DISPUTE_LIMITS.evidenceTextMax).nullable().optional();
-const EvidenceFile = FileIdParam.nullable().optional();
+const EvidenceText = lazySchema(() => z.string().max(DISPUTE_LIMITS.evidenceTextMax).nullable().optional());
+const EvidenceFile = lazySchema(() => FileIdParam.nullable().optional());
 
 /** POST /disputes/evidence body: dispute_id plus any evidence fields (null clears a field). */
 export const SubmitEvidenceRequest = lazySchema(() =>
   z
     .strictObject({
       dispute_id: DisputeIdParam,
-      ...Object.fromEntries(EVIDENCE_TEXT_FIELDS.map((field) => [field, EvidenceText])),
-      ...Object.fromEntries(EVIDENCE_TYPES.map((field) => [field, EvidenceFile])),
+      ...Object.fromEntries(EVIDENCE_TEXT_FIELDS.map((field) => [field, EvidenceText.unwrap()])),
+      ...Object.fromEntries(EVIDENCE_TYPES.map((field) => [field, EvidenceFile.unwrap()])),
     } as { dispute_id: typeof DisputeIdParam } & Record<EvidenceTextField, typeof EvidenceText> & Record<EvidenceType, typeof EvidenceFile>)
     .meta({ id: 'SubmitEvidenceRequest' }));
 export type SubmitEvidenceRequest = z.infer<typeof SubmitEvidenceRequest>;
@@ -163,8 +163,8 @@ export const DisputeResponse = lazySchema(() =>
       /** Minor units, as a string (spec). */
       amount: z.string(),
       currency: Currency.unwrap(),
-      dispute_stage: DisputeStage,
-      dispute_status: DisputeStatus,
+      dispute_stage: DisputeStage.unwrap(),
+      dispute_status: DisputeStatus.unwrap(),
       connector: z.string().nullable(),
       connector_reason: z.string().nullable(),
       challenge_required_by: z.string().nullable(),
@@ -189,8 +189,8 @@ export const DisputeFiltersResponse = lazySchema(() =>
   z
     .object({
       currency: z.array(Currency.unwrap()),
-      dispute_status: z.array(DisputeStatus),
-      dispute_stage: z.array(DisputeStage),
+      dispute_status: z.array(DisputeStatus.unwrap()),
+      dispute_stage: z.array(DisputeStage.unwrap()),
       merchant_connector_id: z.array(z.string()),
     })
     .meta({ id: 'DisputeFilters' }));
@@ -199,7 +199,7 @@ export const DisputeFiltersResponse = lazySchema(() =>
 export const EvidenceBlock = lazySchema(() =>
   z
     .object({
-      evidence_type: EvidenceType,
+      evidence_type: EvidenceType.unwrap(),
       file_metadata_response: z.object({
         file_id: z.string(),
         file_name: z.string().nullable(),
@@ -215,7 +215,7 @@ export const FileUploadResponse = lazySchema(() => z.object({ file_id: z.string(
 
 export const DeletedEvidenceResponse = lazySchema(() =>
   z
-    .object({ dispute_id: z.string(), evidence_type: EvidenceType, deleted: z.literal(true) })
+    .object({ dispute_id: z.string(), evidence_type: EvidenceType.unwrap(), deleted: z.literal(true) })
     .meta({ id: 'DeletedEvidence' }));
 
 export const DeletedFileResponse = lazySchema(() =>

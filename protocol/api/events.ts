@@ -163,12 +163,13 @@ export type EventAttemptList = z.infer<typeof EventAttemptList>;
 /** Webhook endpoints operators register, one per mode (docs/webhooks.md "Endpoints"). */
 export const WebhookEndpointIdParam = z.object({ id: z.string().max(64) });
 
-const EndpointUrl = z
+const EndpointUrl = lazySchema(() =>
+  z
   .string()
   .trim()
   .max(2048)
   .url()
-  .refine((url) => /^https?:\/\//i.test(url), { message: 'url must be http(s)' });
+  .refine((url) => /^https?:\/\//i.test(url), { message: 'url must be http(s)' }));
 
 export const CreateWebhookEndpointRequest = lazySchema(() =>
   z
@@ -178,7 +179,7 @@ export type CreateWebhookEndpointRequest = z.infer<typeof CreateWebhookEndpointR
 
 export const UpdateWebhookEndpointRequest = lazySchema(() =>
   z
-    .strictObject({ url: EndpointUrl.optional(), enabled: z.boolean().optional() })
+    .strictObject({ url: EndpointUrl.unwrap().optional(), enabled: z.boolean().optional() })
     .meta({ id: 'UpdateWebhookEndpointRequest' }));
 export type UpdateWebhookEndpointRequest = z.infer<typeof UpdateWebhookEndpointRequest>;
 

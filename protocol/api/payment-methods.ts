@@ -16,9 +16,9 @@ export const PAYMENT_METHOD_LIMITS = {
 
 export const PaymentMethodIdParam = z.string().min(1).max(PAYMENT_METHOD_LIMITS.idMax);
 
-const text = z.string().max(PAYMENT_METHOD_LIMITS.textMax);
-const ExpMonth = z.string().regex(/^(0?[1-9]|1[0-2])$/, 'card_exp_month is a month, 1 to 12');
-const ExpYear = z.string().regex(/^(\d{2}|\d{4})$/, 'card_exp_year has two or four digits');
+const text = lazySchema(() => z.string().max(PAYMENT_METHOD_LIMITS.textMax));
+const ExpMonth = lazySchema(() => z.string().regex(/^(0?[1-9]|1[0-2])$/, 'card_exp_month is a month, 1 to 12'));
+const ExpYear = lazySchema(() => z.string().regex(/^(\d{2}|\d{4})$/, 'card_exp_year has two or four digits'));
 
 /**
  * The card block of create and update (Hyperswitch CardDetail without the number: a raw card number is refused in
@@ -28,14 +28,14 @@ const ExpYear = z.string().regex(/^(\d{2}|\d{4})$/, 'card_exp_year has two or fo
 export const StoredCardInput = lazySchema(() =>
   z.strictObject({
     card_number: z.union([z.string(), z.number()]).optional(),
-    card_exp_month: ExpMonth.optional(),
-    card_exp_year: ExpYear.optional(),
-    card_holder_name: text.nullish(),
-    nick_name: text.nullish(),
-    card_network: text.nullish(),
-    card_issuer: text.nullish(),
-    card_issuing_country: text.nullish(),
-    card_type: text.nullish(),
+    card_exp_month: ExpMonth.unwrap().optional(),
+    card_exp_year: ExpYear.unwrap().optional(),
+    card_holder_name: text.unwrap().nullish(),
+    nick_name: text.unwrap().nullish(),
+    card_network: text.unwrap().nullish(),
+    card_issuer: text.unwrap().nullish(),
+    card_issuing_country: text.unwrap().nullish(),
+    card_type: text.unwrap().nullish(),
   }));
 export type StoredCardInput = z.infer<typeof StoredCardInput>;
 
@@ -58,12 +58,12 @@ export const CreatePaymentMethodRequest = lazySchema(() =>
     .strictObject({
       payment_method: PaymentMethod.unwrap(),
       payment_method_type: PaymentMethodType.unwrap().optional(),
-      payment_method_issuer: text.optional(),
+      payment_method_issuer: text.unwrap().optional(),
       payment_method_issuer_code: z.enum(PAYMENT_METHOD_ISSUER_CODES).optional(),
       card: StoredCardInput.unwrap().optional(),
       metadata: Metadata.unwrap().optional(),
       customer_id: z.string().min(1).max(PAYMENT_LIMITS.customerIdMax).optional(),
-      card_network: text.optional(),
+      card_network: text.unwrap().optional(),
       bank_transfer: JsonObject.unwrap().optional(),
       client_secret: z.string().max(PAYMENT_METHOD_LIMITS.clientSecretMax).optional(),
     })

@@ -26,7 +26,7 @@ import {
 export const PAYMENT_LIST_LIMITS = { defaultLimit: 10, maxLimit: 100 } as const;
 
 /** Free-text reasons (cancellation_reason, incremental authorization reason): at most 255 characters. */
-const Reason = z.string().min(1).max(PAYMENT_LIMITS.referenceMax);
+const Reason = lazySchema(() => z.string().min(1).max(PAYMENT_LIMITS.referenceMax));
 
 const Rfc3339 = z.iso.datetime({ offset: true });
 
@@ -100,7 +100,7 @@ export type UpdatePaymentRequest = z.infer<typeof UpdatePaymentRequest>;
 export const CancelPaymentRequest = lazySchema(() =>
   z
     .strictObject({
-      cancellation_reason: Reason,
+      cancellation_reason: Reason.unwrap(),
       merchant_connector_details: JsonObject.unwrap().optional(),
       all_keys_required: z.boolean().optional(),
     })
@@ -183,13 +183,13 @@ export type CapturePaymentRequest = z.infer<typeof CapturePaymentRequest>;
 /** POST /payments/{payment_id}/cancel_post_capture body (required). */
 export const CancelPostCaptureRequest = lazySchema(() =>
   z
-    .strictObject({ cancellation_reason: Reason.optional() })
+    .strictObject({ cancellation_reason: Reason.unwrap().optional() })
     .meta({ id: 'CancelPostCaptureRequest' }));
 export type CancelPostCaptureRequest = z.infer<typeof CancelPostCaptureRequest>;
 
 /** POST /payments/{payment_id}/incremental_authorization body: amount is the new total authorized amount. */
 export const IncrementalAuthorizationRequest = lazySchema(() =>
   z
-    .strictObject({ amount: MinorAmount.unwrap(), reason: Reason.optional() })
+    .strictObject({ amount: MinorAmount.unwrap(), reason: Reason.unwrap().optional() })
     .meta({ id: 'IncrementalAuthorizationRequest' }));
 export type IncrementalAuthorizationRequest = z.infer<typeof IncrementalAuthorizationRequest>;

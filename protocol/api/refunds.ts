@@ -26,10 +26,10 @@ export const REFUND_LIMITS = {
 
 /** Refund statuses (spec "States: Refund"; Hyperswitch v1 RefundStatus names). */
 export const REFUND_STATUSES = ['pending', 'succeeded', 'failed', 'review'] as const;
-export const RefundStatus = z.enum(REFUND_STATUSES);
+export const RefundStatus = lazySchema(() => z.enum(REFUND_STATUSES));
 export type RefundStatus = z.infer<typeof RefundStatus>;
 
-export const RefundType = z.enum(['scheduled', 'instant']);
+export const RefundType = lazySchema(() => z.enum(['scheduled', 'instant']));
 export type RefundType = z.infer<typeof RefundType>;
 
 /** Merchant-chosen refund_id: [A-Za-z0-9_-], 1..64 characters (a v4 UUID fits). */
@@ -46,7 +46,7 @@ export const RefundIdParam = z
  */
 const NewRefundId = RefundIdParam.refine((id) => id !== 'list', 'refund_id may not be "list" (the path of the list operation)');
 
-const Reason = z.string().max(REFUND_LIMITS.reasonMax);
+const Reason = lazySchema(() => z.string().max(REFUND_LIMITS.reasonMax));
 
 /** POST /refunds body. */
 export const CreateRefundRequest = lazySchema(() =>
@@ -56,8 +56,8 @@ export const CreateRefundRequest = lazySchema(() =>
       refund_id: NewRefundId.optional(),
       merchant_id: z.string().max(REFUND_LIMITS.merchantIdMax).optional(),
       amount: z.int().min(REFUND_LIMITS.minAmount).max(REFUND_LIMITS.maxAmount).optional(),
-      reason: Reason.optional(),
-      refund_type: RefundType.optional(),
+      reason: Reason.unwrap().optional(),
+      refund_type: RefundType.unwrap().optional(),
       metadata: Metadata.unwrap().optional(),
       merchant_connector_details: JsonObject.unwrap().optional(),
       all_keys_required: z.boolean().optional(),
@@ -76,14 +76,14 @@ export type RetrieveRefundQuery = z.infer<typeof RetrieveRefundQuery>;
 export const UpdateRefundRequest = lazySchema(() =>
   z
     .strictObject({
-      reason: Reason.optional(),
+      reason: Reason.unwrap().optional(),
       metadata: Metadata.unwrap().optional(),
     })
     .meta({ id: 'UpdateRefundRequest' }));
 export type UpdateRefundRequest = z.infer<typeof UpdateRefundRequest>;
 
 /** RFC 3339 date-time with an offset or Z. */
-const DateTime = z.iso.datetime({ offset: true });
+const DateTime = lazySchema(() => z.iso.datetime({ offset: true }));
 
 /** amount_filter of the list (Hyperswitch AmountFilter): inclusive bounds in minor units. */
 export const AmountFilter = lazySchema(() =>
@@ -96,8 +96,8 @@ export const AmountFilter = lazySchema(() =>
 export const ListRefundsRequest = lazySchema(() =>
   z
     .strictObject({
-      start_time: DateTime,
-      end_time: DateTime.optional(),
+      start_time: DateTime.unwrap(),
+      end_time: DateTime.unwrap().optional(),
       payment_id: z.string().min(1).max(REFUND_LIMITS.paymentIdMax).optional(),
       refund_id: z.string().min(1).max(REFUND_LIMITS.refundIdMax).optional(),
       profile_id: z.string().min(1).max(64).optional(),
@@ -107,7 +107,7 @@ export const ListRefundsRequest = lazySchema(() =>
       connector: z.array(z.string().max(255)).max(REFUND_LIMITS.listMaxFilterValues).optional(),
       merchant_connector_id: z.array(z.string().max(255)).max(REFUND_LIMITS.listMaxFilterValues).optional(),
       currency: z.array(Currency.unwrap()).optional(),
-      refund_status: z.array(RefundStatus).optional(),
+      refund_status: z.array(RefundStatus.unwrap()).optional(),
     })
     .superRefine((body, ctx) => {
       if (body.end_time !== undefined && new Date(body.end_time) < new Date(body.start_time)) {
@@ -129,7 +129,7 @@ export const RefundResponse = lazySchema(() =>
       payment_id: z.string(),
       amount: z.int(),
       currency: Currency.unwrap(),
-      status: RefundStatus,
+      status: RefundStatus.unwrap(),
       reason: z.string().nullable(),
       metadata: JsonObject.unwrap().nullable(),
       error_message: z.string().nullable(),
@@ -140,7 +140,7 @@ export const RefundResponse = lazySchema(() =>
       updated_at: z.string(),
       profile_id: z.string(),
       connector: z.string().nullable(),
-      refund_type: RefundType,
+      refund_type: RefundType.unwrap(),
     })
     .meta({ id: 'Refund' }));
 export type RefundResponse = z.infer<typeof RefundResponse>;
