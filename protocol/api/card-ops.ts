@@ -17,13 +17,15 @@ export const CARD_ISSUER_LIMITS = { defaultLimit: 10, maxLimit: 100 } as const;
 
 /** GET /card_issuers query: `query` matches issuer names case-insensitively; `limit` 0..100 (0 answers none). */
 export const CardIssuerListQuery = z.strictObject({
-  query: z.string().max(255).optional(),
-  limit: z
-    .string()
-    .regex(/^\d{1,4}$/, `limit must be an integer from 0 to ${CARD_ISSUER_LIMITS.maxLimit}`)
-    .transform(Number)
-    .pipe(z.int().min(0).max(CARD_ISSUER_LIMITS.maxLimit))
-    .optional(),
+  get query() { return z.string().max(255).optional(); },
+  get limit() {
+    return z
+      .string()
+      .regex(/^\d{1,4}$/, `limit must be an integer from 0 to ${CARD_ISSUER_LIMITS.maxLimit}`)
+      .transform(Number)
+      .pipe(z.int().min(0).max(CARD_ISSUER_LIMITS.maxLimit))
+      .optional();
+  },
 });
 export type CardIssuerListQuery = z.infer<typeof CardIssuerListQuery>;
 
@@ -158,5 +160,5 @@ export const ThreeDsDecisionExecuteRequest = lazySchema(() =>
 export type ThreeDsDecisionExecuteRequest = z.infer<typeof ThreeDsDecisionExecuteRequest>;
 
 export const ThreeDsDecisionExecuteResponse = lazySchema(() =>
-  z.object({ decision: ThreeDsDecision }).meta({ id: 'ThreeDsDecisionExecuteResponse' }));
+  z.object({ decision: ThreeDsDecision.unwrap() }).meta({ id: 'ThreeDsDecisionExecuteResponse' }));
 export type ThreeDsDecisionExecuteResponse = z.infer<typeof ThreeDsDecisionExecuteResponse>;

@@ -26,7 +26,7 @@ export type SettlementStatus = (typeof SETTLEMENT_STATUSES)[number];
 /** USDT amounts are strings with 6 decimals (the token's on-chain precision). */
 export const USDT_DECIMALS = 6;
 
-export const CollectIdParam = z.string().min(1).max(64);
+export const CollectIdParam = lazySchema(() => z.string().min(1).max(64));
 
 const Amount = lazySchema(() => z.string().regex(DECIMAL_AMOUNT_PATTERN, 'must be a decimal string such as "1500" or "12.50"'));
 
@@ -106,18 +106,18 @@ export const CollectionResponse = lazySchema(() =>
     .meta({ id: 'Collection' }));
 export type CollectionResponse = z.infer<typeof CollectionResponse>;
 
-const BalanceAmounts = { available: z.string(), pending: z.string(), held: z.string() };
-
-export const BalanceResponse = lazySchema(() =>
-  z
+export const BalanceResponse = lazySchema(() => {
+  const amounts = { available: z.string(), pending: z.string(), held: z.string() };
+  return z
     .object({
       /** The consolidated balance, in the settlement currency at the rates below. */
       currency: z.literal('USDT'),
-      ...BalanceAmounts,
+      ...amounts,
       rates: z.array(z.object({ currency: CollectCurrency.unwrap(), rate: z.string(), rate_time: z.string() })),
-      by_corridor: z.array(z.object({ country: CollectCountry.unwrap(), currency: CollectCurrency.unwrap(), ...BalanceAmounts })),
+      by_corridor: z.array(z.object({ country: CollectCountry.unwrap(), currency: CollectCurrency.unwrap(), ...amounts })),
     })
-    .meta({ id: 'CollectBalance' }));
+    .meta({ id: 'CollectBalance' });
+});
 export type BalanceResponse = z.infer<typeof BalanceResponse>;
 
 export const RequestSettlementRequest = lazySchema(() =>

@@ -20,7 +20,7 @@ export const CUSTOMER_LIMITS = {
 } as const;
 
 /** customer_id: 1..64 characters (spec Limits). */
-export const CustomerId = z.string().min(1).max(CUSTOMER_LIMITS.customerIdMax);
+export const CustomerId = lazySchema(() => z.string().min(1).max(CUSTOMER_LIMITS.customerIdMax));
 
 /**
  * Customer fields the caller may set (create and update); every one may be null or omitted. Made once, by the first of
@@ -50,7 +50,7 @@ function customerFields(): ReturnType<typeof buildCustomerFields> {
 /** POST /customers body. */
 export const CreateCustomerRequest = lazySchema(() =>
   z
-    .strictObject({ customer_id: CustomerId.nullish(), ...customerFields() })
+    .strictObject({ customer_id: CustomerId.unwrap().nullish(), ...customerFields() })
     .meta({ id: 'CreateCustomerRequest' }));
 export type CreateCustomerRequest = z.infer<typeof CreateCustomerRequest>;
 
@@ -92,25 +92,29 @@ export const CustomerDeleteResponse = lazySchema(() =>
 export type CustomerDeleteResponse = z.infer<typeof CustomerDeleteResponse>;
 
 /** A non-negative int32 query parameter, as text on the wire. */
-const int32Query = z
-  .string()
-  .regex(/^\d{1,10}$/, 'must be a non-negative integer')
-  .transform(Number)
-  .pipe(z.int().max(CUSTOMER_LIMITS.int32Max));
+const int32Query = lazySchema(() =>
+  z
+    .string()
+    .regex(/^\d{1,10}$/, 'must be a non-negative integer')
+    .transform(Number)
+    .pipe(z.int().max(CUSTOMER_LIMITS.int32Max)));
 
 /** GET /customers/list query. */
-export const ListCustomersQuery = z.strictObject({ offset: int32Query.optional(), limit: int32Query.optional() });
+export const ListCustomersQuery = z.strictObject({
+  get offset() { return int32Query.unwrap().optional(); },
+  get limit() { return int32Query.unwrap().optional(); },
+});
 export type ListCustomersQuery = z.infer<typeof ListCustomersQuery>;
 
 export const ListCustomersResponse = lazySchema(() => z.array(CustomerResponse.unwrap()));
 
 /** POST /ephemeral_keys body. */
 export const CreateEphemeralKeyRequest = lazySchema(() =>
-  z.strictObject({ customer_id: CustomerId }).meta({ id: 'CreateEphemeralKeyRequest' }));
+  z.strictObject({ customer_id: CustomerId.unwrap() }).meta({ id: 'CreateEphemeralKeyRequest' }));
 export type CreateEphemeralKeyRequest = z.infer<typeof CreateEphemeralKeyRequest>;
 
 /** Ephemeral key id in paths: `eki_` + 20 base62. */
-export const EphemeralKeyIdParam = z.string().min(1).max(64);
+export const EphemeralKeyIdParam = lazySchema(() => z.string().min(1).max(64));
 
 /** POST /ephemeral_keys answer; `secret` is shown only here. */
 export const EphemeralKeyResponse = lazySchema(() =>

@@ -51,7 +51,7 @@ export const KEY_LIMITS = { nameMax: 64, keyIdMax: 64 } as const;
 
 export const ScopesResponse = lazySchema(() => z.object({ scopes: z.array(ApiScope.unwrap()) }).meta({ id: 'ScopesResponse' }));
 
-export const KeyIdParam = z.object({ id: z.string() });
+export const KeyIdParam = z.object({ get id() { return z.string(); } });
 
 export const CreateApiKeyRequest = lazySchema(() =>
   z
@@ -144,8 +144,8 @@ export const SecurityEmailList = lazySchema(() =>
 /** Operators managed by operators (docs/keys.md "Operators"). */
 export const OPERATOR_LIMITS = { passwordMin: 12, passwordMax: 1024 } as const;
 
-export const OperatorIdParam = z.object({ id: z.string().max(64) });
-export const ResetIdParam = z.object({ reset_id: z.string().max(64) });
+export const OperatorIdParam = z.object({ get id() { return z.string().max(64); } });
+export const ResetIdParam = z.object({ get reset_id() { return z.string().max(64); } });
 
 export const OperatorEntry = lazySchema(() =>
   z

@@ -14,7 +14,7 @@ export const PAYMENT_METHOD_LIMITS = {
   clientSecretMax: 128,
 } as const;
 
-export const PaymentMethodIdParam = z.string().min(1).max(PAYMENT_METHOD_LIMITS.idMax);
+export const PaymentMethodIdParam = lazySchema(() => z.string().min(1).max(PAYMENT_METHOD_LIMITS.idMax));
 
 const text = lazySchema(() => z.string().max(PAYMENT_METHOD_LIMITS.textMax));
 const ExpMonth = lazySchema(() => z.string().regex(/^(0?[1-9]|1[0-2])$/, 'card_exp_month is a month, 1 to 12'));
@@ -157,19 +157,19 @@ export type CustomerPaymentMethodsResponse = z.infer<typeof CustomerPaymentMetho
  * names the payment on the publishable-key list.
  */
 export const CustomerPaymentMethodsQuery = z.strictObject({
-  client_secret: z.string().max(PAYMENT_METHOD_LIMITS.clientSecretMax).optional(),
-  accepted_countries: z.union([z.string(), z.array(z.string())]).optional(),
-  accepted_currencies: z.union([z.string(), z.array(z.string())]).optional(),
-  amount: z.coerce.number().int().min(0).optional(),
-  recurring_enabled: z.enum(['true', 'false']).optional(),
-  installment_payment_enabled: z.enum(['true', 'false']).optional(),
-  limit: z.coerce.number().int().min(1).max(100).optional(),
-  card_networks: z.union([z.string(), z.array(z.string())]).optional(),
+  get client_secret() { return z.string().max(PAYMENT_METHOD_LIMITS.clientSecretMax).optional(); },
+  get accepted_countries() { return z.union([z.string(), z.array(z.string())]).optional(); },
+  get accepted_currencies() { return z.union([z.string(), z.array(z.string())]).optional(); },
+  get amount() { return z.coerce.number().int().min(0).optional(); },
+  get recurring_enabled() { return z.enum(['true', 'false']).optional(); },
+  get installment_payment_enabled() { return z.enum(['true', 'false']).optional(); },
+  get limit() { return z.coerce.number().int().min(1).max(100).optional(); },
+  get card_networks() { return z.union([z.string(), z.array(z.string())]).optional(); },
 });
 export type CustomerPaymentMethodsQuery = z.infer<typeof CustomerPaymentMethodsQuery>;
 
 /** Query of GET /customers/payment_methods (publishable key): the list's query and the key a browser GET may carry. */
-export const PublishableCustomerPaymentMethodsQuery = CustomerPaymentMethodsQuery.extend({ key: PublishableKeyQueryParam });
+export const PublishableCustomerPaymentMethodsQuery = CustomerPaymentMethodsQuery.extend({ get key() { return PublishableKeyQueryParam.unwrap(); } });
 export type PublishableCustomerPaymentMethodsQuery = z.infer<typeof PublishableCustomerPaymentMethodsQuery>;
 
 export const PaymentMethodDeleteResponse = lazySchema(() =>

@@ -28,25 +28,27 @@ export const PAYMENT_LIST_LIMITS = { defaultLimit: 10, maxLimit: 100 } as const;
 /** Free-text reasons (cancellation_reason, incremental authorization reason): at most 255 characters. */
 const Reason = lazySchema(() => z.string().min(1).max(PAYMENT_LIMITS.referenceMax));
 
-const Rfc3339 = z.iso.datetime({ offset: true });
+const Rfc3339 = lazySchema(() => z.iso.datetime({ offset: true }));
 
-/** GET /payments/list query (Hyperswitch v1 names, including the dotted created.* bounds). */
+/** GET /payments/list query (Hyperswitch v1 names, including the dotted created.* bounds). Fields built on first use (getters). */
 export const ListPaymentsQuery = z
   .strictObject({
-    customer_id: z.string().min(1).max(PAYMENT_LIMITS.customerIdMax).optional(),
-    starting_after: z.string().min(1).max(PAYMENT_LIMITS.paymentIdMax).optional(),
-    ending_before: z.string().min(1).max(PAYMENT_LIMITS.paymentIdMax).optional(),
-    limit: z
-      .string()
-      .regex(/^\d{1,4}$/, `limit must be an integer from 1 to ${PAYMENT_LIST_LIMITS.maxLimit}`)
-      .transform(Number)
-      .pipe(z.int().min(1).max(PAYMENT_LIST_LIMITS.maxLimit))
-      .optional(),
-    created: Rfc3339.optional(),
-    'created.lt': Rfc3339.optional(),
-    'created.gt': Rfc3339.optional(),
-    'created.lte': Rfc3339.optional(),
-    'created.gte': Rfc3339.optional(),
+    get customer_id() { return z.string().min(1).max(PAYMENT_LIMITS.customerIdMax).optional(); },
+    get starting_after() { return z.string().min(1).max(PAYMENT_LIMITS.paymentIdMax).optional(); },
+    get ending_before() { return z.string().min(1).max(PAYMENT_LIMITS.paymentIdMax).optional(); },
+    get limit() {
+      return z
+        .string()
+        .regex(/^\d{1,4}$/, `limit must be an integer from 1 to ${PAYMENT_LIST_LIMITS.maxLimit}`)
+        .transform(Number)
+        .pipe(z.int().min(1).max(PAYMENT_LIST_LIMITS.maxLimit))
+        .optional();
+    },
+    get created() { return Rfc3339.unwrap().optional(); },
+    get 'created.lt'() { return Rfc3339.unwrap().optional(); },
+    get 'created.gt'() { return Rfc3339.unwrap().optional(); },
+    get 'created.lte'() { return Rfc3339.unwrap().optional(); },
+    get 'created.gte'() { return Rfc3339.unwrap().optional(); },
   })
   .refine((query) => query.starting_after === undefined || query.ending_before === undefined, {
     path: ['ending_before'],
@@ -159,10 +161,13 @@ export const PollStatusResponse = lazySchema(() =>
     .meta({ id: 'PollStatus' }));
 export type PollStatusResponse = z.infer<typeof PollStatusResponse>;
 
-export const PollIdParam = z.string().min(1).max(128);
+export const PollIdParam = lazySchema(() => z.string().min(1).max(128));
 
 /** Query of GET /poll/status/{poll_id}: the payment's client_secret, required with a publishable key. */
-export const PollStatusQuery = z.strictObject({ client_secret: z.string().min(1).max(256).optional(), key: PublishableKeyQueryParam });
+export const PollStatusQuery = z.strictObject({
+  get client_secret() { return z.string().min(1).max(256).optional(); },
+  get key() { return PublishableKeyQueryParam.unwrap(); },
+});
 export type PollStatusQuery = z.infer<typeof PollStatusQuery>;
 
 /** POST /payments/{payment_id}/capture body (required). */

@@ -150,11 +150,12 @@ export const MandateData = lazySchema(() =>
 export type MandateData = z.infer<typeof MandateData>;
 
 /** Merchant-chosen or generated payment id: [A-Za-z0-9_-], 1..62 characters. */
-export const PaymentIdParam = z
-  .string()
-  .min(1)
-  .max(PAYMENT_LIMITS.paymentIdMax)
-  .regex(MERCHANT_PAYMENT_ID_PATTERN, 'payment_id may contain only A-Z, a-z, 0-9, _ and -');
+export const PaymentIdParam = lazySchema(() =>
+  z
+    .string()
+    .min(1)
+    .max(PAYMENT_LIMITS.paymentIdMax)
+    .regex(MERCHANT_PAYMENT_ID_PATTERN, 'payment_id may contain only A-Z, a-z, 0-9, _ and -'));
 
 /**
  * metadata: up to 50 keys, key names up to 40 characters and not `__proto__`, values up to 500 characters. Values may
@@ -192,16 +193,16 @@ export type Metadata = z.infer<typeof Metadata>;
 /** return_url: an absolute http(s) URL of at most 2048 characters (the runtime navigates to it). */
 export const ReturnUrl = lazySchema(() =>
   z
-  .string()
-  .max(PAYMENT_LIMITS.returnUrlMax)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === 'https:' || url.protocol === 'http:';
-    } catch {
-      return false;
-    }
-  }, 'return_url must be an absolute http or https URL'));
+    .string()
+    .max(PAYMENT_LIMITS.returnUrlMax)
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return url.protocol === 'https:' || url.protocol === 'http:';
+      } catch {
+        return false;
+      }
+    }, 'return_url must be an absolute http or https URL'));
 
 /** UPI payment_method_data (Hyperswitch's UpiData): exactly one of upi_collect, upi_intent, upi_qr. */
 export const UpiData = lazySchema(() =>
@@ -397,7 +398,7 @@ function buildSharedPaymentFields() {
     order_tax_amount: MinorAmount.unwrap().nullish(),
     amount_to_capture: MinorAmount.unwrap().nullish(),
     shipping_cost: MinorAmount.unwrap().nullish(),
-    payment_id: PaymentIdParam.nullish(),
+    payment_id: PaymentIdParam.unwrap().nullish(),
     connector: z.array(z.string().max(PAYMENT_LIMITS.referenceMax)).nullish(),
     capture_method: CaptureMethod.unwrap(),
     authentication_type: AuthenticationType.unwrap(),
@@ -537,11 +538,11 @@ export type ConfirmPaymentRequest = z.infer<typeof ConfirmPaymentRequest>;
 
 /** GET /payments/{payment_id} query. */
 export const RetrievePaymentQuery = z.strictObject({
-  client_secret: z.string().min(1).max(256).optional(),
-  key: PublishableKeyQueryParam,
-  force_sync: z.enum(['true', 'false']).optional(),
-  expand_attempts: z.enum(['true', 'false']).optional(),
-  expand_captures: z.enum(['true', 'false']).optional(),
+  get client_secret() { return z.string().min(1).max(256).optional(); },
+  get key() { return PublishableKeyQueryParam.unwrap(); },
+  get force_sync() { return z.enum(['true', 'false']).optional(); },
+  get expand_attempts() { return z.enum(['true', 'false']).optional(); },
+  get expand_captures() { return z.enum(['true', 'false']).optional(); },
 });
 export type RetrievePaymentQuery = z.infer<typeof RetrievePaymentQuery>;
 

@@ -34,17 +34,18 @@ export type RefundType = z.infer<typeof RefundType>;
 
 /** Merchant-chosen refund_id: [A-Za-z0-9_-], 1..64 characters (a v4 UUID fits). */
 export const REFUND_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-export const RefundIdParam = z
-  .string()
-  .min(1)
-  .max(REFUND_LIMITS.refundIdMax)
-  .regex(REFUND_ID_PATTERN, 'refund_id may contain only A-Z, a-z, 0-9, _ and -');
+export const RefundIdParam = lazySchema(() =>
+  z
+    .string()
+    .min(1)
+    .max(REFUND_LIMITS.refundIdMax)
+    .regex(REFUND_ID_PATTERN, 'refund_id may contain only A-Z, a-z, 0-9, _ and -'));
 
 /**
  * refund_id of a new refund: also never `list`, since POST /refunds/list is the list operation and a refund of that id
  * could never be updated (POST /refunds/{refund_id}).
  */
-const NewRefundId = RefundIdParam.refine((id) => id !== 'list', 'refund_id may not be "list" (the path of the list operation)');
+const NewRefundId = lazySchema(() => RefundIdParam.unwrap().refine((id) => id !== 'list', 'refund_id may not be "list" (the path of the list operation)'));
 
 const Reason = lazySchema(() => z.string().max(REFUND_LIMITS.reasonMax));
 
@@ -53,7 +54,7 @@ export const CreateRefundRequest = lazySchema(() =>
   z
     .strictObject({
       payment_id: z.string().min(1).max(REFUND_LIMITS.paymentIdMax),
-      refund_id: NewRefundId.optional(),
+      refund_id: NewRefundId.unwrap().optional(),
       merchant_id: z.string().max(REFUND_LIMITS.merchantIdMax).optional(),
       amount: z.int().min(REFUND_LIMITS.minAmount).max(REFUND_LIMITS.maxAmount).optional(),
       reason: Reason.unwrap().optional(),
@@ -69,7 +70,7 @@ export type CreateRefundRequest = z.infer<typeof CreateRefundRequest>;
  * GET /refunds/{refund_id} query (Hyperswitch RefundsRetrieveRequest): force_sync=true asks the rail about a refund it
  * has not settled yet (pending, review).
  */
-export const RetrieveRefundQuery = z.strictObject({ force_sync: z.enum(['true', 'false']).optional() });
+export const RetrieveRefundQuery = z.strictObject({ get force_sync() { return z.enum(['true', 'false']).optional(); } });
 export type RetrieveRefundQuery = z.infer<typeof RetrieveRefundQuery>;
 
 /** POST /refunds/{refund_id} body. */
