@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema';
 
 /**
  * The one error vocabulary of Rail. Every error that crosses a boundary (REST response, runtime result) carries
@@ -111,15 +112,15 @@ export type ErrorCode = keyof typeof ERROR_CATALOG;
 export const ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
 
 /** The wire shape of every error: `{"error": {type, message, code, field_name?}}`. */
-export const ApiErrorBody = z.object({
-  error: z.object({
-    type: z.string(),
-    message: z.string(),
-    code: z.string(),
-    field_name: z.string().optional(),
-  }),
-});
-export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
+export const ApiErrorBody = lazySchema(() =>
+  z.object({
+    error: z.object({
+      type: z.string(),
+      message: z.string(),
+      code: z.string(),
+      field_name: z.string().optional(),
+    }),
+  }));export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
 
 /** The error object alone, as the runtime resolves it in `{ error }`. */
 export type ApiErrorObject = ApiErrorBody['error'];

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { lazySchema } from './lazy-schema';
-import { CreatePaymentRequest, PaymentResponse } from './api/payments';
+import { ListDisputesQuery } from './api/disputes';
+import { ListPaymentsQuery } from './api/payment-ops';
+import { Country, CreatePaymentRequest, Currency, PaymentIdParam, PaymentMethodType, PaymentResponse } from './api/payments';
 import { CreateRefundRequest } from './api/refunds';
+import { ApiErrorBody } from './errors';
+import { NextAction, PaymentStatus } from './payments';
 
 describe('lazySchema', () => {
   it('builds its schema once, at its first use, and unwrap() gives that one schema', () => {
@@ -52,5 +56,20 @@ describe('lazySchema', () => {
     expect(CreatePaymentRequest.safeParse({ amount: 100, currency: 'USD' }).success).toBe(true);
     expect(built(CreatePaymentRequest)).toBe(true);
     expect(built(PaymentResponse)).toBe(false);
+  });
+
+  it('leaves the enums and field schemas unbuilt, and the fields of the query objects routes are registered with unread, until they are used', () => {
+    const unbuilt = (schema: z.ZodType) => schema instanceof z.ZodLazy && (schema._zod.def as { _cachedInner?: unknown })._cachedInner === undefined;
+    expect([Currency, Country, PaymentMethodType, PaymentStatus, NextAction, ApiErrorBody, PaymentIdParam].map(unbuilt)).toEqual([true, true, true, true, true, true, true]);
+    // The shape as written, before zod's first read replaces it with plain fields: every field a getter not yet run.
+    const writtenShape = (schema: z.ZodObject) => (Object.getOwnPropertyDescriptor(schema._zod.def, 'shape')?.get as { raw?: object } | undefined)?.raw;
+    const fieldsUnread = (schema: z.ZodObject) => Object.values(Object.getOwnPropertyDescriptors(writtenShape(schema) ?? {})).map((field) => field.get !== undefined);
+    expect(fieldsUnread(ListPaymentsQuery)).toEqual(Array(9).fill(true));
+    expect(new Set(fieldsUnread(ListDisputesQuery))).toEqual(new Set([true]));
+
+    expect(ListPaymentsQuery.safeParse({ limit: '5', created: '2025-01-01T00:00:00Z' }).data).toEqual({ limit: 5, created: '2025-01-01T00:00:00Z' });
+    expect(ListPaymentsQuery.safeParse({ limit: '0' }).error?.issues.map((issue) => issue.path)).toEqual([['limit']]);
+    // Read once and kept: a parse steps through no getter.
+    expect(ListPaymentsQuery.shape.limit).toBe(ListPaymentsQuery.shape.limit);
   });
 });

@@ -10,6 +10,10 @@ import { z } from 'zod';
  * `unwrap()` gives the one schema built, on this schema and on its clones (`.describe()`, `.meta()`): zod's own
  * calls the factory at every call, so the factory given to zod returns what the first call built. A schema built from
  * this one (a field of an object, say) refers to that one, so that parsing it costs no step through the lazy wrapper.
+ *
+ * The query and path schemas a route is registered with stay objects (the OpenAPI generator lists an object's fields
+ * as parameters, and a lazy one has none); their fields are getters instead (`get limit() { return ... }`), which zod
+ * reads once, at the object's first parse or the OpenAPI document, and then keeps as plain fields.
  */
 export function lazySchema<T extends z.ZodType>(build: () => T): z.ZodLazy<T> {
   let built: T | undefined;

@@ -9,7 +9,7 @@ import { CURRENCIES } from '../currency';
 import { CARD_NETWORKS, COUNTRIES } from './enums';
 import { Currency, PaymentExperience, PaymentMethod, PaymentMethodType, PaymentResponse, PaymentType } from './payments';
 
-const CardNetwork = z.enum(CARD_NETWORKS);
+const CardNetwork = lazySchema(() => z.enum(CARD_NETWORKS));
 
 /**
  * A list query parameter: repeated (`accepted_countries=IN&accepted_countries=KE`), bracketed
@@ -29,45 +29,46 @@ function listParam<T extends string>(values: readonly T[], what: string) {
 }
 
 /** A non-negative int64 parameter as text; values above 2^53 - 1 are refused like amounts in bodies. */
-const int64Param = z
-  .string()
-  .regex(/^\d{1,16}$/, 'must be a non-negative integer')
-  .transform(Number)
-  .pipe(z.int().max(Number.MAX_SAFE_INTEGER));
-const booleanParam = z.enum(['true', 'false']).transform((value) => value === 'true');
+const int64Param = lazySchema(() =>
+  z
+    .string()
+    .regex(/^\d{1,16}$/, 'must be a non-negative integer')
+    .transform(Number)
+    .pipe(z.int().max(Number.MAX_SAFE_INTEGER)));
+const booleanParam = lazySchema(() => z.enum(['true', 'false']).transform((value) => value === 'true'));
 
-const countries = listParam(COUNTRIES, 'Country code');
-const currencies = listParam(CURRENCIES, 'Currency code');
-const cardNetworks = listParam(CARD_NETWORKS, 'card network');
+const countries = lazySchema(() => listParam(COUNTRIES, 'Country code'));
+const currencies = lazySchema(() => listParam(CURRENCIES, 'Currency code'));
+const cardNetworks = lazySchema(() => listParam(CARD_NETWORKS, 'card network'));
 
 /** Query of GET /account/payment_methods (Hyperswitch PaymentMethodListRequest). */
 export const ListPaymentMethodsQuery = z.strictObject({
-  client_secret: z.string().min(1).max(256).optional(),
-  key: PublishableKeyQueryParam,
-  accepted_countries: countries.optional(),
-  'accepted_countries[]': countries.optional(),
-  accepted_currencies: currencies.optional(),
-  'accepted_currencies[]': currencies.optional(),
-  amount: int64Param.optional(),
-  recurring_enabled: booleanParam.optional(),
-  installment_payment_enabled: booleanParam.optional(),
-  limit: int64Param.optional(),
-  card_networks: cardNetworks.optional(),
-  'card_networks[]': cardNetworks.optional(),
+  get client_secret() { return z.string().min(1).max(256).optional(); },
+  get key() { return PublishableKeyQueryParam.unwrap(); },
+  get accepted_countries() { return countries.unwrap().optional(); },
+  get 'accepted_countries[]'() { return countries.unwrap().optional(); },
+  get accepted_currencies() { return currencies.unwrap().optional(); },
+  get 'accepted_currencies[]'() { return currencies.unwrap().optional(); },
+  get amount() { return int64Param.unwrap().optional(); },
+  get recurring_enabled() { return booleanParam.unwrap().optional(); },
+  get installment_payment_enabled() { return booleanParam.unwrap().optional(); },
+  get limit() { return int64Param.unwrap().optional(); },
+  get card_networks() { return cardNetworks.unwrap().optional(); },
+  get 'card_networks[]'() { return cardNetworks.unwrap().optional(); },
   /**
    * `true` (with a client_secret): the answer also holds `payment`, the payment as GET /payments/{id} answers it, so
    * the payment element loads with one request instead of two (issue 17 §4; docs/open-points.md).
    */
-  expand_payment: z.enum(['true', 'false']).optional(),
+  get expand_payment() { return z.enum(['true', 'false']).optional(); },
 });
 export type ListPaymentMethodsQuery = z.infer<typeof ListPaymentMethodsQuery>;
 
 export const PaymentMethodTypeEntry = lazySchema(() =>
   z.object({
-    payment_method_type: PaymentMethodType,
-    payment_experience: z.array(z.object({ payment_experience_type: PaymentExperience, eligible_connectors: z.array(z.string()) })).nullable(),
+    payment_method_type: PaymentMethodType.unwrap(),
+    payment_experience: z.array(z.object({ payment_experience_type: PaymentExperience.unwrap(), eligible_connectors: z.array(z.string()) })).nullable(),
     card_networks: z
-      .array(z.object({ card_network: CardNetwork, surcharge_details: z.unknown().nullable(), eligible_connectors: z.array(z.string()) }))
+      .array(z.object({ card_network: CardNetwork.unwrap(), surcharge_details: z.unknown().nullable(), eligible_connectors: z.array(z.string()) }))
       .nullable(),
     bank_names: z.array(z.unknown()).nullable(),
     required_fields: z.record(z.string(), z.unknown()).nullable(),
@@ -75,7 +76,7 @@ export const PaymentMethodTypeEntry = lazySchema(() =>
 
 export const PaymentMethodEntry = lazySchema(() =>
   z.object({
-    payment_method: PaymentMethod,
+    payment_method: PaymentMethod.unwrap(),
     payment_method_types: z.array(PaymentMethodTypeEntry.unwrap()),
   }));
 
@@ -83,14 +84,14 @@ export const ListPaymentMethodsResponse = lazySchema(() =>
   z
     .object({
       redirect_url: z.string().nullable(),
-      currency: Currency.nullable(),
+      currency: Currency.unwrap().nullable(),
       payment_methods: z.array(PaymentMethodEntry.unwrap()),
       mandate_payment: z.unknown().nullable(),
       merchant_name: z.string().nullable(),
       checkout_branding: z.record(z.string(), z.unknown()).nullable(),
       payment_method_order: z.array(z.string()).nullable(),
       show_surcharge_breakup_screen: z.boolean(),
-      payment_type: PaymentType.nullable(),
+      payment_type: PaymentType.unwrap().nullable(),
       request_external_three_ds_authentication: z.boolean(),
       collect_shipping_details_from_wallets: z.boolean().nullable(),
       collect_billing_details_from_wallets: z.boolean().nullable(),

@@ -10,20 +10,22 @@ import { NextAction, PaymentStatus } from '../payments';
 import { CARD_NETWORKS } from './enums';
 import { Country, Currency, JsonObject, MinorAmount, PaymentMethod, PaymentMethodType, ThreeDsMethodCompInd } from './payments';
 
-const ClientSecret = z.string().min(1).max(256);
+const ClientSecret = lazySchema(() => z.string().min(1).max(256));
 
 /** GET /card_issuers: page size when `limit` is absent, and its maximum (a documented policy value). */
 export const CARD_ISSUER_LIMITS = { defaultLimit: 10, maxLimit: 100 } as const;
 
 /** GET /card_issuers query: `query` matches issuer names case-insensitively; `limit` 0..100 (0 answers none). */
 export const CardIssuerListQuery = z.strictObject({
-  query: z.string().max(255).optional(),
-  limit: z
-    .string()
-    .regex(/^\d{1,4}$/, `limit must be an integer from 0 to ${CARD_ISSUER_LIMITS.maxLimit}`)
-    .transform(Number)
-    .pipe(z.int().min(0).max(CARD_ISSUER_LIMITS.maxLimit))
-    .optional(),
+  get query() { return z.string().max(255).optional(); },
+  get limit() {
+    return z
+      .string()
+      .regex(/^\d{1,4}$/, `limit must be an integer from 0 to ${CARD_ISSUER_LIMITS.maxLimit}`)
+      .transform(Number)
+      .pipe(z.int().min(0).max(CARD_ISSUER_LIMITS.maxLimit))
+      .optional();
+  },
 });
 export type CardIssuerListQuery = z.infer<typeof CardIssuerListQuery>;
 
@@ -38,8 +40,8 @@ export const SessionTokenRequest = lazySchema(() =>
   z
     .strictObject({
       payment_id: z.string().min(1).max(64),
-      client_secret: ClientSecret,
-      wallets: z.array(PaymentMethodType).max(20),
+      client_secret: ClientSecret.unwrap(),
+      wallets: z.array(PaymentMethodType.unwrap()).max(20),
       merchant_connector_details: JsonObject.unwrap().optional(),
     })
     .meta({ id: 'SessionTokenRequest' }));
@@ -60,22 +62,22 @@ export type SessionTokenResponse = z.infer<typeof SessionTokenResponse>;
 export const ExternalThreeDsAuthenticationRequest = lazySchema(() =>
   z
     .strictObject({
-      client_secret: ClientSecret,
+      client_secret: ClientSecret.unwrap(),
       sdk_information: JsonObject.unwrap().optional(),
       device_channel: z.enum(['APP', 'BRW']),
-      threeds_method_comp_ind: ThreeDsMethodCompInd,
+      threeds_method_comp_ind: ThreeDsMethodCompInd.unwrap(),
     })
     .meta({ id: 'ExternalThreeDsAuthenticationRequest' }));
 export type ExternalThreeDsAuthenticationRequest = z.infer<typeof ExternalThreeDsAuthenticationRequest>;
 
 /** EMV 3DS transStatus: Y authenticated (frictionless), C challenge required, N not authenticated. */
-export const TransStatus = z.enum(['Y', 'C', 'N']);
+export const TransStatus = lazySchema(() => z.enum(['Y', 'C', 'N']));
 export type TransStatus = z.infer<typeof TransStatus>;
 
 export const ExternalThreeDsAuthenticationResponse = lazySchema(() =>
   z
     .object({
-      trans_status: TransStatus,
+      trans_status: TransStatus.unwrap(),
       acs_url: z.string().nullable(),
       challenge_request: z.string().nullable(),
       challenge_request_key: z.string().nullable(),
@@ -94,9 +96,9 @@ export type ExternalThreeDsAuthenticationResponse = z.infer<typeof ExternalThree
 export const CompleteAuthorizeRequest = lazySchema(() =>
   z
     .strictObject({
-      client_secret: ClientSecret,
+      client_secret: ClientSecret.unwrap(),
       shipping: JsonObject.unwrap().optional(),
-      threeds_method_comp_ind: ThreeDsMethodCompInd.optional(),
+      threeds_method_comp_ind: ThreeDsMethodCompInd.unwrap().optional(),
     })
     .meta({ id: 'CompleteAuthorizeRequest' }));
 export type CompleteAuthorizeRequest = z.infer<typeof CompleteAuthorizeRequest>;
@@ -105,9 +107,9 @@ export type CompleteAuthorizeRequest = z.infer<typeof CompleteAuthorizeRequest>;
 export const PostSessionTokensRequest = lazySchema(() =>
   z
     .strictObject({
-      client_secret: ClientSecret,
-      payment_method_type: PaymentMethodType,
-      payment_method: PaymentMethod,
+      client_secret: ClientSecret.unwrap(),
+      payment_method_type: PaymentMethodType.unwrap(),
+      payment_method: PaymentMethod.unwrap(),
     })
     .meta({ id: 'PostSessionTokensRequest' }));
 export type PostSessionTokensRequest = z.infer<typeof PostSessionTokensRequest>;
@@ -121,7 +123,7 @@ export const InvokeSdkClient = lazySchema(() =>
 
 export const PostSessionTokensResponse = lazySchema(() =>
   z
-    .object({ payment_id: z.string(), next_action: z.union([InvokeSdkClient.unwrap(), NextAction]).nullable(), status: PaymentStatus })
+    .object({ payment_id: z.string(), next_action: z.union([InvokeSdkClient.unwrap(), NextAction.unwrap()]).nullable(), status: PaymentStatus.unwrap() })
     .meta({ id: 'PostSessionTokensResponse' }));
 export type PostSessionTokensResponse = z.infer<typeof PostSessionTokensResponse>;
 
@@ -134,7 +136,7 @@ export const THREE_DS_DECISIONS = [
   'three_ds_exemption_requested_low_value',
   'issuer_three_ds_exemption_requested',
 ] as const;
-export const ThreeDsDecision = z.enum(THREE_DS_DECISIONS);
+export const ThreeDsDecision = lazySchema(() => z.enum(THREE_DS_DECISIONS));
 export type ThreeDsDecision = z.infer<typeof ThreeDsDecision>;
 
 /** POST /three_ds_decision/execute body (Hyperswitch ThreeDsDecisionRuleExecuteRequest's inner fields). */
@@ -142,7 +144,7 @@ export const ThreeDsDecisionExecuteRequest = lazySchema(() =>
   z
     .strictObject({
       routing_id: z.string().min(1).max(64),
-      payment: z.strictObject({ amount: MinorAmount, currency: Currency }),
+      payment: z.strictObject({ amount: MinorAmount.unwrap(), currency: Currency.unwrap() }),
       payment_method: z.strictObject({ card_network: z.enum(CARD_NETWORKS).optional() }).optional(),
       customer_device: z
         .strictObject({
@@ -151,12 +153,12 @@ export const ThreeDsDecisionExecuteRequest = lazySchema(() =>
           display_size: z.string().max(32).optional(),
         })
         .optional(),
-      issuer: z.strictObject({ name: z.string().max(255).optional(), country: Country.optional() }).optional(),
-      acquirer: z.strictObject({ country: Country.optional(), fraud_rate: z.number().min(0).max(100).optional() }).optional(),
+      issuer: z.strictObject({ name: z.string().max(255).optional(), country: Country.unwrap().optional() }).optional(),
+      acquirer: z.strictObject({ country: Country.unwrap().optional(), fraud_rate: z.number().min(0).max(100).optional() }).optional(),
     })
     .meta({ id: 'ThreeDsDecisionExecuteRequest' }));
 export type ThreeDsDecisionExecuteRequest = z.infer<typeof ThreeDsDecisionExecuteRequest>;
 
 export const ThreeDsDecisionExecuteResponse = lazySchema(() =>
-  z.object({ decision: ThreeDsDecision }).meta({ id: 'ThreeDsDecisionExecuteResponse' }));
+  z.object({ decision: ThreeDsDecision.unwrap() }).meta({ id: 'ThreeDsDecisionExecuteResponse' }));
 export type ThreeDsDecisionExecuteResponse = z.infer<typeof ThreeDsDecisionExecuteResponse>;

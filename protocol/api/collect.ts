@@ -12,10 +12,10 @@ import { MSISDN_PATTERN, normalizeMsisdn } from '../msisdn';
 export const COLLECT_CORRIDORS = { KE: 'KES', GH: 'GHS', TZ: 'TZS', UG: 'UGX' } as const;
 export type CollectCountry = keyof typeof COLLECT_CORRIDORS;
 export type CollectCurrency = (typeof COLLECT_CORRIDORS)[CollectCountry];
-export const CollectCountry = z.enum(['KE', 'GH', 'TZ', 'UG']);
-export const CollectCurrency = z.enum(['KES', 'GHS', 'TZS', 'UGX']);
+export const CollectCountry = lazySchema(() => z.enum(['KE', 'GH', 'TZ', 'UG']));
+export const CollectCurrency = lazySchema(() => z.enum(['KES', 'GHS', 'TZS', 'UGX']));
 
-export const CollectMethod = z.enum(['mobile_money', 'bank_transfer']);
+export const CollectMethod = lazySchema(() => z.enum(['mobile_money', 'bank_transfer']));
 export type CollectMethod = z.infer<typeof CollectMethod>;
 
 export const COLLECTION_STATUSES = ['pending', 'received', 'credited', 'failed', 'expired'] as const;
@@ -26,9 +26,9 @@ export type SettlementStatus = (typeof SETTLEMENT_STATUSES)[number];
 /** USDT amounts are strings with 6 decimals (the token's on-chain precision). */
 export const USDT_DECIMALS = 6;
 
-export const CollectIdParam = z.string().min(1).max(64);
+export const CollectIdParam = lazySchema(() => z.string().min(1).max(64));
 
-const Amount = z.string().regex(DECIMAL_AMOUNT_PATTERN, 'must be a decimal string such as "1500" or "12.50"');
+const Amount = lazySchema(() => z.string().regex(DECIMAL_AMOUNT_PATTERN, 'must be a decimal string such as "1500" or "12.50"'));
 
 /** The amount, exact in the currency's precision, above zero and an exact integer of minor units (checked once, here). */
 function checkAmount(value: { amount: string; currency: string }, ctx: z.RefinementCtx): void {
@@ -47,10 +47,10 @@ function checkAmount(value: { amount: string; currency: string }, ctx: z.Refinem
 export const CreateCollectionRequest = lazySchema(() =>
   z
     .strictObject({
-      amount: Amount,
-      currency: CollectCurrency,
-      country: CollectCountry,
-      method: CollectMethod,
+      amount: Amount.unwrap(),
+      currency: CollectCurrency.unwrap(),
+      country: CollectCountry.unwrap(),
+      method: CollectMethod.unwrap(),
       customer_reference: z.string().min(1).max(255),
       /** Mobile money: the payer's number, where the approval prompt goes. */
       phone_number: z.string().max(32).optional(),
@@ -92,9 +92,9 @@ export const CollectionResponse = lazySchema(() =>
       collection_id: z.string(),
       status: z.enum(COLLECTION_STATUSES),
       amount: z.string(),
-      currency: CollectCurrency,
-      country: CollectCountry,
-      method: CollectMethod,
+      currency: CollectCurrency.unwrap(),
+      country: CollectCountry.unwrap(),
+      method: CollectMethod.unwrap(),
       customer_reference: z.string(),
       instructions: CollectionInstructions.unwrap(),
       failure_reason: z.string().nullable(),
@@ -106,26 +106,26 @@ export const CollectionResponse = lazySchema(() =>
     .meta({ id: 'Collection' }));
 export type CollectionResponse = z.infer<typeof CollectionResponse>;
 
-const BalanceAmounts = { available: z.string(), pending: z.string(), held: z.string() };
-
-export const BalanceResponse = lazySchema(() =>
-  z
+export const BalanceResponse = lazySchema(() => {
+  const amounts = { available: z.string(), pending: z.string(), held: z.string() };
+  return z
     .object({
       /** The consolidated balance, in the settlement currency at the rates below. */
       currency: z.literal('USDT'),
-      ...BalanceAmounts,
-      rates: z.array(z.object({ currency: CollectCurrency, rate: z.string(), rate_time: z.string() })),
-      by_corridor: z.array(z.object({ country: CollectCountry, currency: CollectCurrency, ...BalanceAmounts })),
+      ...amounts,
+      rates: z.array(z.object({ currency: CollectCurrency.unwrap(), rate: z.string(), rate_time: z.string() })),
+      by_corridor: z.array(z.object({ country: CollectCountry.unwrap(), currency: CollectCurrency.unwrap(), ...amounts })),
     })
-    .meta({ id: 'CollectBalance' }));
+    .meta({ id: 'CollectBalance' });
+});
 export type BalanceResponse = z.infer<typeof BalanceResponse>;
 
 export const RequestSettlementRequest = lazySchema(() =>
   z
     .strictObject({
-      amount: Amount,
+      amount: Amount.unwrap(),
       /** The local-currency balance the settlement draws on. */
-      currency: CollectCurrency,
+      currency: CollectCurrency.unwrap(),
       /** The saved wallet's address: it selects the saved wallet; any other value is refused. */
       wallet: z.string().min(1).max(128),
     })
@@ -138,10 +138,10 @@ export const SettlementResponse = lazySchema(() =>
     .object({
       settlement_id: z.string(),
       status: z.enum(SETTLEMENT_STATUSES),
-      currency: CollectCurrency,
+      currency: CollectCurrency.unwrap(),
       gross_amount: z.string(),
       fee: z.string(),
-      conversion: z.object({ from: CollectCurrency, to: z.literal('USDT'), rate: z.string(), rate_time: z.string() }),
+      conversion: z.object({ from: CollectCurrency.unwrap(), to: z.literal('USDT'), rate: z.string(), rate_time: z.string() }),
       net_usdt: z.string(),
       destination: z.object({ network: z.string(), address: z.string() }),
       onchain_reference: z.string().nullable(),

@@ -18,7 +18,7 @@ export const OnlineAcceptance = lazySchema(() =>
     })
     .meta({ id: 'OnlineAcceptance' }));
 
-const AcceptedAt = z.iso.datetime({ offset: true });
+const AcceptedAt = lazySchema(() => z.iso.datetime({ offset: true }));
 
 /**
  * acceptance_type online or offline; accepted_at a date-time when sent; an online acceptance carries its online
@@ -27,8 +27,8 @@ const AcceptedAt = z.iso.datetime({ offset: true });
 export const CustomerAcceptance = lazySchema(() =>
   z
     .discriminatedUnion('acceptance_type', [
-      z.strictObject({ acceptance_type: z.literal('online'), accepted_at: AcceptedAt.optional(), online: OnlineAcceptance.unwrap() }),
-      z.strictObject({ acceptance_type: z.literal('offline'), accepted_at: AcceptedAt.optional(), online: OnlineAcceptance.unwrap().optional() }),
+      z.strictObject({ acceptance_type: z.literal('online'), accepted_at: AcceptedAt.unwrap().optional(), online: OnlineAcceptance.unwrap() }),
+      z.strictObject({ acceptance_type: z.literal('offline'), accepted_at: AcceptedAt.unwrap().optional(), online: OnlineAcceptance.unwrap().optional() }),
     ])
     .meta({ id: 'CustomerAcceptance' }));
 export type CustomerAcceptance = z.infer<typeof CustomerAcceptance>;

@@ -20,34 +20,43 @@ export const CUSTOMER_LIMITS = {
 } as const;
 
 /** customer_id: 1..64 characters (spec Limits). */
-export const CustomerId = z.string().min(1).max(CUSTOMER_LIMITS.customerIdMax);
+export const CustomerId = lazySchema(() => z.string().min(1).max(CUSTOMER_LIMITS.customerIdMax));
 
-const text = z.string().max(CUSTOMER_LIMITS.textMax);
-
-/** Customer fields the caller may set (create and update); every one may be null or omitted. */
-const customerFields = {
-  name: text.nullish(),
-  email: text.nullish(),
-  phone: text.nullish(),
-  phone_country_code: text.nullish(),
-  description: text.nullish(),
-  /** Address details (Hyperswitch AddressDetails: city, country, line1..3, zip, state, first_name, last_name). */
-  address: JsonObject.nullish(),
-  metadata: Metadata.nullish(),
-  tax_registration_id: text.nullish(),
-  document_details: JsonObject.nullish(),
-};
+/**
+ * Customer fields the caller may set (create and update); every one may be null or omitted. Made once, by the first of
+ * those schemas to be built (lazySchema).
+ */
+function buildCustomerFields() {
+  const text = z.string().max(CUSTOMER_LIMITS.textMax);
+  return {
+    name: text.nullish(),
+    email: text.nullish(),
+    phone: text.nullish(),
+    phone_country_code: text.nullish(),
+    description: text.nullish(),
+    /** Address details (Hyperswitch AddressDetails: city, country, line1..3, zip, state, first_name, last_name). */
+    address: JsonObject.nullish(),
+    metadata: Metadata.nullish(),
+    tax_registration_id: text.nullish(),
+    document_details: JsonObject.nullish(),
+  };
+}
+let customerFieldsBuilt: ReturnType<typeof buildCustomerFields> | undefined;
+function customerFields(): ReturnType<typeof buildCustomerFields> {
+  customerFieldsBuilt ??= buildCustomerFields();
+  return customerFieldsBuilt;
+}
 
 /** POST /customers body. */
 export const CreateCustomerRequest = lazySchema(() =>
   z
-    .strictObject({ customer_id: CustomerId.nullish(), ...customerFields })
+    .strictObject({ customer_id: CustomerId.unwrap().nullish(), ...customerFields() })
     .meta({ id: 'CreateCustomerRequest' }));
 export type CreateCustomerRequest = z.infer<typeof CreateCustomerRequest>;
 
 /** POST /customers/{customer_id} body: the customer fields except customer_id (refused as an unknown field). */
 export const UpdateCustomerRequest = lazySchema(() =>
-  z.strictObject(customerFields).meta({ id: 'UpdateCustomerRequest' }));
+  z.strictObject(customerFields()).meta({ id: 'UpdateCustomerRequest' }));
 export type UpdateCustomerRequest = z.infer<typeof UpdateCustomerRequest>;
 
 /** The customer object. */
@@ -83,25 +92,29 @@ export const CustomerDeleteResponse = lazySchema(() =>
 export type CustomerDeleteResponse = z.infer<typeof CustomerDeleteResponse>;
 
 /** A non-negative int32 query parameter, as text on the wire. */
-const int32Query = z
-  .string()
-  .regex(/^\d{1,10}$/, 'must be a non-negative integer')
-  .transform(Number)
-  .pipe(z.int().max(CUSTOMER_LIMITS.int32Max));
+const int32Query = lazySchema(() =>
+  z
+    .string()
+    .regex(/^\d{1,10}$/, 'must be a non-negative integer')
+    .transform(Number)
+    .pipe(z.int().max(CUSTOMER_LIMITS.int32Max)));
 
 /** GET /customers/list query. */
-export const ListCustomersQuery = z.strictObject({ offset: int32Query.optional(), limit: int32Query.optional() });
+export const ListCustomersQuery = z.strictObject({
+  get offset() { return int32Query.unwrap().optional(); },
+  get limit() { return int32Query.unwrap().optional(); },
+});
 export type ListCustomersQuery = z.infer<typeof ListCustomersQuery>;
 
 export const ListCustomersResponse = lazySchema(() => z.array(CustomerResponse.unwrap()));
 
 /** POST /ephemeral_keys body. */
 export const CreateEphemeralKeyRequest = lazySchema(() =>
-  z.strictObject({ customer_id: CustomerId }).meta({ id: 'CreateEphemeralKeyRequest' }));
+  z.strictObject({ customer_id: CustomerId.unwrap() }).meta({ id: 'CreateEphemeralKeyRequest' }));
 export type CreateEphemeralKeyRequest = z.infer<typeof CreateEphemeralKeyRequest>;
 
 /** Ephemeral key id in paths: `eki_` + 20 base62. */
-export const EphemeralKeyIdParam = z.string().min(1).max(64);
+export const EphemeralKeyIdParam = lazySchema(() => z.string().min(1).max(64));
 
 /** POST /ephemeral_keys answer; `secret` is shown only here. */
 export const EphemeralKeyResponse = lazySchema(() =>

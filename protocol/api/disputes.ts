@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { lazySchema } from '../lazy-schema';
 import { Currency } from './payments';
+import { CURRENCIES } from '../currency';
 
 export const DISPUTE_LIMITS = {
   /** GET /disputes/list: page size when limit is omitted, and the largest page (as the other lists). */
@@ -29,7 +30,7 @@ export const FILE_LIMITS = {
 } as const;
 
 export const DISPUTE_STAGES = ['pre_dispute', 'dispute', 'pre_arbitration', 'arbitration', 'dispute_reversal'] as const;
-export const DisputeStage = z.enum(DISPUTE_STAGES);
+export const DisputeStage = lazySchema(() => z.enum(DISPUTE_STAGES));
 export type DisputeStage = z.infer<typeof DisputeStage>;
 
 export const DISPUTE_STATUSES = [
@@ -41,7 +42,7 @@ export const DISPUTE_STATUSES = [
   'dispute_won',
   'dispute_lost',
 ] as const;
-export const DisputeStatus = z.enum(DISPUTE_STATUSES);
+export const DisputeStatus = lazySchema(() => z.enum(DISPUTE_STATUSES));
 export type DisputeStatus = z.infer<typeof DisputeStatus>;
 
 /** Evidence fields that take a file_id (spec "Dispute": those marked file); also the evidence_type values. */
@@ -57,7 +58,7 @@ export const EVIDENCE_TYPES = [
   'recurring_transaction_agreement',
   'uncategorized_file',
 ] as const;
-export const EvidenceType = z.enum(EVIDENCE_TYPES);
+export const EvidenceType = lazySchema(() => z.enum(EVIDENCE_TYPES));
 export type EvidenceType = z.infer<typeof EvidenceType>;
 
 /** Evidence fields that take text. */
@@ -83,31 +84,31 @@ export type EvidenceTextField = (typeof EVIDENCE_TEXT_FIELDS)[number];
 export type EvidenceField = EvidenceType | EvidenceTextField;
 
 export const DISPUTE_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-export const DisputeIdParam = z.string().min(1).max(64).regex(DISPUTE_ID_PATTERN, 'dispute_id may contain only A-Z, a-z, 0-9, _ and -');
-export const FileIdParam = z.string().min(1).max(64).regex(DISPUTE_ID_PATTERN, 'file_id may contain only A-Z, a-z, 0-9, _ and -');
+export const DisputeIdParam = lazySchema(() => z.string().min(1).max(64).regex(DISPUTE_ID_PATTERN, 'dispute_id may contain only A-Z, a-z, 0-9, _ and -'));
+export const FileIdParam = lazySchema(() => z.string().min(1).max(64).regex(DISPUTE_ID_PATTERN, 'file_id may contain only A-Z, a-z, 0-9, _ and -'));
 
-const EvidenceText = z.string().max(DISPUTE_LIMITS.evidenceTextMax).nullable().optional();
-const EvidenceFile = FileIdParam.nullable().optional();
+const EvidenceText = lazySchema(() => z.string().max(DISPUTE_LIMITS.evidenceTextMax).nullable().optional());
+const EvidenceFile = lazySchema(() => FileIdParam.unwrap().nullable().optional());
 
 /** POST /disputes/evidence body: dispute_id plus any evidence fields (null clears a field). */
 export const SubmitEvidenceRequest = lazySchema(() =>
   z
     .strictObject({
-      dispute_id: DisputeIdParam,
-      ...Object.fromEntries(EVIDENCE_TEXT_FIELDS.map((field) => [field, EvidenceText])),
-      ...Object.fromEntries(EVIDENCE_TYPES.map((field) => [field, EvidenceFile])),
-    } as { dispute_id: typeof DisputeIdParam } & Record<EvidenceTextField, typeof EvidenceText> & Record<EvidenceType, typeof EvidenceFile>)
+      dispute_id: DisputeIdParam.unwrap(),
+      ...Object.fromEntries(EVIDENCE_TEXT_FIELDS.map((field) => [field, EvidenceText.unwrap()])),
+      ...Object.fromEntries(EVIDENCE_TYPES.map((field) => [field, EvidenceFile.unwrap()])),
+    } as { dispute_id: ReturnType<typeof DisputeIdParam.unwrap> } & Record<EvidenceTextField, ReturnType<typeof EvidenceText.unwrap>> & Record<EvidenceType, ReturnType<typeof EvidenceFile.unwrap>>)
     .meta({ id: 'SubmitEvidenceRequest' }));
 export type SubmitEvidenceRequest = z.infer<typeof SubmitEvidenceRequest>;
 
 /** DELETE /disputes/evidence body. */
 export const DeleteEvidenceRequest = lazySchema(() =>
   z
-    .strictObject({ dispute_id: DisputeIdParam, evidence_type: EvidenceType })
+    .strictObject({ dispute_id: DisputeIdParam.unwrap(), evidence_type: EvidenceType.unwrap() })
     .meta({ id: 'DeleteEvidenceRequest' }));
 export type DeleteEvidenceRequest = z.infer<typeof DeleteEvidenceRequest>;
 
-const DateTime = z.iso.datetime({ offset: true });
+const DateTime = lazySchema(() => z.iso.datetime({ offset: true }));
 
 /** A comma-separated query list of enum values (`dispute_status=dispute_opened,dispute_won`). */
 function commaList<T extends readonly [string, ...string[]]>(values: T) {
@@ -128,30 +129,33 @@ function commaList<T extends readonly [string, ...string[]]>(values: T) {
 /** GET /disputes/list query (spec: dispute_id, payment_id, limit, offset, profile_id, ...; Hyperswitch DisputeListGetConstraints). */
 export const ListDisputesQuery = z
   .strictObject({
-    dispute_id: DisputeIdParam.optional(),
-    payment_id: z.string().min(1).max(64).optional(),
-    limit: z.coerce.number().int().min(1).max(DISPUTE_LIMITS.listMaxLimit).optional(),
-    offset: z.coerce.number().int().min(0).max(2_147_483_647).optional(),
-    profile_id: z.string().min(1).max(64).optional(),
-    dispute_status: commaList(DISPUTE_STATUSES).optional(),
-    dispute_stage: commaList(DISPUTE_STAGES).optional(),
-    reason: z.string().min(1).max(DISPUTE_LIMITS.reasonMax).optional(),
-    currency: commaList(Currency.options as unknown as readonly [string, ...string[]]).optional(),
-    merchant_connector_id: z.string().min(1).max(255).optional(),
-    start_time: DateTime.optional(),
-    end_time: DateTime.optional(),
+    get dispute_id() { return DisputeIdParam.unwrap().optional(); },
+    get payment_id() { return z.string().min(1).max(64).optional(); },
+    get limit() { return z.coerce.number().int().min(1).max(DISPUTE_LIMITS.listMaxLimit).optional(); },
+    get offset() { return z.coerce.number().int().min(0).max(2_147_483_647).optional(); },
+    get profile_id() { return z.string().min(1).max(64).optional(); },
+    get dispute_status() { return commaList(DISPUTE_STATUSES).optional(); },
+    get dispute_stage() { return commaList(DISPUTE_STAGES).optional(); },
+    get reason() { return z.string().min(1).max(DISPUTE_LIMITS.reasonMax).optional(); },
+    get currency() { return commaList(CURRENCIES as readonly [string, ...string[]]).optional(); },
+    get merchant_connector_id() { return z.string().min(1).max(255).optional(); },
+    get start_time() { return DateTime.unwrap().optional(); },
+    get end_time() { return DateTime.unwrap().optional(); },
   })
   .meta({ id: 'ListDisputesQuery' });
 export type ListDisputesQuery = z.infer<typeof ListDisputesQuery>;
 
 /** GET /disputes/aggregate query. */
 export const DisputeAggregateQuery = z
-  .strictObject({ start_time: DateTime, end_time: DateTime.optional() })
+  .strictObject({
+    get start_time() { return DateTime.unwrap(); },
+    get end_time() { return DateTime.unwrap().optional(); },
+  })
   .meta({ id: 'DisputeAggregateQuery' });
 export type DisputeAggregateQuery = z.infer<typeof DisputeAggregateQuery>;
 
 /** GET /disputes/{dispute_id} query. */
-export const RetrieveDisputeQuery = z.strictObject({ force_sync: z.enum(['true', 'false']).optional() });
+export const RetrieveDisputeQuery = z.strictObject({ get force_sync() { return z.enum(['true', 'false']).optional(); } });
 
 /** The dispute object (spec "Dispute" fields, plus Hyperswitch's connector fields and profile_id). */
 export const DisputeResponse = lazySchema(() =>
@@ -161,9 +165,9 @@ export const DisputeResponse = lazySchema(() =>
       payment_id: z.string(),
       /** Minor units, as a string (spec). */
       amount: z.string(),
-      currency: Currency,
-      dispute_stage: DisputeStage,
-      dispute_status: DisputeStatus,
+      currency: Currency.unwrap(),
+      dispute_stage: DisputeStage.unwrap(),
+      dispute_status: DisputeStatus.unwrap(),
       connector: z.string().nullable(),
       connector_reason: z.string().nullable(),
       challenge_required_by: z.string().nullable(),
@@ -187,9 +191,9 @@ export const DisputeAggregateResponse = lazySchema(() =>
 export const DisputeFiltersResponse = lazySchema(() =>
   z
     .object({
-      currency: z.array(Currency),
-      dispute_status: z.array(DisputeStatus),
-      dispute_stage: z.array(DisputeStage),
+      currency: z.array(Currency.unwrap()),
+      dispute_status: z.array(DisputeStatus.unwrap()),
+      dispute_stage: z.array(DisputeStage.unwrap()),
       merchant_connector_id: z.array(z.string()),
     })
     .meta({ id: 'DisputeFilters' }));
@@ -198,7 +202,7 @@ export const DisputeFiltersResponse = lazySchema(() =>
 export const EvidenceBlock = lazySchema(() =>
   z
     .object({
-      evidence_type: EvidenceType,
+      evidence_type: EvidenceType.unwrap(),
       file_metadata_response: z.object({
         file_id: z.string(),
         file_name: z.string().nullable(),
@@ -214,7 +218,7 @@ export const FileUploadResponse = lazySchema(() => z.object({ file_id: z.string(
 
 export const DeletedEvidenceResponse = lazySchema(() =>
   z
-    .object({ dispute_id: z.string(), evidence_type: EvidenceType, deleted: z.literal(true) })
+    .object({ dispute_id: z.string(), evidence_type: EvidenceType.unwrap(), deleted: z.literal(true) })
     .meta({ id: 'DeletedEvidence' }));
 
 export const DeletedFileResponse = lazySchema(() =>
@@ -227,11 +231,11 @@ export const FILE_PURPOSES = ['dispute_evidence'] as const;
 
 /** POST /files form fields (beside the file part). */
 export const UploadFileForm = lazySchema(() =>
-  z.strictObject({ purpose: z.enum(FILE_PURPOSES), dispute_id: DisputeIdParam }));
+  z.strictObject({ purpose: z.enum(FILE_PURPOSES), dispute_id: DisputeIdParam.unwrap() }));
 
 /** PUT /disputes/evidence form fields (beside the file part). */
 export const AttachEvidenceForm = lazySchema(() =>
-  z.strictObject({ dispute_id: DisputeIdParam, evidence_type: EvidenceType }));
+  z.strictObject({ dispute_id: DisputeIdParam.unwrap(), evidence_type: EvidenceType.unwrap() }));
 
 /** Test simulator: POST /simulator/disputes raises a dispute on a succeeded payment. */
 export const SimulateDisputeRequest = lazySchema(() =>

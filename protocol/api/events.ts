@@ -16,7 +16,7 @@ export const EVENT_LIMITS = {
 
 /** Delivery state of an event. */
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'no_endpoint'] as const;
-export const DeliveryStatus = z.enum(DELIVERY_STATUSES);
+export const DeliveryStatus = lazySchema(() => z.enum(DELIVERY_STATUSES));
 export type DeliveryStatus = z.infer<typeof DeliveryStatus>;
 
 /** The event types Rail may emit: Hyperswitch v1 EventType values (docs/reference.md, Hyperswitch §4) and the Collect API's. */
@@ -57,26 +57,29 @@ export const EVENT_TYPES = [
   'settlement.failed',
 ] as const;
 
-const EventIdString = z
-  .string()
-  .min(1)
-  .max(EVENT_LIMITS.idMax)
-  .regex(/^[A-Za-z0-9_-]+$/, 'event_id may contain only A-Z, a-z, 0-9, _ and -');
+const EventIdString = lazySchema(() =>
+  z
+    .string()
+    .min(1)
+    .max(EVENT_LIMITS.idMax)
+    .regex(/^[A-Za-z0-9_-]+$/, 'event_id may contain only A-Z, a-z, 0-9, _ and -'));
 
 export const EventIdParam = EventIdString;
 
 /** GET /events query. */
 export const ListEventsQuery = z.strictObject({
-  object_id: z.string().min(1).max(EVENT_LIMITS.idMax).optional(),
-  event_type: z.string().min(1).max(64).optional(),
-  delivery_status: DeliveryStatus.optional(),
-  limit: z
-    .string()
-    .regex(/^\d{1,3}$/, 'limit must be an integer')
-    .transform(Number)
-    .pipe(z.int().min(1).max(EVENT_LIMITS.pageMax))
-    .optional(),
-  cursor: EventIdString.optional(),
+  get object_id() { return z.string().min(1).max(EVENT_LIMITS.idMax).optional(); },
+  get event_type() { return z.string().min(1).max(64).optional(); },
+  get delivery_status() { return DeliveryStatus.unwrap().optional(); },
+  get limit() {
+    return z
+      .string()
+      .regex(/^\d{1,3}$/, 'limit must be an integer')
+      .transform(Number)
+      .pipe(z.int().min(1).max(EVENT_LIMITS.pageMax))
+      .optional();
+  },
+  get cursor() { return EventIdString.unwrap().optional(); },
 });
 export type ListEventsQuery = z.infer<typeof ListEventsQuery>;
 
@@ -125,7 +128,7 @@ export const EventSummary = lazySchema(() =>
       object_id: z.string(),
       mode: z.enum(['test', 'live']),
       created: z.string(),
-      delivery_status: DeliveryStatus,
+      delivery_status: DeliveryStatus.unwrap(),
       /** Every attempt, scheduled and manual. */
       attempt_count: z.int(),
       last_attempt_at: z.string().nullable(),
@@ -161,24 +164,25 @@ export const EventAttemptList = lazySchema(() =>
 export type EventAttemptList = z.infer<typeof EventAttemptList>;
 
 /** Webhook endpoints operators register, one per mode (docs/webhooks.md "Endpoints"). */
-export const WebhookEndpointIdParam = z.object({ id: z.string().max(64) });
+export const WebhookEndpointIdParam = z.object({ get id() { return z.string().max(64); } });
 
-const EndpointUrl = z
-  .string()
-  .trim()
-  .max(2048)
-  .url()
-  .refine((url) => /^https?:\/\//i.test(url), { message: 'url must be http(s)' });
+const EndpointUrl = lazySchema(() =>
+  z
+    .string()
+    .trim()
+    .max(2048)
+    .url()
+    .refine((url) => /^https?:\/\//i.test(url), { message: 'url must be http(s)' }));
 
 export const CreateWebhookEndpointRequest = lazySchema(() =>
   z
-    .strictObject({ mode: z.enum(['test', 'live']).default('test'), url: EndpointUrl })
+    .strictObject({ mode: z.enum(['test', 'live']).default('test'), url: EndpointUrl.unwrap() })
     .meta({ id: 'CreateWebhookEndpointRequest' }));
 export type CreateWebhookEndpointRequest = z.infer<typeof CreateWebhookEndpointRequest>;
 
 export const UpdateWebhookEndpointRequest = lazySchema(() =>
   z
-    .strictObject({ url: EndpointUrl.optional(), enabled: z.boolean().optional() })
+    .strictObject({ url: EndpointUrl.unwrap().optional(), enabled: z.boolean().optional() })
     .meta({ id: 'UpdateWebhookEndpointRequest' }));
 export type UpdateWebhookEndpointRequest = z.infer<typeof UpdateWebhookEndpointRequest>;
 

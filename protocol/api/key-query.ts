@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 
 /**
  * `key`: the publishable key, on the GETs a browser makes with one (Stripe.js's precedent). A custom header would make
@@ -7,11 +8,12 @@ import { z } from 'zod';
  * ERR_1002); an api-key or Authorization header wins over it. Declared only on the GETs that take a publishable key,
  * so every other route refuses it as an unknown parameter (ERR_2004).
  */
-export const PublishableKeyQueryParam = z
-  .string()
-  .max(256)
-  .optional()
-  .meta({
-    description:
-      'The publishable key, for browser GETs that send no api-key header (no CORS preflight). A secret key is refused (ERR_1002); a key in a header wins.',
-  });
+export const PublishableKeyQueryParam = lazySchema(() =>
+  z
+    .string()
+    .max(256)
+    .optional()
+    .meta({
+      description:
+        'The publishable key, for browser GETs that send no api-key header (no CORS preflight). A secret key is refused (ERR_1002); a key in a header wins.',
+    }));

@@ -35,7 +35,7 @@ export const SCOPES = [
   'operators:manage',
   'webhooks:manage',
 ] as const;
-export const ApiScope = z.enum(SCOPES);
+export const ApiScope = lazySchema(() => z.enum(SCOPES));
 export type ApiScope = z.infer<typeof ApiScope>;
 
 /** Scopes only operators hold: what a key can never do. */
@@ -49,9 +49,9 @@ export const SERVICE_GATEWAY_KEY_NAME = 'service_gateway';
 
 export const KEY_LIMITS = { nameMax: 64, keyIdMax: 64 } as const;
 
-export const ScopesResponse = lazySchema(() => z.object({ scopes: z.array(ApiScope) }).meta({ id: 'ScopesResponse' }));
+export const ScopesResponse = lazySchema(() => z.object({ scopes: z.array(ApiScope.unwrap()) }).meta({ id: 'ScopesResponse' }));
 
-export const KeyIdParam = z.object({ id: z.string() });
+export const KeyIdParam = z.object({ get id() { return z.string(); } });
 
 export const CreateApiKeyRequest = lazySchema(() =>
   z
@@ -74,7 +74,7 @@ export const ApiKeyEntry = lazySchema(() =>
       created: z.string(),
       mode: z.enum(['test', 'live']),
       key_type: z.enum(['secret', 'publishable']),
-      scopes: z.array(ApiScope),
+      scopes: z.array(ApiScope.unwrap()),
       /** Set while a rotated key is in its grace window: it stops working then. */
       expires_at: z.string().nullable(),
     })
@@ -144,15 +144,15 @@ export const SecurityEmailList = lazySchema(() =>
 /** Operators managed by operators (docs/keys.md "Operators"). */
 export const OPERATOR_LIMITS = { passwordMin: 12, passwordMax: 1024 } as const;
 
-export const OperatorIdParam = z.object({ id: z.string().max(64) });
-export const ResetIdParam = z.object({ reset_id: z.string().max(64) });
+export const OperatorIdParam = z.object({ get id() { return z.string().max(64); } });
+export const ResetIdParam = z.object({ get reset_id() { return z.string().max(64); } });
 
 export const OperatorEntry = lazySchema(() =>
   z
     .object({
       operator_id: z.string(),
       email: z.string(),
-      scopes: z.array(ApiScope),
+      scopes: z.array(ApiScope.unwrap()),
       two_factor: z.enum(['enrolled', 'not_enrolled']),
       created: z.string(),
     })
@@ -166,7 +166,7 @@ export const InviteOperatorRequest = lazySchema(() =>
     .strictObject({
       email: z.string().trim().toLowerCase().email().max(254),
       /** Default: the inviting operator's own scopes; never more than they hold. */
-      scopes: z.array(ApiScope).max(SCOPES.length).optional(),
+      scopes: z.array(ApiScope.unwrap()).max(SCOPES.length).optional(),
     })
     .meta({ id: 'InviteOperatorRequest' }));
 export type InviteOperatorRequest = z.infer<typeof InviteOperatorRequest>;
@@ -176,7 +176,7 @@ export const OperatorInvitation = lazySchema(() =>
     .object({
       invitation_id: z.string(),
       email: z.string(),
-      scopes: z.array(ApiScope),
+      scopes: z.array(ApiScope.unwrap()),
       expires_at: z.string(),
       /** The one-time token, in this answer only; the link carries it. */
       token: z.string(),

@@ -8,23 +8,24 @@ import { CustomerAcceptance } from './customer-acceptance';
 import { PaymentMethod, PaymentMethodType } from './payments';
 
 export const MANDATE_STATUSES = ['active', 'inactive', 'pending', 'revoked'] as const;
-export const MandateStatus = z.enum(MANDATE_STATUSES);
+export const MandateStatus = lazySchema(() => z.enum(MANDATE_STATUSES));
 export type MandateStatus = z.infer<typeof MandateStatus>;
 
 export const MANDATE_LIMITS = { idMax: 64, defaultListLimit: 10, maxListLimit: 100 } as const;
 
-export const MandateIdParam = z.string().min(1).max(MANDATE_LIMITS.idMax);
+export const MandateIdParam = lazySchema(() => z.string().min(1).max(MANDATE_LIMITS.idMax));
 
-const int64Query = z
-  .string()
-  .regex(/^\d{1,15}$/, 'must be a non-negative integer')
-  .transform(Number);
+const int64Query = lazySchema(() =>
+  z
+    .string()
+    .regex(/^\d{1,15}$/, 'must be a non-negative integer')
+    .transform(Number));
 
 /** GET /mandates/list query. */
 export const ListMandatesQuery = z.strictObject({
-  limit: int64Query.pipe(z.int().min(1).max(MANDATE_LIMITS.maxListLimit)).optional(),
-  offset: int64Query.optional(),
-  mandate_status: MandateStatus.optional(),
+  get limit() { return int64Query.unwrap().pipe(z.int().min(1).max(MANDATE_LIMITS.maxListLimit)).optional(); },
+  get offset() { return int64Query.unwrap().optional(); },
+  get mandate_status() { return MandateStatus.unwrap().optional(); },
 });
 export type ListMandatesQuery = z.infer<typeof ListMandatesQuery>;
 
@@ -43,10 +44,10 @@ export const MandateResponse = lazySchema(() =>
   z
     .object({
       mandate_id: z.string(),
-      status: MandateStatus,
+      status: MandateStatus.unwrap(),
       payment_method_id: z.string(),
-      payment_method: PaymentMethod,
-      payment_method_type: PaymentMethodType.nullable(),
+      payment_method: PaymentMethod.unwrap(),
+      payment_method_type: PaymentMethodType.unwrap().nullable(),
       card: MandateCard.unwrap().nullable(),
       customer_acceptance: CustomerAcceptance.unwrap().nullable(),
       customer_id: z.string(),
@@ -58,6 +59,6 @@ export type MandateResponse = z.infer<typeof MandateResponse>;
 
 export const MandateRevokedResponse = lazySchema(() =>
   z
-    .object({ mandate_id: z.string(), status: MandateStatus, error_code: z.string().nullable(), error_message: z.string().nullable() })
+    .object({ mandate_id: z.string(), status: MandateStatus.unwrap(), error_code: z.string().nullable(), error_message: z.string().nullable() })
     .meta({ id: 'MandateRevokedResponse' }));
 export type MandateRevokedResponse = z.infer<typeof MandateRevokedResponse>;

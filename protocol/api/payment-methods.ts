@@ -14,11 +14,11 @@ export const PAYMENT_METHOD_LIMITS = {
   clientSecretMax: 128,
 } as const;
 
-export const PaymentMethodIdParam = z.string().min(1).max(PAYMENT_METHOD_LIMITS.idMax);
+export const PaymentMethodIdParam = lazySchema(() => z.string().min(1).max(PAYMENT_METHOD_LIMITS.idMax));
 
-const text = z.string().max(PAYMENT_METHOD_LIMITS.textMax);
-const ExpMonth = z.string().regex(/^(0?[1-9]|1[0-2])$/, 'card_exp_month is a month, 1 to 12');
-const ExpYear = z.string().regex(/^(\d{2}|\d{4})$/, 'card_exp_year has two or four digits');
+const text = lazySchema(() => z.string().max(PAYMENT_METHOD_LIMITS.textMax));
+const ExpMonth = lazySchema(() => z.string().regex(/^(0?[1-9]|1[0-2])$/, 'card_exp_month is a month, 1 to 12'));
+const ExpYear = lazySchema(() => z.string().regex(/^(\d{2}|\d{4})$/, 'card_exp_year has two or four digits'));
 
 /**
  * The card block of create and update (Hyperswitch CardDetail without the number: a raw card number is refused in
@@ -28,14 +28,14 @@ const ExpYear = z.string().regex(/^(\d{2}|\d{4})$/, 'card_exp_year has two or fo
 export const StoredCardInput = lazySchema(() =>
   z.strictObject({
     card_number: z.union([z.string(), z.number()]).optional(),
-    card_exp_month: ExpMonth.optional(),
-    card_exp_year: ExpYear.optional(),
-    card_holder_name: text.nullish(),
-    nick_name: text.nullish(),
-    card_network: text.nullish(),
-    card_issuer: text.nullish(),
-    card_issuing_country: text.nullish(),
-    card_type: text.nullish(),
+    card_exp_month: ExpMonth.unwrap().optional(),
+    card_exp_year: ExpYear.unwrap().optional(),
+    card_holder_name: text.unwrap().nullish(),
+    nick_name: text.unwrap().nullish(),
+    card_network: text.unwrap().nullish(),
+    card_issuer: text.unwrap().nullish(),
+    card_issuing_country: text.unwrap().nullish(),
+    card_type: text.unwrap().nullish(),
   }));
 export type StoredCardInput = z.infer<typeof StoredCardInput>;
 
@@ -56,14 +56,14 @@ export const PAYMENT_METHOD_ISSUER_CODES = [
 export const CreatePaymentMethodRequest = lazySchema(() =>
   z
     .strictObject({
-      payment_method: PaymentMethod,
-      payment_method_type: PaymentMethodType.optional(),
-      payment_method_issuer: text.optional(),
+      payment_method: PaymentMethod.unwrap(),
+      payment_method_type: PaymentMethodType.unwrap().optional(),
+      payment_method_issuer: text.unwrap().optional(),
       payment_method_issuer_code: z.enum(PAYMENT_METHOD_ISSUER_CODES).optional(),
       card: StoredCardInput.unwrap().optional(),
       metadata: Metadata.unwrap().optional(),
       customer_id: z.string().min(1).max(PAYMENT_LIMITS.customerIdMax).optional(),
-      card_network: text.optional(),
+      card_network: text.unwrap().optional(),
       bank_transfer: JsonObject.unwrap().optional(),
       client_secret: z.string().max(PAYMENT_METHOD_LIMITS.clientSecretMax).optional(),
     })
@@ -107,8 +107,8 @@ export const PaymentMethodResponse = lazySchema(() =>
       merchant_id: z.string(),
       customer_id: z.string().nullable(),
       payment_method_id: z.string(),
-      payment_method: PaymentMethod,
-      payment_method_type: PaymentMethodType.nullable(),
+      payment_method: PaymentMethod.unwrap(),
+      payment_method_type: PaymentMethodType.unwrap().nullable(),
       card: StoredCard.unwrap().nullable(),
       recurring_enabled: z.boolean(),
       installment_payment_enabled: z.boolean(),
@@ -130,8 +130,8 @@ export const CustomerPaymentMethod = lazySchema(() =>
       payment_token: z.string(),
       payment_method_id: z.string(),
       customer_id: z.string(),
-      payment_method: PaymentMethod,
-      payment_method_type: PaymentMethodType.nullable(),
+      payment_method: PaymentMethod.unwrap(),
+      payment_method_type: PaymentMethodType.unwrap().nullable(),
       payment_method_issuer: z.string().nullable(),
       recurring_enabled: z.boolean(),
       installment_payment_enabled: z.boolean(),
@@ -157,19 +157,19 @@ export type CustomerPaymentMethodsResponse = z.infer<typeof CustomerPaymentMetho
  * names the payment on the publishable-key list.
  */
 export const CustomerPaymentMethodsQuery = z.strictObject({
-  client_secret: z.string().max(PAYMENT_METHOD_LIMITS.clientSecretMax).optional(),
-  accepted_countries: z.union([z.string(), z.array(z.string())]).optional(),
-  accepted_currencies: z.union([z.string(), z.array(z.string())]).optional(),
-  amount: z.coerce.number().int().min(0).optional(),
-  recurring_enabled: z.enum(['true', 'false']).optional(),
-  installment_payment_enabled: z.enum(['true', 'false']).optional(),
-  limit: z.coerce.number().int().min(1).max(100).optional(),
-  card_networks: z.union([z.string(), z.array(z.string())]).optional(),
+  get client_secret() { return z.string().max(PAYMENT_METHOD_LIMITS.clientSecretMax).optional(); },
+  get accepted_countries() { return z.union([z.string(), z.array(z.string())]).optional(); },
+  get accepted_currencies() { return z.union([z.string(), z.array(z.string())]).optional(); },
+  get amount() { return z.coerce.number().int().min(0).optional(); },
+  get recurring_enabled() { return z.enum(['true', 'false']).optional(); },
+  get installment_payment_enabled() { return z.enum(['true', 'false']).optional(); },
+  get limit() { return z.coerce.number().int().min(1).max(100).optional(); },
+  get card_networks() { return z.union([z.string(), z.array(z.string())]).optional(); },
 });
 export type CustomerPaymentMethodsQuery = z.infer<typeof CustomerPaymentMethodsQuery>;
 
 /** Query of GET /customers/payment_methods (publishable key): the list's query and the key a browser GET may carry. */
-export const PublishableCustomerPaymentMethodsQuery = CustomerPaymentMethodsQuery.extend({ key: PublishableKeyQueryParam });
+export const PublishableCustomerPaymentMethodsQuery = CustomerPaymentMethodsQuery.extend({ get key() { return PublishableKeyQueryParam.unwrap(); } });
 export type PublishableCustomerPaymentMethodsQuery = z.infer<typeof PublishableCustomerPaymentMethodsQuery>;
 
 export const PaymentMethodDeleteResponse = lazySchema(() =>
@@ -183,8 +183,8 @@ export const DefaultPaymentMethodResponse = lazySchema(() =>
     .object({
       default_payment_method_id: z.string(),
       customer_id: z.string(),
-      payment_method: PaymentMethod,
-      payment_method_type: PaymentMethodType.nullable(),
+      payment_method: PaymentMethod.unwrap(),
+      payment_method_type: PaymentMethodType.unwrap().nullable(),
     })
     .meta({ id: 'DefaultPaymentMethodResponse' }));
 export type DefaultPaymentMethodResponse = z.infer<typeof DefaultPaymentMethodResponse>;

@@ -26,27 +26,29 @@ import {
 export const PAYMENT_LIST_LIMITS = { defaultLimit: 10, maxLimit: 100 } as const;
 
 /** Free-text reasons (cancellation_reason, incremental authorization reason): at most 255 characters. */
-const Reason = z.string().min(1).max(PAYMENT_LIMITS.referenceMax);
+const Reason = lazySchema(() => z.string().min(1).max(PAYMENT_LIMITS.referenceMax));
 
-const Rfc3339 = z.iso.datetime({ offset: true });
+const Rfc3339 = lazySchema(() => z.iso.datetime({ offset: true }));
 
-/** GET /payments/list query (Hyperswitch v1 names, including the dotted created.* bounds). */
+/** GET /payments/list query (Hyperswitch v1 names, including the dotted created.* bounds). Fields built on first use (getters). */
 export const ListPaymentsQuery = z
   .strictObject({
-    customer_id: z.string().min(1).max(PAYMENT_LIMITS.customerIdMax).optional(),
-    starting_after: z.string().min(1).max(PAYMENT_LIMITS.paymentIdMax).optional(),
-    ending_before: z.string().min(1).max(PAYMENT_LIMITS.paymentIdMax).optional(),
-    limit: z
-      .string()
-      .regex(/^\d{1,4}$/, `limit must be an integer from 1 to ${PAYMENT_LIST_LIMITS.maxLimit}`)
-      .transform(Number)
-      .pipe(z.int().min(1).max(PAYMENT_LIST_LIMITS.maxLimit))
-      .optional(),
-    created: Rfc3339.optional(),
-    'created.lt': Rfc3339.optional(),
-    'created.gt': Rfc3339.optional(),
-    'created.lte': Rfc3339.optional(),
-    'created.gte': Rfc3339.optional(),
+    get customer_id() { return z.string().min(1).max(PAYMENT_LIMITS.customerIdMax).optional(); },
+    get starting_after() { return z.string().min(1).max(PAYMENT_LIMITS.paymentIdMax).optional(); },
+    get ending_before() { return z.string().min(1).max(PAYMENT_LIMITS.paymentIdMax).optional(); },
+    get limit() {
+      return z
+        .string()
+        .regex(/^\d{1,4}$/, `limit must be an integer from 1 to ${PAYMENT_LIST_LIMITS.maxLimit}`)
+        .transform(Number)
+        .pipe(z.int().min(1).max(PAYMENT_LIST_LIMITS.maxLimit))
+        .optional();
+    },
+    get created() { return Rfc3339.unwrap().optional(); },
+    get 'created.lt'() { return Rfc3339.unwrap().optional(); },
+    get 'created.gt'() { return Rfc3339.unwrap().optional(); },
+    get 'created.lte'() { return Rfc3339.unwrap().optional(); },
+    get 'created.gte'() { return Rfc3339.unwrap().optional(); },
   })
   .refine((query) => query.starting_after === undefined || query.ending_before === undefined, {
     path: ['ending_before'],
@@ -75,7 +77,7 @@ export const UpdatePaymentRequest = lazySchema(() =>
     .strictObject({
       ...optionalShared(sharedKeys().filter(isUpdatable)),
       client_secret: z.string().min(1).max(256).optional(),
-      retry_action: RetryAction.optional(),
+      retry_action: RetryAction.unwrap().optional(),
       business_country: z.unknown().optional(),
       business_label: z.unknown().optional(),
       profile_id: z.unknown().optional(),
@@ -100,7 +102,7 @@ export type UpdatePaymentRequest = z.infer<typeof UpdatePaymentRequest>;
 export const CancelPaymentRequest = lazySchema(() =>
   z
     .strictObject({
-      cancellation_reason: Reason,
+      cancellation_reason: Reason.unwrap(),
       merchant_connector_details: JsonObject.unwrap().optional(),
       all_keys_required: z.boolean().optional(),
     })
@@ -119,7 +121,7 @@ export const UpdateMetadataResponse = lazySchema(() =>
     .object({
       payment_id: z.string(),
       metadata: JsonObject.unwrap().nullable(),
-      status: PaymentStatus,
+      status: PaymentStatus.unwrap(),
       feature_metadata: JsonObject.unwrap().nullable(),
     })
     .meta({ id: 'UpdateMetadataResponse' }));
@@ -133,8 +135,8 @@ export const EligibilityRequest = lazySchema(() =>
   z
     .strictObject({
       client_secret: z.string().min(1).max(256),
-      payment_method_type: PaymentMethod,
-      payment_method_subtype: PaymentMethodType.optional(),
+      payment_method_type: PaymentMethod.unwrap(),
+      payment_method_subtype: PaymentMethodType.unwrap().optional(),
       payment_method_data: PaymentMethodData.unwrap(),
       browser_info: JsonObject.unwrap().optional(),
     })
@@ -159,10 +161,13 @@ export const PollStatusResponse = lazySchema(() =>
     .meta({ id: 'PollStatus' }));
 export type PollStatusResponse = z.infer<typeof PollStatusResponse>;
 
-export const PollIdParam = z.string().min(1).max(128);
+export const PollIdParam = lazySchema(() => z.string().min(1).max(128));
 
 /** Query of GET /poll/status/{poll_id}: the payment's client_secret, required with a publishable key. */
-export const PollStatusQuery = z.strictObject({ client_secret: z.string().min(1).max(256).optional(), key: PublishableKeyQueryParam });
+export const PollStatusQuery = z.strictObject({
+  get client_secret() { return z.string().min(1).max(256).optional(); },
+  get key() { return PublishableKeyQueryParam.unwrap(); },
+});
 export type PollStatusQuery = z.infer<typeof PollStatusQuery>;
 
 /** POST /payments/{payment_id}/capture body (required). */
@@ -170,7 +175,7 @@ export const CapturePaymentRequest = lazySchema(() =>
   z
     .strictObject({
       merchant_id: z.string().max(PAYMENT_LIMITS.referenceMax).optional(),
-      amount_to_capture: MinorAmount.optional(),
+      amount_to_capture: MinorAmount.unwrap().optional(),
       refund_uncaptured_amount: z.boolean().optional(),
       statement_descriptor_suffix: z.string().max(PAYMENT_LIMITS.referenceMax).optional(),
       statement_descriptor_prefix: z.string().max(PAYMENT_LIMITS.referenceMax).optional(),
@@ -183,13 +188,13 @@ export type CapturePaymentRequest = z.infer<typeof CapturePaymentRequest>;
 /** POST /payments/{payment_id}/cancel_post_capture body (required). */
 export const CancelPostCaptureRequest = lazySchema(() =>
   z
-    .strictObject({ cancellation_reason: Reason.optional() })
+    .strictObject({ cancellation_reason: Reason.unwrap().optional() })
     .meta({ id: 'CancelPostCaptureRequest' }));
 export type CancelPostCaptureRequest = z.infer<typeof CancelPostCaptureRequest>;
 
 /** POST /payments/{payment_id}/incremental_authorization body: amount is the new total authorized amount. */
 export const IncrementalAuthorizationRequest = lazySchema(() =>
   z
-    .strictObject({ amount: MinorAmount, reason: Reason.optional() })
+    .strictObject({ amount: MinorAmount.unwrap(), reason: Reason.unwrap().optional() })
     .meta({ id: 'IncrementalAuthorizationRequest' }));
 export type IncrementalAuthorizationRequest = z.infer<typeof IncrementalAuthorizationRequest>;

@@ -39,13 +39,13 @@ export const PAYMENT_LIMITS = {
 /** Default client_secret lifetime in seconds (spec: 15 minutes). */
 export const DEFAULT_SESSION_EXPIRY_SECONDS = 900;
 
-export const Currency = z.enum(CURRENCIES);
-export const Country = z.enum(COUNTRIES);
-export const PaymentMethod = z.enum(PAYMENT_METHODS);
-export const PaymentMethodType = z.enum(PAYMENT_METHOD_TYPES);
-export const PaymentExperience = z.enum(PAYMENT_EXPERIENCES);
+export const Currency = lazySchema(() => z.enum(CURRENCIES));
+export const Country = lazySchema(() => z.enum(COUNTRIES));
+export const PaymentMethod = lazySchema(() => z.enum(PAYMENT_METHODS));
+export const PaymentMethodType = lazySchema(() => z.enum(PAYMENT_METHOD_TYPES));
+export const PaymentExperience = lazySchema(() => z.enum(PAYMENT_EXPERIENCES));
 
-export const CaptureMethod = z.enum(['automatic', 'manual', 'manual_multiple', 'scheduled', 'sequential_automatic']);
+export const CaptureMethod = lazySchema(() => z.enum(['automatic', 'manual', 'manual_multiple', 'scheduled', 'sequential_automatic']));
 export type CaptureMethod = z.infer<typeof CaptureMethod>;
 
 /**
@@ -63,19 +63,19 @@ export function amountToCaptureProblem(amountToCapture: number | null | undefine
   }
   return undefined;
 }
-export const AuthenticationType = z.enum(['three_ds', 'no_three_ds']);
-export const FutureUsage = z.enum(['off_session', 'on_session']);
+export const AuthenticationType = lazySchema(() => z.enum(['three_ds', 'no_three_ds']));
+export const FutureUsage = lazySchema(() => z.enum(['off_session', 'on_session']));
 export type FutureUsage = z.infer<typeof FutureUsage>;
-export const PaymentType = z.enum(['normal', 'new_mandate', 'setup_mandate', 'recurring_mandate', 'installment']);
-export const ScaExemptionType = z.enum(['low_value', 'transaction_risk_analysis']);
-export const ThreeDsMethodCompInd = z.enum(['Y', 'N', 'U']);
-export const TaxStatus = z.enum(['taxable', 'exempt']);
-export const MitCategory = z.enum(['installment', 'unscheduled', 'recurring', 'resubmission']);
-export const Tokenization = z.enum(['skip_psp', 'tokenize_at_psp']);
-export const RetryAction = z.enum(['manual_retry', 'requeue']);
+export const PaymentType = lazySchema(() => z.enum(['normal', 'new_mandate', 'setup_mandate', 'recurring_mandate', 'installment']));
+export const ScaExemptionType = lazySchema(() => z.enum(['low_value', 'transaction_risk_analysis']));
+export const ThreeDsMethodCompInd = lazySchema(() => z.enum(['Y', 'N', 'U']));
+export const TaxStatus = lazySchema(() => z.enum(['taxable', 'exempt']));
+export const MitCategory = lazySchema(() => z.enum(['installment', 'unscheduled', 'recurring', 'resubmission']));
+export const Tokenization = lazySchema(() => z.enum(['skip_psp', 'tokenize_at_psp']));
+export const RetryAction = lazySchema(() => z.enum(['manual_retry', 'requeue']));
 
 /** Money in minor units: a non-negative integer that JSON carries exactly. */
-export const MinorAmount = z.int().min(0).max(PAYMENT_LIMITS.maxAmount);
+export const MinorAmount = lazySchema(() => z.int().min(0).max(PAYMENT_LIMITS.maxAmount));
 
 /**
  * A key named `__proto__` is refused, naming it: JSON.parse keeps such a member as an own property, but a zod record
@@ -95,7 +95,7 @@ function refuseProtoKey(message: string): (value: unknown, ctx: z.RefinementCtx)
 export const JsonObject = lazySchema(() => z.preprocess(refuseProtoKey('key names may not be "__proto__"'), z.record(z.string(), z.unknown())));
 export type JsonObject = z.infer<typeof JsonObject>;
 
-const MandateDate = z.iso.datetime({ offset: true });
+const MandateDate = lazySchema(() => z.iso.datetime({ offset: true }));
 
 /**
  * Hyperswitch MandateAmountData: the most one charge under the mandate takes (a positive integer in minor units), in
@@ -105,9 +105,9 @@ export const MandateAmountData = lazySchema(() =>
   z
     .strictObject({
       amount: z.int().min(1).max(PAYMENT_LIMITS.maxAmount),
-      currency: Currency,
-      start_date: MandateDate.nullish(),
-      end_date: MandateDate.nullish(),
+      currency: Currency.unwrap(),
+      start_date: MandateDate.unwrap().nullish(),
+      end_date: MandateDate.unwrap().nullish(),
       metadata: JsonObject.unwrap().nullish(),
     })
     .superRefine((value, ctx) => {
@@ -150,11 +150,12 @@ export const MandateData = lazySchema(() =>
 export type MandateData = z.infer<typeof MandateData>;
 
 /** Merchant-chosen or generated payment id: [A-Za-z0-9_-], 1..62 characters. */
-export const PaymentIdParam = z
-  .string()
-  .min(1)
-  .max(PAYMENT_LIMITS.paymentIdMax)
-  .regex(MERCHANT_PAYMENT_ID_PATTERN, 'payment_id may contain only A-Z, a-z, 0-9, _ and -');
+export const PaymentIdParam = lazySchema(() =>
+  z
+    .string()
+    .min(1)
+    .max(PAYMENT_LIMITS.paymentIdMax)
+    .regex(MERCHANT_PAYMENT_ID_PATTERN, 'payment_id may contain only A-Z, a-z, 0-9, _ and -'));
 
 /**
  * metadata: up to 50 keys, key names up to 40 characters and not `__proto__`, values up to 500 characters. Values may
@@ -190,17 +191,18 @@ export const Metadata = lazySchema(() =>
 export type Metadata = z.infer<typeof Metadata>;
 
 /** return_url: an absolute http(s) URL of at most 2048 characters (the runtime navigates to it). */
-export const ReturnUrl = z
-  .string()
-  .max(PAYMENT_LIMITS.returnUrlMax)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === 'https:' || url.protocol === 'http:';
-    } catch {
-      return false;
-    }
-  }, 'return_url must be an absolute http or https URL');
+export const ReturnUrl = lazySchema(() =>
+  z
+    .string()
+    .max(PAYMENT_LIMITS.returnUrlMax)
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return url.protocol === 'https:' || url.protocol === 'http:';
+      } catch {
+        return false;
+      }
+    }, 'return_url must be an absolute http or https URL'));
 
 /** UPI payment_method_data (Hyperswitch's UpiData): exactly one of upi_collect, upi_intent, upi_qr. */
 export const UpiData = lazySchema(() =>
@@ -350,7 +352,7 @@ export const OrderDetail = lazySchema(() =>
   z.looseObject({
     product_name: z.string().min(1).max(PAYMENT_LIMITS.referenceMax),
     quantity: z.int().min(1).max(PAYMENT_LIMITS.maxAmount),
-    amount: MinorAmount,
+    amount: MinorAmount.unwrap(),
   }));
 
 /** Effective length of a statement descriptor (spec: name and concatenated name + suffix at most 22 characters). */
@@ -391,35 +393,35 @@ export function orderDetailsTotal(lines: readonly { amount: number; quantity: nu
  */
 function buildSharedPaymentFields() {
   return {
-    amount: MinorAmount,
-    currency: Currency,
-    order_tax_amount: MinorAmount.nullish(),
-    amount_to_capture: MinorAmount.nullish(),
-    shipping_cost: MinorAmount.nullish(),
-    payment_id: PaymentIdParam.nullish(),
+    amount: MinorAmount.unwrap(),
+    currency: Currency.unwrap(),
+    order_tax_amount: MinorAmount.unwrap().nullish(),
+    amount_to_capture: MinorAmount.unwrap().nullish(),
+    shipping_cost: MinorAmount.unwrap().nullish(),
+    payment_id: PaymentIdParam.unwrap().nullish(),
     connector: z.array(z.string().max(PAYMENT_LIMITS.referenceMax)).nullish(),
-    capture_method: CaptureMethod,
-    authentication_type: AuthenticationType,
+    capture_method: CaptureMethod.unwrap(),
+    authentication_type: AuthenticationType.unwrap(),
     confirm: z.boolean(),
     customer_id: z.string().min(1).max(PAYMENT_LIMITS.customerIdMax),
     off_session: z.boolean(),
     description: z.string(),
-    return_url: ReturnUrl,
-    setup_future_usage: FutureUsage,
+    return_url: ReturnUrl.unwrap(),
+    setup_future_usage: FutureUsage.unwrap(),
     payment_method_data: PaymentMethodData.unwrap(),
-    payment_method: PaymentMethod,
-    payment_method_type: PaymentMethodType,
+    payment_method: PaymentMethod.unwrap(),
+    payment_method_type: PaymentMethodType.unwrap(),
     payment_token: z.string().min(1),
-    payment_experience: PaymentExperience,
+    payment_experience: PaymentExperience.unwrap(),
     statement_descriptor_name: z.string().max(PAYMENT_LIMITS.referenceMax),
     statement_descriptor_suffix: z.string().max(PAYMENT_LIMITS.referenceMax),
     customer_acceptance: CustomerAcceptance.unwrap(),
     mandate_id: z.string().min(1).max(PAYMENT_LIMITS.mandateIdMax),
-    allowed_payment_method_types: z.array(PaymentMethodType),
+    allowed_payment_method_types: z.array(PaymentMethodType.unwrap()),
     metadata: Metadata.unwrap(),
     payment_link: z.boolean(),
     payment_link_config_id: z.string(),
-    payment_type: PaymentType,
+    payment_type: PaymentType.unwrap(),
     request_incremental_authorization: z.boolean(),
     session_expiry: z.int().min(0).max(PAYMENT_LIMITS.maxSessionExpiry),
     frm_metadata: JsonObject.unwrap(),
@@ -427,20 +429,20 @@ function buildSharedPaymentFields() {
     request_extended_authorization: z.boolean(),
     merchant_order_reference_id: z.string().max(PAYMENT_LIMITS.referenceMax),
     skip_external_tax_calculation: z.boolean(),
-    psd2_sca_exemption_type: ScaExemptionType,
+    psd2_sca_exemption_type: ScaExemptionType.unwrap(),
     force_3ds_challenge: z.boolean(),
-    threeds_method_comp_ind: ThreeDsMethodCompInd,
+    threeds_method_comp_ind: ThreeDsMethodCompInd.unwrap(),
     is_iframe_redirection_enabled: z.boolean(),
     all_keys_required: z.boolean(),
-    tax_status: TaxStatus,
-    discount_amount: MinorAmount,
-    shipping_amount_tax: MinorAmount,
-    duty_amount: MinorAmount,
+    tax_status: TaxStatus.unwrap(),
+    discount_amount: MinorAmount.unwrap(),
+    shipping_amount_tax: MinorAmount.unwrap(),
+    duty_amount: MinorAmount.unwrap(),
     order_date: z.iso.datetime({ offset: true }),
     enable_partial_authorization: z.boolean(),
     is_stored_credential: z.boolean(),
-    mit_category: MitCategory,
-    tokenization: Tokenization,
+    mit_category: MitCategory.unwrap(),
+    tokenization: Tokenization.unwrap(),
     // Object fields whose names the spec does not show, under their Hyperswitch names (docs/open-points.md).
     customer: JsonObject.unwrap(),
     billing: JsonObject.unwrap(),
@@ -492,7 +494,7 @@ export const CreatePaymentRequest = lazySchema(() =>
       ...optionalShared(sharedKeys().filter(isOptionalOnCreate)),
       amount: sharedPaymentFields().amount,
       currency: sharedPaymentFields().currency,
-      business_country: Country.optional(),
+      business_country: Country.unwrap().optional(),
       business_label: z.string().optional(),
       profile_id: z.string().min(1).max(64).optional(),
       enable_overcapture: z.boolean().optional(),
@@ -529,18 +531,18 @@ export const ConfirmPaymentRequest = lazySchema(() =>
     .strictObject({
       ...optionalShared(sharedKeys()),
       client_secret: z.string().min(1).max(256).optional(),
-      retry_action: RetryAction.optional(),
+      retry_action: RetryAction.unwrap().optional(),
     })
     .meta({ id: 'ConfirmPaymentRequest' }));
 export type ConfirmPaymentRequest = z.infer<typeof ConfirmPaymentRequest>;
 
 /** GET /payments/{payment_id} query. */
 export const RetrievePaymentQuery = z.strictObject({
-  client_secret: z.string().min(1).max(256).optional(),
-  key: PublishableKeyQueryParam,
-  force_sync: z.enum(['true', 'false']).optional(),
-  expand_attempts: z.enum(['true', 'false']).optional(),
-  expand_captures: z.enum(['true', 'false']).optional(),
+  get client_secret() { return z.string().min(1).max(256).optional(); },
+  get key() { return PublishableKeyQueryParam.unwrap(); },
+  get force_sync() { return z.enum(['true', 'false']).optional(); },
+  get expand_attempts() { return z.enum(['true', 'false']).optional(); },
+  get expand_captures() { return z.enum(['true', 'false']).optional(); },
 });
 export type RetrievePaymentQuery = z.infer<typeof RetrievePaymentQuery>;
 
@@ -567,11 +569,11 @@ export const PaymentAttempt = lazySchema(() =>
       attempt_id: z.string(),
       status: z.enum(['pending', 'authentication_pending', 'authorized', 'charged', 'failure', 'voided']),
       amount: z.int(),
-      currency: Currency,
+      currency: Currency.unwrap(),
       connector: z.string().nullable(),
-      payment_method: PaymentMethod.nullable(),
-      payment_method_type: PaymentMethodType.nullable(),
-      capture_method: CaptureMethod,
+      payment_method: PaymentMethod.unwrap().nullable(),
+      payment_method_type: PaymentMethodType.unwrap().nullable(),
+      capture_method: CaptureMethod.unwrap(),
       reference_id: z.string().nullable(),
       error_code: z.string().nullable(),
       error_message: z.string().nullable(),
@@ -590,7 +592,7 @@ export const PaymentCapture = lazySchema(() =>
       capture_id: z.string(),
       status: z.enum(['started', 'charged', 'pending', 'failed']),
       amount: z.int(),
-      currency: Currency,
+      currency: Currency.unwrap(),
       connector: z.string().nullable(),
       authorized_attempt_id: z.string(),
       connector_capture_id: z.string().nullable(),
@@ -609,7 +611,7 @@ export const PaymentResponse = lazySchema(() =>
   z
     .object({
       payment_id: z.string(),
-      status: PaymentStatus,
+      status: PaymentStatus.unwrap(),
       amount: z.int(),
       net_amount: z.int(),
       shipping_cost: z.int().nullable(),
@@ -619,17 +621,17 @@ export const PaymentResponse = lazySchema(() =>
       created: z.string(),
       modified_at: z.string(),
       expires_on: z.string(),
-      currency: Currency,
+      currency: Currency.unwrap(),
       customer_id: z.string().nullable(),
       customer: PaymentCustomerDetails.unwrap().nullable(),
       description: z.string().nullable(),
       mandate_id: z.string().nullable(),
-      setup_future_usage: FutureUsage.nullable(),
-      capture_method: CaptureMethod,
-      payment_method: PaymentMethod.nullable(),
-      payment_method_type: PaymentMethodType.nullable(),
+      setup_future_usage: FutureUsage.unwrap().nullable(),
+      capture_method: CaptureMethod.unwrap(),
+      payment_method: PaymentMethod.unwrap().nullable(),
+      payment_method_type: PaymentMethodType.unwrap().nullable(),
       return_url: z.string().nullable(),
-      next_action: NextAction.nullable(),
+      next_action: NextAction.unwrap().nullable(),
       error_code: z.string().nullable(),
       error_message: z.string().nullable(),
       error_reason: z.string().nullable(),

@@ -26,38 +26,39 @@ export const REFUND_LIMITS = {
 
 /** Refund statuses (spec "States: Refund"; Hyperswitch v1 RefundStatus names). */
 export const REFUND_STATUSES = ['pending', 'succeeded', 'failed', 'review'] as const;
-export const RefundStatus = z.enum(REFUND_STATUSES);
+export const RefundStatus = lazySchema(() => z.enum(REFUND_STATUSES));
 export type RefundStatus = z.infer<typeof RefundStatus>;
 
-export const RefundType = z.enum(['scheduled', 'instant']);
+export const RefundType = lazySchema(() => z.enum(['scheduled', 'instant']));
 export type RefundType = z.infer<typeof RefundType>;
 
 /** Merchant-chosen refund_id: [A-Za-z0-9_-], 1..64 characters (a v4 UUID fits). */
 export const REFUND_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-export const RefundIdParam = z
-  .string()
-  .min(1)
-  .max(REFUND_LIMITS.refundIdMax)
-  .regex(REFUND_ID_PATTERN, 'refund_id may contain only A-Z, a-z, 0-9, _ and -');
+export const RefundIdParam = lazySchema(() =>
+  z
+    .string()
+    .min(1)
+    .max(REFUND_LIMITS.refundIdMax)
+    .regex(REFUND_ID_PATTERN, 'refund_id may contain only A-Z, a-z, 0-9, _ and -'));
 
 /**
  * refund_id of a new refund: also never `list`, since POST /refunds/list is the list operation and a refund of that id
  * could never be updated (POST /refunds/{refund_id}).
  */
-const NewRefundId = RefundIdParam.refine((id) => id !== 'list', 'refund_id may not be "list" (the path of the list operation)');
+const NewRefundId = lazySchema(() => RefundIdParam.unwrap().refine((id) => id !== 'list', 'refund_id may not be "list" (the path of the list operation)'));
 
-const Reason = z.string().max(REFUND_LIMITS.reasonMax);
+const Reason = lazySchema(() => z.string().max(REFUND_LIMITS.reasonMax));
 
 /** POST /refunds body. */
 export const CreateRefundRequest = lazySchema(() =>
   z
     .strictObject({
       payment_id: z.string().min(1).max(REFUND_LIMITS.paymentIdMax),
-      refund_id: NewRefundId.optional(),
+      refund_id: NewRefundId.unwrap().optional(),
       merchant_id: z.string().max(REFUND_LIMITS.merchantIdMax).optional(),
       amount: z.int().min(REFUND_LIMITS.minAmount).max(REFUND_LIMITS.maxAmount).optional(),
-      reason: Reason.optional(),
-      refund_type: RefundType.optional(),
+      reason: Reason.unwrap().optional(),
+      refund_type: RefundType.unwrap().optional(),
       metadata: Metadata.unwrap().optional(),
       merchant_connector_details: JsonObject.unwrap().optional(),
       all_keys_required: z.boolean().optional(),
@@ -69,21 +70,21 @@ export type CreateRefundRequest = z.infer<typeof CreateRefundRequest>;
  * GET /refunds/{refund_id} query (Hyperswitch RefundsRetrieveRequest): force_sync=true asks the rail about a refund it
  * has not settled yet (pending, review).
  */
-export const RetrieveRefundQuery = z.strictObject({ force_sync: z.enum(['true', 'false']).optional() });
+export const RetrieveRefundQuery = z.strictObject({ get force_sync() { return z.enum(['true', 'false']).optional(); } });
 export type RetrieveRefundQuery = z.infer<typeof RetrieveRefundQuery>;
 
 /** POST /refunds/{refund_id} body. */
 export const UpdateRefundRequest = lazySchema(() =>
   z
     .strictObject({
-      reason: Reason.optional(),
+      reason: Reason.unwrap().optional(),
       metadata: Metadata.unwrap().optional(),
     })
     .meta({ id: 'UpdateRefundRequest' }));
 export type UpdateRefundRequest = z.infer<typeof UpdateRefundRequest>;
 
 /** RFC 3339 date-time with an offset or Z. */
-const DateTime = z.iso.datetime({ offset: true });
+const DateTime = lazySchema(() => z.iso.datetime({ offset: true }));
 
 /** amount_filter of the list (Hyperswitch AmountFilter): inclusive bounds in minor units. */
 export const AmountFilter = lazySchema(() =>
@@ -96,8 +97,8 @@ export const AmountFilter = lazySchema(() =>
 export const ListRefundsRequest = lazySchema(() =>
   z
     .strictObject({
-      start_time: DateTime,
-      end_time: DateTime.optional(),
+      start_time: DateTime.unwrap(),
+      end_time: DateTime.unwrap().optional(),
       payment_id: z.string().min(1).max(REFUND_LIMITS.paymentIdMax).optional(),
       refund_id: z.string().min(1).max(REFUND_LIMITS.refundIdMax).optional(),
       profile_id: z.string().min(1).max(64).optional(),
@@ -106,8 +107,8 @@ export const ListRefundsRequest = lazySchema(() =>
       amount_filter: AmountFilter.unwrap().optional(),
       connector: z.array(z.string().max(255)).max(REFUND_LIMITS.listMaxFilterValues).optional(),
       merchant_connector_id: z.array(z.string().max(255)).max(REFUND_LIMITS.listMaxFilterValues).optional(),
-      currency: z.array(Currency).optional(),
-      refund_status: z.array(RefundStatus).optional(),
+      currency: z.array(Currency.unwrap()).optional(),
+      refund_status: z.array(RefundStatus.unwrap()).optional(),
     })
     .superRefine((body, ctx) => {
       if (body.end_time !== undefined && new Date(body.end_time) < new Date(body.start_time)) {
@@ -128,8 +129,8 @@ export const RefundResponse = lazySchema(() =>
       refund_id: z.string(),
       payment_id: z.string(),
       amount: z.int(),
-      currency: Currency,
-      status: RefundStatus,
+      currency: Currency.unwrap(),
+      status: RefundStatus.unwrap(),
       reason: z.string().nullable(),
       metadata: JsonObject.unwrap().nullable(),
       error_message: z.string().nullable(),
@@ -140,7 +141,7 @@ export const RefundResponse = lazySchema(() =>
       updated_at: z.string(),
       profile_id: z.string(),
       connector: z.string().nullable(),
-      refund_type: RefundType,
+      refund_type: RefundType.unwrap(),
     })
     .meta({ id: 'Refund' }));
 export type RefundResponse = z.infer<typeof RefundResponse>;

@@ -12,24 +12,24 @@ export const SUBSCRIPTION_LIMITS = { idMax: 64, textMax: 255, defaultListLimit: 
 
 export const PROFILE_ID_HEADER = 'x-profile-id';
 
-export const SubscriptionIdParam = z.string().min(1).max(SUBSCRIPTION_LIMITS.idMax);
+export const SubscriptionIdParam = lazySchema(() => z.string().min(1).max(SUBSCRIPTION_LIMITS.idMax));
 
-const text = z.string().max(SUBSCRIPTION_LIMITS.textMax);
-const CustomerIdField = z.string().min(1).max(PAYMENT_LIMITS.customerIdMax);
+const text = lazySchema(() => z.string().max(SUBSCRIPTION_LIMITS.textMax));
+const CustomerIdField = lazySchema(() => z.string().min(1).max(PAYMENT_LIMITS.customerIdMax));
 
 /** POST /subscriptions (create and confirm). */
 export const CreateAndConfirmSubscriptionRequest = lazySchema(() =>
   z
     .strictObject({
-      plan_id: text.optional(),
-      item_price_id: text,
-      coupon_code: text.optional(),
-      customer_id: CustomerIdField,
+      plan_id: text.unwrap().optional(),
+      item_price_id: text.unwrap(),
+      coupon_code: text.unwrap().optional(),
+      customer_id: CustomerIdField.unwrap(),
       billing: JsonObject.unwrap().optional(),
       shipping: JsonObject.unwrap().optional(),
-      description: text.optional(),
+      description: text.unwrap().optional(),
       payment_details: JsonObject.unwrap(),
-      merchant_reference_id: text.optional(),
+      merchant_reference_id: text.unwrap().optional(),
     })
     .meta({ id: 'CreateAndConfirmSubscriptionRequest' }));
 export type CreateAndConfirmSubscriptionRequest = z.infer<typeof CreateAndConfirmSubscriptionRequest>;
@@ -38,43 +38,43 @@ export type CreateAndConfirmSubscriptionRequest = z.infer<typeof CreateAndConfir
 export const CreateSubscriptionRequest = lazySchema(() =>
   z
     .strictObject({
-      merchant_reference_id: text.optional(),
-      item_price_id: text,
-      plan_id: text.optional(),
-      coupon_code: text.optional(),
-      customer_id: CustomerIdField,
+      merchant_reference_id: text.unwrap().optional(),
+      item_price_id: text.unwrap(),
+      plan_id: text.unwrap().optional(),
+      coupon_code: text.unwrap().optional(),
+      customer_id: CustomerIdField.unwrap(),
       payment_details: JsonObject.unwrap(),
       billing: JsonObject.unwrap().optional(),
       shipping: JsonObject.unwrap().optional(),
-      description: text.optional(),
+      description: text.unwrap().optional(),
       metadata: Metadata.unwrap().optional(),
     })
     .meta({ id: 'CreateSubscriptionRequest' }));
 export type CreateSubscriptionRequest = z.infer<typeof CreateSubscriptionRequest>;
 
-const nonNegativeQuery = z.string().regex(/^\d{1,10}$/, 'must be a non-negative integer').transform(Number);
+const nonNegativeQuery = lazySchema(() => z.string().regex(/^\d{1,10}$/, 'must be a non-negative integer').transform(Number));
 
 export const SubscriptionEstimateQuery = z.strictObject({
-  plan_id: text,
-  customer_id: CustomerIdField.optional(),
-  coupon_id: text.optional(),
-  trial_days: nonNegativeQuery.pipe(z.int().max(2_147_483_647)).optional(),
+  get plan_id() { return text.unwrap(); },
+  get customer_id() { return CustomerIdField.unwrap().optional(); },
+  get coupon_id() { return text.unwrap().optional(); },
+  get trial_days() { return nonNegativeQuery.unwrap().pipe(z.int().max(2_147_483_647)).optional(); },
 });
 export type SubscriptionEstimateQuery = z.infer<typeof SubscriptionEstimateQuery>;
 
 export const SubscriptionItemsQuery = z.strictObject({
-  limit: nonNegativeQuery.pipe(z.int().max(2_147_483_647)).optional(),
-  offset: nonNegativeQuery.pipe(z.int().max(2_147_483_647)).optional(),
-  product_id: text.optional(),
-  item_type: z.enum(['plan', 'addon']),
-  client_secret: z.string().max(256).optional(),
-  key: PublishableKeyQueryParam,
+  get limit() { return nonNegativeQuery.unwrap().pipe(z.int().max(2_147_483_647)).optional(); },
+  get offset() { return nonNegativeQuery.unwrap().pipe(z.int().max(2_147_483_647)).optional(); },
+  get product_id() { return text.unwrap().optional(); },
+  get item_type() { return z.enum(['plan', 'addon']); },
+  get client_secret() { return z.string().max(256).optional(); },
+  get key() { return PublishableKeyQueryParam.unwrap(); },
 });
 export type SubscriptionItemsQuery = z.infer<typeof SubscriptionItemsQuery>;
 
 export const ListSubscriptionsQuery = z.strictObject({
-  limit: nonNegativeQuery.pipe(z.int().min(1).max(SUBSCRIPTION_LIMITS.maxListLimit)).optional(),
-  offset: nonNegativeQuery.optional(),
+  get limit() { return nonNegativeQuery.unwrap().pipe(z.int().min(1).max(SUBSCRIPTION_LIMITS.maxListLimit)).optional(); },
+  get offset() { return nonNegativeQuery.unwrap().optional(); },
 });
 export type ListSubscriptionsQuery = z.infer<typeof ListSubscriptionsQuery>;
 
@@ -86,7 +86,7 @@ export const CancelSubscriptionRequest = lazySchema(() =>
     credit_option_for_current_term_charges: z.enum(['none', 'prorate', 'full']).optional(),
     account_receivables_handling: z.enum(['no_action', 'schedule_payment_collection', 'write_off']).optional(),
     refundable_credits_handling: z.enum(['no_action', 'schedule_refund']).optional(),
-    cancel_reason_code: text.optional(),
+    cancel_reason_code: text.unwrap().optional(),
   }));
 export type CancelSubscriptionRequest = z.infer<typeof CancelSubscriptionRequest>;
 
@@ -110,7 +110,7 @@ export const ResumeSubscriptionRequest = lazySchema(() =>
   }));
 export type ResumeSubscriptionRequest = z.infer<typeof ResumeSubscriptionRequest>;
 
-export const UpdateSubscriptionRequest = lazySchema(() => z.strictObject({ plan_id: text, item_price_id: text }));
+export const UpdateSubscriptionRequest = lazySchema(() => z.strictObject({ plan_id: text.unwrap(), item_price_id: text.unwrap() }));
 export type UpdateSubscriptionRequest = z.infer<typeof UpdateSubscriptionRequest>;
 
 /** The subscription (spec resource). */
@@ -129,7 +129,7 @@ export const SubscriptionResponse = lazySchema(() =>
       customer_id: z.string(),
       payment: JsonObject.unwrap().nullable(),
       amount: z.int().nullable(),
-      currency: Currency.nullable(),
+      currency: Currency.unwrap().nullable(),
       invoice: JsonObject.unwrap().nullable(),
     })
     .meta({ id: 'SubscriptionResponse' }));
@@ -156,7 +156,7 @@ export const SubscriptionEstimateResponse = lazySchema(() =>
   z
     .object({
       amount: z.int(),
-      currency: Currency,
+      currency: Currency.unwrap(),
       plan_id: z.string().nullable(),
       item_price_id: z.string().nullable(),
       coupon_code: z.string().nullable(),

@@ -14,7 +14,7 @@ import { authenticate, type AuthenticateDeps } from '../../middleware/authentica
 import { parseJsonBody } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
 
-const CustomerPath = z.object({ customer_id: CustomerId });
+const CustomerPath = z.object({ get customer_id() { return CustomerId.unwrap(); } });
 const customerJson = { content: { 'application/json': { schema: CustomerResponse } } } as const;
 
 /**
@@ -131,7 +131,7 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>, deps: Authentic
       summary: 'Delete an ephemeral key',
       security: SECURITY,
       middleware: [authenticate(deps, ['secret'])] as const,
-      request: { query: NoQuery, params: z.object({ id: EphemeralKeyIdParam }) },
+      request: { query: NoQuery, params: z.object({ get id() { return EphemeralKeyIdParam.unwrap(); } }) },
       responses: {
         200: { description: 'The deleted key', content: { 'application/json': { schema: EphemeralKeyDeleteResponse } } },
         ...ERROR_RESPONSES,

@@ -20,6 +20,7 @@ import {
   UploadFileForm,
 } from '../../../../../protocol/api/disputes';
 import { NoQuery } from '../../../../../protocol/api/no-query';
+import { lazySchema } from '../../../../../protocol/lazy-schema';
 import { acceptDispute } from '../../../core/disputes/accept-dispute';
 import { attachEvidence } from '../../../core/disputes/attach-evidence';
 import { deleteEvidence } from '../../../core/disputes/delete-evidence';
@@ -41,8 +42,8 @@ import { ERROR_RESPONSES, SECURITY } from '../../openapi';
 const ERROR_CONTENT = ERROR_RESPONSES[400].content;
 import { readUploadForm, UPLOAD_BODY_LIMIT_BYTES, uploadBodyLimit } from './multipart';
 
-const DisputePath = z.object({ dispute_id: DisputeIdParam });
-const FilePath = z.object({ file_id: FileIdParam });
+const DisputePath = z.object({ get dispute_id() { return DisputeIdParam.unwrap(); } });
+const FilePath = z.object({ get file_id() { return FileIdParam.unwrap(); } });
 const disputeJson = { content: { 'application/json': { schema: DisputeResponse } } } as const;
 const DISPUTE_ERROR_RESPONSES = {
   ...ERROR_RESPONSES,
@@ -149,7 +150,7 @@ export function registerDisputeRoutes(app: OpenAPIHono<AppEnv>, deps: Authentica
       security: SECURITY,
       middleware: [secret] as const,
       request: { query: NoQuery, params: DisputePath },
-      responses: { 200: { description: 'The evidence blocks', content: { 'application/json': { schema: z.array(EvidenceBlock) } } }, ...DISPUTE_ERROR_RESPONSES },
+      responses: { 200: { description: 'The evidence blocks', content: { 'application/json': { schema: lazySchema(() => z.array(EvidenceBlock)) } } }, ...DISPUTE_ERROR_RESPONSES },
     }),
     async (c) => c.json(await retrieveEvidence(coreDeps(c, deps), c.get('auth'), c.req.valid('param').dispute_id), 200),
   );

@@ -41,7 +41,7 @@ export function registerDisputeSimulatorRoutes(app: OpenAPIHono<AppEnv>, deps: A
       middleware: [authenticate(deps, ['secret']), parseJsonBody] as const,
       request: {
         query: NoQuery,
-        params: z.object({ dispute_id: DisputeIdParam }),
+        params: z.object({ get dispute_id() { return DisputeIdParam.unwrap(); } }),
         body: { required: true, content: { 'application/json': { schema: SimulateDisputeOutcomeRequest } } },
       },
       responses: { 200: { description: 'The decided dispute', ...disputeJson }, ...ERROR_RESPONSES },

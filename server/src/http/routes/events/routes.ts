@@ -11,7 +11,7 @@ import { authenticate, type AuthenticateDeps } from '../../middleware/authentica
 import { refuseBodyFields } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY, jsonContent } from '../../openapi';
 
-const EventPath = z.object({ event_id: EventIdParam });
+const EventPath = z.object({ get event_id() { return EventIdParam.unwrap(); } });
 
 /** GET /events, GET /events/{event_id}, GET /events/{event_id}/attempts, POST /events/{event_id}/retry (secret key). */
 export function registerEventRoutes(app: OpenAPIHono<AppEnv>, deps: AuthenticateDeps, webhooks: WebhookDeliveryConfig): void {

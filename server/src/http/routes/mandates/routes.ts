@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { NoQuery } from '../../../../../protocol/api/no-query';
+import { lazySchema } from '../../../../../protocol/lazy-schema';
 import { CustomerId } from '../../../../../protocol/api/customers';
 import { ListMandatesQuery, MandateIdParam, MandateResponse, MandateRevokedResponse } from '../../../../../protocol/api/mandates';
 import { listMandates, listMandatesOfCustomer } from '../../../core/mandates/list-mandates';
@@ -12,8 +13,8 @@ import { authenticate, type AuthenticateDeps } from '../../middleware/authentica
 import { parseJsonBody, refuseBodyFields } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
 
-const MandatePath = z.object({ mandate_id: MandateIdParam });
-const listJson = { content: { 'application/json': { schema: z.array(MandateResponse) } } } as const;
+const MandatePath = z.object({ get mandate_id() { return MandateIdParam.unwrap(); } });
+const listJson = { content: { 'application/json': { schema: lazySchema(() => z.array(MandateResponse)) } } } as const;
 
 /** Mandates (api-conventions §3): GET /mandates/list, GET /customers/{customer_id}/mandates, POST /mandates/revoke/{id}, GET /mandates/{id}. */
 export function registerMandateRoutes(app: OpenAPIHono<AppEnv>, deps: AuthenticateDeps): void {
@@ -39,7 +40,7 @@ export function registerMandateRoutes(app: OpenAPIHono<AppEnv>, deps: Authentica
       summary: "A customer's mandates",
       security: SECURITY,
       middleware: [authenticate(deps, ['secret'])] as const,
-      request: { query: NoQuery, params: z.object({ customer_id: CustomerId }) },
+      request: { query: NoQuery, params: z.object({ get customer_id() { return CustomerId.unwrap(); } }) },
       responses: { 200: { description: 'Mandates', ...listJson }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json((await listMandatesOfCustomer(coreDeps(c, deps), c.get('auth'), c.req.valid('param').customer_id)).map(toMandateResponse), 200),

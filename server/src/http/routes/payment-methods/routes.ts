@@ -25,7 +25,7 @@ import { authenticate, type AuthenticateDeps } from '../../middleware/authentica
 import { parseJsonBody, refuseBodyFields } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
 
-const MethodPath = z.object({ method_id: PaymentMethodIdParam });
+const MethodPath = z.object({ get method_id() { return PaymentMethodIdParam.unwrap(); } });
 const methodJson = { content: { 'application/json': { schema: PaymentMethodResponse } } } as const;
 const listJson = { content: { 'application/json': { schema: CustomerPaymentMethodsResponse } } } as const;
 
@@ -57,7 +57,7 @@ export function registerPaymentMethodRoutes(app: OpenAPIHono<AppEnv>, deps: Auth
       summary: "A customer's saved methods, newest first",
       security: SECURITY,
       middleware: [authenticate(deps, ['secret'])] as const,
-      request: { query: CustomerPaymentMethodsQuery, params: z.object({ customer_id: CustomerId }) },
+      request: { query: CustomerPaymentMethodsQuery, params: z.object({ get customer_id() { return CustomerId.unwrap(); } }) },
       responses: { 200: { description: 'Saved methods', ...listJson }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await listPaymentMethodsOfCustomer(coreDeps(c, deps), c.get('auth'), c.req.valid('param').customer_id, c.req.valid('query')), 200),
@@ -71,7 +71,7 @@ export function registerPaymentMethodRoutes(app: OpenAPIHono<AppEnv>, deps: Auth
       summary: "Make a saved method the customer's default (ephemeral key of that customer)",
       security: SECURITY,
       middleware: [authenticate(deps, ['ephemeral']), refuseBodyFields] as const,
-      request: { query: NoQuery, params: z.object({ customer_id: CustomerId, payment_method_id: PaymentMethodIdParam }) },
+      request: { query: NoQuery, params: z.object({ get customer_id() { return CustomerId.unwrap(); }, get payment_method_id() { return PaymentMethodIdParam.unwrap(); } }) },
       responses: {
         200: { description: 'The new default', content: { 'application/json': { schema: DefaultPaymentMethodResponse } } },
         ...ERROR_RESPONSES,

@@ -30,7 +30,7 @@ import { rejectRawCardNumbersInBody } from '../../middleware/reject-raw-card-bod
 import { secretKeyOrOperatorSession } from '../../middleware/secret-key-or-session';
 import { ERROR_RESPONSES, SECURITY, SESSION_SECURITY, jsonContent } from '../../openapi';
 
-const PaymentPath = z.object({ payment_id: PaymentIdParam });
+const PaymentPath = z.object({ get payment_id() { return PaymentIdParam.unwrap(); } });
 const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, ...jsonContent(schema) }) as const;
 
 /**

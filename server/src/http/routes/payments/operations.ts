@@ -19,7 +19,7 @@ import { authenticate, type AuthenticateDeps } from '../../middleware/authentica
 import { parseJsonBody, refuseBodyFields, rejectRawCardNumbers } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
 
-const PaymentPath = z.object({ payment_id: PaymentIdParam });
+const PaymentPath = z.object({ get payment_id() { return PaymentIdParam.unwrap(); } });
 const paymentJson = { content: { 'application/json': { schema: PaymentResponse } } } as const;
 const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } }) as const;
 
@@ -121,7 +121,7 @@ export function registerPaymentOpsRoutes(app: OpenAPIHono<AppEnv>, deps: Authent
       summary: 'Retrieve the status of a poll (publishable key with the payment\'s client_secret)',
       security: SECURITY,
       middleware: [authenticate(deps, ['publishable'])] as const,
-      request: { query: PollStatusQuery, params: z.object({ poll_id: PollIdParam }) },
+      request: { query: PollStatusQuery, params: z.object({ get poll_id() { return PollIdParam.unwrap(); } }) },
       responses: {
         200: { description: 'The poll', content: { 'application/json': { schema: PollStatusResponse } } },
         ...ERROR_RESPONSES,

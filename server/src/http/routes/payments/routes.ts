@@ -13,7 +13,7 @@ import { authenticate, type AuthenticateDeps } from '../../middleware/authentica
 import { parseJsonBody, rejectRawCardNumbers } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
 
-const PaymentPath = z.object({ payment_id: PaymentIdParam });
+const PaymentPath = z.object({ get payment_id() { return PaymentIdParam.unwrap(); } });
 const paymentJson = { content: { 'application/json': { schema: PaymentResponse } } } as const;
 
 /** POST /payments, POST /payments/{payment_id}/confirm, GET /payments/{payment_id}. */

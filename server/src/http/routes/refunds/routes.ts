@@ -20,7 +20,7 @@ import { authenticate, type AuthenticateDeps } from '../../middleware/authentica
 import { parseJsonBody } from '../../middleware/json-body';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
 
-const RefundPath = z.object({ refund_id: RefundIdParam });
+const RefundPath = z.object({ get refund_id() { return RefundIdParam.unwrap(); } });
 const refundJson = { content: { 'application/json': { schema: RefundResponse } } } as const;
 const REFUND_ERROR_RESPONSES = {
   ...ERROR_RESPONSES,

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { NoQuery } from '../../../../../protocol/api/no-query';
+import { lazySchema } from '../../../../../protocol/lazy-schema';
 import {
   CancelSubscriptionRequest,
   ConfirmSubscriptionRequest,
@@ -36,7 +37,7 @@ import { parseJsonBody } from '../../middleware/json-body';
 import { ApiError } from '../../../core/shared/errors';
 import { ERROR_RESPONSES, SECURITY } from '../../openapi';
 
-const SubscriptionPath = z.object({ subscription_id: SubscriptionIdParam });
+const SubscriptionPath = z.object({ get subscription_id() { return SubscriptionIdParam.unwrap(); } });
 const TAGS = ['Subscriptions'];
 const subscriptionJson = { content: { 'application/json': { schema: SubscriptionResponse } } } as const;
 const statusJson = { content: { 'application/json': { schema: SubscriptionStatusResponse } } } as const;
@@ -101,7 +102,7 @@ export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>, deps: Authe
       security: SECURITY,
       middleware: [authenticate(deps, ['secret', 'publishable'])] as const,
       request: { query: SubscriptionItemsQuery },
-      responses: { 200: { description: 'Items', content: { 'application/json': { schema: z.array(z.record(z.string(), z.unknown())) } } }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'Items', content: { 'application/json': { schema: lazySchema(() => z.array(z.record(z.string(), z.unknown()))) } } }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await listSubscriptionItems(coreDeps(c, deps), c.get('auth'), c.req.header(PROFILE_ID_HEADER), c.req.valid('query')), 200),
   );
@@ -115,7 +116,7 @@ export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>, deps: Authe
       security: SECURITY,
       middleware: [authenticate(deps, ['secret'])] as const,
       request: { query: ListSubscriptionsQuery },
-      responses: { 200: { description: 'Subscriptions', content: { 'application/json': { schema: z.array(SubscriptionResponse) } } }, ...ERROR_RESPONSES },
+      responses: { 200: { description: 'Subscriptions', content: { 'application/json': { schema: lazySchema(() => z.array(SubscriptionResponse)) } } }, ...ERROR_RESPONSES },
     }),
     async (c) => c.json(await listSubscriptions(coreDeps(c, deps), c.get('auth'), c.req.header(PROFILE_ID_HEADER), c.req.valid('query')), 200),
   );
@@ -175,7 +176,7 @@ export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>, deps: Authe
       middleware: [authenticate(deps, ['secret']), parseJsonBody] as const,
       request: { query: NoQuery },
       responses: {
-        200: { description: 'What the tick did', content: { 'application/json': { schema: z.object({ renewed: z.int(), failed: z.int(), paused: z.int(), cancelled: z.int() }) } } },
+        200: { description: 'What the tick did', content: { 'application/json': { schema: lazySchema(() => z.object({ renewed: z.int(), failed: z.int(), paused: z.int(), cancelled: z.int() })) } } },
         ...ERROR_RESPONSES,
       },
     }),
