@@ -2,7 +2,7 @@ import type { Scope } from '../../kernel/store-types';
 import type { PaymentCaptureRecord, PaymentRecord } from '../../storage/payments/records';
 import type { RefundRecord } from '../../storage/refunds/records';
 import { increaseClaimed } from '../payments/incremental-authorization';
-import { capturesInProgress, railHoldChanging } from '../payments/rail-hold-changes';
+import { capturesForOperator, capturesInProgress, railHoldChanging } from '../payments/rail-hold-changes';
 import { recoverUnsettledPayment } from '../payments/recover-payment';
 import { recoverHoldChanges } from '../payments/settle-hold-change';
 import { recoverPendingRefund } from '../refunds/recover-refund';
@@ -88,7 +88,7 @@ export class StuckObjectRecovery {
       const after = await this.leased(object, now, {
         reread: () => store.payments.findPayment(capture, capture.paymentId),
         isStuck,
-        work: (current) => recoverHoldChanges(this.deps, current),
+        work: (current) => this.recoverHoldChanges(object, current),
       });
       if (after !== undefined) count(isStuck(after));
     });
@@ -98,7 +98,7 @@ export class StuckObjectRecovery {
       const after = await this.leased(object, now, {
         reread: () => store.payments.findPayment(payment, payment.paymentId),
         isStuck: railHoldChanging,
-        work: (current) => recoverHoldChanges(this.deps, current),
+        work: (current) => this.recoverHoldChanges(object, current),
       });
       if (after !== undefined) count(railHoldChanging(after));
     });
@@ -110,7 +110,7 @@ export class StuckObjectRecovery {
       const after = await this.leased(object, now, {
         reread: () => store.payments.findPayment(payment, payment.paymentId),
         isStuck: railChanging,
-        work: (current) => recoverHoldChanges(this.deps, current),
+        work: (current) => this.recoverHoldChanges(object, current),
       });
       if (after !== undefined) count(railChanging(after));
     });
@@ -147,6 +147,22 @@ export class StuckObjectRecovery {
       after = batch[batch.length - 1];
     }
     this.resumeAfter[kind] = after;
+  }
+
+  /**
+   * Recovers the payment's hold changes, and reports (onError) each capture whose rail answer could not be applied: it
+   * holds the payment until an operator settles it, so it is reported each time its lease lets the job look at it.
+   */
+  private async recoverHoldChanges(object: StuckObject, payment: PaymentRecord): Promise<PaymentRecord> {
+    const recovered = await recoverHoldChanges(this.deps, payment);
+    for (const [captureId, entry] of Object.entries(capturesForOperator(recovered))) {
+      const answer = entry.unapplied_answer!;
+      this.options.onError(
+        object,
+        new Error(`capture ${captureId} of payment ${payment.paymentId} asked ${entry.amount}; the rail says it captured ${answer.amount} (${answer.reference}), which the payment cannot take: left pending for an operator`),
+      );
+    }
+    return recovered;
   }
 
   /**

@@ -86,6 +86,22 @@ class StallingUpi extends UpiSimulator {
   }
 }
 
+/**
+ * A UPI rail whose captures answer as `answers` says for the amount asked (a function of the request), or not at all
+ * (the function throws); a capture never received is not remembered, so recovery sends it again.
+ */
+class ScriptedUpi extends UpiSimulator {
+  readonly captureRequests: CaptureRequest[] = [];
+  answers: (request: CaptureRequest) => CaptureOutcome = (request) => ({ kind: 'captured', reference: `taken_${request.captureId}`, amount: request.amount });
+  async capture(request: CaptureRequest): Promise<CaptureOutcome> {
+    this.captureRequests.push(request);
+    return this.answers(request);
+  }
+  async lookupCapture(_request: LookupRequest): Promise<CaptureOutcome | NotReceived> {
+    return { kind: 'not_received' };
+  }
+}
+
 type Json = Record<string, unknown>;
 
 forEachEngine('Capture and void at the rail', (engine) => {
@@ -253,6 +269,111 @@ forEachEngine('Capture and void at the rail', (engine) => {
         refusingUpi.takesCaptures = false;
         refusingUpi.capturesDifferingBy = 0;
       }
+    });
+  });
+
+  describe(`[${engine}] captures that split the rest, one of them final`, () => {
+    const scriptedUpi = new ScriptedUpi({ ids: cryptoIds, publicBaseUrl: 'http://127.0.0.1:8080' });
+    let scripted: Harness;
+    beforeAll(async () => {
+      scripted = await createHarness(engine, { settings: SETTINGS, recovery: POLICY, testAdapters: { upi: scriptedUpi } });
+    });
+    afterAll(async () => {
+      await scripted?.close();
+    });
+    /** A of 6000 gets no answer at first, then is taken as `capturedA`; B of the rest (4000, final) as `answerB` says. */
+    const splitTheRest = async (capturedA: number, answerB: 'taken' | 'silent' | 'refused') => {
+      const id = await authorize(scripted, 'manual_multiple');
+      const silentA = new Set([`${id}_1_1`]);
+      scriptedUpi.answers = (request) => {
+        if (silentA.has(request.captureId) || (answerB === 'silent' && request.captureId === `${id}_1_2`)) throw new Error('no answer from the rail');
+        if (request.captureId === `${id}_1_2` && answerB === 'refused') return { kind: 'declined', reference: 'refused', errorCode: 'capture_refused', errorMessage: 'refused' };
+        return { kind: 'captured', reference: `taken_${request.captureId}`, amount: request.captureId === `${id}_1_1` ? capturedA : request.amount };
+      };
+      await expectOk(await capture(scripted, id, { amount_to_capture: 6_000 }));
+      await capture(scripted, id, { amount_to_capture: 4_000 });
+      expect(scriptedUpi.captureRequests.filter((request) => request.paymentId === id).map((request) => [request.amount, request.final])).toEqual([
+        [6_000, false],
+        [4_000, true],
+      ]);
+      silentA.clear();
+      answerB = answerB === 'silent' ? 'taken' : answerB;
+      return id;
+    };
+    const recoverScripted = async (id: string) => {
+      scripted.clock.advance(LEASE_MS);
+      return expectOk<PaymentResponse>(await request(scripted, 'GET', `/payments/${id}?expand_captures=true`));
+    };
+
+    test('a capture that got less than asked gives nothing back once a final one went out (taken before it, or still at the rail)', async () => {
+      // B was taken first (it closed the authorization); A then settles 5000 of 6000.
+      const bFirst = await splitTheRest(5_000, 'taken');
+      expect(await recoverScripted(bFirst)).toMatchObject({ status: 'partially_captured', amount_received: 9_000, amount_capturable: 0 });
+      await expectApiError(await capture(scripted, bFirst, { amount_to_capture: 1_000 }), 'ERR_4003');
+      // Both at the rail; recovery settles A (while the final B is still at the rail), then B.
+      const aFirst = await splitTheRest(5_000, 'silent');
+      expect(await recoverScripted(aFirst)).toMatchObject({ status: 'partially_captured', amount_received: 9_000, amount_capturable: 0 });
+      await expectApiError(await capture(scripted, aFirst, { amount_to_capture: 1_000 }), 'ERR_4003');
+      expect(scriptedUpi.captureRequests.filter((request) => request.paymentId === bFirst || request.paymentId === aFirst).map((request) => request.amount)).not.toContain(1_000);
+      expect((await retrieve(scripted, aFirst)).captures?.map((c) => [c.status, c.amount])).toEqual([
+        ['charged', 5_000],
+        ['charged', 4_000],
+      ]);
+    });
+
+    test('a capture that got more than asked beyond what is capturable is not applied: it stays pending for an operator, and the job reports it', async () => {
+      const id = await splitTheRest(6_500, 'taken');
+      expect(await recoverScripted(id)).toMatchObject({ status: 'partially_captured_and_capturable', amount_received: 4_000, amount_capturable: 0 });
+      expect((await retrieve(scripted, id)).captures?.map((c) => [c.status, c.amount])).toEqual([
+        ['pending', 6_000],
+        ['charged', 4_000],
+      ]);
+      const stored = await scripted.store.payments.findPayment({ accountId: scripted.boot.account.accountId, mode: 'test' }, id);
+      expect(stored?.railState).toMatchObject({ captures_in_progress: { [`${id}_1_1`]: { unapplied_answer: { amount: 6_500 } } } });
+      // Asked no more, and reported by the job.
+      const asked = scriptedUpi.captureRequests.length;
+      const reported: unknown[] = [];
+      const job = new StuckObjectRecovery(scripted.core, { batchSize: 100, onError: (_object, error) => reported.push(error) });
+      scripted.clock.advance(POLICY.recoverAfterMs + 1);
+      await job.step();
+      expect(scriptedUpi.captureRequests.length).toBe(asked);
+      expect(String(reported[0])).toContain(`capture ${id}_1_1`);
+      expect(await retrieve(scripted, id)).toMatchObject({ amount_received: 4_000 });
+    });
+
+    test('an amount the payment cannot take (0, negative, not whole) is not applied', async () => {
+      for (const amount of [0, -100, 10.5]) {
+        const id = await splitTheRest(amount, 'taken');
+        expect(await recoverScripted(id), String(amount)).toMatchObject({ amount_received: 4_000, amount_capturable: 0 });
+        expect((await retrieve(scripted, id)).captures?.[0]?.status, String(amount)).toBe('pending');
+      }
+    });
+
+    test('an excess within what is capturable is taken from it, with another capture at the rail', async () => {
+      const id = await authorize(scripted, 'manual_multiple');
+      // A of 4000 at the rail (silent), B of 3000 taken as 3500: 3000 stays capturable, A keeps its 4000.
+      scriptedUpi.answers = (request) => {
+        if (request.captureId === `${id}_1_1`) throw new Error('no answer from the rail');
+        return { kind: 'captured', reference: `taken_${request.captureId}`, amount: request.amount + 500 };
+      };
+      await expectOk(await capture(scripted, id, { amount_to_capture: 4_000 }));
+      expect(await expectOk(await capture(scripted, id, { amount_to_capture: 3_000 }))).toMatchObject({ amount_received: 3_500, amount_capturable: 2_500 });
+      scriptedUpi.answers = (request) => ({ kind: 'captured', reference: `taken_${request.captureId}`, amount: request.amount });
+      expect(await recoverScripted(id)).toMatchObject({ status: 'partially_captured_and_capturable', amount_received: 7_500, amount_capturable: 2_500 });
+    });
+
+    test('a capture refused after a final one was taken releases the rest instead of making it capturable again', async () => {
+      const id = await authorize(scripted, 'manual_multiple');
+      scriptedUpi.answers = (request) => {
+        if (request.captureId === `${id}_1_1`) throw new Error('no answer from the rail');
+        return { kind: 'captured', reference: `taken_${request.captureId}`, amount: request.amount };
+      };
+      await expectOk(await capture(scripted, id, { amount_to_capture: 6_000 }));
+      expect(await expectOk(await capture(scripted, id, { amount_to_capture: 4_000 }))).toMatchObject({ amount_received: 4_000, amount_capturable: 0 });
+      scriptedUpi.answers = () => ({ kind: 'declined', reference: 'refused', errorCode: 'capture_refused', errorMessage: 'closed' });
+      expect(await recoverScripted(id)).toMatchObject({ status: 'partially_captured', amount_received: 4_000, amount_capturable: 0 });
+      const stored = await scripted.store.payments.findPayment({ accountId: scripted.boot.account.accountId, mode: 'test' }, id);
+      expect(stored?.railState).toBeNull();
     });
   });
 
