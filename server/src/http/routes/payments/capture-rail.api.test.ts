@@ -694,6 +694,56 @@ forEachEngine('Capture and void at the rail', (engine) => {
       }
     });
 
+    test('a step of slow rail calls: each lease lasts leaseMs from when its object is asked, and the step stops after about a lease, the next resuming after it', async () => {
+      const own = await createHarness(engine, { settings: SETTINGS, recovery: POLICY });
+      try {
+        /** When each capture was asked about (on the manual clock); every lookup takes 10 s and gets no answer. */
+        const asked: { reference: string; at: number }[] = [];
+        const rails: RailRegistry = {
+          adapterFor: (mode, rail) => {
+            const adapter = own.core.rails.adapterFor(mode, rail);
+            if (adapter === undefined) return undefined;
+            return new Proxy(adapter, {
+              get(target, property) {
+                if (property === 'lookupCapture') {
+                  return async (lookup: LookupRequest) => {
+                    asked.push({ reference: lookup.reference, at: own.clock.now().getTime() });
+                    own.clock.advance(10_000);
+                    throw new Error('the rail does not answer');
+                  };
+                }
+                const value = Reflect.get(target, property, target) as unknown;
+                return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+              },
+            }) as RailAdapter;
+          },
+        };
+        const job = new StuckObjectRecovery({ ...own.core, rails }, { batchSize: 100, onError: (object, error) => failures.push({ object, error }) });
+        const ids: string[] = [];
+        for (let i = 0; i < 5; i += 1) {
+          // Partial captures of manual_multiple payments: only the pending-captures listing holds them.
+          const id = await authorize(own, 'manual_multiple');
+          own.faults.inject('throw_after_accept', { call: 'capture', rail: 'upi' });
+          await expectOk(await capture(own, id, { amount_to_capture: 4_000 }));
+          own.clock.advance(1_000);
+          ids.push(id);
+        }
+        own.clock.advance(POLICY.recoverAfterMs + 1);
+        await job.step();
+        const leases = await own.db.selectFrom('recovery_leases').select(['object_id', 'leased_until']).execute();
+        const leasedUntil = new Map(leases.map((lease) => [lease.object_id, Date.parse(lease.leased_until)]));
+        expect(asked.length).toBeGreaterThan(0);
+        for (const { reference, at } of asked) expect(leasedUntil.get(reference.slice(0, reference.indexOf('_1_'))), reference).toBe(at + POLICY.leaseMs);
+        // Stopped before the listing's end (5 calls of 10 s would take 50 s), and the next step resumes after it.
+        expect(asked.length).toBeLessThan(ids.length);
+        const first = asked.length;
+        await job.step();
+        expect(asked[first]?.reference.startsWith(`${ids[first]}_`)).toBe(true);
+      } finally {
+        await own.close();
+      }
+    });
+
     test('the rail cancelled after capture, then the call failed: the recovery job settles it without anyone reading the payment', async () => {
       const id = await authorize(h, 'manual_multiple');
       await expectOk(await capture(h, id, { amount_to_capture: 4_000 }));
