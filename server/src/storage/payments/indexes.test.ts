@@ -44,9 +44,9 @@ forEachEngine('Payment indexes', (engine) => {
   });
 
   test('the recovery job reads pending captures and payments whose hold is changing at the rail through their partial indexes (0030)', async () => {
-    expect(await plansOf((store) => store.listPaymentsHoldChangingBefore(new Date(), 10))).toMatch(/payments_hold_changing_updated_idx/);
+    expect(await plansOf((store) => store.listPaymentsHoldChangingBefore(new Date(), 10))).toMatch(/payments_hold_changing_keyset_idx/);
     const capturePlan = await plansOfStore(h, (db) => new SqlPaymentCaptureStore(db), (store) => store.listCapturesPendingBefore(new Date(), 10));
-    expect(capturePlan).toMatch(/payment_captures_pending_created_idx/);
+    expect(capturePlan).toMatch(/payment_captures_pending_keyset_idx/);
   });
 
   test('the recovery job pages each listing after a cursor through its index (0034), without a sort', async () => {
@@ -54,12 +54,12 @@ forEachEngine('Payment indexes', (engine) => {
     const payment = { ...scope, updatedAt: new Date(), paymentId: 'pay_x' };
     const plans = [
       [await plansOf((store) => store.listPaymentsProcessingBefore(new Date(), 10, payment)), /payments_status_updated_idx/, true],
-      [await plansOf((store) => store.listPaymentsHoldChangingBefore(new Date(), 10, payment)), /payments_hold_changing_updated_idx/, true],
+      [await plansOf((store) => store.listPaymentsHoldChangingBefore(new Date(), 10, payment)), /payments_hold_changing_keyset_idx/, true],
       [await plansOf((store) => store.listPaymentsRailChangingBefore(new Date(), 10)), /payments_rail_change_updated_idx/, false],
       [await plansOf((store) => store.listPaymentsRailChangingBefore(new Date(), 10, payment)), /payments_rail_change_updated_idx/, true],
       [
         await plansOfStore(h, (db) => new SqlPaymentCaptureStore(db), (store) => store.listCapturesPendingBefore(new Date(), 10, { ...scope, createdAt: new Date(), captureId: 'pay_x_1_1' })),
-        /payment_captures_pending_created_idx/,
+        /payment_captures_pending_keyset_idx/,
         true,
       ],
     ] as const;

@@ -347,7 +347,7 @@ export class SqlPaymentListStore implements PaymentListStore {
   }
 
   async listPaymentsHoldChangingBefore(before: Date, limit: number, after?: PaymentUpdatedCursor): Promise<PaymentRecord[]> {
-    // The partial index payments_hold_changing_updated_idx (0030) holds exactly these rows.
+    // The partial index payments_hold_changing_keyset_idx (0034) holds exactly these rows.
     let select = this.db
       .selectFrom('payments')
       .selectAll()

@@ -31,13 +31,13 @@ forEachEngine('Refund indexes', (engine) => {
 
   const plansOf = (read: (store: SqlRefundStore) => Promise<unknown>) => plansOfStore(h, (db) => new SqlRefundStore(db), read);
 
-  test('the recovery job reads pending refunds oldest first through refunds_pending_created_idx, without a sort', async () => {
+  test('the recovery job reads pending refunds oldest first through refunds_pending_keyset_idx, without a sort', async () => {
     const plan = await plansOf((store) => store.listRefundsPendingBefore(new Date(), 10));
-    expect(plan).toMatch(/refunds_pending_created_idx/);
+    expect(plan).toMatch(/refunds_pending_keyset_idx/);
     expect(plan).not.toMatch(SORTS);
     const after = { accountId: h.boot.account.accountId, mode: 'test' as const, createdAt: new Date(), refundId: 'ref_x' };
     const paged = await plansOf((store) => store.listRefundsPendingBefore(new Date(), 10, after));
-    expect(paged).toMatch(/refunds_pending_created_idx/);
+    expect(paged).toMatch(/refunds_pending_keyset_idx/);
     expect(paged).not.toMatch(SORTS);
     expectCursorBoundsTheScan(paged);
   });
