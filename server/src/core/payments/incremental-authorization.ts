@@ -13,7 +13,7 @@ import { requireManualCaptureOperation } from './manual-capture';
 import { findCurrentPaymentOrThrow, LOST, type Lost, withCurrentPayment } from './open-authorization';
 import { recordPaymentEvent } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
-import { refuseWhileRailHoldChanging } from './rail-hold-changes';
+import { capturesInProgress, refuseWhileRailHoldChanging, voidInProgress } from './rail-hold-changes';
 
 /**
  * POST /payments/{payment_id}/incremental_authorization (secret key), on a requires_capture payment of a rail with
@@ -293,6 +293,11 @@ async function settleStep(deps: CoreDeps, auth: Scope, current: PaymentRecord, a
   });
 }
 
+/** Whether a void or a final capture of the payment is at the rail. */
+function closingAtRail(payment: PaymentRecord): boolean {
+  return voidInProgress(payment) !== undefined || Object.values(capturesInProgress(payment)).some((capture) => capture.final);
+}
+
 /**
  * The claim lapsed and another increase took it over: this call's answer is not applied. If the rail may now hold
  * this call's total instead of the payment's, the holder is flagged to re-assert its total, or, with no claim held,
@@ -300,8 +305,9 @@ async function settleStep(deps: CoreDeps, auth: Scope, current: PaymentRecord, a
  */
 async function afterClaimLost(deps: CoreDeps, auth: Scope, current: PaymentRecord, attemptId: string, call: IncreaseCall, now: Date): Promise<SettleStep | Lost> {
   const settled: SettleStep = { kind: 'settled', payment: current };
-  // Refused at the rail, or an authorization no longer open (captured, voided, expired): nothing to re-assert.
-  if (call.railMayHold === undefined || current.status !== 'requires_capture') return settled;
+  // Refused at the rail, or an authorization no longer open (captured, voided, expired) or being closed (a void or a
+  // final capture at the rail): nothing to re-assert, and a total sent now could reopen what the rail is closing.
+  if (call.railMayHold === undefined || current.status !== 'requires_capture' || closingAtRail(current)) return settled;
   const holder = increaseInProgress(current, now);
   if (holder !== undefined) {
     if (holder.reassert === true) return settled;
