@@ -113,18 +113,25 @@ function railAsker(deps: CoreDeps, payment: PaymentRecord, attemptId: string, or
  * claim's reference what it did. Granted: the payment takes the total (amount and amount_capturable, event
  * payment_authorized, in one transaction), as the request would have recorded it; refused or unknown to the rail: the
  * claim is cleared. A rail that does not answer leaves the claim for the next read, operation or round of the recovery
- * job; a rail that cannot be asked leaves it to lapse. Returns the payment as it then is: `payment` itself when nothing
+ * job. A lapsed claim without a reference, on a payment no longer requires_capture, or on a rail that cannot be asked is
+ * cleared. Returns the payment as it then is: `payment` itself when nothing
  * was recorded.
  */
 export async function recoverIncrease(deps: CoreDeps, payment: PaymentRecord): Promise<PaymentRecord> {
   const marker = increaseMarker(payment);
   const now = deps.clock.now();
-  if (marker === undefined || Date.parse(marker.lease_expires_at) > now.getTime() || marker.reference === undefined) return payment;
-  const reference = marker.reference;
+  if (marker === undefined || Date.parse(marker.lease_expires_at) > now.getTime()) return payment;
   const adapter = railAdapterOf(deps, payment);
   const lookupIncrement = adapter?.lookupIncrement?.bind(adapter);
   const increment = adapter?.incrementAuthorization?.bind(adapter);
-  if (lookupIncrement === undefined || increment === undefined) return payment;
+  const reference = marker.reference;
+  // A lapsed claim nothing can settle any more: written before claims had references (the capture code of then left
+  // them on captured and expired payments too), on an authorization no longer open, or on a rail that cannot be
+  // asked. It is cleared, or the recovery job would list the payment for good.
+  if (reference === undefined || payment.status !== 'requires_capture' || lookupIncrement === undefined || increment === undefined) {
+    const cleared = await deps.store.payments.updatePaymentIfVersion(payment, payment.paymentId, payment.version, { railState: withoutMarker(payment.railState), updatedAt: now });
+    return cleared ?? payment;
+  }
   const looked = await callRail<IncrementAuthorizationOutcome | NotReceived>(deps, () =>
     lookupIncrement({ accountId: payment.accountId, mode: payment.mode, reference, now }),
   );

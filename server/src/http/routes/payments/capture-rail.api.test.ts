@@ -744,6 +744,44 @@ forEachEngine('Capture and void at the rail', (engine) => {
       }
     });
 
+    test('lapsed increase claims nothing can settle (no reference, a payment no longer requires_capture) are cleared by the recovery job', async () => {
+      const stored = (id: string) => h.store.payments.findPayment({ accountId: h.boot.account.accountId, mode: 'test' }, id);
+      const mark = async (id: string, claim: Json) => {
+        const railState = JSON.stringify({ incremental_authorization_in_progress: { token: 'tok', amount: 15_000, lease_expires_at: h.clock.now().toISOString(), ...claim } });
+        await h.db.updateTable('payments').set({ rail_state: railState }).where('payment_id', '=', id).execute();
+      };
+      // A claim from before references, on an open authorization; one with a reference on a captured payment.
+      const open = await authorize(h, 'manual_multiple');
+      await mark(open, {});
+      const captured = await authorize(h, 'manual_multiple');
+      await expectOk(await capture(h, captured));
+      await mark(captured, { reference: `${captured}_1_inc_old` });
+      h.clock.advance(POLICY.recoverAfterMs + 1);
+      await recoverAll();
+      expect(await stored(open)).toMatchObject({ status: 'requires_capture', amount: 10_000, railState: null });
+      expect(await stored(captured)).toMatchObject({ status: 'succeeded', amount: 10_000, railState: null });
+      // One with a reference on an open authorization, on a rail that cannot be asked about increases.
+      const unasked = await authorize(h, 'manual_multiple');
+      await mark(unasked, { reference: `${unasked}_1_inc_old` });
+      const rails: RailRegistry = {
+        adapterFor: (mode, rail) => {
+          const adapter = h.core.rails.adapterFor(mode, rail);
+          if (adapter === undefined) return undefined;
+          return new Proxy(adapter, {
+            get(target, property) {
+              if (property === 'lookupIncrement') return undefined;
+              const value = Reflect.get(target, property, target) as unknown;
+              return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+            },
+          }) as RailAdapter;
+        },
+      };
+      h.clock.advance(POLICY.recoverAfterMs + 1);
+      await new StuckObjectRecovery({ ...h.core, rails }, { batchSize: 100, onError: (object, error) => failures.push({ object, error }) }).step();
+      expect(await stored(unasked)).toMatchObject({ status: 'requires_capture', amount: 10_000, railState: null });
+      expect(failures).toEqual([]);
+    });
+
     test('the rail cancelled after capture, then the call failed: the recovery job settles it without anyone reading the payment', async () => {
       const id = await authorize(h, 'manual_multiple');
       await expectOk(await capture(h, id, { amount_to_capture: 4_000 }));
