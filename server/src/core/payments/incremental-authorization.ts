@@ -176,12 +176,19 @@ function leaseFrom(deps: CoreDeps, now: Date): string {
  * Capture and cancel wait for an increase at the rail (ERR_4003 while one is in progress): settled meanwhile, the
  * payment could no longer take the total the rail may be granting, and the rail would hold an authorization the
  * payment never settles. Their writes are version-checked, so an increase claimed after they read is seen on their
- * next round.
+ * next round. They also wait for a lapsed claim still there once recoverIncrease ran (it clears what nothing can
+ * settle): the rail was asked what it did and did not answer, and may have raised the authorization.
  */
 export function refuseWhileIncreaseInProgress(payment: PaymentRecord, now: Date, operation: 'capture' | 'cancel'): void {
   const inProgress = increaseInProgress(payment, now);
   if (inProgress !== undefined) {
     throw new ApiError('ERR_4003', `You cannot ${operation} this payment while an incremental authorization (to ${inProgress.amount}) is in progress; retry once it has finished.`, {
+      tryLater: true,
+    });
+  }
+  const lapsed = increaseMarker(payment);
+  if (lapsed !== undefined) {
+    throw new ApiError('ERR_4003', `You cannot ${operation} this payment until the rail says whether it raised its authorization (to ${lapsed.amount}); retry later.`, {
       tryLater: true,
     });
   }
@@ -199,10 +206,10 @@ function increaseMarker(payment: PaymentRecord): IncreaseMarker | undefined {
 }
 
 /**
- * railState without an increase's claim. A capture or a void reserving on the payment takes it over this way (only a
- * lapsed claim is left there: a live one makes them wait): the increase's answer, should it still come, then applies
- * nothing and has the rail set back to the payment's total (afterClaimLost), instead of overwriting amount_capturable
- * under the reservation.
+ * railState without an increase's claim, written with a capture's or a void's reservation. They wait for a live claim
+ * and for a lapsed one the rail did not answer about (refuseWhileIncreaseInProgress), so none should be left there; if
+ * one is, the increase's answer, should it still come, applies nothing and has the rail set back to the payment's total
+ * (afterClaimLost), instead of overwriting amount_capturable under the reservation.
  */
 export function withoutIncreaseClaim(railState: JsonObject | null): JsonObject | null {
   return withoutMarker(railState);

@@ -815,6 +815,23 @@ forEachEngine('Capture and void at the rail', (engine) => {
       expect(await expectOk(await capture(h, id))).toMatchObject({ status: 'succeeded', amount_received: 15_000 });
     });
 
+    test('an increase the rail granted and that cannot be asked about yet: a capture or a cancel past its lease waits (ERR_4003), and the increase is applied once the rail answers', async () => {
+      for (const operation of ['capture', 'cancel'] as const) {
+        const id = await authorize(h, 'manual_multiple');
+        h.faults.inject('throw_after_accept', { call: 'increment_authorization', rail: 'upi' });
+        await expectOk(await increase(h, id, 15_000));
+        h.clock.advance(LEASE_MS);
+        h.faults.inject('throw_before_accept', { call: 'lookup', rail: 'upi' });
+        const refused = operation === 'capture' ? await capture(h, id) : await cancel(h, id);
+        await expectApiError(refused, 'ERR_4003');
+        expect(await ledger(operation === 'capture' ? 'capture' : 'void', `${id}_`), operation).toEqual([]);
+        // The rail answers on the next try: the increase is applied, then the capture or cancel goes through.
+        expect(await retrieve(h, id), operation).toMatchObject({ status: 'requires_capture', amount: 15_000, amount_capturable: 15_000 });
+        const done = await expectOk<PaymentResponse>(operation === 'capture' ? await capture(h, id) : await cancel(h, id));
+        expect(done, operation).toMatchObject(operation === 'capture' ? { status: 'succeeded', amount_received: 15_000 } : { status: 'cancelled' });
+      }
+    });
+
     test('an increase the rail never received: the next operation past its lease clears the claim, and nothing is raised', async () => {
       const id = await authorize(h, 'manual_multiple');
       h.faults.inject('throw_before_accept', { call: 'increment_authorization', rail: 'upi' });
