@@ -275,23 +275,27 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     onError: (object, error) => logger.warn({ err: error, object_type: object.objectType, object_id: object.objectId }, 'recovery of a stuck object failed'),
   });
   let sweeping: Promise<unknown> | undefined;
+  // The recovery job has a gate of its own: a step can last about a recovery lease (RecoveryPolicy.leaseMs) when rails are silent, and
+  // the waiting-payment and Collect sweeps need not wait for it.
+  let recovering: Promise<unknown> | undefined;
   const paymentSync =
     config.paymentSyncIntervalMs > 0
       ? setInterval(() => {
           // A lap that outlasts the interval is not overlapped by the next tick.
+          recovering ??= recovery
+            .step()
+            .then((step) => {
+              if (step.resolved > 0) logger.info({ checked: step.checked, resolved: step.resolved }, 'recovered payments or refunds left in flight');
+            })
+            .catch((error: unknown) => logger.warn({ err: error }, 'recovery sweep failed'))
+            .finally(() => (recovering = undefined));
           if (sweeping) return;
           // Collections and settlements take their due steps (and send their events) without anyone reading them, and
           // the balance deltas the steps recorded are folded into the balance rows.
           const collectSteps = sweepCollect(core, (scope) => core.collect?.providerFor(scope.mode)).catch((error: unknown) =>
             logger.warn({ err: error }, 'collect sweep failed'),
           );
-          const recovered = recovery
-            .step()
-            .then((step) => {
-              if (step.resolved > 0) logger.info({ checked: step.checked, resolved: step.resolved }, 'recovered payments or refunds left in flight');
-            })
-            .catch((error: unknown) => logger.warn({ err: error }, 'recovery sweep failed'));
-          sweeping = Promise.all([waitingSweep.step().catch((error: unknown) => logger.warn({ err: error }, 'waiting-payment sweep failed')), collectSteps, recovered]).finally(
+          sweeping = Promise.all([waitingSweep.step().catch((error: unknown) => logger.warn({ err: error }, 'waiting-payment sweep failed')), collectSteps]).finally(
             () => (sweeping = undefined),
           );
         }, config.paymentSyncIntervalMs)
@@ -388,6 +392,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       await Promise.all([closeServer(apiListener.server), closeServer(jsListener.server), dispatcher.stop()]);
       // A sweep lap still running uses the store: let it finish first.
       await sweeping;
+      await recovering;
       await sweepingOrphans;
       await store.close();
     })();

@@ -13,7 +13,7 @@ import { requireManualCaptureOperation } from './manual-capture';
 import { findCurrentPaymentOrThrow, LOST, type Lost, withCurrentPayment } from './open-authorization';
 import { recordPaymentEvent } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
-import { refuseWhileRailHoldChanging } from './rail-hold-changes';
+import { capturesInProgress, refuseWhileRailHoldChanging, voidInProgress } from './rail-hold-changes';
 
 /**
  * POST /payments/{payment_id}/incremental_authorization (secret key), on a requires_capture payment of a rail with
@@ -113,18 +113,25 @@ function railAsker(deps: CoreDeps, payment: PaymentRecord, attemptId: string, or
  * claim's reference what it did. Granted: the payment takes the total (amount and amount_capturable, event
  * payment_authorized, in one transaction), as the request would have recorded it; refused or unknown to the rail: the
  * claim is cleared. A rail that does not answer leaves the claim for the next read, operation or round of the recovery
- * job; a rail that cannot be asked leaves it to lapse. Returns the payment as it then is: `payment` itself when nothing
+ * job. A lapsed claim without a reference, on a payment no longer requires_capture, or on a rail that cannot be asked is
+ * cleared. Returns the payment as it then is: `payment` itself when nothing
  * was recorded.
  */
 export async function recoverIncrease(deps: CoreDeps, payment: PaymentRecord): Promise<PaymentRecord> {
   const marker = increaseMarker(payment);
   const now = deps.clock.now();
-  if (marker === undefined || Date.parse(marker.lease_expires_at) > now.getTime() || marker.reference === undefined) return payment;
-  const reference = marker.reference;
+  if (marker === undefined || Date.parse(marker.lease_expires_at) > now.getTime()) return payment;
   const adapter = railAdapterOf(deps, payment);
   const lookupIncrement = adapter?.lookupIncrement?.bind(adapter);
   const increment = adapter?.incrementAuthorization?.bind(adapter);
-  if (lookupIncrement === undefined || increment === undefined) return payment;
+  const reference = marker.reference;
+  // A lapsed claim nothing can settle any more: written before claims had references (the capture code of then left
+  // them on captured and expired payments too), on an authorization no longer open, or on a rail that cannot be
+  // asked. It is cleared, or the recovery job would list the payment for good.
+  if (reference === undefined || payment.status !== 'requires_capture' || lookupIncrement === undefined || increment === undefined) {
+    const cleared = await deps.store.payments.updatePaymentIfVersion(payment, payment.paymentId, payment.version, { railState: withoutMarker(payment.railState), updatedAt: now });
+    return cleared ?? payment;
+  }
   const looked = await callRail<IncrementAuthorizationOutcome | NotReceived>(deps, () =>
     lookupIncrement({ accountId: payment.accountId, mode: payment.mode, reference, now }),
   );
@@ -169,12 +176,19 @@ function leaseFrom(deps: CoreDeps, now: Date): string {
  * Capture and cancel wait for an increase at the rail (ERR_4003 while one is in progress): settled meanwhile, the
  * payment could no longer take the total the rail may be granting, and the rail would hold an authorization the
  * payment never settles. Their writes are version-checked, so an increase claimed after they read is seen on their
- * next round.
+ * next round. They also wait for a lapsed claim still there once recoverIncrease ran (it clears what nothing can
+ * settle): the rail was asked what it did and did not answer, and may have raised the authorization.
  */
 export function refuseWhileIncreaseInProgress(payment: PaymentRecord, now: Date, operation: 'capture' | 'cancel'): void {
   const inProgress = increaseInProgress(payment, now);
   if (inProgress !== undefined) {
     throw new ApiError('ERR_4003', `You cannot ${operation} this payment while an incremental authorization (to ${inProgress.amount}) is in progress; retry once it has finished.`, {
+      tryLater: true,
+    });
+  }
+  const lapsed = increaseMarker(payment);
+  if (lapsed !== undefined) {
+    throw new ApiError('ERR_4003', `You cannot ${operation} this payment until the rail says whether it raised its authorization (to ${lapsed.amount}); retry later.`, {
       tryLater: true,
     });
   }
@@ -192,10 +206,10 @@ function increaseMarker(payment: PaymentRecord): IncreaseMarker | undefined {
 }
 
 /**
- * railState without an increase's claim. A capture or a void reserving on the payment takes it over this way (only a
- * lapsed claim is left there: a live one makes them wait): the increase's answer, should it still come, then applies
- * nothing and has the rail set back to the payment's total (afterClaimLost), instead of overwriting amount_capturable
- * under the reservation.
+ * railState without an increase's claim, written with a capture's or a void's reservation. They wait for a live claim
+ * and for a lapsed one the rail did not answer about (refuseWhileIncreaseInProgress), so none should be left there; if
+ * one is, the increase's answer, should it still come, applies nothing and has the rail set back to the payment's total
+ * (afterClaimLost), instead of overwriting amount_capturable under the reservation.
  */
 export function withoutIncreaseClaim(railState: JsonObject | null): JsonObject | null {
   return withoutMarker(railState);
@@ -293,6 +307,11 @@ async function settleStep(deps: CoreDeps, auth: Scope, current: PaymentRecord, a
   });
 }
 
+/** Whether a void or a final capture of the payment is at the rail. */
+function closingAtRail(payment: PaymentRecord): boolean {
+  return voidInProgress(payment) !== undefined || Object.values(capturesInProgress(payment)).some((capture) => capture.final);
+}
+
 /**
  * The claim lapsed and another increase took it over: this call's answer is not applied. If the rail may now hold
  * this call's total instead of the payment's, the holder is flagged to re-assert its total, or, with no claim held,
@@ -300,8 +319,9 @@ async function settleStep(deps: CoreDeps, auth: Scope, current: PaymentRecord, a
  */
 async function afterClaimLost(deps: CoreDeps, auth: Scope, current: PaymentRecord, attemptId: string, call: IncreaseCall, now: Date): Promise<SettleStep | Lost> {
   const settled: SettleStep = { kind: 'settled', payment: current };
-  // Refused at the rail, or an authorization no longer open (captured, voided, expired): nothing to re-assert.
-  if (call.railMayHold === undefined || current.status !== 'requires_capture') return settled;
+  // Refused at the rail, or an authorization no longer open (captured, voided, expired) or being closed (a void or a
+  // final capture at the rail): nothing to re-assert, and a total sent now could reopen what the rail is closing.
+  if (call.railMayHold === undefined || current.status !== 'requires_capture' || closingAtRail(current)) return settled;
   const holder = increaseInProgress(current, now);
   if (holder !== undefined) {
     if (holder.reassert === true) return settled;

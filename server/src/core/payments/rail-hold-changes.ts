@@ -13,6 +13,12 @@ export const VOID_IN_PROGRESS = 'void_in_progress';
 export const CANCEL_POST_CAPTURE_IN_PROGRESS = 'cancel_post_capture_in_progress';
 /** The reference of the cancel request that cancelled the payment: its keyed re-run answers the cancelled payment. */
 export const CANCELLED_BY_REQUEST = 'cancelled_by_request';
+/**
+ * Set when a final capture was taken while other captures were still at the rail (removed with the last of them): the
+ * rail closed the authorization, so what they capture less than asked (or what a refused one reserved) is released,
+ * not capturable again.
+ */
+export const FINAL_CAPTURE_TAKEN = 'final_capture_taken';
 
 /** A capture asked of the rail under its capture id (the key of CAPTURES_IN_PROGRESS). */
 export interface CaptureInProgress {
@@ -26,6 +32,11 @@ export interface CaptureInProgress {
   final: boolean;
   /** Until when the request that asked is taken to be alive; past it, recovery asks the rail. */
   lease_expires_at: string;
+  /**
+   * The rail's answer when it captured what the payment cannot take (not a positive whole amount, or more than asked
+   * beyond what is capturable): not applied, the capture stays pending and holds the payment for an operator.
+   */
+  unapplied_answer?: { reference: string; amount: number };
 }
 
 export interface VoidInProgress {
@@ -69,6 +80,24 @@ export function withCancelPostCapture(railState: JsonObject | null, entry: Cance
 export function capturesInProgress(payment: PaymentRecord): Record<string, CaptureInProgress> {
   const held = payment.railState?.[CAPTURES_IN_PROGRESS];
   return held != null && typeof held === 'object' ? (held as unknown as Record<string, CaptureInProgress>) : {};
+}
+
+/** Captures whose rail answer could not be applied (CaptureInProgress.unapplied_answer): for an operator. */
+export function capturesForOperator(payment: PaymentRecord): Record<string, CaptureInProgress> {
+  return Object.fromEntries(Object.entries(capturesInProgress(payment)).filter(([, entry]) => entry.unapplied_answer !== undefined));
+}
+
+/** Whether a final capture of the payment was taken while other captures were at the rail (FINAL_CAPTURE_TAKEN). */
+export function finalCaptureTaken(payment: PaymentRecord): boolean {
+  return payment.railState?.[FINAL_CAPTURE_TAKEN] === true;
+}
+
+/** railState with FINAL_CAPTURE_TAKEN set or removed. */
+export function withFinalCaptureTaken(railState: JsonObject | null, taken: boolean): JsonObject | null {
+  const rest: JsonObject = { ...(railState ?? {}) };
+  if (taken) rest[FINAL_CAPTURE_TAKEN] = true;
+  else delete rest[FINAL_CAPTURE_TAKEN];
+  return Object.keys(rest).length === 0 ? null : rest;
 }
 
 export function voidInProgress(payment: PaymentRecord): VoidInProgress | undefined {

@@ -19,7 +19,18 @@ import { recordPaymentEvent } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
 import { recoverIncrease } from './incremental-authorization';
 import { recordCancellation } from './record-cancellation';
-import { cancelPostCaptureInProgress, type CancelPostCaptureInProgress, capturesInProgress, voidInProgress, withCancelPostCapture, withCapture, withVoid } from './rail-hold-changes';
+import {
+  cancelPostCaptureInProgress,
+  type CancelPostCaptureInProgress,
+  type CaptureInProgress,
+  capturesInProgress,
+  finalCaptureTaken,
+  voidInProgress,
+  withCancelPostCapture,
+  withCapture,
+  withFinalCaptureTaken,
+  withVoid,
+} from './rail-hold-changes';
 
 /** When a capture or void asked now is taken to have died with its request: after the rail call's limit, twice. */
 export function holdChangeLease(deps: CoreDeps, now: Date): string {
@@ -31,20 +42,35 @@ export function holdChangeLease(deps: CoreDeps, now: Date): string {
  * of what moved, which the capture record then shows) and the payment moves as the capture transition says (succeeded
  * once everything authorized is captured; partially_captured when the rest was released and no other capture is at
  * the rail; else partially_captured_and_capturable). A rail that captured less than asked keeps the difference in the
- * authorization, which becomes capturable again, unless the capture was final (the rail released it); one that
- * captured more took it from what was capturable. The rail refused it: the payment is as before the capture (what it
- * reserved of amount_capturable is given back) and the capture is `failed`, with no event.
+ * authorization, which becomes capturable again, unless a capture of the payment went out final (this one, another
+ * still at the rail, or one already taken: the rail released the rest). One that captured more took it from what was
+ * capturable (what other captures at the rail reserved is not); an excess beyond that, or an amount that is not a
+ * positive whole number, is not applied: the capture stays pending with the answer kept in its entry
+ * (unapplied_answer) for an operator, and the payment waits. The rail refused it: the payment is as before the capture
+ * (what it reserved of amount_capturable is given back, unless a capture went out final) and the capture is `failed`,
+ * with no event (unless that leaves the payment with nothing to capture and nothing at the rail: then its rest is
+ * released).
  */
 export async function settleCapture(deps: CoreDeps, scope: Scope, paymentId: string, captureId: string, outcome: CaptureOutcome): Promise<PaymentRecord> {
   return withCurrentPayment(deps, scope, paymentId, async (current) => {
     const entry = capturesInProgress(current)[captureId];
-    if (entry === undefined) return current;
+    if (entry === undefined || entry.unapplied_answer !== undefined) return current;
     const now = deps.clock.now();
-    const railState = withCapture(current.railState, captureId, undefined);
+    const others = Object.entries(capturesInProgress(current)).filter(([id]) => id !== captureId);
+    const othersAtRail = others.length > 0;
+    // The rail closed the authorization (or will): nothing this capture leaves is capturable again.
+    const closedByAnother = finalCaptureTaken(current) || others.some(([, other]) => other.final);
+    const tookFinal = outcome.kind === 'captured' && entry.final;
+    const railState = withFinalCaptureTaken(withCapture(current.railState, captureId, undefined), othersAtRail && (finalCaptureTaken(current) || tookFinal));
+    if (outcome.kind === 'captured' && !capturable(current, entry, outcome.amount)) {
+      const held = withCapture(current.railState, captureId, { ...entry, unapplied_answer: { reference: outcome.reference, amount: outcome.amount } });
+      const next = await deps.store.payments.updatePaymentIfVersion(scope, paymentId, current.version, { railState: held, updatedAt: now });
+      return next ?? LOST;
+    }
     return deps.store.transaction(async (tx) => {
-      if (outcome.kind === 'declined') {
+      if (outcome.kind === 'declined' && (othersAtRail || !finalCaptureTaken(current))) {
         const next = await tx.payments.updatePaymentIfVersion(scope, paymentId, current.version, {
-          amountCapturable: current.amountCapturable + entry.amount + entry.releases,
+          amountCapturable: current.amountCapturable + (closedByAnother ? 0 : entry.amount + entry.releases),
           railState,
           updatedAt: now,
         });
@@ -57,10 +83,10 @@ export async function settleCapture(deps: CoreDeps, scope: Scope, paymentId: str
         });
         return next;
       }
-      const othersAtRail = Object.keys(capturesInProgress(current)).length > 1;
-      const captured = outcome.amount;
-      const givenBack = entry.final ? 0 : Math.max(0, entry.amount - captured);
-      const amountCapturable = Math.max(0, current.amountCapturable + givenBack - Math.max(0, captured - entry.amount));
+      // Taken, or refused as the last at the rail after a final capture was taken (the rest is then released).
+      const captured = outcome.kind === 'captured' ? outcome.amount : 0;
+      const givenBack = entry.final || closedByAnother ? 0 : Math.max(0, entry.amount - captured);
+      const amountCapturable = current.amountCapturable + givenBack - Math.max(0, captured - entry.amount);
       const capturedTotal = (current.amountReceived ?? 0) + captured;
       const decision = decideTransition(current.status, 'capture', {
         hasPaymentMethodData: true,
@@ -70,25 +96,34 @@ export async function settleCapture(deps: CoreDeps, scope: Scope, paymentId: str
       if (!decision.allowed) throw new Error(`payment ${paymentId} in ${current.status} cannot record its capture ${captureId}`);
       const next = await tx.payments.updatePaymentIfVersion(scope, paymentId, current.version, {
         status: decision.to,
-        amountReceived: capturedTotal,
+        amountReceived: outcome.kind === 'captured' ? capturedTotal : current.amountReceived,
         amountCapturable: decision.to === 'partially_captured_and_capturable' ? amountCapturable : 0,
         railState,
         updatedAt: now,
       });
       if (next === undefined) return LOST;
-      await tx.captures.settlePendingCapture(scope, captureId, {
-        status: 'charged',
-        connectorCaptureId: outcome.reference,
-        errorCode: null,
-        errorMessage: null,
-        amount: captured,
-      });
+      await tx.captures.settlePendingCapture(
+        scope,
+        captureId,
+        outcome.kind === 'captured'
+          ? { status: 'charged', connectorCaptureId: outcome.reference, errorCode: null, errorMessage: null, amount: captured }
+          : { status: 'failed', connectorCaptureId: outcome.reference, errorCode: outcome.errorCode, errorMessage: outcome.errorMessage },
+      );
       // The attempt is charged once its authorization is used up (nothing left to capture, nothing at the rail).
       if (next.amountCapturable === 0 && !othersAtRail) await tx.attempts.updateLatestAttempt(scope, paymentId, { status: 'charged', updatedAt: now });
       await recordPaymentEvent(deps, tx, next, now);
       return next;
     });
   });
+}
+
+/**
+ * Whether the payment can take `amount` captured by the rail for the capture `entry` asked: a positive whole number,
+ * and what it exceeds the ask by no more than amount_capturable (which what other captures at the rail reserved has
+ * already left).
+ */
+function capturable(current: PaymentRecord, entry: CaptureInProgress, amount: number): boolean {
+  return Number.isSafeInteger(amount) && amount > 0 && amount - entry.amount <= current.amountCapturable;
 }
 
 /**
@@ -144,7 +179,8 @@ export async function recoverHoldChanges(deps: CoreDeps, payment: PaymentRecord)
   const increased = await recoverIncrease(deps, payment);
   const now = deps.clock.now();
   const lapsed = (leaseExpiresAt: string) => Date.parse(leaseExpiresAt) <= now.getTime();
-  const captures = Object.entries(capturesInProgress(payment)).filter(([, entry]) => lapsed(entry.lease_expires_at));
+  // A capture whose answer could not be applied waits for an operator: the rail is not asked again.
+  const captures = Object.entries(capturesInProgress(payment)).filter(([, entry]) => entry.unapplied_answer === undefined && lapsed(entry.lease_expires_at));
   const voiding = voidInProgress(payment);
   const cancelling = cancelPostCaptureInProgress(payment);
   if (captures.length === 0 && (voiding === undefined || !lapsed(voiding.lease_expires_at)) && (cancelling === undefined || !lapsed(cancelling.lease_expires_at))) {

@@ -2,7 +2,7 @@ import type { Scope } from '../../kernel/store-types';
 import type { PaymentCaptureRecord, PaymentRecord } from '../../storage/payments/records';
 import type { RefundRecord } from '../../storage/refunds/records';
 import { increaseClaimed } from '../payments/incremental-authorization';
-import { capturesInProgress, railHoldChanging } from '../payments/rail-hold-changes';
+import { capturesForOperator, capturesInProgress, railHoldChanging } from '../payments/rail-hold-changes';
 import { recoverUnsettledPayment } from '../payments/recover-payment';
 import { recoverHoldChanges } from '../payments/settle-hold-change';
 import { recoverPendingRefund } from '../refunds/recover-refund';
@@ -10,6 +10,8 @@ import { DEFAULT_RECOVERY_POLICY, type CoreDeps } from '../shared/deps';
 
 /** How many batches of each kind of stuck object one step looks at when none is given. */
 const DEFAULT_PAGES_PER_STEP = 10;
+/** The listings a step goes through (ResumePositions' kinds). */
+const LISTINGS = 5;
 
 export interface RecoveryStep {
   /** Payments and refunds this instance took a lease on and asked the rail about. */
@@ -66,15 +68,26 @@ export class StuckObjectRecovery {
     const policy = this.deps.recovery ?? DEFAULT_RECOVERY_POLICY;
     const now = this.deps.clock.now();
     const before = new Date(now.getTime() - policy.recoverAfterMs);
+    // A step lasts about a lease at most (each silent rail call can take RecoveryPolicy.railCallTimeoutMs), shared
+    // between the listings still to go, so that a listing of silent objects does not starve the ones after it.
+    const stepEnds = now.getTime() + policy.leaseMs;
+    let listingsLeft = LISTINGS;
+    /** When the listing started next has to stop: its share of what is left of the step's time. */
+    const listingEnds = () => {
+      const start = this.deps.clock.now().getTime();
+      const ends = start + Math.max(0, stepEnds - start) / listingsLeft;
+      listingsLeft -= 1;
+      return ends;
+    };
     const { store } = this.deps;
     const counts: RecoveryStep = { checked: 0, resolved: 0 };
     const count = (stillStuck: boolean) => {
       counts.checked += 1;
       if (!stillStuck) counts.resolved += 1;
     };
-    await this.sweep('processing', (limit, after) => store.paymentList.listPaymentsProcessingBefore(before, limit, after), async (payment) => {
+    await this.sweep(listingEnds(), 'processing', (limit, after) => store.paymentList.listPaymentsProcessingBefore(before, limit, after), async (payment) => {
       const object: StuckObject = { accountId: payment.accountId, mode: payment.mode, objectType: 'payment', objectId: payment.paymentId };
-      const after = await this.leased(object, now, {
+      const after = await this.leased(object, {
         reread: () => store.payments.findPayment(payment, payment.paymentId),
         isStuck: (p) => p.status === 'processing',
         work: (current) => recoverUnsettledPayment(this.deps, current),
@@ -82,41 +95,41 @@ export class StuckObjectRecovery {
       if (after !== undefined) count(after.status === 'processing');
     });
     // Captures asked of the rail whose request died (crash, silent rail): asked about under their capture id.
-    await this.sweep('captures', (limit, after) => store.captures.listCapturesPendingBefore(before, limit, after), async (capture) => {
+    await this.sweep(listingEnds(), 'captures', (limit, after) => store.captures.listCapturesPendingBefore(before, limit, after), async (capture) => {
       const object: StuckObject = { accountId: capture.accountId, mode: capture.mode, objectType: 'payment', objectId: capture.paymentId };
       const isStuck = (p: PaymentRecord) => capturesInProgress(p)[capture.captureId] !== undefined;
-      const after = await this.leased(object, now, {
+      const after = await this.leased(object, {
         reread: () => store.payments.findPayment(capture, capture.paymentId),
         isStuck,
-        work: (current) => recoverHoldChanges(this.deps, current),
+        work: (current) => this.recoverHoldChanges(object, current),
       });
       if (after !== undefined) count(isStuck(after));
     });
     // Voids asked of the rail whose request died (and full captures, which the sweep above also finds).
-    await this.sweep('holdChanging', (limit, after) => store.paymentList.listPaymentsHoldChangingBefore(before, limit, after), async (payment) => {
+    await this.sweep(listingEnds(), 'holdChanging', (limit, after) => store.paymentList.listPaymentsHoldChangingBefore(before, limit, after), async (payment) => {
       const object: StuckObject = { accountId: payment.accountId, mode: payment.mode, objectType: 'payment', objectId: payment.paymentId };
-      const after = await this.leased(object, now, {
+      const after = await this.leased(object, {
         reread: () => store.payments.findPayment(payment, payment.paymentId),
         isStuck: railHoldChanging,
-        work: (current) => recoverHoldChanges(this.deps, current),
+        work: (current) => this.recoverHoldChanges(object, current),
       });
       if (after !== undefined) count(railHoldChanging(after));
     });
     // Cancels after capture and incremental authorizations asked of the rail whose request died: no status shows them
     // (the payment is succeeded, partially captured or requires_capture with something capturable), its railState does.
     const railChanging = (p: PaymentRecord) => railHoldChanging(p) || increaseClaimed(p);
-    await this.sweep('railChanging', (limit, after) => store.paymentList.listPaymentsRailChangingBefore(before, limit, after), async (payment) => {
+    await this.sweep(listingEnds(), 'railChanging', (limit, after) => store.paymentList.listPaymentsRailChangingBefore(before, limit, after), async (payment) => {
       const object: StuckObject = { accountId: payment.accountId, mode: payment.mode, objectType: 'payment', objectId: payment.paymentId };
-      const after = await this.leased(object, now, {
+      const after = await this.leased(object, {
         reread: () => store.payments.findPayment(payment, payment.paymentId),
         isStuck: railChanging,
-        work: (current) => recoverHoldChanges(this.deps, current),
+        work: (current) => this.recoverHoldChanges(object, current),
       });
       if (after !== undefined) count(railChanging(after));
     });
-    await this.sweep('refunds', (limit, after) => store.refunds.listRefundsPendingBefore(before, limit, after), async (refund) => {
+    await this.sweep(listingEnds(), 'refunds', (limit, after) => store.refunds.listRefundsPendingBefore(before, limit, after), async (refund) => {
       const object: StuckObject = { accountId: refund.accountId, mode: refund.mode, objectType: 'refund', objectId: refund.refundId };
-      const after = await this.leased(object, now, {
+      const after = await this.leased(object, {
         reread: () => store.refunds.findRefund(refund, refund.refundId),
         isStuck: (r) => r.status === 'pending',
         work: (current) => recoverPendingRefund(this.deps, current),
@@ -128,11 +141,12 @@ export class StuckObjectRecovery {
 
   /**
    * Lists one kind of stuck object a batch at a time, each batch after the last object of the one before (keyset, in
-   * the listing's order), from where the previous step left off, and handles each. At most `pagesPerStep` batches: the
-   * next step resumes after the last object handled; a step that reached the end leaves the next to start from the
-   * oldest again.
+   * the listing's order), from where the previous step left off, and handles each. At most `pagesPerStep` batches, and
+   * no object started past the listing's share of the step's time: the next step resumes after the last object
+   * handled; a step that reached the end leaves the next to start from the oldest again.
    */
   private async sweep<K extends keyof ResumePositions>(
+    ends: number,
     kind: K,
     list: (limit: number, after: ResumePositions[K]) => Promise<NonNullable<ResumePositions[K]>[]>,
     handle: (object: NonNullable<ResumePositions[K]>) => Promise<void>,
@@ -142,11 +156,33 @@ export class StuckObjectRecovery {
     delete this.resumeAfter[kind];
     for (let page = 0; page < pagesPerStep; page += 1) {
       const batch = await list(batchSize, after);
-      for (const object of batch) await handle(object);
+      for (const object of batch) {
+        if (this.deps.clock.now().getTime() >= ends) {
+          this.resumeAfter[kind] = after;
+          return;
+        }
+        await handle(object);
+        after = object;
+      }
       if (batch.length < batchSize) return;
-      after = batch[batch.length - 1];
     }
     this.resumeAfter[kind] = after;
+  }
+
+  /**
+   * Recovers the payment's hold changes, and reports (onError) each capture whose rail answer could not be applied: it
+   * holds the payment until an operator settles it, so it is reported each time its lease lets the job look at it.
+   */
+  private async recoverHoldChanges(object: StuckObject, payment: PaymentRecord): Promise<PaymentRecord> {
+    const recovered = await recoverHoldChanges(this.deps, payment);
+    for (const [captureId, entry] of Object.entries(capturesForOperator(recovered))) {
+      const answer = entry.unapplied_answer!;
+      this.options.onError(
+        object,
+        new Error(`capture ${captureId} of payment ${payment.paymentId} asked ${entry.amount}; the rail says it captured ${answer.amount} (${answer.reference}), which the payment cannot take: left pending for an operator`),
+      );
+    }
+    return recovered;
   }
 
   /**
@@ -157,11 +193,13 @@ export class StuckObjectRecovery {
    */
   private async leased<T>(
     object: StuckObject,
-    now: Date,
     steps: { reread: () => Promise<T | undefined>; isStuck: (current: T) => boolean; work: (current: T) => Promise<T> },
   ): Promise<T | undefined> {
     const policy = this.deps.recovery ?? DEFAULT_RECOVERY_POLICY;
     const leases = this.deps.store.recoveryLeases;
+    // Read for each object: a step's rail calls take time, and a lease counted from the step's start could already
+    // have run out when written, letting another instance work the object at the same time.
+    const now = this.deps.clock.now();
     if (!(await leases.takeRecoveryLease(object, new Date(now.getTime() + policy.leaseMs), now))) return undefined;
     try {
       const current = await steps.reread();

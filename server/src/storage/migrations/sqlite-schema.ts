@@ -99,9 +99,9 @@ export const SQLITE_SCHEMA: { migrations: readonly string[]; statements: readonl
     "CREATE INDEX \"refunds_list_idx\" on \"refunds\" (\"account_id\", \"mode\", \"created_at\", \"refund_id\")",
     "CREATE INDEX \"refunds_payment_created_idx\" on \"refunds\" (\"account_id\", \"mode\", \"payment_id\", \"created_at\", \"refund_id\")",
     "CREATE INDEX \"rate_limit_buckets_full_at_idx\" on \"rate_limit_buckets\" (\"full_at_ms\")",
-    "CREATE INDEX \"refunds_pending_created_idx\" on \"refunds\" (\"created_at\", \"account_id\", \"mode\", \"refund_id\") where status = 'pending'",
-    "CREATE INDEX \"payment_captures_pending_created_idx\" on \"payment_captures\" (\"created_at\", \"account_id\", \"mode\", \"capture_id\") where status = 'pending'",
-    "CREATE INDEX \"payments_hold_changing_updated_idx\" on \"payments\" (\"updated_at\", \"account_id\", \"mode\", \"payment_id\") where status = 'requires_capture' and amount_capturable = 0",
+    "CREATE INDEX \"refunds_pending_keyset_idx\" on \"refunds\" (\"created_at\", \"account_id\", \"mode\", \"refund_id\") where status = 'pending'",
+    "CREATE INDEX \"payment_captures_pending_keyset_idx\" on \"payment_captures\" (\"created_at\", \"account_id\", \"mode\", \"capture_id\") where status = 'pending'",
+    "CREATE INDEX \"payments_hold_changing_keyset_idx\" on \"payments\" (\"updated_at\", \"account_id\", \"mode\", \"payment_id\") where status = 'requires_capture' and amount_capturable = 0",
     "CREATE INDEX \"payments_rail_change_updated_idx\" on \"payments\" (\"updated_at\", \"account_id\", \"mode\", \"payment_id\") where rail_state like '%\"cancel_post_capture_in_progress\"%' or rail_state like '%\"incremental_authorization_in_progress\"%'",
   ],
 };

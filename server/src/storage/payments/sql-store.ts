@@ -333,16 +333,7 @@ export class SqlPaymentListStore implements PaymentListStore {
   async listWaitingPayments(after: WaitingPaymentCursor | null, limit: number): Promise<PaymentRecord[]> {
     let select = this.db.selectFrom('payments').selectAll().where('status', '=', 'requires_customer_action').where('rail', 'is not', null);
     if (after !== null) {
-      const updated = iso(after.updatedAt);
-      select = select.where((eb) =>
-        eb.or([
-          eb('updated_at', '>', updated),
-          eb.and([
-            eb('updated_at', '=', updated),
-            eb(eb.refTuple('account_id', 'mode', 'payment_id'), '>', eb.tuple(after.accountId, after.mode, after.paymentId)),
-          ]),
-        ]),
-      );
+      select = select.where(afterPaymentUpdated(after));
     }
     const rows = await select.orderBy('updated_at').orderBy('account_id').orderBy('mode').orderBy('payment_id').limit(limit).execute();
     return rows.map(toPayment);
@@ -356,7 +347,7 @@ export class SqlPaymentListStore implements PaymentListStore {
   }
 
   async listPaymentsHoldChangingBefore(before: Date, limit: number, after?: PaymentUpdatedCursor): Promise<PaymentRecord[]> {
-    // The partial index payments_hold_changing_updated_idx (0030) holds exactly these rows.
+    // The partial index payments_hold_changing_keyset_idx (0034) holds exactly these rows.
     let select = this.db
       .selectFrom('payments')
       .selectAll()
@@ -751,13 +742,8 @@ export class SqlPaymentCaptureStore implements PaymentCaptureStore {
   async listCapturesPendingBefore(before: Date, limit: number, after?: CaptureCreatedCursor): Promise<PaymentCaptureRecord[]> {
     let select = this.db.selectFrom('payment_captures').selectAll().where('status', '=', 'pending').where('created_at', '<', iso(before));
     if (after !== undefined) {
-      const created = iso(after.createdAt);
-      select = select.where((eb) =>
-        eb.or([
-          eb('created_at', '>', created),
-          eb.and([eb('created_at', '=', created), eb(eb.refTuple('account_id', 'mode', 'capture_id'), '>', eb.tuple(after.accountId, after.mode, after.captureId))]),
-        ]),
-      );
+      // One row value: PostgreSQL bounds the index scan with it (an OR of the first column's cases is only a filter).
+      select = select.where((eb) => eb(eb.refTuple('created_at', 'account_id', 'mode', 'capture_id'), '>', eb.tuple(iso(after.createdAt), after.accountId, after.mode, after.captureId)));
     }
     const rows = await select.orderBy('created_at').orderBy('account_id').orderBy('mode').orderBy('capture_id').limit(limit).execute();
     return rows.map(toCapture);
@@ -791,12 +777,12 @@ export function paymentsSqlStores(db: Db): PaymentsStores {
  */
 const RAIL_CHANGE_MARKED = `rail_state like '%"cancel_post_capture_in_progress"%' or rail_state like '%"incremental_authorization_in_progress"%'`;
 
-/** Payments after `after` in (updated_at, account_id, mode, payment_id) order: a keyset listing's next page. */
-function afterPaymentUpdated(after: PaymentUpdatedCursor) {
-  const updated = iso(after.updatedAt);
+/**
+ * Payments after `after` in (updated_at, account_id, mode, payment_id) order: a keyset listing's next page. One row
+ * value, so that PostgreSQL bounds the index scan with it (an OR of updated_at's cases is planned as a filter over
+ * every row from the oldest); SQLite takes row values too.
+ */
+function afterPaymentUpdated(after: PaymentUpdatedCursor | WaitingPaymentCursor) {
   return (eb: ExpressionBuilder<Database, 'payments'>) =>
-    eb.or([
-      eb('updated_at', '>', updated),
-      eb.and([eb('updated_at', '=', updated), eb(eb.refTuple('account_id', 'mode', 'payment_id'), '>', eb.tuple(after.accountId, after.mode, after.paymentId))]),
-    ]);
+    eb(eb.refTuple('updated_at', 'account_id', 'mode', 'payment_id'), '>', eb.tuple(iso(after.updatedAt), after.accountId, after.mode, after.paymentId));
 }

@@ -86,6 +86,22 @@ class StallingUpi extends UpiSimulator {
   }
 }
 
+/**
+ * A UPI rail whose captures answer as `answers` says for the amount asked (a function of the request), or not at all
+ * (the function throws); a capture never received is not remembered, so recovery sends it again.
+ */
+class ScriptedUpi extends UpiSimulator {
+  readonly captureRequests: CaptureRequest[] = [];
+  answers: (request: CaptureRequest) => CaptureOutcome = (request) => ({ kind: 'captured', reference: `taken_${request.captureId}`, amount: request.amount });
+  async capture(request: CaptureRequest): Promise<CaptureOutcome> {
+    this.captureRequests.push(request);
+    return this.answers(request);
+  }
+  async lookupCapture(_request: LookupRequest): Promise<CaptureOutcome | NotReceived> {
+    return { kind: 'not_received' };
+  }
+}
+
 type Json = Record<string, unknown>;
 
 forEachEngine('Capture and void at the rail', (engine) => {
@@ -253,6 +269,111 @@ forEachEngine('Capture and void at the rail', (engine) => {
         refusingUpi.takesCaptures = false;
         refusingUpi.capturesDifferingBy = 0;
       }
+    });
+  });
+
+  describe(`[${engine}] captures that split the rest, one of them final`, () => {
+    const scriptedUpi = new ScriptedUpi({ ids: cryptoIds, publicBaseUrl: 'http://127.0.0.1:8080' });
+    let scripted: Harness;
+    beforeAll(async () => {
+      scripted = await createHarness(engine, { settings: SETTINGS, recovery: POLICY, testAdapters: { upi: scriptedUpi } });
+    });
+    afterAll(async () => {
+      await scripted?.close();
+    });
+    /** A of 6000 gets no answer at first, then is taken as `capturedA`; B of the rest (4000, final) as `answerB` says. */
+    const splitTheRest = async (capturedA: number, answerB: 'taken' | 'silent' | 'refused') => {
+      const id = await authorize(scripted, 'manual_multiple');
+      const silentA = new Set([`${id}_1_1`]);
+      scriptedUpi.answers = (request) => {
+        if (silentA.has(request.captureId) || (answerB === 'silent' && request.captureId === `${id}_1_2`)) throw new Error('no answer from the rail');
+        if (request.captureId === `${id}_1_2` && answerB === 'refused') return { kind: 'declined', reference: 'refused', errorCode: 'capture_refused', errorMessage: 'refused' };
+        return { kind: 'captured', reference: `taken_${request.captureId}`, amount: request.captureId === `${id}_1_1` ? capturedA : request.amount };
+      };
+      await expectOk(await capture(scripted, id, { amount_to_capture: 6_000 }));
+      await capture(scripted, id, { amount_to_capture: 4_000 });
+      expect(scriptedUpi.captureRequests.filter((request) => request.paymentId === id).map((request) => [request.amount, request.final])).toEqual([
+        [6_000, false],
+        [4_000, true],
+      ]);
+      silentA.clear();
+      answerB = answerB === 'silent' ? 'taken' : answerB;
+      return id;
+    };
+    const recoverScripted = async (id: string) => {
+      scripted.clock.advance(LEASE_MS);
+      return expectOk<PaymentResponse>(await request(scripted, 'GET', `/payments/${id}?expand_captures=true`));
+    };
+
+    test('a capture that got less than asked gives nothing back once a final one went out (taken before it, or still at the rail)', async () => {
+      // B was taken first (it closed the authorization); A then settles 5000 of 6000.
+      const bFirst = await splitTheRest(5_000, 'taken');
+      expect(await recoverScripted(bFirst)).toMatchObject({ status: 'partially_captured', amount_received: 9_000, amount_capturable: 0 });
+      await expectApiError(await capture(scripted, bFirst, { amount_to_capture: 1_000 }), 'ERR_4003');
+      // Both at the rail; recovery settles A (while the final B is still at the rail), then B.
+      const aFirst = await splitTheRest(5_000, 'silent');
+      expect(await recoverScripted(aFirst)).toMatchObject({ status: 'partially_captured', amount_received: 9_000, amount_capturable: 0 });
+      await expectApiError(await capture(scripted, aFirst, { amount_to_capture: 1_000 }), 'ERR_4003');
+      expect(scriptedUpi.captureRequests.filter((request) => request.paymentId === bFirst || request.paymentId === aFirst).map((request) => request.amount)).not.toContain(1_000);
+      expect((await retrieve(scripted, aFirst)).captures?.map((c) => [c.status, c.amount])).toEqual([
+        ['charged', 5_000],
+        ['charged', 4_000],
+      ]);
+    });
+
+    test('a capture that got more than asked beyond what is capturable is not applied: it stays pending for an operator, and the job reports it', async () => {
+      const id = await splitTheRest(6_500, 'taken');
+      expect(await recoverScripted(id)).toMatchObject({ status: 'partially_captured_and_capturable', amount_received: 4_000, amount_capturable: 0 });
+      expect((await retrieve(scripted, id)).captures?.map((c) => [c.status, c.amount])).toEqual([
+        ['pending', 6_000],
+        ['charged', 4_000],
+      ]);
+      const stored = await scripted.store.payments.findPayment({ accountId: scripted.boot.account.accountId, mode: 'test' }, id);
+      expect(stored?.railState).toMatchObject({ captures_in_progress: { [`${id}_1_1`]: { unapplied_answer: { amount: 6_500 } } } });
+      // Asked no more, and reported by the job.
+      const asked = scriptedUpi.captureRequests.length;
+      const reported: unknown[] = [];
+      const job = new StuckObjectRecovery(scripted.core, { batchSize: 100, onError: (_object, error) => reported.push(error) });
+      scripted.clock.advance(POLICY.recoverAfterMs + 1);
+      await job.step();
+      expect(scriptedUpi.captureRequests.length).toBe(asked);
+      expect(String(reported[0])).toContain(`capture ${id}_1_1`);
+      expect(await retrieve(scripted, id)).toMatchObject({ amount_received: 4_000 });
+    });
+
+    test('an amount the payment cannot take (0, negative, not whole) is not applied', async () => {
+      for (const amount of [0, -100, 10.5]) {
+        const id = await splitTheRest(amount, 'taken');
+        expect(await recoverScripted(id), String(amount)).toMatchObject({ amount_received: 4_000, amount_capturable: 0 });
+        expect((await retrieve(scripted, id)).captures?.[0]?.status, String(amount)).toBe('pending');
+      }
+    });
+
+    test('an excess within what is capturable is taken from it, with another capture at the rail', async () => {
+      const id = await authorize(scripted, 'manual_multiple');
+      // A of 4000 at the rail (silent), B of 3000 taken as 3500: 3000 stays capturable, A keeps its 4000.
+      scriptedUpi.answers = (request) => {
+        if (request.captureId === `${id}_1_1`) throw new Error('no answer from the rail');
+        return { kind: 'captured', reference: `taken_${request.captureId}`, amount: request.amount + 500 };
+      };
+      await expectOk(await capture(scripted, id, { amount_to_capture: 4_000 }));
+      expect(await expectOk(await capture(scripted, id, { amount_to_capture: 3_000 }))).toMatchObject({ amount_received: 3_500, amount_capturable: 2_500 });
+      scriptedUpi.answers = (request) => ({ kind: 'captured', reference: `taken_${request.captureId}`, amount: request.amount });
+      expect(await recoverScripted(id)).toMatchObject({ status: 'partially_captured_and_capturable', amount_received: 7_500, amount_capturable: 2_500 });
+    });
+
+    test('a capture refused after a final one was taken releases the rest instead of making it capturable again', async () => {
+      const id = await authorize(scripted, 'manual_multiple');
+      scriptedUpi.answers = (request) => {
+        if (request.captureId === `${id}_1_1`) throw new Error('no answer from the rail');
+        return { kind: 'captured', reference: `taken_${request.captureId}`, amount: request.amount };
+      };
+      await expectOk(await capture(scripted, id, { amount_to_capture: 6_000 }));
+      expect(await expectOk(await capture(scripted, id, { amount_to_capture: 4_000 }))).toMatchObject({ amount_received: 4_000, amount_capturable: 0 });
+      scriptedUpi.answers = () => ({ kind: 'declined', reference: 'refused', errorCode: 'capture_refused', errorMessage: 'closed' });
+      expect(await recoverScripted(id)).toMatchObject({ status: 'partially_captured', amount_received: 4_000, amount_capturable: 0 });
+      const stored = await scripted.store.payments.findPayment({ accountId: scripted.boot.account.accountId, mode: 'test' }, id);
+      expect(stored?.railState).toBeNull();
     });
   });
 
@@ -573,6 +694,94 @@ forEachEngine('Capture and void at the rail', (engine) => {
       }
     });
 
+    test('a step of slow rail calls: each lease lasts leaseMs from when its object is asked, and the step stops after about a lease, the next resuming after it', async () => {
+      const own = await createHarness(engine, { settings: SETTINGS, recovery: POLICY });
+      try {
+        /** When each capture was asked about (on the manual clock); every lookup takes 10 s and gets no answer. */
+        const asked: { reference: string; at: number }[] = [];
+        const rails: RailRegistry = {
+          adapterFor: (mode, rail) => {
+            const adapter = own.core.rails.adapterFor(mode, rail);
+            if (adapter === undefined) return undefined;
+            return new Proxy(adapter, {
+              get(target, property) {
+                if (property === 'lookupCapture') {
+                  return async (lookup: LookupRequest) => {
+                    asked.push({ reference: lookup.reference, at: own.clock.now().getTime() });
+                    own.clock.advance(10_000);
+                    throw new Error('the rail does not answer');
+                  };
+                }
+                const value = Reflect.get(target, property, target) as unknown;
+                return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+              },
+            }) as RailAdapter;
+          },
+        };
+        const job = new StuckObjectRecovery({ ...own.core, rails }, { batchSize: 100, onError: (object, error) => failures.push({ object, error }) });
+        const ids: string[] = [];
+        for (let i = 0; i < 5; i += 1) {
+          // Partial captures of manual_multiple payments: only the pending-captures listing holds them.
+          const id = await authorize(own, 'manual_multiple');
+          own.faults.inject('throw_after_accept', { call: 'capture', rail: 'upi' });
+          await expectOk(await capture(own, id, { amount_to_capture: 4_000 }));
+          own.clock.advance(1_000);
+          ids.push(id);
+        }
+        own.clock.advance(POLICY.recoverAfterMs + 1);
+        await job.step();
+        const leases = await own.db.selectFrom('recovery_leases').select(['object_id', 'leased_until']).execute();
+        const leasedUntil = new Map(leases.map((lease) => [lease.object_id, Date.parse(lease.leased_until)]));
+        expect(asked.length).toBeGreaterThan(0);
+        for (const { reference, at } of asked) expect(leasedUntil.get(reference.slice(0, reference.indexOf('_1_'))), reference).toBe(at + POLICY.leaseMs);
+        // Stopped before the listing's end (5 calls of 10 s would take 50 s), and the next step resumes after it.
+        expect(asked.length).toBeLessThan(ids.length);
+        const first = asked.length;
+        await job.step();
+        expect(asked[first]?.reference.startsWith(`${ids[first]}_`)).toBe(true);
+      } finally {
+        await own.close();
+      }
+    });
+
+    test('lapsed increase claims nothing can settle (no reference, a payment no longer requires_capture) are cleared by the recovery job', async () => {
+      const stored = (id: string) => h.store.payments.findPayment({ accountId: h.boot.account.accountId, mode: 'test' }, id);
+      const mark = async (id: string, claim: Json) => {
+        const railState = JSON.stringify({ incremental_authorization_in_progress: { token: 'tok', amount: 15_000, lease_expires_at: h.clock.now().toISOString(), ...claim } });
+        await h.db.updateTable('payments').set({ rail_state: railState }).where('payment_id', '=', id).execute();
+      };
+      // A claim from before references, on an open authorization; one with a reference on a captured payment.
+      const open = await authorize(h, 'manual_multiple');
+      await mark(open, {});
+      const captured = await authorize(h, 'manual_multiple');
+      await expectOk(await capture(h, captured));
+      await mark(captured, { reference: `${captured}_1_inc_old` });
+      h.clock.advance(POLICY.recoverAfterMs + 1);
+      await recoverAll();
+      expect(await stored(open)).toMatchObject({ status: 'requires_capture', amount: 10_000, railState: null });
+      expect(await stored(captured)).toMatchObject({ status: 'succeeded', amount: 10_000, railState: null });
+      // One with a reference on an open authorization, on a rail that cannot be asked about increases.
+      const unasked = await authorize(h, 'manual_multiple');
+      await mark(unasked, { reference: `${unasked}_1_inc_old` });
+      const rails: RailRegistry = {
+        adapterFor: (mode, rail) => {
+          const adapter = h.core.rails.adapterFor(mode, rail);
+          if (adapter === undefined) return undefined;
+          return new Proxy(adapter, {
+            get(target, property) {
+              if (property === 'lookupIncrement') return undefined;
+              const value = Reflect.get(target, property, target) as unknown;
+              return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+            },
+          }) as RailAdapter;
+        },
+      };
+      h.clock.advance(POLICY.recoverAfterMs + 1);
+      await new StuckObjectRecovery({ ...h.core, rails }, { batchSize: 100, onError: (object, error) => failures.push({ object, error }) }).step();
+      expect(await stored(unasked)).toMatchObject({ status: 'requires_capture', amount: 10_000, railState: null });
+      expect(failures).toEqual([]);
+    });
+
     test('the rail cancelled after capture, then the call failed: the recovery job settles it without anyone reading the payment', async () => {
       const id = await authorize(h, 'manual_multiple');
       await expectOk(await capture(h, id, { amount_to_capture: 4_000 }));
@@ -606,6 +815,23 @@ forEachEngine('Capture and void at the rail', (engine) => {
       expect(await expectOk(await capture(h, id))).toMatchObject({ status: 'succeeded', amount_received: 15_000 });
     });
 
+    test('an increase the rail granted and that cannot be asked about yet: a capture or a cancel past its lease waits (ERR_4003), and the increase is applied once the rail answers', async () => {
+      for (const operation of ['capture', 'cancel'] as const) {
+        const id = await authorize(h, 'manual_multiple');
+        h.faults.inject('throw_after_accept', { call: 'increment_authorization', rail: 'upi' });
+        await expectOk(await increase(h, id, 15_000));
+        h.clock.advance(LEASE_MS);
+        h.faults.inject('throw_before_accept', { call: 'lookup', rail: 'upi' });
+        const refused = operation === 'capture' ? await capture(h, id) : await cancel(h, id);
+        await expectApiError(refused, 'ERR_4003');
+        expect(await ledger(operation === 'capture' ? 'capture' : 'void', `${id}_`), operation).toEqual([]);
+        // The rail answers on the next try: the increase is applied, then the capture or cancel goes through.
+        expect(await retrieve(h, id), operation).toMatchObject({ status: 'requires_capture', amount: 15_000, amount_capturable: 15_000 });
+        const done = await expectOk<PaymentResponse>(operation === 'capture' ? await capture(h, id) : await cancel(h, id));
+        expect(done, operation).toMatchObject(operation === 'capture' ? { status: 'succeeded', amount_received: 15_000 } : { status: 'cancelled' });
+      }
+    });
+
     test('an increase the rail never received: the next operation past its lease clears the claim, and nothing is raised', async () => {
       const id = await authorize(h, 'manual_multiple');
       h.faults.inject('throw_before_accept', { call: 'increment_authorization', rail: 'upi' });
@@ -634,9 +860,12 @@ forEachEngine('Capture and void at the rail', (engine) => {
       const stallingUpi = new StallingUpi({ ids: cryptoIds, publicBaseUrl: 'http://127.0.0.1:8080' });
       const own = await createHarness(engine, { settings: SETTINGS, recovery: slowPolicy, testAdapters: { upi: stallingUpi } });
       try {
-        for (const [operation, reserved] of [
-          ['capture', { amount: 10_000, amount_capturable: 6_000 }],
-          ['cancel', { amount: 10_000, amount_capturable: 0 }],
+        // The rail granted 15000 to a request the payment no longer follows: it is set back to the payment's total, unless
+        // the authorization is being closed (a void, a final capture at the rail).
+        for (const [operation, reserved, totalsAsked] of [
+          ['capture', { amount: 10_000, amount_capturable: 6_000 }, [15_000, 10_000]],
+          ['final capture', { amount: 10_000, amount_capturable: 0 }, [15_000]],
+          ['cancel', { amount: 10_000, amount_capturable: 0 }, [15_000]],
         ] as const) {
           const id = await authorize(own, 'manual_multiple');
           stallingUpi.totalsAsked.length = 0;
@@ -644,7 +873,8 @@ forEachEngine('Capture and void at the rail', (engine) => {
           stallingUpi.duringIncrease = async () => {
             stallingUpi.duringIncrease = undefined;
             own.clock.advance(2 * slowPolicy.railCallTimeoutMs);
-            meanwhile = operation === 'capture' ? await capture(own, id, { amount_to_capture: 4_000 }) : await cancel(own, id);
+            meanwhile =
+              operation === 'capture' ? await capture(own, id, { amount_to_capture: 4_000 }) : operation === 'final capture' ? await capture(own, id) : await cancel(own, id);
           };
           const late = await expectOk<PaymentResponse>(await increase(own, id, 15_000));
           // The capture or void was taken over the lapsed claim, and is still at the rail.
@@ -652,8 +882,7 @@ forEachEngine('Capture and void at the rail', (engine) => {
           expect(late, operation).toMatchObject({ status: 'requires_capture', ...reserved });
           expect(await retrieve(own, id), operation).toMatchObject({ status: 'requires_capture', ...reserved });
           expect(await eventTypes(own, id), operation).toEqual(['payment_authorized']);
-          // The rail granted 15000 to a request the payment no longer follows: it is set back to the payment's total.
-          expect(stallingUpi.totalsAsked, operation).toEqual([15_000, 10_000]);
+          expect(stallingUpi.totalsAsked, operation).toEqual(totalsAsked);
         }
       } finally {
         await own.close();
