@@ -104,6 +104,27 @@ class ScriptedUpi extends UpiSimulator {
 
 type Json = Record<string, unknown>;
 
+/**
+ * The harness's rails, each adapter with the methods in `overrides` replaced (given the adapter itself); `undefined`
+ * takes a method away.
+ */
+function railsOverriding(on: Harness, overrides: Partial<Record<keyof RailAdapter, (adapter: RailAdapter) => unknown>>): RailRegistry {
+  return {
+    adapterFor: (mode, rail) => {
+      const adapter = on.core.rails.adapterFor(mode, rail);
+      if (adapter === undefined) return undefined;
+      return new Proxy(adapter, {
+        get(target, property) {
+          const override = overrides[property as keyof RailAdapter];
+          if (property in overrides) return override?.(target);
+          const value = Reflect.get(target, property, target) as unknown;
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        },
+      }) as RailAdapter;
+    },
+  };
+}
+
 forEachEngine('Capture and void at the rail', (engine) => {
   let h: Harness;
   let refusing: Harness;
@@ -642,25 +663,13 @@ forEachEngine('Capture and void at the rail', (engine) => {
         /** Payments whose captures the rail never answers about (every lookup fails). */
         const silent = new Set<string>();
         const lookedUp: string[] = [];
-        const rails: RailRegistry = {
-          adapterFor: (mode, rail) => {
-            const adapter = own.core.rails.adapterFor(mode, rail);
-            if (adapter === undefined) return undefined;
-            return new Proxy(adapter, {
-              get(target, property) {
-                if (property === 'lookupCapture') {
-                  return async (lookup: LookupRequest) => {
-                    lookedUp.push(lookup.reference);
-                    if ([...silent].some((id) => lookup.reference.startsWith(`${id}_`))) throw new Error('the rail does not answer');
-                    return target.lookupCapture!(lookup);
-                  };
-                }
-                const value = Reflect.get(target, property, target) as unknown;
-                return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-              },
-            }) as RailAdapter;
+        const rails = railsOverriding(own, {
+          lookupCapture: (target) => async (lookup: LookupRequest) => {
+            lookedUp.push(lookup.reference);
+            if ([...silent].some((id) => lookup.reference.startsWith(`${id}_`))) throw new Error('the rail does not answer');
+            return target.lookupCapture!(lookup);
           },
-        };
+        });
         const job = new StuckObjectRecovery({ ...own.core, rails }, { batchSize: 2, pagesPerStep: 1, onError: (object, error) => failures.push({ object, error }) });
         const capturedAtRail = async () => {
           const id = await authorize(own);
@@ -699,25 +708,13 @@ forEachEngine('Capture and void at the rail', (engine) => {
       try {
         /** When each capture was asked about (on the manual clock); every lookup takes 10 s and gets no answer. */
         const asked: { reference: string; at: number }[] = [];
-        const rails: RailRegistry = {
-          adapterFor: (mode, rail) => {
-            const adapter = own.core.rails.adapterFor(mode, rail);
-            if (adapter === undefined) return undefined;
-            return new Proxy(adapter, {
-              get(target, property) {
-                if (property === 'lookupCapture') {
-                  return async (lookup: LookupRequest) => {
-                    asked.push({ reference: lookup.reference, at: own.clock.now().getTime() });
-                    own.clock.advance(10_000);
-                    throw new Error('the rail does not answer');
-                  };
-                }
-                const value = Reflect.get(target, property, target) as unknown;
-                return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-              },
-            }) as RailAdapter;
+        const rails = railsOverriding(own, {
+          lookupCapture: () => async (lookup: LookupRequest) => {
+            asked.push({ reference: lookup.reference, at: own.clock.now().getTime() });
+            own.clock.advance(10_000);
+            throw new Error('the rail does not answer');
           },
-        };
+        });
         const job = new StuckObjectRecovery({ ...own.core, rails }, { batchSize: 100, onError: (object, error) => failures.push({ object, error }) });
         const ids: string[] = [];
         for (let i = 0; i < 5; i += 1) {
@@ -763,19 +760,7 @@ forEachEngine('Capture and void at the rail', (engine) => {
       // One with a reference on an open authorization, on a rail that cannot be asked about increases.
       const unasked = await authorize(h, 'manual_multiple');
       await mark(unasked, { reference: `${unasked}_1_inc_old` });
-      const rails: RailRegistry = {
-        adapterFor: (mode, rail) => {
-          const adapter = h.core.rails.adapterFor(mode, rail);
-          if (adapter === undefined) return undefined;
-          return new Proxy(adapter, {
-            get(target, property) {
-              if (property === 'lookupIncrement') return undefined;
-              const value = Reflect.get(target, property, target) as unknown;
-              return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-            },
-          }) as RailAdapter;
-        },
-      };
+      const rails = railsOverriding(h, { lookupIncrement: undefined });
       h.clock.advance(POLICY.recoverAfterMs + 1);
       await new StuckObjectRecovery({ ...h.core, rails }, { batchSize: 100, onError: (object, error) => failures.push({ object, error }) }).step();
       expect(await stored(unasked)).toMatchObject({ status: 'requires_capture', amount: 10_000, railState: null });
