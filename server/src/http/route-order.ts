@@ -12,7 +12,8 @@ type App = OpenAPIHono<AppEnv>;
 
 interface Recorded {
   kind: 'middleware' | 'route';
-  path: string;
+  /** The path's segment ranks (segmentRank), worked out once: a sort compares each entry many times. */
+  ranks: number[];
   order: number;
   replay: (app: App) => void;
 }
@@ -31,8 +32,14 @@ function segmentRank(segment: string): number {
  * equal rank keep their registration order.
  */
 export function compareRoutePaths(a: string, b: string): number {
-  const left = a.split('/').map(segmentRank);
-  const right = b.split('/').map(segmentRank);
+  return compareRanks(pathRanks(a), pathRanks(b));
+}
+
+function pathRanks(path: string): number[] {
+  return path.split('/').map(segmentRank);
+}
+
+function compareRanks(left: readonly number[], right: readonly number[]): number {
   for (let i = 0; i < Math.max(left.length, right.length); i++) {
     const difference = (left[i] ?? -1) - (right[i] ?? -1);
     if (difference !== 0) return difference;
@@ -60,7 +67,7 @@ export function routeInOrder(app: App, register: (recorder: App) => void): void 
       return (...args: unknown[]) => {
         recorded.push({
           kind: property === 'use' ? 'middleware' : 'route',
-          path: pathOf(property, args),
+          ranks: pathRanks(pathOf(property, args)),
           order: recorded.length,
           replay: (real) => (real as unknown as Record<string, (...rest: unknown[]) => unknown>)[property]!(...args),
         });
@@ -70,6 +77,6 @@ export function routeInOrder(app: App, register: (recorder: App) => void): void 
   });
   register(recorder);
   const middleware = recorded.filter((entry) => entry.kind === 'middleware');
-  const routes = recorded.filter((entry) => entry.kind === 'route').sort((a, b) => compareRoutePaths(a.path, b.path) || a.order - b.order);
+  const routes = recorded.filter((entry) => entry.kind === 'route').sort((a, b) => compareRanks(a.ranks, b.ranks) || a.order - b.order);
   for (const entry of [...middleware, ...routes]) entry.replay(app);
 }
