@@ -17,7 +17,7 @@ import type { RuntimeConfig, RuntimeManifest, RuntimeRelease } from '../../../pr
 import { ApiError } from '../core/shared/errors';
 import type { Logger } from '../logger';
 import { createErrorHandler, createNotFoundHandler, errorResponse } from './error-handler';
-import { CachedFile, contentTypeFor, loadBuiltFile, loadedOnce, negotiateEncoding, safeSegments, type LoadedFile } from './static-files';
+import { CachedFile, contentTypeFor, loadAfterStart, loadBuiltFile, loadedOnce, negotiateEncoding, safeSegments, type LoadedFile } from './static-files';
 
 /** Placeholder in the built frame document (frame/index.html) that the server replaces with its public base_url. */
 export const API_BASE_URL_PLACEHOLDER = '__RAIL_API_BASE_URL__';
@@ -262,9 +262,9 @@ export function createJsApp(deps: JsAppDeps): Hono {
     }
     return frameDocument.sources;
   };
-  // Load once at startup; a missing build is retried on request.
-  void runtime.pinned();
-  void frameHtml.get();
+  // Loaded once the start is over; a missing build is retried on request.
+  loadAfterStart(runtime.pinned);
+  loadAfterStart(frameHtml.get);
 
   app.get('/health', (c) =>
     deps.isReady === undefined || deps.isReady()

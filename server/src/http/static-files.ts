@@ -101,6 +101,19 @@ function loadedFile(body: Uint8Array): LoadedFile {
 }
 
 /**
+ * How long after a listener is built the files it serves are loaded ahead of their first request (loadAfterStart):
+ * those whose bytes are replaced at run time (the frame document, the demo page) are compressed then, brotli at
+ * quality 11, some 20 ms of CPU that a start on two cores spent before its first 200 (docs/benchmarks-reading.md,
+ * forty-second session).
+ */
+const LOAD_AFTER_START_MS = 1_000;
+
+/** Runs `load` once the start is over; a request before then loads the file itself (loadedOnce shares that run). */
+export function loadAfterStart(load: () => Promise<unknown>): void {
+  setTimeout(() => void load().catch(() => undefined), LOAD_AFTER_START_MS).unref();
+}
+
+/**
  * `load`, run once and its value kept: callers while it runs (a start's own, the first requests) share that run,
  * and a run that found nothing (undefined) or failed is tried again by the next call.
  */

@@ -15,7 +15,7 @@ import { ApiError } from '../../../core/shared/errors';
 import { DemoPaymentRequest, type DemoPaymentResponse } from '../../../../../protocol/api/account';
 import type { AppEnv } from '../../env';
 import { errorResponse } from '../../error-handler';
-import { CachedFile } from '../../static-files';
+import { CachedFile, loadAfterStart } from '../../static-files';
 
 export interface DemoOptions {
   /** The default account's test secret key: the demo account's keys are derived from it. */
@@ -36,7 +36,7 @@ export function registerDemoRoutes(app: OpenAPIHono<AppEnv>, deps: CoreDeps, dem
     __RAIL_PUBLISHABLE_KEY__: demoKey(demo.testSecretKey, 'open'),
     __RAIL_API_BASE_URL__: urls.publicBaseUrl,
   });
-  void page.get();
+  loadAfterStart(page.get);
   // Whether the demo may still serve: an unauthenticated way to create payments has no place on a server whose
   // account takes live payments.
   const offOnLiveAccounts: MiddlewareHandler<AppEnv> = async (c, next) => {
