@@ -10,8 +10,6 @@ import { DEFAULT_RECOVERY_POLICY, type CoreDeps } from '../shared/deps';
 
 /** How many batches of each kind of stuck object one step looks at when none is given. */
 const DEFAULT_PAGES_PER_STEP = 10;
-/** The listings a step goes through (ResumePositions' kinds). */
-const LISTINGS = 5;
 
 export interface RecoveryStep {
   /** Payments and refunds this instance took a lease on and asked the rail about. */
@@ -25,15 +23,6 @@ export interface StuckObject extends Scope {
   objectId: string;
 }
 
-/**
- * The recovery job: finds payments left in processing, captures left pending, voids left at the rail (requires_capture
- * with nothing capturable), cancels after capture and incremental authorizations left at the rail (marked in railState)
- * and refunds left in pending for longer
- * than RecoveryPolicy.recoverAfterMs (a crash between the claim and the rail's answer, a rail that threw or timed
- * out) and asks their rail again (recover-payment.ts, settle-hold-change.ts, recover-refund.ts). Several instances may run it: each object is
- * leased to one instance at a time (recovery_leases), and answers are applied only if the object is still in the
- * status it was read in, with the event in the same transaction.
- */
 export interface StuckObjectRecoveryOptions {
   /** How many objects of a kind are listed at a time. */
   batchSize: number;
@@ -51,6 +40,15 @@ interface ResumePositions {
   refunds?: RefundRecord;
 }
 
+/**
+ * The recovery job: finds payments left in processing, captures left pending, voids left at the rail (requires_capture
+ * with nothing capturable), cancels after capture and incremental authorizations left at the rail (marked in railState)
+ * and refunds left in pending for longer
+ * than RecoveryPolicy.recoverAfterMs (a crash between the claim and the rail's answer, a rail that threw or timed
+ * out) and asks their rail again (recover-payment.ts, settle-hold-change.ts, recover-refund.ts). Several instances may run it: each object is
+ * leased to one instance at a time (recovery_leases), and answers are applied only if the object is still in the
+ * status it was read in, with the event in the same transaction.
+ */
 export class StuckObjectRecovery {
   /**
    * Kept per instance (each runs its own job): a step that stopped at its page cap before the end of a listing
@@ -68,74 +66,60 @@ export class StuckObjectRecovery {
     const policy = this.deps.recovery ?? DEFAULT_RECOVERY_POLICY;
     const now = this.deps.clock.now();
     const before = new Date(now.getTime() - policy.recoverAfterMs);
-    // A step lasts about a lease at most (each silent rail call can take RecoveryPolicy.railCallTimeoutMs), shared
-    // between the listings still to go, so that a listing of silent objects does not starve the ones after it.
     const stepEnds = now.getTime() + policy.leaseMs;
-    let listingsLeft = LISTINGS;
-    /** When the listing started next has to stop: its share of what is left of the step's time. */
-    const listingEnds = () => {
-      const start = this.deps.clock.now().getTime();
-      const ends = start + Math.max(0, stepEnds - start) / listingsLeft;
-      listingsLeft -= 1;
-      return ends;
-    };
     const { store } = this.deps;
     const counts: RecoveryStep = { checked: 0, resolved: 0 };
     const count = (stillStuck: boolean) => {
       counts.checked += 1;
       if (!stillStuck) counts.resolved += 1;
     };
-    await this.sweep(listingEnds(), 'processing', (limit, after) => store.paymentList.listPaymentsProcessingBefore(before, limit, after), async (payment) => {
+    /** A stuck payment of a listing: leased, read again, recovered while `isStuck` says it still is. */
+    const recoverPayment = async (payment: Scope & { paymentId: string }, isStuck: (p: PaymentRecord) => boolean, work: (object: StuckObject, p: PaymentRecord) => Promise<PaymentRecord>) => {
       const object: StuckObject = { accountId: payment.accountId, mode: payment.mode, objectType: 'payment', objectId: payment.paymentId };
-      const after = await this.leased(object, {
-        reread: () => store.payments.findPayment(payment, payment.paymentId),
-        isStuck: (p) => p.status === 'processing',
-        work: (current) => recoverUnsettledPayment(this.deps, current),
-      });
-      if (after !== undefined) count(after.status === 'processing');
-    });
-    // Captures asked of the rail whose request died (crash, silent rail): asked about under their capture id.
-    await this.sweep(listingEnds(), 'captures', (limit, after) => store.captures.listCapturesPendingBefore(before, limit, after), async (capture) => {
-      const object: StuckObject = { accountId: capture.accountId, mode: capture.mode, objectType: 'payment', objectId: capture.paymentId };
-      const isStuck = (p: PaymentRecord) => capturesInProgress(p)[capture.captureId] !== undefined;
-      const after = await this.leased(object, {
-        reread: () => store.payments.findPayment(capture, capture.paymentId),
-        isStuck,
-        work: (current) => this.recoverHoldChanges(object, current),
-      });
+      const after = await this.leased(object, { reread: () => store.payments.findPayment(payment, payment.paymentId), isStuck, work: (current) => work(object, current) });
       if (after !== undefined) count(isStuck(after));
-    });
-    // Voids asked of the rail whose request died (and full captures, which the sweep above also finds).
-    await this.sweep(listingEnds(), 'holdChanging', (limit, after) => store.paymentList.listPaymentsHoldChangingBefore(before, limit, after), async (payment) => {
-      const object: StuckObject = { accountId: payment.accountId, mode: payment.mode, objectType: 'payment', objectId: payment.paymentId };
-      const after = await this.leased(object, {
-        reread: () => store.payments.findPayment(payment, payment.paymentId),
-        isStuck: railHoldChanging,
-        work: (current) => this.recoverHoldChanges(object, current),
-      });
-      if (after !== undefined) count(railHoldChanging(after));
-    });
+    };
+    const unsettled = (_object: StuckObject, current: PaymentRecord) => recoverUnsettledPayment(this.deps, current);
+    const holdChanges = (object: StuckObject, current: PaymentRecord) => this.recoverHoldChanges(object, current);
     // Cancels after capture and incremental authorizations asked of the rail whose request died: no status shows them
     // (the payment is succeeded, partially captured or requires_capture with something capturable), its railState does.
     const railChanging = (p: PaymentRecord) => railHoldChanging(p) || increaseClaimed(p);
-    await this.sweep(listingEnds(), 'railChanging', (limit, after) => store.paymentList.listPaymentsRailChangingBefore(before, limit, after), async (payment) => {
-      const object: StuckObject = { accountId: payment.accountId, mode: payment.mode, objectType: 'payment', objectId: payment.paymentId };
-      const after = await this.leased(object, {
-        reread: () => store.payments.findPayment(payment, payment.paymentId),
-        isStuck: railChanging,
-        work: (current) => this.recoverHoldChanges(object, current),
-      });
-      if (after !== undefined) count(railChanging(after));
-    });
-    await this.sweep(listingEnds(), 'refunds', (limit, after) => store.refunds.listRefundsPendingBefore(before, limit, after), async (refund) => {
-      const object: StuckObject = { accountId: refund.accountId, mode: refund.mode, objectType: 'refund', objectId: refund.refundId };
-      const after = await this.leased(object, {
-        reread: () => store.refunds.findRefund(refund, refund.refundId),
-        isStuck: (r) => r.status === 'pending',
-        work: (current) => recoverPendingRefund(this.deps, current),
-      });
-      if (after !== undefined) count(after.status === 'pending');
-    });
+    const sweeps: ((ends: number) => Promise<void>)[] = [
+      (ends) =>
+        this.sweep(ends, 'processing', (limit, after) => store.paymentList.listPaymentsProcessingBefore(before, limit, after), (payment) =>
+          recoverPayment(payment, (p) => p.status === 'processing', unsettled),
+        ),
+      // Captures asked of the rail whose request died (crash, silent rail): asked about under their capture id.
+      (ends) =>
+        this.sweep(ends, 'captures', (limit, after) => store.captures.listCapturesPendingBefore(before, limit, after), (capture) =>
+          recoverPayment(capture, (p) => capturesInProgress(p)[capture.captureId] !== undefined, holdChanges),
+        ),
+      // Voids asked of the rail whose request died (and full captures, which the sweep above also finds).
+      (ends) =>
+        this.sweep(ends, 'holdChanging', (limit, after) => store.paymentList.listPaymentsHoldChangingBefore(before, limit, after), (payment) =>
+          recoverPayment(payment, railHoldChanging, holdChanges),
+        ),
+      (ends) =>
+        this.sweep(ends, 'railChanging', (limit, after) => store.paymentList.listPaymentsRailChangingBefore(before, limit, after), (payment) =>
+          recoverPayment(payment, railChanging, holdChanges),
+        ),
+      (ends) =>
+        this.sweep(ends, 'refunds', (limit, after) => store.refunds.listRefundsPendingBefore(before, limit, after), async (refund) => {
+          const object: StuckObject = { accountId: refund.accountId, mode: refund.mode, objectType: 'refund', objectId: refund.refundId };
+          const after = await this.leased(object, {
+            reread: () => store.refunds.findRefund(refund, refund.refundId),
+            isStuck: (r) => r.status === 'pending',
+            work: (current) => recoverPendingRefund(this.deps, current),
+          });
+          if (after !== undefined) count(after.status === 'pending');
+        }),
+    ];
+    // A step lasts about a lease at most (each silent rail call can take RecoveryPolicy.railCallTimeoutMs): each
+    // listing gets its share of what is left of it, so that a listing of silent objects does not starve those after it.
+    for (const [index, sweep] of sweeps.entries()) {
+      const start = this.deps.clock.now().getTime();
+      await sweep(start + Math.max(0, stepEnds - start) / (sweeps.length - index));
+    }
     return counts;
   }
 
