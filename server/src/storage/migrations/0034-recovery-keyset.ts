@@ -9,11 +9,11 @@ import { sql, type Kysely, type Migration, type SqlBool } from 'kysely';
  * It also lists the payments with a change at the rail that their status does not show: a cancel after capture
  * (succeeded or partially captured) or an incremental authorization (requires_capture with something capturable)
  * asked of the rail and not yet recorded, which their railState marks. payments_rail_change_updated_idx holds only
- * them. The predicate is matched on the JSON text (rail_state is text on both engines); the store's query repeats it
- * word for word (listPaymentsRailChangingBefore, storage/payments/sql-store.ts), so that both engines prove the index
- * covers it (storage/payments/indexes.test.ts).
+ * them. The predicate is matched on the JSON text (rail_state is text on both engines); the store's query imports it
+ * (listPaymentsRailChangingBefore, storage/payments/sql-store.ts), so that it is the index's word for word, which both
+ * engines' plans show (storage/payments/indexes.test.ts).
  */
-const RAIL_CHANGE_MARKED = `rail_state like '%"cancel_post_capture_in_progress"%' or rail_state like '%"incremental_authorization_in_progress"%'`;
+export const RAIL_CHANGE_MARKED = `rail_state like '%"cancel_post_capture_in_progress"%' or rail_state like '%"incremental_authorization_in_progress"%'`;
 
 export const migration0034RecoveryKeyset: Migration = {
   async up(db: Kysely<unknown>): Promise<void> {

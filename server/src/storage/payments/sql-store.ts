@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, type Kysely, type QueryCreator, type Selectable, sql, type SqlBool } from 'kysely';
 import type { Database } from '../schema';
+import { RAIL_CHANGE_MARKED } from '../migrations/0034-recovery-keyset';
 import { committedTransaction } from '../database';
 import type { FutureUsage, JsonObject, PaymentMethodData } from '../../../../protocol/api/payments';
 import type { PaymentMethod, PaymentMethodType } from '../../../../protocol/api/enums';
@@ -360,7 +361,7 @@ export class SqlPaymentListStore implements PaymentListStore {
   }
 
   async listPaymentsRailChangingBefore(before: Date, limit: number, after?: PaymentUpdatedCursor): Promise<PaymentRecord[]> {
-    // Word for word the predicate of the partial index payments_rail_change_updated_idx (0034), which holds these rows.
+    // The predicate of the partial index payments_rail_change_updated_idx (0034), which holds these rows: its own text.
     let select = this.db.selectFrom('payments').selectAll().where(sql.raw<SqlBool>(`(${RAIL_CHANGE_MARKED})`)).where('updated_at', '<', before.toISOString());
     if (after !== undefined) select = select.where(afterPaymentUpdated(after));
     const rows = await select.orderBy('updated_at').orderBy('account_id').orderBy('mode').orderBy('payment_id').limit(limit).execute();
@@ -770,12 +771,6 @@ export function paymentsSqlStores(db: Db): PaymentsStores {
     captures: new SqlPaymentCaptureStore(db),
   };
 }
-
-/**
- * A cancel after capture or an incremental authorization at the rail, as railState marks them
- * (core/payments/rail-hold-changes.ts, incremental-authorization.ts): the predicate of payments_rail_change_updated_idx.
- */
-const RAIL_CHANGE_MARKED = `rail_state like '%"cancel_post_capture_in_progress"%' or rail_state like '%"incremental_authorization_in_progress"%'`;
 
 /**
  * Payments after `after` in (updated_at, account_id, mode, payment_id) order: a keyset listing's next page. One row
