@@ -777,7 +777,7 @@ export function paymentsSqlStores(db: Db): PaymentsStores {
  * value, so that PostgreSQL bounds the index scan with it (an OR of updated_at's cases is planned as a filter over
  * every row from the oldest); SQLite takes row values too.
  */
-function afterPaymentUpdated(after: PaymentUpdatedCursor | WaitingPaymentCursor) {
+function afterPaymentUpdated(after: PaymentUpdatedCursor) {
   return (eb: ExpressionBuilder<Database, 'payments'>) =>
     eb(eb.refTuple('updated_at', 'account_id', 'mode', 'payment_id'), '>', eb.tuple(iso(after.updatedAt), after.accountId, after.mode, after.paymentId));
 }
