@@ -10,6 +10,7 @@ import { decideTransition } from './payment-transitions';
 import { recordCancellation } from './record-cancellation';
 import { refuseWhileIncreaseInProgress, withoutIncreaseClaim } from './incremental-authorization';
 import { findCurrentPaymentOrThrow, LOST, withCurrentPayment } from './open-authorization';
+import { latestAttemptOf } from './payment-attempts';
 import { cancelledByRequest, refuseWhileRailHoldChanging, voidInProgress, withVoid } from './rail-hold-changes';
 import { holdChangeLease, recoverHoldChanges, settleVoid } from './settle-hold-change';
 
@@ -52,9 +53,7 @@ export async function cancelPayment(
     const adapter = payment.status === 'requires_capture' ? railAdapterOf(deps, payment) : undefined;
     const voidAuthorization = adapter?.voidAuthorization?.bind(adapter);
     if (voidAuthorization !== undefined) {
-      const attempts = await deps.store.attempts.listAttempts(auth, paymentId);
-      const attempt = attempts[attempts.length - 1];
-      if (attempt === undefined) throw new Error(`payment ${paymentId} in ${payment.status} has no attempt`);
+      const attempt = await latestAttemptOf(deps.store, payment);
       const entry = { attempt_id: attempt.attemptId, reference: `${attempt.attemptId}_void_${requestReference}`, request_reference: requestReference, cancellation_reason: body.cancellation_reason, restores: payment.amountCapturable, lease_expires_at: holdChangeLease(deps, now) };
       const next = await deps.store.payments.updatePaymentIfVersion(auth, paymentId, payment.version, {
         amountCapturable: 0,

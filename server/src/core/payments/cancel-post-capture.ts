@@ -8,6 +8,7 @@ import { callRail } from '../shared/rail-call';
 import { railAdapterOf } from './authorization-validity';
 import { requireManualCaptureOperation } from './manual-capture';
 import { findCurrentPaymentOrThrow, LOST, withCurrentPayment } from './open-authorization';
+import { latestAttemptOf } from './payment-attempts';
 import { decideTransition } from './payment-transitions';
 import { recordCancellation } from './record-cancellation';
 import { cancelledByRequest, cancelPostCaptureInProgress, refuseWhileRailHoldChanging, withCancelPostCapture } from './rail-hold-changes';
@@ -50,9 +51,7 @@ export async function cancelPostCapture(deps: CoreDeps, auth: AuthContext, payme
       throw new ApiError('ERR_4003', `You cannot cancel this payment after capture: the ${payment.rail ?? 'payment'} rail cannot cancel the captures it took.`);
     }
     if (cancelCaptures !== undefined) {
-      const attempts = await deps.store.attempts.listAttempts(auth, paymentId);
-      const attempt = attempts[attempts.length - 1];
-      if (attempt === undefined) throw new Error(`payment ${paymentId} in ${payment.status} has no attempt`);
+      const attempt = await latestAttemptOf(deps.store, payment);
       const entry = {
         attempt_id: attempt.attemptId,
         request_reference: requestReference,

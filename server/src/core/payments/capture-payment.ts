@@ -10,6 +10,7 @@ import { railAdapterOf } from './authorization-validity';
 import { refuseWhileIncreaseInProgress, withoutIncreaseClaim } from './incremental-authorization';
 import { requireManualCaptureOperation } from './manual-capture';
 import { findCurrentPaymentOrThrow, LOST, withCurrentPayment } from './open-authorization';
+import { latestAttemptOf } from './payment-attempts';
 import { decideTransition } from './payment-transitions';
 import { paymentCustomerDetails } from './payment-customer';
 import { toPaymentResponse } from './payment-view';
@@ -80,9 +81,7 @@ export async function capturePayment(deps: CoreDeps, auth: AuthContext, paymentI
     const capture = capturingRail(deps, payment);
 
     return deps.store.transaction(async (tx) => {
-      const attempts = await tx.attempts.listAttempts(auth, paymentId);
-      const attempt = attempts[attempts.length - 1];
-      if (attempt === undefined) throw new Error(`payment ${paymentId} in ${payment.status} has no attempt`);
+      const attempt = await latestAttemptOf(tx, payment);
       const sequence = (await tx.captures.listCaptures(auth, paymentId)).length + 1;
       // Hyperswitch's capture id, `<attempt_id>_<capture_sequence>`: also the capture's reference on the rail.
       const captureId = `${attempt.attemptId}_${sequence}`;

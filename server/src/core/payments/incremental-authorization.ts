@@ -11,6 +11,7 @@ import type { JsonObject } from '../../../../protocol/api/payments';
 import { railAdapterOf } from './authorization-validity';
 import { requireManualCaptureOperation } from './manual-capture';
 import { findCurrentPaymentOrThrow, LOST, type Lost, withCurrentPayment } from './open-authorization';
+import { latestAttemptOf } from './payment-attempts';
 import { recordPaymentEvent } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
 import { capturesInProgress, refuseWhileRailHoldChanging, voidInProgress } from './rail-hold-changes';
@@ -59,9 +60,7 @@ export async function incrementalAuthorization(
         tryLater: true,
       });
     }
-    const attempts = await deps.store.attempts.listAttempts(auth, paymentId);
-    const attempt = attempts[attempts.length - 1];
-    if (attempt === undefined) throw new Error(`payment ${paymentId} in ${payment.status} has no attempt`);
+    const attempt = await latestAttemptOf(deps.store, payment);
     // Claimed before the rail is asked: of two concurrent increases only one reaches the rail, so the rail cannot take
     // them in one order and the payment record them in the other. A claim left by a crash lapses with its lease.
     const reference = increaseReference(deps, attempt.attemptId);
@@ -136,9 +135,7 @@ export async function recoverIncrease(deps: CoreDeps, payment: PaymentRecord): P
     lookupIncrement({ accountId: payment.accountId, mode: payment.mode, reference, now }),
   );
   if (looked.kind === 'no_answer') return payment;
-  const attempts = await deps.store.attempts.listAttempts(payment, payment.paymentId);
-  const attempt = attempts[attempts.length - 1];
-  if (attempt === undefined) throw new Error(`payment ${payment.paymentId} in ${payment.status} has no attempt`);
+  const attempt = await latestAttemptOf(deps.store, payment);
   const granted = looked.answer.kind === 'authorized' ? marker.amount : undefined;
   const askRail = railAsker(deps, payment, attempt.attemptId, attempt.amount, increment);
   return settleIncrease(deps, payment, payment.paymentId, askRail, attempt.attemptId, { token: marker.token, granted, railMayHold: granted });

@@ -26,6 +26,14 @@ function attemptStatusFor(outcome: Exclude<RailOutcome, { kind: 'pending' }>, pa
   }
 }
 
+/** The payment's newest attempt (the one its authorization, captures and voids belong to); every confirmed payment has one. */
+export async function latestAttemptOf(stores: Pick<Stores, 'attempts'>, payment: PaymentRecord): Promise<PaymentAttemptRecord> {
+  const attempts = await stores.attempts.listAttempts(payment, payment.paymentId);
+  const attempt = attempts[attempts.length - 1];
+  if (attempt === undefined) throw new Error(`payment ${payment.paymentId} in ${payment.status} has no attempt`);
+  return attempt;
+}
+
 /** Writes a rail answer onto the payment's newest attempt, in the caller's transaction. */
 export async function recordAttemptOutcome(tx: Stores, payment: PaymentRecord, outcome: RailOutcome, now: Date): Promise<void> {
   if (outcome.kind === 'pending') return;
