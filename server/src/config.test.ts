@@ -55,6 +55,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ RAIL_PG_PREPARED_STATEMENTS: 'no' })).toThrow(/RAIL_PG_PREPARED_STATEMENTS/);
   });
 
+  test('PostgreSQL pool size: 16 connections per process by default, RAIL_PG_POOL_SIZE from 2 to 1000 (docs/operations.md)', () => {
+    expect(loadConfig({}).pgPoolSize).toBe(16);
+    expect(loadConfig({ RAIL_PG_POOL_SIZE: '4' }).pgPoolSize).toBe(4);
+    for (const value of ['1', '0', '1001', '2.5', 'many']) expect(() => loadConfig({ RAIL_PG_POOL_SIZE: value }), value).toThrow(/RAIL_PG_POOL_SIZE/);
+  });
+
   test('PostgreSQL key look-ups kept in memory: on by default, off to read the key at every request (docs/operations.md)', () => {
     expect(loadConfig({}).pgKeyLookups).toBe(true);
     expect(loadConfig({ RAIL_PG_KEY_LOOKUPS: 'off' }).pgKeyLookups).toBe(false);

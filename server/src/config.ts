@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { CURRENCIES } from '../../protocol/currency';
 import { USDT_NETWORKS } from '../../protocol/api/collect';
 import { parseRateLimits, type RateLimits } from './http/rate-limit';
+import { DEFAULT_PG_POOL_SIZE } from './storage/database';
 import { parseVaultKey } from './vault/vault-cipher';
 import { DEFAULT_LEASE_MS, DEFAULT_TIMEOUT_MS, LEASE_MARGIN_MS, leaseTooShort } from './webhooks/delivery';
 import { IDEMPOTENCY_LEASE_MS } from './core/auth/idempotency';
@@ -96,6 +97,7 @@ const EnvSchema = z.object({
   }),
   RAIL_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   RAIL_DEMO: z.enum(['on', 'off', 'auto']).default('auto'),
+  RAIL_PG_POOL_SIZE: z.coerce.number().int().min(2).max(1000).default(DEFAULT_PG_POOL_SIZE),
   RAIL_PG_PREPARED_STATEMENTS: z.enum(['on', 'off']).default('on'),
   RAIL_PG_ANALYZE: z.enum(['on', 'off']).default('on'),
   RAIL_PG_KEY_LOOKUPS: z.enum(['on', 'off']).default('on'),
@@ -191,6 +193,8 @@ export interface Config {
   trustedProxyHops: number;
   /** The demo checkout: on, off, or auto (on while the account has no live keys). */
   demo: 'on' | 'off' | 'auto';
+  /** The most connections each server process opens to PostgreSQL (its pool; the key look-ups' listener is one more). */
+  pgPoolSize: number;
   /** Named prepared statements on PostgreSQL (storage/prepared-statements.ts); off behind a pooler that cannot keep them. */
   pgPreparedStatements: boolean;
   /** Rail analyzes its PostgreSQL tables as they change (storage/postgres-statistics.ts); off leaves it to autovacuum. */
@@ -331,6 +335,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       deadlineMs: e.RAIL_RECOVERY_DEADLINE_MS,
     },
     logLevel: e.RAIL_LOG_LEVEL,
+    pgPoolSize: e.RAIL_PG_POOL_SIZE,
     pgPreparedStatements: e.RAIL_PG_PREPARED_STATEMENTS === 'on',
     pgAnalyze: e.RAIL_PG_ANALYZE === 'on',
     pgKeyLookups: e.RAIL_PG_KEY_LOOKUPS === 'on',

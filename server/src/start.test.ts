@@ -2,7 +2,8 @@
  * startServer() in process, around the vault key: it is read while the store opens and migrates, so a start whose
  * key file is malformed fails after the store is open. Such a start rejects with the key's error, never as an
  * unhandled rejection, and leaves no database connection behind it (on PostgreSQL a pooled connection would keep
- * the process alive). A well-formed key file starts the server with that key.
+ * the process alive). A well-formed key file starts the server with that key. On PostgreSQL, RAIL_PG_POOL_SIZE bounds
+ * the connections the server opens under concurrent requests.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,8 @@ import { expect, test } from 'vitest';
 import { loadConfig } from './config';
 import { createLogger } from './logger';
 import { startServer } from './start';
-import { forEachEngine } from './test-support/engines';
+import { forEachEngine, onPostgres } from './test-support/engines';
+import { FIXED_SECRET_KEY } from './test-support/server-process';
 import { createTestDatabase, queryOnOwnClient, type TestDatabase } from './test-support/harness';
 import { VAULT_KEY_FILE } from './vault/vault-cipher';
 
@@ -76,5 +78,48 @@ forEachEngine('startServer and the vault key file', (engine) => {
         await running.stop();
       }
     });
+  });
+});
+
+onPostgres('startServer and RAIL_PG_POOL_SIZE', (database) => {
+  test('the server opens at most RAIL_PG_POOL_SIZE connections to PostgreSQL, however many requests come at once', async () => {
+    const applicationName = `rail_pool_size_${process.pid}`;
+    const url = new URL(database().databaseUrl!);
+    // The pool's connections carry the URL's name, and so would the key look-ups' listener: it is off here.
+    url.searchParams.set('application_name', applicationName);
+    const dataDir = mkdtempSync(join(tmpdir(), 'rail-start-'));
+    const distDir = mkdtempSync(join(tmpdir(), 'rail-start-dist-'));
+    const config = loadConfig({
+      RAIL_HOST: '127.0.0.1',
+      RAIL_PORT: '0',
+      RAIL_JS_PORT: '0',
+      RAIL_DATA_DIR: dataDir,
+      RAIL_LOG_LEVEL: 'silent',
+      RAIL_RATE_LIMITS: 'off',
+      RAIL_TEST_SECRET_KEY: FIXED_SECRET_KEY,
+      RAIL_PG_POOL_SIZE: '3',
+      RAIL_PG_KEY_LOOKUPS: 'off',
+      DATABASE_URL: url.toString(),
+    });
+    const running = await startServer({ config, logger: createLogger('silent'), distDir, demoPagePaths: [] });
+    try {
+      // Each create is a durable commit that holds its connection until PostgreSQL has flushed it: forty at once keep
+      // several busy, and a pool of the default size opens more than three for them.
+      const body = JSON.stringify({ amount: 1000, currency: 'INR', payment_method_data: { upi: { upi_collect: { vpa_id: 'success@upi' } } } });
+      const statuses = await Promise.all(
+        Array.from({ length: 40 }, () =>
+          fetch(`${running.baseUrl}/payments`, { method: 'POST', headers: { 'api-key': FIXED_SECRET_KEY, 'content-type': 'application/json' }, body }).then((response) => response.status),
+        ),
+      );
+      expect(statuses).toEqual(Array.from({ length: 40 }, () => 200));
+      const [row] = await queryOnOwnClient<{ count: string }>(database(), 'select count(*) from pg_stat_activity where application_name = $1', [applicationName]);
+      // Three on a machine of this kind (five with the default size); two if the burst happened to keep fewer busy.
+      expect(Number(row?.count)).toBeLessThanOrEqual(3);
+      expect(Number(row?.count)).toBeGreaterThanOrEqual(2);
+    } finally {
+      await running.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(distDir, { recursive: true, force: true });
+    }
   });
 });

@@ -194,6 +194,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     vaultKey.catch(() => undefined);
     composed = await compose({
       databaseUrl: config.databaseUrl,
+      poolSize: config.pgPoolSize,
       pgPreparedStatements: config.pgPreparedStatements,
       pgStatistics: config.pgAnalyze && { onWarning: (message) => logger.warn(message) },
       pgKeyLookups: config.pgKeyLookups && { onWarning: (message) => logger.warn(message) },

@@ -17,12 +17,18 @@ import type { Database } from './schema';
 
 export type Engine = 'sqlite' | 'postgres';
 
+/**
+ * The connections a server process's PostgreSQL pool opens at most, unless RAIL_PG_POOL_SIZE says otherwise: 16
+ * matches the bench's 16 connections (10 kept six of them waiting for a connection: 1.07x calls/s with 16).
+ */
+export const DEFAULT_PG_POOL_SIZE = 16;
+
 export interface OpenDatabaseOptions {
   /** `postgres://...` selects PostgreSQL. */
   databaseUrl?: string | undefined;
   /** SQLite file used when no databaseUrl is given. */
   sqliteFile: string;
-  /** PostgreSQL pool size (16 by default). */
+  /** PostgreSQL pool size (DEFAULT_PG_POOL_SIZE unless given; RAIL_PG_POOL_SIZE). */
   poolSize?: number;
   /**
    * PostgreSQL: the statements compiled once run as named prepared statements (storage/prepared-statements.ts); on
@@ -199,8 +205,7 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Kysely<Databas
     const pg = loadPg();
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
-      // 16 matches the bench's 16 connections; 10 kept six of them waiting for a connection (measured 1.07x calls/s).
-      max: options.poolSize ?? 16,
+      max: options.poolSize ?? DEFAULT_PG_POOL_SIZE,
       // A fixed-size pool: a connection once opened stays open (HikariCP's advice for a service pool). With pg's
       // default (closing a connection idle for 10 s), a server whose load fell from a burst to a steady half closed
       // most of them at once, and the ones it opened again at once (a new backend, its catalog caches cold) held up
