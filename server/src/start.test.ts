@@ -31,6 +31,20 @@ async function backendsOn(database: TestDatabase): Promise<number> {
   }
 }
 
+/** A server's configuration on loopback with ports of the system's choosing, quiet and without rate limits. */
+function configFor(dataDir: string, databaseUrl: string, more: Record<string, string> = {}) {
+  return loadConfig({
+    RAIL_HOST: '127.0.0.1',
+    RAIL_PORT: '0',
+    RAIL_JS_PORT: '0',
+    RAIL_DATA_DIR: dataDir,
+    RAIL_LOG_LEVEL: 'silent',
+    RAIL_RATE_LIMITS: 'off',
+    DATABASE_URL: databaseUrl,
+    ...more,
+  });
+}
+
 forEachEngine('startServer and the vault key file', (engine) => {
   async function withStart(vaultKeyFile: string, check: (start: ReturnType<typeof startServer>, database: TestDatabase) => Promise<void>) {
     const database = await createTestDatabase(engine);
@@ -41,15 +55,7 @@ forEachEngine('startServer and the vault key file', (engine) => {
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
     try {
-      const config = loadConfig({
-        RAIL_HOST: '127.0.0.1',
-        RAIL_PORT: '0',
-        RAIL_JS_PORT: '0',
-        RAIL_DATA_DIR: dataDir,
-        RAIL_LOG_LEVEL: 'silent',
-        RAIL_RATE_LIMITS: 'off',
-        DATABASE_URL: database.databaseUrl ?? '',
-      });
+      const config = configFor(dataDir, database.databaseUrl ?? '');
       await check(startServer({ config, logger: createLogger('silent'), distDir, demoPagePaths: [] }), database);
       // A rejection that nobody handled in time is reported on the next turns of the event loop.
       await new Promise((resolveWait) => setTimeout(resolveWait, 20));
@@ -89,18 +95,7 @@ onPostgres('startServer and RAIL_PG_POOL_SIZE', (database) => {
     url.searchParams.set('application_name', applicationName);
     const dataDir = mkdtempSync(join(tmpdir(), 'rail-start-'));
     const distDir = mkdtempSync(join(tmpdir(), 'rail-start-dist-'));
-    const config = loadConfig({
-      RAIL_HOST: '127.0.0.1',
-      RAIL_PORT: '0',
-      RAIL_JS_PORT: '0',
-      RAIL_DATA_DIR: dataDir,
-      RAIL_LOG_LEVEL: 'silent',
-      RAIL_RATE_LIMITS: 'off',
-      RAIL_TEST_SECRET_KEY: FIXED_SECRET_KEY,
-      RAIL_PG_POOL_SIZE: '3',
-      RAIL_PG_KEY_LOOKUPS: 'off',
-      DATABASE_URL: url.toString(),
-    });
+    const config = configFor(dataDir, url.toString(), { RAIL_TEST_SECRET_KEY: FIXED_SECRET_KEY, RAIL_PG_POOL_SIZE: '3', RAIL_PG_KEY_LOOKUPS: 'off' });
     const running = await startServer({ config, logger: createLogger('silent'), distDir, demoPagePaths: [] });
     try {
       // Each create is a durable commit that holds its connection until PostgreSQL has flushed it: forty at once keep
