@@ -14,7 +14,7 @@ import { findCurrentPaymentOrThrow, LOST, type Lost, withCurrentPayment } from '
 import { latestAttemptOf } from './payment-attempts';
 import { recordPaymentEvent } from './payment-outcome';
 import { decideTransition } from './payment-transitions';
-import { capturesInProgress, refuseWhileRailHoldChanging, voidInProgress } from './rail-hold-changes';
+import { capturesInProgress, refuseWhileRailHoldChanging, voidInProgress, withRailStateKey } from './rail-hold-changes';
 
 /**
  * POST /payments/{payment_id}/incremental_authorization (secret key), on a requires_capture payment of a rail with
@@ -66,7 +66,7 @@ export async function incrementalAuthorization(
     const reference = increaseReference(deps, attempt.attemptId);
     const marker: IncreaseMarker = { token: deps.ids.secret(20), amount: body.amount, reference, lease_expires_at: leaseFrom(deps, now) };
     const claimed = await deps.store.payments.updatePaymentIfVersion(auth, paymentId, payment.version, {
-      railState: { ...(payment.railState ?? {}), [IN_PROGRESS]: marker as unknown as JsonObject },
+      railState: withMarker(payment.railState, marker),
       updatedAt: now,
     });
     if (claimed === undefined) return LOST;
@@ -213,10 +213,11 @@ export function withoutIncreaseClaim(railState: JsonObject | null): JsonObject |
 }
 
 function withoutMarker(railState: JsonObject | null): JsonObject | null {
-  if (railState === null) return null;
-  const rest = { ...railState };
-  delete rest[IN_PROGRESS];
-  return Object.keys(rest).length === 0 ? null : rest;
+  return withRailStateKey(railState, IN_PROGRESS, undefined);
+}
+
+function withMarker(railState: JsonObject | null, marker: IncreaseMarker): JsonObject | null {
+  return withRailStateKey(railState, IN_PROGRESS, marker);
 }
 
 type AskRail = (total: number, railHolds: number, reference: string) => Promise<RailCallResult<IncrementAuthorizationOutcome>>;
@@ -271,7 +272,7 @@ async function settleStep(deps: CoreDeps, auth: Scope, current: PaymentRecord, a
     const reference = increaseReference(deps, attemptId);
     const renewed: IncreaseMarker = { token: held.token, amount: total, reference, lease_expires_at: leaseFrom(deps, now) };
     const next = await deps.store.payments.updatePaymentIfVersion(auth, paymentId, current.version, {
-      railState: { ...(current.railState ?? {}), [IN_PROGRESS]: renewed as unknown as JsonObject },
+      railState: withMarker(current.railState, renewed),
       updatedAt: now,
     });
     return next === undefined ? LOST : { kind: 'reassert', payment: next, token: held.token, total, reference };
@@ -324,7 +325,7 @@ async function afterClaimLost(deps: CoreDeps, auth: Scope, current: PaymentRecor
     if (holder.reassert === true) return settled;
     const flagged: IncreaseMarker = { ...holder, reassert: true };
     const next = await deps.store.payments.updatePaymentIfVersion(auth, current.paymentId, current.version, {
-      railState: { ...(current.railState ?? {}), [IN_PROGRESS]: flagged as unknown as JsonObject },
+      railState: withMarker(current.railState, flagged),
       updatedAt: now,
     });
     return next === undefined ? LOST : { kind: 'settled', payment: next };
@@ -333,7 +334,7 @@ async function afterClaimLost(deps: CoreDeps, auth: Scope, current: PaymentRecor
   const reference = increaseReference(deps, attemptId);
   const marker: IncreaseMarker = { token: deps.ids.secret(20), amount: current.amount, reference, lease_expires_at: leaseFrom(deps, now) };
   const claimed = await deps.store.payments.updatePaymentIfVersion(auth, current.paymentId, current.version, {
-    railState: { ...(current.railState ?? {}), [IN_PROGRESS]: marker as unknown as JsonObject },
+    railState: withMarker(current.railState, marker),
     updatedAt: now,
   });
   return claimed === undefined ? LOST : { kind: 'reassert', payment: claimed, token: marker.token, total: current.amount, reference };

@@ -64,6 +64,14 @@ export interface CancelPostCaptureInProgress {
   lease_expires_at: string;
 }
 
+/** railState with `key` set to `value`, or removed when `value` is undefined; null once nothing is left in it. */
+export function withRailStateKey(railState: JsonObject | null, key: string, value: unknown): JsonObject | null {
+  const rest: JsonObject = { ...(railState ?? {}) };
+  if (value === undefined) delete rest[key];
+  else rest[key] = value;
+  return Object.keys(rest).length === 0 ? null : rest;
+}
+
 export function cancelPostCaptureInProgress(payment: PaymentRecord): CancelPostCaptureInProgress | undefined {
   const held = payment.railState?.[CANCEL_POST_CAPTURE_IN_PROGRESS];
   return held != null && typeof held === 'object' ? (held as unknown as CancelPostCaptureInProgress) : undefined;
@@ -71,10 +79,7 @@ export function cancelPostCaptureInProgress(payment: PaymentRecord): CancelPostC
 
 /** railState with the cancel after capture's entry set or removed. */
 export function withCancelPostCapture(railState: JsonObject | null, entry: CancelPostCaptureInProgress | undefined): JsonObject | null {
-  const rest: JsonObject = { ...(railState ?? {}) };
-  if (entry === undefined) delete rest[CANCEL_POST_CAPTURE_IN_PROGRESS];
-  else rest[CANCEL_POST_CAPTURE_IN_PROGRESS] = entry as unknown as JsonObject;
-  return Object.keys(rest).length === 0 ? null : rest;
+  return withRailStateKey(railState, CANCEL_POST_CAPTURE_IN_PROGRESS, entry);
 }
 
 export function capturesInProgress(payment: PaymentRecord): Record<string, CaptureInProgress> {
@@ -94,10 +99,7 @@ export function finalCaptureTaken(payment: PaymentRecord): boolean {
 
 /** railState with FINAL_CAPTURE_TAKEN set or removed. */
 export function withFinalCaptureTaken(railState: JsonObject | null, taken: boolean): JsonObject | null {
-  const rest: JsonObject = { ...(railState ?? {}) };
-  if (taken) rest[FINAL_CAPTURE_TAKEN] = true;
-  else delete rest[FINAL_CAPTURE_TAKEN];
-  return Object.keys(rest).length === 0 ? null : rest;
+  return withRailStateKey(railState, FINAL_CAPTURE_TAKEN, taken ? true : undefined);
 }
 
 export function voidInProgress(payment: PaymentRecord): VoidInProgress | undefined {
@@ -126,18 +128,12 @@ export function withCapture(railState: JsonObject | null, captureId: string, ent
   const captures: Record<string, CaptureInProgress> = { ...((railState?.[CAPTURES_IN_PROGRESS] as unknown as Record<string, CaptureInProgress> | undefined) ?? {}) };
   if (entry === undefined) delete captures[captureId];
   else captures[captureId] = entry;
-  const rest: JsonObject = { ...(railState ?? {}) };
-  if (Object.keys(captures).length === 0) delete rest[CAPTURES_IN_PROGRESS];
-  else rest[CAPTURES_IN_PROGRESS] = captures as unknown as JsonObject;
-  return Object.keys(rest).length === 0 ? null : rest;
+  return withRailStateKey(railState, CAPTURES_IN_PROGRESS, Object.keys(captures).length === 0 ? undefined : captures);
 }
 
 /** railState with the void's entry set or removed. */
 export function withVoid(railState: JsonObject | null, entry: VoidInProgress | undefined): JsonObject | null {
-  const rest: JsonObject = { ...(railState ?? {}) };
-  if (entry === undefined) delete rest[VOID_IN_PROGRESS];
-  else rest[VOID_IN_PROGRESS] = entry as unknown as JsonObject;
-  return Object.keys(rest).length === 0 ? null : rest;
+  return withRailStateKey(railState, VOID_IN_PROGRESS, entry);
 }
 
 /**
