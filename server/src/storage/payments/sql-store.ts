@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type Kysely, type QueryCreator, type Selectable, sql, type SqlBool } from 'kysely';
+import { type Kysely, type QueryCreator, type Selectable, type SelectQueryBuilder, sql, type SqlBool } from 'kysely';
 import type { Database } from '../schema';
 import { RAIL_CHANGE_MARKED } from '../migrations/0034-recovery-keyset';
 import { committedTransaction } from '../database';
@@ -332,40 +332,27 @@ export class SqlPaymentListStore implements PaymentListStore {
   constructor(private readonly db: Db) {}
 
   async listWaitingPayments(after: WaitingPaymentCursor | null, limit: number): Promise<PaymentRecord[]> {
-    let select = this.db.selectFrom('payments').selectAll().where('status', '=', 'requires_customer_action').where('rail', 'is not', null);
-    if (after !== null) {
-      select = select.where(afterPaymentUpdated(after));
-    }
-    const rows = await select.orderBy('updated_at').orderBy('account_id').orderBy('mode').orderBy('payment_id').limit(limit).execute();
-    return rows.map(toPayment);
+    return pageByUpdated(this.db.selectFrom('payments').selectAll().where('status', '=', 'requires_customer_action').where('rail', 'is not', null), after, limit);
   }
 
   async listPaymentsProcessingBefore(before: Date, limit: number, after?: PaymentUpdatedCursor): Promise<PaymentRecord[]> {
-    let select = this.db.selectFrom('payments').selectAll().where('status', '=', 'processing').where('updated_at', '<', before.toISOString());
-    if (after !== undefined) select = select.where(afterPaymentUpdated(after));
-    const rows = await select.orderBy('updated_at').orderBy('account_id').orderBy('mode').orderBy('payment_id').limit(limit).execute();
-    return rows.map(toPayment);
+    return pageByUpdated(this.db.selectFrom('payments').selectAll().where('status', '=', 'processing').where('updated_at', '<', before.toISOString()), after, limit);
   }
 
   async listPaymentsHoldChangingBefore(before: Date, limit: number, after?: PaymentUpdatedCursor): Promise<PaymentRecord[]> {
     // The partial index payments_hold_changing_keyset_idx (0034) holds exactly these rows.
-    let select = this.db
+    const select = this.db
       .selectFrom('payments')
       .selectAll()
       .where('status', '=', 'requires_capture')
       .where('amount_capturable', '=', 0)
       .where('updated_at', '<', before.toISOString());
-    if (after !== undefined) select = select.where(afterPaymentUpdated(after));
-    const rows = await select.orderBy('updated_at').orderBy('account_id').orderBy('mode').orderBy('payment_id').limit(limit).execute();
-    return rows.map(toPayment);
+    return pageByUpdated(select, after, limit);
   }
 
   async listPaymentsRailChangingBefore(before: Date, limit: number, after?: PaymentUpdatedCursor): Promise<PaymentRecord[]> {
     // The predicate of the partial index payments_rail_change_updated_idx (0034), which holds these rows: its own text.
-    let select = this.db.selectFrom('payments').selectAll().where(sql.raw<SqlBool>(`(${RAIL_CHANGE_MARKED})`)).where('updated_at', '<', before.toISOString());
-    if (after !== undefined) select = select.where(afterPaymentUpdated(after));
-    const rows = await select.orderBy('updated_at').orderBy('account_id').orderBy('mode').orderBy('payment_id').limit(limit).execute();
-    return rows.map(toPayment);
+    return pageByUpdated(this.db.selectFrom('payments').selectAll().where(sql.raw<SqlBool>(`(${RAIL_CHANGE_MARKED})`)).where('updated_at', '<', before.toISOString()), after, limit);
   }
 
   async listLapsedAuthorizations(statuses: readonly PaymentStatus[], at: Date, limit: number): Promise<PaymentRecord[]> {
@@ -773,11 +760,20 @@ export function paymentsSqlStores(db: Db): PaymentsStores {
 }
 
 /**
- * Payments after `after` in (updated_at, account_id, mode, payment_id) order: a keyset listing's next page. One row
- * value, so that PostgreSQL bounds the index scan with it (an OR of updated_at's cases is planned as a filter over
- * every row from the oldest); SQLite takes row values too.
+ * One page of a keyset listing of payments in (updated_at, account_id, mode, payment_id) order: those `select` finds
+ * after `after` (from the first when none). The bound is one row value, so that PostgreSQL bounds the index scan
+ * with it (an OR of updated_at's cases is planned as a filter over every row from the oldest); SQLite takes row
+ * values too.
  */
-function afterPaymentUpdated(after: PaymentUpdatedCursor) {
-  return (eb: ExpressionBuilder<Database, 'payments'>) =>
-    eb(eb.refTuple('updated_at', 'account_id', 'mode', 'payment_id'), '>', eb.tuple(iso(after.updatedAt), after.accountId, after.mode, after.paymentId));
+async function pageByUpdated(
+  select: SelectQueryBuilder<Database, 'payments', Selectable<PaymentsTable>>,
+  after: PaymentUpdatedCursor | null | undefined,
+  limit: number,
+): Promise<PaymentRecord[]> {
+  const bounded =
+    after == null
+      ? select
+      : select.where((eb) => eb(eb.refTuple('updated_at', 'account_id', 'mode', 'payment_id'), '>', eb.tuple(iso(after.updatedAt), after.accountId, after.mode, after.paymentId)));
+  const rows = await bounded.orderBy('updated_at').orderBy('account_id').orderBy('mode').orderBy('payment_id').limit(limit).execute();
+  return rows.map(toPayment);
 }
