@@ -128,7 +128,7 @@ export async function recoverIncrease(deps: CoreDeps, payment: PaymentRecord): P
   // them on captured and expired payments too), on an authorization no longer open, or on a rail that cannot be
   // asked. It is cleared, or the recovery job would list the payment for good.
   if (reference === undefined || payment.status !== 'requires_capture' || lookupIncrement === undefined || increment === undefined) {
-    const cleared = await deps.store.payments.updatePaymentIfVersion(payment, payment.paymentId, payment.version, { railState: withoutMarker(payment.railState), updatedAt: now });
+    const cleared = await deps.store.payments.updatePaymentIfVersion(payment, payment.paymentId, payment.version, { railState: withoutIncreaseClaim(payment.railState), updatedAt: now });
     return cleared ?? payment;
   }
   const looked = await callRail<IncrementAuthorizationOutcome | NotReceived>(deps, () =>
@@ -209,10 +209,6 @@ function increaseMarker(payment: PaymentRecord): IncreaseMarker | undefined {
  * (afterClaimLost), instead of overwriting amount_capturable under the reservation.
  */
 export function withoutIncreaseClaim(railState: JsonObject | null): JsonObject | null {
-  return withoutMarker(railState);
-}
-
-function withoutMarker(railState: JsonObject | null): JsonObject | null {
   return withRailStateKey(railState, IN_PROGRESS, undefined);
 }
 
@@ -285,7 +281,7 @@ async function settleStep(deps: CoreDeps, auth: Scope, current: PaymentRecord, a
           captureMethod: current.captureMethod,
           increment: { authorized: current.amount, requested: call.granted },
         });
-  const railState = withoutMarker(current.railState);
+  const railState = withoutIncreaseClaim(current.railState);
   if (call.granted === undefined || decision === undefined || !decision.allowed) {
     const cleared = await deps.store.payments.updatePaymentIfVersion(auth, paymentId, current.version, { railState, updatedAt: now });
     return cleared === undefined ? LOST : { kind: 'settled', payment: cleared };
